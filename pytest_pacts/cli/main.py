@@ -1,0 +1,83 @@
+"""``pacts``: the console script. Subcommands register themselves from their own modules.
+
+Exit codes (documented in docs/reference.md):
+  0  success
+  1  the command ran and found problems (invalid requirements, unresolved steps, ...)
+  2  usage error (bad arguments, missing files)
+  3  a store or environment problem (store unreachable, no browser)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from pytest_pacts import __version__
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 3
+
+# One module per subcommand; each exposes ``register(subparsers) -> None`` and sets
+# ``func`` on its parser. Add a subcommand by adding a module and one line here.
+SUBCOMMAND_MODULES = (
+    "pytest_pacts.cli.plan_cmd",
+)
+
+
+class CommandError(Exception):
+    """A failure meant for a person: printed without a traceback, with an exit code."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_PROBLEMS) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class _Register(Protocol):
+    def __call__(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+        ...
+
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pacts",
+        description=(
+            "pytest-pacts workflow commands. Tests themselves run with pytest: "
+            "`pytest requirements/`."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"pytest-pacts {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMAND_MODULES:
+        module = importlib.import_module(name)
+        register: _Register = module.register
+        register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Handler | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return func(args)
+    except CommandError as exc:
+        print(f"pacts {args.command}: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("pacts: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""Data models shared by every stage. They import nothing from the rest of the package."""
+
+from pytest_pacts.models.requirement import (
+    Action,
+    BlockDef,
+    Expectation,
+    ExpectationKind,
+    OnFail,
+    Plan,
+    Requirement,
+    SourceRef,
+    Step,
+    Target,
+)
+
+__all__ = [
+    "Action",
+    "BlockDef",
+    "Expectation",
+    "ExpectationKind",
+    "OnFail",
+    "Plan",
+    "Requirement",
+    "SourceRef",
+    "Step",
+    "Target",
+]

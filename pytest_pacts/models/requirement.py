@@ -1,0 +1,247 @@
+"""The normalised requirement: what every reader produces and every later stage consumes.
+
+These models depend on nothing but pydantic. They are frozen: a plan never changes once
+built, so it can be hashed (SPEC.md §3 "Plan hash") and shared between xdist workers.
+Values are kept *unresolved* (templates such as ``{{env.PASSWORD}}`` stay as written);
+resolution happens at the moment of use (issue 2, item 5).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+
+class Action(str, enum.Enum):
+    """The nine element actions of seed 001 §4.4 plus ``goto``, ``wait`` and ``use``."""
+
+    CLICK = "click"
+    FILL = "fill"
+    TYPE = "type"
+    PRESS = "press"
+    SELECT = "select"
+    CHECK = "check"
+    UNCHECK = "uncheck"
+    HOVER = "hover"
+    FOCUS = "focus"
+    GOTO = "goto"
+    WAIT = "wait"
+    USE = "use"
+
+    @property
+    def needs_element(self) -> bool:
+        """True when the step cannot run without an ``Element@Region`` target."""
+        return self in _ELEMENT_REQUIRED
+
+    @property
+    def needs_value(self) -> bool:
+        """True when the step cannot run without a value."""
+        return self in _VALUE_REQUIRED
+
+    @property
+    def edits(self) -> bool:
+        """True for actions that need an editable element (the gate checks it)."""
+        return self in (Action.FILL, Action.TYPE)
+
+
+_ELEMENT_REQUIRED = frozenset(
+    {
+        Action.CLICK,
+        Action.FILL,
+        Action.TYPE,
+        Action.SELECT,
+        Action.CHECK,
+        Action.UNCHECK,
+        Action.HOVER,
+        Action.FOCUS,
+    }
+)
+# ``press`` takes a key and an optional element (no element: the focused element / page).
+_VALUE_REQUIRED = frozenset({Action.FILL, Action.TYPE, Action.PRESS, Action.SELECT, Action.USE})
+
+
+class ExpectationKind(str, enum.Enum):
+    """Expected outcomes of SPEC.md §3, checked after the step with auto-waiting."""
+
+    FIELD_POPULATED = "field_populated"
+    NAVIGATES_TO = "navigates_to"
+    TEXT_VISIBLE = "text_visible"
+    TEXT_HIDDEN = "text_hidden"
+    URL_CONTAINS = "url_contains"
+    TITLE_CONTAINS = "title_contains"
+    ELEMENT_VISIBLE = "element_visible"
+    ELEMENT_HIDDEN = "element_hidden"
+    CHECKED = "checked"
+    UNCHECKED = "unchecked"
+    VALUE = "value"
+    ENABLED = "enabled"
+    DISABLED = "disabled"
+    COUNT = "count"
+
+    @property
+    def argument(self) -> Literal["none", "text", "target", "count"]:
+        """What follows the colon: nothing, free text, an ``Element@Region``, or both + N."""
+        return _EXPECTATION_ARGUMENT[self]
+
+
+_EXPECTATION_ARGUMENT: dict[ExpectationKind, Literal["none", "text", "target", "count"]] = {
+    ExpectationKind.FIELD_POPULATED: "none",
+    ExpectationKind.NAVIGATES_TO: "text",
+    ExpectationKind.TEXT_VISIBLE: "text",
+    ExpectationKind.TEXT_HIDDEN: "text",
+    ExpectationKind.URL_CONTAINS: "text",
+    ExpectationKind.TITLE_CONTAINS: "text",
+    ExpectationKind.ELEMENT_VISIBLE: "target",
+    ExpectationKind.ELEMENT_HIDDEN: "target",
+    ExpectationKind.CHECKED: "none",
+    ExpectationKind.UNCHECKED: "none",
+    ExpectationKind.VALUE: "text",
+    ExpectationKind.ENABLED: "none",
+    ExpectationKind.DISABLED: "none",
+    ExpectationKind.COUNT: "count",
+}
+
+
+class OnFail(str, enum.Enum):
+    """What a failing step does to the rest of the requirement."""
+
+    ABORT = "abort"
+    SKIP = "skip"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Target(_Frozen):
+    """``Element@Region``: a human name for an element and an optional container name."""
+
+    element: str
+    region: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The canonical ``Element@Region`` text (the element key of healing memory)."""
+        return f"{self.element}@{self.region}" if self.region else self.element
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Expectation(_Frozen):
+    """A typed expected outcome, e.g. ``navigates_to:Products``.
+
+    ``text`` is set for text-argument kinds, ``target`` for element kinds, ``target`` and
+    ``count`` for ``count:<Element@Region>=<N>``.
+    """
+
+    kind: ExpectationKind
+    text: str | None = None
+    target: Target | None = None
+    count: int | None = None
+
+    def __str__(self) -> str:
+        arg = self.kind.argument
+        if arg == "none":
+            return self.kind.value
+        if arg == "text":
+            return f"{self.kind.value}:{self.text}"
+        if arg == "target":
+            return f"{self.kind.value}:{self.target}"
+        return f"{self.kind.value}:{self.target}={self.count}"
+
+
+class SourceRef(_Frozen):
+    """Where something was written: a file plus either a sheet/row/column or a line/column.
+
+    ``row`` and ``line`` are 1-based, as a person counts them; ``column`` is an Excel letter
+    for sheets and a 1-based number for text files.
+    """
+
+    path: str
+    sheet: str | None = None
+    row: int | None = None
+    line: int | None = None
+    column: str | None = None
+
+    def render(self) -> str:
+        """``path:sheet:row:col`` for sheets, ``path:line:col`` for text files."""
+        parts = [self.path]
+        if self.sheet is not None:
+            parts.append(self.sheet)
+            if self.row is not None:
+                parts.append(str(self.row))
+        elif self.line is not None:
+            parts.append(str(self.line))
+        if self.column is not None and (self.row is not None or self.line is not None):
+            parts.append(self.column)
+        return ":".join(parts)
+
+    @property
+    def zero_based_line(self) -> int:
+        """The line pytest's ``reportinfo`` wants (0-based); sheet rows count as lines."""
+        n = self.row if self.sheet is not None else self.line
+        return max((n or 1) - 1, 0)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class Step(_Frozen):
+    """One normalised step. ``value`` holds the unresolved text (templates intact)."""
+
+    index: int
+    action: Action
+    target: Target | None = None
+    value: str | None = None
+    expected: Expectation | None = None
+    on_fail: OnFail = OnFail.ABORT
+    source: SourceRef
+    block: str | None = Field(default=None, description="The block this step was expanded from.")
+
+    def describe(self) -> str:
+        """The step in words, for errors and reports (values are shown unresolved)."""
+        from pytest_pacts.models.text import describe_step
+
+        return describe_step(self)
+
+
+class BlockDef(_Frozen):
+    """A user-defined block: a named, parameterised list of raw steps (SPEC.md §3)."""
+
+    name: str
+    params: tuple[str, ...] = ()
+    steps: tuple[Step, ...]
+    source: SourceRef
+
+
+class Requirement(_Frozen):
+    """A requirement as written, before block expansion."""
+
+    req_id: str
+    url: str
+    title: str | None = None
+    tags: tuple[str, ...] = ()
+    vars: dict[str, str] = Field(default_factory=dict)
+    context: dict[str, JsonValue] = Field(default_factory=dict)
+    steps: tuple[Step, ...]
+    source: SourceRef
+
+
+class Plan(_Frozen):
+    """A requirement after block expansion, with its stable plan hash (SPEC.md §3).
+
+    Steps are renumbered 0..n-1 in execution order; each keeps the source of the row that
+    produced it (the ``use`` row for expanded block steps).
+    """
+
+    requirement: Requirement
+    steps: tuple[Step, ...]
+    plan_hash: str
+    secret_vars: frozenset[str] = frozenset()
+
+    @property
+    def req_id(self) -> str:
+        return self.requirement.req_id
