@@ -1,0 +1,128 @@
+"""Finding a usable Chromium: Playwright's own when installed, else a system one.
+
+Playwright's browser download is impossible on some machines (no internet); Debian's
+``chromium`` package works when launched with ``executable_path`` and a few flags
+(PLATFORM.md "Browser on these machines"). Everything that launches a browser outside
+pytest-playwright's fixtures (collection-time discovery, ``pacts discover``, benchmarks)
+takes its options from :func:`launch_options`; the pytest layer feeds the same options into
+pytest-playwright's ``browser_type_launch_args`` fixture.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+# Without the networking flags Chromium keeps trying to reach the internet; ``--no-sandbox``
+# is needed when running as root (CI containers).
+SYSTEM_CHROMIUM_ARGS: tuple[str, ...] = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+)
+
+SYSTEM_CHROMIUM_PATHS: tuple[str, ...] = (
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/snap/bin/chromium",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+)
+
+ENV_BROWSER_PATH = "PACTS_BROWSER_PATH"
+
+HOW_TO_GET_ONE = (
+    "No usable Chromium was found. Playwright's own browsers are not installed and no system "
+    "Chromium was found at " + ", ".join(SYSTEM_CHROMIUM_PATHS[:3]) + ". Get one with "
+    "`playwright install chromium`, or on Debian/Ubuntu `apt-get install chromium`, or point "
+    f"pytest-pacts at a Chromium binary with the {ENV_BROWSER_PATH} environment variable or "
+    "the `pacts_browser_path` ini key."
+)
+
+
+class NoBrowserError(RuntimeError):
+    """No Chromium could be found; the message says how to get one."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(HOW_TO_GET_ONE + (f" ({detail})" if detail else ""))
+
+
+@dataclass(frozen=True)
+class BrowserChoice:
+    """Which Chromium will be used and the launch keyword arguments that select it."""
+
+    source: str  # "playwright", "configured" or "system"
+    executable_path: str | None
+    args: tuple[str, ...] = ()
+
+    def launch_kwargs(self) -> dict[str, object]:
+        """Keyword arguments for ``playwright.chromium.launch(...)``."""
+        if self.executable_path is None:
+            return {}
+        return {"executable_path": self.executable_path, "args": list(self.args)}
+
+
+def _playwright_browsers_dir() -> Path:
+    configured = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
+    if configured and configured != "0":
+        return Path(configured)
+    if os.name == "nt":  # pragma: no cover - not our CI
+        return Path(os.environ.get("LOCALAPPDATA", "")) / "ms-playwright"
+    if os.uname().sysname == "Darwin":  # pragma: no cover
+        return Path.home() / "Library" / "Caches" / "ms-playwright"
+    return Path.home() / ".cache" / "ms-playwright"
+
+
+def playwright_has_own_chromium() -> bool:
+    """True when ``playwright install chromium`` has put a browser where Playwright looks."""
+    root = _playwright_browsers_dir()
+    if not root.is_dir():
+        return False
+    return any(p.name.startswith("chromium") and p.is_dir() for p in root.iterdir())
+
+
+def find_system_chromium() -> str | None:
+    """The first executable system Chromium (or Chrome) at the usual paths or on PATH."""
+    for candidate in SYSTEM_CHROMIUM_PATHS:
+        if os.access(candidate, os.X_OK):
+            return candidate
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def choose_browser(configured_path: str | None = None) -> BrowserChoice:
+    """Pick the Chromium to launch.
+
+    Order: an explicitly configured path (ini ``pacts_browser_path`` or the
+    ``PACTS_BROWSER_PATH`` variable), Playwright's own download, a system Chromium.
+    Raises :class:`NoBrowserError` when there is none.
+    """
+    explicit = configured_path or os.environ.get(ENV_BROWSER_PATH)
+    if explicit:
+        if not os.access(explicit, os.X_OK):
+            raise NoBrowserError(f"the configured browser path {explicit!r} is not executable")
+        return BrowserChoice("configured", explicit, SYSTEM_CHROMIUM_ARGS)
+    if playwright_has_own_chromium():
+        return BrowserChoice("playwright", None)
+    system = find_system_chromium()
+    if system is not None:
+        return BrowserChoice("system", system, SYSTEM_CHROMIUM_ARGS)
+    raise NoBrowserError()
+
+
+def launch_options(configured_path: str | None = None, *, headless: bool = True) -> dict[str, object]:
+    """Full keyword arguments for ``sync_playwright().chromium.launch(**launch_options())``."""
+    options = choose_browser(configured_path).launch_kwargs()
+    options["headless"] = headless
+    return options
