@@ -1,0 +1,296 @@
+"""A tiny loopback HTTP server for the bundled demo app (SPEC §15).
+
+It serves ``static/<release>/`` at the site root and ``static/assets/`` (shared CSS, JS and
+images) at ``/assets/``, plus a few fault endpoints under ``/__faults/`` that the engine's
+tests use to provoke HTTP errors, slow responses and pages that never settle. Standard library
+only, so the sample conftest, the benchmarks and the tests can start it anywhere.
+"""
+
+from __future__ import annotations
+
+import html
+import ipaddress
+import mimetypes
+import socket
+import sys
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import TracebackType
+from urllib.parse import parse_qs, unquote, urlsplit
+
+STATIC_ROOT = Path(__file__).resolve().parent / "static"
+RELEASES: tuple[str, ...] = ("v1", "v2")
+SLOW_CAP_MS = 10_000
+
+# mimetypes depends on the host's tables (Windows registry, /etc/mime.types); the browser
+# refuses module scripts and stylesheets served with the wrong type, so pin the ones we ship.
+_CONTENT_TYPES: dict[str, str] = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".txt": "text/plain; charset=utf-8",
+    ".csv": "text/csv; charset=utf-8",
+}
+
+_NEVER_SETTLES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Never settles</title></head>
+<body>
+<h1>Never settles</h1>
+<p>This page keeps changing its DOM and always has a request in flight.</p>
+<p id="ticker" aria-live="off">Tick 0</p>
+<button type="button" id="click-me">Click me</button>
+<p id="clicked" role="status"></p>
+<script>
+  let ticks = 0;
+  setInterval(() => {
+    ticks += 1;
+    document.getElementById("ticker").textContent = "Tick " + ticks;
+    const mark = document.createElement("span");
+    mark.className = "tick";
+    document.body.appendChild(mark);
+    if (document.querySelectorAll(".tick").length > 50) {
+      document.querySelector(".tick").remove();
+    }
+  }, 100);
+  // Chain slow requests so that one is always pending (network never idles).
+  function hang() {
+    fetch("/__faults/slow?ms=10000", {cache: "no-store"}).then(hang, () => setTimeout(hang, 500));
+  }
+  hang();
+  document.getElementById("click-me").addEventListener("click", () => {
+    document.getElementById("clicked").textContent = "Clicked";
+  });
+</script>
+</body></html>
+"""
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _message_page(title: str, body: str) -> bytes:
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title>"
+        '<link rel="stylesheet" href="/assets/app.css"></head>'
+        f'<body class="message-page"><main class="message-box"><h1>{html.escape(title)}</h1>'
+        f"<p>{html.escape(body)}</p>"
+        '<p><a href="/">Back to the login page</a></p></main></body></html>\n'
+    ).encode()
+
+
+class _DemoHTTPServer(ThreadingHTTPServer):
+    """The HTTP server with what its handlers need: the roots and a stop signal."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], release_root: Path) -> None:
+        self.release_root = release_root
+        self.assets_root = STATIC_ROOT / "assets"
+        self.stopping = threading.Event()
+        super().__init__(address, _DemoHandler)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A browser closing a connection mid-response (navigation, test teardown) is normal
+        # here; anything else still gets the standard traceback.
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
+class _DemoHandler(BaseHTTPRequestHandler):
+    server_version = "PactsDemo/1"
+
+    @property
+    def demo(self) -> _DemoHTTPServer:
+        assert isinstance(self.server, _DemoHTTPServer)
+        return self.server
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: no request log on stderr."""
+
+    def do_GET(self) -> None:
+        self._dispatch(send_body=True)
+
+    def do_HEAD(self) -> None:
+        self._dispatch(send_body=False)
+
+    # -- routing -----------------------------------------------------------------------
+
+    def _dispatch(self, *, send_body: bool) -> None:
+        parts = urlsplit(self.path)
+        path = unquote(parts.path)
+        if path.startswith("/__faults/"):
+            self._fault(path.removeprefix("/__faults/"), parse_qs(parts.query), send_body)
+            return
+        file = self._resolve(path)
+        if file is None:
+            self._send(
+                HTTPStatus.NOT_FOUND,
+                _message_page("404 Not Found", f"There is no page at {path}."),
+                "text/html; charset=utf-8",
+                send_body,
+            )
+            return
+        content_type = _CONTENT_TYPES.get(file.suffix.lower())
+        if content_type is None:
+            content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        self._send(HTTPStatus.OK, file.read_bytes(), content_type, send_body)
+
+    def _resolve(self, path: str) -> Path | None:
+        """The file for a URL path, or None; never a file outside the served roots."""
+        if path in ("", "/"):
+            path = "/index.html"
+        if path.startswith("/assets/"):
+            root, relative = self.demo.assets_root, path.removeprefix("/assets/")
+        else:
+            root, relative = self.demo.release_root, path.lstrip("/")
+        candidate = (root / relative).resolve()
+        if not candidate.is_relative_to(root.resolve()) or not candidate.is_file():
+            return None
+        return candidate
+
+    def _fault(self, name: str, query: dict[str, list[str]], send_body: bool) -> None:
+        html_type = "text/html; charset=utf-8"
+        if name.startswith("status/"):
+            raw = name.removeprefix("status/")
+            code = int(raw) if raw.isdigit() else 0
+            if not 200 <= code <= 599:
+                body = _message_page("400 Bad Request", f"Not an HTTP status: {raw!r}.")
+                self._send(HTTPStatus.BAD_REQUEST, body, html_type, send_body)
+                return
+            try:
+                phrase = HTTPStatus(code).phrase
+            except ValueError:
+                phrase = "Injected status"
+            title = f"{code} {phrase}"
+            self._send(code, _message_page(title, "An injected fault."), html_type, send_body)
+            return
+        if name == "slow":
+            raw = query.get("ms", ["1000"])[0]
+            if not raw.isdigit():
+                body = _message_page("400 Bad Request", f"ms must be a whole number: {raw!r}.")
+                self._send(HTTPStatus.BAD_REQUEST, body, html_type, send_body)
+                return
+            waited = min(int(raw), SLOW_CAP_MS)
+            # Waiting on the stop signal rather than sleeping lets stop() return at once.
+            self.demo.stopping.wait(waited / 1000)
+            body = _message_page("Slow response", f"This response waited {waited} ms.")
+            self._send(HTTPStatus.OK, body, html_type, send_body)
+            return
+        if name == "never-settles":
+            self._send(HTTPStatus.OK, _NEVER_SETTLES_PAGE.encode(), html_type, send_body)
+            return
+        body = _message_page("404 Not Found", f"No such fault: {name!r}.")
+        self._send(HTTPStatus.NOT_FOUND, body, html_type, send_body)
+
+    def _send(self, status: int, body: bytes, content_type: str, send_body: bool) -> None:
+        self.send_response(status)
+        has_body = status >= 200 and status not in (204, 304)
+        if has_body:
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if send_body and has_body:
+            self.wfile.write(body)
+
+
+class DemoServer:
+    """Serve one release of the demo app on loopback in a daemon thread.
+
+    ``with DemoServer("v2") as app: page.goto(app.url + "/inventory.html")``. ``port=0``
+    picks a free port; ``url`` has no trailing slash.
+    """
+
+    def __init__(self, release: str = "v1", host: str = "127.0.0.1", port: int = 0) -> None:
+        if release not in RELEASES:
+            raise ValueError(
+                f"Unknown demo app release {release!r}; choose one of {', '.join(RELEASES)}."
+            )
+        if not _is_loopback(host):
+            raise ValueError(
+                f"The demo app binds to loopback only; {host!r} is not a loopback address. "
+                "Use 127.0.0.1, ::1 or localhost."
+            )
+        self.release = release
+        self.host = host
+        self._port = port
+        self._server: _DemoHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        """The bound port (the requested one until started)."""
+        if self._server is None:
+            return self._port
+        return int(self._server.server_address[1])
+
+    @property
+    def url(self) -> str:
+        """Base URL, e.g. ``http://127.0.0.1:54321``; only valid once started."""
+        if self._server is None:
+            raise RuntimeError("The demo server is not running; call start() or use `with`.")
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def start(self) -> DemoServer:
+        """Bind and serve in a daemon thread; returns self. Starting twice is an error."""
+        if self._server is not None:
+            raise RuntimeError("The demo server is already running.")
+        server_class = _DemoHTTPServer
+        if ":" in self.host:
+
+            class _V6Server(_DemoHTTPServer):
+                address_family = socket.AF_INET6
+
+            server_class = _V6Server
+        self._server = server_class((self.host, self._port), STATIC_ROOT / self.release)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.1},
+            name=f"pacts-demo-{self.release}",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and release the port; safe to call twice."""
+        server, thread = self._server, self._thread
+        if server is None:
+            return
+        server.stopping.set()
+        server.shutdown()
+        server.server_close()
+        if thread is not None:
+            thread.join(timeout=5)
+        self._server, self._thread = None, None
+
+    def __enter__(self) -> DemoServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = self.url if self._server is not None else "stopped"
+        return f"DemoServer(release={self.release!r}, {state})"
