@@ -1,0 +1,138 @@
+"""Brittleness of a healed locator: the locator-specific case signals of SPEC.md §9.
+
+The gate's seed rules look at code (seed 003 §5.5); a heal changes a locator, so SPEC.md §9
+adds three signals read from the healed locator itself:
+
+- ``positional_locator``: it picks an element by position (``:nth-child()``, ``:nth-of-type()``,
+  Playwright's ``nth=``, an XPath index such as ``//li[2]`` or ``position()``/``last()``, or
+  an integer ``nth``/``index`` field);
+- ``auto_generated_id_class``: it relies on an id or class that a framework generated
+  (React ``:r1:``, CSS-in-JS ``css-1x2y3z`` / ``sc-bdVaJa``, CSS-module hashes, ``ember123``,
+  widget counters such as ``react-select-3-input``);
+- ``exact_text_only``: it matches by visible text and nothing else: no role, label, test id,
+  placeholder, aria-label, alt or title, and no CSS/XPath.
+
+The locator is a JSON object (discovery owns its typed model, SPEC.md §4). The keys read
+here: ``strategy``, ``role``, ``name``, ``test_id`` (or ``testid``/``testId``), ``label``,
+``placeholder``, ``aria_label``, ``alt``, ``title``, ``text``, ``css``, ``xpath``,
+``selector``, ``frame_path``, ``nth``, ``index``, ``id``, ``class``/``classes``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pytest_pacts.governance._values import is_missing, string_leaves
+
+POSITIONAL_LOCATOR = "positional_locator"
+AUTO_GENERATED_ID_CLASS = "auto_generated_id_class"
+EXACT_TEXT_ONLY = "exact_text_only"
+
+SEMANTIC_STRATEGIES = frozenset({"role", "label", "test_id", "testid", "placeholder"})
+"""Strategies whose heals are contract fixes (SPEC.md §9: role, label, test id, placeholder)."""
+
+_TEST_ID_KEYS = ("test_id", "testid", "testId")
+_ANCHOR_KEYS = ("role", "label", "placeholder", "aria_label", "alt", "title", *_TEST_ID_KEYS)
+_SELECTOR_KEYS = ("css", "xpath", "selector", "frame_path")
+
+_POSITIONAL = re.compile(
+    r":nth-(?:last-)?(?:child|of-type)\("  # CSS structural pseudo-classes
+    r"|(?:^|[\s>])nth=-?\d"  # Playwright's nth= selector part
+    r"|\[\s*\d+\s*\]"  # XPath index: //li[2]
+    r"|\b(?:position|last)\(\)"  # XPath position()/last()
+)
+
+# ids and classes inside CSS and XPath selector strings.
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+_CSS_ID_CLASS = re.compile(r"[#.]((?:\\.|[\w-])+)")
+_ATTR_ID_CLASS = re.compile(
+    r"\[\s*(?:id|class)\s*[~|^$*]?=\s*[\"']?([^\"'\]]+)"  # CSS [id="x"], [class*="x"]
+    r"|@(?:id|class)\s*[,=]\s*[\"']([^\"']+)"  # XPath @id='x', contains(@class,'x')
+)
+
+_GENERATED = (
+    re.compile(r"^:r[0-9a-z]+:$"),  # React useId
+    re.compile(r"^«r[0-9a-z]+»$"),  # React 19 useId
+    re.compile(r"^sc-[A-Za-z]{5,}$"),  # styled-components
+    re.compile(
+        r"^(?:ember|ext-gen|ext-comp|yui_|gwt-uid|ui-id|mat-[a-z]+|cdk-[a-z-]+|react-select"
+        r"|headlessui|radix|downshift|mui|jss|css|emotion|svelte)[-_a-z]*\d"
+    ),
+)
+_SEGMENT_SPLIT = re.compile(r"[-_]+")
+
+
+def is_auto_generated(token: str) -> bool:
+    """True when an id or class name looks generated rather than written by a person.
+
+    Known framework forms (see the module docstring), or a hash-like part: a ``-``/``_``
+    separated segment of 5+ characters with 2+ digits and a letter (``1x2y3z``, ``a1b2c``),
+    or of 3+ digits only (``input-1234``).
+    """
+    if any(pattern.match(token) for pattern in _GENERATED):
+        return True
+    for segment in _SEGMENT_SPLIT.split(token):
+        digits = sum(ch.isdigit() for ch in segment)
+        letters = sum(ch.isalpha() for ch in segment)
+        if len(segment) >= 5 and digits >= 2 and letters >= 1:
+            return True
+        if len(segment) >= 3 and digits == len(segment):
+            return True
+    return False
+
+
+def _selector_strings(locator: Mapping[str, object]) -> list[str]:
+    return [text for key in _SELECTOR_KEYS for text in string_leaves(locator.get(key))]
+
+
+def _ids_and_classes(locator: Mapping[str, object]) -> list[str]:
+    tokens: list[str] = []
+    for selector in _selector_strings(locator):
+        for match in _ATTR_ID_CLASS.finditer(selector):
+            tokens.extend((match.group(1) or match.group(2) or "").split())
+        unquoted = _QUOTED.sub('""', selector)
+        tokens.extend(m.group(1).replace("\\", "") for m in _CSS_ID_CLASS.finditer(unquoted))
+    for key in ("id", "class", "classes"):
+        for text in string_leaves(locator.get(key)):
+            tokens.extend(text.split())
+    return [t for t in tokens if t]
+
+
+def _is_positional(locator: Mapping[str, object]) -> bool:
+    for key in ("nth", "index"):
+        value = locator.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return True
+    return any(_POSITIONAL.search(text) for text in _selector_strings(locator))
+
+
+def _is_text_only(locator: Mapping[str, object]) -> bool:
+    has_text = not is_missing(locator.get("text")) or locator.get("strategy") == "text"
+    if not has_text:
+        return False
+    anchors = (*_ANCHOR_KEYS, *_SELECTOR_KEYS)
+    return all(is_missing(locator.get(key)) for key in anchors)
+
+
+def locator_signals(locator: Mapping[str, object]) -> list[str]:
+    """The SPEC.md §9 case-specific signals of a (healed) locator, in a fixed order."""
+    signals: list[str] = []
+    if _is_positional(locator):
+        signals.append(POSITIONAL_LOCATOR)
+    if any(is_auto_generated(token) for token in _ids_and_classes(locator)):
+        signals.append(AUTO_GENERATED_ID_CLASS)
+    if _is_text_only(locator):
+        signals.append(EXACT_TEXT_ONLY)
+    return signals
+
+
+def locator_strategy(locator: Mapping[str, object]) -> str:
+    """The strategy a locator matches by: its ``strategy`` field, else its strongest key."""
+    strategy = locator.get("strategy")
+    if isinstance(strategy, str) and strategy.strip():
+        return strategy.strip()
+    for key in ("test_id", "testid", "testId", "role", "label", "placeholder", "css", "xpath"):
+        if not is_missing(locator.get(key)):
+            return "test_id" if key in _TEST_ID_KEYS else key
+    return "text" if not is_missing(locator.get("text")) else "unknown"
