@@ -1,0 +1,79 @@
+"""Persistence for pytest-pacts: the only package that speaks SQL (SPEC §10).
+
+``open_store(path_or_dsn)`` gives a :class:`Store` over SQLite (embedded default, one file
+under ``.pacts/``) or PostgreSQL (shared, via a ``postgresql://`` DSN), same schema and API.
+Its repositories:
+
+- ``store.runs``       runs, steps, artifacts, metrics; SESSION_CONFLICT guard (seed 002 §5)
+- ``store.recipes``    immutable recipe versions v001, v002, ... (SPEC §8, seed 000 §3)
+- ``store.proposals``  heal proposals + their audit event (SPEC §8, §9)
+- ``store.audit``      audit events and the self-heal gate's repeat counts (seed 003 §6.2)
+- ``store.healing``    evidence-backed healing memory (seed 000 §11)
+- ``store.pom_cache``  discovery cache keyed by requirement and plan hash (SPEC §4)
+
+See ``docs/store.md`` for tables, concurrency rules and the migration policy.
+"""
+
+from pytest_pacts.store.errors import (
+    ImmutableRecordError,
+    InvalidTransition,
+    RecordNotFound,
+    SchemaTooNewError,
+    SessionConflict,
+    StaleParentError,
+    StoreError,
+)
+from pytest_pacts.store.records import (
+    PROPOSAL_CREATED_EVENT,
+    Artifact,
+    AuditEvent,
+    ExceptionStats,
+    HealingEvidence,
+    HealingRecord,
+    HealProposal,
+    JSONObject,
+    JSONValue,
+    Metric,
+    NewAuditEvent,
+    PomLookup,
+    RecipeVersion,
+    Run,
+    RunStep,
+)
+from pytest_pacts.store.repos.pom_cache import DEFAULT_TTL
+from pytest_pacts.store.repos.proposals import PROPOSAL_DECIDED_EVENT
+from pytest_pacts.store.repos.runs import DEFAULT_LEASE
+from pytest_pacts.store.schema import LATEST_VERSION
+from pytest_pacts.store.store import Store, default_store_path, open_store
+
+__all__ = [
+    "DEFAULT_LEASE",
+    "DEFAULT_TTL",
+    "LATEST_VERSION",
+    "PROPOSAL_CREATED_EVENT",
+    "PROPOSAL_DECIDED_EVENT",
+    "Artifact",
+    "AuditEvent",
+    "ExceptionStats",
+    "HealProposal",
+    "HealingEvidence",
+    "HealingRecord",
+    "ImmutableRecordError",
+    "InvalidTransition",
+    "JSONObject",
+    "JSONValue",
+    "Metric",
+    "NewAuditEvent",
+    "PomLookup",
+    "RecipeVersion",
+    "RecordNotFound",
+    "Run",
+    "RunStep",
+    "SchemaTooNewError",
+    "SessionConflict",
+    "StaleParentError",
+    "Store",
+    "StoreError",
+    "default_store_path",
+    "open_store",
+]

@@ -1,0 +1,209 @@
+"""Record types returned by the repositories (SPEC §10, seed 001 §9.1 baseline).
+
+Records are frozen dataclasses: a row read from the store is a fact about the past, and
+nothing that holds one should be able to change it behind the store's back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, TypeAlias, TypedDict
+
+JSONValue: TypeAlias = "dict[str, JSONValue] | list[JSONValue] | str | int | float | bool | None"
+JSONObject: TypeAlias = "dict[str, JSONValue]"
+
+RunStatus = Literal["running", "finished", "abandoned"]
+Verdict = Literal["pass", "fail", "partial"]
+ProposalStatus = Literal["pending", "accepted", "rejected"]
+Severity = Literal["minor", "major"]
+Track = Literal["contract", "exception"]
+PomStatus = Literal["hit", "miss", "expired", "plan_hash_mismatch"]
+
+#: The audit event type the self-heal gate counts for its 7/30-day repeats (seed 003 §6.2).
+PROPOSAL_CREATED_EVENT = "RUNTIME_PATCH_PROPOSAL_CREATED"
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One execution of one requirement (seed 001 §9.1 ``runs``)."""
+
+    id: int
+    session_id: str
+    req_id: str
+    status: RunStatus
+    verdict: Verdict | None
+    rca_class: str | None
+    started_at: datetime
+    finished_at: datetime | None
+    lease_expires_at: datetime | None
+    pid: int | None
+    host: str | None
+    plan_hash: str | None
+    recipe_version: str | None
+    healed: bool
+    heal_count: int
+    llm_calls: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunStep:
+    """One executed step of a run, with the gate result recorded (SPEC §5)."""
+
+    id: int
+    run_id: int
+    step_index: int
+    action: str
+    element_key: str | None
+    locator: JSONValue
+    strategy: str | None
+    confidence: float | None
+    gate: JSONValue
+    status: str
+    heal_round: int
+    duration_ms: float | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Artifact:
+    """A file a run produced: screenshot, trace, verdict JSON, generated test (SPEC §11)."""
+
+    id: int
+    run_id: int
+    kind: str
+    path: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A named number measured during a run (seed 000 §12)."""
+
+    id: int
+    run_id: int
+    name: str
+    value: float
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PomLookup:
+    """Result of a POM cache lookup (SPEC §4 cache; seed 002 ``PLAN_HASH_MISMATCH``).
+
+    ``payload`` is set only on a ``hit``. ``cached_plan_hashes`` names what *is* cached for
+    the requirement on a mismatch, so the caller can say what changed.
+    """
+
+    status: PomStatus
+    payload: JSONValue = None
+    expires_at: datetime | None = None
+    cached_plan_hashes: tuple[str, ...] = ()
+
+    @property
+    def hit(self) -> bool:
+        return self.status == "hit"
+
+
+@dataclass(frozen=True, slots=True)
+class RecipeVersion:
+    """One immutable version of a requirement's verified plan (seed 000 §3 Versioning)."""
+
+    req_id: str
+    version: str
+    number: int
+    plan_hash: str
+    parent_version: str | None
+    proposal_id: int | None
+    created_at: datetime
+    body: JSONValue
+
+
+@dataclass(frozen=True, slots=True)
+class HealProposal:
+    """A recorded heal awaiting review (SPEC §8, §9); ``payload`` is the full proposal."""
+
+    id: int
+    req_id: str
+    step_index: int
+    element_key: str
+    status: ProposalStatus
+    severity: Severity
+    track: Track
+    promotion_required: bool
+    exception_fingerprint: str | None
+    created_at: datetime
+    decided_at: datetime | None
+    decided_by: str | None
+    payload: JSONObject
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEvent:
+    """An append-only audit fact (seed 003 ``F_audit_events``)."""
+
+    id: int
+    event_type: str
+    created_at: datetime
+    req_id: str | None
+    exception_fingerprint: str | None
+    payload: JSONObject
+
+
+@dataclass(frozen=True, slots=True)
+class NewAuditEvent:
+    """An audit event to write in bulk with :meth:`AuditRepository.record_many`."""
+
+    event_type: str
+    payload: JSONObject
+    created_at: datetime | None = None
+    req_id: str | None = None
+    exception_fingerprint: str | None = None
+
+
+class ExceptionStats(TypedDict):
+    """Past repeats of one exception fingerprint (seed 003 §6.2)."""
+
+    count_7d: int
+    count_30d: int
+
+
+@dataclass(frozen=True, slots=True)
+class HealingEvidence:
+    """Why a healing-memory record may be trusted (seed 000 §11: no evidence, no record)."""
+
+    url: str
+    original_locator: JSONValue
+    failure_type: str
+
+    def problems(self) -> list[str]:
+        """What is missing from this evidence, in words; empty when it is complete."""
+        missing = []
+        if not self.url.strip():
+            missing.append("url is empty")
+        if self.original_locator in (None, "", {}, []):
+            missing.append("original_locator is empty")
+        if not self.failure_type.strip():
+            missing.append("failure_type is empty")
+        return missing
+
+
+@dataclass(frozen=True, slots=True)
+class HealingRecord:
+    """A locator that healed an element before, with its track record (seed 000 §11)."""
+
+    id: int
+    req_id: str
+    element_key: str
+    locator: JSONValue
+    success_count: int
+    failure_count: int
+    evidence: HealingEvidence
+    created_at: datetime
+    last_used: datetime
+
+    @property
+    def confidence(self) -> float:
+        """successes / (successes + failures), the seed's definition."""
+        total = self.success_count + self.failure_count
+        return self.success_count / total if total else 0.0

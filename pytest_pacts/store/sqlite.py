@@ -1,0 +1,124 @@
+"""SQLite backend: the embedded default, one file under ``.pacts/`` (SPEC §10).
+
+WAL lets readers run beside the single writer; every write transaction starts with
+``BEGIN IMMEDIATE`` so it takes the write lock up front and waits (busy timeout) instead of
+failing half-way with SQLITE_BUSY when it upgrades a read lock, the classic WAL deadlock.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from pytest_pacts.store.backend import BaseBackend, DialectName, Params, Row
+from pytest_pacts.store.records import JSONValue
+from pytest_pacts.store.timeutil import from_text, to_text
+
+#: How long a writer waits for another process's write lock before giving up.
+DEFAULT_BUSY_TIMEOUT_S = 30.0
+
+_DDL_TYPES = {
+    # AUTOINCREMENT so ids are never reused after a delete: audit and proposal ids are
+    # quoted in reports and CLI commands and must keep meaning one thing.
+    "pk": "INTEGER PRIMARY KEY AUTOINCREMENT",
+    "ts": "TEXT",
+    "json": "TEXT",
+}
+
+
+class SQLiteBackend(BaseBackend):
+    """A store in one SQLite file."""
+
+    name: DialectName = "sqlite"
+    _driver_errors = (sqlite3.Error,)
+
+    def __init__(self, path: Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
+        super().__init__()
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the sqlite3 module must not open transactions behind our
+        # back; transaction() issues BEGIN IMMEDIATE / COMMIT itself.
+        self._conn = sqlite3.connect(
+            str(path),
+            timeout=busy_timeout_s,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+            mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                raise sqlite3.OperationalError(f"could not switch {path} to WAL (got {mode})")
+            # NORMAL is SQLite's advice for WAL: a committed transaction survives a crash
+            # of the process (SIGKILL included); only an OS crash or power cut may lose
+            # the last commits, and never corrupts the file.
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            self._conn.close()
+            raise
+
+    @property
+    def description(self) -> str:
+        return f"sqlite:///{self.path}"
+
+    @contextmanager
+    def _outer_transaction(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def migration_lock(self) -> AbstractContextManager[None]:
+        # BEGIN IMMEDIATE already excludes every other writer of the file.
+        return self.transaction()
+
+    def _run(self, sql: str, params: Params, fetch: bool) -> tuple[int, list[Row]]:
+        cursor = self._conn.execute(sql, tuple(params))
+        try:
+            rows = [tuple(r) for r in cursor.fetchall()] if fetch else []
+            return cursor.rowcount, rows
+        finally:
+            cursor.close()
+
+    def _run_many(self, sql: str, rows: list[Params]) -> None:
+        self._conn.executemany(sql, [tuple(r) for r in rows]).close()
+
+    def explain(self, sql: str, params: Params = ()) -> list[str]:
+        rows = self.fetchall("EXPLAIN QUERY PLAN " + sql, params)
+        return [str(r[3]) for r in rows]
+
+    def ddl(self, template: str) -> str:
+        return template.format(**_DDL_TYPES)
+
+    def ts_in(self, value: datetime) -> object:
+        return to_text(value)
+
+    def ts_out(self, value: object) -> datetime:
+        return from_text(str(value))
+
+    def json_in(self, value: object) -> object:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    def json_out(self, value: object) -> JSONValue:
+        if value is None:
+            return None
+        loaded: JSONValue = json.loads(str(value))
+        return loaded
+
+    def check_integrity(self) -> list[str]:
+        rows = self.fetchall("PRAGMA integrity_check")
+        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+        problems += [f"foreign key: {r}" for r in self.fetchall("PRAGMA foreign_key_check")]
+        return problems
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
