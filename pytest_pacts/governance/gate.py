@@ -114,3 +114,16 @@ def build_self_heal_gate(
 
 def _created_at(value: object) -> datetime | str | None:
     return value if isinstance(value, datetime | str) else None
+
+
+def gated(
+    proposal: HealProposal,
+    violation: Violation | Payload | None = None,
+    exception_stats: Mapping[str, object] | None = None,
+    *,
+    evidence_contract: EvidenceContract | None = None,
+    now: datetime | None = None,
+) -> HealProposal:
+    """A copy of ``proposal`` with its ``self_heal_gate`` filled (the original is frozen)."""
+    gate = build_self_heal_gate(proposal, violation, evidence_contract, exception_stats, now=now)
+    return proposal.model_copy(update={"self_heal_gate": gate})

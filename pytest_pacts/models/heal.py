@@ -165,11 +165,27 @@ class HealProposal(_Frozen):
 
     @property
     def violation(self) -> Violation:
-        """The violation this proposal answers (SPEC.md §9 domain mapping)."""
+        """The violation this proposal answers (SPEC.md §9 domain mapping).
+
+        Its evidence is the object entries of :attr:`evidence` (later ones win) with the
+        heal's own facts over them: locators, scores, rung and failure type.
+        """
+        evidence: JsonObject = {}
+        for entry in self.evidence:
+            if isinstance(entry, dict):
+                evidence.update(entry)
+        evidence.update(
+            mismatch_type=self.failure_type,
+            tool_name=self.tool_name,
+            failed_locator=self.failed_locator,
+            healed_locator=self.healed_locator,
+            score=self.score,
+            runner_up_score=self.runner_up_score,
+        )
         return Violation(
             principle_key=self.rca_class,
             violation_key=f"{self.req_id}.{self.element_key}",
-            evidence={"mismatch_type": self.failure_type, "tool_name": self.tool_name},
+            evidence=evidence,
         )
 
     def payload(self) -> dict[str, JsonValue]:
