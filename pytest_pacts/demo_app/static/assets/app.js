@@ -77,7 +77,7 @@
     const badge = $(UI.header.badge);
     if (!badge) return;
     const count = cart().length;
-    badge.textContent = String(count);
+    badge.textContent = count ? String(count) : "";
     badge.hidden = count === 0;
   }
 

@@ -1,0 +1,162 @@
+"""The demo server: routing, content types, loopback only, fault endpoints, the CLI."""
+
+from __future__ import annotations
+
+import http.client
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from pytest_pacts.demo_app import DemoServer, server
+
+
+def fetch(url: str) -> tuple[int, str, str]:
+    """(status, content type, body) without raising on HTTP errors."""
+    try:
+        with urllib.request.urlopen(url, timeout=15) as response:
+            return response.status, response.headers["Content-Type"], response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Content-Type", ""), error.read().decode()
+
+
+def raw_get(base: str, path: str) -> int:
+    """GET a path byte for byte (urllib would normalise ``..`` away)."""
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=5)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+@pytest.fixture(scope="module")
+def v1() -> Iterator[DemoServer]:
+    with DemoServer("v1") as app:
+        yield app
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type", "needle"),
+    [
+        ("/", "text/html; charset=utf-8", '<h1 class="login_logo">Swag Labs</h1>'),
+        ("/inventory.html", "text/html; charset=utf-8", "Sauce Labs Backpack"),
+        ("/assets/app.css", "text/css; charset=utf-8", ":root"),
+        ("/assets/app.js", "text/javascript; charset=utf-8", "PACTS_UI"),
+        ("/ui.js", "text/javascript; charset=utf-8", 'release: "v1"'),
+        ("/assets/img/backpack.svg", "image/svg+xml", "<svg"),
+    ],
+)
+def test_serves_release_and_shared_files_with_their_types(
+    v1: DemoServer, path: str, content_type: str, needle: str
+) -> None:
+    status, got_type, body = fetch(v1.url + path)
+    assert (status, got_type) == (200, content_type)
+    assert needle in body
+
+
+def test_releases_serve_their_own_pages() -> None:
+    with DemoServer("v2") as v2:
+        assert v2.release == "v2"
+        assert 'id="username-input"' in fetch(v2.url + "/")[2]
+
+
+def test_unknown_paths_and_escapes_are_404(v1: DemoServer) -> None:
+    status, content_type, body = fetch(v1.url + "/nope.html")
+    assert (status, content_type) == (404, "text/html; charset=utf-8")
+    assert "404 Not Found" in body
+    assert raw_get(v1.url, "/../server.py") == 404
+    assert raw_get(v1.url, "/assets/../../server.py") == 404
+    assert raw_get(v1.url, "/%2e%2e/server.py") == 404
+
+
+@pytest.mark.parametrize("code", [401, 403, 404, 500, 503])
+def test_status_fault_returns_that_status_with_an_error_page(v1: DemoServer, code: int) -> None:
+    status, content_type, body = fetch(f"{v1.url}/__faults/status/{code}")
+    assert (status, content_type) == (code, "text/html; charset=utf-8")
+    assert f"<h1>{code} " in body
+
+
+def test_status_fault_rejects_what_is_not_a_status(v1: DemoServer) -> None:
+    assert fetch(v1.url + "/__faults/status/abc")[0] == 400
+    assert fetch(v1.url + "/__faults/status/99")[0] == 400
+    assert fetch(v1.url + "/__faults/nothing")[0] == 404
+
+
+def test_slow_fault_waits_the_asked_time(v1: DemoServer) -> None:
+    started = time.monotonic()
+    status, _, body = fetch(v1.url + "/__faults/slow?ms=300")
+    assert status == 200
+    assert time.monotonic() - started >= 0.3
+    assert "waited 300 ms" in body
+    assert fetch(v1.url + "/__faults/slow?ms=soon")[0] == 400
+
+
+def test_slow_fault_is_capped(v1: DemoServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server, "SLOW_CAP_MS", 100)
+    started = time.monotonic()
+    status, _, body = fetch(v1.url + "/__faults/slow?ms=60000")
+    assert status == 200
+    assert time.monotonic() - started < 5
+    assert "waited 100 ms" in body
+
+
+def test_never_settles_keeps_mutating_and_a_request_pending(demo_page: Page) -> None:
+    with DemoServer("v1") as app:
+        with pytest.raises(PlaywrightTimeoutError):
+            demo_page.goto(
+                app.url + "/__faults/never-settles", wait_until="networkidle", timeout=1_500
+            )
+        ticker = demo_page.locator("#ticker")
+        first = ticker.inner_text()
+        expect(ticker).not_to_have_text(first)
+        demo_page.get_by_role("button", name="Click me").click()
+        expect(demo_page.get_by_role("status")).to_have_text("Clicked")
+
+
+def test_stop_releases_the_port_and_is_idempotent() -> None:
+    app = DemoServer("v1").start()
+    url = app.url
+    assert fetch(url + "/")[0] == 200
+    with pytest.raises(RuntimeError, match="already running"):
+        app.start()
+    app.stop()
+    app.stop()
+    with pytest.raises(RuntimeError, match="not running"):
+        _ = app.url
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(url + "/", timeout=2)
+
+
+def test_binds_loopback_only_and_knows_its_releases() -> None:
+    with pytest.raises(ValueError, match="loopback"):
+        DemoServer("v1", host="0.0.0.0")
+    with pytest.raises(ValueError, match="v1, v2"):
+        DemoServer("v3")
+
+
+def test_cli_prints_the_url_and_serves() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest_pacts.demo_app", "--release", "v2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        assert 'id="username-input"' in fetch(url + "/")[2]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert process.stderr is not None
+    assert process.stderr.read() == ""  # quiet: no request log
