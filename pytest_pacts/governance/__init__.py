@@ -9,7 +9,8 @@ Public surface (everything else is internal):
 - the patch contract of seed 000 §7: :func:`validate_patch`, :func:`classify_patch`,
   :func:`apply_patch`, :func:`recipe_diff`;
 - :func:`build_heal_proposal`, which turns a heal into a proposal with honest
-  contract/exception fields, and :func:`render_copy_text` ("copy proposal", SPEC.md §9).
+  contract/exception fields, and :func:`render_copy_text` ("copy proposal", SPEC.md §9);
+- :func:`propose`: gate a proposal with the store's repeat counts and persist it.
 
 See ``docs/governance.md``.
 """
@@ -47,6 +48,7 @@ from pytest_pacts.governance.promotion import (
     normalise_exception_stats,
 )
 from pytest_pacts.governance.render import PROMOTION_REQUIRED_LABEL, render_copy_text, track_badge
+from pytest_pacts.governance.service import proposal_from_record, propose
 from pytest_pacts.governance.signals import (
     CHANGE_PLAN_KEYWORDS,
     HARD_CODED_BRANCH_REGEX,

@@ -15,7 +15,9 @@ adds three signals read from the healed locator itself:
 The locator is a JSON object (discovery owns its typed model, SPEC.md §4). The keys read
 here: ``strategy``, ``role``, ``name``, ``test_id`` (or ``testid``/``testId``), ``label``,
 ``placeholder``, ``aria_label``, ``alt``, ``title``, ``text``, ``css``, ``xpath``,
-``selector``, ``frame_path``, ``nth``, ``index``, ``id``, ``class``/``classes``.
+``selector``, ``frame_path``, ``host`` (a shadow host), ``region.css``, ``nth``, ``index``,
+``id``, ``class``/``classes`` (the names of ``pytest_pacts.models.locator.Locator``, plus
+a few others a hand-written or plugin locator may use).
 """
 
 from __future__ import annotations
@@ -29,12 +31,9 @@ POSITIONAL_LOCATOR = "positional_locator"
 AUTO_GENERATED_ID_CLASS = "auto_generated_id_class"
 EXACT_TEXT_ONLY = "exact_text_only"
 
-SEMANTIC_STRATEGIES = frozenset({"role", "label", "test_id", "testid", "placeholder"})
-"""Strategies whose heals are contract fixes (SPEC.md §9: role, label, test id, placeholder)."""
-
 _TEST_ID_KEYS = ("test_id", "testid", "testId")
 _ANCHOR_KEYS = ("role", "label", "placeholder", "aria_label", "alt", "title", *_TEST_ID_KEYS)
-_SELECTOR_KEYS = ("css", "xpath", "selector", "frame_path")
+_SELECTOR_KEYS = ("css", "xpath", "selector", "frame_path", "host")
 
 _POSITIONAL = re.compile(
     r":nth-(?:last-)?(?:child|of-type)\("  # CSS structural pseudo-classes
@@ -83,7 +82,11 @@ def is_auto_generated(token: str) -> bool:
 
 
 def _selector_strings(locator: Mapping[str, object]) -> list[str]:
-    return [text for key in _SELECTOR_KEYS for text in string_leaves(locator.get(key))]
+    texts = [text for key in _SELECTOR_KEYS for text in string_leaves(locator.get(key))]
+    region = locator.get("region")
+    if isinstance(region, Mapping):
+        texts.extend(string_leaves(region.get("css")))
+    return texts
 
 
 def _ids_and_classes(locator: Mapping[str, object]) -> list[str]:
