@@ -88,6 +88,8 @@ __all__ = [
     "locator_signals",
     "locator_strategy",
     "normalise_exception_stats",
+    "proposal_from_record",
+    "propose",
     "recipe_diff",
     "recipe_json",
     "render_copy_text",
