@@ -1,0 +1,90 @@
+"""Code run in spawned worker processes by the concurrency and crash tests.
+
+Kept apart from the test modules so a spawned child imports only the store, not pytest.
+"""
+
+from __future__ import annotations
+
+import os
+from multiprocessing.connection import Connection
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
+
+from pytest_pacts.store import HealingEvidence, SessionConflict, open_store
+
+RUNS_PER_WORKER = 15
+STEPS_PER_RUN = 3
+EVENTS_PER_RUN = 2
+SHARED_ATTEMPTS = 6
+
+
+def open_only(target: str, barrier: Barrier) -> int:
+    """Open (and so migrate) a possibly brand-new store at the same moment as the others."""
+    barrier.wait(timeout=60)
+    with open_store(target) as store:
+        return store.schema_version()
+
+
+def write_load(target: str, worker: int, barrier: Barrier) -> tuple[int, int]:
+    """Write runs, steps, artifacts, metrics, audit events and healing records, all
+    workers at once; also race for one shared session. Returns (shared wins, conflicts)."""
+    with open_store(target) as store:
+        barrier.wait(timeout=60)
+        for n in range(RUNS_PER_WORKER):
+            run = store.runs.begin(f"session-{worker}", f"REQ-{n}", plan_hash=f"h{n}")
+            for step in range(STEPS_PER_RUN):
+                store.runs.add_step(
+                    run.id,
+                    step_index=step,
+                    action="click",
+                    status="passed",
+                    element_key=f"Button{step}@Form",
+                    locator={"strategy": "role", "name": f"w{worker}r{n}s{step}"},
+                    gate={"unique": True, "visible": True},
+                )
+            store.runs.add_artifact(run.id, "screenshot", f"/tmp/w{worker}-{n}.png")
+            store.runs.add_metric(run.id, "duration_ms", float(n))
+            for e in range(EVENTS_PER_RUN):
+                store.audit.record(
+                    "RUN_STEP_LOGGED",
+                    {"worker": worker, "run": n, "event": e},
+                    req_id=f"REQ-{n}",
+                    exception_fingerprint=f"fp-{worker}",
+                )
+            store.healing.record(
+                "Shared@Page",
+                {"css": "#shared"},
+                HealingEvidence("http://127.0.0.1/", {"css": "#old"}, "none"),
+            )
+            store.runs.finish(run.id, verdict="pass")
+        wins = conflicts = 0
+        for _ in range(SHARED_ATTEMPTS):
+            try:
+                shared = store.runs.begin("shared-session", "REQ-SHARED")
+            except SessionConflict:
+                conflicts += 1
+                continue
+            wins += 1
+            store.runs.add_step(shared.id, step_index=0, action="fill", status="passed")
+            store.runs.finish(shared.id, verdict="pass")
+        return wins, conflicts
+
+
+def die_mid_transaction(target: str, conn: Connection) -> None:
+    """Open a transaction, write many rows in it, tell the parent, then wait to be killed."""
+    with open_store(target) as store, store.transaction():
+        run = store.runs.begin("crash-session", "REQ-CRASH")
+        for step in range(50):
+            store.runs.add_step(run.id, step_index=step, action="click", status="passed")
+        store.audit.record("CRASH_TEST", {"pid": os.getpid()}, req_id="REQ-CRASH")
+        store.recipes.add_version("REQ-CRASH", {"steps": [1, 2, 3]}, plan_hash="crash")
+        conn.send("in-transaction")
+        conn.recv()  # never answered: the parent sends SIGKILL instead
+
+
+def report(queue: Queue[tuple[str, object]], name: str, *args: object) -> None:
+    """Run ``name(*args)`` and put ``("ok", result)`` or ``("error", text)`` on ``queue``."""
+    try:
+        queue.put(("ok", globals()[name](*args)))
+    except BaseException as exc:  # the parent asserts on it; a child traceback is lost
+        queue.put(("error", f"{type(exc).__name__}: {exc}"))
