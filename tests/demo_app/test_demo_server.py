@@ -109,17 +109,16 @@ def test_slow_fault_is_capped(v1: DemoServer, monkeypatch: pytest.MonkeyPatch) -
     assert "waited 100 ms" in body
 
 
-def test_never_settles_keeps_mutating_and_a_request_pending(demo_page: Page) -> None:
-    with DemoServer("v1") as app:
-        with pytest.raises(PlaywrightTimeoutError):
-            demo_page.goto(
-                app.url + "/__faults/never-settles", wait_until="networkidle", timeout=1_500
-            )
-        ticker = demo_page.locator("#ticker")
-        first = ticker.inner_text()
-        expect(ticker).not_to_have_text(first)
-        demo_page.get_by_role("button", name="Click me").click()
-        expect(demo_page.get_by_role("status")).to_have_text("Clicked")
+def test_never_settles_keeps_mutating_and_a_request_pending(
+    demo_page: Page, v1: DemoServer
+) -> None:
+    with pytest.raises(PlaywrightTimeoutError):
+        demo_page.goto(v1.url + "/__faults/never-settles", wait_until="networkidle", timeout=1_500)
+    ticker = demo_page.locator("#ticker")
+    first = ticker.inner_text()
+    expect(ticker).not_to_have_text(first)
+    demo_page.get_by_role("button", name="Click me").click()
+    expect(demo_page.get_by_role("status")).to_have_text("Clicked")
 
 
 def test_stop_releases_the_port_and_is_idempotent() -> None:
