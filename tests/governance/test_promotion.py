@@ -47,7 +47,10 @@ def test_seed_key_names_are_accepted() -> None:
         ({"count_7d": 1, "count_30d": 4}, {"repeat_count_7d": 1, "repeat_count_30d": 4}),
         ({"repeat_count_7d": 2.0}, {"repeat_count_7d": 2, "repeat_count_30d": 0}),
         ({"count_7d": "3", "count_30d": True}, {"repeat_count_7d": 0, "repeat_count_30d": 0}),
-        ({"count_7d": -2, "count_30d": float("nan")}, {"repeat_count_7d": 0, "repeat_count_30d": 0}),
+        (
+            {"count_7d": -2, "count_30d": float("nan")},
+            {"repeat_count_7d": 0, "repeat_count_30d": 0},
+        ),
     ],
 )
 def test_normalise_exception_stats(raw: dict[str, object] | None, normalised: object) -> None:
