@@ -1,0 +1,56 @@
+"""The "copy proposal" text (SPEC.md §9, seed 003 §7.6)."""
+
+from __future__ import annotations
+
+from pytest_pacts.governance import (
+    PROMOTION_REQUIRED_LABEL,
+    build_heal_proposal,
+    gated,
+    render_copy_text,
+    track_badge,
+)
+from pytest_pacts.models.recipe import Recipe
+
+from .conftest import ROLE_LOCATOR, T0, USER
+
+
+def _proposal(recipe: Recipe, healed: dict[str, object]):  # type: ignore[no-untyped-def]
+    return build_heal_proposal(
+        recipe,
+        step_index=1,
+        element_key=USER,
+        healed_locator=healed,
+        tool_name="similarity",
+        score=0.9,
+        runner_up_score=0.5,
+        rca_class="selector_drift",
+        failure_type="none",
+        created_at=T0,
+        proposal_id="hp_render",
+    )
+
+
+def test_copy_text_holds_gate_diff_confidence_and_evidence_contract(recipe: Recipe) -> None:
+    proposal = gated(_proposal(recipe, {"text": "Username"}), None, {"count_7d": 2}, now=T0)
+    text = render_copy_text(proposal)
+    assert text.startswith("Heal proposal hp_render: REQ-LOGIN-001, step 1, Username@LoginForm\n")
+    assert f"Track: Exception · {PROMOTION_REQUIRED_LABEL}: repeat_count_7d>=2" in text
+    assert "Confidence: score 0.90, runner-up 0.50 (margin 0.40)" in text
+    assert (
+        "Evidence contract: tool_name, mismatch_type, failed_locator, healed_locator, score, "
+        "runner_up_score, gate_result · missing: gate_result"
+    ) in text
+    assert '"gate_version": "v1"' in text
+    assert "Suggested diff:\n--- recipes/REQ-LOGIN-001/v001" in text
+    assert "승격 필요" in text
+
+
+def test_contract_and_ungated(recipe: Recipe) -> None:
+    raw = _proposal(recipe, ROLE_LOCATOR)
+    assert track_badge(raw.self_heal_gate) == "Ungated"
+    assert "Self-heal gate:\n(not run)" in render_copy_text(raw, evidence_contract=[])
+    assert "Evidence contract: (none)" in render_copy_text(raw, evidence_contract=[])
+    contract = gated(raw, now=T0)
+    assert track_badge(contract.self_heal_gate) == "Contract"
+    assert "Track: Contract\n" in render_copy_text(contract)
+    assert PROMOTION_REQUIRED_LABEL not in render_copy_text(contract)
