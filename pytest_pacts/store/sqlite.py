@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pytest_pacts.store.backend import BaseBackend, DialectName, Params, Row
+from pytest_pacts.store.errors import StoreError
 from pytest_pacts.store.records import JSONValue
 from pytest_pacts.store.timeutil import from_text, to_text
 
@@ -42,12 +43,15 @@ class SQLiteBackend(BaseBackend):
         path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the sqlite3 module must not open transactions behind our
         # back; transaction() issues BEGIN IMMEDIATE / COMMIT itself.
-        self._conn = sqlite3.connect(
-            str(path),
-            timeout=busy_timeout_s,
-            isolation_level=None,
-            check_same_thread=False,
-        )
+        try:
+            self._conn = sqlite3.connect(
+                str(path),
+                timeout=busy_timeout_s,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the SQLite store {path}: {exc}") from exc
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
             mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()
@@ -58,6 +62,12 @@ class SQLiteBackend(BaseBackend):
             # the last commits, and never corrupts the file.
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as exc:
+            self._conn.close()
+            raise StoreError(
+                f"cannot open the SQLite store {path}: {exc} (is it a pytest-pacts store? "
+                "move the file aside to start a new one)"
+            ) from exc
         except BaseException:
             self._conn.close()
             raise
