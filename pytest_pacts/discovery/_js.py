@@ -1,0 +1,43 @@
+"""The in-page half of discovery: JavaScript shipped as package data and installed once.
+
+The files in ``js/`` are concatenated into one installer that defines the API object on
+``globalThis`` under a key that includes a hash of the source, so a page keeps one copy per
+plugin version and a new version never talks to an old copy. Every call carries the
+installer guarded by ``if (!globalThis[key])``: installing costs nothing after the first call
+and no extra round trip is ever needed (SPEC.md §4 "One pass per page state").
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from importlib import resources
+
+_FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js", "api.js")
+
+
+@cache
+def _installer() -> tuple[str, str]:
+    folder = resources.files("pytest_pacts.discovery").joinpath("js")
+    source = "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in _FILES)
+    key = "__pacts_discovery_" + hashlib.sha256(source.encode()).hexdigest()[:12]
+    install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = (() => {{\n{source}\n}})()))"
+    return key, install
+
+
+def page_function(name: str) -> str:
+    """``async (arg) => api.name(arg)``, for ``Page.evaluate`` / ``Frame.evaluate``."""
+    _, install = _installer()
+    return f"async (arg) => {{ const api = {install}; return await api.{name}(arg); }}"
+
+
+def elements_function(name: str) -> str:
+    """``async (elements, arg) => api.name(elements, arg)``, for ``Locator.evaluate_all``."""
+    _, install = _installer()
+    return f"async (els, arg) => {{ const api = {install}; return await api.{name}(els, arg); }}"
+
+
+def element_function(name: str) -> str:
+    """``(element) => api.name(element)``, for ``ElementHandle.evaluate``."""
+    _, install = _installer()
+    return f"(el) => {{ const api = {install}; return api.{name}(el); }}"

@@ -1,0 +1,53 @@
+"""The five-point actionability gate from Python: one round trip (SPEC.md §5).
+
+The check itself is ``checkActionable`` in ``js/actionability.js``; discovery snapshots it
+for every resolved element, the executor calls :func:`check_actionable` before every action.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import ElementHandle
+from playwright.sync_api import Locator as PWLocator
+
+from pytest_pacts.discovery._js import elements_function
+from pytest_pacts.discovery.chain import Root, apply
+from pytest_pacts.discovery.render import frame_calls, region_calls, to_playwright
+from pytest_pacts.models.locator import GateSnapshot, Locator
+from pytest_pacts.models.requirement import Action
+
+
+def check_actionable(
+    target: PWLocator,
+    action: Action | str,
+    *,
+    in_shadow: bool | None = None,
+    region: PWLocator | None = None,
+) -> GateSnapshot:
+    """Run the five points on ``target`` in the page: unique, visible (and not covered),
+    enabled (and editable for fill/type), stable (two animation frames), scoped.
+
+    ``in_shadow`` (when not ``None``) and ``region`` (the element must sit inside one of the
+    elements it resolves to) define "scoped". Never waits: the caller decides whether to
+    retry, heal or fail on the returned snapshot. One round trip, plus one to resolve
+    ``region`` when given.
+    """
+    regions: list[ElementHandle] = region.element_handles() if region is not None else []
+    try:
+        raw = target.evaluate_all(
+            elements_function("check"),
+            {"action": Action(action).value, "in_shadow": in_shadow, "regions": regions},
+        )
+    finally:
+        for handle in regions:
+            handle.dispose()
+    return GateSnapshot.model_validate(raw)
+
+
+def check_locator(root: Root, locator: Locator, action: Action | str) -> GateSnapshot:
+    """:func:`check_actionable` for a discovered locator, scoped by its region and shadow flag."""
+    region = None
+    if locator.region is not None:
+        region = apply(root, frame_calls(locator) + region_calls(locator.region))
+    return check_actionable(
+        to_playwright(root, locator), action, in_shadow=locator.in_shadow, region=region
+    )

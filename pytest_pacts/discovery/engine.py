@@ -1,0 +1,278 @@
+"""Find first: resolve every pending step of a page state in one scan per frame (SPEC.md §4).
+
+``discover`` runs the in-page scan once in the top frame and once in each same-origin
+iframe (all steps at once), merges the per-frame answers, then verifies each proposed
+locator through Playwright itself: it must resolve to exactly one element, and to the very
+element the scan chose. The first verified locator is the step's locator, the next verified
+ones its alternates (the first rung of healing, SPEC.md §6).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar, cast
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page
+
+from pytest_pacts.discovery import strategies
+from pytest_pacts.discovery._js import element_function, elements_function, page_function
+from pytest_pacts.discovery.render import to_playwright
+from pytest_pacts.models.locator import (
+    LOOSE_FACTOR,
+    Candidate,
+    DiscoveryResult,
+    Fingerprint,
+    GateSnapshot,
+    Locator,
+    RejectedLocator,
+    Strategy,
+    Unresolved,
+)
+from pytest_pacts.models.requirement import Action, Target
+
+K = TypeVar("K", bound=Hashable)
+JSON = dict[str, object]
+_scan_ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class _Base:
+    element: str
+    region: str | None
+    action: str
+
+    def fields(self) -> dict[str, str | None]:
+        return {"element": self.element, "region": self.region, "action": self.action}
+
+
+@dataclass(frozen=True)
+class _FrameScan:
+    frame: Frame
+    path: tuple[str, ...]
+    scan_id: str
+    results: list[JSON]
+
+
+class Discoverer:
+    """Discovery with its options; stateless between calls, so one instance can be shared.
+
+    ``strategies`` limits and orders the strategies (default: all, SPEC.md §4 order);
+    ``max_alternates`` caps the verified alternates kept per step; ``search_frames`` turns
+    the same-origin iframe search off.
+    """
+
+    def __init__(
+        self,
+        *,
+        strategies: Sequence[Strategy] | None = None,
+        max_alternates: int = 3,
+        search_frames: bool = True,
+    ) -> None:
+        self.strategies = tuple(strategies) if strategies else tuple(s.strategy for s in _table())
+        self.max_alternates = max_alternates
+        self.search_frames = search_frames
+
+    def discover(
+        self, page: Page, targets: Sequence[tuple[K, Target, Action]]
+    ) -> dict[K, DiscoveryResult]:
+        """Resolve ``targets`` (key, ``Element@Region``, action) on the page as it is now."""
+        for key, _target, action in targets:
+            if not Action(action).needs_element and action is not Action.PRESS:
+                raise ValueError(f"step {key!r}: {Action(action).value} has no element to find")
+        steps: list[JSON] = [
+            {"key": str(i), "element": t.element, "region": t.region, "action": Action(a).value}
+            for i, (_k, t, a) in enumerate(targets)
+        ]
+        scans = [self._scan(frame, path, steps) for frame, path in self._frames(page)]
+        found = [s for s in scans if s is not None]
+        return {
+            key: self._resolve(page, str(i), target, Action(action), found)
+            for i, (key, target, action) in enumerate(targets)
+        }
+
+    # -- scanning ---------------------------------------------------------------------------
+
+    def _frames(self, page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
+        out: list[tuple[Frame, tuple[str, ...]]] = [(page.main_frame, ())]
+        if not self.search_frames:
+            return out
+
+        def visit(frame: Frame, path: tuple[str, ...]) -> None:
+            for child in frame.child_frames:
+                try:
+                    handle = child.frame_element()
+                    info = cast(JSON, handle.evaluate(element_function("frameInfo")))
+                    handle.dispose()
+                except PlaywrightError:  # detached while we looked: nothing to search
+                    continue
+                if not info["same_origin"]:  # SPEC.md §4 searches same-origin iframes only
+                    continue
+                child_path = (*path, str(info["selector"]))
+                out.append((child, child_path))
+                visit(child, child_path)
+
+        visit(page.main_frame, ())
+        return out
+
+    def _scan(self, frame: Frame, path: tuple[str, ...], steps: list[JSON]) -> _FrameScan | None:
+        scan_id = f"s{next(_scan_ids)}"
+        args = {
+            "scan_id": scan_id,
+            "steps": steps,
+            "strategies": [s.value for s in self.strategies],
+            "confidence": {s.strategy.value: s.confidence for s in _table()},
+            "loose": LOOSE_FACTOR,
+        }
+        try:
+            results = cast(list[JSON], frame.evaluate(page_function("scan"), args))
+        except PlaywrightError:
+            if not path:
+                raise
+            return None  # a child frame navigated or went away mid-scan
+        return _FrameScan(frame, path, scan_id, results)
+
+    # -- merging and verification ------------------------------------------------------------
+
+    def _resolve(
+        self, page: Page, key: str, target: Target, action: Action, scans: list[_FrameScan]
+    ) -> DiscoveryResult:
+        base = _Base(target.element, target.region, action.value)
+        answers = [(s, next(r for r in s.results if r["key"] == key)) for s in scans]
+        ranked = [(s, r) for s, r in answers if r["rank"] is not None]
+        if not ranked:
+            message = str(answers[0][1].get("message", "no element matches"))
+            return DiscoveryResult(
+                **base.fields(), unresolved=Unresolved(reason="none", message=message)
+            )
+        best = min(cast(int, r["rank"]) for _s, r in ranked)
+        top = [(s, r) for s, r in ranked if r["rank"] == best]
+        if len(top) > 1 or top[0][1]["status"] == "ambiguous":
+            return DiscoveryResult(**base.fields(), unresolved=_ambiguous(target, top))
+        scan, raw = top[0]
+        return self._verify(page, scan, raw, base)
+
+    def _verify(self, page: Page, scan: _FrameScan, raw: JSON, base: _Base) -> DiscoveryResult:
+        accepted: list[Locator] = []
+        rejected: list[RejectedLocator] = []
+        seen: list[str] = []
+        for option in cast(list[JSON], raw["options"]):
+            if len(accepted) > self.max_alternates:
+                break
+            locator = Locator.model_validate({**option, "frame_path": scan.path})
+            try:
+                check = cast(
+                    JSON,
+                    to_playwright(page, locator).evaluate_all(
+                        elements_function("verify"),
+                        {"scan_id": scan.scan_id, "index": raw["element_index"]},
+                    ),
+                )
+            except (PlaywrightError, strategies.UnrenderableLocator) as exc:
+                rejected.append(RejectedLocator(locator=locator, reason=str(exc).splitlines()[0]))
+                continue
+            if check["same"]:
+                accepted.append(locator)
+                continue
+            found = cast(list[str], check["found"])
+            seen.extend(found)
+            reason = (
+                f"resolves to {check['count']} elements through Playwright"
+                if check["count"] != 1
+                else f"resolves to a different element ({found[0]})"
+            )
+            rejected.append(RejectedLocator(locator=locator, reason=reason))
+        fingerprint = Fingerprint.model_validate(
+            {**cast(JSON, raw["fingerprint"]), "frame_path": scan.path}
+        )
+        gate = GateSnapshot.model_validate(raw["gate"])
+        if not accepted:
+            lost = Unresolved(
+                reason="ambiguous" if seen else "none",
+                message=(
+                    f"the scan singled out {_describe(fingerprint)}, but no rendered locator "
+                    "resolves to exactly that element"
+                ),
+                candidates=tuple(Candidate(description=d, score=0.0) for d in dict.fromkeys(seen)),
+            )
+            return DiscoveryResult(**base.fields(), fingerprint=fingerprint, gate=gate,
+                                   unresolved=lost, rejected=tuple(rejected))  # fmt: skip
+        failed = gate.failed
+        unresolved: Unresolved | None = None
+        if failed is not None:
+            unresolved = Unresolved(
+                reason="not_actionable",
+                message=f"found {_describe(fingerprint)}, but it fails the {failed.name} "
+                f"check: {failed.reason}",
+                failed_point=failed,
+            )
+        return DiscoveryResult(
+            **base.fields(),
+            locator=accepted[0],
+            alternates=tuple(accepted[1:]),
+            fingerprint=fingerprint,
+            gate=gate,
+            unresolved=unresolved,
+            rejected=tuple(rejected),
+        )
+
+
+def _table() -> list[strategies.StrategyInfo]:
+    return strategies.table()
+
+
+def _describe(fp: Fingerprint) -> str:
+    shown = f'{fp.tag} "{fp.accessible_name}"' if fp.accessible_name else fp.tag
+    return shown + (f" (#{fp.id})" if fp.id else "")
+
+
+def _ambiguous(target: Target, top: list[tuple[_FrameScan, JSON]]) -> Unresolved:
+    candidates: list[Candidate] = []
+    for scan, raw in top:
+        where = f" in frame {' > '.join(scan.path)}" if scan.path else ""
+        for c in cast(list[JSON], raw.get("candidates") or []):
+            candidates.append(
+                Candidate(
+                    description=str(c["description"]) + where,
+                    score=cast(float, c["score"]),
+                    strategy=Strategy(cast(str, c["strategy"])),
+                )
+            )
+        if raw["status"] == "found":
+            fp = cast(JSON, raw["fingerprint"])
+            shown = f'{fp["tag"]} "{fp["accessible_name"]}"{where}'
+            chosen_by = Strategy(cast(str, raw["strategy"]))
+            candidates.append(Candidate(description=shown, score=0.0, strategy=chosen_by))
+    strategy = candidates[0].strategy.value if candidates and candidates[0].strategy else "?"
+    hint = (
+        ""
+        if target.region
+        else f'; name a region to say which (e.g. "{target.element}@<container>")'
+    )
+    return Unresolved(
+        reason="ambiguous",
+        message=f'"{target}" matches {len(candidates)} elements equally well ({strategy}){hint}',
+        candidates=tuple(candidates),
+    )
+
+
+def discover(
+    page: Page,
+    targets: Sequence[tuple[K, Target, Action]],
+    *,
+    strategies: Sequence[Strategy] | None = None,
+    max_alternates: int = 3,
+    search_frames: bool = True,
+) -> dict[K, DiscoveryResult]:
+    """Resolve every target on the current page state: one scan per frame for all targets.
+
+    Returns one :class:`~pytest_pacts.models.locator.DiscoveryResult` per key: a verified
+    locator with alternates, the element's fingerprint and its gate snapshot, or why not
+    (``none``, ``ambiguous`` with candidates, ``not_actionable`` with the failed point).
+    """
+    discoverer = Discoverer(
+        strategies=strategies, max_alternates=max_alternates, search_frames=search_frames
+    )
+    return discoverer.discover(page, targets)

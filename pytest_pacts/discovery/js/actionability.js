@@ -1,0 +1,169 @@
+// The five-point actionability gate, evaluated in the page (SPEC.md §5; seed 001 §6).
+//
+// checkActionable() is the one implementation: discovery snapshots it for every element it
+// resolves, and the executor's gate calls it before every action (Python:
+// pytest_pacts.discovery.check_actionable), so both agree on what "actionable" means.
+// Every point is measured, none is assumed (STYLE.md: no gate point hard-coded to pass).
+
+const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
+
+function gatePass(name, reason) { return { name, ok: true, code: 'ok', reason }; }
+function gateFail(name, code, reason) { return { name, ok: false, code, reason }; }
+
+function viewRect(el) {
+  const r = el.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+}
+function sameRect(a, b) {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+function fmtRect(r) {
+  return `(${Math.round(r.x)}, ${Math.round(r.y)}, ${Math.round(r.width)}×${Math.round(r.height)})`;
+}
+
+// Playwright's "stable" is the same box on two consecutive animation frames. A hidden
+// document never runs rAF, so a timer stands in rather than hanging the evaluate.
+function nextFrame() {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() => { clearTimeout(timer); resolve(); });
+  });
+}
+
+// Shadow-aware hit test: elementFromPoint stops at shadow hosts, so descend into them.
+function hitTarget(doc, x, y) {
+  let hit = doc.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+function checkVisible(el) {
+  if (!el.isConnected) return gateFail('visible', 'detached', 'the element is no longer in the document');
+  for (let a = el; a; a = parentOf(a)) {
+    const style = getComputedStyle(a);
+    if (style.display === 'none') {
+      return gateFail('visible', 'not_visible', a === el ? 'display: none'
+        : `display: none on its ancestor ${describeElement(a)}`);
+    }
+    if (parseFloat(style.opacity) === 0) {
+      return gateFail('visible', 'not_visible', a === el ? 'opacity: 0'
+        : `opacity: 0 on its ancestor ${describeElement(a)}`);
+    }
+  }
+  const visibility = getComputedStyle(el).visibility;
+  if (visibility !== 'visible') return gateFail('visible', 'not_visible', `visibility: ${visibility}`);
+  const r = viewRect(el);
+  if (r.width === 0 || r.height === 0) {
+    return gateFail('visible', 'not_visible', `empty bounding box (${r.width}×${r.height})`);
+  }
+  // "Receives events" (PLATFORM.md): the action point must hit the element itself.
+  const win = el.ownerDocument.defaultView;
+  let cx = r.x + r.width / 2;
+  let cy = r.y + r.height / 2;
+  if (cx < 0 || cy < 0 || cx >= win.innerWidth || cy >= win.innerHeight) {
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const s = viewRect(el);
+    cx = s.x + s.width / 2;
+    cy = s.y + s.height / 2;
+    if (cx < 0 || cy < 0 || cx >= win.innerWidth || cy >= win.innerHeight) {
+      return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
+    }
+  }
+  const hit = hitTarget(el.ownerDocument, cx, cy);
+  const viaLabel = hit && hit.tagName === 'LABEL' && hit.control === el;
+  if (hit && (containsComposed(el, hit) || viaLabel)) return gatePass('visible', 'visible and receives events');
+  const by = hit ? describeElement(hit) : 'nothing';
+  return gateFail('visible', 'obscured', `covered by ${by} at (${Math.round(cx)}, ${Math.round(cy)})`);
+}
+
+function checkEnabled(el, action, roleOf) {
+  if (typeof el.disabled === 'boolean' && el.matches(':disabled')) {
+    if (el.hasAttribute('disabled')) return gateFail('enabled', 'disabled', 'the disabled attribute is set');
+    const fieldset = el.closest('fieldset[disabled]');
+    return gateFail('enabled', 'disabled',
+      `inside a disabled fieldset${fieldset ? ` (${describeElement(fieldset)})` : ''}`);
+  }
+  for (let a = el; a; a = parentOf(a)) {
+    if (a.getAttribute('aria-disabled') === 'true') {
+      return gateFail('enabled', 'disabled', a === el ? 'aria-disabled="true"'
+        : `aria-disabled="true" on its ancestor ${describeElement(a)}`);
+    }
+  }
+  if (action === 'fill' || action === 'type') {
+    if (!isEditableType(el, roleOf)) {
+      return gateFail('enabled', 'not_editable',
+        `${action} needs an input, textarea or contenteditable element; this is ${describeElement(el)}`);
+    }
+    if (el.readOnly || el.getAttribute('aria-readonly') === 'true') {
+      return gateFail('enabled', 'not_editable', 'read-only, so it cannot be filled');
+    }
+    return gatePass('enabled', 'enabled and editable');
+  }
+  if ((action === 'check' || action === 'uncheck') && !isCheckable(el, roleOf)) {
+    return gateFail('enabled', 'incompatible', `${action} needs a checkbox, radio or switch; this is ${describeElement(el)}`);
+  }
+  if (action === 'select' && !isSelectable(el, roleOf)) {
+    return gateFail('enabled', 'incompatible', `select needs a <select> or listbox; this is ${describeElement(el)}`);
+  }
+  return gatePass('enabled', 'enabled');
+}
+
+function checkScoped(el, opts) {
+  const regions = opts.regions || [];
+  if (regions.length && !regions.some((r) => containsComposed(r, el))) {
+    return gateFail('scoped', 'not_scoped', `not inside the expected region ${describeElement(regions[0])}`);
+  }
+  if (opts.in_shadow === true && !inShadow(el)) {
+    return gateFail('scoped', 'not_scoped', 'expected inside a shadow root, found in the light DOM');
+  }
+  if (opts.in_shadow === false && inShadow(el)) {
+    return gateFail('scoped', 'not_scoped', 'expected in the light DOM, found inside a shadow root');
+  }
+  const where = [regions.length ? 'inside its region' : '', inShadow(el) ? 'inside a shadow root' : '']
+    .filter(Boolean).join(', ');
+  return gatePass('scoped', where ? `in the expected scope (${where})` : 'in the expected frame');
+}
+
+// items: [{els: Element[], action, regions: Element[], in_shadow: bool|null}]. All items
+// share the two animation frames, so a whole scan costs two frames, not two per element.
+async function checkActionable(items, roleOf) {
+  const single = items.map((it) => (it.els.length === 1 ? it.els[0] : null));
+  await nextFrame();
+  const first = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
+  await nextFrame();
+  const second = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
+  const win = window;
+  const scroll = [win.scrollX, win.scrollY];
+  const results = items.map((it, i) => {
+    const points = [];
+    const n = it.els.length;
+    if (n !== 1) {
+      points.push(n === 0 ? gateFail('unique', 'none', 'no element matches')
+        : gateFail('unique', 'not_unique', `${n} elements match: ${it.els.slice(0, 5).map((e) => describeElement(e)).join('; ')}`));
+      for (const name of GATE_POINTS.slice(1)) points.push(gateFail(name, 'skipped', 'not checked: the locator is not unique'));
+      return { points, count: n, box: null };
+    }
+    const el = single[i];
+    points.push(gatePass('unique', 'exactly one element'));
+    points.push(checkVisible(el));
+    points.push(checkEnabled(el, it.action, roleOf));
+    if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
+    else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on two consecutive frames'));
+    else points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
+    points.push(checkScoped(el, it));
+    return { points, count: 1, box: null };
+  });
+  win.scrollTo(scroll[0], scroll[1]);
+  results.forEach((res, i) => {
+    const el = single[i];
+    if (!el || !el.isConnected) return;
+    const r = viewRect(el);
+    const w = el.ownerDocument.defaultView;
+    res.box = { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height };
+  });
+  return results;
+}

@@ -1,0 +1,65 @@
+// The installed API (one object per document, see pytest_pacts/discovery/_js.py).
+
+const registry = new Map();  // scan id -> chosen elements, for identity checks (§4)
+
+async function scan(args) {
+  const dom = makeDom(document);
+  const elements = allElements(document);
+  const strategies = makeStrategies(dom);
+  const regions = makeRegions(dom, elements);
+  const resolver = makeResolver(dom, elements, strategies, regions, args);
+  const results = args.steps.map((step) => ({ key: step.key, ...resolver.resolve(step) }));
+  const chosen = [];
+  const items = [];
+  for (const r of results) {
+    if (!r.el) continue;
+    r.element_index = chosen.length;
+    chosen.push(r.el);
+    r.fingerprint = fingerprintOf(r.el, dom);
+    items.push({ els: [r.el], action: args.steps.find((s) => s.key === r.key).action,
+      regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el) });
+  }
+  registry.set(args.scan_id, chosen);
+  for (const old of [...registry.keys()].slice(0, -8)) registry.delete(old);
+  const gates = await checkActionable(items, dom.roleOf);
+  let g = 0;
+  for (const r of results) {
+    if (r.el) r.gate = gates[g++];
+    delete r.el;
+    delete r.where;
+  }
+  return results;
+}
+
+// Does a rendered Playwright locator resolve to exactly the element the scan chose?
+function verify(els, arg) {
+  const target = (registry.get(arg.scan_id) || [])[arg.index];
+  const dom = makeDom(document);
+  return { count: els.length, same: els.length === 1 && els[0] === target,
+    found: els.slice(0, 5).map((e) => describeElement(e, dom)) };
+}
+
+async function check(els, opts) {
+  const dom = makeDom(document);
+  const [result] = await checkActionable([{ els, action: opts.action, regions: opts.regions || [],
+    in_shadow: opts.in_shadow }], dom.roleOf);
+  return result;
+}
+
+// How a parent document names one of its iframes, and whether we may look inside it.
+function frameInfo(el) {
+  let sameOrigin = false;
+  try { sameOrigin = !!el.contentDocument; } catch (e) { sameOrigin = false; }
+  const root = el.getRootNode();
+  const count = (sel) => root.querySelectorAll(sel).length;
+  const options = [];
+  if (el.id) options.push(`iframe#${CSS.escape(el.id)}`);
+  for (const a of ['name', 'title', ...TEST_ID_ATTRS, 'src']) {
+    if (el.getAttribute(a)) options.push(`iframe[${a}=${cssString(el.getAttribute(a))}]`);
+  }
+  let selector = options.find((s) => count(s) === 1);
+  if (!selector) selector = `iframe >> nth=${[...root.querySelectorAll('iframe')].indexOf(el)}`;
+  return { same_origin: sameOrigin, selector };
+}
+
+return { scan, verify, check, frameInfo };

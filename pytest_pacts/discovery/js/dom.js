@@ -1,0 +1,264 @@
+// Shared DOM helpers for the discovery scan and the actionability check.
+//
+// Roles and accessible names follow Playwright's roleUtils closely enough for discovery;
+// every locator the scan proposes is re-checked through Playwright itself before it is
+// accepted (SPEC.md §4 "Verification"), so a disagreement costs an alternate, never a
+// wrong element.
+
+const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK',
+  'TITLE', 'BASE']);
+const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-qa'];
+const BLOCK_TAGS = new Set(['DIV', 'P', 'LI', 'UL', 'OL', 'BR', 'H1', 'H2', 'H3', 'H4', 'H5',
+  'H6', 'TD', 'TH', 'TR', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'FORM', 'FIELDSET',
+  'TABLE', 'NAV', 'MAIN', 'ASIDE', 'LABEL', 'DT', 'DD', 'OPTION']);
+const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell',
+  'heading', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row',
+  'rowheader', 'switch', 'tab', 'tooltip', 'treeitem']);
+const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image',
+  'file', 'hidden', 'range', 'color']);
+const CLICKABLE_ROLES = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox',
+  'menuitemradio', 'option', 'checkbox', 'radio', 'switch', 'treeitem', 'combobox']);
+
+function norm(s) { return (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim(); }
+function low(s) { return norm(s).toLowerCase(); }
+// "Username:" and "Email *" are labelled "Username" and "Email" for a person.
+function bare(s) { return low(s).replace(/[\s:*]+$/, ''); }
+
+// camelCase, snake_case and kebab-case all become the same words (SPEC.md §3 regions:
+// LoginForm ~ login_form ~ login-form ~ loginForm).
+function tokens(s) {
+  return String(s || '')
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+function parentOf(el) {
+  if (el.parentElement) return el.parentElement;
+  const root = el.parentNode;
+  return root && root.host ? root.host : null;
+}
+function containsComposed(ancestor, el) {
+  for (let e = el; e; e = parentOf(e)) if (e === ancestor) return true;
+  return false;
+}
+function inShadow(el) { return el.getRootNode() instanceof ShadowRoot; }
+
+function allElements(doc) {
+  const out = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (SKIP_TAGS.has(el.tagName)) continue;
+      out.push(el);
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(doc);
+  return out;
+}
+
+function tag(el) { return el.tagName.toLowerCase(); }
+function inputType(el) { return (el.getAttribute('type') || 'text').toLowerCase(); }
+
+function implicitRole(el) {
+  const t = el.tagName;
+  const named = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
+  switch (t) {
+    case 'A': case 'AREA': return el.hasAttribute('href') ? 'link' : null;
+    case 'ARTICLE': return 'article';
+    case 'ASIDE': return 'complementary';
+    case 'BUTTON': return 'button';
+    case 'DIALOG': return 'dialog';
+    case 'DETAILS': case 'FIELDSET': case 'OPTGROUP': return 'group';
+    case 'FIGURE': return 'figure';
+    case 'FORM': return named ? 'form' : null;
+    case 'SECTION': return named ? 'region' : null;
+    case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
+    case 'HR': return 'separator';
+    case 'IMG': return el.getAttribute('alt') === '' && !el.getAttribute('title') ? 'presentation' : 'img';
+    case 'LI': return 'listitem';
+    case 'MAIN': return 'main';
+    case 'NAV': return 'navigation';
+    case 'OL': case 'UL': case 'MENU': return 'list';
+    case 'OPTION': return 'option';
+    case 'OUTPUT': return 'status';
+    case 'P': return 'paragraph';
+    case 'PROGRESS': return 'progressbar';
+    case 'SELECT': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+    case 'TABLE': return 'table';
+    case 'TR': return 'row';
+    case 'TD': return 'cell';
+    case 'TH': return 'columnheader';
+    case 'TEXTAREA': return 'textbox';
+    case 'HEADER': case 'FOOTER':
+      for (let a = parentOf(el); a; a = parentOf(a))
+        if (['ARTICLE', 'ASIDE', 'MAIN', 'NAV', 'SECTION'].includes(a.tagName)) return null;
+      return t === 'HEADER' ? 'banner' : 'contentinfo';
+    case 'INPUT': {
+      const type = inputType(el);
+      if (type === 'hidden') return null;
+      if (type === 'search') return 'searchbox';
+      return ({ button: 'button', image: 'button', reset: 'button', submit: 'button',
+        file: 'button', checkbox: 'checkbox', radio: 'radio', range: 'slider',
+        number: 'spinbutton' })[type] || 'textbox';
+    }
+    default: return null;
+  }
+}
+
+function makeDom(doc) {
+  // One cache per scan: a page state is read once (SPEC.md §4 "One pass per page state").
+  const roleCache = new Map();
+  const nameCache = new Map();
+  const textCache = new Map();
+  const hiddenCache = new Map();
+
+  function roleOf(el) {
+    if (roleCache.has(el)) return roleCache.get(el);
+    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    const role = explicit ? (explicit === 'none' ? 'presentation' : explicit) : implicitRole(el);
+    roleCache.set(el, role);
+    return role;
+  }
+
+  function isHidden(el) {
+    if (hiddenCache.has(el)) return hiddenCache.get(el);
+    let hidden = !el.checkVisibility({ visibilityProperty: true });
+    for (let a = el; !hidden && a; a = parentOf(a))
+      if (a.getAttribute('aria-hidden') === 'true') hidden = true;
+    hiddenCache.set(el, hidden);
+    return hidden;
+  }
+
+  function byIdRefs(el, attr) {
+    const root = el.getRootNode();
+    return (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean)
+      .map((id) => root.getElementById ? root.getElementById(id) : doc.getElementById(id))
+      .filter(Boolean);
+  }
+
+  // Text as Playwright's text engine sees it: text nodes of the composed tree, no scripts,
+  // input buttons by their value.
+  function textOf(el) {
+    if (textCache.has(el)) return textCache.get(el);
+    let text = '';
+    if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(inputType(el))) {
+      text = el.value || '';
+    } else {
+      const kids = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+      for (const node of kids) {
+        if (node.nodeType === Node.TEXT_NODE) text += node.data;
+        else if (node.nodeType === Node.ELEMENT_NODE && !SKIP_TAGS.has(node.tagName)) {
+          const inner = textOf(node);
+          text += BLOCK_TAGS.has(node.tagName) ? ` ${inner} ` : inner;
+        }
+      }
+    }
+    text = norm(text);
+    textCache.set(el, text);
+    return text;
+  }
+
+  // Name from content (accname "text alternative" of descendants), skipping hidden parts.
+  function contentName(el) {
+    let out = '';
+    const kids = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+    for (const node of kids) {
+      if (node.nodeType === Node.TEXT_NODE) { out += node.data; continue; }
+      if (node.nodeType !== Node.ELEMENT_NODE || SKIP_TAGS.has(node.tagName)) continue;
+      if (node.getAttribute('aria-hidden') === 'true' || !node.checkVisibility()) continue;
+      const piece = node.getAttribute('aria-label') || (node.tagName === 'IMG' ? node.getAttribute('alt') || '' : contentName(node));
+      out += BLOCK_TAGS.has(node.tagName) ? ` ${piece} ` : piece;
+    }
+    return norm(out);
+  }
+
+  // Text of a <label>, without the controls it wraps (their values are not the label).
+  function labelText(label) {
+    let out = '';
+    const walk = (n) => {
+      for (const c of n.childNodes) {
+        if (c.nodeType === Node.TEXT_NODE) out += c.data;
+        else if (c.nodeType === Node.ELEMENT_NODE && !['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(c.tagName) && !SKIP_TAGS.has(c.tagName)) walk(c);
+      }
+    };
+    walk(label);
+    return norm(out);
+  }
+
+  function labelTexts(el) {
+    const out = [];
+    for (const ref of byIdRefs(el, 'aria-labelledby')) out.push(norm(textOf(ref)));
+    if (el.labels) for (const label of el.labels) out.push(labelText(label));
+    return out.filter(Boolean);
+  }
+
+  function accName(el) {
+    if (nameCache.has(el)) return nameCache.get(el);
+    nameCache.set(el, '');  // cycles through aria-labelledby
+    let name = byIdRefs(el, 'aria-labelledby').map((r) => textOf(r)).join(' ');
+    name = norm(name) || norm(el.getAttribute('aria-label'));
+    const t = el.tagName;
+    if (!name && el.labels && el.labels.length) name = labelTexts(el).join(' ');
+    if (!name && t === 'INPUT' && ['button', 'submit', 'reset'].includes(inputType(el)))
+      name = norm(el.value) || ({ submit: 'Submit', reset: 'Reset' })[inputType(el)] || '';
+    if (!name && (t === 'IMG' || (t === 'INPUT' && inputType(el) === 'image'))) name = norm(el.getAttribute('alt'));
+    if (!name && t === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) name = textOf(lg); }
+    if (!name && t === 'TABLE' && el.caption) name = textOf(el.caption);
+    if (!name && NAME_FROM_CONTENT.has(roleOf(el))) name = contentName(el);
+    if (!name) name = norm(el.getAttribute('title'));
+    if (!name && (t === 'INPUT' || t === 'TEXTAREA')) name = norm(el.getAttribute('placeholder'));
+    nameCache.set(el, name);
+    return name;
+  }
+
+  return { roleOf, accName, textOf, labelTexts, isHidden };
+}
+
+// Which elements an action can use (brief: "never pick an incompatible one").
+function isEditableType(el, roleOf) {
+  if (el.tagName === 'INPUT') return !NON_TEXT_INPUTS.has(inputType(el));
+  if (el.tagName === 'TEXTAREA') return true;
+  return el.isContentEditable;
+}
+function isCheckable(el, roleOf) {
+  if (el.tagName === 'INPUT') return ['checkbox', 'radio'].includes(inputType(el));
+  return ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(roleOf(el));
+}
+function isSelectable(el, roleOf) {
+  return el.tagName === 'SELECT' || ['listbox', 'combobox'].includes(roleOf(el)) && el.tagName !== 'INPUT';
+}
+function isClickable(el, roleOf) {
+  const t = el.tagName;
+  if (t === 'BUTTON' || t === 'SUMMARY' || t === 'SELECT' || (t === 'A' && el.hasAttribute('href'))) return true;
+  if (t === 'INPUT') return inputType(el) !== 'hidden';
+  if (CLICKABLE_ROLES.has(roleOf(el)) || el.hasAttribute('onclick')) return true;
+  if (el.tabIndex >= 0 && el.hasAttribute('tabindex')) return true;
+  return getComputedStyle(el).cursor === 'pointer';
+}
+
+// 2 = the element type the action wants, 1 = usable when nothing better exists, 0 = never.
+function compatibility(el, action, roleOf) {
+  switch (action) {
+    case 'fill': case 'type': return isEditableType(el, roleOf) ? 2 : 0;
+    case 'check': case 'uncheck': return isCheckable(el, roleOf) ? 2 : 0;
+    case 'select': return isSelectable(el, roleOf) ? 2 : 0;
+    case 'click': case 'hover': {
+      if (isClickable(el, roleOf)) return 2;
+      for (let a = parentOf(el), i = 0; a && i < 3; a = parentOf(a), i++)
+        if (isClickable(a, roleOf) && a.tagName !== 'SELECT') return 2;
+      return 1;
+    }
+    default: return (el.tabIndex >= 0 || isClickable(el, roleOf)) ? 2 : 1;
+  }
+}
+
+function describeElement(el, dom) {
+  let d = tag(el);
+  if (el.id) d += `#${el.id}`;
+  else if (el.classList.length) d += `.${[...el.classList].slice(0, 2).join('.')}`;
+  const name = dom ? dom.accName(el) : norm(el.getAttribute('aria-label'));
+  const shown = name || norm(el.textContent || '').slice(0, 40);
+  if (shown) d += ` "${shown.length > 40 ? shown.slice(0, 39) + '…' : shown}"`;
+  return d;
+}

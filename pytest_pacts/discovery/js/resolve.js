@@ -1,0 +1,223 @@
+// Resolving one step against the scanned page: levels, regions, ambiguity, locator options.
+//
+// Levels, best first (SPEC.md §4 order within each tier): every named strategy with an
+// exact match, then every named strategy with a whole-word substring match, then
+// relational. Exact beats substring because the person wrote the element's name; relational
+// comes last because it does not use the name at all. The first level that yields elements
+// in scope decides: one element is resolved, several are REPORTED as ambiguous (never "first
+// match", SPEC.md §4 "Verification").
+
+const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
+const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
+
+function makeResolver(dom, elements, strategies, regions, args) {
+  const order = args.strategies.filter((s) => strategies[s]);
+  const relationalOn = args.strategies.includes('relational');
+  const score = (s, tier) => Math.round(args.confidence[s] * (tier === 1 ? args.loose : 1) * 1000) / 1000;
+  // Every (element, strategy, key) of the page, computed once for all steps.
+  const table = [];
+  for (const el of elements) {
+    for (const s of order) for (const key of strategies[s].keys(el)) table.push({ el, s, key });
+  }
+  const lowText = new Map();
+  const lowTextOf = (el) => { if (!lowText.has(el)) lowText.set(el, low(dom.textOf(el))); return lowText.get(el); };
+
+  function deepest(els) {
+    return els.filter((e) => !els.some((o) => o !== e && containsComposed(e, o)));
+  }
+
+  function textContainer(el, text) {
+    const needle = low(text);
+    for (let a = parentOf(el); a; a = parentOf(a)) {
+      if (a.tagName === 'BODY' || a.tagName === 'HTML') return null;
+      if (lowTextOf(a).includes(needle)) return a;
+    }
+    return null;
+  }
+
+  // Keep the elements the region allows; text regions keep an element only when the
+  // smallest container mentioning the text holds no other candidate (SPEC.md §3).
+  function applyScope(els, scope) {
+    if (!scope) return { els, where: new Map() };
+    const where = new Map();
+    if (scope.structured.size) {
+      for (const e of els) {
+        for (let a = parentOf(e); a; a = parentOf(a)) {
+          if (scope.structured.has(a)) { where.set(e, { container: a, how: scope.structured.get(a) }); break; }
+        }
+      }
+      return { els: els.filter((e) => where.has(e)), where };
+    }
+    const sizes = new Map();
+    for (const e of els) {
+      const a = textContainer(e, scope.region);
+      if (!a) continue;
+      sizes.set(e, els.filter((x) => containsComposed(a, x)).length);
+      where.set(e, { container: a, how: 'text' });
+    }
+    const kept = els.filter((e) => sizes.get(e) === 1);
+    if (kept.length || !sizes.size) return { els: kept, where };
+    const min = Math.min(...sizes.values());
+    return { els: els.filter((e) => sizes.get(e) === min), where, crowded: true };
+  }
+
+  // The only action-compatible element near a mention of ``context`` (SPEC.md §4
+  // relational: "the only checkbox in the row that mentions 'Buy milk'").
+  function relational(step, compatOf, scope) {
+    if (!relationalOn || !RELATIONAL_ACTIONS.has(step.action)) return [];
+    const context = step.region || step.element;
+    const q = makeQuery(step.element);
+    const fits = elements.filter((e) => compatOf(e) === 2 && !dom.isHidden(e));
+    const conflicts = (e) => {
+      const name = dom.accName(e);
+      if (!name || tokens(name).some((t) => q.tokens.includes(t))) return false;
+      return !low(context).includes(low(name));
+    };
+    if (scope && scope.structured.size) {
+      const { els, where } = applyScope(fits, scope);
+      return els.filter((e) => !conflicts(e)).map((e) => ({ el: e, where: where.get(e) }));
+    }
+    const needle = low(context);
+    const mentions = deepest(elements.filter((e) => lowTextOf(e).includes(needle)));
+    const found = new Map();
+    for (const m of mentions) {
+      for (let a = m; a && a.tagName !== 'BODY'; a = parentOf(a)) {
+        const inside = fits.filter((e) => containsComposed(a, e));
+        if (!inside.length) continue;
+        if (inside.length === 1 && !conflicts(inside[0])) {
+          found.set(inside[0], { container: a, how: 'text', description: context });
+        }
+        break;
+      }
+    }
+    return [...found].map(([el, where]) => ({ el, where }));
+  }
+
+  function countMatching(strategy, spec, region) {
+    let n = 0;
+    const same = strategy === 'relational'
+      ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : el.matches(spec.css))
+      : (el) => strategies[strategy].same(el, spec);
+    for (const el of elements) {
+      if (same(el) && (!region || regions.within(el, region)) && ++n > 1) return n;
+    }
+    return n;
+  }
+
+  // Every way to render the chosen element that singles it out on this page, primary first.
+  function options(el, primary, q, where, regionText) {
+    const raw = [primary];
+    for (const row of table) {
+      if (row.el !== el) continue;
+      const tier = strategies[row.s].compare(row.key.value, q);
+      const derived = ['test_id', 'role_name', 'css'].includes(row.s);
+      if (tier || derived) raw.push({ strategy: row.s, tier, spec: strategies[row.s].spec(row.key, el) });
+    }
+    const rank = (o) => (o === primary ? -1 : (2 - o.tier) * 100 + order.indexOf(o.strategy));
+    raw.sort((a, b) => rank(a) - rank(b));
+    const out = [];
+    const seen = new Set();
+    for (const o of raw) {
+      const id = JSON.stringify([o.strategy, o.spec]);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const variants = where ? regions.specs(where.container, where.how, where.description || regionText) : [null];
+      const region = variants.find((r) => countMatching(o.strategy, o.spec, r) === 1);
+      if (region === undefined) continue;
+      const description = where ? (where.description || regionText) : null;
+      out.push({
+        strategy: o.strategy,
+        confidence: o.tier ? score(o.strategy, o.tier) : args.confidence[o.strategy],
+        ...o.spec,
+        in_shadow: inShadow(el),
+        region: region ? { description, matched_by: typeof where.how === 'string' ? where.how : where.how.how, ...region } : null,
+      });
+    }
+    return out;
+  }
+
+  function candidatesOf(els, strategy, tier) {
+    return els.slice(0, 8).map((e) => ({ description: describeElement(e, dom), score: score(strategy, tier || 2), strategy }));
+  }
+
+  function resolve(step) {
+    const q = makeQuery(step.element);
+    const compat = new Map();
+    const compatOf = (el) => { if (!compat.has(el)) compat.set(el, compatibility(el, step.action, dom.roleOf)); return compat.get(el); };
+    const scope = step.region ? { region: step.region, structured: regions.structured(step.region) } : null;
+    const hits = [];
+    for (const row of table) {
+      const tier = strategies[row.s].compare(row.key.value, q);
+      if (tier) hits.push({ ...row, tier });
+    }
+    const passes = NAME_ACTIONS_LAX.has(step.action) ? [2, 1] : [2];
+    let rank = 0;
+    let crowdedAt = null;
+    for (const pass of passes) {
+      for (const tier of [2, 1]) {
+        for (const s of order) {
+          rank += 1;
+          let rows = hits.filter((h) => h.s === s && h.tier === tier);
+          if (!rows.length) continue;
+          if (strategies[s].deepest) {
+            const keep = new Set(deepest(rows.map((r) => r.el)));
+            rows = rows.filter((r) => keep.has(r.el));
+          }
+          rows = rows.filter((r) => (pass === 2 ? compatOf(r.el) === 2 : compatOf(r.el) >= 1));
+          let els = [...new Set(rows.map((r) => r.el))];
+          const shown = els.filter((e) => !dom.isHidden(e));
+          if (shown.length) els = shown;
+          const scoped = applyScope(els, scope);
+          if (!scoped.els.length) continue;
+          if (scoped.els.length > 1) {
+            if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
+            if (scoped.crowded) continue;
+            return { status: 'ambiguous', rank, strategy: s, candidates: candidatesOf(scoped.els, s, tier) };
+          }
+          const el = scoped.els[0];
+          const row = rows.find((r) => r.el === el);
+          const primary = { strategy: s, tier, spec: strategies[s].spec(row.key, el) };
+          return { status: 'found', rank, strategy: s, el, where: scoped.where.get(el), options: options(el, primary, q, scoped.where.get(el), step.region) };
+        }
+      }
+    }
+    rank += 1;
+    const rel = relational(step, compatOf, scope);
+    if (rel.length === 1) {
+      const { el, where } = rel[0];
+      const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
+      return { status: 'found', rank, strategy: 'relational', el, where, options: options(el, { strategy: 'relational', tier: 2, spec }, q, where, step.region) };
+    }
+    if (rel.length > 1) return { status: 'ambiguous', rank, strategy: 'relational', candidates: candidatesOf(rel.map((r) => r.el), 'relational', 2) };
+    if (crowdedAt) return { status: 'ambiguous', rank: crowdedAt.rank, strategy: crowdedAt.s, candidates: candidatesOf(crowdedAt.els, crowdedAt.s, crowdedAt.tier) };
+    const regionNote = scope && !scope.structured.size && !elements.some((e) => lowTextOf(e).includes(low(step.region)))
+      ? ` (the region "${step.region}" matches no container and no text on this page)` : '';
+    return { status: 'none', rank: null, message: `no element matches "${step.element}" for ${step.action}${regionNote}` };
+  }
+
+  return { resolve };
+}
+
+function fingerprintOf(el, dom) {
+  const r = el.getBoundingClientRect();
+  const w = el.ownerDocument.defaultView;
+  const ancestors = [];
+  for (let a = parentOf(el); a && a.tagName !== 'BODY' && ancestors.length < 6; a = parentOf(a)) {
+    ancestors.push(cssVariants(a)[0]);
+  }
+  const neighbours = [el.previousElementSibling, el.nextElementSibling, parentOf(el)]
+    .map((n) => (n ? dom.textOf(n).slice(0, 80) : ''))
+    .filter(Boolean);
+  const testIds = {};
+  for (const a of TEST_ID_ATTRS) if (el.getAttribute(a)) testIds[a] = el.getAttribute(a);
+  const attr = (n) => el.getAttribute(n);
+  return {
+    tag: tag(el), id: el.id || null, name: attr('name'), type: attr('type'), role: dom.roleOf(el),
+    accessible_name: dom.accName(el), label: dom.labelTexts(el)[0] || null,
+    placeholder: attr('placeholder'), text: dom.textOf(el).slice(0, 200), test_ids: testIds,
+    classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: attr('title'),
+    ancestor_path: ancestors, neighbour_text: neighbours,
+    bounding_box: { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height },
+    in_shadow: inShadow(el),
+  };
+}

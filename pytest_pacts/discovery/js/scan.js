@@ -1,0 +1,203 @@
+// One in-page scan that resolves every pending step of a page state (SPEC.md §4 "One pass
+// per page state"): the document (with open shadow roots) is read once, every strategy is
+// tried for every step, and each chosen element gets a fingerprint and a gate snapshot.
+//
+// args: {scan_id, steps: [{key, element, region, action}], strategies: [names in order],
+//        confidence: {name: c}, loose: factor}
+
+function makeQuery(text) {
+  const t = tokens(text);
+  const b = bare(text);
+  const re = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRe(b)}($|[^\\p{L}\\p{N}])`, 'u');
+  return { raw: norm(text), bare: b, tokens: t, joined: t.join(''), re };
+}
+function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
+
+// 2 = exact (case-insensitive, whitespace-normalised), 1 = whole-word substring, 0 = no.
+function textTier(value, q) {
+  const v = bare(value);
+  if (!v || !q.bare) return 0;
+  if (v === q.bare) return 2;
+  if (v.length > 3 * q.bare.length + 20) return 0;
+  return q.re.test(v) ? 1 : 0;
+}
+// Identifier-like values: "Login" ~ "login-button" (1), "User name" ~ "user_name" (2).
+function tokenTier(value, q) {
+  const t = tokens(value);
+  if (!t.length || !q.tokens.length) return 0;
+  if (t.join('') === q.joined) return 2;
+  for (let i = 0; i + q.tokens.length <= t.length; i++) {
+    if (q.tokens.every((w, j) => t[i + j] === w)) return 1;
+  }
+  return 0;
+}
+
+function cssString(s) { return `"${String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\a ')}"`; }
+function looksGenerated(s) { return /\d{3,}|[0-9a-f]{6,}|^:|^(css|sc|jsx|ember)-/i.test(s); }
+function cssVariants(el) {
+  const t = tag(el);
+  const out = [];
+  if (el.id && !looksGenerated(el.id)) out.push(`${t}#${CSS.escape(el.id)}`);
+  const classes = [...el.classList].filter((c) => !looksGenerated(c)).slice(0, 2);
+  if (classes.length) out.push(t + classes.map((c) => `.${CSS.escape(c)}`).join(''));
+  out.push(t);
+  return out;
+}
+
+function makeStrategies(dom) {
+  const textSame = (el, s) => dom.textOf(el) === s.text
+    && ![...el.children, ...(el.shadowRoot ? el.shadowRoot.children : [])].some((c) => dom.textOf(c) === s.text);
+  return {
+    test_id: {
+      compare: tokenTier,
+      keys: (el) => TEST_ID_ATTRS.filter((a) => el.getAttribute(a)).map((a) => ({ value: el.getAttribute(a), attr: a })),
+      spec: (k) => ({ test_id: k.value, test_id_attribute: k.attr }),
+      same: (el, s) => el.getAttribute(s.test_id_attribute) === s.test_id,
+    },
+    label: {
+      compare: textTier,
+      keys: (el) => dom.labelTexts(el).map((v) => ({ value: v })),
+      spec: (k) => ({ label: k.value, exact: true }),
+      same: (el, s) => dom.labelTexts(el).includes(s.label) || norm(el.getAttribute('aria-label')) === s.label,
+    },
+    placeholder: {
+      compare: textTier,
+      keys: (el) => (norm(el.getAttribute('placeholder')) ? [{ value: norm(el.getAttribute('placeholder')) }] : []),
+      spec: (k) => ({ placeholder: k.value, exact: true }),
+      same: (el, s) => norm(el.getAttribute('placeholder')) === s.placeholder,
+    },
+    role_name: {
+      compare: textTier,
+      keys: (el) => {
+        const role = dom.roleOf(el);
+        if (!role || role === 'presentation' || role === 'generic' || role === 'paragraph') return [];
+        const name = dom.accName(el);
+        return name ? [{ value: name, role }] : [];
+      },
+      spec: (k) => ({ role: k.role, name: k.value, exact: true }),
+      same: (el, s) => dom.roleOf(el) === s.role && dom.accName(el) === s.name && !dom.isHidden(el),
+    },
+    aria: {
+      compare: textTier,
+      keys: (el) => [['aria-label', 'aria_label'], ['title', 'title'], ['alt', 'alt']]
+        .filter(([a]) => norm(el.getAttribute(a))).map(([a, f]) => ({ value: norm(el.getAttribute(a)), field: f })),
+      spec: (k) => ({ [k.field]: k.value, exact: true }),
+      same: (el, s) => {
+        if (s.aria_label != null) return norm(el.getAttribute('aria-label')) === s.aria_label || dom.labelTexts(el).includes(s.aria_label);
+        if (s.title != null) return norm(el.getAttribute('title')) === s.title;
+        return norm(el.getAttribute('alt')) === s.alt && ['IMG', 'INPUT', 'AREA'].includes(el.tagName);
+      },
+    },
+    text: {
+      compare: textTier,
+      deepest: true,
+      keys: (el) => { const t = dom.textOf(el); return t && t.length <= 200 ? [{ value: t }] : []; },
+      spec: (k) => ({ text: k.value, exact: true }),
+      same: textSame,
+    },
+    // Elements inside an open shadow root, named through their host (``<pacts-newsletter>``).
+    shadow: {
+      compare: tokenTier,
+      keys: (el) => {
+        const root = el.getRootNode();
+        if (!(root instanceof ShadowRoot)) return [];
+        const h = root.host;
+        return [tag(h), h.id, h.getAttribute('aria-label'), h.getAttribute('title')]
+          .filter(Boolean).map((v) => ({ value: v, host: cssVariants(h)[0] }));
+      },
+      spec: (k, el) => ({ host: k.host, css: cssVariants(el).slice(-2)[0] }),
+      same: (el, s) => el.matches(s.css) && inShadow(el) && el.getRootNode().host.matches(s.host),
+    },
+    css: {
+      compare: tokenTier,
+      keys: (el) => {
+        const out = [];
+        if (el.id) out.push({ value: el.id, css: `#${CSS.escape(el.id)}` });
+        const name = el.getAttribute('name');
+        if (name) out.push({ value: name, css: `${tag(el)}[name=${cssString(name)}]` });
+        return out;
+      },
+      spec: (k) => ({ css: k.css }),
+      same: (el, s) => el.matches(s.css),
+    },
+  };
+}
+
+function makeRegions(dom, elements) {
+  const headings = elements.filter((e) => dom.roleOf(e) === 'heading');
+  const CONTAINER_TAGS = new Set(['FORM', 'SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FIELDSET',
+    'DIALOG', 'LI', 'TR', 'HEADER', 'FOOTER', 'TABLE', 'UL', 'OL']);
+
+  // The container a heading titles: the nearest ancestor holding more than the heading.
+  function headingContainer(h) {
+    for (let a = parentOf(h); a; a = parentOf(a)) {
+      if (CONTAINER_TAGS.has(a.tagName) || a.childElementCount > 1) return a;
+    }
+    return null;
+  }
+
+  // Structured matches (SPEC.md §3): id/class/test-id tokens, accessible name, heading.
+  function structured(region) {
+    const q = makeQuery(region);
+    const found = new Map();
+    const add = (el, how) => { if (!found.has(el)) found.set(el, how); };
+    for (const el of elements) {
+      if (el.id && tokens(el.id).join('') === q.joined) add(el, 'id_token');
+      else if ([...el.classList].some((c) => tokens(c).join('') === q.joined)) add(el, 'class_token');
+      else if (TEST_ID_ATTRS.some((a) => el.getAttribute(a) && tokens(el.getAttribute(a)).join('') === q.joined)) add(el, 'test_id');
+      else if ((CONTAINER_TAGS.has(el.tagName) || dom.roleOf(el)) && el.tagName !== 'INPUT'
+        && el.childElementCount > 0 && bare(dom.accName(el)) === q.bare && dom.roleOf(el) !== 'heading'
+        && !NAME_FROM_CONTENT.has(dom.roleOf(el))) add(el, 'name');
+    }
+    for (const h of headings) {
+      if (bare(dom.accName(h)) !== q.bare) continue;
+      const c = headingContainer(h);
+      if (c) add(c, { how: 'heading', heading: dom.accName(h) });
+    }
+    return found;
+  }
+
+  // The nearest strict ancestor whose text mentions ``text`` (SPEC.md §3 "text it contains").
+  function textContainer(el, text) {
+    const needle = low(text);
+    for (let a = parentOf(el); a; a = parentOf(a)) {
+      if (a.tagName === 'BODY' || a.tagName === 'HTML') return null;
+      if (low(dom.textOf(a)).includes(needle)) return a;
+    }
+    return null;
+  }
+
+  // Renderings of a container, most specific first (see Region in models/locator.py).
+  function specs(container, how, region) {
+    const kind = typeof how === 'string' ? how : how.how;
+    if (kind === 'id_token') return [{ css: `#${CSS.escape(container.id)}` }];
+    if (kind === 'class_token') {
+      const cls = [...container.classList].find((c) => tokens(c).join('') === makeQuery(region).joined);
+      return [{ css: `${tag(container)}.${CSS.escape(cls)}` }];
+    }
+    if (kind === 'test_id') {
+      const a = TEST_ID_ATTRS.find((x) => container.getAttribute(x));
+      return [{ css: `[${a}=${cssString(container.getAttribute(a))}]` }];
+    }
+    if (kind === 'name') {
+      const role = dom.roleOf(container);
+      const out = role ? [{ role, name: dom.accName(container) }] : [];
+      if (container.getAttribute('aria-label')) out.push({ css: `${tag(container)}[aria-label=${cssString(container.getAttribute('aria-label'))}]` });
+      return out;
+    }
+    if (kind === 'heading') return cssVariants(container).map((css) => ({ css, heading: how.heading }));
+    return cssVariants(container).map((css) => ({ css, has_text: region }));
+  }
+
+  function matches(a, r) {
+    if (r.css ? !a.matches(r.css) : (dom.roleOf(a) !== r.role || dom.accName(a) !== r.name)) return false;
+    if (r.heading && !headings.some((h) => dom.accName(h) === r.heading && containsComposed(a, h) && h !== a)) return false;
+    if (r.has_text && !low(dom.textOf(a)).includes(low(r.has_text))) return false;
+    return true;
+  }
+  function within(el, r) {
+    for (let a = parentOf(el); a; a = parentOf(a)) if (matches(a, r)) return true;
+    return false;
+  }
+  return { structured, textContainer, specs, within };
+}

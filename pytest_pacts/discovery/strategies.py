@@ -1,0 +1,148 @@
+"""The strategy table: order, confidence and rendering of each discovery strategy (SPEC.md §4).
+
+Matching happens in the page (``js/scan.js`` holds one entry per strategy: the keys an
+element offers, how a key is compared with the requirement's words, and how Playwright's
+rendered locator would match, for the in-page uniqueness estimate). This module holds the
+Python half: which strategies run and in which order, their confidences, and how a
+:class:`~pytest_pacts.models.locator.Locator` of that strategy renders to Playwright calls.
+A strategy is one ``@renders`` function here plus one entry in ``scan.js``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import get_args
+
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery.chain import Call
+from pytest_pacts.models.locator import CONFIDENCE, Locator, Strategy
+
+# Read from Playwright's own signature so the set follows the installed version.
+ARIA_ROLES: frozenset[str] = frozenset(
+    get_args(inspect.signature(Page.get_by_role).parameters["role"].annotation)
+)
+"""The roles Playwright's ``get_by_role`` accepts."""
+
+
+class UnrenderableLocator(ValueError):
+    """A locator whose fields cannot be expressed as Playwright calls."""
+
+
+Renderer = Callable[[Locator], tuple[Call, ...]]
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """One row of the strategy table."""
+
+    strategy: Strategy
+    confidence: float
+    render: Renderer
+
+
+_TABLE: dict[Strategy, StrategyInfo] = {}
+
+
+def renders(strategy: Strategy) -> Callable[[Renderer], Renderer]:
+    """Register the renderer of ``strategy`` (its confidence comes from ``CONFIDENCE``)."""
+
+    def register(func: Renderer) -> Renderer:
+        _TABLE[strategy] = StrategyInfo(strategy, CONFIDENCE[strategy], func)
+        return func
+
+    return register
+
+
+def table() -> list[StrategyInfo]:
+    """Registered strategies in SPEC.md §4 order (the enum's order)."""
+    return [_TABLE[s] for s in Strategy if s in _TABLE]
+
+
+def info(strategy: Strategy) -> StrategyInfo:
+    return _TABLE[strategy]
+
+
+def css_string(value: str) -> str:
+    """A double-quoted CSS string (attribute selectors), escaped per CSS syntax."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
+    return f'"{escaped}"'
+
+
+def _need(value: str | None, what: str, loc: Locator) -> str:
+    if value is None:
+        raise UnrenderableLocator(f"{loc.strategy.value} locator without {what}")
+    return value
+
+
+def role_call(role: str | None, name: str | None = None, exact: bool = True) -> Call:
+    if role not in ARIA_ROLES:
+        raise UnrenderableLocator(f"Playwright has no role {role!r}")
+    if name is None:
+        return Call("get_by_role", (role,))
+    return Call("get_by_role", (role,), (("name", name), ("exact", exact)))
+
+
+@renders(Strategy.TEST_ID)
+def _test_id(loc: Locator) -> tuple[Call, ...]:
+    value = _need(loc.test_id, "test_id", loc)
+    attribute = loc.test_id_attribute or "data-testid"
+    # get_by_test_id reads Playwright's configured attribute (data-testid by default);
+    # data-test and data-qa are addressed directly so no global setting is needed.
+    if attribute == "data-testid":
+        return (Call("get_by_test_id", (value,)),)
+    return (Call("locator", (f"[{attribute}={css_string(value)}]",)),)
+
+
+@renders(Strategy.LABEL)
+def _label(loc: Locator) -> tuple[Call, ...]:
+    return (Call("get_by_label", (_need(loc.label, "label", loc),), (("exact", loc.exact),)),)
+
+
+@renders(Strategy.PLACEHOLDER)
+def _placeholder(loc: Locator) -> tuple[Call, ...]:
+    value = _need(loc.placeholder, "placeholder", loc)
+    return (Call("get_by_placeholder", (value,), (("exact", loc.exact),)),)
+
+
+@renders(Strategy.ROLE_NAME)
+def _role_name(loc: Locator) -> tuple[Call, ...]:
+    return (role_call(loc.role, _need(loc.name, "name", loc), loc.exact),)
+
+
+@renders(Strategy.ARIA)
+def _aria(loc: Locator) -> tuple[Call, ...]:
+    exact = (("exact", loc.exact),)
+    if loc.aria_label is not None:  # get_by_label also matches aria-label
+        return (Call("get_by_label", (loc.aria_label,), exact),)
+    if loc.title is not None:
+        return (Call("get_by_title", (loc.title,), exact),)
+    return (Call("get_by_alt_text", (_need(loc.alt, "aria_label, title or alt", loc),), exact),)
+
+
+@renders(Strategy.TEXT)
+def _text(loc: Locator) -> tuple[Call, ...]:
+    return (Call("get_by_text", (_need(loc.text, "text", loc),), (("exact", loc.exact),)),)
+
+
+@renders(Strategy.RELATIONAL)
+def _relational(loc: Locator) -> tuple[Call, ...]:
+    if loc.region is None:
+        raise UnrenderableLocator("relational locator without a region")
+    if loc.role is not None:
+        return (role_call(loc.role),)
+    return (Call("locator", (_need(loc.css, "role or css", loc),)),)
+
+
+@renders(Strategy.SHADOW)
+def _shadow(loc: Locator) -> tuple[Call, ...]:
+    # Playwright's CSS pierces open shadow roots, so host >> inner reaches inside.
+    host = _need(loc.host, "host", loc)
+    return (Call("locator", (host,)), Call("locator", (_need(loc.css, "css", loc),)))
+
+
+@renders(Strategy.CSS)
+def _css(loc: Locator) -> tuple[Call, ...]:
+    return (Call("locator", (_need(loc.css, "css", loc),)),)

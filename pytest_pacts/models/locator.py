@@ -1,0 +1,261 @@
+"""Verified locators, element fingerprints and discovery results (SPEC.md §4, §5).
+
+A locator is structured data, never a selector string: the strategy that found the element,
+its confidence, and the fields that strategy renders from (role + name, label, test id, …),
+plus where the element lives (frame path, shadow root, region). ``pytest_pacts.discovery``
+renders it to a Playwright locator for execution and to Python source for generated tests.
+
+These models depend on nothing but pydantic. Field names match what the self-heal gate reads
+from a locator's JSON (``governance/locators.py``: ``role``, ``name``, ``test_id``, ``label``,
+``placeholder``, ``aria_label``, ``alt``, ``title``, ``text``, ``css``, ``frame_path``).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Strategy(enum.StrEnum):
+    """Discovery strategies, in the order of SPEC.md §4."""
+
+    TEST_ID = "test_id"
+    LABEL = "label"
+    PLACEHOLDER = "placeholder"
+    ROLE_NAME = "role_name"
+    ARIA = "aria"  # aria-label, title or alt
+    TEXT = "text"
+    RELATIONAL = "relational"
+    SHADOW = "shadow"
+    CSS = "css"
+
+
+CONFIDENCE: dict[Strategy, float] = {
+    Strategy.TEST_ID: 0.98,
+    Strategy.LABEL: 0.92,
+    Strategy.PLACEHOLDER: 0.88,
+    Strategy.ROLE_NAME: 0.95,
+    # SPEC.md §4 gives no figure for these two; they sit between role+name and relational.
+    Strategy.ARIA: 0.90,
+    Strategy.TEXT: 0.86,
+    Strategy.RELATIONAL: 0.85,
+    Strategy.SHADOW: 0.80,
+    Strategy.CSS: 0.70,
+}
+"""Confidence of an exact match per strategy; a substring ("loose") match scores ×0.95."""
+
+LOOSE_FACTOR = 0.95
+
+
+class RegionMatch(enum.StrEnum):
+    """How a region name matched its container (SPEC.md §3 "Element@Region")."""
+
+    ID_TOKEN = "id_token"  # ``LoginForm`` ~ id ``login_form``
+    CLASS_TOKEN = "class_token"  # ``LoginForm`` ~ class ``login-form``
+    TEST_ID = "test_id"  # ``LoginForm`` ~ data-testid ``loginForm``
+    NAME = "name"  # accessible name / aria-label / legend of the container
+    HEADING = "heading"  # the container's heading text
+    TEXT = "text"  # the smallest container mentioning the text
+
+
+class Region(_Frozen):
+    """The container a locator is scoped through, renderable to a Playwright locator.
+
+    Exactly one base is set: ``css`` (a container selector such as ``form#login_form`` or
+    ``div.inventory_item``) or ``role`` + ``name``. Optional filters narrow it: a heading the
+    container must hold (``heading``) or text it must contain (``has_text``).
+    """
+
+    description: str = Field(description="The region as written in the requirement.")
+    matched_by: RegionMatch
+    css: str | None = None
+    role: str | None = None
+    name: str | None = None
+    heading: str | None = None
+    has_text: str | None = None
+
+
+class Locator(_Frozen):
+    """A verified way to find one element (SPEC.md §4 "Locators are structured data").
+
+    Which fields are set depends on ``strategy``: ``test_id`` + ``test_id_attribute``;
+    ``label``; ``placeholder``; ``role`` + ``name``; one of ``aria_label``/``title``/``alt``;
+    ``text``; ``relational``: ``region`` + ``role`` (or ``css``); ``shadow``: ``host`` (css of
+    the shadow host) + ``css`` inside it; ``css``. ``exact`` applies to the text-valued fields.
+    """
+
+    strategy: Strategy
+    confidence: float = Field(ge=0.0, le=1.0)
+    role: str | None = None
+    name: str | None = None
+    exact: bool = True
+    test_id: str | None = None
+    test_id_attribute: str | None = None
+    label: str | None = None
+    placeholder: str | None = None
+    aria_label: str | None = None
+    title: str | None = None
+    alt: str | None = None
+    text: str | None = None
+    css: str | None = None
+    host: str | None = None
+    frame_path: tuple[str, ...] = ()
+    in_shadow: bool = False
+    region: Region | None = None
+
+    def describe(self) -> str:
+        """A short human form, e.g. ``role_name button "Login" in #login_form``."""
+        parts = [self.strategy.value]
+        value: str | None = None
+        if self.role:
+            value = f'{self.role} "{self.name}"' if self.name else self.role
+        for field in (
+            self.test_id, self.label, self.placeholder, self.aria_label, self.title, self.alt,
+            self.text,
+        ):  # fmt: skip
+            value = value or (f'"{field}"' if field is not None else None)
+        if self.host:
+            value = f"{self.host} >> {self.css}"
+        value = value or self.css
+        if value:
+            parts.append(value)
+        if self.region is not None:
+            parts.append(f'in "{self.region.description}"')
+        if self.frame_path:
+            parts.append("in frame " + " > ".join(self.frame_path))
+        return " ".join(parts)
+
+
+class BoundingBox(_Frozen):
+    """CSS pixels in document coordinates of the element's own frame."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+class Fingerprint(_Frozen):
+    """What healing needs to recognise an element again (SPEC.md §4 "Element fingerprint")."""
+
+    tag: str
+    id: str | None = None
+    name: str | None = None
+    type: str | None = None
+    role: str | None = None
+    accessible_name: str = ""
+    label: str | None = None
+    placeholder: str | None = None
+    text: str = ""
+    test_ids: dict[str, str] = Field(default_factory=dict)
+    classes: tuple[str, ...] = ()
+    href: str | None = None
+    alt: str | None = None
+    title: str | None = None
+    ancestor_path: tuple[str, ...] = Field(
+        default=(), description="Nearest ancestor first, e.g. ('form#login', 'div.card')."
+    )
+    neighbour_text: tuple[str, ...] = ()
+    bounding_box: BoundingBox | None = None
+    frame_path: tuple[str, ...] = ()
+    in_shadow: bool = False
+
+
+GatePointName = Literal["unique", "visible", "enabled", "stable", "scoped"]
+GateCode = Literal[
+    "ok",
+    "none",
+    "not_unique",
+    "not_visible",
+    "obscured",
+    "detached",
+    "disabled",
+    "not_editable",
+    "incompatible",
+    "unstable",
+    "not_scoped",
+    "skipped",
+]
+
+
+class GatePoint(_Frozen):
+    """One point of the five-point gate (SPEC.md §5) with the reason in plain words."""
+
+    name: GatePointName
+    ok: bool
+    code: GateCode
+    reason: str
+
+
+class GateSnapshot(_Frozen):
+    """The result of one in-page actionability check of one locator."""
+
+    points: tuple[GatePoint, ...]
+    count: int = Field(description="How many elements the locator resolved to.")
+    box: BoundingBox | None = None
+
+    @property
+    def ok(self) -> bool:
+        return all(p.ok for p in self.points)
+
+    @property
+    def failed(self) -> GatePoint | None:
+        """The first failing point in gate order, or ``None`` when all pass."""
+        return next((p for p in self.points if not p.ok), None)
+
+    def point(self, name: GatePointName) -> GatePoint:
+        return next(p for p in self.points if p.name == name)
+
+
+class Candidate(_Frozen):
+    """An element discovery considered but could not single out."""
+
+    description: str
+    score: float
+    strategy: Strategy | None = None
+
+
+class Unresolved(_Frozen):
+    """Why a step has no accepted locator."""
+
+    reason: Literal["none", "ambiguous", "not_actionable"]
+    message: str
+    candidates: tuple[Candidate, ...] = ()
+    failed_point: GatePoint | None = None
+
+
+class RejectedLocator(_Frozen):
+    """A locator the scan proposed that failed verification through Playwright (§4)."""
+
+    locator: Locator
+    reason: str
+
+
+class DiscoveryResult(_Frozen):
+    """The outcome of discovering one step's target.
+
+    ``locator`` is set when an element was singled out and verified unique through
+    Playwright, even when it is not actionable yet (``unresolved.reason ==
+    "not_actionable"``: a button disabled until the form is valid is still the right
+    element; the executor's gate waits for it). ``ok`` means verified *and* actionable.
+    """
+
+    element: str
+    region: str | None = None
+    action: str
+    locator: Locator | None = None
+    alternates: tuple[Locator, ...] = ()
+    fingerprint: Fingerprint | None = None
+    gate: GateSnapshot | None = None
+    unresolved: Unresolved | None = None
+    rejected: tuple[RejectedLocator, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.locator is not None and self.unresolved is None
