@@ -102,6 +102,9 @@ class Promotion:
     reasons: tuple[str, ...]
     expiry_ok: bool
 
+    def __bool__(self) -> bool:
+        return self.required
+
     @property
     def reason(self) -> str:
         """``promotion_reason``: the fired rules joined by ``", "``, or ``"-"``."""

@@ -32,7 +32,8 @@ REJECT_CASE_SPECIFIC_PRIMARY_FIX = "reject_case_specific_primary_fix"
 SINGLE_FILE_DIRS: tuple[str, ...] = ("/handlers/", "/runtime/")
 """Seed 003 §5.5 rule 1: a lone target file under one of these is a single-domain handler."""
 
-# Seed 003 §5.5 rule 2, verbatim (JavaScript regexes; Python's re reads them the same).
+# Seed 003 §5.5 rule 2, verbatim. Python's re reads these JavaScript patterns the same way
+# for ASCII text; on other scripts its \d and \b are Unicode-aware where JavaScript's are not.
 HARD_CODED_BRANCH_REGEX = re.compile(
     r"""\b(if|else if)\s*\([^\)]*([=!]==?|===)\s*(["'`][^"'`]+["'`]|\d+)\s*\)"""
 )

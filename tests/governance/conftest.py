@@ -6,14 +6,20 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pytest_pacts.models.recipe import ActionEntry, Recipe, SelectorEntry, WorkflowStep
+from pytest_pacts.models.recipe import (
+    ActionEntry,
+    JsonObject,
+    Recipe,
+    SelectorEntry,
+    WorkflowStep,
+)
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 USER = "Username@LoginForm"
 LOGIN = "Login@LoginForm"
-LABEL_LOCATOR = {"strategy": "label", "label": "Username", "confidence": 0.92}
-ROLE_LOCATOR = {"strategy": "role_name", "role": "textbox", "name": "Username"}
+LABEL_LOCATOR: JsonObject = {"strategy": "label", "label": "Username", "confidence": 0.92}
+ROLE_LOCATOR: JsonObject = {"strategy": "role_name", "role": "textbox", "name": "Username"}
 
 
 @pytest.fixture

@@ -16,12 +16,12 @@ from pytest_pacts.governance import (
     default_exception_expiry,
 )
 from pytest_pacts.models.heal import HealProposal, Severity
-from pytest_pacts.models.recipe import Recipe
+from pytest_pacts.models.recipe import JsonObject, Recipe
 
 from .conftest import LABEL_LOCATOR, ROLE_LOCATOR, T0, USER
 
 
-def heal(recipe: Recipe, healed: dict[str, object], **kw: object) -> HealProposal:
+def heal(recipe: Recipe, healed: JsonObject, **kw: object) -> HealProposal:
     args: dict[str, object] = {
         "step_index": 1,
         "element_key": USER,
@@ -60,7 +60,7 @@ def test_semantic_heal_fills_the_contract_track(recipe: Recipe) -> None:
     ],
 )
 def test_brittle_heal_fills_the_exception_track(
-    recipe: Recipe, healed: dict[str, object], signal: str
+    recipe: Recipe, healed: JsonObject, signal: str
 ) -> None:
     proposal = heal(recipe, healed)
     payload = proposal.payload()
@@ -112,7 +112,7 @@ def test_patch_replaces_the_selector_and_keeps_the_old_as_last_fallback(recipe: 
 
 def test_healing_back_to_a_fallback_does_not_duplicate_it(recipe: Recipe) -> None:
     login = "Login@LoginForm"
-    css = {"strategy": "css", "css": "#login-button"}
+    css: JsonObject = {"strategy": "css", "css": "#login-button"}
     proposal = heal(recipe, css, element_key=login, step_index=2)
     assert proposal.patch_ops[0].value == {
         "primary": css,
@@ -129,7 +129,7 @@ def test_element_new_to_the_recipe_is_added(recipe: Recipe) -> None:
 
 
 def test_explicit_failed_locator_and_evidence(recipe: Recipe) -> None:
-    failed = {"strategy": "css", "css": "#user-name"}
+    failed: JsonObject = {"strategy": "css", "css": "#user-name"}
     proposal = heal(recipe, ROLE_LOCATOR, failed_locator=failed, evidence=["x", {"a": 1}])
     assert proposal.failed_locator == failed
     assert proposal.evidence == ["x", {"a": 1}]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from pytest_pacts.governance import compute_exception_fingerprint
@@ -9,7 +11,7 @@ from pytest_pacts.governance.fingerprint import strip_violation_id_prefix
 from pytest_pacts.models.heal import HealProposal, Violation
 
 
-def fp(violation: dict[str, object]) -> str:
+def fp(violation: Mapping[str, object]) -> str:
     return compute_exception_fingerprint({}, violation)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import timedelta
 
 import pytest
@@ -55,7 +56,7 @@ VIOLATION = {
 }
 
 
-def gate(proposal: dict[str, object], **kw: object) -> dict[str, object]:
+def gate(proposal: Mapping[str, object], **kw: object) -> dict[str, object]:
     kw.setdefault("now", T0)
     result = build_self_heal_gate(proposal, kw.pop("violation", VIOLATION), **kw)  # type: ignore[arg-type]
     return dict(result)

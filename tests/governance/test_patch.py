@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from pytest_pacts.governance import (
@@ -173,7 +175,7 @@ def test_severity(ops: list[dict[str, object]], severity: Severity) -> None:
 
 def test_apply_writes_a_new_version_and_never_touches_the_old(recipe: Recipe) -> None:
     before = recipe_json(recipe)
-    ops = [
+    ops: list[Mapping[str, object]] = [
         {"path": f"selectors.{USER}", "op": "replace", "value": NEW_ENTRY},
         {"path": "workflow.s002.expect", "op": "replace", "value": "value:alice"},
         {"path": "policies.global", "op": "replace", "value": {"min_score": 0.9}},

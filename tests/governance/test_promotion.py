@@ -150,5 +150,10 @@ def test_malformed_expiry_keeps_the_other_reasons() -> None:
     assert result.reason == "repeat_count_7d>=2, repeat_count_30d>=3, exception_expiry_malformed"
 
 
+def test_promotion_is_truthy_when_required() -> None:
+    assert compute_promotion_required(stats(2, 0), None, T0, T0)
+    assert not compute_promotion_required(stats(1, 0), None, T0, T0)
+
+
 def test_missing_created_at_means_now() -> None:
     assert not compute_promotion_required(None, None, None, LATER).required

@@ -9,12 +9,13 @@ from pytest_pacts.governance import (
     render_copy_text,
     track_badge,
 )
-from pytest_pacts.models.recipe import Recipe
+from pytest_pacts.models.heal import HealProposal
+from pytest_pacts.models.recipe import JsonObject, Recipe
 
 from .conftest import ROLE_LOCATOR, T0, USER
 
 
-def _proposal(recipe: Recipe, healed: dict[str, object]):  # type: ignore[no-untyped-def]
+def _proposal(recipe: Recipe, healed: JsonObject) -> HealProposal:
     return build_heal_proposal(
         recipe,
         step_index=1,

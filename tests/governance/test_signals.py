@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from pytest_pacts.governance import detect_case_specific_signals
@@ -14,7 +16,9 @@ from pytest_pacts.governance.signals import (
 from pytest_pacts.models.heal import HealProposal, Violation
 
 
-def signals(proposal: dict[str, object], violation: dict[str, object] | None = None) -> list[str]:
+def signals(
+    proposal: Mapping[str, object], violation: Mapping[str, object] | None = None
+) -> list[str]:
     return detect_case_specific_signals(proposal, violation or {})
 
 
