@@ -4,35 +4,27 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from demo_helpers import App, log_in
 from playwright.sync_api import Page, expect
 
 
-def error_of(page: Page) -> str:
-    return page.get_by_role("alert").inner_text()
-
-
-@pytest.mark.parametrize(
-    ("user", "password", "message"),
-    [
+def test_login_rejects_bad_credentials_with_an_alert(demo_page: Page, app: App) -> None:
+    page = demo_page
+    page.goto(app.url + "/")
+    expect(page.get_by_role("heading", name="Swag Labs")).to_be_visible()
+    alert = page.locator("[data-test=error]")
+    expect(alert).to_be_hidden()
+    for user, password, message in [
         ("", "secret_sauce", "Epic sadface: Username is required"),
         ("standard_user", "wrong", "Epic sadface: Username and password do not match any user"),
         ("locked_out_user", "secret_sauce", "Epic sadface: Sorry, this user has been locked out."),
-    ],
-)
-def test_login_rejects_bad_credentials_with_an_alert(
-    demo_page: Page, app: App, user: str, password: str, message: str
-) -> None:
-    demo_page.goto(app.url + "/")
-    expect(demo_page.get_by_role("heading", name="Swag Labs")).to_be_visible()
-    demo_page.get_by_placeholder("Username").fill(user)
-    demo_page.get_by_placeholder("Password").fill(password)
-    demo_page.get_by_role("button", name=app.text["login"], exact=True).click()
-    alert = demo_page.locator("[data-test=error]")
-    expect(alert).to_contain_text(message)
-    expect(alert).to_have_attribute("role", "alert")
-    expect(demo_page).to_have_url(app.url + "/")
+    ]:
+        page.get_by_placeholder("Username").fill(user)
+        page.get_by_placeholder("Password").fill(password)
+        page.get_by_role("button", name=app.text["login"], exact=True).click()
+        expect(alert).to_contain_text(message)
+        expect(alert).to_have_attribute("role", "alert")
+    expect(page).to_have_url(app.url + "/")
 
 
 def test_protected_pages_send_a_stranger_to_the_login_page(demo_page: Page, app: App) -> None:
@@ -43,15 +35,7 @@ def test_protected_pages_send_a_stranger_to_the_login_page(demo_page: Page, app:
     )
 
 
-def test_login_stores_the_session(demo_page: Page, app: App) -> None:
-    log_in(demo_page, app, "problem_user")
-    stored = demo_page.evaluate(
-        "[localStorage.getItem('pacts.session'), sessionStorage.getItem('pacts.session')]"
-    )
-    assert stored == ["problem_user", "problem_user"]
-
-
-def test_products_lists_six_items_with_their_prices(shop_page: Page, app: App) -> None:
+def test_products_lists_six_items_and_sorts_them(shop_page: Page, app: App) -> None:
     names = {
         "Sauce Labs Backpack": "$29.99",
         "Sauce Labs Bike Light": "$9.99",
@@ -68,8 +52,6 @@ def test_products_lists_six_items_with_their_prices(shop_page: Page, app: App) -
         expect(item).to_have_count(1)
         expect(item).to_contain_text(price)
 
-
-def test_sorting_by_price_reorders_the_cards(shop_page: Page, app: App) -> None:
     sort = shop_page.get_by_label("Sort products")
     sort.select_option(label="Price (high to low)")
     prices = shop_page.get_by_text(re.compile(r"^\$\d+\.\d\d$"))
@@ -79,7 +61,7 @@ def test_sorting_by_price_reorders_the_cards(shop_page: Page, app: App) -> None:
     expect(prices.first).to_have_text("$15.99")  # Test.allTheThings() sorts last A..Z
 
 
-def test_add_and_remove_toggle_the_button_and_the_badge(shop_page: Page, app: App) -> None:
+def test_add_remove_and_the_cart(shop_page: Page, app: App) -> None:
     item = shop_page.locator("[data-product-id=sauce-labs-bike-light]")
     cart = shop_page.get_by_role("link", name="Shopping cart")
     item.get_by_role("button", name=app.text["add"], exact=True).click()
@@ -88,6 +70,19 @@ def test_add_and_remove_toggle_the_button_and_the_badge(shop_page: Page, app: Ap
     item.get_by_role("button", name="Remove").click()
     expect(item.get_by_role("button", name=app.text["add"], exact=True)).to_be_visible()
     expect(cart).to_have_text("")
+
+    page = shop_page
+    for product in ("sauce-labs-onesie", "sauce-labs-fleece-jacket"):
+        page.locator(f"[data-product-id={product}]").get_by_role("button").click()
+    cart.click()
+    onesie = page.locator("[data-product-id=sauce-labs-onesie]")
+    expect(onesie).to_contain_text("1")
+    onesie.get_by_role("button", name="Remove").click()
+    expect(page.get_by_text("Sauce Labs Onesie")).to_have_count(0)
+    expect(page.get_by_text("Sauce Labs Fleece Jacket")).to_be_visible()
+    page.get_by_role("button", name=app.text["continue_shopping"], exact=True).click()
+    expect(page.get_by_role("heading", name="Products")).to_be_visible()
+    expect(cart).to_have_text("1")
 
 
 def test_checkout_from_backpack_to_thank_you(shop_page: Page, app: App) -> None:
@@ -123,23 +118,13 @@ def test_checkout_from_backpack_to_thank_you(shop_page: Page, app: App) -> None:
     expect(page.get_by_role("heading", name="Products")).to_be_visible()
 
 
-def test_cart_remove_and_continue_shopping(shop_page: Page, app: App) -> None:
-    page = shop_page
-    for product in ("sauce-labs-onesie", "sauce-labs-fleece-jacket"):
-        page.locator(f"[data-product-id={product}]").get_by_role("button").click()
-    page.goto(app.url + "/cart.html")
-    onesie = page.locator("[data-product-id=sauce-labs-onesie]")
-    expect(onesie).to_contain_text("1")
-    onesie.get_by_role("button", name="Remove").click()
-    expect(page.get_by_text("Sauce Labs Onesie")).to_have_count(0)
-    expect(page.get_by_text("Sauce Labs Fleece Jacket")).to_be_visible()
-    page.get_by_role("button", name=app.text["continue_shopping"], exact=True).click()
-    expect(page.get_by_role("heading", name="Products")).to_be_visible()
-    expect(page.get_by_role("link", name="Shopping cart")).to_have_text("1")
-
-
-def test_burger_menu_logs_out(shop_page: Page, app: App) -> None:
-    page = shop_page
+def test_session_is_stored_and_the_burger_menu_logs_out(demo_page: Page, app: App) -> None:
+    page = demo_page
+    log_in(page, app, "problem_user")
+    stored = page.evaluate(
+        "[localStorage.getItem('pacts.session'), sessionStorage.getItem('pacts.session')]"
+    )
+    assert stored == ["problem_user", "problem_user"]
     logout = page.get_by_role("link", name=app.text["logout"], exact=True)
     expect(logout).to_be_hidden()
     page.get_by_role("button", name=app.text["open_menu"], exact=True).click()

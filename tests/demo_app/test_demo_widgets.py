@@ -141,7 +141,7 @@ def test_shipping_select_shows_the_chosen_method(widgets: Page) -> None:
     expect(region.get_by_role("status")).to_have_text("Shipping method: Overnight")
 
 
-def test_todo_checkboxes_are_found_by_their_row_text(widgets: Page) -> None:
+def test_todo_checkboxes_are_found_by_their_row_text_terms_by_label(widgets: Page) -> None:
     region = widgets.get_by_role("region", name="To-do list")
     # The relational case: the checkbox has no name of its own, only its row has text.
     expect(region.get_by_role("checkbox", name="Buy milk")).to_have_count(0)
@@ -153,8 +153,6 @@ def test_todo_checkboxes_are_found_by_their_row_text(widgets: Page) -> None:
     region.get_by_role("listitem").filter(has_text="Write tests").get_by_role("checkbox").check()
     expect(region.get_by_role("status")).to_have_text("2 of 3 done")
 
-
-def test_terms_checkbox_has_a_label(widgets: Page) -> None:
     region = widgets.get_by_role("region", name="Terms")
     expect(region.get_by_role("status")).to_have_text("Terms not accepted")
     region.get_by_label("I agree to the terms").check()

@@ -414,9 +414,12 @@
       location.replace("/?from=" + encodeURIComponent(location.pathname));
       return;
     }
-    initHeader();
-    if (PAGES[page]) PAGES[page]();
-    document.body.classList.add("is-ready");
+    try {
+      initHeader();
+      if (PAGES[page]) PAGES[page]();
+    } finally {
+      document.body.classList.add("is-ready");
+    }
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
