@@ -42,7 +42,7 @@ from pytest_pacts.store.records import (
 )
 from pytest_pacts.store.repos.pom_cache import DEFAULT_TTL
 from pytest_pacts.store.repos.proposals import PROPOSAL_DECIDED_EVENT
-from pytest_pacts.store.repos.runs import DEFAULT_LEASE
+from pytest_pacts.store.repos.runs import DEFAULT_LEASE, RUN_ABANDONED_EVENT
 from pytest_pacts.store.schema import LATEST_VERSION
 from pytest_pacts.store.store import Store, default_store_path, open_store
 
@@ -52,6 +52,7 @@ __all__ = [
     "LATEST_VERSION",
     "PROPOSAL_CREATED_EVENT",
     "PROPOSAL_DECIDED_EVENT",
+    "RUN_ABANDONED_EVENT",
     "Artifact",
     "AuditEvent",
     "ExceptionStats",

@@ -74,9 +74,9 @@ class Store:
 
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
-        self.runs = RunRepository(backend)
-        self.recipes = RecipeRepository(backend)
         self.audit = AuditRepository(backend)
+        self.runs = RunRepository(backend, self.audit)
+        self.recipes = RecipeRepository(backend)
         self.proposals = ProposalRepository(backend, self.audit)
         self.healing = HealingMemoryRepository(backend)
         self.pom_cache = PomCacheRepository(backend)

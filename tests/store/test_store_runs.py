@@ -11,6 +11,7 @@ import pytest
 
 from pytest_pacts.store import (
     DEFAULT_LEASE,
+    RUN_ABANDONED_EVENT,
     InvalidTransition,
     RecordNotFound,
     SessionConflict,
@@ -77,6 +78,9 @@ def test_expired_lease_is_stale_and_taken_over(store: Store) -> None:
     abandoned = store.runs.get(old.id)
     assert abandoned.status == "abandoned" and abandoned.finished_at == T0 + timedelta(minutes=1)
     assert store.runs.in_flight() == [new]
+    (trace,) = store.audit.events(event_type=RUN_ABANDONED_EVENT)
+    assert trace.req_id == "REQ" and trace.payload["run_id"] == old.id
+    assert trace.payload["taken_over_by_pid"] == os.getpid()
 
 
 def test_heartbeat_extends_the_lease_until_the_run_finishes(store: Store) -> None:

@@ -31,8 +31,12 @@ from pytest_pacts.store.repos._rows import (
     opt_str,
     opt_ts,
 )
+from pytest_pacts.store.repos.audit import AuditRepository
 from pytest_pacts.store.repos.run_records import RunRecordsRepository
 from pytest_pacts.store.timeutil import require_aware, utcnow
+
+#: Audit event written when a stale in-flight run is taken over.
+RUN_ABANDONED_EVENT = "RUN_ABANDONED"
 
 #: Lease of an in-flight run unless the caller gives one; see the module docstring.
 DEFAULT_LEASE = timedelta(minutes=15)
@@ -63,8 +67,9 @@ def pid_alive(pid: int) -> bool:
 class RunRepository(RunRecordsRepository):
     """Run life cycle (begin → heartbeat* → finish) and the queries reports need."""
 
-    def __init__(self, db: Backend) -> None:
+    def __init__(self, db: Backend, audit: AuditRepository) -> None:
         super().__init__(db)
+        self._audit = audit
         self._host = socket.gethostname()
 
     def begin(
@@ -96,7 +101,7 @@ class RunRepository(RunRecordsRepository):
             with db.transaction():
                 holder = self._in_flight(session_id, req_id)
                 if holder is not None and self.is_stale(holder, now=start):
-                    self._abandon(holder, start)
+                    self._abandon(holder, start, taken_over_by=(owner_pid, owner_host))
                 row = db.fetchone(
                     f"INSERT INTO runs (session_id, req_id, status, started_at, "
                     f"lease_expires_at, pid, host, plan_hash, recipe_version) "
@@ -270,12 +275,31 @@ class RunRepository(RunRecordsRepository):
         )
         return None if row is None else self._run(row)
 
-    def _abandon(self, run: Run, now: datetime) -> None:
-        self._db.execute(
+    def _abandon(self, run: Run, now: datetime, *, taken_over_by: tuple[int, str]) -> None:
+        changed = self._db.execute(
             "UPDATE runs SET status = 'abandoned', finished_at = ? "
             "WHERE id = ? AND status = 'running'",
             (self._db.ts_in(now), run.id),
         )
+        if changed:
+            # Taking over someone's slot is a decision worth a trace (SPEC §10).
+            self._audit.record(
+                RUN_ABANDONED_EVENT,
+                {
+                    "run_id": run.id,
+                    "session_id": run.session_id,
+                    "owner_pid": run.pid,
+                    "owner_host": run.host,
+                    "started_at": run.started_at.isoformat(),
+                    "lease_expires_at": (
+                        run.lease_expires_at.isoformat() if run.lease_expires_at else None
+                    ),
+                    "taken_over_by_pid": taken_over_by[0],
+                    "taken_over_by_host": taken_over_by[1],
+                },
+                req_id=run.req_id,
+                now=now,
+            )
 
     def _run(self, row: Row) -> Run:
         db = self._db
