@@ -39,7 +39,9 @@ _ANCHOR_KEYS = ("role", "name", "label", "placeholder", "test_id", "aria_label",
 
 
 def _compact(locator: JsonObject) -> str:
-    return json.dumps(locator, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+    """One-line JSON of the locator's set fields (a typed locator's dump has many nulls)."""
+    shown = {k: v for k, v in locator.items() if not is_missing(v)}
+    return json.dumps(shown, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
 
 
 def default_exception_expiry(created_at: datetime) -> str:

@@ -151,3 +151,18 @@ def test_no_runner_up(recipe: Recipe) -> None:
 def test_a_heal_that_breaks_the_contract_raises(recipe: Recipe) -> None:
     with pytest.raises(PatchRejected, match="name one entry"):
         heal(recipe, ROLE_LOCATOR, element_key="")
+
+
+def test_discovery_locator_models_feed_the_builder(recipe: Recipe) -> None:
+    from pytest_pacts.models.locator import Locator, Strategy
+
+    css = Locator(strategy=Strategy.CSS, confidence=0.7, css="#user-name")
+    proposal = heal(recipe, css.model_dump(mode="json"))
+    assert proposal.locator_strategy == "css"
+    assert proposal.contract_expectation == (
+        '{"confidence": 0.7, "css": "#user-name", "exact": true, "in_shadow": false, '
+        '"strategy": "css"} '
+        "resolves to exactly one element"
+    )
+    text = Locator(strategy=Strategy.TEXT, confidence=0.86, text="Username")
+    assert heal(recipe, text.model_dump(mode="json")).exception_reason is not None

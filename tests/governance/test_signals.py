@@ -232,3 +232,20 @@ def test_healed_locator_of_a_model_is_read() -> None:
         score=0.9,
     )
     assert detect_case_specific_signals(proposal) == ["positional_locator"]
+
+
+def test_discovery_locator_models_are_read() -> None:
+    from pytest_pacts.models.locator import Locator, Region, RegionMatch, Strategy
+
+    in_card = Locator(
+        strategy=Strategy.ROLE_NAME,
+        confidence=0.95,
+        role="button",
+        name="Add to cart",
+        region=Region(description="Backpack", matched_by=RegionMatch.TEXT, css="div.item"),
+    )
+    shadow = Locator(strategy=Strategy.SHADOW, confidence=0.8, host="x-card", css="b.css-1ab23")
+    text = Locator(strategy=Strategy.TEXT, confidence=0.86, text="Login")
+    assert locator_signals(in_card.model_dump(mode="json")) == []
+    assert locator_signals(shadow.model_dump(mode="json")) == ["auto_generated_id_class"]
+    assert locator_signals(text.model_dump(mode="json")) == ["exact_text_only"]
