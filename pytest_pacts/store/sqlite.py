@@ -81,10 +81,13 @@ class SQLiteBackend(BaseBackend):
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._conn.execute("COMMIT")
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            # SQLite may already have rolled back on its own (e.g. disk full); a second
+            # ROLLBACK would then hide the real error.
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
             raise
-        self._conn.execute("COMMIT")
 
     def migration_lock(self) -> AbstractContextManager[None]:
         # BEGIN IMMEDIATE already excludes every other writer of the file.
