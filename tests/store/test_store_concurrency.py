@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from typing import cast
 
 import _store_workers as workers
 import pytest
@@ -70,8 +71,9 @@ def test_eight_writer_processes_lose_and_corrupt_nothing(store_target: str) -> N
         assert memory.success_count == WORKERS * per_worker  # no lost increment
 
         # The shared session: every win is a finished run; never two in flight at once.
-        wins = sum(int(w) for w, _c in results)  # type: ignore[misc]
-        conflicts = sum(int(c) for _w, c in results)  # type: ignore[misc]
+        pairs = [cast(tuple[int, int], r) for r in results]
+        wins = sum(w for w, _c in pairs)
+        conflicts = sum(c for _w, c in pairs)
         assert wins + conflicts == WORKERS * workers.SHARED_ATTEMPTS
         shared = store.runs.query(session_id="shared-session")
         assert len(shared) == wins >= 1
@@ -103,3 +105,23 @@ def test_writer_killed_mid_transaction_leaves_no_partial_rows(store_target: str)
         run = store.runs.begin("crash-session", "REQ-CRASH")
         assert store.recipes.add_version("REQ-CRASH", {}, plan_hash="p").version == "v001"
         store.runs.finish(run.id, verdict="pass")
+
+
+def test_threads_sharing_one_store_interleave_safely(store_target: str) -> None:
+    """One Store per process, but threads of that process may share it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with open_store(store_target) as store:
+
+        def work(thread: int) -> None:
+            for n in range(25):
+                with store.transaction():
+                    run = store.runs.begin(f"t{thread}", f"REQ-{n}")
+                    store.runs.add_step(run.id, step_index=0, action="click", status="passed")
+                    store.runs.finish(run.id, verdict="pass")
+
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(work, range(4)))
+        runs = store.runs.query(status="finished")
+        assert len(runs) == 100
+        assert all(len(store.runs.steps(r.id)) == 1 for r in runs)

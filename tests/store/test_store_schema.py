@@ -39,11 +39,12 @@ def test_default_path_is_under_dot_pacts(tmp_path: Path) -> None:
 @pytest.mark.parametrize("spelling", ["path", "str", "sqlite-url"])
 def test_sqlite_targets_create_the_file_and_its_directory(tmp_path: Path, spelling: str) -> None:
     path = default_store_path(tmp_path)
-    target: str | Path = {
+    targets: dict[str, str | Path] = {
         "path": path,
         "str": str(path),
         "sqlite-url": f"sqlite:///{path}",
-    }[spelling]
+    }
+    target = targets[spelling]
     with open_store(target) as store:
         assert store.backend_name == "sqlite"
         assert store.location == f"sqlite:///{path}"
@@ -131,3 +132,13 @@ def test_a_file_that_is_not_a_database_gives_a_store_error(tmp_path: Path) -> No
     bogus.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match=r"cannot open the SQLite store .*not a database"):
         open_store(bogus)
+
+
+def test_unreachable_postgres_is_a_store_error_without_the_password() -> None:
+    pytest.importorskip("psycopg")
+    # Port 1 on loopback: nothing listens there, the connection is refused at once.
+    with pytest.raises(StoreError) as info:
+        open_store("postgresql://pacts:canary-s3cret@127.0.0.1:1/pacts?connect_timeout=2")
+    text = str(info.value)
+    assert "cannot connect to the PostgreSQL store" in text
+    assert "canary-s3cret" not in text and "pacts:***@127.0.0.1:1" in text
