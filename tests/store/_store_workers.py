@@ -57,6 +57,8 @@ def write_load(target: str, worker: int, barrier: Barrier) -> tuple[int, int]:
                 HealingEvidence("http://127.0.0.1/", {"css": "#old"}, "none"),
             )
             store.runs.finish(run.id, verdict="pass")
+        # Every worker appends one version to the same recipe at about the same time.
+        store.recipes.add_version("REQ-RECIPE", {"worker": worker}, plan_hash="shared")
         wins = conflicts = 0
         for _ in range(SHARED_ATTEMPTS):
             try:

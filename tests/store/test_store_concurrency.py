@@ -67,6 +67,12 @@ def test_eight_writer_processes_lose_and_corrupt_nothing(store_target: str) -> N
                 store.audit.count_events("RUN_STEP_LOGGED", f"fp-{w}")
                 == per_worker * workers.EVENTS_PER_RUN
             )
+        versions = store.recipes.versions("REQ-RECIPE")
+        assert [v.number for v in versions] == list(range(1, WORKERS + 1))  # no gap, no clash
+        assert [v.parent_version for v in versions[1:]] == [v.version for v in versions[:-1]]
+        assert sorted(str(v.body) for v in versions) == sorted(
+            str({"worker": w}) for w in range(WORKERS)
+        )
         (memory,) = store.healing.entries("Shared@Page")
         assert memory.success_count == WORKERS * per_worker  # no lost increment
 
