@@ -13,6 +13,8 @@ import hashlib
 from functools import cache
 from importlib import resources
 
+from playwright.sync_api import Locator as PWLocator
+
 _FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js", "api.js")
 
 
@@ -35,6 +37,28 @@ def elements_function(name: str) -> str:
     """``async (elements, arg) => api.name(elements, arg)``, for ``Locator.evaluate_all``."""
     _, install = _installer()
     return f"async (els, arg) => {{ const api = {install}; return await api.{name}(els, arg); }}"
+
+
+NOT_INSTALLED = "__pacts_not_installed__"
+
+
+def installed_elements_function(name: str) -> str:
+    """Like :func:`elements_function` but without the installer: a short function for hot
+    paths (verification, the executor's gate). Returns ``NOT_INSTALLED`` when the page has no
+    copy yet (a fresh navigation); callers then retry with :func:`elements_function`."""
+    key, _ = _installer()
+    return (
+        f"async (els, arg) => {{ const api = globalThis[{key!r}]; "
+        f"return api ? await api.{name}(els, arg) : {NOT_INSTALLED!r}; }}"
+    )
+
+
+def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
+    """``target.evaluate_all`` of API function ``name``, sending the installer only if needed."""
+    result = target.evaluate_all(installed_elements_function(name), arg)
+    if result == NOT_INSTALLED:
+        result = target.evaluate_all(elements_function(name), arg)
+    return result
 
 
 def element_function(name: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import ElementHandle
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery._js import elements_function
+from pytest_pacts.discovery._js import call_on_elements
 from pytest_pacts.discovery.chain import Root, apply
 from pytest_pacts.discovery.render import frame_calls, region_calls, to_playwright
 from pytest_pacts.models.locator import GateSnapshot, Locator
@@ -33,8 +33,9 @@ def check_actionable(
     """
     regions: list[ElementHandle] = region.element_handles() if region is not None else []
     try:
-        raw = target.evaluate_all(
-            elements_function("check"),
+        raw = call_on_elements(
+            target,
+            "check",
             {"action": Action(action).value, "in_shadow": in_shadow, "regions": regions},
         )
     finally:

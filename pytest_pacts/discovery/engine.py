@@ -18,7 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import strategies
-from pytest_pacts.discovery._js import element_function, elements_function, page_function
+from pytest_pacts.discovery._js import call_on_elements, element_function, page_function
 from pytest_pacts.discovery.render import to_playwright
 from pytest_pacts.models.locator import (
     LOOSE_FACTOR,
@@ -60,8 +60,12 @@ class Discoverer:
     """Discovery with its options; stateless between calls, so one instance can be shared.
 
     ``strategies`` limits and orders the strategies (default: all, SPEC.md §4 order);
-    ``max_alternates`` caps the verified alternates kept per step; ``search_frames`` turns
-    the same-origin iframe search off.
+    ``max_alternates`` caps the alternates kept per step; ``search_frames`` turns the
+    same-origin iframe search off.
+
+    The chosen locator is always verified through Playwright. Alternates are unique by the
+    in-page estimate; ``verify_alternates=True`` also verifies each through Playwright (one
+    round trip each). Either way the healer gates an alternate before using it (SPEC.md §6).
     """
 
     def __init__(
@@ -70,10 +74,12 @@ class Discoverer:
         strategies: Sequence[Strategy] | None = None,
         max_alternates: int = 3,
         search_frames: bool = True,
+        verify_alternates: bool = False,
     ) -> None:
         self.strategies = tuple(strategies) if strategies else tuple(s.strategy for s in _table())
         self.max_alternates = max_alternates
         self.search_frames = search_frames
+        self.verify_alternates = verify_alternates
 
     def discover(
         self, page: Page, targets: Sequence[tuple[K, Target, Action]]
@@ -162,14 +168,12 @@ class Discoverer:
             if len(accepted) > self.max_alternates:
                 break
             locator = Locator.model_validate({**option, "frame_path": scan.path})
+            if accepted and not self.verify_alternates:
+                accepted.append(locator)
+                continue
             try:
-                check = cast(
-                    JSON,
-                    to_playwright(page, locator).evaluate_all(
-                        elements_function("verify"),
-                        {"scan_id": scan.scan_id, "index": raw["element_index"]},
-                    ),
-                )
+                arg = {"scan_id": scan.scan_id, "index": raw["element_index"]}
+                check = cast(JSON, call_on_elements(to_playwright(page, locator), "verify", arg))
             except (PlaywrightError, strategies.UnrenderableLocator) as exc:
                 rejected.append(RejectedLocator(locator=locator, reason=str(exc).splitlines()[0]))
                 continue
@@ -265,6 +269,7 @@ def discover(
     strategies: Sequence[Strategy] | None = None,
     max_alternates: int = 3,
     search_frames: bool = True,
+    verify_alternates: bool = False,
 ) -> dict[K, DiscoveryResult]:
     """Resolve every target on the current page state: one scan per frame for all targets.
 
@@ -273,6 +278,9 @@ def discover(
     (``none``, ``ambiguous`` with candidates, ``not_actionable`` with the failed point).
     """
     discoverer = Discoverer(
-        strategies=strategies, max_alternates=max_alternates, search_frames=search_frames
+        strategies=strategies,
+        max_alternates=max_alternates,
+        search_frames=search_frames,
+        verify_alternates=verify_alternates,
     )
     return discoverer.discover(page, targets)

@@ -3,6 +3,7 @@
 const registry = new Map();  // scan id -> chosen elements, for identity checks (§4)
 
 async function scan(args) {
+  prepared.clear();
   const dom = makeDom(document);
   const elements = allElements(document);
   const strategies = makeStrategies(dom);

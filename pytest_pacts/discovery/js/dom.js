@@ -186,11 +186,15 @@ function makeDom(doc) {
     return norm(out);
   }
 
+  const labelCache = new Map();
   function labelTexts(el) {
+    if (labelCache.has(el)) return labelCache.get(el);
     const out = [];
     for (const ref of byIdRefs(el, 'aria-labelledby')) out.push(norm(textOf(ref)));
     if (el.labels) for (const label of el.labels) out.push(labelText(label));
-    return out.filter(Boolean);
+    const texts = out.filter(Boolean);
+    labelCache.set(el, texts);
+    return texts;
   }
 
   function accName(el) {
@@ -228,28 +232,29 @@ function isCheckable(el, roleOf) {
 function isSelectable(el, roleOf) {
   return el.tagName === 'SELECT' || ['listbox', 'combobox'].includes(roleOf(el)) && el.tagName !== 'INPUT';
 }
-function isClickable(el, roleOf) {
+function isClickable(el, roleOf, cheap = false) {
   const t = el.tagName;
   if (t === 'BUTTON' || t === 'SUMMARY' || t === 'SELECT' || (t === 'A' && el.hasAttribute('href'))) return true;
   if (t === 'INPUT') return inputType(el) !== 'hidden';
   if (CLICKABLE_ROLES.has(roleOf(el)) || el.hasAttribute('onclick')) return true;
   if (el.tabIndex >= 0 && el.hasAttribute('tabindex')) return true;
-  return getComputedStyle(el).cursor === 'pointer';
+  return !cheap && getComputedStyle(el).cursor === 'pointer';
 }
 
 // 2 = the element type the action wants, 1 = usable when nothing better exists, 0 = never.
-function compatibility(el, action, roleOf) {
+// ``cheap`` skips the computed-style cursor test, for scans over every element.
+function compatibility(el, action, roleOf, cheap = false) {
   switch (action) {
     case 'fill': case 'type': return isEditableType(el, roleOf) ? 2 : 0;
     case 'check': case 'uncheck': return isCheckable(el, roleOf) ? 2 : 0;
     case 'select': return isSelectable(el, roleOf) ? 2 : 0;
     case 'click': case 'hover': {
-      if (isClickable(el, roleOf)) return 2;
-      for (let a = parentOf(el), i = 0; a && i < 3; a = parentOf(a), i++)
+      if (isClickable(el, roleOf, cheap)) return 2;
+      for (let a = parentOf(el), i = 0; a && i < 3 && !cheap; a = parentOf(a), i++)
         if (isClickable(a, roleOf) && a.tagName !== 'SELECT') return 2;
       return 1;
     }
-    default: return (el.tabIndex >= 0 || isClickable(el, roleOf)) ? 2 : 1;
+    default: return (el.tabIndex >= 0 || isClickable(el, roleOf, cheap)) ? 2 : 1;
   }
 }
 

@@ -20,23 +20,50 @@ function makeResolver(dom, elements, strategies, regions, args) {
     for (const s of order) for (const key of strategies[s].keys(el)) table.push({ el, s, key });
   }
   const lowText = new Map();
-  const lowTextOf = (el) => { if (!lowText.has(el)) lowText.set(el, low(dom.textOf(el))); return lowText.get(el); };
+  const lowTextOf = (el) => { if (!lowText.has(el)) lowText.set(el, dom.textOf(el).toLowerCase()); return lowText.get(el); };
 
+  const kids = (e) => [...e.children, ...(e.shadowRoot ? e.shadowRoot.children : [])];
   function deepest(els) {
     return els.filter((e) => !els.some((o) => o !== e && containsComposed(e, o)));
   }
-
-  function textContainer(el, text) {
+  // The deepest elements whose text mentions ``text``.
+  function mentions(text) {
     const needle = low(text);
-    for (let a = parentOf(el); a; a = parentOf(a)) {
-      if (a.tagName === 'BODY' || a.tagName === 'HTML') return null;
-      if (lowTextOf(a).includes(needle)) return a;
+    return elements.filter((e) => lowTextOf(e).includes(needle)
+      && !kids(e).some((c) => lowTextOf(c).includes(needle)));
+  }
+  function anchorsOf(scope) {
+    if (!scope.anchors) {
+      const hs = regions.headingsNamed(scope.region);
+      scope.anchors = hs.length
+        ? hs.map((h) => ({ el: h, how: { how: 'heading', heading: dom.accName(h) } }))
+        : mentions(scope.region).map((m) => ({ el: m, how: 'text' }));
     }
-    return null;
+    return scope.anchors;
   }
 
-  // Keep the elements the region allows; text regions keep an element only when the
-  // smallest container mentioning the text holds no other candidate (SPEC.md §3).
+  // From each anchor (a heading or a mention of the region's text) up to the smallest
+  // container that holds any of ``els``: SPEC.md §3 "the product card that mentions the
+  // backpack". A container holding exactly one of them scopes it; more is crowded.
+  function nearestGroups(els, anchors) {
+    const chains = new Map();
+    for (const e of els) {
+      const up = new Set();
+      for (let a = parentOf(e); a; a = parentOf(a)) up.add(a);
+      chains.set(e, up);
+    }
+    const groups = [];
+    for (const anchor of anchors) {
+      for (let a = anchor.el; a && a.tagName !== 'BODY' && a.tagName !== 'HTML'; a = parentOf(a)) {
+        const inside = els.filter((e) => chains.get(e).has(a));
+        if (inside.length) { groups.push({ container: a, how: anchor.how, els: inside }); break; }
+      }
+    }
+    return groups;
+  }
+
+  // Keep the elements the region allows (SPEC.md §3 regions; §4 "ambiguity is resolved by
+  // the region").
   function applyScope(els, scope) {
     if (!scope) return { els, where: new Map() };
     const where = new Map();
@@ -48,49 +75,30 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
       return { els: els.filter((e) => where.has(e)), where };
     }
-    const sizes = new Map();
-    for (const e of els) {
-      const a = textContainer(e, scope.region);
-      if (!a) continue;
-      sizes.set(e, els.filter((x) => containsComposed(a, x)).length);
-      where.set(e, { container: a, how: 'text' });
-    }
-    const kept = els.filter((e) => sizes.get(e) === 1);
-    if (kept.length || !sizes.size) return { els: kept, where };
-    const min = Math.min(...sizes.values());
-    return { els: els.filter((e) => sizes.get(e) === min), where, crowded: true };
+    const groups = nearestGroups(els, anchorsOf(scope));
+    const single = groups.filter((g) => g.els.length === 1);
+    for (const g of single) if (!where.has(g.els[0])) where.set(g.els[0], { container: g.container, how: g.how });
+    if (single.length || !groups.length) return { els: [...where.keys()], where };
+    const min = Math.min(...groups.map((g) => g.els.length));
+    return { els: [...new Set(groups.filter((g) => g.els.length === min).flatMap((g) => g.els))], where, crowded: true };
   }
 
-  // The only action-compatible element near a mention of ``context`` (SPEC.md §4
-  // relational: "the only checkbox in the row that mentions 'Buy milk'").
-  function relational(step, compatOf, scope) {
+  // The only action-compatible element near ``context`` (SPEC.md §4 relational: "the only
+  // checkbox in the row that mentions 'Buy milk'"). It must not carry a name of its own
+  // that contradicts the step ("Delete" never resolves to the row's only "Edit" button).
+  function relational(step, scope) {
     if (!relationalOn || !RELATIONAL_ACTIONS.has(step.action)) return [];
     const context = step.region || step.element;
     const q = makeQuery(step.element);
-    const fits = elements.filter((e) => compatOf(e) === 2 && !dom.isHidden(e));
+    const fits = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2 && !dom.isHidden(e));
     const conflicts = (e) => {
       const name = dom.accName(e);
       if (!name || tokens(name).some((t) => q.tokens.includes(t))) return false;
       return !low(context).includes(low(name));
     };
-    if (scope && scope.structured.size) {
-      const { els, where } = applyScope(fits, scope);
-      return els.filter((e) => !conflicts(e)).map((e) => ({ el: e, where: where.get(e) }));
-    }
-    const needle = low(context);
-    const mentions = deepest(elements.filter((e) => lowTextOf(e).includes(needle)));
-    const found = new Map();
-    for (const m of mentions) {
-      for (let a = m; a && a.tagName !== 'BODY'; a = parentOf(a)) {
-        const inside = fits.filter((e) => containsComposed(a, e));
-        if (!inside.length) continue;
-        if (inside.length === 1 && !conflicts(inside[0])) {
-          found.set(inside[0], { container: a, how: 'text', description: context });
-        }
-        break;
-      }
-    }
-    return [...found].map(([el, where]) => ({ el, where }));
+    const local = scope || { region: context, structured: new Map() };
+    const { els, where } = applyScope(fits, local);
+    return els.filter((e) => where.has(e) && !conflicts(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
   }
 
   function countMatching(strategy, spec, region) {
@@ -137,7 +145,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
   }
 
   function candidatesOf(els, strategy, tier) {
-    return els.slice(0, 8).map((e) => ({ description: describeElement(e, dom), score: score(strategy, tier || 2), strategy }));
+    // Say where each candidate is, so a person can pick the region that separates them.
+    const context = (e) => {
+      for (let a = parentOf(e); a && a.tagName !== 'BODY'; a = parentOf(a)) {
+        const t = dom.textOf(a);
+        if (t !== dom.textOf(e)) return ` in ${cssVariants(a)[0]} "${t.length > 50 ? t.slice(0, 49) + '…' : t}"`;
+      }
+      return '';
+    };
+    return els.slice(0, 8).map((e) => ({ description: describeElement(e, dom) + context(e), score: score(strategy, tier || 2), strategy }));
   }
 
   function resolve(step) {
@@ -182,7 +198,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
     }
     rank += 1;
-    const rel = relational(step, compatOf, scope);
+    const rel = relational(step, scope);
     if (rel.length === 1) {
       const { el, where } = rel[0];
       const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };

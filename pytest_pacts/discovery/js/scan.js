@@ -13,9 +13,22 @@ function makeQuery(text) {
 }
 function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
 
+// Normalised forms of every string compared during a scan, computed once per string:
+// the same labels, names and ids are compared against every step.
+const prepared = new Map();
+function prep(value) {
+  let p = prepared.get(value);
+  if (!p) {
+    const toks = tokens(value);
+    p = { bare: bare(value), toks, joined: toks.join('') };
+    prepared.set(value, p);
+  }
+  return p;
+}
+
 // 2 = exact (case-insensitive, whitespace-normalised), 1 = whole-word substring, 0 = no.
 function textTier(value, q) {
-  const v = bare(value);
+  const v = prep(value).bare;
   if (!v || !q.bare) return 0;
   if (v === q.bare) return 2;
   if (v.length > 3 * q.bare.length + 20) return 0;
@@ -23,9 +36,9 @@ function textTier(value, q) {
 }
 // Identifier-like values: "Login" ~ "login-button" (1), "User name" ~ "user_name" (2).
 function tokenTier(value, q) {
-  const t = tokens(value);
+  const { toks: t, joined } = prep(value);
   if (!t.length || !q.tokens.length) return 0;
-  if (t.join('') === q.joined) return 2;
+  if (joined === q.joined) return 2;
   for (let i = 0; i + q.tokens.length <= t.length; i++) {
     if (q.tokens.every((w, j) => t[i + j] === w)) return 1;
   }
@@ -128,43 +141,26 @@ function makeRegions(dom, elements) {
   const CONTAINER_TAGS = new Set(['FORM', 'SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FIELDSET',
     'DIALOG', 'LI', 'TR', 'HEADER', 'FOOTER', 'TABLE', 'UL', 'OL']);
 
-  // The container a heading titles: the nearest ancestor holding more than the heading.
-  function headingContainer(h) {
-    for (let a = parentOf(h); a; a = parentOf(a)) {
-      if (CONTAINER_TAGS.has(a.tagName) || a.childElementCount > 1) return a;
-    }
-    return null;
-  }
-
-  // Structured matches (SPEC.md §3): id/class/test-id tokens, accessible name, heading.
+  // Containers matched by themselves (SPEC.md §3): id/class/test-id tokens, accessible name.
   function structured(region) {
     const q = makeQuery(region);
     const found = new Map();
     const add = (el, how) => { if (!found.has(el)) found.set(el, how); };
     for (const el of elements) {
-      if (el.id && tokens(el.id).join('') === q.joined) add(el, 'id_token');
-      else if ([...el.classList].some((c) => tokens(c).join('') === q.joined)) add(el, 'class_token');
-      else if (TEST_ID_ATTRS.some((a) => el.getAttribute(a) && tokens(el.getAttribute(a)).join('') === q.joined)) add(el, 'test_id');
+      if (el.id && prep(el.id).joined === q.joined) add(el, 'id_token');
+      else if (el.classList.length && [...el.classList].some((c) => prep(c).joined === q.joined)) add(el, 'class_token');
+      else if (TEST_ID_ATTRS.some((a) => el.getAttribute(a) && prep(el.getAttribute(a)).joined === q.joined)) add(el, 'test_id');
       else if ((CONTAINER_TAGS.has(el.tagName) || dom.roleOf(el)) && el.tagName !== 'INPUT'
-        && el.childElementCount > 0 && bare(dom.accName(el)) === q.bare && dom.roleOf(el) !== 'heading'
+        && el.childElementCount > 0 && prep(dom.accName(el)).bare === q.bare && dom.roleOf(el) !== 'heading'
         && !NAME_FROM_CONTENT.has(dom.roleOf(el))) add(el, 'name');
-    }
-    for (const h of headings) {
-      if (bare(dom.accName(h)) !== q.bare) continue;
-      const c = headingContainer(h);
-      if (c) add(c, { how: 'heading', heading: dom.accName(h) });
     }
     return found;
   }
 
-  // The nearest strict ancestor whose text mentions ``text`` (SPEC.md §3 "text it contains").
-  function textContainer(el, text) {
-    const needle = low(text);
-    for (let a = parentOf(el); a; a = parentOf(a)) {
-      if (a.tagName === 'BODY' || a.tagName === 'HTML') return null;
-      if (low(dom.textOf(a)).includes(needle)) return a;
-    }
-    return null;
+  // Headings that name the region; their containers are found relative to the candidates.
+  function headingsNamed(region) {
+    const b = bare(region);
+    return headings.filter((h) => prep(dom.accName(h)).bare === b);
   }
 
   // Renderings of a container, most specific first (see Region in models/locator.py).
@@ -199,5 +195,5 @@ function makeRegions(dom, elements) {
     for (let a = parentOf(el); a; a = parentOf(a)) if (matches(a, r)) return true;
     return false;
   }
-  return { structured, textContainer, specs, within };
+  return { structured, headingsNamed, specs, within };
 }
