@@ -125,9 +125,9 @@ class HealingMemoryRepository:
     def suggest(
         self,
         element_key: str,
+        threshold: float = 0.7,
         *,
         req_id: str | None = None,
-        threshold: float = 0.7,
         limit: int = 5,
     ) -> list[HealingRecord]:
         """Remembered locators with confidence above ``threshold``, best first.
@@ -163,9 +163,9 @@ class HealingMemoryRepository:
 
     def prune(
         self,
-        *,
         min_confidence: float,
         max_age: timedelta,
+        *,
         now: datetime | None = None,
     ) -> int:
         """Delete records below ``min_confidence`` or unused for longer than ``max_age``;
