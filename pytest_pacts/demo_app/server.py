@@ -113,6 +113,10 @@ class _DemoHTTPServer(ThreadingHTTPServer):
 
 class _DemoHandler(BaseHTTPRequestHandler):
     server_version = "PactsDemo/1"
+    # Keep-alive (every response has a Content-Length) saves a connection per asset; an idle
+    # connection gives its thread back after `timeout` seconds.
+    protocol_version = "HTTP/1.1"
+    timeout = 30
 
     @property
     def demo(self) -> _DemoHTTPServer:
