@@ -121,7 +121,9 @@ def choose_browser(configured_path: str | None = None) -> BrowserChoice:
     raise NoBrowserError()
 
 
-def launch_options(configured_path: str | None = None, *, headless: bool = True) -> dict[str, object]:
+def launch_options(
+    configured_path: str | None = None, *, headless: bool = True
+) -> dict[str, object]:
     """Full keyword arguments for ``sync_playwright().chromium.launch(**launch_options())``."""
     options = choose_browser(configured_path).launch_kwargs()
     options["headless"] = headless

@@ -24,9 +24,7 @@ EXIT_ENVIRONMENT = 3
 
 # One module per subcommand; each exposes ``register(subparsers) -> None`` and sets
 # ``func`` on its parser. Add a subcommand by adding a module and one line here.
-SUBCOMMAND_MODULES = (
-    "pytest_pacts.cli.plan_cmd",
-)
+SUBCOMMAND_MODULES = ("pytest_pacts.cli.plan_cmd",)
 
 
 class CommandError(Exception):
@@ -38,8 +36,7 @@ class CommandError(Exception):
 
 
 class _Register(Protocol):
-    def __call__(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-        ...
+    def __call__(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: ...
 
 
 Handler = Callable[[argparse.Namespace], int]

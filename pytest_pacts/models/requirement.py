@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 
-class Action(str, enum.Enum):
+class Action(enum.StrEnum):
     """The nine element actions of seed 001 §4.4 plus ``goto``, ``wait`` and ``use``."""
 
     CLICK = "click"
@@ -62,7 +62,7 @@ _ELEMENT_REQUIRED = frozenset(
 _VALUE_REQUIRED = frozenset({Action.FILL, Action.TYPE, Action.PRESS, Action.SELECT, Action.USE})
 
 
-class ExpectationKind(str, enum.Enum):
+class ExpectationKind(enum.StrEnum):
     """Expected outcomes of SPEC.md §3, checked after the step with auto-waiting."""
 
     FIELD_POPULATED = "field_populated"
@@ -104,7 +104,7 @@ _EXPECTATION_ARGUMENT: dict[ExpectationKind, Literal["none", "text", "target", "
 }
 
 
-class OnFail(str, enum.Enum):
+class OnFail(enum.StrEnum):
     """What a failing step does to the rest of the requirement."""
 
     ABORT = "abort"
@@ -222,6 +222,9 @@ class Requirement(_Frozen):
 
     req_id: str
     url: str
+    base_url: str | None = Field(
+        default=None, description="The file's default base for a relative url (Config sheet)."
+    )
     title: str | None = None
     tags: tuple[str, ...] = ()
     vars: dict[str, str] = Field(default_factory=dict)

@@ -1,0 +1,498 @@
+"""From one requirement file to validated plans (SPEC.md §3), or every located problem.
+
+Stages: read (format-specific) → schema validation (one schema for all formats) → raw steps
+→ block expansion → typed steps (actions, targets, expected outcomes) → template checks →
+plan hash. Problems are collected across the whole file and raised together, so a person
+fixes a sheet in one pass.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import JsonValue
+
+from pytest_pacts.models import Action, OnFail, Plan, Requirement, SourceRef, Step
+from pytest_pacts.planner.blocks import (
+    BUILTIN_BLOCKS,
+    BlockDefinition,
+    BlockError,
+    RawStep,
+    expand,
+    parse_param_names,
+)
+from pytest_pacts.planner.errors import ProblemSink, RequirementFileError
+from pytest_pacts.planner.planhash import plan_hash
+from pytest_pacts.planner.readers import READERS, Document, ReadFailure
+from pytest_pacts.planner.readers.base import JsonLike, PathKey
+from pytest_pacts.planner.schema import validate
+from pytest_pacts.planner.steps import (
+    StepSyntaxError,
+    clean_name,
+    parse_action,
+    parse_expectation,
+    parse_params,
+    parse_target,
+    split_pipe,
+)
+from pytest_pacts.planner.templating import Resolver, TemplateError, is_secret_name
+
+DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
+_REQ_ID_RE = re.compile(r"^[^\s:/\\\[\]]+$")
+_TAG_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class LoaderOptions:
+    """What planning needs from configuration (the pytest layer fills it from ini/CLI)."""
+
+    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    secret_vars: frozenset[str] = frozenset()
+    shared_blocks: Mapping[str, BlockDefinition] = field(default_factory=dict)
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    check_env: bool = True
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """The plans of one file, in file order."""
+
+    path: str
+    plans: tuple[Plan, ...]
+
+
+def _text(value: JsonLike) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+class _Builder:
+    def __init__(self, doc: Document, options: LoaderOptions) -> None:
+        self.doc = doc
+        self.options = options
+        self.sink = ProblemSink()
+
+    # -- raw steps ------------------------------------------------------------------------
+    def raw_step(self, item: JsonLike, path: PathKey) -> RawStep | None:
+        at = self.doc.locate(path)
+        if isinstance(item, str):
+            try:
+                fields = split_pipe(item)
+            except StepSyntaxError as exc:
+                self.sink.add(at, str(exc), exc.expected)
+                return None
+            if fields[0].lower() == "use" and fields[1] and fields[1].lower() != "use":
+                # "use | Login | user=...; password=..." (SPEC.md §3 example)
+                fields = [fields[1], "use", fields[2], fields[3]]
+            target, verb, text_value, expected = fields
+            if not verb:
+                self.sink.add(
+                    at,
+                    f"the step {item!r} has no action",
+                    "Element@Region | action | value | expected",
+                )
+                return None
+            obj: dict[str, JsonLike] = {
+                "element": target or None,
+                "action": verb,
+                "value": text_value or None,
+                "expected": expected or None,
+            }
+        elif isinstance(item, dict):
+            obj = item
+        else:  # schema validation already reported it
+            return None
+        action = _text(obj.get("action")) or ""
+        fields_at = {k: self.doc.locate((*path, k)) for k in obj} if isinstance(item, dict) else {}
+        element: str | None = _text(obj.get("element"))
+        block: str | None = _text(obj.get("block"))
+        value = _text(obj.get("value"))
+        params: dict[str, str] = {}
+        if action.strip().lower() == "use":
+            if block is None:
+                block, element = element, None
+            raw_params = obj.get("params")
+            if isinstance(raw_params, dict):
+                params = {k: _text(v) or "" for k, v in raw_params.items()}
+            elif value:
+                try:
+                    params = parse_params(value)
+                except StepSyntaxError as exc:
+                    self.sink.add(fields_at.get("value", at), str(exc), exc.expected)
+                    return None
+            if "element" in fields_at:
+                fields_at["block"] = fields_at["element"]
+        return RawStep(
+            action=action,
+            source=at,
+            element=element,
+            region=_text(obj.get("region")),
+            value=value,
+            expected=_text(obj.get("expected")),
+            on_fail=_text(obj.get("on_fail")),
+            block=block,
+            params=params,
+            fields=fields_at,
+        )
+
+    def raw_steps(self, items: JsonLike, path: PathKey) -> tuple[RawStep, ...]:
+        if not isinstance(items, list):
+            return ()
+        steps = (self.raw_step(item, (*path, i)) for i, item in enumerate(items))
+        return tuple(s for s in steps if s is not None)
+
+    def blocks(self, data: Mapping[str, JsonLike]) -> dict[str, BlockDefinition]:
+        out: dict[str, BlockDefinition] = dict(self.options.shared_blocks)
+        raw = data.get("blocks")
+        if not isinstance(raw, dict):
+            return out
+        for name, body in raw.items():
+            at = self.doc.locate(("blocks", name))
+            if name in BUILTIN_BLOCKS:
+                self.sink.add(
+                    at,
+                    f"block {name!r} has the name of a built-in block",
+                    "another name (built-ins: " + ", ".join(BUILTIN_BLOCKS) + ")",
+                )
+                continue
+            if not isinstance(body, dict):
+                continue
+            raw_params = body.get("params")
+            names = (
+                [p for p in raw_params if isinstance(p, str)]
+                if isinstance(raw_params, list)
+                else []
+            )
+            out[name] = BlockDefinition(
+                name=name,
+                params=parse_param_names(names),
+                steps=self.raw_steps(body.get("steps"), ("blocks", name, "steps")),
+                source=at,
+            )
+        return out
+
+    # -- typed steps ----------------------------------------------------------------------
+    def typed_step(self, raw: RawStep, index: int) -> Step | None:
+        context = ""
+        if raw.from_block:
+            context = f" (in block {raw.from_block!r}"
+            context += f", used at {raw.used_at.render()})" if raw.used_at else ")"
+        ok = True
+
+        def fail(where: str, message: str, expected: str | None) -> None:
+            nonlocal ok
+            ok = False
+            self.sink.add(raw.where(where), message + context, expected)
+
+        try:
+            action = parse_action(raw.action)
+        except StepSyntaxError as exc:
+            fail("action", str(exc), exc.expected)
+            return None
+        target = None
+        if raw.element:
+            text = raw.element if raw.region is None else f"{raw.element}@{raw.region}"
+            try:
+                target = parse_target(text)
+            except StepSyntaxError as exc:
+                fail("element", str(exc), exc.expected)
+        elif action.needs_element:
+            fail(
+                "element",
+                f"the {action.value!r} step has no element",
+                "the element to act on in the Element@Region column",
+            )
+        if action.needs_value and not raw.value:
+            fail(
+                "value",
+                f"the {action.value!r} step has no value",
+                {
+                    "press": "a key such as Enter",
+                    "select": "the option to choose",
+                    "goto": "a URL",
+                }.get(action.value, "the text to enter"),
+            )
+        if action is Action.GOTO and not raw.value:
+            fail("value", "the 'goto' step has no URL", "an absolute URL or a path like /cart.html")
+        expected = None
+        if raw.expected:
+            try:
+                expected = parse_expectation(raw.expected)
+            except StepSyntaxError as exc:
+                fail("expected", str(exc), exc.expected)
+        elif action is Action.WAIT:
+            fail(
+                "expected",
+                "the 'wait' step has no expected outcome",
+                "what to wait for, e.g. text_visible:Products",
+            )
+        on_fail = OnFail.ABORT
+        if raw.on_fail:
+            try:
+                on_fail = OnFail(raw.on_fail.strip().lower())
+            except ValueError:
+                fail("on_fail", f"on_fail is {raw.on_fail!r}", "'abort' or 'skip'")
+        value = raw.value
+        if value is not None and action is not Action.GOTO:
+            try:
+                clean_name(value, "value")
+            except StepSyntaxError as exc:
+                fail("value", str(exc), exc.expected)
+        if not ok:
+            return None
+        return Step(
+            index=index,
+            action=action,
+            target=target,
+            value=value,
+            expected=expected,
+            on_fail=on_fail,
+            source=raw.source,
+            block=raw.from_block,
+        )
+
+    def check_templates(self, step: Step, raw: RawStep, resolver: Resolver) -> None:
+        texts = {
+            "value": step.value,
+            "element": str(step.target) if step.target else None,
+            "expected": str(step.expected) if step.expected else None,
+        }
+        for name, text in texts.items():
+            if not text:
+                continue
+            try:
+                missing = list(resolver.unresolved(text))
+            except TemplateError as exc:
+                self.sink.add(
+                    raw.where(name),
+                    str(exc),
+                    "{{env.NAME}}, {{env.NAME:default}}, "
+                    "{{vars.name}} or {{params.name}} inside a block",
+                )
+                continue
+            for ref in missing:
+                if ref.namespace == "env" and not self.options.check_env:
+                    continue
+                hint = {
+                    "env": f"set the environment variable {ref.name} or write "
+                    f"{{{{env.{ref.name}:default}}}}",
+                    "vars": f"a var {ref.name!r} in vars (or the Config sheet)",
+                    "params": "{{params.*}} only inside a block's steps",
+                }[ref.namespace]
+                self.sink.add(raw.where(name), f"{ref.raw} cannot be resolved", hint)
+
+    # -- requirements ---------------------------------------------------------------------
+    def requirement(
+        self,
+        item: Mapping[str, JsonLike],
+        i: int,
+        file_vars: Mapping[str, str],
+        blocks: Mapping[str, BlockDefinition],
+        base_url: str | None,
+        seen: dict[str, SourceRef],
+    ) -> Plan | None:
+        path: PathKey = ("requirements", i)
+        at = self.doc.locate(path)
+        errors_before = len(self.sink.problems)
+        req_id = clean_or_report(
+            self, _text(item.get("req_id")) or "", "req_id", self.doc.locate((*path, "req_id"))
+        )
+        if req_id and not _REQ_ID_RE.match(req_id):
+            self.sink.add(
+                self.doc.locate((*path, "req_id")),
+                f"req_id {req_id!r} contains spaces, ':', '/', '\\\\' or brackets",
+                "an id like REQ-LOGIN-001",
+            )
+        elif req_id in seen:
+            self.sink.add(
+                self.doc.locate((*path, "req_id")),
+                f"duplicate req_id {req_id!r} (first at {seen[req_id].render()})",
+                "each req_id once per file",
+            )
+        else:
+            seen[req_id] = at
+        tags = self.tags(item.get("tags"), self.doc.locate((*path, "tags")))
+        variables = dict(file_vars)
+        raw_vars = item.get("vars")
+        if isinstance(raw_vars, dict):
+            variables.update({k: _text(v) or "" for k, v in raw_vars.items()})
+        context = item.get("context") if isinstance(item.get("context"), dict) else {}
+        raw = self.raw_steps(item.get("steps"), (*path, "steps"))
+        expanded: list[RawStep] = []
+        for raw_step in raw:  # one at a time, so every bad ``use`` is reported
+            try:
+                expanded.extend(expand((raw_step,), blocks))
+            except BlockError as exc:
+                self.sink.add(exc.source, str(exc), exc.expected)
+        resolver = Resolver(self.options.env, variables, self.options.secret_vars)
+        steps: list[Step] = []
+        for n, raw_step in enumerate(expanded):
+            step = self.typed_step(raw_step, n)
+            if step is not None:
+                self.check_templates(step, raw_step, resolver)
+                steps.append(step)
+        url = _text(item.get("url")) or ""
+        try:
+            for ref in resolver.unresolved(url):
+                self.sink.add(
+                    self.doc.locate((*path, "url")),
+                    f"{ref.raw} cannot be resolved",
+                    "a var or environment variable that exists, or a default",
+                )
+        except TemplateError as exc:
+            self.sink.add(self.doc.locate((*path, "url")), str(exc), None)
+        if len(self.sink.problems) > errors_before or not req_id:
+            return None
+        secret = frozenset(k for k in variables if is_secret_name(k, self.options.secret_vars))
+        title = _text(item.get("title"))
+        requirement = Requirement(
+            req_id=req_id,
+            url=url,
+            base_url=base_url,
+            title=title,
+            tags=tags,
+            vars=variables,
+            context=_json(context),
+            steps=tuple(steps),
+            source=at,
+        )
+        return Plan(
+            requirement=requirement,
+            steps=tuple(steps),
+            plan_hash=plan_hash(requirement, steps, secret),
+            secret_vars=secret,
+        )
+
+    def tags(self, value: JsonLike, at: SourceRef) -> tuple[str, ...]:
+        if value is None:
+            return ()
+        items = value if isinstance(value, list) else re.split(r"[,\s]+", str(value))
+        tags: list[str] = []
+        for tag in (str(t).strip() for t in items):
+            if not tag:
+                continue
+            if not _TAG_RE.match(tag):
+                self.sink.add(
+                    at,
+                    f"tag {tag!r} cannot be used as a pytest marker",
+                    "letters, digits and _ (not starting with a digit), e.g. smoke",
+                )
+            elif tag not in tags:
+                tags.append(tag)
+        return tuple(tags)
+
+
+def clean_or_report(builder: _Builder, text: str, what: str, at: SourceRef) -> str:
+    try:
+        return clean_name(text, what)
+    except StepSyntaxError as exc:
+        builder.sink.add(at, str(exc), exc.expected)
+        return ""
+
+
+def _json(value: JsonLike) -> dict[str, JsonValue]:
+    return value if isinstance(value, dict) else {}
+
+
+def _normalise(doc: Document) -> None:
+    """A file holding one requirement becomes ``{"requirements": [it]}`` (paths shifted)."""
+    data = doc.data
+    if (
+        isinstance(data, dict)
+        and "requirements" not in data
+        and ({"req_id", "url", "steps"} & set(data))
+    ):
+        single = {k: v for k, v in data.items() if k != "$schema"}
+        doc.data = {"requirements": [single]}
+        shifted = {("requirements", 0, *k): v for k, v in doc.positions.items()}
+        shifted[()] = doc.positions.get((), SourceRef(path=doc.path))
+        shifted[("requirements",)] = shifted[()]
+        doc.positions = shifted
+
+
+def read_document(path: Path, display: str, options: LoaderOptions) -> Document:
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        raise RequirementFileError.single(
+            SourceRef(path=display),
+            f"unsupported file type {path.suffix!r}",
+            ".xlsx, .json, .yaml or .yml",
+        )
+    size = path.stat().st_size
+    if size > options.max_file_bytes:
+        raise RequirementFileError.single(
+            SourceRef(path=display),
+            f"the file is {size / 1e6:.1f} MB, over the {options.max_file_bytes / 1e6:.0f} MB "
+            "limit",
+            "a smaller file, or raise the ini key pacts_max_file_mb",
+        )
+    try:
+        doc = reader(path, display)
+    except ReadFailure as exc:
+        raise RequirementFileError.single(exc.source, exc.message, exc.expected) from None
+    _normalise(doc)
+    return doc
+
+
+def load_file(
+    path: Path, options: LoaderOptions | None = None, display: str | None = None
+) -> LoadedFile:
+    """Plan every requirement in ``path``; raises :class:`RequirementFileError`."""
+    options = options or LoaderOptions()
+    display = display or str(path)
+    doc = read_document(path, display, options)
+    builder = _Builder(doc, options)
+    for source, message, expected in doc.cell_problems:
+        builder.sink.add(source, message, expected)
+    for schema_path, message, expected in validate(doc.data):
+        builder.sink.add(doc.locate(schema_path), message, expected)
+    builder.sink.raise_if_any()
+    data = doc.data
+    assert isinstance(data, dict)
+    file_vars = {k: _text(v) or "" for k, v in (data.get("vars") or {}).items()}  # type: ignore[union-attr]
+    base_url = _text(data.get("base_url"))
+    blocks = builder.blocks(data)
+    plans: list[Plan] = []
+    seen: dict[str, SourceRef] = {}
+    requirements = data.get("requirements")
+    assert isinstance(requirements, list)
+    if not requirements:
+        builder.sink.add(
+            doc.locate(("requirements",)),
+            "the file holds no requirements",
+            "at least one requirement",
+        )
+    for i, item in enumerate(requirements):
+        if isinstance(item, dict):
+            plan = builder.requirement(item, i, file_vars, blocks, base_url, seen)
+            if plan is not None:
+                plans.append(plan)
+    builder.sink.raise_if_any()
+    return LoadedFile(display, tuple(plans))
+
+
+def load_blocks_file(
+    path: Path, options: LoaderOptions | None = None
+) -> dict[str, BlockDefinition]:
+    """The blocks of a shared blocks file (any supported format with a ``blocks`` section)."""
+    options = options or LoaderOptions()
+    doc = read_document(path, str(path), options)
+    if isinstance(doc.data, dict):
+        doc.data.setdefault("requirements", [])
+    builder = _Builder(doc, LoaderOptions(env=options.env, secret_vars=options.secret_vars))
+    for schema_path, message, expected in validate(doc.data):
+        builder.sink.add(doc.locate(schema_path), message, expected)
+    builder.sink.raise_if_any()
+    assert isinstance(doc.data, dict)
+    blocks = builder.blocks(doc.data)
+    builder.sink.raise_if_any()
+    return blocks

@@ -1,0 +1,186 @@
+"""Parsing the text of one step: targets, actions, expected outcomes, pipe strings.
+
+These are pure functions raising :class:`StepSyntaxError` with a message for a person; the
+readers attach the location.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+
+from pytest_pacts.models import Action, Expectation, ExpectationKind, Target
+
+# Characters a person cannot see but a matcher would: zero-width spaces and joiners used
+# outside emoji, bidi controls ("Trojan source"), BOM, soft hyphen.
+_INVISIBLE = {
+    "\u200b": "ZERO WIDTH SPACE",
+    "\u200c": "ZERO WIDTH NON-JOINER",
+    "\u2060": "WORD JOINER",
+    "\ufeff": "ZERO WIDTH NO-BREAK SPACE (BOM)",
+    "\u00ad": "SOFT HYPHEN",
+    **{chr(c): unicodedata.name(chr(c)) for c in range(0x202A, 0x202F)},
+    **{chr(c): unicodedata.name(chr(c)) for c in range(0x2066, 0x206A)},
+    "\u200e": "LEFT-TO-RIGHT MARK",
+    "\u200f": "RIGHT-TO-LEFT MARK",
+}
+_SPACES = re.compile(r"\s+")
+
+
+class StepSyntaxError(ValueError):
+    """Text that is not a valid step part. ``expected`` says what would be."""
+
+    def __init__(self, message: str, expected: str | None = None) -> None:
+        super().__init__(message)
+        self.expected = expected
+
+
+def clean_name(text: str, what: str) -> str:
+    """NFC-normalise, trim and fold inner whitespace; reject invisible characters."""
+    text = unicodedata.normalize("NFC", text)
+    for i, ch in enumerate(text):
+        if ch in _INVISIBLE:
+            raise StepSyntaxError(
+                f"{what} {text!r} contains an invisible character U+{ord(ch):04X} "
+                f"({_INVISIBLE[ch]}) at position {i + 1}",
+                "visible characters only; delete the hidden character",
+            )
+        if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r":
+            raise StepSyntaxError(
+                f"{what} {text!r} contains a control character U+{ord(ch):04X}",
+                "printable text",
+            )
+    return _SPACES.sub(" ", text).strip()
+
+
+def parse_target(text: str) -> Target:
+    """``Username@LoginForm`` → Target; ``Login`` → Target without region.
+
+    The last ``@`` splits element from region so an element name may contain ``@``
+    (``Email @ work@Profile``); an e-mail-like element with no region is written
+    ``name@`` (trailing ``@``: no region).
+    """
+    raw = clean_name(text, "element")
+    if not raw:
+        raise StepSyntaxError("the element is empty", "Element or Element@Region")
+    element, sep, region = raw.rpartition("@")
+    if not sep:
+        return Target(element=raw)
+    element, region = element.strip(), region.strip()
+    if not element:
+        raise StepSyntaxError(f"{text!r} has a region but no element", "Element@Region")
+    return Target(element=element, region=region or None)
+
+
+def parse_action(text: str) -> Action:
+    """Case-insensitive action name; unknown names suggest the closest one."""
+    name = text.strip().lower()
+    try:
+        return Action(name)
+    except ValueError:
+        names = [a.value for a in Action]
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise StepSyntaxError(
+            f"unknown action {text.strip()!r}{hint}", "one of " + ", ".join(names)
+        ) from None
+
+
+_COUNT_RE = re.compile(r"^(?P<target>.+?)\s*=\s*(?P<n>\d+)$")
+
+
+def parse_expectation(text: str) -> Expectation:
+    """``navigates_to:Products`` → Expectation(kind=NAVIGATES_TO, text="Products")."""
+    raw = text.strip()
+    name, sep, arg = raw.partition(":")
+    key = name.strip().lower()
+    try:
+        kind = ExpectationKind(key)
+    except ValueError:
+        names = [k.value for k in ExpectationKind]
+        close = difflib.get_close_matches(key, names, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise StepSyntaxError(
+            f"unknown expected outcome {raw!r}{hint}",
+            "one of " + ", ".join(_usage(k) for k in ExpectationKind),
+        ) from None
+    arg = arg.strip()
+    shape = kind.argument
+    if shape == "none":
+        if sep and arg:
+            raise StepSyntaxError(
+                f"expected outcome {kind.value!r} takes no argument, got {arg!r}", _usage(kind)
+            )
+        return Expectation(kind=kind)
+    if not arg and kind is ExpectationKind.VALUE and sep:
+        return Expectation(kind=kind, text="")  # ``value:`` = the field is empty
+    if not arg:
+        raise StepSyntaxError(f"expected outcome {kind.value!r} needs an argument", _usage(kind))
+    if shape == "text":
+        return Expectation(kind=kind, text=clean_name(arg, "expected text"))
+    if shape == "target":
+        return Expectation(kind=kind, target=parse_target(arg))
+    match = _COUNT_RE.match(arg)
+    if not match:
+        raise StepSyntaxError(f"ill-formed count {raw!r}", _usage(kind))
+    return Expectation(
+        kind=kind, target=parse_target(match.group("target")), count=int(match.group("n"))
+    )
+
+
+def _usage(kind: ExpectationKind) -> str:
+    return {
+        "none": kind.value,
+        "text": f"{kind.value}:<text>",
+        "target": f"{kind.value}:<Element@Region>",
+        "count": f"{kind.value}:<Element@Region>=<N>",
+    }[kind.argument]
+
+
+def split_pipe(text: str) -> list[str]:
+    """``"Username@LoginForm | fill | standard_user | field_populated"`` → 4 fields.
+
+    ``\\|`` escapes a literal pipe inside a field. ``use | Block | params`` is recognised by
+    the caller.
+    """
+    fields: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] == "|":
+            current.append("|")
+            i += 2
+            continue
+        if ch == "|":
+            fields.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    fields.append("".join(current).strip())
+    if len(fields) > 4:
+        raise StepSyntaxError(
+            f"a step string has {len(fields)} fields",
+            "at most 4: Element@Region | action | value | expected (escape a literal pipe as \\|)",
+        )
+    return fields + [""] * (4 - len(fields))
+
+
+def parse_params(text: str) -> dict[str, str]:
+    """Block parameters ``user=standard_user; password={{env.PASSWORD}}`` (``\\;`` escapes)."""
+    params: dict[str, str] = {}
+    parts = re.split(r"(?<!\\);", text)
+    for part in parts:
+        part = part.replace("\\;", ";").strip()
+        if not part:
+            continue
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        if not sep or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
+            raise StepSyntaxError(f"ill-formed block parameter {part!r}", "name=value; name=value")
+        if name in params:
+            raise StepSyntaxError(f"block parameter {name!r} is given twice", "each name once")
+        params[name] = value.strip()
+    return params

@@ -1,0 +1,209 @@
+"""``{{env.NAME}}``, ``{{env.NAME:default}}``, ``{{vars.name}}``, ``{{params.name}}``.
+
+The expression syntax follows seed 004 §14.1 (double braces, ``:default`` fallback, paths
+starting with ``__`` blocked). Templates are checked at plan time and *resolved at the moment
+of use* (SPEC.md §3): plans keep the template text, so secrets never reach a plan, its hash,
+or the store. A resolved value that came from the environment, or from a var that is secret,
+is a :class:`Secret` and prints as ``***``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+MASK = "***"
+
+TEMPLATE_RE = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_SECRET_NAME_RE = re.compile(r"pass(word|wd|phrase)?|pwd|token|secret|key|credential|auth", re.I)
+NAMESPACES = ("env", "vars", "params")
+
+
+def is_secret_name(name: str, extra: frozenset[str] = frozenset()) -> bool:
+    """A var is secret when listed (ini ``pacts_secret_vars``) or its name looks secret."""
+    return name in extra or name.lower() in extra or bool(_SECRET_NAME_RE.search(name))
+
+
+@dataclass(frozen=True)
+class TemplateRef:
+    """One ``{{namespace.name:default}}`` occurrence inside a value."""
+
+    raw: str
+    namespace: str
+    name: str
+    default: str | None
+    start: int
+    end: int
+
+
+class TemplateError(ValueError):
+    """A template that cannot be parsed or resolved; the message is for a person."""
+
+
+def parse_templates(text: str) -> list[TemplateRef]:
+    """Every template in ``text``, validated. Raises :class:`TemplateError`."""
+    refs: list[TemplateRef] = []
+    if "{{" not in text and "}}" not in text:
+        return refs
+    for match in TEMPLATE_RE.finditer(text):
+        inner = match.group(1).strip()
+        path, sep, default = inner.partition(":")
+        path = path.strip()
+        segments = path.split(".")
+        if any(seg.startswith("__") for seg in segments):
+            raise TemplateError(
+                f"template {match.group(0)!r} uses a path segment starting with '__', "
+                "which is blocked for safety"
+            )
+        if len(segments) != 2 or not segments[0] or not segments[1]:
+            raise TemplateError(
+                f"template {match.group(0)!r} is not of the form "
+                "{{env.NAME}}, {{env.NAME:default}}, {{vars.name}} or {{params.name}}"
+            )
+        namespace, name = segments
+        if namespace not in NAMESPACES:
+            raise TemplateError(
+                f"template {match.group(0)!r} names an unknown namespace {namespace!r} "
+                "(known: env, vars, params)"
+            )
+        if not _NAME_RE.match(name):
+            raise TemplateError(f"template {match.group(0)!r} has an invalid name {name!r}")
+        refs.append(
+            TemplateRef(
+                raw=match.group(0),
+                namespace=namespace,
+                name=name,
+                default=default if sep else None,
+                start=match.start(),
+                end=match.end(),
+            )
+        )
+    leftover = TEMPLATE_RE.sub("", text)
+    if "{{" in leftover or "}}" in leftover:
+        raise TemplateError(f"unbalanced template braces in {text!r}")
+    return refs
+
+
+def substitute(text: str, namespace: str, values: Mapping[str, str]) -> str:
+    """Replace templates of one namespace (block params at plan time); others stay intact."""
+
+    def repl(match: re.Match[str]) -> str:
+        inner = match.group(1).strip()
+        path, sep, default = inner.partition(":")
+        ns, _, name = path.strip().partition(".")
+        if ns != namespace:
+            return match.group(0)
+        if name in values:
+            return values[name]
+        if sep:
+            return default
+        raise TemplateError(f"{match.group(0)!r}: no {namespace} value named {name!r}")
+
+    return TEMPLATE_RE.sub(repl, text)
+
+
+class Secret(str):
+    """A resolved value that must never be shown: ``str()``/``repr()``/``format`` give ``***``.
+
+    It subclasses ``str`` only so it can be passed where text is expected; the real value is
+    available through :meth:`reveal` (used by the executor at the moment it types).
+    """
+
+    __slots__ = ("_value",)
+    _value: str
+
+    def __new__(cls, value: str) -> Secret:
+        obj = super().__new__(cls, MASK)
+        obj._value = value
+        return obj
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return f"Secret({MASK!r})"
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        # Pickling (xdist, multiprocessing) must never carry the value.
+        return (str, (MASK,))
+
+
+def reveal(value: str) -> str:
+    """The real text of a value that may be a :class:`Secret`."""
+    return value.reveal() if isinstance(value, Secret) else value
+
+
+class Resolver:
+    """Resolves templates against the environment and a requirement's vars.
+
+    ``secret_vars`` extends the secret-name rule (ini ``pacts_secret_vars``). Values from
+    ``env`` are always secret (SPEC.md §3 "Values coming from env ... are secrets").
+    """
+
+    def __init__(
+        self,
+        env: Mapping[str, str],
+        variables: Mapping[str, str],
+        secret_vars: frozenset[str] = frozenset(),
+    ) -> None:
+        self._env = env
+        self._vars = variables
+        self._secret_vars = secret_vars
+
+    def unresolved(self, text: str) -> Iterator[TemplateRef]:
+        """Templates in ``text`` that cannot be resolved (no value and no default)."""
+        for ref in parse_templates(text):
+            if ref.default is not None:
+                continue
+            known = self._env if ref.namespace == "env" else self._vars
+            if ref.namespace in ("env", "vars") and ref.name not in known:
+                yield ref
+            elif ref.namespace == "params":
+                yield ref  # params only exist inside blocks; left over means unknown
+            elif ref.namespace == "vars":
+                yield from self.unresolved(self._vars[ref.name])
+
+    def is_secret(self, text: str, _depth: int = 0) -> bool:
+        """True when resolving ``text`` would pull in a secret value."""
+        for ref in parse_templates(text):
+            if ref.namespace == "env":
+                return True
+            if ref.namespace == "vars":
+                if is_secret_name(ref.name, self._secret_vars):
+                    return True
+                inner = self._vars.get(ref.name)
+                if inner is not None and _depth < 10 and self.is_secret(inner, _depth + 1):
+                    return True
+        return False
+
+    def resolve(self, text: str) -> str:
+        """The value with every template replaced; a :class:`Secret` when any part is secret.
+
+        Raises :class:`TemplateError` for an unresolvable template (collection normally
+        catches those first).
+        """
+        plain = self._resolve(text, 0)
+        return Secret(plain) if self.is_secret(text) else plain
+
+    def _resolve(self, text: str, depth: int) -> str:
+        if depth > 10:
+            raise TemplateError(f"vars refer to each other too deeply in {text!r}")
+        out: list[str] = []
+        pos = 0
+        for ref in parse_templates(text):
+            out.append(text[pos : ref.start])
+            pos = ref.end
+            if ref.namespace == "env":
+                value = self._env.get(ref.name, ref.default)
+            elif ref.namespace == "vars":
+                raw = self._vars.get(ref.name)
+                value = self._resolve(raw, depth + 1) if raw is not None else ref.default
+            else:
+                value = ref.default
+            if value is None:
+                raise TemplateError(f"{ref.raw} has no value and no default")
+            out.append(value)
+        out.append(text[pos:])
+        return "".join(out)

@@ -1,0 +1,1 @@
+"""The thin pytest adapter: options, collection, items and report hooks."""

@@ -1,0 +1,161 @@
+"""Every pytest-pacts setting, as a command-line option *and* an ini key (PLATFORM.md).
+
+Precedence: command line > ini > default. One table, so docs/reference.md and ``--help``
+cannot drift apart: add a setting here and it exists in both places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import pytest
+
+Kind = Literal["string", "linelist", "bool", "int", "float", "choice"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str  # ini key; the option is --pacts-<name with _ as -> minus the pacts_ prefix
+    kind: Kind
+    default: str | list[str] | bool | int | float | None
+    help: str
+    choices: tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def dest(self) -> str:
+        return self.name
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "pacts_files",
+        "linelist",
+        ["*.req.json", "*.req.yaml", "*.req.yml", "*.req.xlsx"],
+        "Glob patterns of requirement files to collect anywhere. Besides these, every "
+        ".xlsx under a directory given on the command line, and any .json/.yaml/.xlsx file "
+        "given by name, is collected.",
+    ),
+    Setting(
+        "pacts_blocks_files",
+        "linelist",
+        [],
+        "Shared blocks files (JSON/YAML/XLSX with a blocks section), relative to the rootdir.",
+    ),
+    Setting(
+        "pacts_secret_vars",
+        "linelist",
+        [],
+        "Var names whose values are secret (besides names containing password, token, "
+        "secret, key...). Secrets print as ***.",
+    ),
+    Setting(
+        "pacts_markers",
+        "linelist",
+        [],
+        "Requirement tags to register as markers (for --strict-markers / strict = true).",
+    ),
+    Setting(
+        "pacts_max_file_mb",
+        "float",
+        20.0,
+        "Largest requirement file read, in MB; larger ones are a collection error.",
+    ),
+    Setting(
+        "pacts_browser_path",
+        "string",
+        None,
+        "Chromium executable to use when Playwright's own browsers are not installed "
+        "(default: detect /usr/bin/chromium and friends; env PACTS_BROWSER_PATH).",
+    ),
+)
+
+_BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("pacts", "pytest-pacts: requirement sheets as self-healing tests")
+    for s in SETTINGS:
+        help_text = f"{s.help} [ini: {s.name}]"
+        if s.kind == "linelist":
+            group.addoption(
+                s.flag,
+                dest=s.dest,
+                action="append",
+                default=None,
+                metavar="VALUE",
+                help=help_text + " (repeatable)",
+            )
+            parser.addini(s.name, s.help, type="linelist", default=list(s.default or []))  # type: ignore[arg-type]
+        elif s.kind == "bool":
+            group.addoption(
+                s.flag, dest=s.dest, action="store_const", const=True, default=None, help=help_text
+            )
+            parser.addini(s.name, s.help, type="bool", default=bool(s.default))
+        else:
+            group.addoption(
+                s.flag,
+                dest=s.dest,
+                default=None,
+                metavar=s.name.upper()[6:],
+                choices=list(s.choices) or None,
+                help=help_text,
+            )
+            parser.addini(
+                s.name, s.help, type="string", default="" if s.default is None else str(s.default)
+            )
+
+
+def get(config: pytest.Config, name: str) -> str | list[str] | bool | int | float | None:
+    """The effective value of a setting: command line, else ini, else default."""
+    s = _BY_NAME[name]
+    cli = config.getoption(s.dest, default=None)
+    if cli is not None:
+        value: object = cli
+    else:
+        value = config.getini(s.name)
+        if value in ("", None, []) and s.default not in ("", None, []):
+            value = s.default
+    if s.kind == "linelist":
+        return (
+            [str(v) for v in value] if isinstance(value, list) else ([str(value)] if value else [])
+        )
+    if s.kind == "bool":
+        return bool(value) if not isinstance(value, str) else value.lower() in ("1", "true", "yes")
+    if value in ("", None):
+        return None
+    try:
+        if s.kind == "int":
+            return int(str(value))
+        if s.kind == "float":
+            return float(str(value))
+    except ValueError:
+        raise pytest.UsageError(f"{s.flag} / {s.name} must be a number, got {value!r}") from None
+    if s.choices and str(value) not in s.choices:
+        raise pytest.UsageError(
+            f"{s.flag} / {s.name} must be one of {', '.join(s.choices)}, got {value!r}"
+        )
+    return str(value)
+
+
+def get_str(config: pytest.Config, name: str) -> str | None:
+    value = get(config, name)
+    return None if value is None else str(value)
+
+
+def get_list(config: pytest.Config, name: str) -> list[str]:
+    value = get(config, name)
+    return value if isinstance(value, list) else []
+
+
+def get_float(config: pytest.Config, name: str) -> float:
+    value = get(config, name)
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+def get_bool(config: pytest.Config, name: str) -> bool:
+    return bool(get(config, name))

@@ -1,0 +1,1 @@
+"""Writing things for people: Excel requirement workbooks and project scaffolds."""

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Idempotent setup shared by scripts/demo.sh and scripts/test.sh.
+#   - system packages when missing (Debian/Ubuntu): python3-venv, chromium, and with
+#     PACTS_SETUP_POSTGRES=1 postgresql (the store tests start their own throwaway cluster)
+#   - .venv with pytest-pacts installed editable with its dev extras; reinstalled only when
+#     pyproject.toml changes
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  for candidate in python3.11 python3.12 python3.13 python3; do
+    if command -v "$candidate" >/dev/null 2>&1; then PY="$candidate"; break; fi
+  done
+fi
+if [ -z "$PY" ] || ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "setup: Python 3.11 or newer is needed (apt-get install python3)" >&2
+  exit 2
+fi
+
+have_chromium() {
+  [ -n "${PACTS_BROWSER_PATH:-}" ] && [ -x "${PACTS_BROWSER_PATH}" ] && return 0
+  ls -d "${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}"/chromium* >/dev/null 2>&1 && return 0
+  for p in /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do
+    [ -x "$p" ] && return 0
+  done
+  return 1
+}
+have_postgres() {
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1
+}
+
+packages=()
+if [ ! -x .venv/bin/python ] && ! "$PY" -c 'import ensurepip' >/dev/null 2>&1; then
+  packages+=(python3-venv)
+fi
+have_chromium || packages+=(chromium)
+if [ "${PACTS_SETUP_POSTGRES:-0}" = "1" ] && ! have_postgres; then packages+=(postgresql); fi
+
+if [ ${#packages[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "setup: please install: ${packages[*]} (no apt-get on this machine)" >&2
+    exit 2
+  fi
+  echo "setup: installing ${packages[*]}"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${packages[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv with $PY"
+  "$PY" -m venv .venv
+fi
+stamp=".venv/.pacts-setup-$(sha256sum pyproject.toml | cut -c1-16)"
+if [ ! -f "$stamp" ]; then
+  echo "setup: installing pytest-pacts and its dev tools into .venv"
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -e '.[dev]'
+  rm -f .venv/.pacts-setup-*
+  touch "$stamp"
+fi

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The test command (README quick start): set up, then lint, type-check and run the suite.
+# Exits non-zero when anything fails; "no tests collected" (pytest exit 5) is a failure too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PACTS_SETUP_POSTGRES=1 bash scripts/setup.sh
+
+echo "== ruff"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+echo "== mypy --strict"
+.venv/bin/mypy
+echo "== pytest"
+set +e
+.venv/bin/pytest -n 2 -p no:cacheprovider "$@"
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+  echo "test.sh: pytest collected no tests; that is a failure for this suite" >&2
+  exit 1
+fi
+exit "$status"
