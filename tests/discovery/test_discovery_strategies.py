@@ -1,0 +1,171 @@
+"""Each strategy of SPEC.md §4 wins in its own case, with its confidence."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.models.locator import Strategy
+
+from .helpers import chosen_id, find
+
+
+def test_test_id_exact_wins_first(tab: Page) -> None:
+    tab.set_content('<input id="a" data-testid="username" placeholder="Login name">')
+    result = find(tab, "Username", "fill")
+    assert result.ok and chosen_id(tab, result) == "a"
+    assert result.locator is not None
+    assert (result.locator.strategy, result.locator.confidence) == (Strategy.TEST_ID, 0.98)
+    assert result.locator.test_id_attribute == "data-testid"
+
+
+@pytest.mark.parametrize("attribute", ["data-test", "data-qa"])
+def test_loose_description_matches_test_id_tokens(tab: Page, attribute: str) -> None:
+    # "Login" ~ login-button: a whole-token substring match, so the loose confidence.
+    tab.set_content(f'<div id="b" {attribute}="login-button" role="presentation">Go</div>')
+    result = find(tab, "Login", "click")
+    assert chosen_id(tab, result) == "b"
+    assert result.locator is not None
+    assert result.locator.strategy is Strategy.TEST_ID
+    assert result.locator.test_id_attribute == attribute
+    assert result.locator.confidence == pytest.approx(0.98 * 0.95)
+
+
+def test_login_button_found_by_role_with_test_id_alternate(tab: Page) -> None:
+    tab.set_content('<button id="b" data-test="login-button">Login</button><a href="#">Help</a>')
+    result = find(tab, "Login")
+    assert chosen_id(tab, result) == "b"
+    assert result.locator is not None and result.locator.strategy is Strategy.ROLE_NAME
+    assert (result.locator.role, result.locator.name, result.locator.confidence) == (
+        "button",
+        "Login",
+        0.95,
+    )
+    assert Strategy.TEST_ID in {a.strategy for a in result.alternates}
+
+
+def test_label_for_and_wrapping_label(tab: Page) -> None:
+    tab.set_content(
+        '<label for="u">Username:</label><input id="u">'
+        '<label>Password <input id="p" type="password"></label>'
+    )
+    username = find(tab, "username", "fill")
+    password = find(tab, "Password", "fill")
+    assert chosen_id(tab, username) == "u" and chosen_id(tab, password) == "p"
+    assert username.locator is not None and password.locator is not None
+    assert username.locator.strategy is Strategy.LABEL
+    assert username.locator.label == "Username:"  # rendered with the page's own text
+    assert username.locator.confidence == 0.92
+    assert password.locator.strategy is Strategy.LABEL
+
+
+def test_placeholder(tab: Page) -> None:
+    tab.set_content('<input id="e" placeholder="Email address"><input id="o" placeholder="Other">')
+    result = find(tab, "Email address", "fill")
+    assert chosen_id(tab, result) == "e"
+    assert result.locator is not None
+    assert (result.locator.strategy, result.locator.confidence) == (Strategy.PLACEHOLDER, 0.88)
+
+
+@pytest.mark.parametrize(
+    ("html", "field", "value"),
+    [
+        ('<div id="x" aria-label="Close dialog" onclick="1">×</div>', "aria_label", "Close dialog"),
+        ('<span id="x" title="Refresh data">⟳</span>', "title", "Refresh data"),
+        ('<input id="x" type="image" alt="Go search" src="data:,">', "alt", "Go search"),
+    ],
+)
+def test_aria_label_title_alt(tab: Page, html: str, field: str, value: str) -> None:
+    tab.set_content(html)
+    result = find(tab, value)
+    assert chosen_id(tab, result) == "x"
+    # role+name comes first when the element has a role (the image input is a button)
+    aria = [loc for loc in (result.locator, *result.alternates) if loc and loc.strategy is Strategy.ARIA]
+    assert len(aria) == 1
+    assert getattr(aria[0], field) == value and aria[0].confidence == 0.90
+
+
+def test_aria_attribute_wins_without_a_role(tab: Page) -> None:
+    tab.set_content('<div id="x" title="Refresh data" style="cursor:pointer">⟳</div>')
+    result = find(tab, "Refresh data")
+    assert chosen_id(tab, result) == "x"
+    assert result.locator is not None
+    assert (result.locator.strategy, result.locator.title) == (Strategy.ARIA, "Refresh data")
+
+
+def test_visible_text_for_a_clickable_without_role(tab: Page) -> None:
+    tab.set_content('<div id="t" style="cursor:pointer" onclick="1">View all orders</div>')
+    result = find(tab, "view all orders")
+    assert chosen_id(tab, result) == "t"
+    assert result.locator is not None
+    assert (result.locator.strategy, result.locator.confidence) == (Strategy.TEXT, 0.86)
+
+
+def test_css_fallback_by_id_tokens(tab: Page) -> None:
+    tab.set_content('<input id="zip_code"><input id="other">')
+    result = find(tab, "Zip code", "fill")
+    assert chosen_id(tab, result) == "zip_code"
+    assert result.locator is not None
+    assert (result.locator.strategy, result.locator.css) == (Strategy.CSS, "#zip_code")
+    assert result.locator.confidence == 0.70
+
+
+def test_exact_beats_substring(tab: Page) -> None:
+    tab.set_content(
+        '<button id="long">Save draft</button><button id="short">Save</button>'
+        '<button id="other">Saved items</button>'
+    )
+    assert chosen_id(tab, find(tab, "save")) == "short"
+
+
+def test_whitespace_and_case_are_normalised(tab: Page) -> None:
+    tab.set_content('<button id="b">  Sign\n   IN </button>')
+    assert chosen_id(tab, find(tab, "sign in")) == "b"
+
+
+def test_fill_never_picks_a_button(tab: Page) -> None:
+    tab.set_content('<button id="btn">Email</button><input id="in" placeholder="Email">')
+    result = find(tab, "Email", "fill")
+    assert chosen_id(tab, result) == "in"
+
+
+def test_fill_with_only_a_button_finds_nothing(tab: Page) -> None:
+    tab.set_content('<button id="btn">Email</button><input type="checkbox" aria-label="Email">')
+    result = find(tab, "Email", "fill")
+    assert result.locator is None and result.unresolved is not None
+    assert result.unresolved.reason == "none"
+
+
+def test_check_picks_the_checkbox_and_select_the_select(tab: Page) -> None:
+    tab.set_content(
+        '<h3>Newsletter</h3><label><input id="nl" type="checkbox"> Newsletter</label>'
+        '<span>Country</span><label for="c">Country</label><select id="c"><option>FR</option>'
+        "</select>"
+    )
+    assert chosen_id(tab, find(tab, "Newsletter", "check")) == "nl"
+    assert chosen_id(tab, find(tab, "Country", "select")) == "c"
+
+
+def test_nothing_matching_is_reported(tab: Page) -> None:
+    tab.set_content("<button>Save</button>")
+    result = find(tab, "Launch rocket")
+    assert result.locator is None and result.unresolved is not None
+    assert result.unresolved.reason == "none"
+    assert "Launch rocket" in result.unresolved.message
+
+
+def test_fingerprint_has_what_healing_needs(tab: Page) -> None:
+    tab.set_content(
+        '<form id="f" class="card"><p>Intro</p><label for="u">User</label>'
+        '<input id="u" name="user" type="text" class="field big" data-qa="user-field" '
+        'placeholder="you" title="t"></form>'
+    )
+    result = find(tab, "User", "fill")
+    fp = result.fingerprint
+    assert fp is not None
+    assert (fp.tag, fp.id, fp.name, fp.type, fp.role) == ("input", "u", "user", "text", "textbox")
+    assert (fp.accessible_name, fp.label, fp.placeholder, fp.title) == ("User", "User", "you", "t")
+    assert fp.test_ids == {"data-qa": "user-field"} and fp.classes == ("field", "big")
+    assert fp.ancestor_path[0] == "form#f"
+    assert "User" in fp.neighbour_text
+    assert fp.bounding_box is not None and fp.bounding_box.width > 0
