@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from demo_helpers import TEXT, App, log_in
 from playwright.sync_api import Browser, Page, Playwright
 
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import RELEASES, DemoServer
+
+from .demo_helpers import TEXT, App, log_in
 
 
 @pytest.fixture(scope="session")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from demo_helpers import TEXT, App, log_in
 from playwright.sync_api import Page, expect
 
 from pytest_pacts.demo_app import DemoServer
+
+from .demo_helpers import TEXT, App, log_in
 
 # (page, what only v1 has, what only v2 has): one row per README drift kind at least.
 DRIFT: list[tuple[str, str, str]] = [

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from demo_helpers import App, log_in
 from playwright.sync_api import Page, expect
+
+from .demo_helpers import App, log_in
 
 
 def test_login_rejects_bad_credentials_with_an_alert(demo_page: Page, app: App) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from demo_helpers import App
 from playwright.sync_api import Error, Page, expect
+
+from .demo_helpers import App
 
 
 @pytest.fixture

@@ -1,0 +1,1 @@
+"""Tests of the bundled demo app (pytest_pacts/demo_app): server, shop, widgets, drift."""
