@@ -30,7 +30,7 @@ def test_login_rejects_bad_credentials_with_an_alert(demo_page: Page, app: App) 
 
 def test_protected_pages_send_a_stranger_to_the_login_page(demo_page: Page, app: App) -> None:
     demo_page.goto(app.url + "/cart.html")
-    expect(demo_page).to_have_url(re.compile(r"/\?from="))
+    expect(demo_page).to_have_url(re.compile(r"/index.html\?from="))
     expect(demo_page.get_by_role("alert")).to_have_text(
         "Epic sadface: You can only access '/cart.html' when you are logged in."
     )
@@ -132,4 +132,4 @@ def test_session_is_stored_and_the_burger_menu_logs_out(demo_page: Page, app: Ap
     logout.click()
     expect(page).to_have_url(app.url + "/")
     page.goto(app.url + "/inventory.html")
-    expect(page).to_have_url(re.compile(r"/\?from="))
+    expect(page).to_have_url(re.compile(r"/index.html\?from="))

@@ -21,11 +21,11 @@ def test_every_widget_is_a_region_named_by_its_heading(widgets: Page) -> None:
         "Payment",
         "Contact form",
         "Sliding panel",
-        "Account menu",
+        "Hover menu",
         "Shipping",
         "To-do list",
         "Terms",
-        "Search results",
+        "Late results",
         "Drafts",
         "Reports",
     ):
@@ -123,7 +123,7 @@ def test_cookie_banner_covers_the_download_button_until_accepted(widgets: Page, 
 
 
 def test_account_menu_items_appear_only_on_hover(widgets: Page) -> None:
-    region = widgets.get_by_role("region", name="Account menu")
+    region = widgets.get_by_role("region", name="Hover menu")
     settings = region.get_by_role("menuitem", name="Settings")
     expect(settings).to_be_hidden()
     region.get_by_role("button", name="Account").hover()
@@ -161,7 +161,7 @@ def test_todo_checkboxes_are_found_by_their_row_text_terms_by_label(widgets: Pag
 
 
 def test_results_arrive_late(widgets: Page, app: App) -> None:
-    region = widgets.get_by_role("region", name="Search results")
+    region = widgets.get_by_role("region", name="Late results")
     export = region.get_by_role("button", name=app.text["export_results"], exact=True)
     expect(export).to_have_count(0)
     region.get_by_role("button", name=app.text["load_results"], exact=True).click()

@@ -411,7 +411,7 @@
   function boot() {
     const page = document.body.dataset.page;
     if (PROTECTED.includes(page) && !currentUser()) {
-      location.replace("/?from=" + encodeURIComponent(location.pathname));
+      location.replace("/index.html?from=" + encodeURIComponent(location.pathname));
       return;
     }
     try {
