@@ -175,6 +175,7 @@ def test_two_delete_buttons_are_told_apart_by_their_card(widgets: Page) -> None:
     region = widgets.get_by_role("region", name="Drafts")
     expect(region.get_by_role("button", name="Delete")).to_have_count(2)
     region.get_by_role("article", name="Draft B").get_by_role("button", name="Delete").click()
-    expect(region.get_by_role("status")).to_have_text("Draft B deleted")
+    expect(region.get_by_role("status")).to_have_text("Draft deleted (1 left)")
     expect(region.get_by_role("article", name="Draft B")).to_have_count(0)
+    expect(widgets.get_by_text("Draft B")).to_have_count(0)
     expect(region.get_by_role("article", name="Draft A")).to_be_visible()

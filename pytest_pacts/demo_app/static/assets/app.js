@@ -375,11 +375,12 @@
     });
 
     // (j) two buttons with the same name in two cards
+    // The status names no draft, so "Draft B" is gone from the page once its card is.
     for (const card of $$(w.drafts.card)) {
-      const title = $(w.drafts.title, card).textContent.trim();
       $(w.drafts.delete, card).addEventListener("click", () => {
         card.remove();
-        setStatus(w.drafts.status, title + " deleted");
+        const left = $$(w.drafts.card).length;
+        setStatus(w.drafts.status, `Draft deleted (${left} left)`);
       });
     }
   }
