@@ -1,0 +1,141 @@
+"""The in-page five-point gate (SPEC.md §5): each point fails for the right reason."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import check_actionable
+from pytest_pacts.models import Action
+
+from .helpers import find
+
+
+def test_an_actionable_element_passes_all_five_points(tab: Page) -> None:
+    tab.set_content('<button id="x">Go</button>')
+    gate = check_actionable(tab.locator("#x"), Action.CLICK)
+    assert gate.ok and gate.count == 1
+    assert [p.name for p in gate.points] == ["unique", "visible", "enabled", "stable", "scoped"]
+    assert gate.box is not None and gate.box.width > 0
+
+
+@pytest.mark.parametrize(
+    ("html", "reason"),
+    [
+        ('<div style="display:none"><button id="x">Go</button></div>', "display: none on its ancestor div"),
+        ('<button id="x" style="visibility:hidden">Go</button>', "visibility: hidden"),
+        ('<div style="opacity:0"><button id="x">Go</button></div>', "opacity: 0 on its ancestor div"),
+        ('<button id="x" style="width:0;height:0;padding:0;border:0"></button>', "empty bounding box"),
+    ],
+)
+def test_hidden_elements_fail_visible(tab: Page, html: str, reason: str) -> None:
+    tab.set_content(html)
+    failed = check_actionable(tab.locator("#x"), Action.CLICK).failed
+    assert failed is not None and failed.name == "visible" and failed.code == "not_visible"
+    assert reason in failed.reason
+
+
+def test_covered_by_a_fixed_banner_is_obscured_and_names_the_banner(tab: Page) -> None:
+    tab.set_content(
+        '<div style="height:1500px"></div><button id="x">Download report</button>'
+        '<aside id="cookie-banner" style="position:fixed;left:0;right:0;bottom:0;height:700px;'
+        'background:#eee">We use cookies</aside>'
+    )
+    failed = check_actionable(tab.locator("#x"), Action.CLICK).failed
+    assert failed is not None and (failed.name, failed.code) == ("visible", "obscured")
+    assert "aside#cookie-banner" in failed.reason
+
+
+def test_element_below_the_fold_is_scrolled_to_and_passes(tab: Page) -> None:
+    tab.set_content('<div style="height:3000px"></div><button id="x">Bottom</button>')
+    gate = check_actionable(tab.locator("#x"), Action.CLICK)
+    assert gate.ok, gate.failed
+    assert tab.evaluate("window.scrollY") == 0  # the check leaves the page where it was
+
+
+def test_a_label_over_its_own_control_does_not_count_as_covering(tab: Page) -> None:
+    # Styled checkboxes: the <label> is drawn over the input; clicking it checks the box.
+    tab.set_content(
+        '<input id="c" type="checkbox" style="position:absolute;left:10px;top:10px">'
+        '<label for="c" style="position:absolute;left:0;top:0;width:60px;height:60px;'
+        'z-index:2">Agree</label><button id="b" style="position:absolute;left:200px">B</button>'
+        '<label style="position:absolute;left:190px;top:0;width:80px;height:60px">x</label>'
+    )
+    assert check_actionable(tab.locator("#c"), Action.CHECK).ok
+    failed = check_actionable(tab.locator("#b"), Action.CLICK).failed
+    assert failed is not None and failed.code == "obscured" and "label" in failed.reason
+
+
+@pytest.mark.parametrize(
+    ("html", "reason"),
+    [
+        ('<button id="x" disabled>Go</button>', "the disabled attribute is set"),
+        ('<fieldset disabled id="fs"><button id="x">Go</button></fieldset>', "inside a disabled fieldset (fieldset#fs"),
+        ('<button id="x" aria-disabled="true">Go</button>', 'aria-disabled="true"'),
+        ('<div aria-disabled="true"><div id="x" role="button">Go</div></div>', 'aria-disabled="true" on its ancestor'),
+    ],
+)  # fmt: skip
+def test_disabled_elements_fail_enabled(tab: Page, html: str, reason: str) -> None:
+    tab.set_content(html)
+    failed = check_actionable(tab.locator("#x"), Action.CLICK).failed
+    assert failed is not None and (failed.name, failed.code) == ("enabled", "disabled")
+    assert reason in failed.reason
+
+
+def test_fill_needs_an_editable_element(tab: Page) -> None:
+    tab.set_content('<input id="r" readonly value="fixed"><button id="b">Email</button>')
+    readonly = check_actionable(tab.locator("#r"), Action.FILL).failed
+    button = check_actionable(tab.locator("#b"), Action.FILL).failed
+    assert readonly is not None and (readonly.name, readonly.code) == ("enabled", "not_editable")
+    assert "read-only" in readonly.reason
+    assert button is not None and button.code == "not_editable" and "button#b" in button.reason
+    assert check_actionable(tab.locator("#r"), Action.CLICK).ok
+
+
+def test_check_needs_a_checkbox(tab: Page) -> None:
+    tab.set_content('<button id="b">Agree</button>')
+    failed = check_actionable(tab.locator("#b"), Action.CHECK).failed
+    assert failed is not None and failed.code == "incompatible"
+
+
+def test_an_animating_element_is_unstable(tab: Page) -> None:
+    tab.set_content(
+        "<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 600px } }</style>"
+        '<button id="x" style="animation: slide 3s linear infinite">Moving</button>'
+    )
+    failed = check_actionable(tab.locator("#x"), Action.CLICK).failed
+    assert failed is not None and (failed.name, failed.code) == ("stable", "unstable")
+    assert "consecutive frames" in failed.reason
+
+
+def test_uniqueness_counts_what_the_locator_resolves_to(tab: Page) -> None:
+    tab.set_content('<button class="b" id="one">A</button><button class="b" id="two">B</button>')
+    several = check_actionable(tab.locator(".b"), Action.CLICK)
+    nothing = check_actionable(tab.locator(".missing"), Action.CLICK)
+    assert several.failed is not None and several.failed.code == "not_unique"
+    assert several.count == 2 and "button#one" in several.failed.reason
+    assert nothing.failed is not None and nothing.failed.code == "none"
+    assert {p.code for p in several.points[1:]} == {"skipped"}
+
+
+def test_scoped_checks_the_region(tab: Page) -> None:
+    tab.set_content('<form id="a"><button id="x">Go</button></form><form id="b"></form>')
+    inside = check_actionable(tab.locator("#x"), Action.CLICK, region=tab.locator("#a"))
+    outside = check_actionable(tab.locator("#x"), Action.CLICK, region=tab.locator("#b"))
+    assert inside.ok
+    assert outside.failed is not None and (outside.failed.name, outside.failed.code) == (
+        "scoped",
+        "not_scoped",
+    )
+
+
+def test_discovery_keeps_the_locator_of_a_disabled_button(tab: Page) -> None:
+    # SPEC.md §15: "a button disabled until the form is valid" is the right element, not yet
+    # actionable; the executor's gate waits for it.
+    tab.set_content('<input aria-label="Name"><button id="send" disabled>Send</button>')
+    result = find(tab, "Send")
+    assert result.locator is not None and not result.ok
+    assert result.unresolved is not None and result.unresolved.reason == "not_actionable"
+    assert result.unresolved.failed_point is not None
+    assert result.unresolved.failed_point.name == "enabled"
+    assert result.gate is not None and not result.gate.ok
