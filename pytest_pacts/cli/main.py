@@ -1,11 +1,4 @@
-"""``pacts``: the console script. Subcommands register themselves from their own modules.
-
-Exit codes (documented in docs/reference.md):
-  0  success
-  1  the command ran and found problems (invalid requirements, unresolved steps, ...)
-  2  usage error (bad arguments, missing files)
-  3  a store or environment problem (store unreachable, no browser)
-"""
+"""``pacts``: the console script. Subcommands register themselves from their own modules."""
 
 from __future__ import annotations
 
@@ -16,23 +9,11 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from pytest_pacts import __version__
-
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_USAGE = 2
-EXIT_ENVIRONMENT = 3
+from pytest_pacts.cli.common import EXIT_USAGE, CommandError
 
 # One module per subcommand; each exposes ``register(subparsers) -> None`` and sets
 # ``func`` on its parser. Add a subcommand by adding a module and one line here.
 SUBCOMMAND_MODULES = ("pytest_pacts.cli.plan_cmd",)
-
-
-class CommandError(Exception):
-    """A failure meant for a person: printed without a traceback, with an exit code."""
-
-    def __init__(self, message: str, exit_code: int = EXIT_PROBLEMS) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
 
 
 class _Register(Protocol):
@@ -74,7 +55,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pacts: interrupted", file=sys.stderr)
         return 130
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from pytest_pacts.cli.main import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, CommandError
+from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, CommandError
 from pytest_pacts.models import Plan
 from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
 from pytest_pacts.planner.blocks import BlockDefinition

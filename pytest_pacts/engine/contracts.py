@@ -1,0 +1,101 @@
+"""The seams inside the engine: what the executor gives the healer and gets back.
+
+The executor (``engine/executor.py``) owns steps, the gate, actions and expectations; the
+healing ladder (``engine/healing/``) owns the rungs of SPEC.md §6 and the abstain rule.
+They meet only here, so each can change without the other (STYLE.md habit 3: a new rung
+is one new module satisfying :class:`Rung`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from playwright.sync_api import Page
+
+from pytest_pacts.models import Plan, Step
+from pytest_pacts.models.locator import Candidate, DiscoveryResult, Fingerprint, Locator
+from pytest_pacts.models.outcome import Failure, HealAttempt, HealRung
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """Settings the pytest layer (or ``pacts``) passes in; defaults are the spec's."""
+
+    step_timeout_ms: float = 10_000.0
+    # a cached locator matching nothing on a settled page goes to healing after this
+    # (SPEC.md §5: "quickly, not after the full timeout")
+    settle_timeout_ms: float = 1_500.0
+    max_heal_rounds: int = 3  # MAX_HEAL_ROUNDS, SPEC.md §6
+    heal_threshold: float = 0.75  # similarity score a relocation must reach
+    heal_margin: float = 0.10  # ... and beat the runner-up by
+    memory_threshold: float = 0.7  # healing memory confidence, SPEC.md §6 rung 4
+    strict_heal: bool = False  # --pacts-strict-heal: heals fail the test
+    interactive: bool = False  # --pacts-interactive: GO / NOT GO on a terminal
+    extension_budget: int = 0  # calls to the external healer hook per run (0 = off)
+    artifacts_dir: str | None = None  # where screenshots go (None: no screenshots)
+
+
+@dataclass
+class StepState:
+    """What the executor knows about one step's element: the discovered locator, the
+    alternates and fingerprint kept for healing (SPEC.md §4), updated when a heal lands."""
+
+    step: Step
+    discovery: DiscoveryResult | None = None
+    locator: Locator | None = None
+    alternates: tuple[Locator, ...] = ()
+    fingerprint: Fingerprint | None = None
+
+
+@dataclass
+class HealContext:
+    """Everything one healing round may look at. ``round`` starts at 1."""
+
+    page: Page
+    plan: Plan
+    state: StepState
+    failure: Failure
+    round: int
+    options: EngineOptions
+    attempts: list[HealAttempt] = field(default_factory=list)
+    # the value the step will type, already resolved (a Secret prints as ***)
+    value: str | None = None
+
+
+@dataclass(frozen=True)
+class RungResult:
+    """A rung's answer. ``locator`` is set only when the rung *accepts* a relocation that
+    passed the abstain rule and the gate; ``repaired`` when it fixed the page instead
+    (dismissed a banner, waited for stability) and the same locator should be retried."""
+
+    rung: HealRung
+    accepted: bool
+    reason: str
+    locator: Locator | None = None
+    fingerprint: Fingerprint | None = None
+    repaired: bool = False
+    score: float | None = None
+    runner_up_score: float | None = None
+    candidates: tuple[Candidate, ...] = ()
+
+
+class Rung(Protocol):
+    """One rung of the ladder. Returns ``None`` when it does not apply to the failure."""
+
+    name: HealRung
+
+    def attempt(self, ctx: HealContext) -> RungResult | None: ...
+
+
+class Healer(Protocol):
+    """The ladder as the executor sees it: one round per call, recorded as a HealAttempt."""
+
+    def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]: ...
+
+
+# The optional extension hook (SPEC.md §6 rung 6): another plugin (an LLM-backed one, say)
+# proposes candidates; the ladder still applies the abstain rule and the gate to them.
+ExtensionHealer = Callable[[HealContext], Sequence[Locator]]
+ContextOptions = Mapping[str, object]

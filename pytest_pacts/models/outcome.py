@@ -1,0 +1,171 @@
+"""What a run produces: typed failures, step records, heals, verdict and root cause.
+
+SPEC.md §5-§7, seed 001 §4.4-§4.6 and §8.3. These are the projections reports read
+(JUnit, pytest-html, ``verdict_<req_id>.json``, the store): engine internals never leak
+past them. Values are JSON-ready (``model_dump(mode="json")``) and hold no secret values:
+resolved secrets are shown as ``***`` (SPEC.md §2.7).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pytest_pacts.models.locator import Candidate, GateSnapshot, Locator
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FailureType(enum.StrEnum):
+    """Typed failures that route the state machine (SPEC.md §5, seed 001 §4.4).
+
+    ``not_unique`` covers a locator that matches zero elements as well as several (gate
+    point 1, "exactly one"); ``evidence`` says which.
+    """
+
+    NONE = "none"
+    NOT_UNIQUE = "not_unique"
+    NOT_VISIBLE = "not_visible"
+    DISABLED = "disabled"
+    UNSTABLE = "unstable"
+    TIMEOUT = "timeout"
+    OBSCURED = "obscured"
+    DETACHED = "detached"
+    EXPECTATION_FAILED = "expectation_failed"
+    NAVIGATION_ERROR = "navigation_error"
+    ENV_FAULT = "env_fault"
+    CAPTCHA_OR_2FA = "captcha_or_2fa"
+    CANVAS_DETECTED = "canvas_detected"
+
+
+class Failure(_Frozen):
+    """A failure as a value: the executor never raises from its internals (SPEC.md §5)."""
+
+    type: FailureType
+    message: str
+    step_index: int | None = None
+    evidence: tuple[str, ...] = ()
+    gate: GateSnapshot | None = None
+    candidates: tuple[Candidate, ...] = ()
+
+
+class RcaClass(enum.StrEnum):
+    """Root-cause classes of seed 001 §4.6."""
+
+    SUCCESS = "success"
+    SELECTOR_DRIFT = "selector_drift"
+    TIMING_INSTABILITY = "timing_instability"
+    VISIBILITY_ISSUE = "visibility_issue"
+    ENABLEMENT_ISSUE = "enablement_issue"
+    ASSERTION_MISMATCH = "assertion_mismatch"
+    DATA_ISSUE = "data_issue"
+    ENV_FAULT = "env_fault"
+
+
+class Rca(_Frozen):
+    """Root cause with confidence, evidence and an actionable recommendation."""
+
+    rca_class: RcaClass = Field(alias="class")
+    confidence: float = Field(ge=0.0, le=1.0)
+    message: str
+    evidence: tuple[str, ...] = ()
+    recommendation: str = ""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class HealRung(enum.StrEnum):
+    """The healing ladder of SPEC.md §6, cheapest and most deterministic first."""
+
+    ALTERNATE = "alternate"
+    REPAIR = "repair"
+    REDISCOVERY = "rediscovery"
+    MEMORY = "memory"
+    SIMILARITY = "similarity"
+    EXTENSION = "extension"
+    HUMAN = "human"
+
+
+class HealAttempt(_Frozen):
+    """One healing round: what was tried, what it scored, whether it was applied."""
+
+    round: int
+    rung: HealRung
+    accepted: bool
+    reason: str
+    failure: FailureType
+    old_locator: Locator | None = None
+    new_locator: Locator | None = None
+    score: float | None = None
+    runner_up_score: float | None = None
+    candidates: tuple[Candidate, ...] = ()
+    proposal_id: str | None = None
+    track: Literal["contract", "exception"] | None = None
+    promotion_required: bool = False
+    screenshot_before: str | None = None
+    screenshot_after: str | None = None
+    duration_ms: float = 0.0
+
+
+StepStatus = Literal["passed", "healed", "failed", "skipped", "not_run"]
+
+
+class StepRecord(_Frozen):
+    """One executed (or skipped) step, as the reports show it."""
+
+    index: int
+    action: str
+    description: str
+    source: str
+    element_key: str | None = None
+    value: str | None = Field(default=None, description="Shown value; secrets are ***.")
+    locator: Locator | None = None
+    code: str | None = Field(default=None, description="The locator as Playwright code.")
+    gate: GateSnapshot | None = None
+    expectation: str | None = None
+    expectation_ok: bool | None = None
+    status: StepStatus
+    failure: Failure | None = None
+    heals: tuple[HealAttempt, ...] = ()
+    duration_ms: float = 0.0
+    block: str | None = None
+
+    @property
+    def strategy(self) -> str | None:
+        return self.locator.strategy.value if self.locator else None
+
+    @property
+    def confidence(self) -> float | None:
+        return self.locator.confidence if self.locator else None
+
+
+Verdict = Literal["pass", "fail", "partial"]
+
+
+class RunRecord(_Frozen):
+    """The outcome of one requirement run (``verdict_<req_id>.json``, seed 001 §8.3)."""
+
+    req_id: str
+    plan_hash: str
+    verdict: Verdict
+    rca: Rca
+    steps: tuple[StepRecord, ...]
+    healed: bool = False
+    heal_count: int = 0
+    heal_rounds: int = 0
+    started_at: str
+    finished_at: str
+    duration_ms: float = 0.0
+    recipe_version: str | None = None
+    url: str | None = None
+    llm_calls: int = 0
+    proposals: tuple[str, ...] = ()
+    artifacts: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def failed_step(self) -> StepRecord | None:
+        return next((s for s in self.steps if s.status == "failed"), None)

@@ -1,0 +1,64 @@
+"""A usable Chromium is found without any user conftest (issue 2 item 2, PLATFORM.md)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pytest_pacts.browser import (
+    ENV_BROWSER_PATH,
+    NoBrowserError,
+    choose_browser,
+    playwright_has_own_chromium,
+)
+
+
+def test_configured_path_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "chrome"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv(ENV_BROWSER_PATH, str(fake))
+    choice = choose_browser()
+    assert choice.source == "configured" and choice.executable_path == str(fake)
+    assert "--no-sandbox" in choice.launch_kwargs()["args"]  # type: ignore[operator]
+
+
+def test_bad_configured_path_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_BROWSER_PATH, "/nonexistent/chromium")
+    with pytest.raises(NoBrowserError) as info:
+        choose_browser()
+    text = str(info.value)
+    assert "apt-get install chromium" in text and "playwright install chromium" in text
+    assert "'/nonexistent/chromium' is not executable" in text
+
+
+def test_playwright_download_detected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_BROWSER_PATH, raising=False)
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
+    assert not playwright_has_own_chromium()
+    (tmp_path / "chromium-1234").mkdir()
+    assert playwright_has_own_chromium()
+    assert choose_browser().launch_kwargs() == {}  # Playwright launches its own
+
+
+def test_page_fixture_works_without_a_user_conftest(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+def test_page(page):
+    page.set_content("<button id=b>Ready</button>")
+    assert page.inner_text("#b") == "Ready"
+""")
+    result = pytester.runpytest_subprocess("-q")
+    result.assert_outcomes(passed=1)
+
+
+def test_no_browser_error_in_a_real_session(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_page(page):\n    pass\n")
+    env = {**os.environ, ENV_BROWSER_PATH: "/nonexistent/chromium"}
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in env.items():
+            mp.setenv(key, value)
+        result = pytester.runpytest_subprocess("-q")
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["*No usable Chromium was found*apt-get install chromium*"])

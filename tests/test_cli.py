@@ -1,0 +1,94 @@
+"""The ``pacts`` console script: help, exit codes, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pacts(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_pacts.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_help_lists_commands() -> None:
+    result = pacts("--help")
+    assert result.returncode == 0
+    assert "plan" in result.stdout
+
+
+def test_no_command_prints_help_and_exits_2() -> None:
+    result = pacts()
+    assert result.returncode == 2 and "usage: pacts" in result.stdout
+
+
+def test_plan_samples_json() -> None:
+    result = pacts(
+        "plan",
+        "sample_requirements/",
+        "--json",
+        "--blocks",
+        "sample_requirements/blocks/common.blocks.yaml",
+    )
+    assert result.returncode == 0, result.stderr
+    plans = json.loads(result.stdout)
+    ids = [p["req_id"] for p in plans]
+    assert ids == [
+        "REQ-LOGIN-001",
+        "REQ-LOGIN-002",
+        "REQ-LOGIN-003",
+        "REQ-CART-001",
+        "REQ-CHECKOUT-001",
+        "REQ-WIDGETS-001",
+    ]
+    actions = {s["action"] for p in plans for s in p["steps"]}
+    # every action kind appears in the samples (use steps are expanded away)
+    assert actions == {
+        "click",
+        "fill",
+        "type",
+        "press",
+        "select",
+        "check",
+        "uncheck",
+        "hover",
+        "focus",
+        "goto",
+        "wait",
+    }
+    assert all(p["plan_hash"].startswith("sha256:") for p in plans)
+
+
+def test_plan_reports_problems_with_exit_1(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.req.yaml"
+    bad.write_text("req_id: R1\nurl: /\nsteps: [Login | tap]\n")
+    result = pacts("plan", str(bad))
+    assert result.returncode == 1
+    assert f"{bad}:3:9: unknown action 'tap'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_plan_missing_path_exits_2(tmp_path: Path) -> None:
+    result = pacts("plan", str(tmp_path / "nope.xlsx"))
+    assert result.returncode == 2
+    assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_plan_masks_secret_vars(tmp_path: Path) -> None:
+    path = tmp_path / "s.req.yaml"
+    path.write_text(
+        "req_id: R1\nurl: /\nvars: {password: pw-canary-1}\n"
+        "steps: ['Password | fill | {{vars.password}}']\n"
+    )
+    result = pacts("plan", str(path), "--json")
+    assert "pw-canary-1" not in result.stdout
+    assert json.loads(result.stdout)[0]["vars"] == {"password": "***"}
