@@ -6,7 +6,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .demo_helpers import App, log_in
+from pytest_pacts.demo_app import DemoServer
+
+from .demo_helpers import TEXT, App, log_in
 
 
 def test_login_rejects_bad_credentials_with_an_alert(demo_page: Page, app: App) -> None:
@@ -133,3 +135,17 @@ def test_session_is_stored_and_the_burger_menu_logs_out(demo_page: Page, app: Ap
     expect(page).to_have_url(app.url + "/")
     page.goto(app.url + "/inventory.html")
     expect(page).to_have_url(re.compile(r"/index.html\?from="))
+
+
+def test_problem_user_sees_broken_pictures_and_sorting_does_nothing(
+    demo_page: Page, demo_servers: dict[str, DemoServer]
+) -> None:
+    app = App("v1", demo_servers["v1"].url, TEXT["v1"])
+    log_in(demo_page, app, "problem_user")
+    pictures = demo_page.locator(".inventory_item_img img")
+    expect(pictures).to_have_count(6)
+    for index in range(6):
+        expect(pictures.nth(index)).to_have_attribute("src", "/assets/img/broken.svg")
+    demo_page.get_by_label("Sort products").select_option(label="Price (high to low)")
+    names = demo_page.locator("[data-test=inventory-item-name]")
+    expect(names.first).to_have_text("Sauce Labs Backpack")  # still A to Z
