@@ -9,7 +9,9 @@ from pytest_pacts.models import Action, Target
 from pytest_pacts.models.locator import DiscoveryResult
 
 
-def find(page: Page, element: str, action: str = "click", region: str | None = None) -> DiscoveryResult:
+def find(
+    page: Page, element: str, action: str = "click", region: str | None = None
+) -> DiscoveryResult:
     """Discover one step on the page as it is."""
     target = Target(element=element, region=region)
     return discover(page, [("step", target, Action(action))])["step"]

@@ -22,10 +22,19 @@ def test_an_actionable_element_passes_all_five_points(tab: Page) -> None:
 @pytest.mark.parametrize(
     ("html", "reason"),
     [
-        ('<div style="display:none"><button id="x">Go</button></div>', "display: none on its ancestor div"),
+        (
+            '<div style="display:none"><button id="x">Go</button></div>',
+            "display: none on its ancestor div",
+        ),
         ('<button id="x" style="visibility:hidden">Go</button>', "visibility: hidden"),
-        ('<div style="opacity:0"><button id="x">Go</button></div>', "opacity: 0 on its ancestor div"),
-        ('<button id="x" style="width:0;height:0;padding:0;border:0"></button>', "empty bounding box"),
+        (
+            '<div style="opacity:0"><button id="x">Go</button></div>',
+            "opacity: 0 on its ancestor div",
+        ),
+        (
+            '<button id="x" style="width:0;height:0;padding:0;border:0"></button>',
+            "empty bounding box",
+        ),
     ],
 )
 def test_hidden_elements_fail_visible(tab: Page, html: str, reason: str) -> None:

@@ -51,7 +51,10 @@ def test_region_by_accessible_name(tab: Page) -> None:
     assert chosen_id(tab, result) == "f"
     assert result.locator is not None and result.locator.region is not None
     assert result.locator.region.matched_by is RegionMatch.NAME
-    assert (result.locator.region.role, result.locator.region.name) == ("navigation", "Footer links")
+    assert (result.locator.region.role, result.locator.region.name) == (
+        "navigation",
+        "Footer links",
+    )
 
 
 CARDS = "".join(

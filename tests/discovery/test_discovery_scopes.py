@@ -87,8 +87,7 @@ def test_same_origin_iframe_records_the_frame_path(tab: Page) -> None:
     assert card_locator.frame_path == ('iframe[title="Payment"]',)
     assert results["cancel"].locator is not None and results["cancel"].locator.frame_path == ()
     assert to_code(card_locator) == (
-        "page.frame_locator('iframe[title=\"Payment\"]')"
-        '.get_by_label("Card number", exact=True)'
+        'page.frame_locator(\'iframe[title="Payment"]\').get_by_label("Card number", exact=True)'
     )
     to_playwright(tab, card_locator).fill("4242")
     assert tab.frames[1].eval_on_selector("#cn", "e => e.value") == "4242"

@@ -80,7 +80,9 @@ def test_aria_label_title_alt(tab: Page, html: str, field: str, value: str) -> N
     result = find(tab, value)
     assert chosen_id(tab, result) == "x"
     # role+name comes first when the element has a role (the image input is a button)
-    aria = [loc for loc in (result.locator, *result.alternates) if loc and loc.strategy is Strategy.ARIA]
+    aria = [
+        loc for loc in (result.locator, *result.alternates) if loc and loc.strategy is Strategy.ARIA
+    ]
     assert len(aria) == 1
     assert getattr(aria[0], field) == value and aria[0].confidence == 0.90
 

@@ -41,6 +41,16 @@ function hitTarget(doc, x, y) {
   return hit;
 }
 
+// Name the thing a person sees covering the element: the fixed or sticky layer (a cookie
+// banner, a toolbar) that the hit element belongs to, else the hit element itself.
+function coverOf(hit, el) {
+  let cover = hit;
+  for (let a = hit; a && a.tagName !== 'BODY' && !containsComposed(a, el); a = parentOf(a)) {
+    if (['fixed', 'sticky'].includes(getComputedStyle(a).position)) cover = a;
+  }
+  return cover;
+}
+
 function checkVisible(el) {
   if (!el.isConnected) return gateFail('visible', 'detached', 'the element is no longer in the document');
   for (let a = el; a; a = parentOf(a)) {
@@ -60,24 +70,25 @@ function checkVisible(el) {
   if (r.width === 0 || r.height === 0) {
     return gateFail('visible', 'not_visible', `empty bounding box (${r.width}×${r.height})`);
   }
-  // "Receives events" (PLATFORM.md): the action point must hit the element itself.
+  // "Receives events" (PLATFORM.md): the action point must hit the element itself. Like
+  // Playwright's own retries, a covered element is scrolled to the viewport's centre once
+  // before it is called obscured (a sticky banner covers the page's bottom, not its middle).
   const win = el.ownerDocument.defaultView;
-  let cx = r.x + r.width / 2;
-  let cy = r.y + r.height / 2;
-  if (cx < 0 || cy < 0 || cx >= win.innerWidth || cy >= win.innerHeight) {
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const inView = (x, y) => x >= 0 && y >= 0 && x < win.innerWidth && y < win.innerHeight;
+  let point = null;
+  let hit = null;
+  for (const scroll of [false, true]) {
+    if (scroll) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     const s = viewRect(el);
-    cx = s.x + s.width / 2;
-    cy = s.y + s.height / 2;
-    if (cx < 0 || cy < 0 || cx >= win.innerWidth || cy >= win.innerHeight) {
-      return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
-    }
+    point = [s.x + s.width / 2, s.y + s.height / 2];
+    if (!inView(...point)) continue;
+    hit = hitTarget(el.ownerDocument, ...point);
+    const viaLabel = hit && hit.tagName === 'LABEL' && hit.control === el;
+    if (hit && (containsComposed(el, hit) || viaLabel)) return gatePass('visible', 'visible and receives events');
   }
-  const hit = hitTarget(el.ownerDocument, cx, cy);
-  const viaLabel = hit && hit.tagName === 'LABEL' && hit.control === el;
-  if (hit && (containsComposed(el, hit) || viaLabel)) return gatePass('visible', 'visible and receives events');
-  const by = hit ? describeElement(hit) : 'nothing';
-  return gateFail('visible', 'obscured', `covered by ${by} at (${Math.round(cx)}, ${Math.round(cy)})`);
+  if (!inView(...point)) return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
+  const by = hit ? describeElement(coverOf(hit, el)) : 'nothing';
+  return gateFail('visible', 'obscured', `covered by ${by} at (${Math.round(point[0])}, ${Math.round(point[1])})`);
 }
 
 function checkEnabled(el, action, roleOf) {

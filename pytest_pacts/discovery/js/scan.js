@@ -32,6 +32,8 @@ function textTier(value, q) {
   if (!v || !q.bare) return 0;
   if (v === q.bare) return 2;
   if (v.length > 3 * q.bare.length + 20) return 0;
+  // "Log in" ~ "Login", "Sign-up" ~ "Sign up": same words, other spacing or punctuation.
+  if (q.joined && prep(value).joined === q.joined) return 1;
   return q.re.test(v) ? 1 : 0;
 }
 // Identifier-like values: "Login" ~ "login-button" (1), "User name" ~ "user_name" (2).
