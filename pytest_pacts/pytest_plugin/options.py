@@ -66,11 +66,54 @@ SETTINGS: tuple[Setting, ...] = (
         "Largest requirement file read, in MB; larger ones are a collection error.",
     ),
     Setting(
+        "pacts_store",
+        "string",
+        None,
+        "Where pytest-pacts keeps verified locators, heal history and audit events: a SQLite "
+        "path or a postgresql:// DSN (default: .pacts/pacts.db in the rootdir; env "
+        "PACTS_STORE).",
+    ),
+    Setting(
+        "pacts_discover",
+        "choice",
+        "auto",
+        "Find-first discovery at collection time: auto (requirements without a valid cached "
+        "plan), always (every requirement, even with --collect-only), off.",
+        choices=("auto", "always", "off"),
+    ),
+    Setting(
+        "pacts_discovery_ttl",
+        "int",
+        3600,
+        "Seconds a live discovery result stays valid in the POM cache.",
+    ),
+    Setting(
         "pacts_browser_path",
         "string",
         None,
         "Chromium executable to use when Playwright's own browsers are not installed "
         "(default: detect /usr/bin/chromium and friends; env PACTS_BROWSER_PATH).",
+    ),
+    Setting(
+        "pacts_report_dir",
+        "string",
+        ".pacts/reports",
+        "Folder (relative to the rootdir) for per-requirement artifacts: each run writes "
+        "<dir>/<run id>/ with verdict JSON, step logs, summaries and index.json/index.md. "
+        "'off' writes none.",
+    ),
+    Setting(
+        "pacts_generate",
+        "bool",
+        False,
+        "Write generated_tests/test_<req_id>.py (plain pytest-playwright) for every "
+        "requirement that passed, rewritten only when its plan hash changes.",
+    ),
+    Setting(
+        "pacts_generate_dir",
+        "string",
+        "generated_tests",
+        "Folder (relative to the rootdir) that --pacts-generate writes into.",
     ),
 )
 

@@ -21,6 +21,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for tag in options.get_list(config, "pacts_markers"):
         config.addinivalue_line("markers", f"{tag}: requirement tag (pacts_markers)")
+    from pytest_pacts.pytest_plugin import discovery_phase
+
+    config.pluginmanager.register(discovery_phase, "pacts-discovery")
     if config.pluginmanager.hasplugin("playwright"):
         config.pluginmanager.register(BrowserLaunch(), "pacts-browser-launch")
 

@@ -1,0 +1,249 @@
+"""Find first, at collection: discover a plan's start-page steps before any test runs.
+
+SPEC.md §4 "When": requirements whose plan is not cached are discovered on the page reachable
+from their URL; steps on pages reached only after actions are discovered right before first
+use during execution. Which steps are "on the start page" is decided conservatively: the
+steps up to the first one that may leave the page (a goto, a click, a key press, or an
+expectation of navigation). Caching a later page's element because a same-named element
+happens to exist on the start page would risk acting on the wrong element (§2.3).
+
+The POM cache payload is :class:`PomEntry`, stored by requirement and plan hash (not host),
+so the same requirement against another deployment reuses its verified locators.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwright
+from pydantic import BaseModel, ConfigDict, Field
+
+from pytest_pacts.browser import launch_options
+from pytest_pacts.discovery.engine import Discoverer
+from pytest_pacts.models import Action, ExpectationKind, Plan, SourceRef, Step
+from pytest_pacts.models.locator import DiscoveryResult
+
+POM_PAYLOAD_VERSION = 1
+_MAY_LEAVE_PAGE = frozenset({Action.GOTO, Action.CLICK, Action.PRESS})
+_NAVIGATION_EXPECTATIONS = frozenset({ExpectationKind.NAVIGATES_TO, ExpectationKind.URL_CONTAINS})
+
+
+class PomEntry(BaseModel):
+    """What the POM cache holds for one (requirement, plan hash): verified step locators."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version: int = POM_PAYLOAD_VERSION
+    req_id: str
+    plan_hash: str
+    url: str
+    discovered_at: str
+    steps: dict[int, DiscoveryResult] = Field(default_factory=dict)
+
+    def merged(self, index: int, result: DiscoveryResult) -> PomEntry:
+        """A copy with one more step (execution discovers later pages and adds them)."""
+        return self.model_copy(update={"steps": {**self.steps, index: result}})
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def resolve_url(plan: Plan, base_url: str | None) -> str | None:
+    """Absolute URL of the requirement's start page, or ``None`` when there is no base."""
+    url = plan.requirement.url
+    if "://" in url:
+        return url
+    base = base_url or plan.requirement.base_url
+    if not base:
+        return None
+    return urljoin(base if base.endswith("/") else base + "/", url.lstrip("/"))
+
+
+def start_page_steps(plan: Plan) -> list[Step]:
+    """The steps that act on the start page, up to the first that may leave it."""
+    steps: list[Step] = []
+    for step in plan.steps:
+        if step.action is Action.GOTO:
+            break
+        if step.target is not None and step.action is not Action.WAIT:
+            steps.append(step)
+        leaves = step.action in _MAY_LEAVE_PAGE or (
+            step.expected is not None and step.expected.kind in _NAVIGATION_EXPECTATIONS
+        )
+        if leaves:
+            break
+    return steps
+
+
+@dataclass(frozen=True)
+class DiscoveryProblem:
+    """Something a person should know about a requirement's discovery, with its row."""
+
+    req_id: str
+    source: SourceRef
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source.render()}: {self.req_id}: {self.message}"
+
+
+@dataclass
+class PlanDiscovery:
+    """The outcome of discovering one plan's start page."""
+
+    plan: Plan
+    url: str | None
+    results: dict[int, DiscoveryResult] = field(default_factory=dict)
+    problems: list[DiscoveryProblem] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def cacheable(self) -> dict[int, DiscoveryResult]:
+        """Results with a verified locator (even if not actionable yet: a button that is
+        disabled until the form is valid is still the right element; the gate waits)."""
+        return {i: r for i, r in self.results.items() if r.locator is not None}
+
+    def entry(self) -> PomEntry:
+        return PomEntry(
+            req_id=self.plan.req_id,
+            plan_hash=self.plan.plan_hash,
+            url=self.url or "",
+            discovered_at=now_iso(),
+            steps=self.cacheable,
+        )
+
+
+def _describe_unresolved(step: Step, result: DiscoveryResult) -> str:
+    assert result.unresolved is not None
+    text = f"step {step.index + 1} ({step.describe()}): {result.unresolved.message}"
+    if result.unresolved.candidates:
+        top = "; ".join(
+            f"{c.description} ({c.score:.2f})" for c in result.unresolved.candidates[:3]
+        )
+        text += f"; candidates: {top}"
+    if result.unresolved.reason == "ambiguous" and "region" not in text:
+        text += "; add a region (Element@Region) to say which one"
+    return text
+
+
+def discover_plan(
+    page: Page,
+    plan: Plan,
+    base_url: str | None,
+    *,
+    discoverer: Discoverer | None = None,
+    timeout_ms: float = 15_000,
+    settle_ms: float = 3_000,
+) -> PlanDiscovery:
+    """Load the plan's start page and discover its start-page steps in one scan per frame.
+
+    Never raises for page problems: unreachable URLs, HTTP errors and pages that never
+    settle become :class:`DiscoveryProblem` entries naming the requirement's row.
+    """
+    started = time.perf_counter()
+    url = resolve_url(plan, base_url)
+    out = PlanDiscovery(plan=plan, url=url)
+    where = plan.requirement.source
+
+    def problem(message: str, source: SourceRef = where) -> None:
+        out.problems.append(DiscoveryProblem(plan.req_id, source, message))
+
+    steps = start_page_steps(plan)
+    if not steps:
+        return out
+    if url is None:
+        problem(
+            f"the url {plan.requirement.url!r} is relative and no --base-url is set; "
+            "discovery waits until the test runs"
+        )
+        return out
+    try:
+        response = page.goto(url, wait_until="load", timeout=timeout_ms)
+    except Error as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        problem(f"could not load {url}: {first}")
+        out.seconds = time.perf_counter() - started
+        return out
+    if response is not None and response.status >= 400:
+        problem(f"{url} answered HTTP {response.status}; nothing was discovered on it")
+        out.seconds = time.perf_counter() - started
+        return out
+    try:
+        page.wait_for_load_state("networkidle", timeout=settle_ms)
+    except Error:
+        problem(
+            f"{url} did not settle within {settle_ms / 1000:.0f} s (network still busy); "
+            "discovered on the page as it was"
+        )
+    targets = [(step.index, step.target, step.action) for step in steps if step.target is not None]
+    try:
+        found = (discoverer or Discoverer()).discover(page, targets)
+    except Error as exc:
+        problem(f"discovery failed on {url}: {str(exc).splitlines()[0]}")
+        out.seconds = time.perf_counter() - started
+        return out
+    except Exception as exc:  # a bug of ours must not stop the run: say it, carry on
+        problem(
+            f"discovery failed on {url} with an internal error "
+            f"({type(exc).__name__}: {exc}); the steps will be discovered when they run"
+        )
+        out.seconds = time.perf_counter() - started
+        return out
+    by_index = {step.index: step for step in steps}
+    for index, result in found.items():
+        out.results[index] = result
+        if result.locator is None and result.unresolved is not None:
+            step = by_index[index]
+            problem(_describe_unresolved(step, result), step.source)
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+class DiscoveryBrowser:
+    """A Playwright + Chromium of its own for collection time, stopped before tests run.
+
+    Fixtures do not exist during collection, and a sync Playwright still running when
+    pytest-playwright starts makes its fixtures fail (PLATFORM.md).
+    """
+
+    def __init__(self, browser_path: str | None = None) -> None:
+        self._browser_path = browser_path
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self.launches = 0
+
+    def __enter__(self) -> DiscoveryBrowser:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def browser(self) -> Browser:
+        if self._browser is None:
+            self._pw = sync_playwright().start()
+            self._browser = self._pw.chromium.launch(**launch_options(self._browser_path))  # type: ignore[arg-type]
+            self.launches += 1
+        return self._browser
+
+    @contextmanager
+    def page(self, context_options: Mapping[str, object] | None = None) -> Iterator[Page]:
+        context = self.browser.new_context(**dict(context_options or {}))  # type: ignore[arg-type]
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+
+    def close(self) -> None:
+        if self._browser is not None:
+            self._browser.close()
+            self._browser = None
+        if self._pw is not None:
+            self._pw.stop()
+            self._pw = None

@@ -1,0 +1,291 @@
+"""Report hooks: JUnit properties, pytest-html, artifacts, the terminal summary (SPEC.md §11).
+
+A thin adapter: it reads each requirement item's ``RunRecord`` (``item.stash[RUN_KEY]``)
+and hands it to :mod:`pytest_pacts.reports`. Under xdist the per-test work (properties,
+extras, artifact files) happens on the worker that ran the test; what the controller needs
+travels on the call report as JSON-friendly attributes (``report.pacts``,
+``report.extras``), and the controller alone writes the run index and prints the summary
+(PLATFORM.md "pytest-xdist", "Reports").
+
+Register with :func:`register` from ``pytest_configure`` (idempotent).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+from collections.abc import Generator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_pacts.models import Plan
+from pytest_pacts.models.outcome import RunRecord
+from pytest_pacts.pytest_plugin import options
+from pytest_pacts.pytest_plugin.keys import RUN_KEY
+from pytest_pacts.reports import artifacts, html, junit
+from pytest_pacts.reports import summary as run_summary
+from pytest_pacts.reports.proposals import ProposalView, proposal_views
+from pytest_pacts.reports.redact import Redactor, plan_secrets
+
+if TYPE_CHECKING:
+    from pytest_pacts.store import Store
+
+PLUGIN_NAME = "pacts-reporting"
+RUN_ID_KEY = "pacts_run_id"
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+SLO_WINDOW = timedelta(days=30)
+
+
+def register(config: pytest.Config) -> None:
+    """Register the report hooks once per config (``plugin.py`` calls this)."""
+    if not config.pluginmanager.has_plugin(PLUGIN_NAME):
+        config.pluginmanager.register(Reporting(config), PLUGIN_NAME)
+
+
+def _new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+
+
+def _plan(item: pytest.Item) -> Plan | None:
+    plan = getattr(item, "plan", None)
+    return plan if isinstance(plan, Plan) else None
+
+
+class Reporting:
+    """Stateful report plugin: one per pytest process."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+        self.is_worker = workerinput is not None
+        run_id = workerinput.get(RUN_ID_KEY) if workerinput else None
+        self.run_id: str = str(run_id) if run_id else _new_run_id()
+        self.entries: list[dict[str, object]] = []
+        self.no_record = 0
+        self._store: Store | None = None
+        self._store_tried = False
+
+    # -- where things go ------------------------------------------------------------------
+    @property
+    def run_dir(self) -> Path | None:
+        configured = options.get_str(self.config, "pacts_report_dir") or ".pacts/reports"
+        if configured.lower() in ("off", "none", "false", "0"):
+            return None
+        return self.config.rootpath / configured / self.run_id
+
+    def store(self) -> Store | None:
+        """A read connection to the store, when one exists (never creates one)."""
+        if self._store_tried:
+            return self._store
+        self._store_tried = True
+        configured = options.get_str(self.config, "pacts_store") if _has("pacts_store") else None
+        target = configured or os.environ.get("PACTS_STORE")
+        if not target:
+            from pytest_pacts.store import default_store_path
+
+            target = str(default_store_path(self.config.rootpath))
+        if "://" not in target and not Path(target).is_file():
+            return None
+        from pytest_pacts.store import StoreError, open_store
+
+        try:
+            self._store = open_store(target)
+        except (StoreError, OSError, ValueError, ImportError):
+            self._store = None
+        return self._store
+
+    # -- xdist ----------------------------------------------------------------------------
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput[RUN_ID_KEY] = self.run_id
+
+    # -- per test -------------------------------------------------------------------------
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        if call.when != "call":
+            return report
+        plan = _plan(item)
+        record = item.stash.get(RUN_KEY, None)
+        if record is None:
+            if plan is not None:
+                report.pacts = {"nodeid": item.nodeid, "req_id": plan.req_id, "verdict": None}  # type: ignore[attr-defined]
+            return report
+        try:
+            self._report_record(item, report, record, plan)
+        except OSError as exc:  # a full disk must not turn a verdict into an INTERNALERROR
+            item.warn(pytest.PytestWarning(f"pacts: could not write reports: {exc}"))
+        return report
+
+    def _report_record(
+        self, item: pytest.Item, report: pytest.TestReport, record: RunRecord, plan: Plan | None
+    ) -> None:
+        views = proposal_views(record, self.store() if record.proposals else None)
+        env = dict(os.environ)
+        redactor = Redactor(plan_secrets(plan, env) if plan is not None else ())
+        paths: dict[str, Path] = {}
+        if self.run_dir is not None:
+            paths = artifacts.write_requirement_artifacts(
+                self.run_dir, item.nodeid, record, views, redactor
+            )
+        record_path = str(paths["record"]) if "record" in paths else None
+        for name, value in junit.junit_properties(record, views, record_path):
+            item.user_properties.append((name, redactor.text(value)))
+        entry: dict[str, object] = {
+            "nodeid": item.nodeid,
+            "req_id": record.req_id,
+            "verdict": record.verdict,
+            "rca_class": record.rca.rca_class.value,
+            "healed": record.healed,
+            "heal_count": record.heal_count,
+            "heal_rounds": record.heal_rounds,
+            "llm_calls": record.llm_calls,
+            "plan_hash": record.plan_hash,
+            "started_at": record.started_at,
+            "proposals": [
+                {"id": v.id, "track": v.track, "promotion_required": v.promotion_required}
+                for v in views
+            ],
+        }
+        for key, path in paths.items():
+            entry[key] = str(path)
+        if plan is not None and options.get_bool(self.config, "pacts_generate"):
+            entry["generated"] = self._generate(plan, record)
+        report.pacts = entry  # type: ignore[attr-defined]
+        if self.config.pluginmanager.hasplugin("html"):
+            extras = self._html_extras(record, views, redactor)
+            report.extras = [*getattr(report, "extras", []), *extras]  # type: ignore[attr-defined]
+
+    def _generate(self, plan: Plan, record: RunRecord) -> str | None:
+        if record.verdict != "pass":
+            return None
+        from pytest_pacts.generator import GenerationError, locators_from_record, write_test
+
+        out = self.config.rootpath / (
+            options.get_str(self.config, "pacts_generate_dir") or "generated_tests"
+        )
+        try:
+            result = write_test(plan, locators_from_record(record), out)
+        except GenerationError:
+            return None
+        return str(result.path)
+
+    def _html_extras(
+        self, record: RunRecord, views: list[ProposalView], redactor: Redactor
+    ) -> list[dict[str, str | None]]:
+        from pytest_html import extras as html_extras
+
+        out = [html_extras.html(redactor.text(html.requirement_html(record, views)))]
+        images: list[tuple[str, str]] = []
+        for key, path in sorted(record.artifacts.items()):
+            if "screenshot" in key and path.lower().endswith(".png"):
+                images.append((key.replace("_", " "), path))
+        for step in record.steps:
+            for heal in step.heals:
+                for label, path in (
+                    ("before heal", heal.screenshot_before),
+                    ("after heal", heal.screenshot_after),
+                ):
+                    if path:
+                        images.append((f"step {step.index + 1} {label} (round {heal.round})", path))
+        for name, path in images:
+            data = _read_png(path)
+            if data is not None:
+                out.append(html_extras.png(data, name=name))
+        return out
+
+    # -- controller -----------------------------------------------------------------------
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.is_worker or report.when != "call":
+            return
+        entry = getattr(report, "pacts", None)
+        if isinstance(entry, dict):
+            if entry.get("verdict") is None:
+                self.no_record += 1
+            else:
+                self.entries.append(entry)
+
+    def summary(self) -> run_summary.RunSummary:
+        result = run_summary.from_entries(self.entries, self.no_record)
+        store = self.store()
+        if store is not None:
+            since = datetime.now(UTC) - SLO_WINDOW
+            result = run_summary.with_store_history(result, store, since)
+        if self.entries and self.run_dir is not None:
+            result.report_dir = str(self.run_dir)
+        return result
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.is_worker or not self.entries or self.run_dir is None:
+            return
+        result = self.summary()
+        index = {
+            "run_id": self.run_id,
+            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "summary": result.as_json(),
+            "requirements": run_summary.index_entries(self.entries),
+        }
+        try:
+            artifacts.write_index(self.run_dir, index, result.markdown(f"Run {self.run_id}"))
+            artifacts.write_text(self.run_dir.parent / "LATEST", self.run_id + "\n")
+        except OSError as exc:
+            session.config.issue_config_time_warning(
+                pytest.PytestWarning(f"pacts: could not write the run index: {exc}"), 2
+            )
+
+    def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
+        if self.is_worker or not (self.entries or self.no_record):
+            return
+        terminalreporter.section("pytest-pacts")
+        for line in self.summary().terminal_lines():
+            terminalreporter.write_line(line)
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    # -- pytest-html (optional) -----------------------------------------------------------
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_results_table_header(self, cells: list[str]) -> None:
+        cells.insert(2, html.VERDICT_HEADER)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_results_table_row(self, report: pytest.TestReport, cells: list[str]) -> None:
+        entry = getattr(report, "pacts", None)
+        if isinstance(entry, dict):
+            cells.insert(2, html.verdict_cell(_opt_str(entry.get("verdict")), bool(entry.get("healed"))))
+        else:
+            cells.insert(2, html.verdict_cell(None, False))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_results_summary(
+        self, prefix: list[str], summary: list[str], postfix: list[str], session: pytest.Session
+    ) -> None:
+        if self.entries or self.no_record:
+            prefix.append(html.summary_html(self.summary()))
+
+
+def _opt_str(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _has(name: str) -> bool:
+    return any(s.name == name for s in options.SETTINGS)
+
+
+def _read_png(path: str) -> str | None:
+    try:
+        p = Path(path)
+        if not p.is_file() or p.stat().st_size > MAX_IMAGE_BYTES:
+            return None
+        return base64.b64encode(p.read_bytes()).decode("ascii")
+    except OSError:
+        return None
