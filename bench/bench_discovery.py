@@ -99,7 +99,7 @@ def timed(func: Callable[[], object]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_options())
@@ -108,8 +108,11 @@ def main() -> None:
         elements = page.evaluate("document.querySelectorAll('*').length")
         results = discover(page, STEPS)  # warm-up (installs the scan script)
         naive = naive_discover(page, STEPS)
-        one_pass = [timed(lambda: discover(page, STEPS)) for _ in range(args.repeat)]
-        baseline = [timed(lambda: naive_discover(page, STEPS)) for _ in range(args.repeat)]
+        one_pass: list[float] = []
+        baseline: list[float] = []
+        for _ in range(args.repeat):  # interleaved, so a load spike hits both alike
+            one_pass.append(timed(lambda: discover(page, STEPS)))
+            baseline.append(timed(lambda: naive_discover(page, STEPS)))
         browser.close()
     resolved = sum(r.locator is not None for r in results.values())
     fast, slow = statistics.median(one_pass), statistics.median(baseline)

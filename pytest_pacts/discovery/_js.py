@@ -53,6 +53,15 @@ def installed_elements_function(name: str) -> str:
     )
 
 
+def installed_page_function(name: str) -> str:
+    """Like :func:`page_function` without the installer (``NOT_INSTALLED`` when absent)."""
+    key, _ = _installer()
+    return (
+        f"async (arg) => {{ const api = globalThis[{key!r}]; "
+        f"return api ? await api.{name}(arg) : {NOT_INSTALLED!r}; }}"
+    )
+
+
 def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
     """``target.evaluate_all`` of API function ``name``, sending the installer only if needed."""
     result = target.evaluate_all(installed_elements_function(name), arg)

@@ -18,7 +18,13 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import strategies
-from pytest_pacts.discovery._js import call_on_elements, element_function, page_function
+from pytest_pacts.discovery._js import (
+    NOT_INSTALLED,
+    call_on_elements,
+    element_function,
+    installed_page_function,
+    page_function,
+)
 from pytest_pacts.discovery.render import to_playwright
 from pytest_pacts.models.locator import (
     LOOSE_FACTOR,
@@ -94,10 +100,19 @@ class Discoverer:
         ]
         scans = [self._scan(frame, path, steps) for frame, path in self._frames(page)]
         found = [s for s in scans if s is not None]
-        return {
-            key: self._resolve(page, str(i), target, Action(action), found)
+        chosen: dict[str, tuple[_FrameScan, int]] = {}
+        results = {
+            key: self._resolve(page, str(i), target, Action(action), found, chosen)
             for i, (key, target, action) in enumerate(targets)
         }
+        # The gate snapshots were measured in the page while we verified; collect them.
+        scans_used = {scan.scan_id: scan for scan, _index in chosen.values()}
+        gates = {scan_id: _gates(scan) for scan_id, scan in scans_used.items()}
+        for i, (key, _target, _action) in enumerate(targets):
+            if str(i) in chosen:
+                scan, index = chosen[str(i)]
+                results[key] = _with_gate(results[key], gates[scan.scan_id], index)
+        return results
 
     # -- scanning ---------------------------------------------------------------------------
 
@@ -143,7 +158,13 @@ class Discoverer:
     # -- merging and verification ------------------------------------------------------------
 
     def _resolve(
-        self, page: Page, key: str, target: Target, action: Action, scans: list[_FrameScan]
+        self,
+        page: Page,
+        key: str,
+        target: Target,
+        action: Action,
+        scans: list[_FrameScan],
+        chosen: dict[str, tuple[_FrameScan, int]],
     ) -> DiscoveryResult:
         base = _Base(target.element, target.region, action.value)
         answers = [(s, next(r for r in s.results if r["key"] == key)) for s in scans]
@@ -158,6 +179,7 @@ class Discoverer:
         if len(top) > 1 or top[0][1]["status"] == "ambiguous":
             return DiscoveryResult(**base.fields(), unresolved=_ambiguous(target, top))
         scan, raw = top[0]
+        chosen[key] = (scan, cast(int, raw["element_index"]))
         return self._verify(page, scan, raw, base)
 
     def _verify(self, page: Page, scan: _FrameScan, raw: JSON, base: _Base) -> DiscoveryResult:
@@ -191,7 +213,6 @@ class Discoverer:
         fingerprint = Fingerprint.model_validate(
             {**cast(JSON, raw["fingerprint"]), "frame_path": scan.path}
         )
-        gate = GateSnapshot.model_validate(raw["gate"])
         if not accepted:
             lost = Unresolved(
                 reason="ambiguous" if seen else "none",
@@ -201,26 +222,44 @@ class Discoverer:
                 ),
                 candidates=tuple(Candidate(description=d, score=0.0) for d in dict.fromkeys(seen)),
             )
-            return DiscoveryResult(**base.fields(), fingerprint=fingerprint, gate=gate,
+            return DiscoveryResult(**base.fields(), fingerprint=fingerprint,
                                    unresolved=lost, rejected=tuple(rejected))  # fmt: skip
-        failed = gate.failed
-        unresolved: Unresolved | None = None
-        if failed is not None:
-            unresolved = Unresolved(
-                reason="not_actionable",
-                message=f"found {_describe(fingerprint)}, but it fails the {failed.name} "
-                f"check: {failed.reason}",
-                failed_point=failed,
-            )
         return DiscoveryResult(
             **base.fields(),
             locator=accepted[0],
             alternates=tuple(accepted[1:]),
             fingerprint=fingerprint,
-            gate=gate,
-            unresolved=unresolved,
             rejected=tuple(rejected),
         )
+
+
+def _gates(scan: _FrameScan) -> list[JSON] | None:
+    try:
+        raw = scan.frame.evaluate(installed_page_function("gates"), {"scan_id": scan.scan_id})
+    except PlaywrightError:
+        return None
+    return None if raw == NOT_INSTALLED else cast(list[JSON] | None, raw)
+
+
+def _with_gate(result: DiscoveryResult, gates: list[JSON] | None, index: int) -> DiscoveryResult:
+    """Attach the gate snapshot; an accepted locator that fails it is ``not_actionable``."""
+    if gates is None:
+        changed = Unresolved(
+            reason="not_actionable",
+            message="the page changed (navigated or reloaded) during discovery; discover again",
+        )
+        return result.model_copy(update={"unresolved": result.unresolved or changed})
+    gate = GateSnapshot.model_validate(gates[index])
+    failed = gate.failed
+    if result.unresolved is not None or failed is None or result.fingerprint is None:
+        return result.model_copy(update={"gate": gate})
+    unresolved = Unresolved(
+        reason="not_actionable",
+        message=f"found {_describe(result.fingerprint)}, but it fails the {failed.name} "
+        f"check: {failed.reason}",
+        failed_point=failed,
+    )
+    return result.model_copy(update={"gate": gate, "unresolved": unresolved})
 
 
 def _table() -> list[strategies.StrategyInfo]:

@@ -1,6 +1,6 @@
 // The installed API (one object per document, see pytest_pacts/discovery/_js.py).
 
-const registry = new Map();  // scan id -> chosen elements, for identity checks (§4)
+const registry = new Map();  // scan id -> {chosen elements (identity checks, §4), gate promise}
 
 async function scan(args) {
   prepared.clear();
@@ -20,21 +20,27 @@ async function scan(args) {
     items.push({ els: [r.el], action: args.steps.find((s) => s.key === r.key).action,
       regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el) });
   }
-  registry.set(args.scan_id, chosen);
+  // The gate needs two animation frames (stability); they run while Python verifies the
+  // locators, and gates() collects the snapshots afterwards.
+  const gates = checkActionable(items, dom.roleOf);
+  registry.set(args.scan_id, { chosen, gates });
   for (const old of [...registry.keys()].slice(0, -8)) registry.delete(old);
-  const gates = await checkActionable(items, dom.roleOf);
-  let g = 0;
   for (const r of results) {
-    if (r.el) r.gate = gates[g++];
     delete r.el;
     delete r.where;
   }
   return results;
 }
 
+async function gates(arg) {
+  const entry = registry.get(arg.scan_id);
+  return entry ? await entry.gates : null;
+}
+
 // Does a rendered Playwright locator resolve to exactly the element the scan chose?
 function verify(els, arg) {
-  const target = (registry.get(arg.scan_id) || [])[arg.index];
+  const entry = registry.get(arg.scan_id);
+  const target = entry ? entry.chosen[arg.index] : undefined;
   const dom = makeDom(document);
   return { count: els.length, same: els.length === 1 && els[0] === target,
     found: els.slice(0, 5).map((e) => describeElement(e, dom)) };
@@ -63,4 +69,4 @@ function frameInfo(el) {
   return { same_origin: sameOrigin, selector };
 }
 
-return { scan, verify, check, frameInfo };
+return { scan, gates, verify, check, frameInfo };

@@ -17,7 +17,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // Every (element, strategy, key) of the page, computed once for all steps.
   const table = [];
   for (const el of elements) {
-    for (const s of order) for (const key of strategies[s].keys(el)) table.push({ el, s, key });
+    for (const s of order) for (const key of strategies[s].keys(el)) table.push({ el, s, key, p: prep(key.value) });
   }
   const lowText = new Map();
   const lowTextOf = (el) => { if (!lowText.has(el)) lowText.set(el, dom.textOf(el).toLowerCase()); return lowText.get(el); };
@@ -117,7 +117,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const raw = [primary];
     for (const row of table) {
       if (row.el !== el) continue;
-      const tier = strategies[row.s].compare(row.key.value, q);
+      const tier = strategies[row.s].compare(row.p, q);
       const derived = ['test_id', 'role_name', 'css'].includes(row.s);
       if (tier || derived) raw.push({ strategy: row.s, tier, spec: strategies[row.s].spec(row.key, el) });
     }
@@ -163,7 +163,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const scope = step.region ? { region: step.region, structured: regions.structured(step.region) } : null;
     const hits = [];
     for (const row of table) {
-      const tier = strategies[row.s].compare(row.key.value, q);
+      const tier = strategies[row.s].compare(row.p, q);
       if (tier) hits.push({ ...row, tier });
     }
     const passes = NAME_ACTIONS_LAX.has(step.action) ? [2, 1] : [2];

@@ -27,18 +27,20 @@ function prep(value) {
 }
 
 // 2 = exact (case-insensitive, whitespace-normalised), 1 = whole-word substring, 0 = no.
+// ``value`` is a string or its prep() (the scan's table holds prepared keys).
 function textTier(value, q) {
-  const v = prep(value).bare;
+  const p = typeof value === 'string' ? prep(value) : value;
+  const v = p.bare;
   if (!v || !q.bare) return 0;
   if (v === q.bare) return 2;
   if (v.length > 3 * q.bare.length + 20) return 0;
   // "Log in" ~ "Login", "Sign-up" ~ "Sign up": same words, other spacing or punctuation.
-  if (q.joined && prep(value).joined === q.joined) return 1;
+  if (q.joined && p.joined === q.joined) return 1;
   return q.re.test(v) ? 1 : 0;
 }
 // Identifier-like values: "Login" ~ "login-button" (1), "User name" ~ "user_name" (2).
 function tokenTier(value, q) {
-  const { toks: t, joined } = prep(value);
+  const { toks: t, joined } = typeof value === 'string' ? prep(value) : value;
   if (!t.length || !q.tokens.length) return 0;
   if (joined === q.joined) return 2;
   for (let i = 0; i + q.tokens.length <= t.length; i++) {
