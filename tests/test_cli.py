@@ -92,3 +92,35 @@ def test_plan_masks_secret_vars(tmp_path: Path) -> None:
     result = pacts("plan", str(path), "--json")
     assert "pw-canary-1" not in result.stdout
     assert json.loads(result.stdout)[0]["vars"] == {"password": "***"}
+
+
+def test_discover_against_the_demo_app(tmp_path: Path) -> None:
+    req = tmp_path / "login.req.yaml"
+    req.write_text(
+        "req_id: R-LOGIN\nurl: /\nsteps:\n"
+        "  - Username@LoginForm | fill | standard_user\n"
+        "  - Login@LoginForm | click | | navigates_to:Products\n"
+        "  - Open Menu | click\n"
+    )
+    result = pacts("discover", str(req), "--demo", "v1", "--json")
+    assert result.returncode == 0, result.stderr
+    (report,) = json.loads(result.stdout)
+    steps = report["steps"]
+    assert [s["status"] for s in steps] == ["resolved", "resolved", "later"]
+    assert steps[0]["strategy"] == "test_id" and steps[0]["confidence"] == 0.98
+    assert steps[0]["code"] == 'page.locator("#login_form").locator(\'[data-test="username"]\')'
+    assert all(p["ok"] for p in steps[1]["gate"].values())
+    assert steps[1]["alternates"]
+
+
+def test_discover_reports_unresolved_with_candidates(tmp_path: Path) -> None:
+    req = tmp_path / "w.req.yaml"
+    req.write_text(
+        "req_id: R-W\nurl: /widgets.html\nsteps:\n  - Delete | click\n  - Frobnicate | click\n"
+    )
+    result = pacts("discover", str(req), "--demo", "v1")
+    assert result.returncode == 1
+    out = result.stdout
+    assert "NOT RESOLVED (ambiguous)" in out and "candidate: " in out and "Draft A" in out
+    assert f'{req}:4:5: R-W: step 1 (click "Delete")' in out
+    assert "Traceback" not in result.stderr

@@ -13,7 +13,11 @@ from pytest_pacts.cli.common import EXIT_USAGE, CommandError
 
 # One module per subcommand; each exposes ``register(subparsers) -> None`` and sets
 # ``func`` on its parser. Add a subcommand by adding a module and one line here.
-SUBCOMMAND_MODULES = ("pytest_pacts.cli.plan_cmd",)
+SUBCOMMAND_MODULES = (
+    "pytest_pacts.cli.plan_cmd",
+    "pytest_pacts.cli.discover_cmd",
+    "pytest_pacts.cli.heals_cmd",
+)
 
 
 class _Register(Protocol):

@@ -49,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _files(paths: list[Path]) -> list[Path]:
+def collect_files(paths: list[Path]) -> list[Path]:
+    """Requirement files named, or found under named directories (sorted)."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -111,18 +112,23 @@ def _print_text(plan: Plan) -> None:
         print(f"  {step.index + 1:>3}. {step.describe()}{via}  ({step.source.render()})")
 
 
-def run(args: argparse.Namespace) -> int:
+def load_shared_blocks(files: list[Path]) -> dict[str, BlockDefinition]:
     shared: dict[str, BlockDefinition] = {}
-    env = dict(os.environ)
     try:
-        for blocks_file in args.blocks:
-            shared.update(load_blocks_file(blocks_file, LoaderOptions(env=env)))
+        for blocks_file in files:
+            shared.update(load_blocks_file(blocks_file, LoaderOptions(env=dict(os.environ))))
     except RequirementFileError as exc:
         raise CommandError(f"shared blocks: {exc}") from None
+    return shared
+
+
+def run(args: argparse.Namespace) -> int:
+    env = dict(os.environ)
+    shared = load_shared_blocks(args.blocks)
     options = LoaderOptions(env=env, secret_vars=frozenset(args.secret_var), shared_blocks=shared)
     plans: list[Plan] = []
     failed = 0
-    for path in _files(args.paths):
+    for path in collect_files(args.paths):
         try:
             plans.extend(load_file(path, options).plans)
         except RequirementFileError as exc:

@@ -3,8 +3,8 @@
 SPEC.md §4 "When": requirements whose plan is not cached are discovered on the page reachable
 from their URL; steps on pages reached only after actions are discovered right before first
 use during execution. Which steps are "on the start page" is decided conservatively: the
-steps up to the first one that may leave the page (a goto, a click, a key press, or an
-expectation of navigation). Caching a later page's element because a same-named element
+steps up to the first one that may leave the page (a goto, an expectation of navigation,
+or a click or key press without a same-page expectation). Caching a later page's element because a same-named element
 happens to exist on the start page would risk acting on the wrong element (§2.3).
 
 The POM cache payload is :class:`PomEntry`, stored by requirement and plan hash (not host),
@@ -31,6 +31,9 @@ from pytest_pacts.models.locator import DiscoveryResult
 POM_PAYLOAD_VERSION = 1
 _MAY_LEAVE_PAGE = frozenset({Action.GOTO, Action.CLICK, Action.PRESS})
 _NAVIGATION_EXPECTATIONS = frozenset({ExpectationKind.NAVIGATES_TO, ExpectationKind.URL_CONTAINS})
+_SAME_PAGE_EXPECTATIONS = (
+    frozenset(ExpectationKind) - _NAVIGATION_EXPECTATIONS - {ExpectationKind.TITLE_CONTAINS}
+)
 
 
 class PomEntry(BaseModel):
@@ -73,7 +76,10 @@ def start_page_steps(plan: Plan) -> list[Step]:
             break
         if step.target is not None and step.action is not Action.WAIT:
             steps.append(step)
-        leaves = step.action in _MAY_LEAVE_PAGE or (
+        # A click or key press with a same-page expectation ("text_visible:Saved",
+        # "checked") stays on the page; without one it may navigate.
+        stays = step.expected is not None and step.expected.kind in _SAME_PAGE_EXPECTATIONS
+        leaves = (step.action in _MAY_LEAVE_PAGE and not stays) or (
             step.expected is not None and step.expected.kind in _NAVIGATION_EXPECTATIONS
         )
         if leaves:
@@ -88,6 +94,7 @@ class DiscoveryProblem:
     req_id: str
     source: SourceRef
     message: str
+    kind: str = "page"  # "page": the page could not be used; "step": one step unresolved
 
     def __str__(self) -> str:
         return f"{self.source.render()}: {self.req_id}: {self.message}"
@@ -200,7 +207,11 @@ def discover_plan(
         out.results[index] = result
         if result.locator is None and result.unresolved is not None:
             step = by_index[index]
-            problem(_describe_unresolved(step, result), step.source)
+            out.problems.append(
+                DiscoveryProblem(
+                    plan.req_id, step.source, _describe_unresolved(step, result), kind="step"
+                )
+            )
     out.seconds = time.perf_counter() - started
     return out
 

@@ -90,7 +90,15 @@ def run_discovery(config: pytest.Config, plans: Iterable[Plan]) -> None:
             if outcome.cacheable:
                 save_pom(store, outcome.entry(), ttl_seconds)
             for problem in outcome.problems:
-                _say(config, f"  {problem}")
+                if problem.kind == "step":
+                    # often an element shown only after earlier steps: not an error yet
+                    _say(
+                        config,
+                        f"  {problem} (not resolved on the start page; it is "
+                        "discovered again right before it runs)",
+                    )
+                else:
+                    _say(config, f"  {problem}")
         launches = browser.launches
     found = sum(len(d.cacheable) for d in done)
     _say(
