@@ -1,0 +1,625 @@
+"""``pacts heals list|show|accept|reject``: review heal proposals (SPEC.md §8, §9, §13).
+
+A test run that heals a locator leaves a pending proposal in the store. A reviewer lists
+them, reads one (the self-heal gate, the suggested diff and the "copy proposal" text of
+SPEC.md §9), and accepts it, which writes the next recipe version, or rejects it. Minor
+proposals (selectors, actions, policies) are accepted directly; major ones (workflow or
+expectations) need an explicit GO (SPEC.md §8). The store is never created here: a missing
+store means the command points at the wrong place, and an empty one would hide that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from pytest_pacts.cli.common import (
+    EXIT_ENVIRONMENT,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CommandError,
+)
+from pytest_pacts.governance import (
+    REQUIRED_CONTRACT_FIELDS,
+    REQUIRED_EXCEPTION_FIELDS,
+    PatchRejected,
+    apply_patch,
+    classify_patch,
+    proposal_from_record,
+    render_copy_text,
+    track_badge,
+    validate_patch,
+)
+from pytest_pacts.models.heal import HealProposal, Severity
+from pytest_pacts.models.recipe import Recipe
+from pytest_pacts.store import HealProposal as ProposalRecord
+from pytest_pacts.store import (
+    InvalidTransition,
+    RecipeVersion,
+    RecordNotFound,
+    StaleParentError,
+    Store,
+    StoreError,
+    default_store_path,
+    open_store,
+)
+
+STORE_ENV = "PACTS_STORE"
+
+#: Audit event carrying a rejection's reason: ``proposals.decide`` records who and when,
+#: not why, so the reason is its own fact, written in the decision's transaction.
+DECISION_REASON_EVENT = "RUNTIME_PATCH_PROPOSAL_DECISION_REASON"
+
+_STATUS_CHOICES = ("pending", "accepted", "rejected", "all")
+_TRACK_CHOICES = ("contract", "exception")
+_GO = "GO"
+
+EPILOG = f"""\
+store:
+  --store PATH|DSN (a SQLite file, sqlite:///path, or a postgresql:// DSN), else
+  ${STORE_ENV}, else .pacts/pacts.db under the current directory. These commands
+  never create a store.
+
+exit codes:
+  0  success
+  1  refused or a problem: the patch breaks the contract, the recipe moved on since the
+     proposal (stale), a major proposal without GO, a proposal already decided
+  2  usage: bad arguments, an unknown proposal id
+  3  the store is missing, unreadable or unreachable
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = subparsers.add_parser(
+        "heals",
+        help="review heal proposals: list, show, accept, reject",
+        description="Review the heal proposals test runs left in the store.\nAccepting one "
+        "writes the next recipe version; major proposals need an explicit GO.",
+        epilog=EPILOG,
+        formatter_class=formatter,
+    )
+    _store_option(parser, default=None)
+    parser.set_defaults(func=_no_action(parser))
+    actions = parser.add_subparsers(dest="heals_command", metavar="ACTION")
+
+    listing = actions.add_parser(
+        "list",
+        help="a table of proposals (pending by default)",
+        description="List heal proposals, oldest first.",
+        epilog=EPILOG,
+        formatter_class=formatter,
+    )
+    listing.add_argument("--status", choices=_STATUS_CHOICES, default="pending")
+    listing.add_argument("--track", choices=_TRACK_CHOICES, help="only this gate track")
+    listing.add_argument(
+        "--promotion", action="store_true", help="only proposals whose gate requires promotion"
+    )
+    listing.add_argument("--req", metavar="REQ_ID", help="only this requirement")
+    listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _store_option(listing)
+    listing.set_defaults(func=run_list)
+
+    show = actions.add_parser(
+        "show",
+        help="one proposal: details, self-heal gate, suggested diff, copy-proposal text",
+        description="Show one heal proposal with its self-heal gate JSON, suggested diff\n"
+        "and the copy-proposal text (SPEC.md §9).",
+        epilog=EPILOG,
+        formatter_class=formatter,
+    )
+    show.add_argument("id", type=_proposal_id, metavar="ID")
+    show.add_argument("--json", action="store_true", help="print JSON instead of text")
+    _store_option(show)
+    show.set_defaults(func=run_show)
+
+    accept = actions.add_parser(
+        "accept",
+        help="accept a proposal: write the next recipe version",
+        description="Check the proposal's patch against the contract and the latest recipe\n"
+        "version, write the next version and mark the proposal accepted.\nA major proposal "
+        f"needs --yes, or typing {_GO} at the prompt in a terminal.",
+        epilog=EPILOG,
+        formatter_class=formatter,
+    )
+    accept.add_argument("id", type=_proposal_id, metavar="ID")
+    accept.add_argument(
+        "--yes", action="store_true", help=f"approve a major proposal without asking ({_GO})"
+    )
+    accept.add_argument("--by", metavar="NAME", help="who decides (default: the login name)")
+    _store_option(accept)
+    accept.set_defaults(func=run_accept)
+
+    reject = actions.add_parser(
+        "reject",
+        help="reject a proposal; the recipe is unchanged",
+        description="Mark a pending proposal rejected, with an optional reason.",
+        epilog=EPILOG,
+        formatter_class=formatter,
+    )
+    reject.add_argument("id", type=_proposal_id, metavar="ID")
+    reject.add_argument("--by", metavar="NAME", help="who decides (default: the login name)")
+    reject.add_argument("--reason", metavar="TEXT", help="why (kept in the audit log)")
+    _store_option(reject)
+    reject.set_defaults(func=run_reject)
+
+
+def _store_option(parser: argparse.ArgumentParser, default: object = argparse.SUPPRESS) -> None:
+    # On ``heals`` and on each action, so ``pacts heals --store X list`` and
+    # ``pacts heals list --store X`` both work; SUPPRESS keeps the action's copy from
+    # overwriting the outer one when it is not given.
+    parser.add_argument(
+        "--store",
+        metavar="PATH|DSN",
+        default=default,
+        help=f"the store (default: ${STORE_ENV}, else .pacts/pacts.db here)",
+    )
+
+
+def _no_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return EXIT_USAGE
+
+    return run
+
+
+def _proposal_id(text: str) -> int:
+    value = text.strip().removeprefix("#")
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(
+            f"a proposal id is a number as shown by `pacts heals list`, got {text!r}"
+        )
+    return int(value)
+
+
+# -- the store ---------------------------------------------------------------------------
+
+
+def _store_target(args: argparse.Namespace) -> tuple[str, str]:
+    """The store to open and where that choice came from (for error messages)."""
+    given: str | None = args.store
+    if given:
+        return given, "--store"
+    env = os.environ.get(STORE_ENV, "").strip()
+    if env:
+        return env, f"${STORE_ENV}"
+    return str(default_store_path(Path.cwd())), f"the default; --store and ${STORE_ENV} not set"
+
+
+def _local_file(target: str) -> Path | None:
+    """The SQLite file ``target`` names, or ``None`` for a server DSN (open_store's forms)."""
+    if target.startswith(("postgresql://", "postgres://")):
+        return None
+    if target.startswith("sqlite:///"):
+        return Path(target.removeprefix("sqlite:///"))
+    if "://" in target:
+        raise CommandError(
+            f"unsupported store {target!r}: give a file path, sqlite:///path or a "
+            "postgresql:// DSN",
+            EXIT_USAGE,
+        )
+    return Path(target)
+
+
+@contextmanager
+def _opened(args: argparse.Namespace) -> Iterator[Store]:
+    """The store, opened for one command; store errors become messages with exit codes."""
+    target, origin = _store_target(args)
+    path = _local_file(target)
+    if path is not None and not path.is_file():
+        raise CommandError(
+            f"no store at {path} ({origin}). Test runs record heal proposals there; run "
+            f"pytest first, or point --store or ${STORE_ENV} at the store.",
+            EXIT_ENVIRONMENT,
+        )
+    try:
+        store = open_store(target)
+    except StoreError as exc:
+        raise CommandError(f"cannot open the store ({origin}): {exc}", EXIT_ENVIRONMENT) from None
+    try:
+        yield store
+    except RecordNotFound as exc:
+        raise CommandError(f"{exc} ({store.location})", EXIT_USAGE) from None
+    except (InvalidTransition, StaleParentError) as exc:
+        raise CommandError(str(exc), EXIT_PROBLEMS) from None
+    except StoreError as exc:
+        raise CommandError(f"{store.location}: {exc}", EXIT_ENVIRONMENT) from None
+    finally:
+        store.close()
+
+
+def _load(store: Store, proposal_id: int) -> tuple[ProposalRecord, HealProposal]:
+    try:
+        record = store.proposals.get(proposal_id)
+    except RecordNotFound:
+        raise CommandError(
+            f"no heal proposal #{proposal_id} in {store.location}; "
+            "`pacts heals list --status all` shows every id",
+            EXIT_USAGE,
+        ) from None
+    try:
+        return record, proposal_from_record(record)
+    except ValidationError as exc:
+        raise CommandError(
+            f"heal proposal #{proposal_id} in the store is not a valid proposal "
+            f"({exc.error_count()} problem(s), first: {_first_error(exc)})"
+        ) from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in first['loc']) or 'payload'}: {first['msg']}"
+
+
+def _recipe(version: RecipeVersion) -> Recipe:
+    body = version.body if isinstance(version.body, dict) else {}
+    # The row is authoritative for identity; the body is the store's opaque JSON.
+    data = {**body, "req_id": version.req_id, "version": version.version}
+    data.setdefault("plan_hash", version.plan_hash)
+    try:
+        return Recipe.model_validate(data)
+    except ValidationError as exc:
+        raise CommandError(
+            f"recipe {version.req_id} {version.version} in the store is not a valid recipe "
+            f"({_first_error(exc)})"
+        ) from None
+
+
+def _written_version(store: Store, record: ProposalRecord) -> str | None:
+    if record.status != "accepted":
+        return None
+    found = (v for v in store.recipes.versions(record.req_id) if v.proposal_id == record.id)
+    return next((v.version for v in found), None)
+
+
+def _decision_reason(store: Store, record: ProposalRecord) -> str | None:
+    if record.status == "pending":
+        return None
+    events = store.audit.events(event_type=DECISION_REASON_EVENT, req_id=record.req_id)
+    reasons = [e.payload.get("reason") for e in events if e.payload.get("proposal_id") == record.id]
+    last = reasons[-1] if reasons else None
+    return last if isinstance(last, str) else None
+
+
+# -- text --------------------------------------------------------------------------------
+
+
+def _width(text: str) -> int:
+    """Terminal cells ``text`` takes: wide East Asian characters (Korean sheets) take two."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def _clip(text: str, cells: int) -> str:
+    if _width(text) <= cells:
+        return text
+    out = ""
+    for char in text:
+        if _width(out + char) > cells - 1:
+            break
+        out += char
+    return out + "…"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:
+    widths = [max(_width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = []
+        for i, cell in enumerate(cells):
+            pad = " " * (widths[i] - _width(cell))
+            padded.append(pad + cell if i in right else cell + pad)
+        return "  ".join(padded).rstrip()
+
+    return "\n".join([line(headers), *(line(r) for r in rows)])
+
+
+def _when(moment: datetime | None) -> str:
+    return "-" if moment is None else moment.strftime("%Y-%m-%d %H:%MZ")
+
+
+def _score(value: object) -> str:
+    return f"{value:.2f}" if isinstance(value, int | float) else "-"
+
+
+def _compact(value: object) -> str:
+    if isinstance(value, dict):
+        value = {k: v for k, v in value.items() if v not in (None, "", [], {})}
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _out(text: str) -> None:
+    """Print ``text`` and a newline; a reader that went away (``| head``) is not an error."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at devnull so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+# -- list --------------------------------------------------------------------------------
+
+_ELEMENT_CELLS = 34
+_REQ_CELLS = 24
+
+
+def _summary(record: ProposalRecord) -> dict[str, object]:
+    payload = record.payload
+    return {
+        "id": record.id,
+        "status": record.status,
+        "req_id": record.req_id,
+        "step_index": record.step_index,
+        "element_key": record.element_key,
+        "tool_name": payload.get("tool_name"),
+        "score": payload.get("score"),
+        "runner_up_score": payload.get("runner_up_score"),
+        "severity": record.severity,
+        "track": record.track,
+        "promotion_required": record.promotion_required,
+        "base_version": payload.get("base_version"),
+        "exception_fingerprint": record.exception_fingerprint,
+        "created_at": record.created_at.isoformat(),
+        "decided_at": record.decided_at.isoformat() if record.decided_at else None,
+        "decided_by": record.decided_by,
+    }
+
+
+def _row(record: ProposalRecord) -> list[str]:
+    payload = record.payload
+    runner_up = payload.get("runner_up_score")
+    return [
+        str(record.id),
+        record.status,
+        _clip(record.req_id, _REQ_CELLS),
+        str(record.step_index),
+        _clip(record.element_key, _ELEMENT_CELLS),
+        str(payload.get("tool_name") or "-"),
+        f"{_score(payload.get('score'))}/{_score(runner_up)}",
+        record.severity,
+        record.track,
+        "yes" if record.promotion_required else "-",
+        _when(record.created_at),
+    ]
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        status = None if args.status == "all" else args.status
+        records = store.proposals.query(status=status, req_id=args.req)
+        counts = store.proposals.count_by_status()
+        location = store.location
+    records = [
+        r
+        for r in records
+        if (args.track is None or r.track == args.track)
+        and (not args.promotion or r.promotion_required)
+    ]
+    if args.json:
+        _out(json.dumps([_summary(r) for r in records], indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if records:
+        headers = (
+            *("ID", "STATUS", "REQ", "STEP", "ELEMENT", "RUNG", "SCORE/RUNNER-UP"),
+            *("SEVERITY", "TRACK", "PROMOTION", "CREATED"),
+        )
+        _out(_table(headers, [_row(r) for r in records], right={0, 3}) + "\n")
+    what = "" if args.status == "all" else f"{args.status} "
+    totals = ", ".join(f"{n} {s}" for s, n in counts.items())
+    _out(f"{len(records)} {what}heal proposal(s) shown; in the store: {totals} ({location})")
+    return EXIT_OK
+
+
+# -- show --------------------------------------------------------------------------------
+
+
+def _track_fields(proposal: HealProposal) -> list[tuple[str, str]]:
+    gate = proposal.self_heal_gate
+    track = gate["track"] if gate is not None else "contract"
+    names = REQUIRED_EXCEPTION_FIELDS if track == "exception" else REQUIRED_CONTRACT_FIELDS
+    return [(name, str(getattr(proposal, name) or "-")) for name in names]
+
+
+def _staleness(store: Store, proposal: HealProposal) -> tuple[str | None, bool]:
+    latest = store.recipes.latest(proposal.req_id)
+    version = latest.version if latest is not None else None
+    stale = (
+        proposal.status.value == "pending"
+        and proposal.base_version is not None
+        and version != proposal.base_version
+    )
+    return version, stale
+
+
+def run_show(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        record, proposal = _load(store, args.id)
+        latest, stale = _staleness(store, proposal)
+        written = _written_version(store, record)
+        reason = _decision_reason(store, record)
+    copy_text = render_copy_text(proposal)
+    if args.json:
+        document = {
+            **_summary(record),
+            "latest_recipe_version": latest,
+            "stale": stale,
+            "recipe_version_written": written,
+            "decision_reason": reason,
+            "proposal": proposal.payload(),
+            "self_heal_gate": proposal.self_heal_gate,
+            "suggested_diff": proposal.suggested_diff,
+            "copy_text": copy_text,
+        }
+        _out(json.dumps(document, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    badge = track_badge(proposal.self_heal_gate)
+    recipe_line = f"{proposal.base_version or '-'} (latest: {latest or 'none'})"
+    if stale:
+        recipe_line += " - stale: the recipe moved on, this patch can no longer be accepted"
+    fields: list[tuple[str, str]] = [
+        ("requirement", f"{record.req_id}, step {record.step_index}, {record.element_key}"),
+        ("recipe", recipe_line),
+        ("failed locator", _compact(proposal.failed_locator)),
+        ("healed locator", _compact(proposal.healed_locator)),
+        ("patch", "; ".join(f"{op.op} {op.path}" for op in proposal.patch_ops) or "-"),
+        ("fingerprint", record.exception_fingerprint or "-"),
+        *_track_fields(proposal),
+    ]
+    if record.status != "pending":
+        decision = f"{record.status} by {record.decided_by} at {_when(record.decided_at)}"
+        if written:
+            decision += f", wrote {written}"
+        if reason:
+            decision += f"; reason: {reason}"
+        fields.append(("decision", decision))
+    label = max(len(name) for name, _ in fields)
+    lines = [f"Heal proposal #{record.id} · {record.status} · {record.severity} · {badge}"]
+    lines += [f"  {name.ljust(label)}  {value}" for name, value in fields]
+    lines += ["", "--- copy proposal (self-heal gate JSON and suggested diff included) ---"]
+    _out("\n".join(lines) + "\n" + copy_text + "--- end of copy proposal ---")
+    return EXIT_OK
+
+
+# -- accept / reject ---------------------------------------------------------------------
+
+
+def _actor(given: str | None) -> str:
+    if given is not None:
+        if not given.strip():
+            raise CommandError("--by needs a name", EXIT_USAGE)
+        return given.strip()
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name in some containers
+        return "pacts-cli"
+
+
+def _pending(record: ProposalRecord) -> None:
+    if record.status != "pending":
+        raise CommandError(
+            f"heal proposal #{record.id} was already {record.status} by "
+            f"{record.decided_by} at {_when(record.decided_at)}; only pending proposals "
+            "can be decided"
+        )
+
+
+def _approved(record: ProposalRecord, proposal: HealProposal, yes: bool) -> bool:
+    """A major proposal's GO (SPEC.md §8): ``--yes``, or typed at a terminal prompt."""
+    if yes:
+        return True
+    paths = ", ".join(op.path for op in proposal.patch_ops)
+    if not sys.stdin.isatty():
+        raise CommandError(
+            f"heal proposal #{record.id} is major (it changes {paths}) and needs explicit "
+            f"approval: rerun with --yes, or run it in a terminal and type {_GO}. "
+            f"Review it first with `pacts heals show {record.id}`."
+        )
+    print(f"Heal proposal #{record.id} is MAJOR: it changes {paths}.")
+    print(proposal.suggested_diff.rstrip("\n") or "(no diff)")
+    try:
+        answer = input(f"Type {_GO} to accept, NOT {_GO} to leave it pending: ")
+    except EOFError:
+        answer = ""
+    return answer.strip().upper() == _GO
+
+
+def run_accept(args: argparse.Namespace) -> int:
+    by = _actor(args.by)
+    with _opened(args) as store:
+        record, proposal = _load(store, args.id)
+        _pending(record)
+        latest = store.recipes.latest(record.req_id)
+        if latest is None:
+            raise CommandError(
+                f"requirement {record.req_id} has no recipe in the store, so heal proposal "
+                f"#{record.id} has nothing to patch"
+            )
+        if proposal.base_version is not None and proposal.base_version != latest.version:
+            raise CommandError(
+                f"heal proposal #{record.id} was made against recipe {record.req_id} "
+                f"{proposal.base_version}, but the recipe is now {latest.version}: it is "
+                f"stale. Reject it (`pacts heals reject {record.id} --reason stale`); a "
+                "run that still needs the heal proposes it again against the new version."
+            )
+        recipe = _recipe(latest)
+        checks = validate_patch(recipe, proposal.patch_ops)
+        refused = [c for c in checks if not c.allowed]
+        if refused or not checks:
+            lines = [f"  op {c.index} {c.op} {c.path}: {c.reason}" for c in refused]
+            raise CommandError(
+                f"heal proposal #{record.id} breaks the patch contract against "
+                f"{record.req_id} {latest.version}; nothing was written:\n"
+                + ("\n".join(lines) or "  the proposal has no patch operations")
+            )
+        major = record.severity == "major" or classify_patch(proposal.patch_ops) is Severity.MAJOR
+        if major and not _approved(record, proposal, args.yes):
+            print(
+                f"NOT {_GO}: heal proposal #{record.id} stays pending "
+                f"(`pacts heals reject {record.id}` to reject it)",
+                file=sys.stderr,
+            )
+            return EXIT_PROBLEMS
+        try:
+            new = apply_patch(recipe, proposal.patch_ops, proposal_id=str(record.id))
+        except PatchRejected as exc:  # validated above; kept for a message, not a traceback
+            raise CommandError(str(exc)) from None
+        try:
+            with store.transaction():
+                written = store.recipes.add_version(
+                    record.req_id,
+                    new.model_dump(mode="json"),
+                    plan_hash=new.plan_hash,
+                    proposal_id=record.id,
+                    expected_parent=latest.version,
+                )
+                store.proposals.decide(record.id, "accepted", decided_by=by)
+        except StaleParentError as exc:
+            # Another writer got in between the check above and this transaction.
+            raise CommandError(
+                f"heal proposal #{record.id} is stale: {exc}; nothing was written"
+            ) from None
+    print(
+        f"accepted heal proposal #{record.id} ({'major' if major else 'minor'}) by {by}: "
+        f"recipe {record.req_id} {latest.version} -> {written.version}"
+    )
+    return EXIT_OK
+
+
+def run_reject(args: argparse.Namespace) -> int:
+    by = _actor(args.by)
+    reason = (args.reason or "").strip() or None
+    with _opened(args) as store:
+        record, _ = _load(store, args.id)
+        _pending(record)
+        with store.transaction():
+            store.proposals.decide(record.id, "rejected", decided_by=by)
+            if reason is not None:
+                store.audit.record(
+                    DECISION_REASON_EVENT,
+                    {
+                        "proposal_id": record.id,
+                        "status": "rejected",
+                        "decided_by": by,
+                        "reason": reason,
+                    },
+                    req_id=record.req_id,
+                    exception_fingerprint=record.exception_fingerprint,
+                )
+    because = f": {reason}" if reason else ""
+    print(f"rejected heal proposal #{record.id} ({record.req_id}) by {by}{because}")
+    return EXIT_OK

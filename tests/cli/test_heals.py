@@ -1,0 +1,341 @@
+"""``pacts heals``: list, show, accept, reject against a real SQLite store, in a subprocess.
+
+The store is built the way a test run leaves it: recipe v001 from a plan, then proposals
+through ``governance.propose`` (gate, repeat counts, audit event). The CLI is driven through
+``python -m pytest_pacts.cli`` with stdin not a terminal, except where a pty stands in for a
+reviewer typing GO.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from pytest_pacts.governance import apply_patch, build_heal_proposal, propose, recipe_diff
+from pytest_pacts.models.heal import HealProposal, Severity
+from pytest_pacts.models.recipe import PatchOp, Recipe
+from pytest_pacts.planner import load_file
+from pytest_pacts.store import open_store
+
+REQ = "REQ-LOGIN-001"
+USER = "Username@Login form"
+LOGIN = "Login@Login form"
+SHEET = """\
+req_id: REQ-LOGIN-001
+url: /login
+steps:
+  - "Username@Login form | fill | {{env.USER_NAME:standard_user}}"
+  - "Login@Login form | click | | navigates_to:Products"
+"""
+CLEAN_ENV = {k: v for k, v in os.environ.items() if k != "PACTS_STORE"}
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """A store holding recipe v001 and proposals #1 minor, #2 major, #3-#5 exception."""
+
+    path: Path
+    recipe: Recipe
+
+
+def _heal(recipe: Recipe, created: datetime, **changes: object) -> HealProposal:
+    args: dict[str, object] = {
+        "step_index": 0,
+        "element_key": USER,
+        "healed_locator": {"strategy": "label", "label": "Username"},
+        "tool_name": "semantic",
+        "score": 0.92,
+        "runner_up_score": 0.41,
+        "rca_class": "selector_drift",
+        "failure_type": "not_found",
+        "failed_locator": {"strategy": "css", "css": "#user-name"},
+        "evidence": [{"gate_result": "passed"}],
+        "created_at": created,
+    }
+    args.update(changes)
+    return build_heal_proposal(recipe, **args)  # type: ignore[arg-type]
+
+
+def _major(recipe: Recipe, created: datetime) -> HealProposal:
+    """A heal whose patch changes a step's expectation: major (SPEC.md §8)."""
+    ops = (PatchOp(path="workflow.s002.expect", op="replace", value="navigates_to:Inventory"),)
+    base = _heal(recipe, created, step_index=1, element_key=LOGIN)
+    return base.model_copy(
+        update={
+            "patch_ops": ops,
+            "severity": Severity.MAJOR,
+            "suggested_diff": recipe_diff(recipe, apply_patch(recipe, ops)),
+            "change_plan": "Expect the Inventory page after Login instead of Products.",
+        }
+    )
+
+
+@pytest.fixture
+def seeded(tmp_path: Path) -> Seeded:
+    sheet = tmp_path / "login.req.yaml"
+    sheet.write_text(SHEET)
+    recipe = Recipe.from_plan(load_file(sheet).plans[0])
+    start = datetime.now(UTC) - timedelta(days=3)
+    path = tmp_path / ".pacts" / "pacts.db"
+    with open_store(path) as store:
+        store.recipes.add_version(REQ, recipe.model_dump(mode="json"), plan_hash=recipe.plan_hash)
+        propose(store, _heal(recipe, start), now=start)
+        propose(store, _major(recipe, start), now=start)
+        # The same brittle heal three times in three days: the third needs promotion.
+        for day in range(3):
+            moment = start + timedelta(days=day, hours=1)
+            brittle = _heal(
+                recipe,
+                moment,
+                element_key=LOGIN,
+                step_index=1,
+                healed_locator={"strategy": "css", "css": "form > button:nth-child(3)"},
+                tool_name="similarity",
+                score=0.81,
+                runner_up_score=None,
+                failed_locator={"strategy": "role_name", "role": "button", "name": "Login"},
+            )
+            propose(store, brittle, now=moment)
+    return Seeded(path, recipe)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One ``pacts heals ...`` invocation."""
+
+    args: tuple[str, ...]
+    cwd: Path | None = None
+    env: dict[str, str] | None = None
+
+
+def pacts_all(*calls: Call) -> list[subprocess.CompletedProcess[str]]:
+    """Run independent invocations side by side (each is a fresh interpreter, ~0.5 s)."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "pytest_pacts.cli", "heals", *call.args],
+            cwd=call.cwd,
+            env=call.env or CLEAN_ENV,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for call in calls
+    ]
+    results = []
+    for call, proc in zip(calls, procs, strict=True):
+        out, err = proc.communicate(timeout=60)
+        assert "Traceback" not in out + err
+        results.append(subprocess.CompletedProcess(call.args, proc.returncode, out, err))
+    return results
+
+
+def pacts(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return pacts_all(Call(args, cwd, env))[0]
+
+
+def rows(result: subprocess.CompletedProcess[str]) -> list[dict[str, object]]:
+    assert result.returncode == 0, result.stderr
+    parsed: list[dict[str, object]] = json.loads(result.stdout)
+    return parsed
+
+
+def test_list_table_is_aligned_and_shows_each_column(seeded: Seeded) -> None:
+    result = pacts("list", "--store", str(seeded.path))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header, first = lines[0], lines[1]
+    for column in ("ID", "REQ", "STEP", "ELEMENT", "RUNG", "SCORE/RUNNER-UP", "SEVERITY"):
+        assert column in header
+    for column in ("TRACK", "PROMOTION", "CREATED"):
+        assert column in header
+    assert first.split()[:4] == ["1", "pending", REQ, "0"]
+    assert "semantic" in first and "0.92/0.41" in first and "minor" in first
+    assert "0.81/-" in lines[3]
+    # columns line up: every row's RUNG cell starts where the header's does
+    col = header.index("RUNG")
+    assert all(line[col - 2 : col] == "  " and line[col] != " " for line in lines[1:6])
+    assert "5 pending heal proposal(s) shown" in result.stdout
+
+
+def test_show_prints_gate_diff_and_copy_text(seeded: Seeded) -> None:
+    result = pacts("show", "5", "--store", str(seeded.path))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("Heal proposal #5 · pending · minor · Exception")
+    assert "Promotion required (승격 필요): repeat_count_7d>=2" in out
+    assert '"gate_version": "v1"' in out and '"repeat_count_7d": 2' in out
+    assert "--- recipes/REQ-LOGIN-001/v001" in out and "+++ recipes/REQ-LOGIN-001/v002" in out
+    assert "exception_expiry" in out and "positional_locator" in out
+    assert "Heal proposal 5: REQ-LOGIN-001, step 1, Login@Login form" in out  # copy text
+
+
+def test_show_json(seeded: Seeded) -> None:
+    result = pacts("show", "2", "--json", "--store", str(seeded.path))
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert (shown["id"], shown["severity"], shown["status"]) == (2, "major", "pending")
+    assert shown["self_heal_gate"]["gate_version"] == "v1"
+    assert "navigates_to:Inventory" in shown["suggested_diff"]
+    assert shown["copy_text"].startswith("Heal proposal 2: REQ-LOGIN-001")
+    assert shown["suggested_diff"] in shown["copy_text"]
+    assert shown["proposal"]["patch_ops"][0]["path"] == "workflow.s002.expect"
+    assert (shown["latest_recipe_version"], shown["stale"]) == ("v001", False)
+
+
+def test_accept_minor_writes_the_next_version(seeded: Seeded) -> None:
+    result = pacts("accept", "1", "--by", "alice", "--store", str(seeded.path))
+    assert result.returncode == 0, result.stderr
+    assert "recipe REQ-LOGIN-001 v001 -> v002" in result.stdout
+    with open_store(seeded.path) as store:
+        v1, v2 = store.recipes.versions(REQ)
+        record = store.proposals.get(1)
+    assert (v2.version, v2.parent_version, v2.proposal_id) == ("v002", "v001", 1)
+    assert v1.body == seeded.recipe.model_dump(mode="json")  # the old version is untouched
+    new = Recipe.model_validate(v2.body)
+    assert new.selectors[USER].primary == {"strategy": "label", "label": "Username"}
+    assert new.selectors[USER].fallbacks == ({"strategy": "css", "css": "#user-name"},)
+    assert (record.status, record.decided_by) == ("accepted", "alice")
+    shown = json.loads(pacts("show", "1", "--json", "--store", str(seeded.path)).stdout)
+    assert shown["recipe_version_written"] == "v002"
+
+
+def test_accept_after_the_recipe_moved_on_is_stale(seeded: Seeded) -> None:
+    assert pacts("accept", "1", "--store", str(seeded.path)).returncode == 0
+    result = pacts("accept", "2", "--yes", "--store", str(seeded.path))
+    assert result.returncode == 1
+    assert "made against recipe REQ-LOGIN-001 v001, but the recipe is now v002" in result.stderr
+    assert "stale" in result.stderr
+    text = pacts("show", "2", "--store", str(seeded.path)).stdout
+    assert "stale: the recipe moved on" in text
+    with open_store(seeded.path) as store:
+        assert [v.version for v in store.recipes.versions(REQ)] == ["v001", "v002"]
+        assert store.proposals.get(2).status == "pending"
+
+
+def test_major_needs_yes_when_not_interactive(seeded: Seeded) -> None:
+    refused = pacts("accept", "2", "--store", str(seeded.path))
+    assert refused.returncode == 1
+    assert "is major (it changes workflow.s002.expect)" in refused.stderr
+    assert "--yes" in refused.stderr and "type GO" in refused.stderr
+    with open_store(seeded.path) as store:
+        assert store.recipes.latest(REQ).version == "v001"  # type: ignore[union-attr]
+        assert store.proposals.get(2).status == "pending"
+
+    accepted = pacts("accept", "2", "--yes", "--by", "lead", "--store", str(seeded.path))
+    assert accepted.returncode == 0, accepted.stderr
+    with open_store(seeded.path) as store:
+        latest = store.recipes.latest(REQ)
+        assert latest is not None and latest.proposal_id == 2
+        assert Recipe.model_validate(latest.body).workflow[1].expect == "navigates_to:Inventory"
+        assert store.proposals.get(2).decided_by == "lead"
+
+
+@pytest.mark.parametrize(
+    ("answer", "code", "status"), [("GO", 0, "accepted"), ("no", 1, "pending")]
+)
+def test_major_go_at_a_terminal(seeded: Seeded, answer: str, code: int, status: str) -> None:
+    controller, terminal = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest_pacts.cli", "heals", "accept", "2"],
+            env={**CLEAN_ENV, "PACTS_STORE": str(seeded.path)},
+            stdin=terminal,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        os.write(controller, f"{answer}\n".encode())
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert proc.returncode == code, err
+    assert "is MAJOR" in out and "Type GO to accept" in out
+    with open_store(seeded.path) as store:
+        assert store.proposals.get(2).status == status
+
+
+def test_reject_with_reason(seeded: Seeded) -> None:
+    result = pacts(
+        "reject", "#3", "--by", "bob", "--reason", "positional", "--store", str(seeded.path)
+    )
+    assert result.returncode == 0, result.stderr
+    assert "rejected heal proposal #3 (REQ-LOGIN-001) by bob: positional" in result.stdout
+    shown = json.loads(pacts("show", "3", "--json", "--store", str(seeded.path)).stdout)
+    assert (shown["status"], shown["decided_by"]) == ("rejected", "bob")
+    assert shown["decision_reason"] == "positional"
+    again = pacts("accept", "3", "--store", str(seeded.path))
+    assert again.returncode == 1 and "already rejected by bob" in again.stderr
+
+
+def test_help_documents_exit_codes() -> None:
+    result = pacts("accept", "--help")
+    assert result.returncode == 0
+    assert "exit codes:" in result.stdout and "3  the store is missing" in result.stdout
+
+
+def test_list_filters(seeded: Seeded) -> None:
+    store = ("--json", "--store", str(seeded.path))
+    pending, contract, exception, promoted, other, accepted = pacts_all(
+        Call(("list", *store)),
+        Call(("list", "--track", "contract", *store)),
+        Call(("list", "--track", "exception", *store)),
+        Call(("list", "--promotion", *store)),
+        Call(("list", "--req", "REQ-OTHER", "--status", "all", *store)),
+        Call(("list", "--req", REQ, "--status", "accepted", *store)),
+    )
+    assert [r["id"] for r in rows(pending)] == [1, 2, 3, 4, 5]
+    assert [r["id"] for r in rows(contract)] == [1, 2]
+    assert [r["id"] for r in rows(exception)] == [3, 4, 5]
+    assert [(r["id"], r["promotion_required"]) for r in rows(promoted)] == [(5, True)]
+    assert rows(other) == [] and rows(accepted) == []
+    first, second = rows(pending)[:2]
+    assert (first["severity"], first["tool_name"], first["score"]) == ("minor", "semantic", 0.92)
+    assert (second["severity"], second["base_version"]) == ("major", "v001")
+
+
+def test_unknown_and_malformed_ids_are_usage_errors(seeded: Seeded) -> None:
+    store = ("--store", str(seeded.path))
+    *unknown, bad = pacts_all(
+        Call(("show", "99", *store)), Call(("accept", "99", *store)), Call(("show", "abc", *store))
+    )
+    for result in unknown:
+        assert result.returncode == 2 and "no heal proposal #99" in result.stderr
+    assert bad.returncode == 2 and "a proposal id is a number" in bad.stderr
+
+
+def test_store_from_env_default_and_either_option_position(seeded: Seeded) -> None:
+    results = pacts_all(
+        Call(("list",), env={**CLEAN_ENV, "PACTS_STORE": f"sqlite:///{seeded.path}"}),
+        Call(("list",), cwd=seeded.path.parent.parent),
+        Call(("--store", str(seeded.path), "list")),
+    )
+    for result in results:
+        assert result.returncode == 0 and "5 pending" in result.stdout, result.stderr
+
+
+def test_missing_or_unreadable_store_is_exit_3_and_never_created(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not a database" * 100)
+    missing, elsewhere, unreadable = pacts_all(
+        Call(("list",), cwd=tmp_path),
+        Call(("show", "1", "--store", str(tmp_path / "nope.db"))),
+        Call(("list", "--store", str(junk))),
+    )
+    assert missing.returncode == 3
+    assert f"no store at {tmp_path / '.pacts' / 'pacts.db'}" in missing.stderr
+    assert "--store" in missing.stderr and "PACTS_STORE" in missing.stderr
+    assert not (tmp_path / ".pacts").exists()
+    assert elsewhere.returncode == 3 and not (tmp_path / "nope.db").exists()
+    assert unreadable.returncode == 3 and "cannot open the store" in unreadable.stderr
