@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import html
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import check_locator, discover, to_code, to_playwright
@@ -111,3 +116,29 @@ def test_same_name_in_page_and_frame_is_ambiguous(tab: Page) -> None:
     result = find(tab, "Save")
     assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
     assert any("in frame" in c.description for c in result.unresolved.candidates)
+
+
+@pytest.fixture(scope="module")
+def other_origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A loopback server: pages from it are cross-origin to ``set_content`` pages."""
+    root = tmp_path_factory.mktemp("site")
+    (root / "card.html").write_text('<label for="cn">Card number</label><input id="cn">')
+    handler = functools.partial(QuietHandler, directory=str(root))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_cross_origin_iframes_are_not_searched(tab: Page, other_origin: str) -> None:
+    tab.set_content(f'<iframe title="Card" src="{other_origin}/card.html"></iframe>')
+    tab.frame_locator("iframe").get_by_label("Card number").wait_for()
+    result = find(tab, "Card number", "fill")
+    assert result.unresolved is not None and result.unresolved.reason == "none"

@@ -171,3 +171,14 @@ def test_fingerprint_has_what_healing_needs(tab: Page) -> None:
     assert fp.ancestor_path[0] == "form#f"
     assert "User" in fp.neighbour_text
     assert fp.bounding_box is not None and fp.bounding_box.width > 0
+
+
+def test_a_locator_playwright_disagrees_with_is_rejected_and_the_next_one_used(tab: Page) -> None:
+    # A person reads "View all"; Playwright's text engine reads "Viewall" (no space between
+    # blocks). Verification catches the difference and falls back to the id (SPEC.md §4).
+    tab.set_content('<div id="t" style="cursor:pointer"><div>View</div><div>all</div></div>')
+    result = find(tab, "View all")
+    assert chosen_id(tab, result) == "t"
+    assert result.locator is not None and result.locator.strategy is Strategy.CSS
+    assert [r.locator.strategy for r in result.rejected] == [Strategy.TEXT]
+    assert "0 elements" in result.rejected[0].reason

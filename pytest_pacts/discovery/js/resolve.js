@@ -206,8 +206,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     if (rel.length > 1) return { status: 'ambiguous', rank, strategy: 'relational', candidates: candidatesOf(rel.map((r) => r.el), 'relational', 2) };
     if (crowdedAt) return { status: 'ambiguous', rank: crowdedAt.rank, strategy: crowdedAt.s, candidates: candidatesOf(crowdedAt.els, crowdedAt.s, crowdedAt.tier) };
-    const regionNote = scope && !scope.structured.size && !elements.some((e) => lowTextOf(e).includes(low(step.region)))
-      ? ` (the region "${step.region}" matches no container and no text on this page)` : '';
+    let regionNote = '';
+    if (scope) {
+      const located = scope.structured.size || elements.some((e) => lowTextOf(e).includes(low(step.region)));
+      regionNote = located ? ` inside "${step.region}"`
+        : ` (the region "${step.region}" matches no container and no text on this page)`;
+    }
     return { status: 'none', rank: null, message: `no element matches "${step.element}" for ${step.action}${regionNote}` };
   }
 
