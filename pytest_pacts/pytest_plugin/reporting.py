@@ -188,12 +188,12 @@ class Reporting:
                 images.append((key.replace("_", " "), path))
         for step in record.steps:
             for heal in step.heals:
-                for label, path in (
+                for label, shot in (
                     ("before heal", heal.screenshot_before),
                     ("after heal", heal.screenshot_after),
                 ):
-                    if path:
-                        images.append((f"step {step.index + 1} {label} (round {heal.round})", path))
+                    if shot:
+                        images.append((f"step {step.index + 1} {label} (round {heal.round})", shot))
         for name, path in images:
             data = _read_png(path)
             if data is not None:
@@ -261,7 +261,9 @@ class Reporting:
     def pytest_html_results_table_row(self, report: pytest.TestReport, cells: list[str]) -> None:
         entry = getattr(report, "pacts", None)
         if isinstance(entry, dict):
-            cells.insert(2, html.verdict_cell(_opt_str(entry.get("verdict")), bool(entry.get("healed"))))
+            cells.insert(
+                2, html.verdict_cell(_opt_str(entry.get("verdict")), bool(entry.get("healed")))
+            )
         else:
             cells.insert(2, html.verdict_cell(None, False))
 

@@ -1,0 +1,169 @@
+"""Steps and expectations as Playwright Python statements (SPEC.md §12, seed 001 §4.3).
+
+Each step becomes a comment (the step in words, its source row, the locator's strategy and
+confidence), one statement for the action and ``expect(...)`` assertions for the expected
+outcome. Locators are rendered by discovery's :func:`~pytest_pacts.discovery.to_code`,
+values by :class:`~pytest_pacts.generator.literals.ValueRenderer`; both emit only literals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pytest_pacts.discovery import to_code
+from pytest_pacts.generator.literals import GenerationError, ValueRenderer, comment_text
+from pytest_pacts.models import Action, Expectation, ExpectationKind, Plan, Step, Target
+from pytest_pacts.models.locator import Locator
+
+
+@dataclass(frozen=True)
+class Locators:
+    """What the generator knows of a plan's elements.
+
+    ``steps``: the verified locator of each step's target, by step index (a run record's
+    steps, or the POM cache); ``elements``: locators by element key (``Element@Region``),
+    used for expectation targets and as a fallback for steps.
+    """
+
+    steps: Mapping[int, Locator] = field(default_factory=dict)
+    elements: Mapping[str, Locator] = field(default_factory=dict)
+
+    def for_step(self, step: Step) -> Locator | None:
+        found = self.steps.get(step.index)
+        if found is None and step.target is not None:
+            found = self.elements.get(step.target.key)
+        return found
+
+
+@dataclass
+class StepCode:
+    comments: list[str]
+    lines: list[str]
+
+
+@dataclass
+class Codegen:
+    plan: Plan
+    locators: Locators
+    values: ValueRenderer
+    uses_re: bool = False
+    strategies: set[str] = field(default_factory=set)
+
+    def step(self, step: Step) -> StepCode:
+        comments = [
+            f"Step {step.index + 1}: {comment_text(step.describe())}",
+            f"Source: {comment_text(step.source.render())}",
+        ]
+        lines: list[str] = []
+        var = f"step{step.index + 1}"
+        loc_expr: str | None = None
+        if step.target is not None:
+            locator = self.locators.for_step(step)
+            if locator is None:
+                raise GenerationError(
+                    f"{step.source.render()}: step {step.index + 1} ({step.describe()}) has "
+                    "no verified locator; run the requirement (or `pacts generate "
+                    "--discover`) first"
+                )
+            self.strategies.add(locator.strategy.value)
+            comments.append(
+                f"Locator: {locator.strategy.value}, confidence {locator.confidence:.2f}: "
+                f"{comment_text(locator.describe())}"
+            )
+            lines.append(f"{var} = {to_code(locator)}")
+            loc_expr = var
+        navigates = step.expected is not None and step.expected.kind is ExpectationKind.NAVIGATES_TO
+        if navigates:
+            lines.append(f"url_before_{var} = page.url")
+        lines.extend(self._action(step, loc_expr))
+        if step.expected is not None:
+            lines.extend(self._expect(step.expected, loc_expr, f"url_before_{var}"))
+        elif step.action is Action.WAIT:
+            lines.append('page.wait_for_load_state("load")')
+        return StepCode(comments, lines)
+
+    def _value(self, step: Step) -> str:
+        return self.values.expr(step.value or "")
+
+    def _action(self, step: Step, loc: str | None) -> list[str]:
+        action = step.action
+        if action is Action.GOTO:
+            return [f"page.goto({self._value(step)})"]
+        if action is Action.WAIT:
+            return []
+        if action is Action.PRESS:
+            return [f"{loc or 'page.keyboard'}.press({self._value(step)})"]
+        if loc is None:
+            raise GenerationError(f"step {step.index + 1}: {action.value} needs an element")
+        method = {
+            Action.CLICK: "click",
+            Action.FILL: "fill",
+            Action.TYPE: "press_sequentially",
+            Action.SELECT: "select_option",
+            Action.CHECK: "check",
+            Action.UNCHECK: "uncheck",
+            Action.HOVER: "hover",
+            Action.FOCUS: "focus",
+        }.get(action)
+        if method is None:
+            raise GenerationError(f"step {step.index + 1}: cannot generate {action.value!r}")
+        arg = self._value(step) if action in (Action.FILL, Action.TYPE, Action.SELECT) else ""
+        return [f"{loc}.{method}({arg})"]
+
+    def _pattern(self, text: str) -> str:
+        self.uses_re = True
+        return f"re.compile(re.escape({text!r}), re.IGNORECASE)"
+
+    def _target(self, target: Target) -> tuple[str, bool]:
+        """A locator expression for an expectation's target and whether it was verified."""
+        locator = self.locators.elements.get(target.key)
+        if locator is not None:
+            return to_code(locator), True
+        return f"page.get_by_text({target.element!r})", False
+
+    def _expect(self, exp: Expectation, loc: str | None, before: str) -> list[str]:
+        kind = exp.kind
+        text = exp.text or ""
+        own = loc or 'page.locator(":focus")'
+        if kind is ExpectationKind.NAVIGATES_TO:
+            return [f"expect_navigated_to(page, {text!r}, {before})"]
+        if kind is ExpectationKind.TEXT_VISIBLE:
+            return [f'expect(page.get_by_text({text!r}).locator("visible=true").first)'
+                    ".to_be_visible()"]  # fmt: skip
+        if kind is ExpectationKind.TEXT_HIDDEN:
+            return [f'expect(page.get_by_text({text!r}).locator("visible=true")).to_have_count(0)']
+        if kind is ExpectationKind.URL_CONTAINS:
+            return [f"expect(page).to_have_url({self._pattern(text)})"]
+        if kind is ExpectationKind.TITLE_CONTAINS:
+            return [f"expect(page).to_have_title({self._pattern(text)})"]
+        if kind in (ExpectationKind.ELEMENT_VISIBLE, ExpectationKind.ELEMENT_HIDDEN):
+            assert exp.target is not None
+            expr, verified = self._target(exp.target)
+            visible = kind is ExpectationKind.ELEMENT_VISIBLE
+            if not verified:
+                expr += '.locator("visible=true")'
+                if visible:
+                    return [f"expect({expr}.first).to_be_visible()  # text match: not discovered"]
+                return [f"expect({expr}).to_have_count(0)  # text match: not discovered"]
+            return [f"expect({expr}).{'to_be_visible' if visible else 'to_be_hidden'}()"]
+        if kind is ExpectationKind.COUNT:
+            assert exp.target is not None
+            # a count target matches several elements, which a verified (unique) locator
+            # cannot; its visible text is the requirement's own words
+            target = f"page.get_by_text({exp.target.element!r}, exact=True)"
+            return [f'expect({target}.locator("visible=true")).to_have_count({exp.count!r})']
+        simple = {
+            ExpectationKind.FIELD_POPULATED: f'expect({own}).not_to_have_value("")',
+            ExpectationKind.CHECKED: f"expect({own}).to_be_checked()",
+            ExpectationKind.UNCHECKED: f"expect({own}).not_to_be_checked()",
+            ExpectationKind.ENABLED: f"expect({own}).to_be_enabled()",
+            ExpectationKind.DISABLED: f"expect({own}).to_be_disabled()",
+        }
+        if kind in simple:
+            return [simple[kind]]
+        if kind is ExpectationKind.VALUE:
+            if not text:
+                return [f'expect({own}).to_have_value("")']
+            return [f"expect({own}).to_have_value({self._pattern(text)})"]
+        raise GenerationError(f"cannot generate the expectation {exp}")

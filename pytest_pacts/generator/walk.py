@@ -1,0 +1,122 @@
+"""Find the locators of a plan by walking it on a live page (``pacts generate --discover``).
+
+Find first, then act (SPEC.md §2.2): each step's target is discovered and verified through
+:class:`~pytest_pacts.discovery.Discoverer` on the page as it is, then the step's action is
+performed so later pages can be discovered too. This is no executor: there is no gate
+retry, no healing and no verdict; a target that cannot be singled out stops the walk with
+a :class:`GenerationError` naming the step. Use it for a requirement that has never run;
+after a run, the run record's locators are the better source.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from urllib.parse import urljoin
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import Discoverer, to_playwright
+from pytest_pacts.generator.codegen import Locators
+from pytest_pacts.generator.literals import GenerationError
+from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
+from pytest_pacts.models.locator import DiscoveryResult, Locator
+from pytest_pacts.planner.templating import Resolver, TemplateError, reveal
+
+_POLL_S = 0.2
+
+
+def _absolute(base_url: str, url: str) -> str:
+    if "://" in url:
+        return url
+    return urljoin(base_url if base_url.endswith("/") else base_url + "/", url.lstrip("/"))
+
+
+def _find(page: Page, discoverer: Discoverer, target: Target, action: Action,
+          timeout_s: float) -> DiscoveryResult:  # fmt: skip
+    """Discover ``target``, polling while the page is still arriving (late content)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        result = discoverer.discover(page, [(0, target, action)])[0]
+        if result.locator is not None or time.monotonic() >= deadline:
+            return result
+        page.wait_for_timeout(_POLL_S * 1000)
+
+
+def discover_locators(
+    page: Page,
+    plan: Plan,
+    base_url: str,
+    env: Mapping[str, str],
+    *,
+    timeout_s: float = 10.0,
+) -> Locators:
+    """Walk ``plan`` from its URL and return the verified locator of every step's target."""
+    resolver = Resolver(env, plan.requirement.vars, plan.secret_vars)
+    discoverer = Discoverer()
+    steps: dict[int, Locator] = {}
+    elements: dict[str, Locator] = {}
+    try:
+        page.goto(_absolute(base_url, resolver.resolve(plan.requirement.url)))
+        for step in plan.steps:
+            _walk_step(page, discoverer, resolver, base_url, step, steps, elements, timeout_s)
+    except (PlaywrightError, TemplateError) as exc:
+        raise GenerationError(f"{plan.req_id}: discovery walk stopped: {exc}") from None
+    return Locators(steps=steps, elements=elements)
+
+
+def _walk_step(
+    page: Page,
+    discoverer: Discoverer,
+    resolver: Resolver,
+    base_url: str,
+    step: Step,
+    steps: dict[int, Locator],
+    elements: dict[str, Locator],
+    timeout_s: float,
+) -> None:
+    value = reveal(resolver.resolve(step.value)) if step.value is not None else ""
+    if step.action is Action.GOTO:
+        page.goto(_absolute(base_url, value))
+        return
+    target = None
+    if step.target is not None:
+        result = _find(page, discoverer, step.target, step.action, timeout_s)
+        if result.locator is None:
+            why = result.unresolved.message if result.unresolved else "not found"
+            raise GenerationError(
+                f"{step.source.render()}: step {step.index + 1} ({step.describe()}): {why}"
+            )
+        steps[step.index] = result.locator
+        elements.setdefault(step.target.key, result.locator)
+        target = to_playwright(page, result.locator)
+    timeout = timeout_s * 1000
+    act = step.action
+    if act is Action.PRESS:
+        (target.press(value, timeout=timeout) if target else page.keyboard.press(value))
+    elif target is not None:
+        if act is Action.CLICK:
+            target.click(timeout=timeout)
+        elif act is Action.FILL:
+            target.fill(value, timeout=timeout)
+        elif act is Action.TYPE:
+            target.press_sequentially(value, timeout=timeout)
+        elif act is Action.SELECT:
+            target.select_option(value, timeout=timeout)
+        elif act is Action.CHECK:
+            target.check(timeout=timeout)
+        elif act is Action.UNCHECK:
+            target.uncheck(timeout=timeout)
+        elif act is Action.HOVER:
+            target.hover(timeout=timeout)
+        elif act is Action.FOCUS:
+            target.focus(timeout=timeout)
+    expected = step.expected
+    if expected is not None and expected.kind is ExpectationKind.ELEMENT_VISIBLE:
+        assert expected.target is not None
+        found = _find(page, discoverer, expected.target, Action.CLICK, timeout_s / 2)
+        if found.locator is not None:
+            elements.setdefault(expected.target.key, found.locator)
+    else:
+        page.wait_for_load_state("load")

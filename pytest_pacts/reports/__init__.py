@@ -1,0 +1,15 @@
+"""Reports: what a run leaves behind for people and CI (SPEC.md §11).
+
+Everything here reads projections only (``RunRecord`` and store records), never engine
+internals (STYLE.md habit 2):
+
+- :mod:`~pytest_pacts.reports.proposals`: a run's heal proposals and their self-heal gates;
+- :mod:`~pytest_pacts.reports.junit`: the ``pacts_*`` JUnit properties;
+- :mod:`~pytest_pacts.reports.html`: pytest-html fragments (step table, RCA box, badges);
+- :mod:`~pytest_pacts.reports.artifacts`: ``verdict_<req_id>.json``, the JSONL step log,
+  ``summary.md`` and the run index;
+- :mod:`~pytest_pacts.reports.slo`: the SLOs of seed 000 §12 over runs;
+- :mod:`~pytest_pacts.reports.summary`: the terminal / Markdown / JSON run summary.
+
+See ``docs/reports.md``.
+"""

@@ -1,0 +1,62 @@
+"""Last line of defence for SPEC.md §2.7 "Secrets never leak".
+
+Run records already show secrets as ``***``; reports additionally replace any secret value
+they know of (the environment values a requirement's ``{{env.NAME}}`` templates refer to)
+in every text they write, so a secret that slipped into a message by accident still never
+reaches JUnit, HTML, JSON or JSONL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from pytest_pacts.models import Plan
+from pytest_pacts.planner.templating import MASK, TemplateError, is_secret_name, parse_templates
+
+# Values this short are not masked: replacing every "1" or "ab" would mangle reports
+# and protect nothing (such values are not credentials).
+MIN_SECRET_LENGTH = 4
+
+
+class Redactor:
+    """Replaces known secret values with ``***``."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        values = {s for s in secrets if len(s) >= MIN_SECRET_LENGTH}
+        # longest first, so a secret containing another is masked whole
+        self._secrets = sorted(values, key=len, reverse=True)
+
+    def __bool__(self) -> bool:
+        return bool(self._secrets)
+
+    def text(self, value: str) -> str:
+        for secret in self._secrets:
+            if secret in value:
+                value = value.replace(secret, MASK)
+        return value
+
+
+def _texts(plan: Plan) -> Iterable[str]:
+    for step in plan.steps:
+        if step.value:
+            yield step.value
+    yield from plan.requirement.vars.values()
+
+
+def plan_secrets(
+    plan: Plan, env: Mapping[str, str], secret_vars: frozenset[str] = frozenset()
+) -> list[str]:
+    """Values a plan may reveal: every ``{{env.NAME}}`` it uses and every secret var."""
+    found: list[str] = []
+    for text in _texts(plan):
+        try:
+            refs = parse_templates(text)
+        except TemplateError:
+            continue
+        for ref in refs:
+            if ref.namespace == "env" and ref.name in env:
+                found.append(env[ref.name])
+    for name, value in plan.requirement.vars.items():
+        if (is_secret_name(name, secret_vars | plan.secret_vars)) and "{{" not in value:
+            found.append(value)
+    return found
