@@ -62,6 +62,9 @@ class HealContext:
     attempts: list[HealAttempt] = field(default_factory=list)
     # the value the step will type, already resolved (a Secret prints as ***)
     value: str | None = None
+    # what the rungs answered so far in this round, in ladder order (the healing ladder
+    # fills it; the human checkpoint shows the best declined proposal from it)
+    round_results: list[RungResult] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,13 @@ class RungResult:
     score: float | None = None
     runner_up_score: float | None = None
     candidates: tuple[Candidate, ...] = ()
+    # the best candidate's locator when the rung abstained (shown at the human checkpoint,
+    # never used without a person's GO), and its fingerprint
+    proposed: Locator | None = None
+    proposed_fingerprint: Fingerprint | None = None
+    # facts for the heal proposal's evidence (docs/governance.md evidence contracts):
+    # gate_result, waited_ms, bounding_box, ...
+    evidence: Mapping[str, object] = field(default_factory=dict)
 
 
 class Rung(Protocol):
@@ -90,9 +100,21 @@ class Rung(Protocol):
 
 
 class Healer(Protocol):
-    """The ladder as the executor sees it: one round per call, recorded as a HealAttempt."""
+    """The ladder as the executor sees it: one round per call, recorded as a HealAttempt.
+
+    After retrying the step with an accepted result the executor reports back: ``confirm``
+    when the retried action succeeded (healing memory and the heal proposal are written
+    only then, SPEC.md §2.5 "evidence or nothing"; returns the attempt with the proposal's
+    id, track and promotion filled), ``reject`` when it failed.
+    """
 
     def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]: ...
+
+    def confirm(
+        self, ctx: HealContext, attempt: HealAttempt, result: RungResult
+    ) -> HealAttempt: ...
+
+    def reject(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> None: ...
 
 
 # The optional extension hook (SPEC.md §6 rung 6): another plugin (an LLM-backed one, say)

@@ -1,0 +1,67 @@
+"""The in-page half of healing: discovery's DOM helpers plus ``js/healing.js``, installed once.
+
+Healing reads the page exactly as discovery does (roles, accessible names, text, action
+compatibility, fingerprints), so its JavaScript is loaded *after* discovery's shared files
+rather than re-implementing them (STYLE.md habit 8). The installer pattern is discovery's
+(``pytest_pacts/discovery/_js.py``): a global keyed by a hash of the source, sent only when
+the page does not have it yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from importlib import resources
+
+from playwright.sync_api import Frame, JSHandle
+from playwright.sync_api import Locator as PWLocator
+
+_DISCOVERY_FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js")
+_NOT_INSTALLED = "__pacts_healing_not_installed__"
+
+
+@cache
+def _installer() -> tuple[str, str]:
+    discovery = resources.files("pytest_pacts.discovery").joinpath("js")
+    parts = [discovery.joinpath(n).read_text(encoding="utf-8") for n in _DISCOVERY_FILES]
+    parts.append(resources.files(__package__).joinpath("js", "healing.js").read_text("utf-8"))
+    source = "\n".join(parts)
+    key = "__pacts_healing_" + hashlib.sha256(source.encode()).hexdigest()[:12]
+    install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = (() => {{\n{source}\n}})()))"
+    return key, install
+
+
+def _page_fn(name: str, installed_only: bool) -> str:
+    key, install = _installer()
+    api = f"globalThis[{key!r}]" if installed_only else install
+    guard = f"if (!api) return {_NOT_INSTALLED!r}; " if installed_only else ""
+    return f"async (arg) => {{ const api = {api}; {guard}return await api.{name}(arg); }}"
+
+
+def _elements_fn(name: str, installed_only: bool) -> str:
+    key, install = _installer()
+    api = f"globalThis[{key!r}]" if installed_only else install
+    guard = f"if (!api) return {_NOT_INSTALLED!r}; " if installed_only else ""
+    return f"async (els, arg) => {{ const api = {api}; {guard}return await api.{name}(els, arg); }}"
+
+
+def call_in_frame(frame: Frame, name: str, arg: object) -> object:
+    """``frame.evaluate`` of healing API function ``name`` (installer sent only if needed)."""
+    result = frame.evaluate(_page_fn(name, True), arg)
+    if result == _NOT_INSTALLED:
+        result = frame.evaluate(_page_fn(name, False), arg)
+    return result
+
+
+def handle_in_frame(frame: Frame, name: str, arg: object) -> JSHandle:
+    """Like :func:`call_in_frame` but returns a handle (for elements Playwright acts on)."""
+    call_in_frame(frame, "settled", {"quiet_ms": 0, "timeout_ms": 0})  # installs if needed
+    return frame.evaluate_handle(_page_fn(name, True), arg)
+
+
+def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
+    """``target.evaluate_all`` of healing API function ``name``."""
+    result = target.evaluate_all(_elements_fn(name, True), arg)
+    if result == _NOT_INSTALLED:
+        result = target.evaluate_all(_elements_fn(name, False), arg)
+    return result

@@ -1,0 +1,23 @@
+"""Rung 1: the alternate locators recorded at discovery, each gated before use (SPEC.md §6)."""
+
+from __future__ import annotations
+
+from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.models.locator import Locator
+from pytest_pacts.models.outcome import HealRung
+
+
+class AlternateRung:
+    """Try the step's alternates (discovery's other verified renderings of the element)."""
+
+    name = HealRung.ALTERNATE
+
+    def attempt(self, ctx: HealContext) -> RungResult | None:
+        state = ctx.state
+        found: list[Locator] = list(state.alternates)
+        if state.discovery is not None:
+            found.extend(state.discovery.alternates)
+        unique = list(dict.fromkeys(found))
+        options = [(alt, alt.confidence, {"alternate_of": "discovery"}) for alt in unique]
+        return try_locators(ctx, self.name, options, "alternate")

@@ -1,0 +1,325 @@
+// The in-page half of similarity relocation (SPEC.md §6 rung 5).
+//
+// Loaded after discovery's dom.js, actionability.js, scan.js and resolve.js, so roles,
+// accessible names, text, action compatibility, locator strategies and fingerprints are
+// computed exactly as discovery computes them (STYLE.md: one way to do each thing).
+//
+// Only VISIBLE elements are candidates (Healenium's invisible-element false pass, PLATFORM.md)
+// and only the attributes of the published stability study are read: an attribute outside
+// the fingerprint (a benchmark's marker, say) can never influence a score.
+
+const healRegistry = new Map();  // heal id -> ranked elements, for identity checks
+
+// Common UI wordings that mean the same action (the "wording/synonym" drift). Generic
+// English interface vocabulary, no site's own words.
+const SYNONYMS = [
+  ['log in', 'login', 'sign in', 'signin'], ['log out', 'logout', 'sign out', 'signout'],
+  ['sign up', 'signup', 'register', 'create account'], ['submit', 'send'],
+  ['delete', 'remove'], ['next', 'continue', 'proceed'], ['close', 'dismiss'],
+  ['search', 'find'], ['buy', 'purchase'], ['basket', 'cart', 'bag'], ['ok', 'okay'],
+  ['cancel', 'abort'], ['finish', 'complete', 'done'], ['back', 'return'],
+  ['email', 'e mail'], ['save', 'store'], ['edit', 'modify'], ['help', 'support'],
+];
+const SYN = new Map();
+SYNONYMS.forEach((group, i) => group.forEach((w) => SYN.set(w.replace(/\s+/g, ''), `§${i}`)));
+
+function canonWords(s) {
+  const words = tokens(s);
+  const out = [];
+  for (let i = 0; i < words.length; i++) {
+    // two-word phrases first ("sign in" -> the log-in group)
+    const pair = i + 1 < words.length ? SYN.get(words[i] + words[i + 1]) : undefined;
+    if (pair) { out.push(pair); i++; continue; }
+    out.push(SYN.get(words[i]) || words[i]);
+  }
+  return out;
+}
+
+function bigrams(s) {
+  const t = low(s).replace(/\s+/g, '');
+  const out = new Map();
+  for (let i = 0; i + 1 < t.length; i++) { const g = t.slice(i, i + 2); out.set(g, (out.get(g) || 0) + 1); }
+  return out;
+}
+function dice(a, b) {
+  const A = bigrams(a); const B = bigrams(b);
+  let inter = 0; let total = 0;
+  for (const [g, n] of A) { inter += Math.min(n, B.get(g) || 0); total += n; }
+  for (const n of B.values()) total += n;
+  return total ? (2 * inter) / total : 0;
+}
+function setDice(a, b) {
+  if (!a.length || !b.length) return 0;
+  const B = [...b];
+  let inter = 0;
+  for (const w of a) { const j = B.indexOf(w); if (j >= 0) { inter++; B.splice(j, 1); } }
+  return (2 * inter) / (a.length + b.length);
+}
+
+// Token-level and fuzzy text similarity: case and spacing never matter ("Add to cart" ~
+// "Add to Cart", "Log in" ~ "Login"), synonyms count as the same word, and typo-level
+// changes keep partial credit through character bigrams.
+function textSim(a, b) {
+  if (!a || !b) return 0;
+  if (low(a) === low(b)) return 1;
+  const A = canonWords(a); const B = canonWords(b);
+  if (A.join('') === B.join('')) return A.length && A.some((w) => w.startsWith('§')) ? 0.9 : 0.95;
+  return Math.max(setDice(A, B), 0.8 * dice(a, b));
+}
+// Identifier-like values: "login-button" ~ "loginButton" ~ "login_btn" share tokens.
+function tokenSim(a, b) {
+  if (!a || !b) return 0;
+  if (a === b) return 1;
+  return Math.max(setDice(tokens(a), tokens(b)), 0.8 * dice(a, b));
+}
+function classSim(a, b) {
+  const A = [...new Set(a.flatMap((c) => tokens(c)))];
+  const B = [...new Set(b.flatMap((c) => tokens(c)))];
+  return setDice(A, B);
+}
+// Longest common subsequence of the ancestor chains: a wrapper added keeps most of it.
+function lcsSim(a, b) {
+  if (!a.length || !b.length) return 0;
+  const m = a.length; const n = b.length;
+  const d = Array.from({ length: m + 1 }, () => new Array(n + 1).fill(0));
+  for (let i = 1; i <= m; i++) for (let j = 1; j <= n; j++)
+    d[i][j] = a[i - 1] === b[j - 1] ? d[i - 1][j - 1] + 1 : Math.max(d[i - 1][j], d[i][j - 1]);
+  return d[m][n] / Math.max(m, n);
+}
+
+const BUTTONISH = new Set(['button', 'input:submit', 'input:button', 'input:reset', 'input:image', 'a']);
+function kindOf(tagName, type) {
+  return tagName === 'input' ? `input:${(type || 'text').toLowerCase()}` : tagName;
+}
+
+// The fingerprint of a live element, read like discovery's fingerprintOf (resolve.js).
+function describeFor(el, dom) { return fingerprintOf(el, dom); }
+
+// Score one element against the stored fingerprint: weighted attributes, normalised by
+// the weights of the attributes the stored fingerprint has (an attribute it never had
+// cannot count for or against a candidate). Returns {score, parts}.
+function similarity(fp, c, w) {
+  const parts = {};
+  let sum = 0; let total = 0;
+  const add = (name, weight, present, sim) => {
+    if (!present) return;
+    parts[name] = Math.round(sim * 1000) / 1000;
+    sum += weight * sim; total += weight;
+  };
+  const k1 = kindOf(fp.tag, fp.type); const k2 = kindOf(c.tag, c.type);
+  add('type', w.type, true, k1 === k2 ? 1 : (fp.tag === c.tag || (BUTTONISH.has(k1) && BUTTONISH.has(k2) && fp.role === c.role) ? 0.5 : 0));
+  add('name', w.name, !!fp.name, tokenSim(fp.name, c.name));
+  add('text', w.text, !!fp.text, textSim(fp.text, c.text));
+  add('label', w.text, !!fp.label, textSim(fp.label, c.label || c.accessible_name));
+  add('placeholder', w.text, !!fp.placeholder, textSim(fp.placeholder, c.placeholder || c.accessible_name));
+  add('id', w.id, !!fp.id, tokenSim(fp.id, c.id));
+  const ids = Object.entries(fp.test_ids || {});
+  add('test_id', w.test_id, ids.length > 0, ids.length ? Math.max(...ids.map(([a, v]) => (c.test_ids[a] === v ? 1 : Math.max(0, ...Object.values(c.test_ids).map((x) => tokenSim(v, x) * 0.9))))) : 0);
+  add('role', w.role, !!fp.role, fp.role === c.role ? 1 : 0);
+  const own = [fp.text, fp.label, fp.placeholder].filter(Boolean).map(low);
+  add('aria_label', w.aria_label, !!fp.accessible_name && !own.includes(low(fp.accessible_name)), textSim(fp.accessible_name, c.accessible_name));
+  add('alt_title', w.aria_label, !!(fp.alt || fp.title), Math.max(textSim(fp.alt, c.alt), textSim(fp.title, c.title)));
+  add('class', w.class, fp.classes.length > 0, classSim(fp.classes, c.classes));
+  add('ancestors', w.ancestors, fp.ancestor_path.length > 0, lcsSim(fp.ancestor_path, c.ancestor_path));
+  add('neighbours', w.neighbours, fp.neighbour_text.length > 0, setDice(fp.neighbour_text.flatMap(tokens), c.neighbour_text.flatMap(tokens)));
+  if (fp.bounding_box && c.bounding_box) {
+    const a = fp.bounding_box; const b = c.bounding_box;
+    const dist = Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2);
+    const size = Math.min(a.width * a.height, b.width * b.height) / Math.max(a.width * a.height, b.width * b.height, 1);
+    add('position', w.position, true, 0.7 * Math.exp(-dist / 250) + 0.3 * size);
+  }
+  // The strongest attribute of the element's own (not of its surroundings): a neighbour
+  // that merely sits where the element was shares none (Healenium's wrong-neighbour heal).
+  const anchor = Math.max(0, ...IDENTITY.filter((n) => n in parts).map((n) => parts[n]));
+  return { score: total ? sum / total : 0, parts, anchor };
+}
+const IDENTITY = ['name', 'text', 'label', 'placeholder', 'id', 'test_id', 'aria_label', 'alt_title'];
+
+function visibleBox(el) {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}
+
+// args: {heal_id, fp, action, weights, limit}. Every visible element whose type fits the
+// action is scored; the best ``limit`` come back and are kept for identity checks.
+function rank(args) {
+  prepared.clear();
+  const dom = makeDom(document);
+  const fp = args.fp;
+  const scored = [];
+  let considered = 0;
+  for (const el of allElements(document)) {
+    if (el.tagName === 'HTML' || el.tagName === 'BODY') continue;
+    const fits = compatibility(el, args.action, dom.roleOf, true) === 2;
+    if (!fits && !(['click', 'hover', 'focus'].includes(args.action) && tag(el) === fp.tag)) continue;
+    if (dom.isHidden(el) || !visibleBox(el)) continue;
+    considered++;
+    const c = describeFor(el, dom);
+    const { score, parts, anchor } = similarity(fp, c, args.weights);
+    scored.push({ el, score, parts, anchor });
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const top = scored.slice(0, args.limit);
+  healRegistry.set(args.heal_id, top.map((s) => s.el));
+  for (const old of [...healRegistry.keys()].slice(0, -8)) healRegistry.delete(old);
+  return {
+    considered,
+    candidates: top.map((s, index) => ({
+      index, score: Math.round(s.score * 10000) / 10000, parts: s.parts, anchor: s.anchor,
+      description: describeElement(s.el, dom),
+      fits: compatibility(s.el, args.action, dom.roleOf, false) === 2,
+    })),
+  };
+}
+
+// Every way to render a ranked element that is unique on this page, most semantic first
+// (SPEC.md §6: a relocation yields a structured locator; css only when nothing semantic is
+// unique), plus the element's fresh fingerprint.
+function locate(args) {
+  const el = (healRegistry.get(args.heal_id) || [])[args.index];
+  if (!el || !el.isConnected) return { specs: [], fingerprint: null };
+  prepared.clear();
+  const dom = makeDom(document);
+  const elements = allElements(document);
+  const strategies = makeStrategies(dom);
+  const specs = [];
+  for (const s of args.order) {
+    const st = strategies[s];
+    if (!st) continue;
+    for (const key of st.keys(el)) {
+      const spec = st.spec(key, el);
+      if (!st.same(el, spec)) continue;
+      let n = 0;
+      for (const e of elements) if (st.same(e, spec) && ++n > 1) break;
+      if (n === 1) specs.push({ strategy: s, ...spec, in_shadow: inShadow(el) });
+    }
+  }
+  if (!inShadow(el)) {
+    for (const css of [...cssVariants(el), cssPath(el)]) {
+      if (document.querySelectorAll(css).length === 1) { specs.push({ strategy: 'css', css, in_shadow: false }); break; }
+    }
+  }
+  return { specs, fingerprint: fingerprintOf(el, dom) };
+}
+
+// The last resort: a positional path from the nearest ancestor with a stable id.
+function cssPath(el) {
+  const parts = [];
+  for (let e = el; e && e.tagName !== 'HTML'; e = e.parentElement) {
+    if (e.id && !looksGenerated(e.id) && e !== el) { parts.unshift(`#${CSS.escape(e.id)}`); break; }
+    const same = e.parentElement ? [...e.parentElement.children].filter((s) => s.tagName === e.tagName) : [e];
+    parts.unshift(same.length > 1 ? `${tag(e)}:nth-of-type(${same.indexOf(e) + 1})` : tag(e));
+  }
+  return parts.join(' > ');
+}
+
+// Is what a rendered Playwright locator resolves to exactly the ranked element?
+function isSame(els, arg) {
+  const target = (healRegistry.get(arg.heal_id) || [])[arg.index];
+  return { count: els.length, same: els.length === 1 && els[0] === target };
+}
+
+// The similarity of whatever a locator resolves to, and where it sits in a ranking.
+function scoreOf(els, arg) {
+  if (els.length !== 1) return { count: els.length, score: 0, fingerprint: null };
+  prepared.clear();
+  const dom = makeDom(document);
+  const fingerprint = describeFor(els[0], dom);
+  const score = arg.fp ? similarity(arg.fp, fingerprint, arg.weights).score : null;
+  return { count: 1, score, fingerprint, description: describeElement(els[0], dom) };
+}
+
+// SPEC.md §6 rung 5 runs "only after the page settled": resolve once the DOM has been
+// quiet for ``quiet_ms`` (no mutations), or report false at ``timeout_ms``.
+function settled(arg) {
+  return new Promise((resolve) => {
+    let last = performance.now();
+    const obs = new MutationObserver(() => { last = performance.now(); });
+    obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const start = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      if (document.readyState === 'complete' && now - last >= arg.quiet_ms) { obs.disconnect(); resolve(true); return; }
+      if (now - start >= arg.timeout_ms) { obs.disconnect(); resolve(false); return; }
+      setTimeout(tick, 25);
+    };
+    tick();
+  });
+}
+
+// Playwright's "stable", waited for: the same box on two consecutive animation frames.
+async function stable(els, arg) {
+  const el = els[0];
+  if (!el) return false;
+  const start = performance.now();
+  let prev = null;
+  while (performance.now() - start < arg.timeout_ms) {
+    await nextFrame();
+    if (!el.isConnected) return false;
+    const r = viewRect(el);
+    if (prev && sameRect(prev, r)) return true;
+    prev = r;
+  }
+  return false;
+}
+
+// What covers an element at its action point, and whether it is an overlay a person would
+// dismiss: a fixed/sticky layer or a dialog that names itself as cookie/consent/privacy or
+// is a (modal) dialog. Generic words only (SPEC.md §6 rung 2; no site-specific hacks).
+const OVERLAY_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'privacy', 'banner',
+  'dialog', 'modal', 'popup', 'overlay', 'notice', 'interstitial']);
+const ACCEPT_WORDS = [['accept'], ['agree'], ['allow'], ['got', 'it'], ['ok'], ['okay'],
+  ['i', 'understand'], ['continue']];
+const CLOSE_WORDS = [['close'], ['dismiss'], ['no', 'thanks'], ['×'], ['x'], ['✕']];
+
+function layerOf(hit, el) {
+  let layer = null;
+  for (let a = hit; a && a.tagName !== 'BODY' && a.tagName !== 'HTML' && !containsComposed(a, el); a = parentOf(a)) {
+    const role = a.getAttribute('role');
+    if (['fixed', 'sticky'].includes(getComputedStyle(a).position) || a.tagName === 'DIALOG'
+      || role === 'dialog' || role === 'alertdialog' || a.getAttribute('aria-modal') === 'true') layer = a;
+  }
+  return layer;
+}
+function overlayKind(layer, dom) {
+  const role = layer.getAttribute('role');
+  const words = [layer.id, layer.className && String(layer.className), layer.getAttribute('aria-label'),
+    dom.accName(layer), ...TEST_ID_ATTRS.map((a) => layer.getAttribute(a))].filter(Boolean).flatMap(tokens);
+  const text = tokens(dom.textOf(layer).slice(0, 300));
+  if (words.some((w) => OVERLAY_WORDS.has(w)) || text.includes('cookie') || text.includes('cookies')) return 'consent';
+  if (layer.tagName === 'DIALOG' || role === 'dialog' || role === 'alertdialog' || layer.getAttribute('aria-modal') === 'true') return 'dialog';
+  return null;
+}
+function hasPhrase(name, phrases) {
+  const t = tokens(name);
+  const raw = norm(name);
+  return phrases.some((p) => (p.length === 1 && p[0].length === 1 ? raw === p[0]
+    : t.some((_, i) => p.every((w, j) => t[i + j] === w))));
+}
+
+function dom0(el) { return !el.checkVisibility({ visibilityProperty: true, opacityProperty: true }); }
+function overlayAt(els, arg) {
+  const el = els[0];
+  if (!el || els.length !== 1) return { covered: false };
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0 || dom0(el)) return { covered: false };
+  const hit = hitTarget(el.ownerDocument, r.x + r.width / 2, r.y + r.height / 2);
+  if (!hit || containsComposed(el, hit)) return { covered: false };
+  const dom = makeDom(document);
+  const layer = layerOf(hit, el);
+  if (!layer) return { covered: true, overlay: null, cover: describeElement(hit, dom) };
+  const kind = overlayKind(layer, dom);
+  const cover = describeElement(layer, dom);
+  if (!kind) return { covered: true, overlay: null, cover };
+  const buttons = [...layer.querySelectorAll('button, [role=button], input[type=button], input[type=submit], a[href]')]
+    .filter((b) => !dom.isHidden(b) && visibleBox(b));
+  const named = (phrases) => buttons.find((b) => hasPhrase(dom.accName(b) || dom.textOf(b), phrases));
+  // consent: accepting is what makes it go away for good; a dialog: close it
+  const button = kind === 'consent' ? named(ACCEPT_WORDS) || named(CLOSE_WORDS) : named(CLOSE_WORDS) || named(ACCEPT_WORDS);
+  healRegistry.set(arg.heal_id, button ? [button, layer] : [layer]);
+  return { covered: true, overlay: kind, cover, button: button ? describeElement(button, dom) : null };
+}
+function registered(arg) { return (healRegistry.get(arg.heal_id) || [])[arg.index] || null; }
+
+return { rank, locate, isSame, scoreOf, settled, stable, overlayAt, registered };

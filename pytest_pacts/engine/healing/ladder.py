@@ -1,0 +1,191 @@
+"""The healing ladder (SPEC.md §6): rungs in order, one round per call, the abstain rule.
+
+Usage by the executor (one ladder per requirement run; the extension budget is per run)::
+
+    ladder = HealingLadder(store=store, extensions=hook_healers)
+    attempt, result = ladder.heal(ctx)          # one round, recorded as a HealAttempt
+    if result is not None:                      # a new locator, or the page repaired
+        ok = retry(result.locator or ctx.state.locator)
+        if ok:
+            attempt = ladder.confirm(ctx, attempt, result)   # memory + proposal
+        else:
+            ladder.reject(ctx, attempt, result)
+
+Rungs are tried cheapest and most deterministic first; the first that accepts ends the
+round. A rung whose fix was already tried for the same failure of this step (its retry
+failed) is skipped in later rounds, so a round never repeats a failed fix.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import Error as PlaywrightError
+
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator
+from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Rung, RungResult
+from pytest_pacts.engine.healing._common import element_key, first_line, locator_json
+from pytest_pacts.engine.healing.alternate import AlternateRung
+from pytest_pacts.engine.healing.extension import ExtensionRung
+from pytest_pacts.engine.healing.human import HumanRung
+from pytest_pacts.engine.healing.memory import MemoryRung
+from pytest_pacts.engine.healing.record import (
+    RecipeSource,
+    proposal_for,
+    remember,
+    with_proposal,
+)
+from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
+from pytest_pacts.engine.healing.repair import RepairRung
+from pytest_pacts.engine.healing.similarity import SimilarityRung
+from pytest_pacts.models.outcome import HealAttempt
+from pytest_pacts.models.recipe import Recipe
+
+if TYPE_CHECKING:
+    from pytest_pacts.store import Store
+
+
+def default_rungs(
+    store: Store | None = None,
+    extensions: Sequence[ExtensionHealer] = (),
+    discoverer: Discoverer | None = None,
+    human: HumanRung | None = None,
+) -> list[Rung]:
+    """The seven rungs of SPEC.md §6, in order."""
+    found = discoverer or Discoverer()
+    return [
+        AlternateRung(),
+        RepairRung(found),
+        RediscoveryRung(found),
+        MemoryRung(store),
+        SimilarityRung(),
+        ExtensionRung(extensions),
+        human or HumanRung(),
+    ]
+
+
+class HealingLadder:
+    """The :class:`~pytest_pacts.engine.contracts.Healer` of SPEC.md §6.
+
+    ``store`` (optional) enables healing memory and heal proposals; ``recipes`` gives the
+    recipe a proposal patches (default: ``Recipe.from_plan``); ``extensions`` are the
+    external healers of rung 6; ``rungs`` replaces the whole ladder (tests, plugins).
+    """
+
+    def __init__(
+        self,
+        *,
+        store: Store | None = None,
+        recipes: RecipeSource | None = None,
+        extensions: Sequence[ExtensionHealer] = (),
+        rungs: Sequence[Rung] | None = None,
+        human: HumanRung | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.store = store
+        self.recipes: RecipeSource = recipes or Recipe.from_plan
+        self.rungs: tuple[Rung, ...] = tuple(
+            rungs if rungs is not None else default_rungs(store, extensions, human=human)
+        )
+        self.clock = clock
+
+    def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
+        start = self.clock()
+        ctx.round_results.clear()
+        before = self._screenshot(ctx, "before")
+        for rung in self.rungs:
+            if self._spent(ctx, rung):
+                continue
+            try:
+                result = rung.attempt(ctx)
+            except (PlaywrightError, UnrenderableLocator) as exc:
+                # the executor never raises from its internals (SPEC.md §5): a rung that
+                # breaks declines, and the reason says how
+                result = RungResult(rung.name, False, f"error: {first_line(exc)}")
+            if result is None:
+                continue
+            ctx.round_results.append(result)
+            if result.accepted:
+                break
+        accepted = next((r for r in ctx.round_results if r.accepted), None)
+        attempt = self._attempt(ctx, accepted, before, (self.clock() - start) * 1000)
+        return attempt, accepted
+
+    def confirm(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> HealAttempt:
+        """The retried action succeeded: adopt the heal for the rest of the run, remember it
+        with evidence, and record a gated heal proposal (SPEC.md §6, §8)."""
+        old = ctx.state.locator
+        if result.locator is not None:
+            state = ctx.state
+            state.alternates = tuple(a for a in state.alternates if a != result.locator)
+            state.locator = result.locator
+            if result.fingerprint is not None:
+                state.fingerprint = result.fingerprint
+        if self.store is None:
+            return attempt
+        if result.locator is not None and old is not None:
+            remember(self.store, ctx, result, locator_json(old))
+        proposal = proposal_for(self.store, self.recipes, ctx, result, old)
+        return attempt if proposal is None else with_proposal(attempt, proposal)
+
+    def reject(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> None:
+        """The retried action failed: a remembered locator loses confidence (seed 000 §11)."""
+        if self.store is not None and result.locator is not None:
+            self.store.healing.record_failure(
+                element_key(ctx), locator_json(result.locator), req_id=ctx.plan.req_id
+            )
+
+    # -- internals ---------------------------------------------------------------------
+
+    @staticmethod
+    def _spent(ctx: HealContext, rung: Rung) -> bool:
+        return any(
+            a.rung is rung.name and a.accepted and a.failure is ctx.failure.type
+            for a in ctx.attempts
+        )
+
+    def _attempt(
+        self, ctx: HealContext, accepted: RungResult | None, before: str | None, ms: float
+    ) -> HealAttempt:
+        results = ctx.round_results
+        shown: RungResult | None = accepted
+        if accepted is not None:
+            reason = accepted.reason
+        else:
+            # the most informative "no": the one that weighed candidates, else the last
+            with_candidates = [r for r in results if r.candidates]
+            shown = with_candidates[-1] if with_candidates else (results[-1] if results else None)
+            reason = "; ".join(f"{r.rung.value}: {r.reason}" for r in results) or (
+                "no healing rung applies to this failure"
+            )
+        return HealAttempt(
+            round=ctx.round,
+            rung=shown.rung if shown else self.rungs[-1].name,
+            accepted=accepted is not None,
+            reason=reason,
+            failure=ctx.failure.type,
+            old_locator=ctx.state.locator,
+            new_locator=accepted.locator if accepted else None,
+            score=shown.score if shown else None,
+            runner_up_score=shown.runner_up_score if shown else None,
+            candidates=shown.candidates if shown else (),
+            screenshot_before=before,
+            duration_ms=round(ms, 1),
+        )
+
+    @staticmethod
+    def _screenshot(ctx: HealContext, label: str) -> str | None:
+        folder = ctx.options.artifacts_dir
+        if folder is None:
+            return None
+        name = f"heal_{ctx.plan.req_id}_s{ctx.state.step.index}_r{ctx.round}_{label}.png"
+        path = Path(folder) / name
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            ctx.page.screenshot(path=str(path))
+        except (PlaywrightError, OSError):
+            return None
+        return str(path)

@@ -1,0 +1,112 @@
+"""What an accepted heal leaves behind once the retried action succeeded (SPEC.md §6, §8).
+
+Healing memory gets the locator with its evidence (url, original locator, failure type);
+the store gets a heal proposal, gated by the self-heal gate (SPEC.md §9). Repairs keep the
+same locator; their proposal records the repair (and the evidence the RCA class's
+contract asks for: ``waited_ms``, ``bounding_box``) without changing the selector.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from pydantic import JsonValue
+
+from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.healing._common import element_key, locator_json
+from pytest_pacts.governance import PatchRejected, build_heal_proposal, propose
+from pytest_pacts.models.heal import HealProposal
+from pytest_pacts.models.locator import Locator
+from pytest_pacts.models.outcome import FailureType, HealAttempt
+from pytest_pacts.models.recipe import JsonObject, Recipe
+from pytest_pacts.models.requirement import Plan
+
+if TYPE_CHECKING:
+    from pytest_pacts.store import JSONValue, Store
+
+RecipeSource = Callable[[Plan], Recipe]
+
+_REPAIR_RCA = {
+    FailureType.NOT_VISIBLE: "visibility_issue",
+    FailureType.OBSCURED: "visibility_issue",
+    FailureType.UNSTABLE: "timing_instability",
+    FailureType.TIMEOUT: "timing_instability",
+    FailureType.DISABLED: "enablement_issue",
+}
+
+
+def rca_class(ctx: HealContext, result: RungResult) -> str:
+    """A relocation is selector drift; a repair is what the failure says (seed 001 §4.6)."""
+    if result.locator is not None:
+        return "selector_drift"
+    return _REPAIR_RCA.get(ctx.failure.type, "selector_drift")
+
+
+def remember(store: Store, ctx: HealContext, result: RungResult, old: JSONValue) -> None:
+    """Healing memory, with evidence (seed 000 §11: no evidence, no record)."""
+    from pytest_pacts.store import HealingEvidence
+
+    assert result.locator is not None
+    evidence = HealingEvidence(
+        url=ctx.page.url, original_locator=old, failure_type=ctx.failure.type.value
+    )
+    store.healing.record(
+        element_key(ctx), locator_json(result.locator), evidence, req_id=ctx.plan.req_id
+    )
+
+
+def proposal_for(
+    store: Store,
+    recipes: RecipeSource,
+    ctx: HealContext,
+    result: RungResult,
+    old: Locator | None,
+) -> HealProposal | None:
+    """Build, gate and persist the heal proposal; ``None`` if the patch contract refuses it.
+
+    ``old`` is the locator that failed (the step's state may already hold the new one).
+    """
+    healed = result.locator or old
+    if healed is None:
+        return None
+    evidence: list[str | JsonObject] = [
+        {name: _json(value)} for name, value in result.evidence.items() if value is not None
+    ]
+    evidence.append({"url": ctx.page.url})
+    evidence.append(f"{result.rung.value}: {result.reason}")
+    try:
+        proposal = build_heal_proposal(
+            recipes(ctx.plan),
+            step_index=ctx.state.step.index,
+            element_key=element_key(ctx),
+            healed_locator=locator_json(healed),
+            tool_name=result.rung.value,
+            score=result.score if result.score is not None else 1.0,
+            runner_up_score=result.runner_up_score,
+            rca_class=rca_class(ctx, result),
+            failure_type=ctx.failure.type.value,
+            failed_locator=locator_json(old) if old is not None else None,
+            evidence=evidence,
+        )
+    except PatchRejected:
+        return None
+    return propose(store, proposal)
+
+
+def _json(value: object) -> JsonValue:
+    """Evidence as plain JSON (models and tuples become objects and lists)."""
+    return cast(JsonValue, json.loads(json.dumps(value, default=str)))
+
+
+def with_proposal(attempt: HealAttempt, proposal: HealProposal) -> HealAttempt:
+    """The attempt with the stored proposal's id, track and promotion flag."""
+    gate = proposal.self_heal_gate
+    return attempt.model_copy(
+        update={
+            "proposal_id": proposal.id,
+            "track": gate["track"] if gate else None,
+            "promotion_required": gate["promotion_required"] if gate else False,
+        }
+    )

@@ -1,0 +1,45 @@
+"""Rung 3: live re-discovery by the step's intent (SPEC.md §6, the strategies of §4)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Error as PlaywrightError
+
+from pytest_pacts.discovery import Discoverer
+from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.healing._common import first_line
+from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.models.outcome import HealRung
+
+
+class RediscoveryRung:
+    """Run discovery for ``Element@Region`` on the page as it is now.
+
+    The result must still agree with the recorded fingerprint: a loose text match on
+    another element ("Login help" for a renamed "Login") is the classic wrong heal.
+    """
+
+    name = HealRung.REDISCOVERY
+
+    def __init__(self, discoverer: Discoverer | None = None) -> None:
+        self.discoverer = discoverer or Discoverer()
+
+    def attempt(self, ctx: HealContext) -> RungResult | None:
+        step = ctx.state.step
+        if step.target is None:
+            return None
+        try:
+            found = self.discoverer.discover(ctx.page, [(0, step.target, step.action)])[0]
+        except PlaywrightError as exc:
+            return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")
+        if found.locator is None:
+            message = found.unresolved.message if found.unresolved else "nothing found"
+            candidates = found.unresolved.candidates if found.unresolved else ()
+            return RungResult(self.name, False, f"re-discovery: {message}", candidates=candidates)
+        options = [
+            (loc, loc.confidence, {"strategy": loc.strategy.value})
+            for loc in (found.locator, *found.alternates)
+        ]
+        result = try_locators(ctx, self.name, options, "re-discovered locator")
+        if result is None:
+            return RungResult(self.name, False, "re-discovery finds the same, failing locator")
+        return result

@@ -1,0 +1,142 @@
+"""Rung 2: failure-specific repair of the page, then the same locator again (SPEC.md §6).
+
+- not_visible / obscured: reveal. Scroll into view; if a layer covers the element and it is
+  clearly a cookie/consent banner or a dialog, click its accept/close button (generic
+  words, no site-specific selectors); else wait for the element to become visible.
+- not_unique (several matches): reprobe within the region the step names;
+- unstable: wait until the box is the same on two consecutive animation frames;
+- disabled: wait for enablement;
+- timeout: an adaptive, longer wait (doubling per round, capped at 3× the step timeout).
+
+A repair is reported only when the gate passes afterwards: measured, never assumed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import time
+from typing import cast
+
+from playwright.sync_api import Error as PlaywrightError
+
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator, to_playwright
+from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.healing._common import first_line, frame_of, gate_evidence
+from pytest_pacts.engine.healing._js import call_on_elements, handle_in_frame
+from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.models.locator import Locator
+from pytest_pacts.models.outcome import FailureType, HealRung
+
+JSON = dict[str, object]
+_ids = itertools.count(1)
+
+
+class RepairRung:
+    name = HealRung.REPAIR
+
+    def __init__(self, discoverer: Discoverer | None = None) -> None:
+        self.discoverer = discoverer or Discoverer()
+
+    def attempt(self, ctx: HealContext) -> RungResult | None:
+        locator = ctx.state.locator
+        if locator is None:
+            return None
+        kind = ctx.failure.type
+        start = time.perf_counter()
+        try:
+            if kind in (FailureType.NOT_VISIBLE, FailureType.OBSCURED):
+                done = self._reveal(ctx, locator)
+            elif kind is FailureType.NOT_UNIQUE:
+                return self._reprobe(ctx, locator)
+            elif kind is FailureType.UNSTABLE:
+                done = self._stabilise(ctx, locator)
+            elif kind is FailureType.DISABLED:
+                done = self._enable(ctx, locator)
+            elif kind is FailureType.TIMEOUT:
+                done = self._wait_longer(ctx, locator)
+            else:
+                return None
+        except (PlaywrightError, UnrenderableLocator) as exc:
+            done = f"repair failed: {first_line(exc)}"
+        waited_ms = round((time.perf_counter() - start) * 1000, 1)
+        ok, why, evidence = gate_evidence(ctx, locator)
+        evidence["waited_ms"] = waited_ms
+        if ok:
+            return RungResult(
+                self.name, True, f"{done}; the gate passes now", repaired=True, evidence=evidence
+            )
+        return RungResult(self.name, False, f"{done}; still failing: {why}", evidence=evidence)
+
+    def _timeout(self, ctx: HealContext) -> float:
+        return min(ctx.options.step_timeout_ms, max(ctx.options.settle_timeout_ms, 1_000.0))
+
+    def _reveal(self, ctx: HealContext, locator: Locator) -> str:
+        target = to_playwright(ctx.page, locator)
+        if target.count() != 1:
+            return "nothing to reveal: the locator does not resolve to one element"
+        heal_id = f"r{next(_ids)}"
+        info = cast(JSON, call_on_elements(target, "overlayAt", {"heal_id": heal_id}))
+        if not info["covered"]:
+            target.scroll_into_view_if_needed(timeout=self._timeout(ctx))
+            try:
+                target.wait_for(state="visible", timeout=self._timeout(ctx))
+            except PlaywrightError:
+                return "scrolled into view; waited, it did not become visible"
+            return "scrolled into view and waited for visibility"
+        cover = str(info.get("cover"))
+        if info["overlay"] is None:
+            return f"covered by {cover}, which is not a consent banner or dialog: left alone"
+        if info["button"] is None:
+            return f"covered by the {info['overlay']} {cover}, which has no accept/close button"
+        frame = frame_of(ctx.page, locator.frame_path)
+        if frame is None:
+            return "the element's frame went away"
+        button = handle_in_frame(frame, "registered", {"heal_id": heal_id, "index": 0})
+        layer = handle_in_frame(frame, "registered", {"heal_id": heal_id, "index": 1})
+        element = button.as_element()
+        if element is None:
+            return "the overlay's button went away"
+        element.click(timeout=self._timeout(ctx))
+        layer_el = layer.as_element()
+        if layer_el is not None:
+            # it may only move aside rather than hide; the gate afterwards decides
+            with contextlib.suppress(PlaywrightError):
+                layer_el.wait_for_element_state("hidden", timeout=self._timeout(ctx))
+        return f"dismissed the {info['overlay']} {cover} with {info['button']}"
+
+    def _reprobe(self, ctx: HealContext, locator: Locator) -> RungResult | None:
+        target = ctx.state.step.target
+        count = to_playwright(ctx.page, locator).count()
+        if count < 2 or target is None or target.region is None or locator.region is not None:
+            return None  # zero matches is drift (later rungs); without a region, nothing to add
+        found = self.discoverer.discover(ctx.page, [(0, target, ctx.state.step.action)])[0]
+        scoped = [loc for loc in (found.locator, *found.alternates) if loc and loc.region]
+        options = [(loc, loc.confidence, {"matched_before": count}) for loc in scoped]
+        return try_locators(ctx, self.name, options, f"locator scoped to {target.region!r}")
+
+    def _stabilise(self, ctx: HealContext, locator: Locator) -> str:
+        arg = {"timeout_ms": self._timeout(ctx)}
+        steady = call_on_elements(to_playwright(ctx.page, locator), "stable", arg)
+        return "waited for a stable box" if steady else "waited; the box kept moving"
+
+    def _enable(self, ctx: HealContext, locator: Locator) -> str:
+        handle = to_playwright(ctx.page, locator).element_handle(timeout=self._timeout(ctx))
+        try:
+            handle.wait_for_element_state("enabled", timeout=ctx.options.step_timeout_ms)
+        except PlaywrightError:
+            return "waited for enablement; it stayed disabled"
+        finally:
+            handle.dispose()
+        return "waited for enablement"
+
+    def _wait_longer(self, ctx: HealContext, locator: Locator) -> str:
+        budget = min(
+            ctx.options.step_timeout_ms * 2 ** (ctx.round - 1), 3 * ctx.options.step_timeout_ms
+        )
+        try:
+            ctx.page.wait_for_load_state("load", timeout=budget)
+            to_playwright(ctx.page, locator).wait_for(state="visible", timeout=budget)
+        except PlaywrightError:
+            return f"waited {budget / 1000:.1f} s longer; still not there"
+        return f"waited up to {budget / 1000:.1f} s longer"

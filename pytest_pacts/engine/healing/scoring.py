@@ -1,0 +1,170 @@
+"""Similarity scoring against a stored fingerprint: weights, page ranking, settling.
+
+SPEC.md §6 rung 5 and PLATFORM.md "Reference points for healing". Weights are the share of
+each attribute left unchanged across real site versions (the published stability study):
+a stable attribute counts more. The in-page half is ``js/healing.js``; one ``evaluate`` per
+frame scores every visible, action-compatible element (open shadow roots included, and
+same-origin iframes through one call each).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page
+
+from pytest_pacts.discovery._js import element_function
+from pytest_pacts.engine.healing._js import call_in_frame
+from pytest_pacts.models.locator import Candidate, Fingerprint
+
+WEIGHTS: Mapping[str, float] = {
+    "type": 0.96,  # tag + input type
+    "name": 0.95,  # the form ``name`` attribute
+    "text": 0.95,  # visible text; also used for the label and placeholder a person reads
+    "id": 0.87,
+    # test ids are not in the study; they are id-like attributes, so they get id's share
+    "test_id": 0.87,
+    "role": 0.85,
+    "aria_label": 0.82,  # accessible name when it is not the visible text; alt, title
+    "class": 0.80,
+    "ancestors": 0.54,  # the study's XPath: the ancestor chain
+    "neighbours": 0.53,
+    "position": 0.35,
+}
+"""Attribute weights: the published stability anchors (PLATFORM.md)."""
+
+ANCHOR_MIN = 0.75
+"""A relocation needs one of the element's own attributes (text, label, placeholder, name,
+id, test id, accessible name) at least this similar: surroundings alone (type, role,
+ancestors, neighbours, position) describe the slot, not the element."""
+
+JSON = dict[str, object]
+_heal_ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One ranked element: where it lives, its score and the per-attribute similarities."""
+
+    frame: Frame
+    frame_path: tuple[str, ...]
+    heal_id: str
+    index: int
+    score: float
+    description: str
+    fits: bool
+    anchor: float = 0.0  # best similarity among the element's own attributes
+    parts: Mapping[str, float] = field(default_factory=dict)
+
+    def candidate(self) -> Candidate:
+        where = f" in frame {' > '.join(self.frame_path)}" if self.frame_path else ""
+        return Candidate(description=self.description + where, score=round(self.score, 4))
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Every frame's best candidates, best first; ``considered`` counts scored elements."""
+
+    ranked: tuple[Scored, ...]
+    considered: int
+
+    @property
+    def best(self) -> Scored | None:
+        return self.ranked[0] if self.ranked else None
+
+    @property
+    def runner_up(self) -> Scored | None:
+        return self.ranked[1] if len(self.ranked) > 1 else None
+
+    def candidates(self, limit: int = 5) -> tuple[Candidate, ...]:
+        return tuple(s.candidate() for s in self.ranked[:limit])
+
+
+def frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
+    """The top frame and every same-origin iframe, with discovery's frame paths (SPEC.md §4)."""
+    out: list[tuple[Frame, tuple[str, ...]]] = [(page.main_frame, ())]
+
+    def visit(frame: Frame, path: tuple[str, ...]) -> None:
+        for child in frame.child_frames:
+            try:
+                handle = child.frame_element()
+                info = cast(JSON, handle.evaluate(element_function("frameInfo")))
+                handle.dispose()
+            except PlaywrightError:  # detached while we looked
+                continue
+            if info["same_origin"]:
+                child_path = (*path, str(info["selector"]))
+                out.append((child, child_path))
+                visit(child, child_path)
+
+    visit(page.main_frame, ())
+    return out
+
+
+def fingerprint_json(fp: Fingerprint) -> JSON:
+    return cast(JSON, fp.model_dump(mode="json"))
+
+
+def rank_page(page: Page, fp: Fingerprint, action: str, *, limit: int = 5) -> Ranking:
+    """Score every visible element whose type fits ``action`` against ``fp``, all frames."""
+    ranked: list[Scored] = []
+    considered = 0
+    for frame, path in frames(page):
+        heal_id = f"h{next(_heal_ids)}"
+        arg = {
+            "heal_id": heal_id,
+            "fp": fingerprint_json(fp),
+            "action": action,
+            "weights": dict(WEIGHTS),
+            "limit": limit,
+        }
+        try:
+            raw = cast(JSON, call_in_frame(frame, "rank", arg))
+        except PlaywrightError:
+            if not path:
+                raise
+            continue  # a child frame went away mid-scan
+        considered += cast(int, raw["considered"])
+        for c in cast(list[JSON], raw["candidates"]):
+            ranked.append(
+                Scored(
+                    frame=frame,
+                    frame_path=path,
+                    heal_id=heal_id,
+                    index=cast(int, c["index"]),
+                    score=float(cast(float, c["score"])),
+                    description=str(c["description"]),
+                    fits=bool(c["fits"]),
+                    anchor=float(cast(float, c["anchor"])),
+                    parts=cast(dict[str, float], c["parts"]),
+                )
+            )
+    ranked.sort(key=lambda s: -s.score)
+    return Ranking(tuple(ranked), considered)
+
+
+def settle(page: Page, timeout_ms: float, quiet_ms: float = 150.0) -> bool:
+    """Wait until the page has loaded and its DOM has been quiet for ``quiet_ms``.
+
+    Healenium relocates while a page is still loading (PLATFORM.md); similarity scoring
+    runs only on a settled page. ``False`` when it did not settle within ``timeout_ms``.
+    """
+    try:
+        page.wait_for_load_state("load", timeout=timeout_ms)
+        arg = {"quiet_ms": quiet_ms, "timeout_ms": timeout_ms}
+        return bool(call_in_frame(page.main_frame, "settled", arg))
+    except PlaywrightError:
+        return False
+
+
+def describe_parts(parts: Mapping[str, float]) -> str:
+    """``text 1.00, id 0.00, …``: why a candidate scored what it did, for the evidence."""
+    return ", ".join(f"{k} {v:.2f}" for k, v in parts.items())
+
+
+def top_lines(ranked: Sequence[Scored], limit: int = 3) -> list[str]:
+    return [f"{s.description} {s.score:.3f} ({describe_parts(s.parts)})" for s in ranked[:limit]]

@@ -1,0 +1,94 @@
+"""Rung 5: similarity relocation against the recorded fingerprint (SPEC.md §6).
+
+Every visible, action-compatible element of the settled page (open shadow roots and
+same-origin iframes included) is scored in one in-page pass per frame with the stability
+weights of :data:`~.scoring.WEIGHTS`; the abstain rule decides; the winner gets a new
+structured locator (semantic first) and must pass the gate.
+"""
+
+from __future__ import annotations
+
+from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.healing._common import action_of, locator_json
+from pytest_pacts.engine.healing.abstain import judge
+from pytest_pacts.engine.healing.relocate import gate_json, relocate, render
+from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, settle, top_lines
+from pytest_pacts.models.locator import Fingerprint, Locator
+from pytest_pacts.models.outcome import HealRung
+
+
+class SimilarityRung:
+    name = HealRung.SIMILARITY
+
+    def attempt(self, ctx: HealContext) -> RungResult | None:
+        fp = ctx.state.fingerprint
+        if fp is None:
+            return None
+        options = ctx.options
+        # Healenium relocates while the page is still loading (PLATFORM.md): we do not.
+        if not settle(ctx.page, options.settle_timeout_ms):
+            return RungResult(
+                self.name, False, "abstained: the page did not settle, so nothing was scored"
+            )
+        action = action_of(ctx)
+        ranking = rank_page(ctx.page, fp, action)
+        best, runner_up = ranking.best, ranking.runner_up
+        verdict = judge(
+            best.score if best else None,
+            runner_up.score if runner_up else None,
+            fits=best.fits if best else False,
+            anchored=best.anchor >= ANCHOR_MIN if best else False,
+            threshold=options.heal_threshold,
+            margin=options.heal_margin,
+            action=action,
+        )
+        evidence: dict[str, object] = {
+            "considered": ranking.considered,
+            "top_candidates": top_lines(ranking.ranked),
+        }
+
+        def done(
+            accepted: bool,
+            reason: str,
+            found: tuple[Locator, Fingerprint] | None = None,
+            proposed: tuple[Locator, Fingerprint] | None = None,
+        ) -> RungResult:
+            return RungResult(
+                self.name,
+                accepted,
+                reason,
+                locator=found[0] if found else None,
+                fingerprint=found[1] if found else None,
+                score=best.score if best else None,
+                runner_up_score=runner_up.score if runner_up else None,
+                candidates=ranking.candidates(),
+                proposed=proposed[0] if proposed else None,
+                proposed_fingerprint=proposed[1] if proposed else None,
+                evidence=evidence,
+            )
+
+        if best is None or not verdict.accepted:
+            proposed = None
+            if best is not None and options.interactive:
+                rendered = render(ctx.page, best)  # for the human checkpoint only
+                proposed = rendered if not isinstance(rendered, str) else None
+            return done(False, verdict.reason, proposed=proposed)
+        moved = relocate(ctx.page, best, action)
+        if isinstance(moved, str):
+            return done(False, f"abstained: {moved}")
+        evidence["gate_result"] = gate_json(moved.gate)
+        if moved.gate.box is not None:
+            evidence["bounding_box"] = moved.gate.box.model_dump(mode="json")
+        failed = moved.gate.failed
+        if failed is not None:
+            return done(
+                False,
+                f"abstained: the best candidate {best.description} fails the {failed.name} "
+                f"check: {failed.reason}",
+            )
+        evidence["healed_locator"] = locator_json(moved.locator)
+        return done(
+            True,
+            f"{best.description}: {verdict.reason}",
+            found=(moved.locator, moved.fingerprint),
+        )

@@ -1,0 +1,244 @@
+"""Each rung of the ladder recovers a case built for it (SPEC.md §6), in a real Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pluggy
+from playwright.sync_api import Page
+
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.discovery import check_locator, to_playwright
+from pytest_pacts.engine.contracts import EngineOptions, HealContext
+from pytest_pacts.engine.healing import (
+    AlternateRung,
+    ExtensionRung,
+    HealingLadder,
+    HumanRung,
+    RepairRung,
+    SimilarityRung,
+)
+from pytest_pacts.engine.healing import hookspec as heal_hooks
+from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.models.outcome import FailureType, HealRung
+
+from .helpers import discovered, failing_context
+
+LOGIN = """
+<form id="login_form" class="login-form">
+  <label for="user">Username</label><input id="user" name="user">
+  <button id="login-button" class="btn btn_action" data-test="login-button"
+          onclick="window.hits = (window.hits || 0) + 1">Login</button>
+  <button id="help" class="btn">Help</button>
+</form>
+"""
+
+
+def _marker(page: Page, locator: Locator) -> str | None:
+    return to_playwright(page, locator).get_attribute("data-mark")
+
+
+def test_alternate_recorded_at_discovery_is_gated_and_used(tab: Page) -> None:
+    tab.set_content(LOGIN)
+    plan, state = discovered(tab, "Login")
+    # the test id and the name change; the id alternate still holds
+    tab.evaluate("""() => { const b = document.querySelector('#login-button');
+        b.removeAttribute('data-test'); b.textContent = 'Continue'; }""")
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is not None and attempt.accepted
+    assert attempt.rung is HealRung.ALTERNATE
+    assert result.locator is not None and result.locator.css == "#login-button"
+    assert result.evidence["gate_result"] == {
+        "ok": True, "points": dict.fromkeys(("unique", "visible", "enabled", "stable", "scoped"), "ok"),
+        "count": 1,
+    }  # fmt: skip
+
+
+def test_reveal_dismisses_the_cookie_banner_in_both_releases(
+    tab: Page, demo: dict[str, DemoServer]
+) -> None:
+    for release in ("v1", "v2"):
+        tab.goto(demo[release].url + "/widgets.html")
+        tab.evaluate("() => localStorage.clear()")
+        tab.reload()
+        plan, state = discovered(tab, "Download report")
+        ctx = failing_context(tab, plan, state)
+        assert ctx.failure.type is FailureType.OBSCURED, ctx.failure
+        attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
+        assert result is not None and result.repaired, attempt.reason
+        assert "dismissed the consent" in attempt.reason
+        assert isinstance(result.evidence["waited_ms"], float)
+        assert state.locator is not None
+        to_playwright(tab, state.locator).click()
+        assert tab.get_by_text("Report downloaded").is_visible()
+
+
+def test_a_covering_layer_that_is_not_an_overlay_is_left_alone(tab: Page) -> None:
+    tab.set_content("""
+      <button id="go">Go</button>
+      <div id="toolbar" style="position:fixed;inset:0;background:#eee">
+        <button onclick="this.parentNode.remove()">Accept</button></div>""")
+    plan, state = discovered(tab, "Go")
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
+    assert result is None
+    assert "not a consent banner or dialog" in attempt.reason
+    assert tab.locator("#toolbar").count() == 1
+
+
+def test_stability_wait_for_a_moving_button(tab: Page) -> None:
+    tab.set_content("""<button id="fly" style="transition: transform 700ms linear">Fly</button>""")
+    plan, state = discovered(tab, "Fly")
+    tab.evaluate("""() => { const b = document.querySelector('#fly');
+        b.getBoundingClientRect(); b.style.transform = 'translateX(400px)'; }""")
+    ctx = failing_context(tab, plan, state)
+    assert ctx.failure.type is FailureType.UNSTABLE
+    attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
+    assert result is not None and result.repaired, attempt.reason
+    assert "stable box" in attempt.reason
+
+
+def test_enablement_wait(tab: Page) -> None:
+    tab.set_content("""<button id="send" disabled>Send</button>""")
+    plan, state = discovered(tab, "Send")
+    tab.evaluate("() => setTimeout(() => document.querySelector('#send').disabled = false, 400)")
+    ctx = failing_context(tab, plan, state)
+    assert ctx.failure.type is FailureType.DISABLED
+    attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
+    assert result is not None and result.repaired, attempt.reason
+    assert check_locator(tab, state.locator, "click").ok  # type: ignore[arg-type]
+
+
+def test_rediscovery_after_a_text_change(tab: Page) -> None:
+    tab.set_content(LOGIN)
+    plan, state = discovered(tab, "Login")
+    tab.evaluate("""() => { const b = document.querySelector('#login-button');
+        b.id = 'signin'; b.removeAttribute('data-test'); b.textContent = 'Log in'; }""")
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is not None and attempt.rung is HealRung.REDISCOVERY, attempt.reason
+    assert result.locator is not None
+    assert (result.locator.role, result.locator.name) == ("button", "Log in")
+    assert result.fingerprint is not None and result.fingerprint.id == "signin"
+
+
+def test_similarity_after_id_and_class_rename(tab: Page) -> None:
+    tab.set_content("""<div class="toolbar"><button id="save-btn" class="btn-save primary"
+        data-mark="real">Save draft</button><button id="discard" class="btn-discard">Discard
+        </button></div>""")
+    plan, state = discovered(tab, "Save draft")
+    old = Locator(strategy=Strategy.CSS, confidence=0.7, css="#save-btn")
+    tab.evaluate("""() => { const b = document.querySelector('#save-btn');
+        b.id = 'persist'; b.className = 'button button--save'; }""")
+    ctx = failing_context(tab, plan, state, locator=old)
+    attempt, result = HealingLadder(rungs=[SimilarityRung()]).heal(ctx)
+    assert result is not None and attempt.rung is HealRung.SIMILARITY, attempt.reason
+    assert result.locator is not None and _marker(tab, result.locator) == "real"
+    # semantic first: role + name, not css
+    assert result.locator.strategy is Strategy.ROLE_NAME
+    assert attempt.score is not None and attempt.runner_up_score is not None
+    assert attempt.candidates[0].score == attempt.score
+
+
+def test_similarity_relocates_inside_a_same_origin_iframe(
+    tab: Page, demo: dict[str, DemoServer]
+) -> None:
+    tab.goto(demo["v1"].url + "/widgets.html")
+    plan, state = discovered(tab, "Pay now")
+    tab.goto(demo["v2"].url + "/widgets.html")  # #pay-now -> #pay-btn, "Pay Now", no test id
+    old = Locator(strategy=Strategy.CSS, confidence=0.7, css="#pay-now",
+                  frame_path=state.locator.frame_path if state.locator else ())  # fmt: skip
+    ctx = failing_context(tab, plan, state, locator=old)
+    attempt, result = HealingLadder(rungs=[SimilarityRung()]).heal(ctx)
+    assert result is not None, attempt.reason
+    assert result.locator is not None and result.locator.frame_path
+    assert to_playwright(tab, result.locator).get_attribute("id") == "pay-btn"
+
+
+def test_extension_hook_with_a_fake_healer_is_budgeted(tab: Page) -> None:
+    tab.set_content("""<button id="a" data-mark="real">Checkout</button>""")
+    plan, state = discovered(tab, "Checkout")
+    tab.evaluate("() => { document.querySelector('#a').textContent = 'Pay'; }")
+    hookimpl = pluggy.HookimplMarker("pacts")
+
+    class FakeHealer:
+        calls = 0
+
+        @hookimpl
+        def pacts_heal_candidates(self, ctx: HealContext) -> Sequence[Locator]:
+            FakeHealer.calls += 1
+            return [Locator(strategy=Strategy.CSS, confidence=0.9, css="#a")]
+
+    manager = pluggy.PluginManager("pacts")
+    manager.add_hookspecs(heal_hooks)
+    manager.register(FakeHealer())
+
+    def from_hook(ctx: HealContext) -> list[Locator]:
+        return [loc for found in manager.hook.pacts_heal_candidates(ctx=ctx) for loc in found]
+
+    options = EngineOptions(extension_budget=1)
+    rung = ExtensionRung([from_hook])
+    ctx = failing_context(tab, plan, state, options=options)
+    ladder = HealingLadder(rungs=[rung])
+    attempt, result = ladder.heal(ctx)
+    assert result is not None and attempt.rung is HealRung.EXTENSION, attempt.reason
+    assert result.locator is not None and _marker(tab, result.locator) == "real"
+    # the budget is per run: the second round does not call the hook again
+    attempt, result = ladder.heal(failing_context(tab, plan, state, options=options, round=2))
+    assert result is None and "budget" in attempt.reason
+    assert FakeHealer.calls == 1
+    # off by default
+    assert ExtensionRung([from_hook]).attempt(failing_context(tab, plan, state)) is None
+
+
+def test_extension_candidates_face_the_abstain_rule(tab: Page) -> None:
+    tab.set_content("""<button id="a">One</button><button id="b">Two</button>""")
+    plan, state = discovered(tab, "One")
+    tab.evaluate("() => { document.querySelector('#a').textContent = 'Uno'; }")
+
+    def unsure(ctx: HealContext) -> list[Locator]:
+        return [Locator(strategy=Strategy.CSS, confidence=0.9, css="#a"),
+                Locator(strategy=Strategy.CSS, confidence=0.88, css="#b")]  # fmt: skip
+
+    ctx = failing_context(tab, plan, state, options=EngineOptions(extension_budget=5))
+    attempt, result = HealingLadder(rungs=[ExtensionRung([unsure])]).heal(ctx)
+    assert result is None and "margin" in attempt.reason
+
+
+def test_interactive_checkpoint_declines_without_a_terminal(tab: Page) -> None:
+    tab.set_content(LOGIN)
+    plan, state = discovered(tab, "Login")
+    tab.evaluate("() => document.querySelector('#login-button').remove()")
+    options = EngineOptions(interactive=True)
+    asked: list[str] = []
+    human = HumanRung(ask=lambda q: asked.append(q) or "GO", is_terminal=lambda: False)
+    ctx = failing_context(tab, plan, state, options=options)
+    attempt, result = HealingLadder(human=human).heal(ctx)
+    assert result is None and not asked
+    assert "human: declined: no terminal" in attempt.reason
+
+
+def test_interactive_checkpoint_go_applies_the_shown_candidate(tab: Page) -> None:
+    tab.set_content("""<button id="x" class="c" data-mark="real">Alpha</button>
+        <button id="y" class="c">Beta</button>""")
+    plan, state = discovered(tab, "Alpha")
+    tab.evaluate(
+        "() => { const b = document.querySelector('#x'); b.id = 'z'; b.textContent = 'Gamma'; }"
+    )
+    said: list[str] = []
+    human = HumanRung(ask=lambda q: "GO", is_terminal=lambda: True, say=said.append)
+    ctx = failing_context(tab, plan, state, options=EngineOptions(interactive=True))
+    attempt, result = HealingLadder(human=human).heal(ctx)
+    assert result is not None and attempt.rung is HealRung.HUMAN, attempt.reason
+    assert result.locator is not None and _marker(tab, result.locator) == "real"
+    assert "GO / NOT GO" not in said[0] and "candidate from similarity" in said[0]
+
+
+def test_alternates_alone_do_not_apply_to_an_unknown_step(tab: Page) -> None:
+    tab.set_content(LOGIN)
+    plan, state = discovered(tab, "Login")
+    state.alternates = ()
+    state.discovery = None
+    tab.evaluate("() => document.querySelector('#login-button').remove()")
+    assert AlternateRung().attempt(failing_context(tab, plan, state)) is None
