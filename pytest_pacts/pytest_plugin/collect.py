@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 from _pytest._code.code import TerminalRepr
 
-from pytest_pacts.engine.api import RequirementFailed, RunOutcome, Runtime, run_requirement
+from pytest_pacts.engine.api import RequirementFailed
 from pytest_pacts.models import Plan
 from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
 from pytest_pacts.planner.blocks import BlockDefinition
 from pytest_pacts.planner.loader import load_blocks_file
 from pytest_pacts.planner.readers import READERS
 from pytest_pacts.pytest_plugin import options
+from pytest_pacts.pytest_plugin.execution import requirement_test
 
-OUTCOME_KEY = pytest.StashKey[RunOutcome]()
 SHARED_BLOCKS_KEY = pytest.StashKey[dict[str, BlockDefinition]]()
 
 
@@ -135,28 +135,12 @@ class RequirementFile(pytest.File):
                 registered.add(tag)
             items.append(
                 RequirementItem.from_parent(
-                    self, name=plan.req_id, callobj=_requirement_test, plan=plan
+                    self, name=plan.req_id, callobj=requirement_test, plan=plan
                 )
             )
         if problems:
             raise self.CollectError("\n".join(problems))
         return items
-
-
-def _requirement_test(request: pytest.FixtureRequest) -> None:
-    """The test body of every requirement item: hand the plan to the engine's entry point."""
-    item = request.node
-    assert isinstance(item, RequirementItem)
-    config = request.config
-    runtime = Runtime(
-        env=dict(os.environ),
-        secret_vars=frozenset(options.get_list(config, "pacts_secret_vars")),
-        base_url=config.getoption("base_url", default=None),
-    )
-    outcome = run_requirement(item.plan, runtime)
-    item.stash[OUTCOME_KEY] = outcome
-    if not outcome.passed:
-        raise RequirementFailed(outcome.failure or "the requirement failed")
 
 
 class RequirementItem(pytest.Function):
@@ -167,6 +151,9 @@ class RequirementItem(pytest.Function):
         self.plan = plan
         for tag in plan.requirement.tags:
             self.add_marker(tag)
+        if plan.requirement.context:
+            # pytest-playwright reads per-item context options from this marker
+            self.add_marker(pytest.mark.browser_context_args(**plan.requirement.context))
         self.user_properties.append(("pacts_plan_hash", plan.plan_hash))
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -88,6 +88,50 @@ SETTINGS: tuple[Setting, ...] = (
         "Seconds a live discovery result stays valid in the POM cache.",
     ),
     Setting(
+        "pacts_step_timeout",
+        "float",
+        10.0,
+        "Seconds one step may take, its expected outcome's auto-waiting included.",
+    ),
+    Setting("pacts_max_heal_rounds", "int", 3, "Healing rounds per step (MAX_HEAL_ROUNDS)."),
+    Setting(
+        "pacts_heal_threshold",
+        "float",
+        0.75,
+        "Score a relocated element must exceed to be used (the abstain rule).",
+    ),
+    Setting(
+        "pacts_heal_margin",
+        "float",
+        0.10,
+        "How far the best candidate must lead the runner-up (the abstain rule).",
+    ),
+    Setting(
+        "pacts_strict_heal",
+        "bool",
+        False,
+        "Fail requirements that passed only thanks to a heal (heals stay recorded).",
+    ),
+    Setting(
+        "pacts_interactive",
+        "bool",
+        False,
+        "On a terminal, ask GO / NOT GO before using a heal the rules declined (needs -s).",
+    ),
+    Setting(
+        "pacts_extension_budget",
+        "int",
+        0,
+        "Calls per run to external healers (the pacts_heal_candidates hook); 0 = off.",
+    ),
+    Setting(
+        "pacts_session",
+        "string",
+        None,
+        "Session name for SESSION_CONFLICT: two runs of one requirement in one session "
+        "cannot be in flight at once (default: the --base-url).",
+    ),
+    Setting(
         "pacts_browser_path",
         "string",
         None,

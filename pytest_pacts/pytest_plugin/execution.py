@@ -1,0 +1,168 @@
+"""The body of every requirement item: fixtures in, one engine call, a verdict out.
+
+The item asks pytest-playwright for ``page`` (so ``--browser``, ``--headed``, ``--tracing``,
+``--screenshot``, ``--base-url`` and ``browser_context_args`` all apply), builds a
+:class:`~pytest_pacts.engine.api.Runtime` from the settings and the store, calls
+:func:`~pytest_pacts.engine.api.run_requirement` and turns the ``RunRecord`` into a pytest
+outcome (SPEC.md §7): fail → a failure text written for a person; a healed pass → passed with
+a visible warning, or failed under ``--pacts-strict-heal``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery.planning import resolve_url
+from pytest_pacts.discovery.pom import load_pom, remember_step
+from pytest_pacts.engine.api import RequirementFailed, Runtime, render_failure, run_requirement
+from pytest_pacts.engine.contracts import EngineOptions, HealContext
+from pytest_pacts.engine.healing import HealingLadder, HumanRung
+from pytest_pacts.models.locator import DiscoveryResult, Locator
+from pytest_pacts.models.outcome import RunRecord
+from pytest_pacts.pytest_plugin import options
+from pytest_pacts.pytest_plugin.keys import RUN_KEY
+from pytest_pacts.pytest_plugin.store_access import get_store
+
+
+class PactsHealWarning(UserWarning):
+    """A requirement passed because a locator was healed: review the heal proposal."""
+
+
+def engine_options(config: pytest.Config, artifacts_dir: str | None) -> EngineOptions:
+    def number(name: str, default: float) -> float:
+        value = options.get(config, name)
+        return float(value) if isinstance(value, (int, float)) else default
+
+    return EngineOptions(
+        step_timeout_ms=number("pacts_step_timeout", 10.0) * 1000,
+        max_heal_rounds=int(number("pacts_max_heal_rounds", 3)),
+        heal_threshold=number("pacts_heal_threshold", 0.75),
+        heal_margin=number("pacts_heal_margin", 0.10),
+        strict_heal=options.get_bool(config, "pacts_strict_heal"),
+        interactive=options.get_bool(config, "pacts_interactive"),
+        extension_budget=int(number("pacts_extension_budget", 0)),
+        artifacts_dir=artifacts_dir,
+    )
+
+
+def session_id(config: pytest.Config) -> str:
+    """Runs of one requirement against one deployment conflict while in flight (seed 002 §5)."""
+    return options.get_str(config, "pacts_session") or str(
+        config.getoption("base_url", default=None) or "default"
+    )
+
+
+def _human(config: pytest.Config) -> HumanRung:
+    capture = config.pluginmanager.getplugin("capturemanager")
+
+    def ask(prompt: str) -> str:
+        # pytest captures stdin/stdout; talk to the real terminal for the GO / NOT GO
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                return input(prompt)
+        return input(prompt)
+
+    def say(text: str) -> None:
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                print(text, flush=True)
+        else:
+            print(text, flush=True)
+
+    def is_terminal() -> bool:
+        return bool(
+            sys.__stdin__ and sys.__stdin__.isatty() and sys.__stdout__ and sys.__stdout__.isatty()
+        )
+
+    return HumanRung(ask=ask, is_terminal=is_terminal, say=say)
+
+
+def _extensions(config: pytest.Config) -> list[object]:
+    hook = config.hook
+
+    def external(ctx: HealContext) -> list[Locator]:
+        found: list[Locator] = []
+        for answer in hook.pacts_heal_candidates(ctx=ctx):
+            found.extend(answer or [])
+        return found
+
+    return [external]
+
+
+def artifacts_dir(config: pytest.Config, req_id: str) -> str:
+    base = Path(str(config.rootpath)) / ".pacts" / "artifacts"
+    path = base / "".join(c if c.isalnum() or c in "-_." else "_" for c in req_id)
+    path.mkdir(parents=True, exist_ok=True)
+    return str(path)
+
+
+def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
+    """The test body of every requirement item (the ``callobj`` of its Function)."""
+    from pytest_pacts.pytest_plugin.collect import RequirementItem
+
+    item = request.node
+    assert isinstance(item, RequirementItem)
+    config = request.config
+    plan = item.plan
+    store = get_store(config)
+    _state, entry = load_pom(store, plan)
+    pom: dict[int, DiscoveryResult] = dict(entry.steps) if entry is not None else {}
+    base_url = config.getoption("base_url", default=None) or None
+    ttl = options.get(config, "pacts_discovery_ttl")
+    ttl_seconds = int(ttl) if isinstance(ttl, (int, float)) else 3600
+    url = resolve_url(plan, base_url) or plan.requirement.url
+
+    def on_discovered(index: int, result: DiscoveryResult) -> None:
+        if result.locator is not None:
+            remember_step(store, plan, index, result, url, ttl_seconds)
+
+    folder = artifacts_dir(config, plan.req_id)
+    runtime = Runtime(
+        env=dict(os.environ),
+        secret_vars=frozenset(options.get_list(config, "pacts_secret_vars")),
+        base_url=base_url,
+        options=engine_options(config, folder),
+        store=store,
+        healer=HealingLadder(
+            store=store,
+            extensions=_extensions(config),  # type: ignore[arg-type]
+            human=_human(config),
+        ),
+        pom=pom,
+        on_discovered=on_discovered,
+        session_id=session_id(config),
+        artifacts_dir=folder,
+    )
+    record = run_requirement(plan, page, runtime)
+    item.stash[RUN_KEY] = record
+    _outcome(record, config)
+
+
+def _outcome(record: RunRecord, config: pytest.Config) -> None:
+    if record.verdict == "fail":
+        raise RequirementFailed(render_failure(record))
+    if record.healed:
+        heals = [h for s in record.steps for h in s.heals if h.accepted]
+        lines = [
+            f"{record.req_id} passed after {len(heals)} heal(s); review the proposal(s) "
+            "with `pacts heals list`:"
+        ]
+        for heal in heals:
+            old = heal.old_locator.describe() if heal.old_locator else "(none)"
+            new = heal.new_locator.describe() if heal.new_locator else "(none)"
+            score = f"{heal.score:.2f}" if heal.score is not None else "-"
+            runner = f"{heal.runner_up_score:.2f}" if heal.runner_up_score is not None else "-"
+            lines.append(
+                f"  {heal.rung.value}: {old} -> {new} (score {score}, runner-up "
+                f"{runner}, {heal.track or 'no'} track)"
+            )
+        text = "\n".join(lines)
+        if options.get_bool(config, "pacts_strict_heal"):
+            raise RequirementFailed(text + "\n--pacts-strict-heal: a healed run fails")
+        warnings.warn(PactsHealWarning(text), stacklevel=1)
