@@ -90,7 +90,13 @@ class Discoverer:
     def discover(
         self, page: Page, targets: Sequence[tuple[K, Target, Action]]
     ) -> dict[K, DiscoveryResult]:
-        """Resolve ``targets`` (key, ``Element@Region``, action) on the page as it is now."""
+        """Resolve ``targets`` (key, ``Element@Region``, action) on the page as it is now.
+
+        Raises Playwright's ``Error`` when the top frame cannot be scanned (closed, or
+        navigating away mid-scan); a child frame that goes away is simply not searched.
+        """
+        if not targets:
+            return {}
         for key, _target, action in targets:
             if not Action(action).needs_element and action is not Action.PRESS:
                 raise ValueError(f"step {key!r}: {Action(action).value} has no element to find")

@@ -43,6 +43,12 @@ function containsComposed(ancestor, el) {
   return false;
 }
 function inShadow(el) { return el.getRootNode() instanceof ShadowRoot; }
+// Rendered at all (no display:none / visibility:hidden on the way up); checkVisibility is
+// missing from older WebKit and Firefox builds, so fall back to the same test by hand.
+function isRendered(el) {
+  if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true });
+  return el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
+}
 
 function allElements(doc) {
   const out = [];
@@ -123,7 +129,7 @@ function makeDom(doc) {
 
   function isHidden(el) {
     if (hiddenCache.has(el)) return hiddenCache.get(el);
-    let hidden = !el.checkVisibility({ visibilityProperty: true });
+    let hidden = !isRendered(el);
     for (let a = el; !hidden && a; a = parentOf(a))
       if (a.getAttribute('aria-hidden') === 'true') hidden = true;
     hiddenCache.set(el, hidden);
@@ -166,7 +172,7 @@ function makeDom(doc) {
     for (const node of kids) {
       if (node.nodeType === Node.TEXT_NODE) { out += node.data; continue; }
       if (node.nodeType !== Node.ELEMENT_NODE || SKIP_TAGS.has(node.tagName)) continue;
-      if (node.getAttribute('aria-hidden') === 'true' || !node.checkVisibility()) continue;
+      if (node.getAttribute('aria-hidden') === 'true' || !isRendered(node)) continue;
       const piece = node.getAttribute('aria-label') || (node.tagName === 'IMG' ? node.getAttribute('alt') || '' : contentName(node));
       out += BLOCK_TAGS.has(node.tagName) ? ` ${piece} ` : piece;
     }
