@@ -1,71 +1,127 @@
 """The one entry point the pytest layer (and ``pacts``) call to run a requirement.
 
-The pytest item hands over the plan and what it got from fixtures; the engine knows nothing
-of pytest (STYLE.md habit 2). Until the executor lands (issue 5) a run is a *dry run*: every
-template is resolved at the moment of use, exactly as the executor will do it, and the
-outcome reports what would be executed.
+The pytest item hands over the plan, the page from pytest-playwright's fixtures and a
+:class:`Runtime` built from its options; the engine knows nothing of pytest (STYLE.md
+habit 2) and never raises from its internals: whatever happens, the answer is a
+:class:`~pytest_pacts.models.outcome.RunRecord` (SPEC.md §5). Render the failure text for a
+person with :func:`~pytest_pacts.engine.failure_text.render_failure`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import Discoverer
+from pytest_pacts.engine.artifacts import Shots
+from pytest_pacts.engine.contracts import EngineOptions, Healer
+from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.recording import Recorder
+from pytest_pacts.engine.run import Run
+from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.models import Plan
-from pytest_pacts.planner.templating import Resolver, TemplateError
+from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.outcome import Failure, RunRecord
+from pytest_pacts.planner.templating import Resolver
+from pytest_pacts.store import Store
+
+__all__ = [
+    "RequirementFailed",
+    "Runtime",
+    "render_failure",
+    "run_requirement",
+]
 
 
 @dataclass(frozen=True)
 class Runtime:
-    """What a run needs from its surroundings (the pytest layer fills it from fixtures)."""
+    """What a run needs from its surroundings (the pytest layer fills it from fixtures).
+
+    ``pom`` is the cached POM for this plan (step index → discovery result, possibly
+    empty); ``on_discovered`` is told every fresh discovery so the caller can persist it.
+    ``healer`` ``None`` means no healing: failures go straight to the verdict.
+    ``generator`` is the no-op seam of the generator stage (seed 001 §7).
+    """
 
     env: Mapping[str, str]
     secret_vars: frozenset[str] = frozenset()
     base_url: str | None = None
-
-
-@dataclass(frozen=True)
-class StepOutcome:
-    index: int
-    description: str
-    status: str  # "planned" in a dry run
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class RunOutcome:
-    req_id: str
-    plan_hash: str
-    verdict: str  # "pass" | "fail"
-    steps: tuple[StepOutcome, ...] = ()
-    failure: str | None = None
-    notes: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def passed(self) -> bool:
-        return self.verdict == "pass"
+    options: EngineOptions = field(default_factory=EngineOptions)
+    store: Store | None = None
+    healer: Healer | None = None
+    pom: Mapping[int, DiscoveryResult] = field(default_factory=dict)
+    on_discovered: Callable[[int, DiscoveryResult], None] | None = None
+    session_id: str = "local"
+    artifacts_dir: str | None = None
+    generator: Callable[[Plan], None] | None = None
+    discoverer: Discoverer | None = None
 
 
 class RequirementFailed(Exception):
     """Raised by the pytest layer with a text written for a person (no plugin traceback)."""
 
 
-def run_requirement(plan: Plan, runtime: Runtime) -> RunOutcome:
-    """Run ``plan``. For now: resolve every value at its moment of use and report the plan."""
+def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
+    """Run ``plan`` on ``page``: planner → discovery → generator → executor ⇄ healer →
+    verdict (``engine/machine.py``). Returns the run's record; never raises for a failing
+    requirement, a broken page or a dead server."""
+    started = datetime.now(UTC)
+    recorder = Recorder(runtime.store, runtime.session_id, plan)
+    conflict = recorder.begin()
+    if conflict is not None:
+        return _not_started(plan, conflict, started)
+    monitor = EnvMonitor(page)
     resolver = Resolver(runtime.env, plan.requirement.vars, plan.secret_vars | runtime.secret_vars)
-    outcomes: list[StepOutcome] = []
-    for step in plan.steps:
-        try:
-            if step.value is not None:
-                resolver.resolve(step.value)
-        except TemplateError as exc:
-            text = f"{step.source.render()}: step {step.index + 1} ({step.describe()}): {exc}"
-            return RunOutcome(plan.req_id, plan.plan_hash, "fail", tuple(outcomes), text)
-        outcomes.append(StepOutcome(step.index, step.describe(), "planned"))
-    return RunOutcome(
-        plan.req_id,
-        plan.plan_hash,
-        "pass",
-        tuple(outcomes),
-        notes=("dry run: the execution engine is not enabled yet",),
+    finder = Finder(
+        page,
+        plan,
+        cache=runtime.pom,
+        on_discovered=runtime.on_discovered,
+        monitor=monitor,
+        discoverer=runtime.discoverer,
+    )
+    run = Run(
+        plan,
+        page,
+        options=runtime.options,
+        resolver=resolver,
+        finder=finder,
+        monitor=monitor,
+        base_url=runtime.base_url or plan.requirement.base_url,
+        healer=runtime.healer,
+        shots=Shots(page, runtime.artifacts_dir or runtime.options.artifacts_dir, plan.req_id),
+        generator=runtime.generator,
+    )
+    try:
+        record = run.execute()
+    except PlaywrightError as exc:  # a browser error none of the stages expected
+        record = _not_started(plan, classify_error(exc, "running the requirement", None), started)
+    finally:
+        monitor.detach()
+    problems = recorder.finish(record)
+    if problems:
+        record = record.model_copy(
+            update={"rca": record.rca.model_copy(
+                update={"evidence": (*record.rca.evidence, *problems)})}
+        )  # fmt: skip
+    return record
+
+
+def _not_started(plan: Plan, failure: Failure, started: datetime) -> RunRecord:
+    from pytest_pacts.engine.run import _not_run
+
+    return build_verdict(
+        plan,
+        [_not_run(plan, i) for i in range(len(plan.steps))],
+        start_failure=failure,
+        started_at=started,
+        duration_ms=(datetime.now(UTC) - started).total_seconds() * 1000,
+        url=plan.requirement.url,
+        artifacts={},
     )

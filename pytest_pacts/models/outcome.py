@@ -42,12 +42,26 @@ class FailureType(enum.StrEnum):
     CANVAS_DETECTED = "canvas_detected"
 
 
+FailureCause = Literal[
+    "connection_refused",  # the server is down (env_fault)
+    "http_error",  # a navigation answered 4xx/5xx (env_fault; ``http_status`` says which)
+    "crash",  # the page or browser crashed or was closed (env_fault)
+    "slow_page",  # a navigation did not finish within the step timeout (env_fault)
+    "value_rejected",  # the field did not take the value typed into it (data_issue)
+    "session_conflict",  # the store says this requirement is already running (SPEC.md §10)
+    "configuration",  # the run cannot start as configured (no base URL, bad template)
+]
+"""Finer detail the verdict's RCA mapping needs beyond the failure type (SPEC.md §7)."""
+
+
 class Failure(_Frozen):
     """A failure as a value: the executor never raises from its internals (SPEC.md §5)."""
 
     type: FailureType
     message: str
     step_index: int | None = None
+    cause: FailureCause | None = None
+    http_status: int | None = None
     evidence: tuple[str, ...] = ()
     gate: GateSnapshot | None = None
     candidates: tuple[Candidate, ...] = ()

@@ -1,0 +1,139 @@
+"""The nine element actions of seed 001 §4.4 (plus keyboard ``press`` without an element).
+
+Each runs on a locator the gate has just verified, so Playwright's own actionability wait is
+skipped (``force=True``): the gate already proved unique, visible, receiving events, enabled
+and stable a moment ago (SPEC.md §5), and checking twice would only double the cost
+(SPEC.md §16: ≤ 1.15× plain Playwright). Values arrive resolved; :func:`reveal` is called
+only here, at the moment of typing, so a secret never reaches a message (SPEC.md §2.7).
+
+Errors become :class:`~pytest_pacts.models.outcome.Failure` values; a field that does not
+take the value typed into it is a ``value_rejected`` failure (RCA ``data_issue``).
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
+from playwright.sync_api import Page
+
+from pytest_pacts.engine.env import classify_error
+from pytest_pacts.models import Action
+from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.planner.templating import Secret, reveal
+
+
+def _shown(value: str) -> str:
+    return str(value) if isinstance(value, Secret) else repr(value)
+
+
+def perform(
+    page: Page,
+    element: PWLocator | None,
+    action: Action,
+    value: str | None,
+    *,
+    step_index: int,
+    timeout_ms: float,
+) -> Failure | None:
+    """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it)."""
+    try:
+        if element is None:
+            if action is Action.PRESS and value is not None:
+                page.keyboard.press(reveal(value))
+                return None
+            raise ValueError(f"{action.value} needs an element")
+        return _on_element(element, action, value, step_index, timeout_ms)
+    except PlaywrightError as exc:
+        failure = classify_error(exc, f"{action.value} failed", step_index)
+        if action is Action.SELECT and "option" in str(exc).lower() and value is not None:
+            return Failure(
+                type=FailureType.EXPECTATION_FAILED,
+                message=f"select: no option {_shown(value)} in the list",
+                step_index=step_index,
+                cause="value_rejected",
+                evidence=failure.evidence,
+            )
+        return failure
+    except ValueError as exc:
+        return Failure(
+            type=FailureType.EXPECTATION_FAILED,
+            message=str(exc),
+            step_index=step_index,
+            cause="configuration",
+        )
+
+
+def _on_element(
+    el: PWLocator, action: Action, value: str | None, step_index: int, timeout_ms: float
+) -> Failure | None:
+    t = timeout_ms
+    if action is Action.CLICK:
+        el.click(force=True, timeout=t)
+    elif action is Action.HOVER:
+        el.hover(force=True, timeout=t)
+    elif action is Action.FOCUS:
+        el.focus(timeout=t)
+    elif action is Action.CHECK:
+        el.check(force=True, timeout=t)
+    elif action is Action.UNCHECK:
+        el.uncheck(force=True, timeout=t)
+    elif action is Action.PRESS:
+        el.press(reveal(value or ""), timeout=t)
+    elif action is Action.SELECT:
+        # A string matches an option's value or its label (Playwright), so a sheet may name
+        # either: "Price (low to high)" or "lohi".
+        if value is None:
+            raise ValueError("select needs a value")
+        if not _select(el, reveal(value), t):
+            return Failure(
+                type=FailureType.EXPECTATION_FAILED,
+                message=f"select: no option {_shown(value)} in the list",
+                step_index=step_index,
+                cause="value_rejected",
+            )
+    elif action is Action.FILL or action is Action.TYPE:
+        text = reveal(value or "")
+        if action is Action.FILL:
+            el.fill(text, force=True, timeout=t)
+        else:
+            el.press_sequentially(text, timeout=t)
+        return _took(el, action, value or "", text, step_index, t)
+    else:
+        raise ValueError(f"{action.value} is not an element action")
+    return None
+
+
+_HAS_OPTION = """(el, v) => !el.options || [...el.options].some(
+  (o) => o.value === v || o.label === v || o.textContent.trim() === v)"""
+
+
+def _select(el: PWLocator, text: str, timeout_ms: float) -> bool:
+    if not el.evaluate(_HAS_OPTION, text, timeout=timeout_ms):
+        return False
+    el.select_option(text, force=True, timeout=timeout_ms)
+    return True
+
+
+_VALUE = """(el) => ('value' in el && typeof el.value === 'string') ? el.value
+  : (el.isContentEditable ? el.innerText : null)"""
+
+
+def _took(
+    el: PWLocator, action: Action, value: str, text: str, step_index: int, timeout_ms: float
+) -> Failure | None:
+    """Did the field keep what was typed? (a maxlength, an input mask or a number field can
+    silently drop it: seed 001 §4.6 ``data_issue``)."""
+    current = el.evaluate(_VALUE, timeout=timeout_ms)
+    if current is None:
+        return None
+    ok = current == text if action is Action.FILL else str(current).endswith(text)
+    if ok:
+        return None
+    shown = "***" if isinstance(value, Secret) else repr(current)
+    return Failure(
+        type=FailureType.EXPECTATION_FAILED,
+        message=f"{action.value}: the field did not take the value {_shown(value)} "
+        f"(it holds {shown})",
+        step_index=step_index,
+        cause="value_rejected",
+    )

@@ -1,0 +1,177 @@
+"""Environment faults: telling a dead server, an HTTP error or a crash from a drifted page.
+
+SPEC.md §17 "Faults": browser crash, server down, HTTP 500 and slow pages are ``env_fault``
+with evidence, never ``selector_drift`` (SPEC.md §7). :class:`EnvMonitor` listens to the page
+for the whole run (document responses, failed document requests, crashes, closing), so a
+step that fails *because* the environment broke is classified by what actually happened, not
+by the symptom the executor saw (a locator that no longer matches on an error page).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Request, Response
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
+
+_REFUSED = re.compile(
+    r"ERR_(CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|"
+    r"NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|CONNECTION_FAILED)"
+)
+_CRASHED = re.compile(r"crash", re.I)
+_CLOSED = re.compile(r"has been closed|Target closed|Browser closed|Connection closed", re.I)
+
+
+@dataclass(frozen=True)
+class EnvEvent:
+    cause: FailureCause
+    message: str
+    http_status: int | None = None
+
+
+@dataclass
+class EnvMonitor:
+    """Records environment events on ``page`` as they happen (listeners are synchronous)."""
+
+    page: Page
+    events: list[EnvEvent] = field(default_factory=list)
+    crashed: bool = False
+    closed: bool = False
+    # main-frame document requests in flight: a navigation is pending, the page is not settled
+    pending: set[Request] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.page.on("crash", self._on_crash)
+        self.page.on("close", self._on_close)
+        self.page.on("response", self._on_response)
+        self.page.on("requestfailed", self._on_request_failed)
+        self.page.on("request", self._on_request)
+        self.page.on("requestfinished", self._on_request_done)
+
+    def detach(self) -> None:
+        for event, handler in (
+            ("crash", self._on_crash),
+            ("close", self._on_close),
+            ("response", self._on_response),
+            ("requestfailed", self._on_request_failed),
+            ("request", self._on_request),
+            ("requestfinished", self._on_request_done),
+        ):
+            # the page may be gone already
+            with contextlib.suppress(PlaywrightError, ValueError, KeyError):
+                self.page.remove_listener(event, handler)
+
+    def _on_crash(self, _page: Page) -> None:
+        self.crashed = True
+        self.events.append(EnvEvent("crash", "the page crashed (renderer process died)"))
+
+    def _on_close(self, _page: Page) -> None:
+        self.closed = True
+        self.events.append(EnvEvent("crash", "the page was closed during the run"))
+
+    def _is_navigation(self, request: Request) -> bool:
+        try:
+            return request.resource_type == "document" and request.frame == self.page.main_frame
+        except PlaywrightError:  # a request of a frame that is gone
+            return False
+
+    def _on_request(self, request: Request) -> None:
+        if self._is_navigation(request):
+            self.pending.add(request)
+
+    def _on_request_done(self, request: Request) -> None:
+        self.pending.discard(request)
+
+    @property
+    def navigating(self) -> bool:
+        """True while a main-frame navigation request has not finished."""
+        return bool(self.pending)
+
+    def _on_response(self, response: Response) -> None:
+        if not self._is_navigation(response.request):
+            return
+        if response.status >= 500:
+            self.events.append(
+                EnvEvent(
+                    "http_error",
+                    f"GET {response.url} answered HTTP {response.status} {response.status_text}",
+                    response.status,
+                )
+            )
+
+    def _on_request_failed(self, request: Request) -> None:
+        self.pending.discard(request)
+        if not self._is_navigation(request):
+            return
+        reason = request.failure or "failed"
+        if _REFUSED.search(reason):
+            self.events.append(
+                EnvEvent("connection_refused", f"GET {request.url} failed: {reason}")
+            )
+
+    def since(self, mark: int) -> list[EnvEvent]:
+        """Events recorded after ``mark`` (a previous ``len(monitor.events)``)."""
+        return self.events[mark:]
+
+    def mark(self) -> int:
+        return len(self.events)
+
+
+def env_failure(event: EnvEvent, step_index: int | None, extra: tuple[str, ...] = ()) -> Failure:
+    return Failure(
+        type=FailureType.ENV_FAULT,
+        message=event.message,
+        step_index=step_index,
+        cause=event.cause,
+        http_status=event.http_status,
+        evidence=(event.message, *extra),
+    )
+
+
+def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure:
+    """A Playwright error raised while doing ``what`` (e.g. "click", "navigate to /x"), as a
+    typed failure. Only the first line of Playwright's message is kept: its call log is
+    plugin internals to the person reading the report (SPEC.md §7)."""
+    text = str(exc)
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    if _REFUSED.search(text):
+        return Failure(
+            type=FailureType.ENV_FAULT,
+            message=f"{what}: the server refused the connection ({_REFUSED.search(text)[0]})",  # type: ignore[index]
+            step_index=step_index,
+            cause="connection_refused",
+            evidence=(first,),
+        )
+    if _CRASHED.search(text) or _CLOSED.search(text):
+        return Failure(
+            type=FailureType.ENV_FAULT,
+            message=f"{what}: the browser page crashed or was closed",
+            step_index=step_index,
+            cause="crash",
+            evidence=(first,),
+        )
+    if isinstance(exc, PlaywrightTimeout):
+        return Failure(
+            type=FailureType.TIMEOUT,
+            message=f"{what}: timed out",
+            step_index=step_index,
+            evidence=(first,),
+        )
+    if "detached" in text or "not attached" in text:
+        return Failure(
+            type=FailureType.DETACHED,
+            message=f"{what}: the element was removed from the page",
+            step_index=step_index,
+            evidence=(first,),
+        )
+    return Failure(
+        type=FailureType.TIMEOUT,
+        message=f"{what}: {first}",
+        step_index=step_index,
+        evidence=(first,),
+    )

@@ -1,0 +1,248 @@
+"""One step, find first: locate → gate → act → expect (SPEC.md §5, seed 001 §4.4).
+
+:class:`StepRunner` runs one *attempt* of a step and returns a
+:class:`~pytest_pacts.models.outcome.Failure` or ``None``; the state machine (``machine.py``,
+driven by ``run.py``) decides whether to heal, retry, skip or stop. Nothing here raises:
+Playwright errors are classified (``env.py``), and a failure that coincides with an
+environment event (the server went away, a 5xx, a crash) is reported as that event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from playwright.sync_api import ElementHandle, Page
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
+
+from pytest_pacts.discovery import to_playwright
+from pytest_pacts.engine.actions import perform
+from pytest_pacts.engine.contracts import EngineOptions
+from pytest_pacts.engine.env import EnvMonitor, classify_error, env_failure
+from pytest_pacts.engine.expectations import Checker, Subject
+from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.gate import run_gate
+from pytest_pacts.models import Action, ExpectationKind, Step
+from pytest_pacts.models.locator import GateSnapshot
+from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.planner.templating import Resolver, TemplateError, reveal
+
+_STATE_KINDS = frozenset(
+    {
+        ExpectationKind.FIELD_POPULATED,
+        ExpectationKind.VALUE,
+        ExpectationKind.CHECKED,
+        ExpectationKind.UNCHECKED,
+        ExpectationKind.ENABLED,
+        ExpectationKind.DISABLED,
+    }
+)
+
+
+class UrlError(ValueError):
+    """A relative URL with no base URL to join it to."""
+
+
+def resolve_url(url: str, base_url: str | None) -> str:
+    """Absolute URLs as they are; relative ones joined with ``base_url`` (SPEC.md §3)."""
+    if "://" in url or url.startswith(("about:", "data:", "chrome:")):
+        return url
+    if not base_url:
+        raise UrlError(
+            f"the URL {url!r} is relative and no base URL is set: pass --base-url, set "
+            "base_url in the requirement file's Config, or write an absolute URL"
+        )
+    return urljoin(base_url if base_url.endswith("/") else base_url + "/", url.lstrip("/"))
+
+
+@dataclass
+class Attempt:
+    """What one attempt of a step observed (kept for the step record)."""
+
+    gate: GateSnapshot | None = None
+    value_shown: str | None = None
+    expectation_ok: bool | None = None
+    gate_checks: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class StepRunner:
+    def __init__(
+        self,
+        page: Page,
+        finder: Finder,
+        resolver: Resolver,
+        options: EngineOptions,
+        monitor: EnvMonitor,
+        base_url: str | None,
+    ) -> None:
+        self.page = page
+        self.finder = finder
+        self.resolver = resolver
+        self.options = options
+        self.monitor = monitor
+        self.base_url = base_url
+        self.checker = Checker(page, finder)
+
+    def value_of(self, step: Step) -> str | None:
+        """The step's value resolved now (a Secret prints as ***). Raises TemplateError."""
+        return self.resolver.resolve(step.value) if step.value is not None else None
+
+    def element(self, index: int) -> PWLocator | None:
+        state = self.finder.states.get(index)
+        if state is None or state.locator is None:
+            return None
+        return to_playwright(self.page, state.locator)
+
+    def navigate(self, url: str, step_index: int | None) -> Failure | None:
+        """``goto``: a response that is not OK, a refused connection or a page slower than
+        the step timeout is an environment fault (SPEC.md §17), with the evidence."""
+        try:
+            target = resolve_url(url, self.base_url)
+        except UrlError as exc:
+            return Failure(
+                type=FailureType.NAVIGATION_ERROR,
+                message=str(exc),
+                step_index=step_index,
+                cause="configuration",
+            )
+        try:
+            response = self.page.goto(target, timeout=self.options.step_timeout_ms)
+        except PlaywrightError as exc:
+            failure = classify_error(exc, f"navigating to {target}", step_index)
+            if failure.type is FailureType.TIMEOUT:
+                return Failure(
+                    type=FailureType.ENV_FAULT,
+                    message=f"{target} did not finish loading within "
+                    f"{self.options.step_timeout_ms:.0f} ms",
+                    step_index=step_index,
+                    cause="slow_page",
+                    evidence=failure.evidence,
+                )
+            if failure.type is not FailureType.ENV_FAULT:
+                failure = failure.model_copy(update={"type": FailureType.NAVIGATION_ERROR})
+            return failure
+        if response is not None and response.status >= 400:
+            return Failure(
+                type=FailureType.ENV_FAULT,
+                message=f"{target} answered HTTP {response.status} {response.status_text}",
+                step_index=step_index,
+                cause="http_error",
+                http_status=response.status,
+                evidence=(f"GET {response.url} → {response.status} {response.status_text}",),
+            )
+        return None
+
+    def run(self, step: Step, attempt: Attempt) -> Failure | None:
+        mark = self.monitor.mark()
+        failure = self._run(step, attempt)
+        if failure is not None:
+            failure = self._blame_environment(failure, mark)
+        return failure
+
+    def _run(self, step: Step, attempt: Attempt) -> Failure | None:
+        opts = self.options
+        try:
+            value = self.value_of(step)
+        except TemplateError as exc:
+            return Failure(
+                type=FailureType.EXPECTATION_FAILED,
+                message=f"the value cannot be resolved: {exc}",
+                step_index=step.index,
+                cause="configuration",
+            )
+        attempt.value_shown = str(value) if value is not None else None
+        url_before = self.page.url
+        subject: Subject | None = None
+        if step.action is Action.GOTO:
+            failure = self.navigate(reveal(value or ""), step.index)
+            if failure is not None:
+                return failure
+        elif step.target is not None:
+            located = self.finder.locate(step.index, opts.step_timeout_ms, opts.settle_timeout_ms)
+            if located.failure is not None or located.state is None:
+                return located.failure
+            assert located.state.locator is not None
+            gate = run_gate(
+                self.page,
+                located.state.locator,
+                step.action,
+                step_index=step.index,
+                timeout_ms=opts.step_timeout_ms,
+                settle_ms=opts.settle_timeout_ms,
+                monitor=self.monitor,
+            )
+            attempt.gate, attempt.gate_checks = gate.snapshot, gate.checks
+            if gate.failure is not None:
+                return gate.failure
+            element = to_playwright(self.page, located.state.locator)
+            subject = Subject(element, self._handle(element, step))
+            if step.action is not Action.WAIT:
+                failure = perform(
+                    self.page,
+                    element,
+                    step.action,
+                    value,
+                    step_index=step.index,
+                    timeout_ms=opts.step_timeout_ms,
+                )
+                if failure is not None:
+                    return failure
+        elif step.action is Action.PRESS:
+            failure = perform(
+                self.page, None, step.action, value, step_index=step.index,
+                timeout_ms=opts.step_timeout_ms,
+            )  # fmt: skip
+            if failure is not None:
+                return failure
+        if step.expected is None:
+            return None
+        failure = self.checker.check(
+            step.expected,
+            element=subject,
+            url_before=url_before,
+            step_index=step.index,
+            timeout_ms=opts.step_timeout_ms,
+        )
+        attempt.expectation_ok = failure is None
+        return failure
+
+    @staticmethod
+    def _handle(element: PWLocator, step: Step) -> ElementHandle | None:
+        """The acted-on element itself, for state expectations only (one round trip)."""
+        if step.expected is None or step.expected.kind not in _STATE_KINDS:
+            return None
+        try:
+            return element.element_handle(timeout=1000)
+        except PlaywrightError:
+            return None
+
+    def _blame_environment(self, failure: Failure, mark: int) -> Failure:
+        """An environment event during the step explains its failure better than the
+        symptom (a locator matching nothing on an error page is not selector drift)."""
+        if failure.type is FailureType.ENV_FAULT:
+            return failure
+        events = self.monitor.since(mark)
+        symptom = f"symptom: {failure.message}"
+        if events:
+            return env_failure(events[-1], failure.step_index, (symptom,))
+        if self.monitor.crashed or self.monitor.closed:
+            event = self.monitor.events[-1]
+            return env_failure(event, failure.step_index, (symptom,))
+        url = self._url()
+        if url.startswith("chrome-error://"):
+            return Failure(
+                type=FailureType.ENV_FAULT,
+                message="the browser shows its own error page: the server could not be reached",
+                step_index=failure.step_index,
+                cause="connection_refused",
+                evidence=(f"page URL {url}", symptom),
+            )
+        return failure
+
+    def _url(self) -> str:
+        try:
+            return self.page.url
+        except PlaywrightError:
+            return ""

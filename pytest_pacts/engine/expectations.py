@@ -1,0 +1,280 @@
+"""Expected outcomes (SPEC.md §3), checked after the step with auto-waiting.
+
+Every kind is a *probe* (is it true now? and what did we see?) polled until it holds or the
+step timeout passes. Between probes the checker waits for the next DOM change (capped, see
+``waiting.py``), never a fixed sleep. Matching rules:
+
+- text (``text_visible``, ``text_hidden``, ``navigates_to``, ``url_contains``,
+  ``title_contains``): case-insensitive, whitespace-normalised substring;
+- ``text_visible``/``text_hidden`` read the rendered text of every frame, open shadow roots
+  included; only text whose element is rendered counts (``checkVisibility``);
+- ``navigates_to:X``: the URL differs from the URL before the step, and X is in the URL
+  path, the title, or a visible heading (``h1``–``h6`` or ``role=heading``);
+- ``value:X``: the element's value equals X after normalisation (a substring would make
+  ``value:`` always true); ``field_populated``: the value is not blank;
+- ``element_visible``/``element_hidden:<Element@Region>``: the target is discovered on the
+  page as it is; hidden means discovery finds no such element, or finds it not visible;
+- ``count:<Element@Region>=N``: the number of elements that match Element equally well
+  (discovery's best-matching strategy and tier) inside the region, as one discovery scan
+  reports them: one when discovery singles out an element, the ambiguous candidates when
+  several match equally well, zero when none does. (Discovery lists at most 8 candidates,
+  so N above 8 cannot be verified.)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import ElementHandle, Page
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
+
+from pytest_pacts.discovery import to_playwright
+from pytest_pacts.engine.env import classify_error
+from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.waiting import now_ms, wait_for_change
+from pytest_pacts.models import Action, Expectation, ExpectationKind
+from pytest_pacts.models.outcome import Failure, FailureType
+
+_WS = re.compile(r"\s+")
+
+
+def norm(text: str) -> str:
+    return _WS.sub(" ", text).strip().lower()
+
+
+# Rendered text of a document, open shadow roots included (SPEC.md §3 "in any frame").
+_VISIBLE_TEXT = """() => {
+  const spaced = [], tight = [];
+  const visible = (el) => !el.checkVisibility || el.checkVisibility(
+    {opacityProperty: true, visibilityProperty: true});
+  const visit = (root) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let n = walker.currentNode; n; n = walker.nextNode()) {
+      if (n.nodeType === Node.TEXT_NODE) {
+        const p = n.parentElement;
+        if (p && !['SCRIPT', 'STYLE', 'TEMPLATE', 'TITLE'].includes(p.tagName) && visible(p)) {
+          spaced.push(n.data); tight.push(n.data);
+        }
+      } else if (n.shadowRoot) { visit(n.shadowRoot); }
+      if (n.nodeType === Node.ELEMENT_NODE && ['INPUT', 'TEXTAREA'].includes(n.tagName)) continue;
+    }
+  };
+  if (document.body) visit(document.body);
+  return [spaced.join(' '), tight.join('')];
+}"""
+
+_HEADINGS = """() => [...document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')]
+  .filter((h) => !h.checkVisibility || h.checkVisibility({visibilityProperty: true}))
+  .map((h) => h.textContent)"""
+
+_FIELD_VALUE = """(el) => [('value' in el && typeof el.value === 'string') ? el.value
+  : (el.isContentEditable ? el.innerText : el.textContent), el.type === 'password']"""
+
+
+@dataclass(frozen=True)
+class Probe:
+    ok: bool
+    seen: str  # what the page showed, for the failure text
+
+
+class Checker:
+    """Checks one step's expectation against the page (see module doc)."""
+
+    def __init__(self, page: Page, finder: Finder) -> None:
+        self.page = page
+        self.finder = finder
+
+    def check(
+        self,
+        exp: Expectation,
+        *,
+        element: Subject | None,
+        url_before: str,
+        step_index: int,
+        timeout_ms: float,
+    ) -> Failure | None:
+        try:
+            probe = self._probe_for(exp, element, url_before)
+        except _NeedsElement as exc:
+            return Failure(
+                type=FailureType.EXPECTATION_FAILED,
+                message=str(exc),
+                step_index=step_index,
+                cause="configuration",
+            )
+        deadline = now_ms() + timeout_ms
+        last = Probe(False, "nothing checked")
+        while True:
+            try:
+                last = probe()
+            except PlaywrightError as exc:
+                text = str(exc)
+                if "context was destroyed" in text or "navigat" in text:
+                    last = Probe(False, "the page was navigating")
+                else:
+                    failure = classify_error(exc, f"checking {exp}", step_index)
+                    if failure.type is FailureType.ENV_FAULT:
+                        return failure
+                    last = Probe(False, failure.message)
+            if last.ok:
+                return None
+            if now_ms() >= deadline:
+                break
+            wait_for_change(self.page)
+        return Failure(
+            type=FailureType.EXPECTATION_FAILED,
+            message=f"expected {exp}, but {last.seen}",
+            step_index=step_index,
+            evidence=(f"expected {exp}", f"found: {last.seen}", f"waited {timeout_ms:.0f} ms"),
+        )
+
+    # -- probes ------------------------------------------------------------------------------
+
+    def _probe_for(
+        self, exp: Expectation, element: Subject | None, url_before: str
+    ) -> Callable[[], Probe]:
+        kind = exp.kind
+        text = norm(exp.text or "")
+        if kind is ExpectationKind.TEXT_VISIBLE:
+            return lambda: self._text(text, want=True)
+        if kind is ExpectationKind.TEXT_HIDDEN:
+            return lambda: self._text(text, want=False)
+        if kind is ExpectationKind.URL_CONTAINS:
+            return lambda: Probe(text in norm(self.page.url), f"the URL is {self.page.url}")
+        if kind is ExpectationKind.TITLE_CONTAINS:
+            return lambda: _title(self.page, text)
+        if kind is ExpectationKind.NAVIGATES_TO:
+            return lambda: self._navigated(text, url_before)
+        if kind in (ExpectationKind.ELEMENT_VISIBLE, ExpectationKind.ELEMENT_HIDDEN):
+            want = kind is ExpectationKind.ELEMENT_VISIBLE
+            return lambda: self._element(exp, want)
+        if kind is ExpectationKind.COUNT:
+            return lambda: self._count(exp)
+        if element is None:
+            raise _NeedsElement(f"{exp} needs the step to name an element")
+        el = element
+        if kind is ExpectationKind.FIELD_POPULATED:
+            return lambda: _value(el, lambda v: bool(v.strip()), "a non-empty value")
+        if kind is ExpectationKind.VALUE:
+            return lambda: _value(el, lambda v: norm(v) == text, f"the value {exp.text!r}")
+        prop = (
+            "checked" if kind in (ExpectationKind.CHECKED, ExpectationKind.UNCHECKED) else "enabled"
+        )
+        want = kind in (ExpectationKind.CHECKED, ExpectationKind.ENABLED)
+        return lambda: _state(el, prop, want)
+
+    def _texts(self) -> list[str]:
+        out: list[str] = []
+        for frame in self.page.frames:
+            try:
+                spaced, tight = frame.evaluate(_VISIBLE_TEXT)
+            except PlaywrightError:
+                if frame is self.page.main_frame:
+                    raise
+                continue  # a child frame navigating or gone: its text is not on screen
+            out += [norm(spaced), norm(tight)]
+        return out
+
+    def _text(self, needle: str, *, want: bool) -> Probe:
+        present = any(needle in t for t in self._texts())
+        if want:
+            return Probe(present, f"no visible text on the page contains {needle!r}")
+        return Probe(not present, f"the text {needle!r} is still visible")
+
+    def _navigated(self, needle: str, url_before: str) -> Probe:
+        url = self.page.url
+        if url == url_before:
+            return Probe(False, f"the URL did not change ({url})")
+        path = norm(re.sub(r"[/_\-.]+", " ", _path(url)))
+        title = norm(self.page.title())
+        headings = [norm(h) for h in self.page.evaluate(_HEADINGS)]
+        hit = needle in path or needle in title or any(needle in h for h in headings)
+        shown = ", ".join(repr(h) for h in headings[:4]) or "none"
+        return Probe(hit, f"the page {url} (title {title!r}, headings {shown}) is not {needle!r}")
+
+    def _element(self, exp: Expectation, want_visible: bool) -> Probe:
+        assert exp.target is not None
+        result = self.finder.resolve(exp.target, Action.HOVER)
+        if result.locator is None:
+            reason = result.unresolved.message if result.unresolved else "not found"
+            ambiguous = result.unresolved is not None and result.unresolved.reason == "ambiguous"
+            if want_visible or ambiguous:
+                return Probe(False, f'"{exp.target}": {reason}')
+            return Probe(True, "no such element")
+        visible = to_playwright(self.page, result.locator).is_visible()
+        state = "visible" if visible else "hidden"
+        return Probe(visible == want_visible, f'"{exp.target}" is {state}')
+
+    def _count(self, exp: Expectation) -> Probe:
+        assert exp.target is not None and exp.count is not None
+        result = self.finder.resolve(exp.target, Action.HOVER)
+        if result.locator is not None:
+            n = 1
+        elif result.unresolved is not None and result.unresolved.reason == "ambiguous":
+            n = len(result.unresolved.candidates)
+        else:
+            n = 0
+        return Probe(n == exp.count, f'"{exp.target}" matches {n} element(s)')
+
+
+class _NeedsElement(Exception):
+    pass
+
+
+def _path(url: str) -> str:
+    rest = url.split("://", 1)[-1]
+    return "/" + rest.split("/", 1)[1] if "/" in rest else "/"
+
+
+def _title(page: Page, needle: str) -> Probe:
+    title = page.title()
+    return Probe(needle in norm(title), f"the title is {title!r}")
+
+
+class Subject:
+    """The step's element for state expectations: the very element the step acted on (an
+    element handle taken before the action), falling back to the locator when the page
+    re-rendered it. A state change must not make the check lose its element (a row's
+    class changes when its box is ticked)."""
+
+    def __init__(self, locator: PWLocator, handle: ElementHandle | None) -> None:
+        self.locator = locator
+        self.handle = handle
+
+    def evaluate(self, js: str) -> Any:
+        if self.handle is not None:
+            try:
+                connected, value = self.handle.evaluate(f"(el) => [el.isConnected, ({js})(el)]")
+                if connected:
+                    return value
+            except PlaywrightError:
+                pass
+            self.handle = None
+        return self.locator.evaluate(js, timeout=1000)
+
+
+_CHECKED = """(el) => {
+  const input = el.matches('input,[role=checkbox],[role=radio],[role=switch]') ? el
+    : (el.control || el.querySelector('input[type=checkbox],input[type=radio]') || el);
+  if ('checked' in input && typeof input.checked === 'boolean') return input.checked;
+  return input.getAttribute('aria-checked') === 'true';
+}"""
+_ENABLED = """(el) => !(el.matches(':disabled') || el.closest('[aria-disabled=true]'))"""
+
+
+def _value(el: Subject, test: Callable[[str], bool], wanted: str) -> Probe:
+    raw, secret = el.evaluate(_FIELD_VALUE)
+    value = str(raw or "")
+    # a password field's content is a secret whatever the sheet says (SPEC.md §2.7)
+    shown = ("***" if value else "''") if secret else repr(value)
+    return Probe(test(value), f"the element holds {shown}, not {wanted}")
+
+
+def _state(el: Subject, name: str, want: bool) -> Probe:
+    actual = bool(el.evaluate(_CHECKED if name == "checked" else _ENABLED))
+    shown = name if actual else f"not {name}"
+    return Probe(actual == want, f"the element is {shown}")

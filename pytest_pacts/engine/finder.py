@@ -1,0 +1,168 @@
+"""Find first (SPEC.md §2.2, §4): a locator for every step before it acts.
+
+A step's locator comes from, in order: the locator already in use this run (discovered
+earlier or healed), the cached POM the pytest layer handed in, or discovery right before
+first use. Discovery resolves *all* pending steps of the current page state in one
+``discover`` call (one scan per frame): the pending steps from the current one up to the
+next page change (a ``goto``, or a step expected to navigate), since later steps live on
+another page. Fresh results are handed to ``on_discovered`` so the next run (and the next
+collection) knows them.
+
+Only the current step waits for its element to appear. A later step's result is kept only
+when it is verified *and* actionable now; anything else is discovered again right before
+that step runs, on the page state it will actually meet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import Discoverer
+from pytest_pacts.engine.contracts import StepState
+from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
+from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
+from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.outcome import Failure, FailureType
+
+OnDiscovered = Callable[[int, DiscoveryResult], None]
+
+
+@dataclass
+class Located:
+    state: StepState | None
+    failure: Failure | None
+    source: str  # "run", "cache", "discovery"
+
+
+class Finder:
+    def __init__(
+        self,
+        page: Page,
+        plan: Plan,
+        *,
+        cache: Mapping[int, DiscoveryResult],
+        on_discovered: OnDiscovered | None,
+        monitor: EnvMonitor,
+        discoverer: Discoverer | None = None,
+    ) -> None:
+        self.page = page
+        self.plan = plan
+        self.monitor = monitor
+        self.discoverer = discoverer or Discoverer()
+        self.on_discovered = on_discovered
+        self.states: dict[int, StepState] = {}
+        self.sources: dict[int, str] = {}
+        self.discover_calls = 0
+        for index, result in cache.items():
+            if 0 <= index < len(plan.steps) and result.locator is not None:
+                self._adopt(index, result, "cache")
+
+    def _adopt(self, index: int, result: DiscoveryResult, source: str) -> StepState:
+        state = StepState(
+            step=self.plan.steps[index],
+            discovery=result,
+            locator=result.locator,
+            alternates=result.alternates,
+            fingerprint=result.fingerprint,
+        )
+        self.states[index] = state
+        self.sources[index] = source
+        return state
+
+    def forget(self, index: int) -> None:
+        self.states.pop(index, None)
+        self.sources.pop(index, None)
+
+    def _pending(self, index: int) -> list[int]:
+        """Steps from ``index`` on that share its page state and have no locator yet."""
+        out: list[int] = []
+        for step in self.plan.steps[index:]:
+            if step.index != index and step.action is Action.GOTO:
+                break
+            if step.target is not None and step.index not in self.states:
+                out.append(step.index)
+            if step.expected is not None and step.expected.kind is ExpectationKind.NAVIGATES_TO:
+                break
+        return out
+
+    def _discover(self, indexes: list[int]) -> dict[int, DiscoveryResult]:
+        targets: list[tuple[int, Target, Action]] = []
+        for i in indexes:
+            target = self.plan.steps[i].target
+            assert target is not None
+            targets.append((i, target, self.plan.steps[i].action))
+        self.discover_calls += 1
+        return self.discoverer.discover(self.page, targets)
+
+    def locate(self, index: int, timeout_ms: float, settle_ms: float) -> Located:
+        """The step's element, waiting (on DOM changes) up to ``timeout_ms`` for it to
+        appear; a page that is settled and still has no match fails after ``settle_ms``."""
+        state = self.states.get(index)
+        if state is not None and state.locator is not None:
+            return Located(state, None, self.sources[index])
+        start = now_ms()
+        deadline = start + timeout_ms
+        last: DiscoveryResult | None = None
+        while True:
+            pending = self._pending(index) if last is None else [index]
+            try:
+                results = self._discover(pending)
+            except PlaywrightError as exc:
+                text = str(exc)
+                if ("context was destroyed" in text or "navigat" in text) and now_ms() < deadline:
+                    continue
+                return Located(None, classify_error(exc, "discovering the element", index), "")
+            last = results[index]
+            for i, result in results.items():
+                if i == index and result.locator is not None:
+                    self._report(i, result)
+                    return Located(self._adopt(i, result, "discovery"), None, "discovery")
+                if i != index and result.ok:
+                    self._report(i, result)
+                    self._adopt(i, result, "discovery")
+            now = now_ms()
+            if now >= deadline:
+                break
+            # A settled page that still has no single match (none, or several equally good
+            # ones) will not grow one by waiting: fail now so healing starts (SPEC.md §5).
+            if now - start >= min(settle_ms, timeout_ms) and settled(self.page, self.monitor):
+                break
+            wait_for_change(self.page)
+        return Located(None, discovery_failure(self.plan.steps[index], last, now_ms() - start), "")
+
+    def _report(self, index: int, result: DiscoveryResult) -> None:
+        if self.on_discovered is not None:
+            self.on_discovered(index, result)
+
+    def resolve(self, target: Target, action: Action) -> DiscoveryResult:
+        """One discovery of an expectation's ``Element@Region`` (not cached: expectations
+        describe what the page shows, they are checked fresh)."""
+        self.discover_calls += 1
+        return self.discoverer.discover(self.page, [(0, target, action)])[0]
+
+
+def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:
+    target = step.target.key if step.target else "?"
+    if result is None or result.unresolved is None:
+        message = f'no element for "{target}" was found'
+        return Failure(type=FailureType.NOT_UNIQUE, message=message, step_index=step.index)
+    unresolved = result.unresolved
+    evidence = [unresolved.message, f"searched for {waited_ms:.0f} ms"]
+    evidence += [f"rejected {r.locator.describe()}: {r.reason}" for r in result.rejected]
+    if unresolved.reason == "ambiguous":
+        message = f'"{target}" is ambiguous: {unresolved.message}'
+    else:
+        message = f'no element matches "{target}" for {step.action.value} (count=0)'
+    return Failure(
+        type=FailureType.NOT_UNIQUE,
+        message=message,
+        step_index=step.index,
+        evidence=tuple(evidence),
+        gate=result.gate,
+        candidates=unresolved.candidates,
+    )

@@ -1,0 +1,138 @@
+"""The five-point gate before every action, with retries for transient states (SPEC.md §5).
+
+The check itself is discovery's :func:`~pytest_pacts.discovery.check_locator` (one round
+trip when the element is ready; the same code discovery snapshots, so both agree on
+"actionable"). This module decides what to do with a failing point:
+
+- *transient* states (not visible yet, disabled until the form is valid, animating,
+  re-rendered) are re-checked until the step timeout: every check spends two animation
+  frames measuring stability, so the loop polls on animation frames, never a fixed sleep;
+- *structural* states (matches nothing, matches several, covered by another element, the
+  wrong kind of element, outside its scope) are re-checked only until the page has settled
+  and ``settle_timeout_ms`` has passed: on a loaded, quiet page a locator that matches
+  nothing will not start matching by waiting, so healing starts quickly (SPEC.md §5).
+
+Which points an action needs follows Playwright's actionability table: ``hover`` and
+``focus`` do not need an enabled element (hovering a disabled button to read its tooltip is
+legitimate); every other action needs all five.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import UnrenderableLocator, check_locator
+from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.waiting import now_ms, settled
+from pytest_pacts.models.locator import GateCode, GatePoint, GateSnapshot, Locator
+from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.models.requirement import Action
+
+TRANSIENT: frozenset[GateCode] = frozenset({"not_visible", "disabled", "unstable", "detached"})
+
+GATE_FAILURE: dict[GateCode, FailureType] = {
+    "none": FailureType.NOT_UNIQUE,  # zero matches: gate point 1, "exactly one"
+    "not_unique": FailureType.NOT_UNIQUE,
+    "not_visible": FailureType.NOT_VISIBLE,
+    "obscured": FailureType.OBSCURED,
+    "detached": FailureType.DETACHED,
+    "disabled": FailureType.DISABLED,
+    "not_editable": FailureType.DISABLED,  # point 3: "editable for fill/type"
+    # One element, but not the one the step means (a button where a checkbox is needed, or
+    # outside its region): the locator does not single out the intended element.
+    "incompatible": FailureType.NOT_UNIQUE,
+    "not_scoped": FailureType.NOT_UNIQUE,
+    "unstable": FailureType.UNSTABLE,
+}
+
+
+def blocking_point(snapshot: GateSnapshot, action: Action) -> GatePoint | None:
+    """The first failing point this action needs, in gate order."""
+    for point in snapshot.points:
+        if point.ok or point.code == "skipped":
+            continue
+        if point.name == "enabled" and point.code == "disabled" and action in _NO_ENABLED:
+            continue
+        return point
+    return None
+
+
+_NO_ENABLED = frozenset({Action.HOVER, Action.FOCUS})
+
+
+@dataclass(frozen=True)
+class GateOutcome:
+    snapshot: GateSnapshot | None
+    failure: Failure | None
+    checks: int
+
+
+def gate_failure(
+    snapshot: GateSnapshot, point: GatePoint, locator: Locator, step_index: int, waited_ms: float
+) -> Failure:
+    kind = GATE_FAILURE.get(point.code, FailureType.TIMEOUT)
+    if point.code == "none":
+        what = f"the locator {locator.describe()} matches no element (count=0)"
+    elif point.code == "not_unique":
+        what = f"the locator {locator.describe()} matches {snapshot.count} elements"
+    else:
+        what = f"{locator.describe()} fails the {point.name} check: {point.reason}"
+    return Failure(
+        type=kind,
+        message=what,
+        step_index=step_index,
+        gate=snapshot,
+        evidence=(f"gate {point.name}: {point.reason}", f"re-checked for {waited_ms:.0f} ms"),
+    )
+
+
+def run_gate(
+    page: Page,
+    locator: Locator,
+    action: Action,
+    *,
+    step_index: int,
+    timeout_ms: float,
+    settle_ms: float,
+    monitor: EnvMonitor,
+) -> GateOutcome:
+    """Check ``locator`` until it passes, or fail with the gate's reason (see module doc)."""
+    start = now_ms()
+    deadline = start + timeout_ms
+    settle_after = start + min(settle_ms, timeout_ms)
+    checks = 0
+    last: GateSnapshot | None = None
+    while True:
+        checks += 1
+        try:
+            last = check_locator(page, locator, action)
+        except UnrenderableLocator as exc:
+            failure = Failure(
+                type=FailureType.NOT_UNIQUE,
+                message=f"the locator {locator.describe()} cannot be rendered: {exc}",
+                step_index=step_index,
+            )
+            return GateOutcome(None, failure, checks)
+        except PlaywrightError as exc:
+            text = str(exc)
+            navigating = "context was destroyed" in text or "navigat" in text
+            if navigating and now_ms() < deadline:
+                continue  # the page is being replaced under us: check the new one
+            return GateOutcome(
+                last, classify_error(exc, "checking the element", step_index), checks
+            )
+        point = blocking_point(last, action)
+        if point is None:
+            return GateOutcome(last, None, checks)
+        now = now_ms()
+        if now < deadline:
+            if point.code in TRANSIENT:
+                continue
+            if now < settle_after or not settled(page, monitor):
+                continue
+        return GateOutcome(
+            last, gate_failure(last, point, locator, step_index, now - start), checks
+        )

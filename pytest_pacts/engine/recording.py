@@ -1,0 +1,73 @@
+"""Recording a run in the store (SPEC.md §10): begin, one row per step, finish.
+
+Kept small on purpose: reports read the :class:`~pytest_pacts.models.outcome.RunRecord`,
+not the store. A second process starting the same requirement in the same session gets
+``SESSION_CONFLICT`` (seed 002 §5): the run does not start and fails with that reason.
+"""
+
+from __future__ import annotations
+
+from pytest_pacts.models import Plan
+from pytest_pacts.models.outcome import Failure, FailureType, RunRecord
+from pytest_pacts.store import SessionConflict, Store, StoreError
+
+
+class Recorder:
+    def __init__(self, store: Store | None, session_id: str, plan: Plan) -> None:
+        self.store = store
+        self.session_id = session_id
+        self.plan = plan
+        self.run_id: int | None = None
+
+    def begin(self) -> Failure | None:
+        if self.store is None:
+            return None
+        try:
+            run = self.store.runs.begin(
+                self.session_id, self.plan.req_id, plan_hash=self.plan.plan_hash
+            )
+        except SessionConflict as exc:
+            return Failure(
+                type=FailureType.ENV_FAULT,
+                message=f"SESSION_CONFLICT: {self.plan.req_id} is already running in session "
+                f"{self.session_id!r}; this run did not start",
+                cause="session_conflict",
+                evidence=(str(exc),),
+            )
+        self.run_id = run.id
+        return None
+
+    def finish(self, record: RunRecord) -> list[str]:
+        """Write the steps and the verdict; store problems are returned, never raised (a
+        store hiccup must not turn a real verdict into an error)."""
+        if self.store is None or self.run_id is None:
+            return []
+        runs = self.store.runs
+        try:
+            for step in record.steps:
+                runs.add_step(
+                    self.run_id,
+                    step_index=step.index,
+                    action=step.action,
+                    status=step.status,
+                    element_key=step.element_key,
+                    locator=step.locator.model_dump(mode="json") if step.locator else None,
+                    strategy=step.strategy,
+                    confidence=step.confidence,
+                    gate=step.gate.model_dump(mode="json") if step.gate else None,
+                    heal_round=len(step.heals),
+                    duration_ms=step.duration_ms,
+                )
+            for kind, path in record.artifacts.items():
+                runs.add_artifact(self.run_id, kind, path)
+            runs.finish(
+                self.run_id,
+                verdict=record.verdict,
+                rca_class=record.rca.rca_class.value,
+                healed=record.healed,
+                heal_count=record.heal_count,
+                llm_calls=record.llm_calls,
+            )
+        except StoreError as exc:
+            return [f"the run could not be recorded in the store: {exc}"]
+        return []

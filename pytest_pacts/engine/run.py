@@ -1,0 +1,333 @@
+"""One requirement run: the state machine's handlers and the records they produce.
+
+``Run`` owns the per-run state (step pointer, attempts, heals, records) and provides one
+handler per :class:`~pytest_pacts.engine.machine.Stage`; ``machine.route`` decides between
+them. The pytest layer never sees this module: it calls ``api.run_requirement``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import to_code, to_playwright
+from pytest_pacts.engine.artifacts import Shots
+from pytest_pacts.engine.contracts import EngineOptions, HealContext, Healer, RungResult
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.executor import Attempt, StepRunner, UrlError, resolve_url
+from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
+from pytest_pacts.engine.verdict import build_verdict
+from pytest_pacts.models import OnFail, Plan
+from pytest_pacts.models.outcome import (
+    Failure,
+    FailureType,
+    HealAttempt,
+    RunRecord,
+    StepRecord,
+    StepStatus,
+)
+from pytest_pacts.planner.templating import Resolver
+
+
+@dataclass
+class StepProgress:
+    heal_rounds: int = 0
+    heals: list[HealAttempt] = field(default_factory=list)
+    failure: Failure | None = None
+    attempt: Attempt = field(default_factory=Attempt)
+    started: float = field(default_factory=time.monotonic)
+    healed: bool = False
+    # an applied heal waiting for the retry's outcome: (context, index in heals, result)
+    pending: tuple[HealContext, int, RungResult] | None = None
+
+
+Hook = Callable[[Plan], None]
+
+
+class Run:
+    def __init__(
+        self,
+        plan: Plan,
+        page: Page,
+        *,
+        options: EngineOptions,
+        resolver: Resolver,
+        finder: Finder,
+        monitor: EnvMonitor,
+        base_url: str | None,
+        healer: Healer | None,
+        shots: Shots,
+        generator: Hook | None = None,
+    ) -> None:
+        self.plan = plan
+        self.page = page
+        self.options = options
+        self.finder = finder
+        self.monitor = monitor
+        self.healer = healer
+        self.shots = shots
+        self.generator = generator
+        self.base_url = base_url
+        self.runner = StepRunner(page, finder, resolver, options, monitor, base_url)
+        self.index = 0
+        self.progress: dict[int, StepProgress] = {}
+        self.records: dict[int, StepRecord] = {}
+        self.start_failure: Failure | None = None
+        self.start_url = plan.requirement.url
+        self.started_at = datetime.now(UTC)
+        self.t0 = time.monotonic()
+        self.record: RunRecord | None = None
+        self.machine = Machine(
+            {
+                Stage.PLANNER: self._planner,
+                Stage.DISCOVERY: self._discovery,
+                Stage.GENERATOR: self._generator,
+                Stage.EXECUTOR: self._executor,
+                Stage.HEALER: self._healer,
+                Stage.VERDICT: self._verdict,
+            },
+            self._move,
+        )
+
+    def execute(self) -> RunRecord:
+        self.machine.run()
+        assert self.record is not None
+        return self.record
+
+    # -- pipeline stages ---------------------------------------------------------------------
+
+    def _planner(self) -> Signal:
+        # The plan is validated at collection (SPEC.md §3); values resolve at the moment of
+        # use. What is left to check here is that the start URL can be resolved.
+        try:
+            self.start_url = resolve_url(self.plan.requirement.url, self.base_url)
+        except UrlError as exc:
+            self.start_failure = Failure(
+                type=FailureType.NAVIGATION_ERROR, message=str(exc), cause="configuration"
+            )
+            return Signal(Outcome.FAILED, FailureType.NAVIGATION_ERROR)
+        return Signal(Outcome.OK)
+
+    def _discovery(self) -> Signal:
+        """Open the requirement's URL; its page's steps are discovered together right
+        before the first of them runs (``Finder.locate``)."""
+        failure = self.runner.navigate(self.start_url, None)
+        if failure is not None:
+            self.start_failure = failure
+            return Signal(Outcome.FAILED, failure.type)
+        return Signal(Outcome.OK)
+
+    def _generator(self) -> Signal:
+        # Seam for the generator (SPEC.md §12): code generation happens outside the run, from
+        # the verified locators; a hook may observe the plan here. No-op by default.
+        if self.generator is not None:
+            self.generator(self.plan)
+        return Signal(Outcome.OK)
+
+    # -- executor ⇄ healer -------------------------------------------------------------------
+
+    def _signal(self, outcome: Outcome, prog: StepProgress) -> Signal:
+        step = self.plan.steps[self.index] if self.plan.steps else None
+        return Signal(
+            outcome,
+            prog.failure.type if prog.failure else FailureType.NONE,
+            last_step=self.index >= len(self.plan.steps) - 1,
+            heal_rounds_used=prog.heal_rounds,
+            max_heal_rounds=self.options.max_heal_rounds,
+            healer=self.healer is not None,
+            has_target=step is not None and step.target is not None,
+            skip_on_fail=step is not None and step.on_fail is OnFail.SKIP,
+        )
+
+    def _executor(self) -> Signal:
+        if not self.plan.steps:
+            return Signal(Outcome.OK, last_step=True)
+        step = self.plan.steps[self.index]
+        prog = self.progress.setdefault(self.index, StepProgress())
+        prog.attempt = Attempt()
+        prog.failure = self.runner.run(step, prog.attempt)
+        if prog.pending is not None:
+            self._report_heal(prog)
+        if prog.failure is None:
+            self._finish_step("healed" if prog.healed else "passed")
+            return self._signal(Outcome.OK, prog)
+        return self._signal(Outcome.FAILED, prog)
+
+    def _healer(self) -> Signal:
+        assert self.healer is not None
+        prog = self.progress[self.index]
+        state = self.finder.states.get(self.index)
+        assert prog.failure is not None
+        prog.heal_rounds += 1
+        if state is None:  # nothing was found at all: give the ladder the bare step
+            from pytest_pacts.engine.contracts import StepState
+
+            state = StepState(step=self.plan.steps[self.index])
+            self.finder.states[self.index] = state
+            self.finder.sources[self.index] = "heal"
+        try:
+            value = self.runner.value_of(self.plan.steps[self.index])
+        except ValueError:
+            value = None
+        ctx = HealContext(
+            page=self.page,
+            plan=self.plan,
+            state=state,
+            failure=prog.failure,
+            round=prog.heal_rounds,
+            options=self.options,
+            attempts=list(prog.heals),
+            value=value,
+        )
+        before = self.shots.take(f"step{self.index + 1}-heal{prog.heal_rounds}-before")
+        old = state.locator
+        started = time.monotonic()
+        try:
+            attempt, result = self.healer.heal(ctx)
+        except Exception as exc:  # the ladder is another component: never let it raise
+            note = f"the healer raised {type(exc).__name__}: {_first_line(exc)}"
+            prog.failure = prog.failure.model_copy(
+                update={"evidence": (*prog.failure.evidence, note)}
+            )
+            return self._signal(Outcome.ABSTAINED, prog)
+        applied = result is not None and result.accepted and (result.locator or result.repaired)
+        update: dict[str, object] = {"screenshot_before": before}
+        if not attempt.duration_ms:
+            update["duration_ms"] = (time.monotonic() - started) * 1000
+        if applied and result is not None:
+            if result.locator is not None:
+                self._apply(result, old)
+                after = self.shots.take(
+                    f"step{self.index + 1}-heal{prog.heal_rounds}-after",
+                    outline=to_playwright(self.page, result.locator),
+                )
+                update["screenshot_after"] = after
+            prog.healed = True
+            prog.pending = (ctx, len(prog.heals), result)
+        prog.heals.append(attempt.model_copy(update=update))
+        return self._signal(Outcome.HEALED if applied else Outcome.ABSTAINED, prog)
+
+    def _report_heal(self, prog: StepProgress) -> None:
+        """Tell the ladder how the retry with its heal went (``Healer.confirm``/``reject``):
+        memory and proposals are written only on a successful, gated action (SPEC.md §2.5).
+        A failed expectation after a successful action still confirms the element."""
+        assert self.healer is not None and prog.pending is not None
+        ctx, at, result = prog.pending
+        prog.pending = None
+        acted = prog.failure is None or prog.attempt.expectation_ok is False
+        try:
+            if acted:
+                confirmed = self.healer.confirm(ctx, prog.heals[at], result)
+                keep = {
+                    "screenshot_before": prog.heals[at].screenshot_before,
+                    "screenshot_after": prog.heals[at].screenshot_after,
+                }
+                prog.heals[at] = confirmed.model_copy(
+                    update={k: v for k, v in keep.items() if v and not getattr(confirmed, k)}
+                )
+            else:
+                self.healer.reject(ctx, prog.heals[at], result)
+        except Exception as exc:  # the ladder is another component: never let it raise
+            note = f"the healer's {'confirm' if acted else 'reject'} raised {_first_line(exc)}"
+            if prog.failure is not None:
+                prog.failure = prog.failure.model_copy(
+                    update={"evidence": (*prog.failure.evidence, note)}
+                )
+
+    def _apply(self, result: RungResult, old: object) -> None:
+        """Use the healed locator for this step and for every later step that used the same
+        old locator for the same element (SPEC.md §6: "used for the rest of the run")."""
+        step = self.plan.steps[self.index]
+        for i, state in list(self.finder.states.items()):
+            same = i == self.index or (
+                i > self.index and state.locator == old and state.step.target == step.target
+            )
+            if same:
+                state.locator = result.locator
+                if result.fingerprint is not None:
+                    state.fingerprint = result.fingerprint
+                self.finder.sources[i] = "heal"
+
+    def _move(self, move: Move) -> None:
+        if move is Move.SKIP:
+            self._finish_step("skipped")
+        if move in (Move.NEXT, Move.SKIP):
+            self.index += 1
+
+    # -- records -------------------------------------------------------------------------------
+
+    def _finish_step(self, status: StepStatus) -> None:
+        step = self.plan.steps[self.index]
+        prog = self.progress.get(self.index, StepProgress())
+        state = self.finder.states.get(self.index)
+        locator = state.locator if state else None
+        if status in ("failed", "skipped") and prog.failure is not None:
+            path = self.shots.take(f"step{self.index + 1}-{status}")
+            if path:
+                prog.failure = prog.failure.model_copy(
+                    update={"evidence": (*prog.failure.evidence, f"screenshot: {path}")}
+                )
+        try:
+            code = to_code(locator) if locator is not None else None
+        except Exception:  # an unrenderable locator has no code; the record still stands
+            code = None
+        self.records[self.index] = StepRecord(
+            index=step.index,
+            action=step.action.value,
+            description=step.describe(),
+            source=step.source.render(),
+            element_key=step.target.key if step.target else None,
+            value=prog.attempt.value_shown,
+            locator=locator,
+            code=code,
+            gate=prog.attempt.gate,
+            expectation=str(step.expected) if step.expected else None,
+            expectation_ok=prog.attempt.expectation_ok,
+            status=status,
+            failure=prog.failure if status in ("failed", "skipped") else None,
+            heals=tuple(prog.heals),
+            duration_ms=(time.monotonic() - prog.started) * 1000,
+            block=step.block,
+        )
+
+    def _verdict(self) -> Signal:
+        if self.start_failure is None and self.plan.steps and self.index < len(self.plan.steps):
+            prog = self.progress.get(self.index)
+            if prog is not None and prog.failure is not None and self.index not in self.records:
+                self._finish_step("failed")
+        steps = [self.records.get(i) or _not_run(self.plan, i) for i in range(len(self.plan.steps))]
+        self.record = build_verdict(
+            self.plan,
+            steps,
+            start_failure=self.start_failure,
+            started_at=self.started_at,
+            duration_ms=(time.monotonic() - self.t0) * 1000,
+            url=self.start_url,
+            artifacts=self.shots.taken,
+            start_screenshot=self.shots.take("start-failed") if self.start_failure else None,
+        )
+        return Signal(Outcome.OK)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""
+
+
+def _not_run(plan: Plan, index: int) -> StepRecord:
+    step = plan.steps[index]
+    return StepRecord(
+        index=step.index,
+        action=step.action.value,
+        description=step.describe(),
+        source=step.source.render(),
+        element_key=step.target.key if step.target else None,
+        expectation=str(step.expected) if step.expected else None,
+        status="not_run",
+        block=step.block,
+    )

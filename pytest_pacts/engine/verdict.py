@@ -1,0 +1,237 @@
+"""Verdict and root cause (SPEC.md §7, seed 001 §4.6), and the failure text for a person.
+
+Verdict: ``fail`` when a step failed (or the run could not start), ``partial`` when only
+``on_fail: skip`` steps failed (they were skipped), else ``pass``. ``healed`` and the heal
+count are set whenever a heal was applied; a healed run still passes (SPEC.md §2.4).
+
+RCA mapping (the table is :data:`RCA_TABLE` plus the context rules in :func:`classify`;
+``docs/engine.md`` shows it):
+
+========================================  ==================  ==========
+failure (and context)                     RCA class           confidence
+========================================  ==================  ==========
+env_fault / navigation_error, any cause    env_fault           0.95 (slow page 0.85)
+captcha_or_2fa                            env_fault           0.6
+not_unique (0 or >1 matches, wrong kind)  selector_drift      0.9 after a heal attempt, else 0.8
+timeout after a heal attempt              selector_drift      0.7
+timeout, no heal attempt                  timing_instability  0.6
+unstable                                  timing_instability  0.85
+detached                                  timing_instability  0.7
+not_visible, obscured                     visibility_issue    0.85
+disabled (or not editable)                enablement_issue    0.85
+expectation_failed, value rejected        data_issue          0.85
+expectation_failed, unresolvable value    data_issue          0.8
+expectation_failed                        assertion_mismatch  0.85
+canvas_detected                           selector_drift      0.5
+all steps passed                          success             1.0
+========================================  ==================  ==========
+
+An environment fault is never ``selector_drift``: the executor re-labels a failure that
+coincides with a crash, a refused connection or a 5xx as ``env_fault`` before it gets here.
+A healed pass keeps the class of what was healed (usually ``selector_drift``) so the report
+says *why* the heal was needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+
+from pytest_pacts.models import Plan
+from pytest_pacts.models.outcome import (
+    Failure,
+    FailureType,
+    Rca,
+    RcaClass,
+    RunRecord,
+    StepRecord,
+    Verdict,
+)
+
+RCA_TABLE: dict[FailureType, tuple[RcaClass, float, str]] = {
+    FailureType.ENV_FAULT: (
+        RcaClass.ENV_FAULT,
+        0.95,
+        "Check that the application under test is up and healthy, then re-run; nothing in "
+        "the requirement needs to change.",
+    ),
+    FailureType.NAVIGATION_ERROR: (
+        RcaClass.ENV_FAULT,
+        0.95,
+        "Check the URL, the base URL and that the application is reachable.",
+    ),
+    FailureType.CAPTCHA_OR_2FA: (
+        RcaClass.ENV_FAULT,
+        0.6,
+        "Use a test account without CAPTCHA/2FA or a bypass in the test environment.",
+    ),
+    FailureType.NOT_UNIQUE: (
+        RcaClass.SELECTOR_DRIFT,
+        0.8,
+        "The page no longer has one element matching this step: review the candidates, "
+        "name a region to disambiguate, or accept a heal proposal.",
+    ),
+    FailureType.TIMEOUT: (
+        RcaClass.TIMING_INSTABILITY,
+        0.6,
+        "The page was too slow for the step timeout: raise the timeout or wait for the "
+        "content that loads late (a `wait` step).",
+    ),
+    FailureType.UNSTABLE: (
+        RcaClass.TIMING_INSTABILITY,
+        0.85,
+        "The element kept moving (animation): add a `wait` for the animation's end state.",
+    ),
+    FailureType.DETACHED: (
+        RcaClass.TIMING_INSTABILITY,
+        0.7,
+        "The element was re-rendered while being used: wait for the page to settle first.",
+    ),
+    FailureType.NOT_VISIBLE: (
+        RcaClass.VISIBILITY_ISSUE,
+        0.85,
+        "The element exists but is hidden: add the step that reveals it (open the menu, "
+        "expand the section) before this one.",
+    ),
+    FailureType.OBSCURED: (
+        RcaClass.VISIBILITY_ISSUE,
+        0.85,
+        "Another element covers it (a banner, a dialog): dismiss it in an earlier step.",
+    ),
+    FailureType.DISABLED: (
+        RcaClass.ENABLEMENT_ISSUE,
+        0.85,
+        "The element is disabled (or read-only): complete what enables it (required "
+        "fields, a checkbox) before this step.",
+    ),
+    FailureType.EXPECTATION_FAILED: (
+        RcaClass.ASSERTION_MISMATCH,
+        0.85,
+        "The step ran but the page did not show the expected outcome: check the app's "
+        "behaviour or the Expected Outcome cell.",
+    ),
+    FailureType.CANVAS_DETECTED: (
+        RcaClass.SELECTOR_DRIFT,
+        0.5,
+        "The target is drawn on a canvas and has no DOM element to act on.",
+    ),
+}
+
+_DATA = (
+    RcaClass.DATA_ISSUE,
+    0.85,
+    "The field did not accept the value: check the Value cell against the field's rules "
+    "(length, format, the list's options).",
+)
+_CONFIG = (
+    RcaClass.DATA_ISSUE,
+    0.8,
+    "The step's value or expectation cannot be used as written: fix the cell.",
+)
+
+
+def classify(failure: Failure, heal_attempts: int = 0) -> Rca:
+    """The root cause of ``failure`` (see the module table)."""
+    if failure.cause == "value_rejected":
+        cls, conf, rec = _DATA
+    elif failure.cause == "configuration":
+        cls, conf, rec = _CONFIG
+    else:
+        cls, conf, rec = RCA_TABLE.get(failure.type, RCA_TABLE[FailureType.TIMEOUT])
+    if failure.type is FailureType.TIMEOUT and heal_attempts:
+        cls, conf = RcaClass.SELECTOR_DRIFT, 0.7
+        rec = RCA_TABLE[FailureType.NOT_UNIQUE][2]
+    elif failure.type is FailureType.NOT_UNIQUE and heal_attempts:
+        conf = 0.9
+    elif failure.cause == "slow_page":
+        conf = 0.85
+    evidence = [f"{failure.type.value}: {failure.message}", *failure.evidence]
+    if failure.http_status is not None:
+        evidence.append(f"HTTP status {failure.http_status}")
+    if heal_attempts:
+        evidence.append(f"{heal_attempts} heal round(s) did not fix it")
+    return Rca(
+        rca_class=cls,
+        confidence=conf,
+        message=failure.message,
+        evidence=tuple(dict.fromkeys(evidence)),
+        recommendation=rec,
+    )
+
+
+def verdict_of(steps: Sequence[StepRecord], start_failed: bool) -> Verdict:
+    if start_failed or any(s.status == "failed" for s in steps):
+        return "fail"
+    if any(s.status == "skipped" for s in steps):
+        return "partial"
+    return "pass"
+
+
+def build_verdict(
+    plan: Plan,
+    steps: Sequence[StepRecord],
+    *,
+    start_failure: Failure | None,
+    started_at: datetime,
+    duration_ms: float,
+    url: str | None,
+    artifacts: Mapping[str, str],
+    start_screenshot: str | None = None,
+) -> RunRecord:
+    verdict = verdict_of(steps, start_failure is not None)
+    accepted = sum(1 for s in steps for h in s.heals if h.accepted)
+    rounds = sum(len(s.heals) for s in steps)
+    failed = next((s for s in steps if s.status == "failed"), None)
+    skipped = next((s for s in steps if s.status == "skipped"), None)
+    culprit = failed or skipped
+    if start_failure is not None:
+        rca = classify(start_failure)
+        if start_screenshot:
+            rca = rca.model_copy(
+                update={"evidence": (*rca.evidence, f"screenshot: {start_screenshot}")}
+            )
+    elif culprit is not None and culprit.failure is not None:
+        rca = classify(culprit.failure, len(culprit.heals))
+        if verdict == "partial":
+            skipped_n = sum(1 for s in steps if s.status == "skipped")
+            rca = rca.model_copy(
+                update={"message": f"{skipped_n} step(s) skipped (on_fail: skip); first: "
+                        f"{rca.message}"}
+            )  # fmt: skip
+    elif accepted:
+        healed = [h for s in steps for h in s.heals if h.accepted]
+        base = classify(Failure(type=healed[0].failure, message="healed"))
+        rca = Rca(
+            rca_class=base.rca_class,
+            confidence=base.confidence,
+            message=f"all steps passed after {accepted} heal(s)",
+            evidence=tuple(
+                f"step {s.index + 1}: {h.rung.value} heal: {h.reason}"
+                for s in steps
+                for h in s.heals
+                if h.accepted
+            ),
+            recommendation="Review the heal proposal(s) and accept them so the next run "
+            "needs no healing.",
+        )
+    else:
+        rca = Rca(
+            rca_class=RcaClass.SUCCESS,
+            confidence=1.0,
+            message="All steps executed successfully",
+        )
+    return RunRecord(
+        req_id=plan.req_id,
+        plan_hash=plan.plan_hash,
+        verdict=verdict,
+        rca=rca,
+        steps=tuple(steps),
+        healed=accepted > 0,
+        heal_count=accepted,
+        heal_rounds=rounds,
+        started_at=started_at.isoformat(),
+        finished_at=datetime.now(UTC).isoformat(),
+        duration_ms=duration_ms,
+        url=url,
+        artifacts=dict(artifacts),
+    )
