@@ -46,6 +46,11 @@ def register(config: pytest.Config) -> None:
         config.pluginmanager.register(Reporting(config), PLUGIN_NAME)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """So ``-p pytest_pacts.pytest_plugin.reporting`` (or registering this module) works."""
+    register(config)
+
+
 def _new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
 
@@ -194,7 +199,11 @@ class Reporting:
                 ):
                     if shot:
                         images.append((f"step {step.index + 1} {label} (round {heal.round})", shot))
+        seen: set[str] = set()
         for name, path in images:
+            if path in seen:
+                continue
+            seen.add(path)
             data = _read_png(path)
             if data is not None:
                 out.append(html_extras.png(data, name=name))

@@ -11,7 +11,9 @@ import json
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from pytest_pacts.models.locator import GateSnapshot
+from pydantic import ValidationError
+
+from pytest_pacts.models.locator import GateSnapshot, Locator
 from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.reports.proposals import ProposalView
 from pytest_pacts.reports.summary import RunSummary
@@ -129,8 +131,12 @@ def badges(view: ProposalView) -> str:
 
 
 def _locator_text(value: object) -> str:
+    """A locator's short human form (``role_name button "Log in"``), else its JSON."""
     if isinstance(value, Mapping):
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+        try:
+            return Locator.model_validate(dict(value)).describe()
+        except ValidationError:
+            return json.dumps(value, ensure_ascii=False, sort_keys=True)
     return str(value)
 
 

@@ -188,10 +188,11 @@ def _fact(e: Mapping[str, object]) -> RunFact:
 def with_store_history(summary: RunSummary, store: Store, since: datetime | None) -> RunSummary:
     """Replace session-only SLOs and proposal counts by the store's (terminal summary)."""
     facts = store_facts(store, since)
-    summary.slos = compute_slos(facts)
-    summary.slo_scope = f"store, {len(facts)} run(s)" + (
-        f" since {since.date().isoformat()}" if since else ""
-    )
+    if facts:  # a store that has recorded no run yet says less than this session does
+        summary.slos = compute_slos(facts)
+        summary.slo_scope = f"store, {len(facts)} run(s)" + (
+            f" since {since.date().isoformat()}" if since else ""
+        )
     add_store_proposals(summary, store)
     summary.store = store.location
     return summary

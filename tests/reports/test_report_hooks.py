@@ -1,0 +1,169 @@
+"""JUnit properties, pytest-html, artifacts and the terminal summary through real sessions.
+
+pytester in subprocess mode (PLATFORM.md: pytest-playwright breaks in-process runs).
+"""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.reports.helpers import BRITTLE, NASTY, NEW, png, record, stored_proposal, write_project
+
+
+def _project(pytester: pytest.Pytester, extra_ini: str = "") -> Path:
+    root = pytester.path
+    store = root / "store.db"
+    good = stored_proposal(store, "REQ-HEAL-001", NEW)
+    brittle = stored_proposal(store, "REQ-HEAL-002", BRITTLE)
+    shots = (
+        png(root / "shots" / "before.png"),
+        png(root / "shots" / "after.png", rgb=(30, 160, 30)),
+    )
+    records = {
+        "test_plain": record("REQ-PLAIN-001"),
+        "test_healed": record("REQ-HEAL-001", heal=NEW, proposal_id=good, shots=shots),
+        "test_brittle": record("REQ-HEAL-002", heal=BRITTLE, proposal_id=brittle),
+        "test_fail_covered": record("REQ-FAIL-001", verdict="fail", message=f"step 2 {NASTY}"),
+    }
+    write_project(root, records, ini=f"pacts_store = {store}\npacts_report_dir = out\n{extra_ini}")
+    return root
+
+
+def _properties(xml_path: Path) -> dict[str, dict[str, str]]:
+    tree = ET.parse(xml_path)
+    out: dict[str, dict[str, str]] = {}
+    for case in tree.iter("testcase"):
+        props = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+        out[case.get("name", "")] = props
+    return out
+
+
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+def test_junit_properties(pytester: pytest.Pytester, family: str) -> None:
+    root = _project(pytester, f"junit_family = {family}\n")
+    result = pytester.runpytest_subprocess("--junitxml=junit.xml", "-p", "no:html")
+    result.assert_outcomes(passed=3, failed=1)
+    props = _properties(root / "junit.xml")
+    healed = props["test_healed"]
+    assert healed["pacts_verdict"] == "pass"
+    assert healed["pacts_healed"] == "true"
+    assert healed["pacts_heal_rounds"] == "1"
+    assert healed["pacts_rca_class"] == "success"
+    assert healed["pacts_rca_confidence"] == "1.00"
+    assert healed["pacts_recipe_version"] == "v001"
+    gates = json.loads(healed["pacts_self_heal_gate"])
+    assert gates[0]["track"] == "contract" and gates[0]["gate_version"] == "v1"
+    brittle = json.loads(props["test_brittle"]["pacts_self_heal_gate"])
+    assert brittle[0]["track"] == "exception"
+    assert "positional_locator" in brittle[0]["case_specific_signals"]
+    failed = props["test_fail_covered"]
+    assert (failed["pacts_verdict"], failed["pacts_rca_class"]) == ("fail", "visibility_issue")
+    assert json.loads(props["test_plain"]["pacts_self_heal_gate"]) == []
+    verdict = json.loads(Path(healed["pacts_record"]).read_text())
+    assert verdict["req_id"] == "REQ-HEAL-001" and verdict["summary"]["heal_rounds"] == 1
+    assert verdict["self_heal_gates"][0]["self_heal_gate"]["track"] == "contract"
+    assert verdict["steps"][1]["strategy"] == "role_name"
+
+
+class _Blob(html.parser.HTMLParser):
+    blob: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name == "data-jsonblob":
+                self.blob = value
+
+
+def _html_data(path: Path) -> dict[str, object]:
+    parser = _Blob()
+    parser.feed(path.read_text())
+    assert parser.blob is not None
+    data: dict[str, object] = json.loads(parser.blob)
+    return data
+
+
+def test_html_report_self_contained(pytester: pytest.Pytester) -> None:
+    root = _project(pytester)
+    result = pytester.runpytest_subprocess("--html=report.html", "--self-contained-html")
+    result.assert_outcomes(passed=3, failed=1)
+    text = (root / "report.html").read_text()
+    assert 'data-column-type="verdict"' in text
+    assert "pytest-pacts" in text and "Post-patch recovery" in text  # summary section
+    tests = _html_data(root / "report.html")["tests"]
+    assert isinstance(tests, dict)
+    healed = next(v for k, v in tests.items() if k.endswith("test_healed"))[0]
+    assert '<td class="col-verdict">pass (healed)</td>' in healed["resultsTableRow"]
+    extras = healed["extras"]
+    block = next(x["content"] for x in extras if x["format_type"] == "html")
+    assert "pacts-badge contract" in block and "Contract" in block
+    assert "Self-heal gate (JSON)" in block and "Copy proposal" in block
+    assert "role_name" in block and "Gate points" in block
+    images = [x for x in extras if x["format_type"] == "image"]
+    assert [x["name"] for x in images] == [
+        "step 2 before heal (round 1)",
+        "step 2 after heal (round 1)",
+    ]
+    assert all(x["content"].startswith("data:image/png;base64,") for x in images)
+    brittle = next(v for k, v in tests.items() if k.endswith("test_brittle"))[0]
+    brittle_block = next(x["content"] for x in brittle["extras"] if x["format_type"] == "html")
+    assert "pacts-badge exception" in brittle_block
+    failed = next(v for k, v in tests.items() if k.endswith("test_fail_covered"))[0]
+    failed_block = next(x["content"] for x in failed["extras"] if x["format_type"] == "html")
+    assert "<script>alert" not in failed_block
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in failed_block
+    assert "visibility_issue" in failed_block
+
+
+def test_xdist_two_workers(pytester: pytest.Pytester) -> None:
+    root = _project(pytester)
+    result = pytester.runpytest_subprocess(
+        "-n", "2", "--junitxml=junit.xml", "--html=report.html", "--self-contained-html"
+    )
+    result.assert_outcomes(passed=3, failed=1)
+    props = _properties(root / "junit.xml")
+    assert {p["pacts_verdict"] for p in props.values()} == {"pass", "fail"}
+    runs = [p for p in (root / "out").iterdir() if p.is_dir()]
+    assert len(runs) == 1, "workers and controller share one run folder"
+    index = json.loads((runs[0] / "index.json").read_text())
+    assert len(index["requirements"]) == 4
+    assert index["summary"]["verdicts"] == {"pass": 3, "fail": 1, "partial": 0}
+    for entry in index["requirements"]:
+        assert Path(entry["record"]).is_file() and Path(entry["log"]).is_file()
+    assert (root / "out" / "LATEST").read_text().strip() == runs[0].name
+    tests = _html_data(root / "report.html")["tests"]
+    assert isinstance(tests, dict)
+    rows = "".join(v[0]["resultsTableRow"][2] for v in tests.values())
+    assert rows.count("col-verdict") == 4
+    result.stdout.fnmatch_lines(["*pytest-pacts*", "verdicts: 3 pass, 1 fail, 0 partial*"])
+
+
+def test_without_pytest_html_and_terminal_summary(pytester: pytest.Pytester) -> None:
+    _project(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:html")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*pytest-pacts*",
+            "verdicts: 3 pass, 1 fail, 0 partial",
+            "healed: 2 requirement(s); heals by track: 1 contract, 1 exception",
+            "pending proposals: 1 contract, 1 exception; promotion required: *",
+            "SLOs (*run(s)*",
+            "*LLM calls/run*",
+            "*2nd run success*",
+            "*Post-patch recovery*",
+            "reports: *out*",
+        ]
+    )
+
+
+def test_no_record_is_tolerated(pytester: pytest.Pytester) -> None:
+    write_project(pytester.path, {})
+    pytester.makepyfile(test_other="def test_x():\n    assert True\n")
+    result = pytester.runpytest_subprocess("--junitxml=j.xml", "--html=r.html")
+    result.assert_outcomes(passed=1)
+    assert "pytest-pacts" not in result.stdout.str()
