@@ -17,6 +17,9 @@ SUBCOMMAND_MODULES = (
     "pytest_pacts.cli.plan_cmd",
     "pytest_pacts.cli.discover_cmd",
     "pytest_pacts.cli.heals_cmd",
+    "pytest_pacts.cli.init_cmd",
+    "pytest_pacts.cli.generate_cmd",
+    "pytest_pacts.cli.report_cmd",
 )
 
 
