@@ -33,15 +33,12 @@ from pytest_pacts.cli.common import (
 from pytest_pacts.governance import (
     REQUIRED_CONTRACT_FIELDS,
     REQUIRED_EXCEPTION_FIELDS,
-    PatchRejected,
-    apply_patch,
-    classify_patch,
     proposal_from_record,
     render_copy_text,
+    review,
     track_badge,
-    validate_patch,
 )
-from pytest_pacts.models.heal import HealProposal, Severity
+from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.store import HealProposal as ProposalRecord
 from pytest_pacts.store import (
@@ -436,14 +433,17 @@ def _track_fields(proposal: HealProposal) -> list[tuple[str, str]]:
 
 
 def _staleness(store: Store, proposal: HealProposal) -> tuple[str | None, bool]:
+    """The latest version, and whether the proposal can no longer be accepted on it (a
+    proposal on an older version whose patched paths did not change is rebased, not stale)."""
     latest = store.recipes.latest(proposal.req_id)
     version = latest.version if latest is not None else None
-    stale = (
-        proposal.status.value == "pending"
-        and proposal.base_version is not None
-        and version != proposal.base_version
-    )
-    return version, stale
+    if proposal.status.value != "pending" or proposal.base_version in (None, version):
+        return version, False
+    try:
+        review.prepare(store, store.proposals.get(int(proposal.id or 0)))
+    except review.ReviewError as exc:
+        return version, exc.problem == "stale"
+    return version, False
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -541,33 +541,13 @@ def _approved(record: ProposalRecord, proposal: HealProposal, yes: bool) -> bool
 def run_accept(args: argparse.Namespace) -> int:
     by = _actor(args.by)
     with _opened(args) as store:
-        record, proposal = _load(store, args.id)
+        record, _proposal = _load(store, args.id)
         _pending(record)
-        latest = store.recipes.latest(record.req_id)
-        if latest is None:
-            raise CommandError(
-                f"requirement {record.req_id} has no recipe in the store, so heal proposal "
-                f"#{record.id} has nothing to patch"
-            )
-        if proposal.base_version is not None and proposal.base_version != latest.version:
-            raise CommandError(
-                f"heal proposal #{record.id} was made against recipe {record.req_id} "
-                f"{proposal.base_version}, but the recipe is now {latest.version}: it is "
-                f"stale. Reject it (`pacts heals reject {record.id} --reason stale`); a "
-                "run that still needs the heal proposes it again against the new version."
-            )
-        recipe = _recipe(latest)
-        checks = validate_patch(recipe, proposal.patch_ops)
-        refused = [c for c in checks if not c.allowed]
-        if refused or not checks:
-            lines = [f"  op {c.index} {c.op} {c.path}: {c.reason}" for c in refused]
-            raise CommandError(
-                f"heal proposal #{record.id} breaks the patch contract against "
-                f"{record.req_id} {latest.version}; nothing was written:\n"
-                + ("\n".join(lines) or "  the proposal has no patch operations")
-            )
-        major = record.severity == "major" or classify_patch(proposal.patch_ops) is Severity.MAJOR
-        if major and not _approved(record, proposal, args.yes):
+        try:
+            proposal, _recipe_now, _rebased = review.prepare(store, record)
+        except review.ReviewError as exc:
+            raise CommandError(str(exc)) from None
+        if review.is_major(record, proposal) and not _approved(record, proposal, args.yes):
             print(
                 f"NOT {_GO}: heal proposal #{record.id} stays pending "
                 f"(`pacts heals reject {record.id}` to reject it)",
@@ -575,27 +555,13 @@ def run_accept(args: argparse.Namespace) -> int:
             )
             return EXIT_PROBLEMS
         try:
-            new = apply_patch(recipe, proposal.patch_ops, proposal_id=str(record.id))
-        except PatchRejected as exc:  # validated above; kept for a message, not a traceback
+            done = review.accept(store, record.id, by=by, approved_major=True)
+        except review.ReviewError as exc:
             raise CommandError(str(exc)) from None
-        try:
-            with store.transaction():
-                written = store.recipes.add_version(
-                    record.req_id,
-                    new.model_dump(mode="json"),
-                    plan_hash=new.plan_hash,
-                    proposal_id=record.id,
-                    expected_parent=latest.version,
-                )
-                store.proposals.decide(record.id, "accepted", decided_by=by)
-        except StaleParentError as exc:
-            # Another writer got in between the check above and this transaction.
-            raise CommandError(
-                f"heal proposal #{record.id} is stale: {exc}; nothing was written"
-            ) from None
+    rebased = " (rebased onto the latest version)" if done.rebased else ""
     print(
-        f"accepted heal proposal #{record.id} ({'major' if major else 'minor'}) by {by}: "
-        f"recipe {record.req_id} {latest.version} -> {written.version}"
+        f"accepted heal proposal #{done.proposal_id} ({'major' if done.major else 'minor'}) "
+        f"by {by}: recipe {done.req_id} {done.from_version} -> {done.to_version}{rebased}"
     )
     return EXIT_OK
 

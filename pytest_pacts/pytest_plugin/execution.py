@@ -23,11 +23,16 @@ from pytest_pacts.discovery.pom import load_pom, remember_step
 from pytest_pacts.engine.api import RequirementFailed, Runtime, render_failure, run_requirement
 from pytest_pacts.engine.contracts import EngineOptions, HealContext
 from pytest_pacts.engine.healing import HealingLadder, HumanRung
+from pytest_pacts.governance import review
+from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overlay
+from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult, Locator
 from pytest_pacts.models.outcome import RunRecord
+from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
 from pytest_pacts.pytest_plugin.store_access import get_store
+from pytest_pacts.store import Store
 
 
 class PactsHealWarning(UserWarning):
@@ -112,7 +117,9 @@ def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
     plan = item.plan
     store = get_store(config)
     _state, entry = load_pom(store, plan)
-    pom: dict[int, DiscoveryResult] = dict(entry.steps) if entry is not None else {}
+    verified: dict[int, DiscoveryResult] = dict(entry.steps) if entry is not None else {}
+    # the reviewed recipe wins over live discovery: an accepted heal is used from now on
+    pom = overlay(plan, current_recipe(store, plan), verified)
     base_url = config.getoption("base_url", default=None) or None
     ttl = options.get(config, "pacts_discovery_ttl")
     ttl_seconds = int(ttl) if isinstance(ttl, (int, float)) else 3600
@@ -120,7 +127,12 @@ def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
 
     def on_discovered(index: int, result: DiscoveryResult) -> None:
         if result.locator is not None:
+            verified[index] = result
             remember_step(store, plan, index, result, url, ttl_seconds)
+
+    def recipe_source(_plan: Plan) -> Recipe:
+        # a heal proposal patches the stored recipe; write v001 from what was verified so far
+        return ensure_recipe(store, plan, verified)
 
     folder = artifacts_dir(config, plan.req_id)
     runtime = Runtime(
@@ -140,11 +152,41 @@ def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
         artifacts_dir=folder,
     )
     record = run_requirement(plan, page, runtime)
+    if record.verdict == "pass" and not record.healed:
+        ensure_recipe(store, plan, verified)  # the verified plan becomes recipe v001
+    accepted = _accept_heals(record, config, store)
     item.stash[RUN_KEY] = record
-    _outcome(record, config)
+    _outcome(record, config, accepted)
 
 
-def _outcome(record: RunRecord, config: pytest.Config) -> None:
+def _accept_heals(record: RunRecord, config: pytest.Config, store: Store) -> list[str]:
+    """``--pacts-accept-heals=minor|all``: persist this run's proposals as recipe versions."""
+    mode = options.get_str(config, "pacts_accept_heals") or "none"
+    if mode == "none" or not record.healed:
+        return []
+    notes: list[str] = []
+    for step in record.steps:
+        for heal in step.heals:
+            if not (heal.accepted and heal.proposal_id and heal.proposal_id.isdigit()):
+                continue
+            try:
+                done = review.accept(
+                    store,
+                    int(heal.proposal_id),
+                    by="--pacts-accept-heals",
+                    approved_major=(mode == "all"),
+                )
+            except review.ReviewError as exc:
+                notes.append(f"proposal #{heal.proposal_id} not accepted: {exc}")
+                continue
+            notes.append(
+                f"proposal #{done.proposal_id} accepted: recipe {done.req_id} "
+                f"{done.from_version} -> {done.to_version}"
+            )
+    return notes
+
+
+def _outcome(record: RunRecord, config: pytest.Config, accepted: list[str]) -> None:
     if record.verdict == "fail":
         raise RequirementFailed(render_failure(record))
     if record.healed:
@@ -162,6 +204,7 @@ def _outcome(record: RunRecord, config: pytest.Config) -> None:
                 f"  {heal.rung.value}: {old} -> {new} (score {score}, runner-up "
                 f"{runner}, {heal.track or 'no'} track)"
             )
+        lines.extend(f"  {note}" for note in accepted)
         text = "\n".join(lines)
         if options.get_bool(config, "pacts_strict_heal"):
             raise RequirementFailed(text + "\n--pacts-strict-heal: a healed run fails")

@@ -132,6 +132,14 @@ SETTINGS: tuple[Setting, ...] = (
         "cannot be in flight at once (default: the --base-url).",
     ),
     Setting(
+        "pacts_accept_heals",
+        "choice",
+        "none",
+        "Persist heal proposals as new recipe versions at the end of each healed run: none "
+        "(review them with `pacts heals`), minor (selector and action updates), all.",
+        choices=("none", "minor", "all"),
+    ),
+    Setting(
         "pacts_browser_path",
         "string",
         None,

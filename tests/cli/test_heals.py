@@ -210,17 +210,32 @@ def test_accept_minor_writes_the_next_version(seeded: Seeded) -> None:
     assert shown["recipe_version_written"] == "v002"
 
 
-def test_accept_after_the_recipe_moved_on_is_stale(seeded: Seeded) -> None:
+def test_accept_rebases_when_the_patched_paths_did_not_move(seeded: Seeded) -> None:
+    # proposals 1 (a selector) and 2 (an expectation) touch different paths
     assert pacts("accept", "1", "--store", str(seeded.path)).returncode == 0
     result = pacts("accept", "2", "--yes", "--store", str(seeded.path))
+    assert result.returncode == 0, result.stderr
+    assert "recipe REQ-LOGIN-001 v002 -> v003 (rebased onto the latest version)" in result.stdout
+    with open_store(seeded.path) as store:
+        v3 = Recipe.model_validate(store.recipes.get(REQ, "v003").body)
+    assert v3.selectors[USER].primary == {"strategy": "label", "label": "Username"}
+
+
+def test_accept_after_the_same_path_moved_on_is_stale(seeded: Seeded) -> None:
+    # proposals 3, 4 and 5 all patch the Login selector
+    assert pacts("accept", "3", "--store", str(seeded.path)).returncode == 0
+    result = pacts("accept", "4", "--yes", "--store", str(seeded.path))
     assert result.returncode == 1
-    assert "made against recipe REQ-LOGIN-001 v001, but the recipe is now v002" in result.stderr
+    assert (
+        "was made against recipe REQ-LOGIN-001 v001, and what it patches changed in v002"
+        in result.stderr
+    )
     assert "stale" in result.stderr
-    text = pacts("show", "2", "--store", str(seeded.path)).stdout
+    text = pacts("show", "4", "--store", str(seeded.path)).stdout
     assert "stale: the recipe moved on" in text
     with open_store(seeded.path) as store:
         assert [v.version for v in store.recipes.versions(REQ)] == ["v001", "v002"]
-        assert store.proposals.get(2).status == "pending"
+        assert store.proposals.get(4).status == "pending"
 
 
 def test_major_needs_yes_when_not_interactive(seeded: Seeded) -> None:

@@ -1,0 +1,103 @@
+"""Recipes as the reviewed truth of a requirement's locators (SPEC.md §8, seed 000 §3).
+
+- :func:`ensure_recipe` writes version ``v001`` (or the next version after the requirement
+  changed) from the plan and its verified locators when the store has none for the current
+  plan hash; written versions never change.
+- :func:`overlay` lets a run prefer the latest recipe's selectors over the POM cache: an
+  accepted heal lives in the recipe, so the next run uses it and needs no healing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import ValidationError
+
+from pytest_pacts.models import Plan
+from pytest_pacts.models.locator import DiscoveryResult, Locator
+from pytest_pacts.models.recipe import Recipe, SelectorEntry
+from pytest_pacts.store import RecipeVersion, Store
+
+
+def recipe_of(version: RecipeVersion) -> Recipe:
+    """The :class:`Recipe` a stored version holds (the row is authoritative for identity)."""
+    body = version.body if isinstance(version.body, dict) else {}
+    data = {**body, "req_id": version.req_id, "version": version.version}
+    data.setdefault("plan_hash", version.plan_hash)
+    return Recipe.model_validate(data)
+
+
+def current_recipe(store: Store, plan: Plan) -> Recipe | None:
+    """The latest stored recipe when it belongs to this plan (same plan hash)."""
+    latest = store.recipes.latest(plan.req_id)
+    if latest is None or latest.plan_hash != plan.plan_hash:
+        return None
+    try:
+        return recipe_of(latest)
+    except ValidationError:
+        return None
+
+
+def recipe_from(plan: Plan, verified: Mapping[int, DiscoveryResult]) -> Recipe:
+    """A recipe of ``plan`` with the selectors and fingerprints discovery verified."""
+    recipe = Recipe.from_plan(plan)
+    selectors: dict[str, SelectorEntry] = {}
+    fingerprints: dict[str, object] = {}
+    for index, result in sorted(verified.items()):
+        step = plan.steps[index] if index < len(plan.steps) else None
+        if step is None or step.target is None or result.locator is None:
+            continue
+        key = step.target.key
+        if key in selectors:
+            continue
+        selectors[key] = SelectorEntry(
+            primary=result.locator.model_dump(mode="json", exclude_none=True),
+            fallbacks=tuple(
+                a.model_dump(mode="json", exclude_none=True) for a in result.alternates
+            ),
+        )
+        if result.fingerprint is not None:
+            fingerprints[key] = result.fingerprint.model_dump(mode="json", exclude_none=True)
+    return recipe.model_copy(update={"selectors": selectors, "fingerprints": fingerprints})
+
+
+def ensure_recipe(store: Store, plan: Plan, verified: Mapping[int, DiscoveryResult]) -> Recipe:
+    """The current recipe of ``plan``, writing the next version first when there is none."""
+    existing = current_recipe(store, plan)
+    if existing is not None:
+        return existing
+    fresh = recipe_from(plan, verified)
+    written = store.recipes.add_version(
+        plan.req_id, fresh.model_dump(mode="json"), plan_hash=plan.plan_hash
+    )
+    return recipe_of(written)
+
+
+def overlay(
+    plan: Plan, recipe: Recipe | None, pom: Mapping[int, DiscoveryResult]
+) -> dict[int, DiscoveryResult]:
+    """The POM with the recipe's selectors taking precedence for every step they name."""
+    merged = dict(pom)
+    if recipe is None:
+        return merged
+    for step in plan.steps:
+        if step.target is None:
+            continue
+        entry = recipe.selectors.get(step.target.key)
+        if entry is None:
+            continue
+        try:
+            primary = Locator.model_validate(entry.primary)
+            fallbacks = tuple(Locator.model_validate(f) for f in entry.fallbacks)
+        except ValidationError:
+            continue
+        known = merged.get(step.index)
+        if known is not None and known.locator == primary:
+            continue
+        base = known or DiscoveryResult(
+            element=step.target.element, region=step.target.region, action=step.action.value
+        )
+        merged[step.index] = base.model_copy(
+            update={"locator": primary, "alternates": fallbacks, "unresolved": None, "gate": None}
+        )
+    return merged
