@@ -71,6 +71,6 @@ def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
 
 
 def element_function(name: str) -> str:
-    """``(element) => api.name(element)``, for ``ElementHandle.evaluate``."""
+    """``(element, arg) => api.name(element, arg)``, for ``ElementHandle.evaluate``."""
     _, install = _installer()
-    return f"(el) => {{ const api = {install}; return api.{name}(el); }}"
+    return f"(el, arg) => {{ const api = {install}; return api.{name}(el, arg); }}"

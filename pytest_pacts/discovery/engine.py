@@ -104,7 +104,11 @@ class Discoverer:
             {"key": str(i), "element": t.element, "region": t.region, "action": Action(a).value}
             for i, (_k, t, a) in enumerate(targets)
         ]
-        scans = [self._scan(frame, path, steps) for frame, path in self._frames(page)]
+        regions = sorted({t.region for _k, t, _a in targets if t.region})
+        scans = [
+            self._scan(frame, path, [_inside(step, held) for step in steps])
+            for frame, path, held in self._frames(page, regions)
+        ]
         found = [s for s in scans if s is not None]
         chosen: dict[str, tuple[_FrameScan, int]] = {}
         results = {
@@ -122,26 +126,36 @@ class Discoverer:
 
     # -- scanning ---------------------------------------------------------------------------
 
-    def _frames(self, page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
-        out: list[tuple[Frame, tuple[str, ...]]] = [(page.main_frame, ())]
+    def _frames(
+        self, page: Page, regions: list[str]
+    ) -> list[tuple[Frame, tuple[str, ...], frozenset[str]]]:
+        """The frames to scan: the top one and same-origin iframes, each with its frame path
+        and the step regions that hold its iframe element (so hold the whole frame)."""
+        out: list[tuple[Frame, tuple[str, ...], frozenset[str]]] = [
+            (page.main_frame, (), frozenset())
+        ]
         if not self.search_frames:
             return out
 
-        def visit(frame: Frame, path: tuple[str, ...]) -> None:
+        def visit(frame: Frame, path: tuple[str, ...], held: frozenset[str]) -> None:
             for child in frame.child_frames:
                 try:
                     handle = child.frame_element()
-                    info = cast(JSON, handle.evaluate(element_function("frameInfo")))
+                    info = cast(
+                        JSON, handle.evaluate(element_function("frameInfo"), {"regions": regions})
+                    )
                     handle.dispose()
                 except PlaywrightError:  # detached while we looked: nothing to search
                     continue
                 if not info["same_origin"]:  # SPEC.md §4 searches same-origin iframes only
                     continue
                 child_path = (*path, str(info["selector"]))
-                out.append((child, child_path))
-                visit(child, child_path)
+                flags = cast(list[bool], info["in_regions"])
+                child_held = held | {r for r, inside in zip(regions, flags, strict=True) if inside}
+                out.append((child, child_path, child_held))
+                visit(child, child_path, child_held)
 
-        visit(page.main_frame, ())
+        visit(page.main_frame, (), frozenset())
         return out
 
     def _scan(self, frame: Frame, path: tuple[str, ...], steps: list[JSON]) -> _FrameScan | None:
@@ -237,6 +251,12 @@ class Discoverer:
             fingerprint=fingerprint,
             rejected=tuple(rejected),
         )
+
+
+def _inside(step: JSON, held: frozenset[str]) -> JSON:
+    """A step as scanned in a frame: a region that holds the frame's iframe is satisfied by
+    the frame path itself, so the frame is searched whole for it."""
+    return {**step, "region": None} if step["region"] in held else step
 
 
 def _gates(scan: _FrameScan) -> list[JSON] | None:

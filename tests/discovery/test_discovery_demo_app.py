@@ -87,7 +87,8 @@ def test_widgets_page(tab: Page, demo: DemoServer) -> None:
         tab,
         steps(
             ("Email@Newsletter", "fill"), ("Subscribe@Newsletter", "click"),
-            ("Card number", "fill"), ("Pay now", "click"), ("Submit@Contact form", "click"),
+            ("Card number", "fill"), ("Pay now", "click"), ("Card number@Payment", "fill"),
+            ("Submit@Contact form", "click"),
             ("checkbox@Buy milk", "check"), ("I agree to the terms", "check"),
             ("Shipping method", "select"), ("Delete@Draft B", "click"),
             ("Download report", "click"),
@@ -96,7 +97,7 @@ def test_widgets_page(tab: Page, demo: DemoServer) -> None:
     email = found["Email@Newsletter"]
     assert email.ok and email.locator is not None and email.locator.in_shadow
     assert found["Subscribe@Newsletter"].ok
-    for key in ("Card number", "Pay now"):
+    for key in ("Card number", "Pay now", "Card number@Payment"):
         loc = found[key].locator
         assert found[key].ok and loc is not None and loc.frame_path == ('iframe[name="payment"]',)
     submit = found["Submit@Contact form"]  # disabled until the form is valid

@@ -136,3 +136,17 @@ def test_all_steps_in_one_call(tab: Page) -> None:
     assert chosen_id(tab, results[1]) == "add-2"
     assert chosen_id(tab, results[2]) == "u2"
     assert results[3].unresolved is not None and results[3].unresolved.reason == "ambiguous"
+
+
+def test_a_page_title_heading_scopes_the_page(tab: Page) -> None:
+    # The title sits in its own header strip; the buttons are in <main> (demo cart page).
+    tab.set_content(
+        '<div class="strip"><h2>Your Cart</h2></div><main><div class="item">Backpack'
+        '<button id="r1">Remove</button></div><div class="item">Bike light'
+        '<button id="r2">Remove</button></div></main><aside><button id="r0">Remove</button></aside>'
+    )
+    one = find(tab, "Remove", region="Backpack")
+    page_wide = find(tab, "Remove", region="Your Cart")
+    assert chosen_id(tab, one) == "r1"
+    assert page_wide.unresolved is not None and page_wide.unresolved.reason == "ambiguous"
+    assert len(page_wide.unresolved.candidates) == 3

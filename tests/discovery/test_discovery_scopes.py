@@ -142,3 +142,17 @@ def test_cross_origin_iframes_are_not_searched(tab: Page, other_origin: str) -> 
     tab.frame_locator("iframe").get_by_label("Card number").wait_for()
     result = find(tab, "Card number", "fill")
     assert result.unresolved is not None and result.unresolved.reason == "none"
+
+
+def test_a_region_holding_the_iframe_holds_what_is_inside_it(tab: Page) -> None:
+    card = '<label for="cn">Card number</label><input id="cn">'
+    tab.set_content(
+        f'<section id="billing"><h2>Payment</h2><iframe srcdoc="{_srcdoc(card)}"></iframe>'
+        '</section><section><h2>Gift card</h2><label for="g">Card number</label>'
+        '<input id="g"></section>'
+    )
+    tab.frame_locator("iframe").get_by_label("Card number").wait_for()
+    inside = find(tab, "Card number", "fill", region="Payment")
+    outside = find(tab, "Card number", "fill", region="Gift card")
+    assert chosen_id(tab, inside) == "cn" and chosen_id(tab, outside) == "g"
+    assert inside.locator is not None and inside.locator.frame_path

@@ -53,8 +53,9 @@ async function check(els, opts) {
   return result;
 }
 
-// How a parent document names one of its iframes, and whether we may look inside it.
-function frameInfo(el) {
+// How a parent document names one of its iframes, whether we may look inside it, and
+// which of the steps' regions hold it (arg.regions, optional).
+function frameInfo(el, arg) {
   let sameOrigin = false;
   try { sameOrigin = !!el.contentDocument; } catch (e) { sameOrigin = false; }
   const root = el.getRootNode();
@@ -66,7 +67,15 @@ function frameInfo(el) {
   }
   let selector = options.find((s) => count(s) === 1);
   if (!selector) selector = `iframe >> nth=${[...root.querySelectorAll('iframe')].indexOf(el)}`;
-  return { same_origin: sameOrigin, selector };
+  let inRegions = [];
+  if (arg && arg.regions && arg.regions.length) {
+    const dom = makeDom(document);
+    const elements = allElements(document);
+    const resolver = makeResolver(dom, elements, makeStrategies(dom), makeRegions(dom, elements),
+      { strategies: [], confidence: {}, loose: 1 });
+    inRegions = arg.regions.map((r) => resolver.holds(r, el));
+  }
+  return { same_origin: sameOrigin, selector, in_regions: inRegions };
 }
 
 return { scan, gates, verify, check, frameInfo };

@@ -8,6 +8,14 @@
 // match", SPEC.md §4 "Verification").
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
+const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
+  'DIALOG', 'LI', 'TR', 'TABLE']);
+const SECTION_ROLES = new Set(['region', 'article', 'complementary', 'navigation', 'main', 'form',
+  'group', 'dialog', 'alertdialog', 'listitem', 'row', 'tabpanel']);
+function isSection(el) {
+  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+  return role ? SECTION_ROLES.has(role) : SECTION_TAGS.has(el.tagName);
+}
 const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
 
 function makeResolver(dom, elements, strategies, regions, args) {
@@ -15,9 +23,16 @@ function makeResolver(dom, elements, strategies, regions, args) {
   const relationalOn = args.strategies.includes('relational');
   const score = (s, tier) => Math.round(args.confidence[s] * (tier === 1 ? args.loose : 1) * 1000) / 1000;
   // Every (element, strategy, key) of the page, computed once for all steps.
-  const table = [];
-  for (const el of elements) {
-    for (const s of order) for (const key of strategies[s].keys(el)) table.push({ el, s, key, p: prep(key.value) });
+  let table = null;
+  function rows() {
+    if (table) return table;
+    table = [];
+    for (const el of elements) {
+      for (const s of order) {
+        for (const key of strategies[s].keys(el)) table.push({ el, s, key, p: prep(key.value) });
+      }
+    }
+    return table;
   }
   const lowText = new Map();
   const lowTextOf = (el) => { if (!lowText.has(el)) lowText.set(el, dom.textOf(el).toLowerCase()); return lowText.get(el); };
@@ -54,9 +69,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     const groups = [];
     for (const anchor of anchors) {
-      for (let a = anchor.el; a && a.tagName !== 'BODY' && a.tagName !== 'HTML'; a = parentOf(a)) {
+      // Up to <body> (a page-title heading scopes the page: "Remove@Your Cart"), but never
+      // out of the anchor's own section: "Card number@Payment" must not reach the gift-card
+      // form next to the Payment section.
+      for (let a = anchor.el; a && a.tagName !== 'HTML'; a = parentOf(a)) {
         const inside = els.filter((e) => chains.get(e).has(a));
         if (inside.length) { groups.push({ container: a, how: anchor.how, els: inside }); break; }
+        if (isSection(a)) break;
       }
     }
     return groups;
@@ -115,7 +134,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // Every way to render the chosen element that singles it out on this page, primary first.
   function options(el, primary, q, where, regionText) {
     const raw = [primary];
-    for (const row of table) {
+    for (const row of rows()) {
       if (row.el !== el) continue;
       const tier = strategies[row.s].compare(row.p, q);
       const derived = ['test_id', 'role_name', 'css'].includes(row.s);
@@ -149,20 +168,34 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const context = (e) => {
       for (let a = parentOf(e); a && a.tagName !== 'BODY'; a = parentOf(a)) {
         const t = dom.textOf(a);
-        if (t !== dom.textOf(e)) return ` in ${cssVariants(a)[0]} "${t.length > 50 ? t.slice(0, 49) + '…' : t}"`;
+        if (t === dom.textOf(e)) continue;
+        return ` in ${cssVariants(a)[0]} "${t.length > 50 ? `${t.slice(0, 49)}…` : t}"`;
       }
       return '';
     };
-    return els.slice(0, 8).map((e) => ({ description: describeElement(e, dom) + context(e), score: score(strategy, tier || 2), strategy }));
+    return els.slice(0, 8).map((e) => ({
+      description: describeElement(e, dom) + context(e), score: score(strategy, tier || 2), strategy,
+    }));
   }
 
   function resolve(step) {
     const q = makeQuery(step.element);
     const compat = new Map();
-    const compatOf = (el) => { if (!compat.has(el)) compat.set(el, compatibility(el, step.action, dom.roleOf)); return compat.get(el); };
-    const scope = step.region ? { region: step.region, structured: regions.structured(step.region) } : null;
+    const compatOf = (el) => {
+      if (!compat.has(el)) compat.set(el, compatibility(el, step.action, dom.roleOf));
+      return compat.get(el);
+    };
+    const scope = step.region
+      ? { region: step.region, structured: regions.structured(step.region) } : null;
+    const found = (rank, strategy, tier, el, spec, where) => ({
+      status: 'found', rank, strategy, el, where,
+      options: options(el, { strategy, tier, spec }, q, where, step.region),
+    });
+    const ambiguous = (rank, strategy, tier, els) => ({
+      status: 'ambiguous', rank, strategy, candidates: candidatesOf(els, strategy, tier),
+    });
     const hits = [];
-    for (const row of table) {
+    for (const row of rows()) {
       const tier = strategies[row.s].compare(row.p, q);
       if (tier) hits.push({ ...row, tier });
     }
@@ -188,12 +221,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
           if (scoped.els.length > 1) {
             if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
             if (scoped.crowded) continue;
-            return { status: 'ambiguous', rank, strategy: s, candidates: candidatesOf(scoped.els, s, tier) };
+            return ambiguous(rank, s, tier, scoped.els);
           }
           const el = scoped.els[0];
           const row = rows.find((r) => r.el === el);
-          const primary = { strategy: s, tier, spec: strategies[s].spec(row.key, el) };
-          return { status: 'found', rank, strategy: s, el, where: scoped.where.get(el), options: options(el, primary, q, scoped.where.get(el), step.region) };
+          return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el));
         }
       }
     }
@@ -202,20 +234,27 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (rel.length === 1) {
       const { el, where } = rel[0];
       const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
-      return { status: 'found', rank, strategy: 'relational', el, where, options: options(el, { strategy: 'relational', tier: 2, spec }, q, where, step.region) };
+      return found(rank, 'relational', 2, el, spec, where);
     }
-    if (rel.length > 1) return { status: 'ambiguous', rank, strategy: 'relational', candidates: candidatesOf(rel.map((r) => r.el), 'relational', 2) };
-    if (crowdedAt) return { status: 'ambiguous', rank: crowdedAt.rank, strategy: crowdedAt.s, candidates: candidatesOf(crowdedAt.els, crowdedAt.s, crowdedAt.tier) };
+    if (rel.length > 1) return ambiguous(rank, 'relational', 2, rel.map((r) => r.el));
+    if (crowdedAt) return ambiguous(crowdedAt.rank, crowdedAt.s, crowdedAt.tier, crowdedAt.els);
     let regionNote = '';
     if (scope) {
       const located = scope.structured.size || elements.some((e) => lowTextOf(e).includes(low(step.region)));
       regionNote = located ? ` inside "${step.region}"`
         : ` (the region "${step.region}" matches no container and no text on this page)`;
     }
-    return { status: 'none', rank: null, message: `no element matches "${step.element}" for ${step.action}${regionNote}` };
+    const message = `no element matches "${step.element}" for ${step.action}${regionNote}`;
+    return { status: 'none', rank: null, message };
   }
 
-  return { resolve };
+  // Is ``el`` (an iframe) inside ``region``? Then the region holds the whole frame:
+  // ``Card number@Payment`` with the field in the iframe of the Payment section.
+  function holds(region, el) {
+    return applyScope([el], { region, structured: regions.structured(region) }).els.length === 1;
+  }
+
+  return { resolve, holds };
 }
 
 function fingerprintOf(el, dom) {
