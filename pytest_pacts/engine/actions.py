@@ -96,12 +96,19 @@ def _on_element(
         if action is Action.FILL:
             el.fill(text, force=True, timeout=t)
         else:
+            # keystrokes go where a person's would: after what the field already holds
+            el.evaluate(_CARET_TO_END, timeout=t)
             el.press_sequentially(text, timeout=t)
         return _took(el, action, value or "", text, step_index, t)
     else:
         raise ValueError(f"{action.value} is not an element action")
     return None
 
+
+_CARET_TO_END = """(el) => { el.focus();
+  if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
+    try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* email */ }
+  } }"""
 
 _HAS_OPTION = """(el, v) => !el.options || [...el.options].some(
   (o) => o.value === v || o.label === v || o.textContent.trim() === v)"""

@@ -35,6 +35,8 @@ class EngineOptions:
     interactive: bool = False  # --pacts-interactive: GO / NOT GO on a terminal
     extension_budget: int = 0  # calls to the external healer hook per run (0 = off)
     artifacts_dir: str | None = None  # where screenshots go (None: no screenshots)
+    # a page load slower than this is an env_fault "slow_page" (None: the step timeout)
+    navigation_timeout_ms: float | None = None
 
 
 @dataclass

@@ -26,7 +26,7 @@ from pytest_pacts.engine.gate import run_gate
 from pytest_pacts.models import Action, ExpectationKind, Step
 from pytest_pacts.models.locator import GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType
-from pytest_pacts.planner.templating import Resolver, TemplateError, reveal
+from pytest_pacts.planner.templating import Resolver, Secret, TemplateError, reveal
 
 _STATE_KINDS = frozenset(
     {
@@ -107,15 +107,15 @@ class StepRunner:
                 step_index=step_index,
                 cause="configuration",
             )
+        timeout = self.options.navigation_timeout_ms or self.options.step_timeout_ms
         try:
-            response = self.page.goto(target, timeout=self.options.step_timeout_ms)
+            response = self.page.goto(target, timeout=timeout)
         except PlaywrightError as exc:
             failure = classify_error(exc, f"navigating to {target}", step_index)
             if failure.type is FailureType.TIMEOUT:
                 return Failure(
                     type=FailureType.ENV_FAULT,
-                    message=f"{target} did not finish loading within "
-                    f"{self.options.step_timeout_ms:.0f} ms",
+                    message=f"{target} did not finish loading within {timeout:.0f} ms",
                     step_index=step_index,
                     cause="slow_page",
                     evidence=failure.evidence,
@@ -204,6 +204,7 @@ class StepRunner:
             url_before=url_before,
             step_index=step.index,
             timeout_ms=opts.step_timeout_ms,
+            mask=isinstance(value, Secret),
         )
         attempt.expectation_ok = failure is None
         return failure

@@ -96,9 +96,11 @@ class Checker:
         url_before: str,
         step_index: int,
         timeout_ms: float,
+        mask: bool = False,
     ) -> Failure | None:
+        """``mask``: the step typed a secret, so the field's content is never shown."""
         try:
-            probe = self._probe_for(exp, element, url_before)
+            probe = self._probe_for(exp, element, url_before, mask)
         except _NeedsElement as exc:
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
@@ -135,7 +137,7 @@ class Checker:
     # -- probes ------------------------------------------------------------------------------
 
     def _probe_for(
-        self, exp: Expectation, element: Subject | None, url_before: str
+        self, exp: Expectation, element: Subject | None, url_before: str, mask: bool = False
     ) -> Callable[[], Probe]:
         kind = exp.kind
         text = norm(exp.text or "")
@@ -158,9 +160,10 @@ class Checker:
             raise _NeedsElement(f"{exp} needs the step to name an element")
         el = element
         if kind is ExpectationKind.FIELD_POPULATED:
-            return lambda: _value(el, lambda v: bool(v.strip()), "a non-empty value")
+            return lambda: _value(el, lambda v: bool(v.strip()), "a non-empty value", mask)
         if kind is ExpectationKind.VALUE:
-            return lambda: _value(el, lambda v: norm(v) == text, f"the value {exp.text!r}")
+            wanted = f"the value {exp.text!r}"
+            return lambda: _value(el, lambda v: norm(v) == text, wanted, mask)
         prop = (
             "checked" if kind in (ExpectationKind.CHECKED, ExpectationKind.UNCHECKED) else "enabled"
         )
@@ -266,8 +269,9 @@ _CHECKED = """(el) => {
 _ENABLED = """(el) => !(el.matches(':disabled') || el.closest('[aria-disabled=true]'))"""
 
 
-def _value(el: Subject, test: Callable[[str], bool], wanted: str) -> Probe:
+def _value(el: Subject, test: Callable[[str], bool], wanted: str, mask: bool) -> Probe:
     raw, secret = el.evaluate(_FIELD_VALUE)
+    secret = secret or mask
     value = str(raw or "")
     # a password field's content is a secret whatever the sheet says (SPEC.md §2.7)
     shown = ("***" if value else "''") if secret else repr(value)

@@ -119,12 +119,12 @@ class Finder:
                 return Located(None, classify_error(exc, "discovering the element", index), "")
             last = results[index]
             for i, result in results.items():
-                if i == index and result.locator is not None:
-                    self._report(i, result)
-                    return Located(self._adopt(i, result, "discovery"), None, "discovery")
                 if i != index and result.ok:
                     self._report(i, result)
                     self._adopt(i, result, "discovery")
+            if last.locator is not None:
+                self._report(index, last)
+                return Located(self._adopt(index, last, "discovery"), None, "discovery")
             now = now_ms()
             if now >= deadline:
                 break

@@ -1,0 +1,69 @@
+"""Fixtures for the engine tests: one Chromium and one demo server (v1) per module.
+
+Small fixture pages are served from a fake origin (``http://pacts.test/``) by a route on the
+test's browser context, so a requirement can start from a URL like a real one without any
+network. Each test gets a fresh context (storage never leaks); the browser is shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, Route
+
+from pytest_pacts.browser import launch_options
+from pytest_pacts.demo_app import DemoServer
+
+from .helpers import SITE, Site
+
+
+@pytest.fixture(scope="module")
+def engine_browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="module")
+def demo_v1() -> Iterator[DemoServer]:
+    server = DemoServer("v1").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def site() -> Site:
+    return Site()
+
+
+def _open(browser: Browser, site: Site) -> Page:
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    context.set_default_timeout(5_000)
+
+    def serve(route: Route) -> None:
+        path = route.request.url.removeprefix(SITE).split("?", 1)[0]
+        body = site.pages.get(path)
+        if body is None:
+            route.fulfill(status=404, body="<h1>Not found</h1>", content_type="text/html")
+        else:
+            route.fulfill(status=200, body=body, content_type="text/html; charset=utf-8")
+
+    context.route(SITE + "**", serve)
+    return context.new_page()
+
+
+@pytest.fixture
+def tab(engine_browser: Browser, site: Site) -> Iterator[Page]:
+    """A fresh context per test."""
+    page = _open(engine_browser, site)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def shared_tab(engine_browser: Browser, site: Site) -> Iterator[Page]:
+    """One page for a module whose runs cannot affect each other (each run navigates)."""
+    page = _open(engine_browser, site)
+    yield page
+    page.context.close()

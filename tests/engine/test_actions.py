@@ -1,0 +1,93 @@
+"""Every action through ``run_requirement`` on small pages of our own (seed 001 §4.4)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from pytest_pacts.models.outcome import RcaClass
+
+from .helpers import Site, failure_of, plan, run
+
+FORM = """
+<h1>Form</h1>
+<label for="name">Name</label><input id="name">
+<label for="code">Code</label><input id="code" maxlength="3">
+<label for="notes">Notes</label><textarea id="notes">Hi </textarea>
+<label for="color">Color</label>
+<select id="color"><option value="r">Red</option><option value="g">Green</option></select>
+<label><input type="checkbox" id="agree"> I agree</label>
+<label><input type="checkbox" id="news" checked> Newsletter</label>
+<button id="go" onclick="document.getElementById('out').textContent = 'Clicked'">Go</button>
+<button id="tip" onmouseenter="document.getElementById('out').textContent = 'Hovered'">Tip</button>
+<input id="keys" aria-label="Keys"
+  onkeydown="document.getElementById('out').textContent = 'Key ' + event.key">
+<p id="out" role="status"></p>
+<script>
+  document.getElementById('name').addEventListener('focus',
+    () => { document.getElementById('out').textContent = 'Focused'; });
+</script>
+"""
+
+
+def test_every_action_passes_and_is_recorded(tab: Page, site: Site) -> None:
+    url = site.add("form.html", FORM)
+    p = plan(
+        url,
+        ("focus", "Name", "", "text_visible:Focused"),
+        ("fill", "Name", "Ada", "value:ada"),
+        ("type", "Notes", "there", "value:Hi there"),
+        ("select", "Color", "Green", "value:g"),  # by label
+        ("select", "Color", "r", "value:r"),  # by value
+        ("check", "I agree", "", "checked"),
+        ("uncheck", "Newsletter", "", "unchecked"),
+        ("click", "Go", "", "text_visible:clicked"),
+        ("hover", "Tip", "", "text_visible:Hovered"),
+        ("press", "Keys", "Enter", "text_visible:Key Enter"),
+        ("press", "", "Escape", "text_visible:Key Escape"),  # the focused element
+    )
+    record = run(tab, p)
+    assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
+    assert [s.status for s in record.steps] == ["passed"] * len(p.steps)
+    fill = record.steps[1]
+    assert fill.locator is not None and fill.code and "get_by_label" in fill.code
+    assert fill.gate is not None and fill.gate.ok
+    assert fill.value == "Ada" and fill.expectation_ok is True
+
+
+def test_a_rejected_fill_value_is_a_data_issue(tab: Page, site: Site) -> None:
+    url = site.add("form.html", FORM)
+    record = run(tab, plan(url, ("fill", "Code", "ABCDEF")))
+    assert failure_of(record) == "expectation_failed"
+    assert record.rca.rca_class is RcaClass.DATA_ISSUE
+    assert "did not take the value 'ABCDEF'" in record.rca.message
+
+
+def test_a_missing_select_option_is_a_data_issue(tab: Page, site: Site) -> None:
+    url = site.add("form.html", FORM)
+    record = run(tab, plan(url, ("select", "Color", "Purple")))
+    assert record.rca.rca_class is RcaClass.DATA_ISSUE
+    assert "no option 'Purple'" in record.rca.message
+
+
+def test_secrets_are_typed_but_never_shown(tab: Page, site: Site) -> None:
+    url = site.add("form.html", FORM)
+    p = plan(url, ("fill", "Name", "{{env.CANARY}}", "value:nope"))
+    record = run(tab, p, env={"CANARY": "canary-5ecret"})
+    assert record.verdict == "fail"  # the value expectation fails: the field holds the secret
+    assert tab.locator("#name").input_value() == "canary-5ecret"
+    assert record.steps[0].value == "***"
+    dumped = record.model_dump_json()
+    assert "canary-5ecret" not in dumped
+
+
+def test_an_unresolvable_value_fails_the_step_cleanly(tab: Page, site: Site) -> None:
+    url = site.add("form.html", FORM)
+    record = run(tab, plan(url, ("fill", "Name", "{{env.MISSING}}")))
+    assert record.rca.rca_class is RcaClass.DATA_ISSUE
+    assert "cannot be resolved" in record.rca.message
+
+
+def test_values_resolve_vars_at_the_moment_of_use(tab: Page, site: Site) -> None:
+    url = site.add("form.html", FORM)
+    p = plan(url, ("fill", "Name", "{{vars.who}}", "value:Grace"), variables={"who": "Grace"})
+    assert run(tab, p).verdict == "pass"
