@@ -3,8 +3,10 @@
 ``discover`` runs the in-page scan once in the top frame and once in each same-origin
 iframe (all steps at once), merges the per-frame answers, then verifies each proposed
 locator through Playwright itself: it must resolve to exactly one element, and to the very
-element the scan chose. The first verified locator is the step's locator, the next verified
-ones its alternates (the first rung of healing, SPEC.md §6).
+element the scan chose. The first verified locator is the step's locator; the other
+strategies that single the element out are its alternates (the first rung of healing,
+SPEC.md §6). Round trips: one scan per frame, one verification per step (plus one per
+alternate with ``verify_alternates``), one gate collection per frame.
 """
 
 from __future__ import annotations
