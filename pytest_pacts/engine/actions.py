@@ -1,9 +1,11 @@
 """The nine element actions of seed 001 §4.4 (plus keyboard ``press`` without an element).
 
-Each runs on a locator the gate has just verified, so Playwright's own actionability wait is
-skipped (``force=True``): the gate already proved unique, visible, receiving events, enabled
-and stable a moment ago (SPEC.md §5), and checking twice would only double the cost
-(SPEC.md §16: ≤ 1.15× plain Playwright). Values arrive resolved; :func:`reveal` is called
+Each runs on a locator the gate has just verified, and Playwright's own actionability checks
+still run as a second guard: the gate measures the element where it can receive events
+(scrolling it clear of a sticky banner if needed) and then restores the scroll position, so
+a forced click could land on whatever covers the element by then. Acting on the wrong
+element is the worst outcome (SPEC.md §2.3); a few milliseconds are cheaper. Values arrive
+resolved; :func:`reveal` is called
 only here, at the moment of typing, so a secret never reaches a message (SPEC.md §2.7).
 
 Errors become :class:`~pytest_pacts.models.outcome.Failure` values; a field that does not
@@ -68,15 +70,15 @@ def _on_element(
 ) -> Failure | None:
     t = timeout_ms
     if action is Action.CLICK:
-        el.click(force=True, timeout=t)
+        el.click(timeout=t)
     elif action is Action.HOVER:
-        el.hover(force=True, timeout=t)
+        el.hover(timeout=t)
     elif action is Action.FOCUS:
         el.focus(timeout=t)
     elif action is Action.CHECK:
-        el.check(force=True, timeout=t)
+        el.check(timeout=t)
     elif action is Action.UNCHECK:
-        el.uncheck(force=True, timeout=t)
+        el.uncheck(timeout=t)
     elif action is Action.PRESS:
         el.press(reveal(value or ""), timeout=t)
     elif action is Action.SELECT:
@@ -94,7 +96,7 @@ def _on_element(
     elif action is Action.FILL or action is Action.TYPE:
         text = reveal(value or "")
         if action is Action.FILL:
-            el.fill(text, force=True, timeout=t)
+            el.fill(text, timeout=t)
         else:
             # keystrokes go where a person's would: after what the field already holds
             el.evaluate(_CARET_TO_END, timeout=t)
@@ -117,7 +119,7 @@ _HAS_OPTION = """(el, v) => !el.options || [...el.options].some(
 def _select(el: PWLocator, text: str, timeout_ms: float) -> bool:
     if not el.evaluate(_HAS_OPTION, text, timeout=timeout_ms):
         return False
-    el.select_option(text, force=True, timeout=timeout_ms)
+    el.select_option(text, timeout=timeout_ms)
     return True
 
 

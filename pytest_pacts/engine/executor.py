@@ -137,6 +137,11 @@ class StepRunner:
     def run(self, step: Step, attempt: Attempt) -> Failure | None:
         mark = self.monitor.mark()
         failure = self._run(step, attempt)
+        if failure is None and self.monitor.since(mark):
+            # The step looked fine, but the server failed a navigation under it (an error page
+            # can even carry the URL that was asked for): no false pass (SPEC.md §2.3).
+            event = self.monitor.since(mark)[-1]
+            return env_failure(event, step.index, ("the step's own checks had passed",))
         if failure is not None:
             failure = self._blame_environment(failure, mark)
         return failure

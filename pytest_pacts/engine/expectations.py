@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -192,6 +193,8 @@ class Checker:
         url = self.page.url
         if url == url_before:
             return Probe(False, f"the URL did not change ({url})")
+        if url.startswith("chrome-error://"):
+            return Probe(False, "the browser shows its own error page")
         path = norm(re.sub(r"[/_\-.]+", " ", _path(url)))
         title = norm(self.page.title())
         headings = [norm(h) for h in self.page.evaluate(_HEADINGS)]
@@ -229,8 +232,7 @@ class _NeedsElement(Exception):
 
 
 def _path(url: str) -> str:
-    rest = url.split("://", 1)[-1]
-    return "/" + rest.split("/", 1)[1] if "/" in rest else "/"
+    return urlsplit(url).path or "/"
 
 
 def _title(page: Page, needle: str) -> Probe:

@@ -111,6 +111,9 @@ class Run:
                 type=FailureType.NAVIGATION_ERROR, message=str(exc), cause="configuration"
             )
             return Signal(Outcome.FAILED, FailureType.NAVIGATION_ERROR)
+        # a relative ``goto`` later in the plan is relative to the base URL, else to the
+        # requirement's own (absolute) URL
+        self.runner.base_url = self.base_url or self.start_url
         return Signal(Outcome.OK)
 
     def _discovery(self) -> Signal:

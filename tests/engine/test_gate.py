@@ -1,0 +1,152 @@
+"""The five-point gate before every action (SPEC.md §5): each point failing for the right
+reason, transient states waited out, and a broken cached locator failing fast."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.engine.contracts import EngineOptions
+from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+from pytest_pacts.models.outcome import RcaClass
+
+from .helpers import Site, css, failure_of, plan, run
+
+TRAPS = """
+<h1>Traps</h1>
+<button class="del">Delete</button> <button class="del">Delete</button>
+<button id="hidden" style="display:none">Hidden</button>
+<button id="off" disabled>Off</button> <button id="plain">Plain</button>
+<button id="spin" style="position:relative; animation: slide 0.5s linear infinite">Spin</button>
+<button id="late" style="visibility:hidden">Late</button>
+<input id="ro" aria-label="Read only" readonly value="x">
+<div style="position:relative">
+  <button id="under">Under</button>
+  <div style="position:absolute; inset:0; background:white">cover</div>
+</div>
+<iframe title="Other" srcdoc="<p>nothing here</p>"></iframe>
+<style>@keyframes slide { from { left: 0 } to { left: 200px } }</style>
+<script>setTimeout(() => { document.getElementById('late').style.visibility = 'visible'; }, 300);</script>
+"""
+QUICK = EngineOptions(step_timeout_ms=800, settle_timeout_ms=200, navigation_timeout_ms=10_000)
+
+
+@pytest.fixture(scope="module")
+def url(site: Site) -> str:
+    return site.add("traps.html", TRAPS)
+
+
+def _gate_run(page: Page, url: str, action: str, locator: DiscoveryResult, value: str = "") -> str:
+    record = run(page, plan(url, (action, "x", value)), pom={0: locator}, options=QUICK)
+    step = record.steps[0]
+    assert step.failure is not None and step.failure.gate is not None, step
+    return (
+        failure_of(record) + ":" + str(step.failure.gate.failed and step.failure.gate.failed.code)
+    )
+
+
+@pytest.mark.parametrize(
+    ("action", "selector", "value", "expected"),
+    [
+        ("click", "button.del", "", "not_unique:not_unique"),  # 1. unique: two matches
+        ("click", "#nothing", "", "not_unique:none"),  # 1. unique: none
+        ("click", "#hidden", "", "not_visible:not_visible"),  # 2. visible
+        ("click", "#under", "", "obscured:obscured"),  # 2. not covered
+        ("click", "#off", "", "disabled:disabled"),  # 3. enabled
+        ("fill", "#ro", "y", "disabled:not_editable"),  # 3. editable for fill
+        ("check", "#off", "", "disabled:disabled"),
+        ("click", "#spin", "", "unstable:unstable"),  # 4. stable
+    ],
+)
+def test_each_gate_point_fails_for_its_reason(
+    shared_tab: Page, url: str, action: str, selector: str, value: str, expected: str
+) -> None:
+    assert _gate_run(shared_tab, url, action, css(selector), value) == expected
+
+
+def test_an_element_of_the_wrong_kind_is_not_the_element(shared_tab: Page, url: str) -> None:
+    assert _gate_run(shared_tab, url, "check", css("#plain")) == "not_unique:incompatible"
+
+
+def test_scoped_fails_outside_the_expected_shadow_root(shared_tab: Page, url: str) -> None:
+    shadowed = Locator(strategy=Strategy.CSS, confidence=0.7, css="#plain", in_shadow=True)
+    result = DiscoveryResult(element="x", action="hover", locator=shadowed)
+    assert _gate_run(shared_tab, url, "hover", result) == "not_unique:not_scoped"
+
+
+def test_a_locator_in_the_wrong_frame_matches_nothing(shared_tab: Page, url: str) -> None:
+    framed = Locator(strategy=Strategy.CSS, confidence=0.7, css="#off",
+                     frame_path=('iframe[title="Other"]',))  # fmt: skip
+    result = DiscoveryResult(element="x", action="click", locator=framed)
+    assert _gate_run(shared_tab, url, "click", result) == "not_unique:none"
+
+
+def test_hover_and_focus_do_not_need_an_enabled_element(shared_tab: Page, url: str) -> None:
+    p = plan(url, ("hover", "x"), ("focus", "y"))
+    record = run(shared_tab, p, pom={0: css("#off"), 1: css("#off")}, options=QUICK)
+    assert record.verdict == "pass"
+    gate = record.steps[0].gate
+    assert gate is not None and gate.point("enabled").code == "disabled"  # recorded anyway
+
+
+def test_transient_states_are_waited_out(shared_tab: Page, url: str) -> None:
+    record = run(shared_tab, plan(url, ("click", "x")), pom={0: css("#late")})
+    assert record.verdict == "pass"
+    step = record.steps[0]
+    assert step.gate is not None and step.gate.ok
+
+
+def test_a_broken_cached_locator_on_a_settled_page_fails_fast(shared_tab: Page, url: str) -> None:
+    slow = EngineOptions(step_timeout_ms=8_000, settle_timeout_ms=300)
+    record = run(shared_tab, plan(url, ("click", "x")), pom={0: css("#renamed")}, options=slow)
+    step = record.steps[0]
+    assert step.failure is not None and step.failure.gate is not None
+    assert step.failure.gate.count == 0 and failure_of(record) == "not_unique"
+    assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT
+    # healing would start long before the step timeout (SPEC.md §5)
+    assert step.duration_ms < slow.step_timeout_ms / 4, step.duration_ms
+
+
+def test_gate_results_are_recorded_for_every_step(shared_tab: Page, url: str) -> None:
+    record = run(shared_tab, plan(url, ("click", "Off"), ("hover", "Under")), options=QUICK)
+    assert record.steps[0].gate is not None
+    assert record.steps[0].failure is not None
+    assert record.steps[0].failure.type.value == "disabled"
+
+
+@pytest.fixture(scope="module")
+def widgets(demo_v1: DemoServer) -> str:
+    return demo_v1.url + "/widgets.html"
+
+
+def test_demo_cookie_banner_covers_the_report_button(shared_tab: Page, widgets: str) -> None:
+    record = run(shared_tab, plan(widgets, ("click", "Download report")), options=QUICK)
+    step = record.steps[0]
+    assert failure_of(record) == "obscured", step.failure
+    assert step.failure is not None and step.failure.gate is not None
+    assert "cookie" in step.failure.gate.point("visible").reason.lower()
+    assert record.rca.rca_class is RcaClass.VISIBILITY_ISSUE
+
+
+def test_demo_submit_is_disabled_until_the_form_is_valid(shared_tab: Page, widgets: str) -> None:
+    record = run(shared_tab, plan(widgets, ("click", "Submit@Contact form")), options=QUICK)
+    assert failure_of(record) == "disabled"
+    assert record.rca.rca_class is RcaClass.ENABLEMENT_ISSUE
+    p = plan(
+        widgets,
+        ("fill", "Full name@Contact form", "Ada"),
+        ("fill", "Email address@Contact form", "ada@example.test"),
+        ("click", "Submit@Contact form", "", "text_visible:Form submitted"),
+    )
+    assert run(shared_tab, p).verdict == "pass"
+
+
+def test_demo_sliding_panel_is_clicked_once_it_stops(shared_tab: Page, widgets: str) -> None:
+    p = plan(
+        widgets,
+        ("click", "Show panel"),
+        ("click", "Confirm@Sliding panel", "", "text_visible:Confirmed"),
+    )
+    record = run(shared_tab, p)
+    assert record.verdict == "pass", record.rca
