@@ -189,10 +189,22 @@ function makeRegions(dom, elements) {
     return cssVariants(container).map((css) => ({ css, has_text: region }));
   }
 
+  // Emulates how Playwright matches a rendered region, for the uniqueness estimate; called
+  // for every ancestor of every matching element, so its lookups are cached.
+  const named = new Map();
+  const headingsCalled = (name) => {
+    if (!named.has(name)) named.set(name, headings.filter((h) => dom.accName(h) === name));
+    return named.get(name);
+  };
+  const lowered = new Map();
+  const lowText = (a) => {
+    if (!lowered.has(a)) lowered.set(a, dom.textOf(a).toLowerCase());
+    return lowered.get(a);
+  };
   function matches(a, r) {
     if (r.css ? !a.matches(r.css) : (dom.roleOf(a) !== r.role || dom.accName(a) !== r.name)) return false;
-    if (r.heading && !headings.some((h) => dom.accName(h) === r.heading && containsComposed(a, h) && h !== a)) return false;
-    if (r.has_text && !low(dom.textOf(a)).includes(low(r.has_text))) return false;
+    if (r.heading && !headingsCalled(r.heading).some((h) => h !== a && containsComposed(a, h))) return false;
+    if (r.has_text && !lowText(a).includes(low(r.has_text))) return false;
     return true;
   }
   function within(el, r) {
