@@ -12,6 +12,7 @@ import struct
 import zlib
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 from pytest_pacts.governance import propose
 from pytest_pacts.models.heal import HealProposal
@@ -90,12 +91,12 @@ def stored_proposal(store_path: Path, req_id: str, healed: Locator, step_index: 
 def record(
     req_id: str,
     *,
-    verdict: str = "pass",
+    verdict: Literal["pass", "fail", "partial"] = "pass",
     heal: Locator | None = None,
     proposal_id: str | None = None,
     shots: tuple[str, str] | None = None,
     message: str = "All steps executed successfully",
-    track: str | None = None,
+    track: Literal["contract", "exception"] | None = None,
 ) -> RunRecord:
     now = datetime.now(UTC).isoformat()
     steps = [
@@ -112,7 +113,7 @@ def record(
             HealAttempt(round=1, rung=HealRung.SIMILARITY, accepted=True, reason="best match",
                         failure=FailureType.NOT_UNIQUE, old_locator=OLD, new_locator=heal,
                         score=0.91, runner_up_score=0.52, proposal_id=proposal_id,
-                        track=track, screenshot_before=shots[0] if shots else None,  # type: ignore[arg-type]
+                        track=track, screenshot_before=shots[0] if shots else None,
                         screenshot_after=shots[1] if shots else None),
         )  # fmt: skip
     failed = verdict == "fail"
@@ -132,7 +133,7 @@ def record(
         recommendation="Dismiss the banner first" if failed else "",
     )
     return RunRecord(
-        req_id=req_id, plan_hash="sha256:" + "ab" * 32, verdict=verdict, rca=rca,  # type: ignore[arg-type]
+        req_id=req_id, plan_hash="sha256:" + "ab" * 32, verdict=verdict, rca=rca,
         steps=tuple(steps), healed=bool(heals), heal_count=len(heals), heal_rounds=len(heals),
         started_at=now, finished_at=now, duration_ms=161.0, recipe_version="v001",
         url="http://127.0.0.1/", proposals=(proposal_id,) if proposal_id else (),
