@@ -1,0 +1,184 @@
+"""The run around the steps: healing rounds, on_fail, screenshots, the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
+from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.models.outcome import HealAttempt, HealRung, RcaClass
+from pytest_pacts.store import open_store
+
+from .helpers import FAST, Site, css, plan, run
+
+PAGE = """<h1>Shop</h1>
+<button id="buy-2" onclick="document.getElementById('status').textContent =
+  'Bought ' + (window.n = (window.n || 0) + 1)">Buy</button>
+<p id="status" role="status"></p>"""
+
+
+class FakeHealer:
+    """A healer that proposes ``answers`` in turn (None: abstain)."""
+
+    def __init__(self, *answers: Locator | None) -> None:
+        self.answers = list(answers)
+        self.rounds: list[int] = []
+        self.confirmed: list[Locator | None] = []
+        self.rejected: list[Locator | None] = []
+
+    def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
+        self.rounds.append(ctx.round)
+        new = self.answers.pop(0) if self.answers else None
+        attempt = HealAttempt(
+            round=ctx.round,
+            rung=HealRung.SIMILARITY,
+            accepted=new is not None,
+            reason="relocated" if new else "abstained: no candidate above the threshold",
+            failure=ctx.failure.type,
+            old_locator=ctx.state.locator,
+            new_locator=new,
+            score=0.9 if new else 0.5,
+        )
+        if new is None:
+            return attempt, None
+        return attempt, RungResult(
+            rung=HealRung.SIMILARITY, accepted=True, reason="ok", locator=new
+        )
+
+    def confirm(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> HealAttempt:
+        self.confirmed.append(result.locator)
+        return attempt.model_copy(update={"proposal_id": "P-1", "track": "contract"})
+
+    def reject(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> None:
+        self.rejected.append(result.locator)
+
+
+GOOD = Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Buy")
+WRONG = Locator(strategy=Strategy.CSS, confidence=0.7, css="h1")
+
+
+@pytest.fixture(scope="module")
+def url(site: Site) -> str:
+    return site.add("shop.html", PAGE)
+
+
+def test_a_heal_retries_the_step_and_is_used_for_the_rest_of_the_run(
+    shared_tab: Page, url: str, tmp_path: Path
+) -> None:
+    healer = FakeHealer(GOOD)
+    p = plan(
+        url,
+        ("click", "Buy", "", "text_visible:Bought 1"),
+        ("click", "Buy", "", "text_visible:Bought 2"),
+    )
+    broken = css("#buy-1")
+    record = run(
+        shared_tab, p, pom={0: broken, 1: broken}, healer=healer, artifacts_dir=str(tmp_path)
+    )
+    assert record.verdict == "pass" and record.healed and record.heal_count == 1
+    assert [s.status for s in record.steps] == ["healed", "passed"]
+    assert healer.rounds == [1] and healer.confirmed == [GOOD]
+    assert record.steps[1].locator == GOOD  # the healed locator, no second heal
+    heal = record.steps[0].heals[0]
+    assert heal.proposal_id == "P-1" and heal.track == "contract"  # confirm's answer kept
+    assert heal.screenshot_before and Path(heal.screenshot_before).is_file()
+    assert heal.screenshot_after and Path(heal.screenshot_after).is_file()
+    assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT  # why the heal was needed
+
+
+def test_an_abstaining_healer_uses_every_round_then_fails_with_drift(
+    shared_tab: Page, url: str
+) -> None:
+    healer = FakeHealer()
+    options = EngineOptions(step_timeout_ms=2_000, settle_timeout_ms=200, max_heal_rounds=2)
+    record = run(
+        shared_tab,
+        plan(url, ("click", "Buy")),
+        pom={0: css("#gone")},
+        healer=healer,
+        options=options,
+    )
+    assert healer.rounds == [1, 2]
+    assert record.verdict == "fail" and record.heal_rounds == 2 and not record.healed
+    assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT and record.rca.confidence >= 0.9
+    text = render_failure(record)
+    assert "heal round 2 (similarity): not applied" in text
+
+
+def test_a_heal_whose_retry_fails_is_rejected_and_the_next_round_runs(
+    shared_tab: Page, url: str
+) -> None:
+    healer = FakeHealer(WRONG, GOOD)
+    record = run(
+        shared_tab,
+        plan(url, ("click", "Buy", "", "text_visible:Bought")),
+        pom={0: css("#gone")},
+        healer=healer,
+    )
+    # h1 is clickable, so the action succeeds and confirms; the expectation then fails
+    assert healer.confirmed[0] == WRONG
+    assert record.verdict == "fail" and record.rca.rca_class is RcaClass.ASSERTION_MISMATCH
+
+
+def test_a_raising_healer_does_not_break_the_run(shared_tab: Page, url: str) -> None:
+    class Broken(FakeHealer):
+        def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
+            raise RuntimeError("ladder bug")
+
+    record = run(shared_tab, plan(url, ("click", "Buy")), pom={0: css("#gone")}, healer=Broken())
+    assert record.verdict == "fail"
+    assert any("the healer raised RuntimeError: ladder bug" in e for e in record.rca.evidence)
+
+
+def test_on_fail_skip_makes_a_partial_run(shared_tab: Page, url: str) -> None:
+    p = plan(
+        url,
+        ("click", "Buy", "", "text_visible:Sold out", "skip"),
+        ("click", "Buy", "", "text_visible:Bought 2"),
+    )
+    record = run(
+        shared_tab, p, options=EngineOptions(step_timeout_ms=500, navigation_timeout_ms=10_000)
+    )
+    assert record.verdict == "partial"
+    assert [s.status for s in record.steps] == ["skipped", "passed"]
+    assert record.rca.rca_class is RcaClass.ASSERTION_MISMATCH
+    assert "1 step(s) skipped" in record.rca.message
+
+
+def test_on_fail_abort_stops_the_run(shared_tab: Page, url: str, tmp_path: Path) -> None:
+    p = plan(url, ("click", "Buy", "", "text_visible:Sold out"), ("click", "Buy"))
+    options = EngineOptions(step_timeout_ms=500, navigation_timeout_ms=10_000)
+    record = run(shared_tab, p, options=options, artifacts_dir=str(tmp_path))
+    assert [s.status for s in record.steps] == ["failed", "not_run"]
+    shots = list(record.artifacts.values())
+    assert shots and all(Path(s).is_file() and s.endswith(".png") for s in shots)
+    assert shots[-1] in render_failure(record)
+
+
+def test_the_run_is_recorded_in_the_store(shared_tab: Page, url: str, tmp_path: Path) -> None:
+    store = open_store(tmp_path / "pacts.db")
+    record = run(shared_tab, plan(url, ("click", "Buy")), store=store, session_id="s1")
+    assert record.verdict == "pass"
+    [stored] = store.runs.query(req_id="REQ-T")
+    assert stored.status == "finished" and stored.verdict == "pass"
+    [step] = store.runs.steps(stored.id)
+    assert step.status == "passed" and step.strategy == "role_name"
+
+
+def test_a_second_run_in_flight_is_a_session_conflict(
+    shared_tab: Page, url: str, tmp_path: Path
+) -> None:
+    store = open_store(tmp_path / "pacts.db")
+    store.runs.begin("s1", "REQ-T", plan_hash="sha256:test")
+    record = run(shared_tab, plan(url, ("click", "Buy")), store=store, session_id="s1")
+    assert record.verdict == "fail"
+    assert "SESSION_CONFLICT" in record.rca.message
+    assert [s.status for s in record.steps] == ["not_run"]
+
+
+def test_fast_options_are_fast_enough_for_these_tests() -> None:
+    assert FAST.step_timeout_ms <= 3_000
