@@ -146,18 +146,35 @@ function makeRegions(dom, elements) {
     'DIALOG', 'LI', 'TR', 'HEADER', 'FOOTER', 'TABLE', 'UL', 'OL']);
 
   // Containers matched by themselves (SPEC.md §3): id/class/test-id tokens, accessible name.
+  // Indexed once per scan by joined tokens and by bare name: every region step looks up.
+  let index = null;
+  function buildIndex() {
+    index = { tokens: new Map(), names: new Map() };
+    const put = (map, k, el, how) => {
+      if (!k) return;
+      if (!map.has(k)) map.set(k, []);
+      map.get(k).push({ el, how });
+    };
+    for (const el of elements) {
+      if (el.id) put(index.tokens, prep(el.id).joined, el, 'id_token');
+      for (const c of el.classList) put(index.tokens, prep(c).joined, el, 'class_token');
+      for (const a of TEST_ID_ATTRS) {
+        const v = el.getAttribute(a);
+        if (v) put(index.tokens, prep(v).joined, el, 'test_id');
+      }
+      const role = dom.roleOf(el);
+      if ((CONTAINER_TAGS.has(el.tagName) || role) && el.tagName !== 'INPUT'
+        && el.childElementCount > 0 && role !== 'heading' && !NAME_FROM_CONTENT.has(role)) {
+        put(index.names, prep(dom.accName(el)).bare, el, 'name');
+      }
+    }
+  }
   function structured(region) {
+    if (!index) buildIndex();
     const q = makeQuery(region);
     const found = new Map();
-    const add = (el, how) => { if (!found.has(el)) found.set(el, how); };
-    for (const el of elements) {
-      if (el.id && prep(el.id).joined === q.joined) add(el, 'id_token');
-      else if (el.classList.length && [...el.classList].some((c) => prep(c).joined === q.joined)) add(el, 'class_token');
-      else if (TEST_ID_ATTRS.some((a) => el.getAttribute(a) && prep(el.getAttribute(a)).joined === q.joined)) add(el, 'test_id');
-      else if ((CONTAINER_TAGS.has(el.tagName) || dom.roleOf(el)) && el.tagName !== 'INPUT'
-        && el.childElementCount > 0 && prep(dom.accName(el)).bare === q.bare && dom.roleOf(el) !== 'heading'
-        && !NAME_FROM_CONTENT.has(dom.roleOf(el))) add(el, 'name');
-    }
+    for (const { el, how } of index.tokens.get(q.joined) || []) if (!found.has(el)) found.set(el, how);
+    for (const { el, how } of index.names.get(q.bare) || []) if (!found.has(el)) found.set(el, how);
     return found;
   }
 
