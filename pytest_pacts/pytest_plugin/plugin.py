@@ -32,6 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_pacts.pytest_plugin import discovery_phase
 
     config.pluginmanager.register(discovery_phase, "pacts-discovery")
+    from pytest_pacts.pytest_plugin import reporting
+
+    reporting.register(config)  # JUnit properties, pytest-html, artifacts, summary (§11)
     if config.pluginmanager.hasplugin("playwright"):
         from pytest_pacts.pytest_plugin import browser_fixture
 
