@@ -1,0 +1,176 @@
+"""Execution overhead (SPEC.md §16): a 20-step requirement through ``run_requirement`` vs the
+same flow as hand-written plain Playwright calls (what the generated test does).
+
+Run: ``.venv/bin/python bench/bench_overhead.py [--repeat N]``. Both run in one browser
+against the bundled demo app (v1), alternating, each repetition in a fresh context; the
+figure is the ratio of median wall times (target ≤ 1.15×). The engine runs warm (locators
+from the POM cached by one discovery run first: SPEC.md §2.1, a requirement that passed once
+runs with no discovery); the cold ratio (discovery included) is printed for information.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from pytest_pacts.browser import launch_options
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.engine.api import Runtime, run_requirement
+from pytest_pacts.engine.contracts import EngineOptions
+from pytest_pacts.models import (
+    Action,
+    Expectation,
+    ExpectationKind,
+    Plan,
+    Requirement,
+    SourceRef,
+    Step,
+    Target,
+)
+from pytest_pacts.models.locator import DiscoveryResult
+
+ROWS: list[tuple[str, str | None, str | None, str | None]] = [
+    ("fill", "Username@LoginForm", "standard_user", "field_populated"),
+    ("fill", "Password@LoginForm", "secret_sauce", None),
+    ("click", "Login@LoginForm", None, "navigates_to:Products"),
+    ("select", "Sort products", "Price (low to high)", "value:lohi"),
+    ("click", "Add to cart@Sauce Labs Backpack", None, None),
+    ("click", "Add to cart@Sauce Labs Bike Light", None, None),
+    ("click", "Add to cart@Sauce Labs Onesie", None, None),
+    ("click", "Remove@Sauce Labs Onesie", None, "text_visible:Add to cart"),
+    ("click", "Shopping cart", None, "navigates_to:Your Cart"),
+    ("wait", None, None, "text_visible:Sauce Labs Bike Light"),
+    ("click", "Checkout", None, "navigates_to:Your Information"),
+    ("fill", "First Name", "Ada", None),
+    ("fill", "Last Name", "Lovelace", None),
+    ("fill", "Zip/Postal Code", "10115", "field_populated"),
+    ("click", "Continue", None, "navigates_to:Overview"),
+    ("wait", None, None, "text_visible:Total: $43.18"),
+    ("click", "Finish", None, "text_visible:Thank you for your order"),
+    ("click", "Back Home", None, "navigates_to:Products"),
+    ("click", "Open Menu", None, None),
+    ("click", "Logout", None, "navigates_to:Swag Labs"),
+]
+
+
+def plain(page: Page, url: str) -> None:
+    """The flow as a person writes it with Playwright (the generated test's shape)."""
+    page.goto(url + "/")
+    form = page.locator("#login_form")
+    form.get_by_label("Username").fill("standard_user")
+    expect(form.get_by_label("Username")).not_to_have_value("")
+    form.get_by_label("Password").fill("secret_sauce")
+    form.get_by_role("button", name="Login").click()
+    expect(page.get_by_role("heading", name="Products")).to_be_visible()
+    page.get_by_label("Sort products").select_option("Price (low to high)")
+    expect(page.get_by_label("Sort products")).to_have_value("lohi")
+    for name in ("Sauce Labs Backpack", "Sauce Labs Bike Light", "Sauce Labs Onesie"):
+        card = page.locator(".inventory_item").filter(has_text=name)
+        card.get_by_role("button", name="Add to cart").click()
+    onesie = page.locator(".inventory_item").filter(has_text="Sauce Labs Onesie")
+    onesie.get_by_role("button", name="Remove").click()
+    expect(onesie.get_by_role("button", name="Add to cart")).to_be_visible()
+    page.get_by_label("Shopping cart").click()
+    expect(page.get_by_text("Your Cart", exact=True)).to_be_visible()
+    expect(page.get_by_text("Sauce Labs Bike Light")).to_be_visible()
+    page.get_by_role("button", name="Checkout").click()
+    expect(page.get_by_text("Checkout: Your Information")).to_be_visible()
+    page.get_by_label("First Name").fill("Ada")
+    page.get_by_label("Last Name").fill("Lovelace")
+    page.get_by_label("Zip/Postal Code").fill("10115")
+    expect(page.get_by_label("Zip/Postal Code")).not_to_have_value("")
+    page.get_by_role("button", name="Continue").click()
+    expect(page.get_by_text("Checkout: Overview")).to_be_visible()
+    expect(page.get_by_text("Total: $43.18")).to_be_visible()
+    page.get_by_role("button", name="Finish").click()
+    expect(page.get_by_text("Thank you for your order")).to_be_visible()
+    page.get_by_role("button", name="Back Home").click()
+    expect(page.get_by_role("heading", name="Products")).to_be_visible()
+    page.get_by_role("button", name="Open Menu").click()
+    page.get_by_role("link", name="Logout").click()
+    expect(page.get_by_role("heading", name="Swag Labs")).to_be_visible()
+
+
+def build_plan() -> Plan:
+    steps = []
+    for i, (action, element, value, expected) in enumerate(ROWS):
+        target = None
+        if element:
+            name, _, region = element.partition("@")
+            target = Target(element=name, region=region or None)
+        exp = None
+        if expected:
+            kind, _, arg = expected.partition(":")
+            exp = Expectation(kind=ExpectationKind(kind), text=arg or None)
+        steps.append(
+            Step(
+                index=i,
+                action=Action(action),
+                target=target,
+                value=value,
+                expected=exp,
+                source=SourceRef(path="bench.yaml", line=i + 1),
+            )
+        )
+    req = Requirement(req_id="BENCH-20", url="/", steps=tuple(steps),
+                      source=SourceRef(path="bench.yaml", line=1))  # fmt: skip
+    return Plan(requirement=req, steps=tuple(steps), plan_hash="sha256:bench")
+
+
+def timed(browser: Browser, body: Callable[[Page], None]) -> float:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    start = time.perf_counter()
+    body(page)
+    elapsed = time.perf_counter() - start
+    context.close()
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    plan = build_plan()
+    options = EngineOptions(step_timeout_ms=10_000)
+    with DemoServer("v1") as app, sync_playwright() as pw:
+        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        pom: dict[int, DiscoveryResult] = {}
+
+        def engine(cache: dict[int, DiscoveryResult]) -> Callable[[Page], None]:
+            def body(page: Page) -> None:
+                runtime = Runtime(env={}, base_url=app.url, options=options, pom=dict(cache),
+                                  on_discovered=pom.__setitem__)  # fmt: skip
+                record = run_requirement(plan, page, runtime)
+                if record.verdict != "pass":
+                    raise SystemExit(f"the benchmark requirement failed:\n{record.rca}")
+
+            return body
+
+        timed(browser, lambda p: plain(p, app.url))  # warm-up: browser, server, caches
+        cold = [timed(browser, engine({}))]
+        warm_pom = dict(pom)
+        samples: dict[str, list[float]] = {"plain": [], "engine": [], "cold": cold}
+        for _ in range(args.repeat):
+            samples["plain"].append(timed(browser, lambda p: plain(p, app.url)))
+            samples["engine"].append(timed(browser, engine(warm_pom)))
+        samples["cold"].append(timed(browser, engine({})))
+        browser.close()
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    print(f"20-step requirement, {args.repeat} repetitions each, median wall time")
+    print(f"  plain Playwright       {med['plain'] * 1000:8.0f} ms")
+    print(f"  run_requirement (warm) {med['engine'] * 1000:8.0f} ms")
+    print(f"  run_requirement (cold) {med['cold'] * 1000:8.0f} ms  (discovery included)")
+    ratio = med["engine"] / med["plain"]
+    verdict = "PASS" if ratio <= 1.15 else "FAIL"
+    print(f"overhead ratio (warm / plain): {ratio:.2f}x  target <= 1.15x  {verdict}")
+    print(f"cold ratio (first run, discovery included): {med['cold'] / med['plain']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
