@@ -1,15 +1,50 @@
 #!/usr/bin/env bash
-# The main job (README quick start): set up, then run the sample requirements with reports.
-# Reports go to reports/ (JUnit XML, self-contained HTML).
+# The main job (README quick start): set up, then run the sample requirements against the
+# bundled demo app, first on release v1, then on release v2 (realistic DOM drift) so the
+# cached plans heal. Reports: reports/v1/ and reports/v2/ (JUnit XML, self-contained HTML)
+# plus the per-requirement artifacts under sample_requirements/.pacts/reports/.
+# Each run starts from an empty demo store, so it shows the same story every time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-mkdir -p reports
 
-echo "== the normalised plans of sample_requirements/ (dry run)"
-.venv/bin/pacts plan sample_requirements/ --blocks sample_requirements/blocks/common.blocks.yaml
+PACTS=.venv/bin/pacts
+PYTEST=.venv/bin/pytest
+BLOCKS=sample_requirements/blocks/common.blocks.yaml
+rm -rf sample_requirements/.pacts reports/v1 reports/v2
+mkdir -p reports/v1 reports/v2
 
-echo "== pytest sample_requirements/"
-.venv/bin/pytest sample_requirements/ -v -p no:cacheprovider \
-  --junitxml=reports/junit.xml --html=reports/report.html --self-contained-html "$@"
-echo "Reports: reports/junit.xml, reports/report.html"
+echo
+echo "== 1/4  the sample requirements as normalised plans (no browser)"
+$PACTS plan sample_requirements/ --blocks "$BLOCKS"
+
+run_release() {
+  local release=$1
+  PACTS_DEMO_RELEASE=$release $PYTEST sample_requirements/ -v -p no:cacheprovider \
+    --junitxml="reports/$release/junit.xml" \
+    --html="reports/$release/report.html" --self-contained-html "${@:2}"
+}
+
+echo
+echo "== 2/4  release v1: find first at collection, run, record verified recipes"
+set +e
+run_release v1 "$@"
+v1=$?
+echo
+echo "== 3/4  release v2 (ids renamed, texts reworded, wrappers added, elements moved):"
+echo "         the plans cached from v1 heal, or abstain and explain"
+run_release v2 "$@"
+v2=$?
+set -e
+
+echo
+echo "== 4/4  heal proposals waiting for review (pacts heals show ID / accept ID)"
+$PACTS heals list --status all --store sample_requirements/.pacts/pacts.db || true
+
+echo
+echo "Reports: reports/v1/report.html, reports/v2/report.html (and junit.xml beside them);"
+echo "         per-requirement verdicts under sample_requirements/.pacts/reports/"
+if [ "$v1" -ne 0 ] || [ "$v2" -ne 0 ]; then
+  echo "demo: a run failed (v1 exit $v1, v2 exit $v2)" >&2
+  exit 1
+fi

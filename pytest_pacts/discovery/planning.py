@@ -4,8 +4,9 @@ SPEC.md §4 "When": requirements whose plan is not cached are discovered on the 
 from their URL; steps on pages reached only after actions are discovered right before first
 use during execution. Which steps are "on the start page" is decided conservatively: the
 steps up to the first one that may leave the page (a goto, an expectation of navigation,
-or a click or key press without a same-page expectation). Caching a later page's element because a same-named element
-happens to exist on the start page would risk acting on the wrong element (§2.3).
+or a click or key press without a same-page expectation). Caching a later page's element
+because a same-named element happens to exist on the start page would risk acting on the
+wrong element (§2.3).
 
 The POM cache payload is :class:`PomEntry`, stored by requirement and plan hash (not host),
 so the same requirement against another deployment reuses its verified locators.

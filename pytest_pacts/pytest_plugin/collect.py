@@ -23,7 +23,7 @@ from pytest_pacts.planner.blocks import BlockDefinition
 from pytest_pacts.planner.loader import load_blocks_file
 from pytest_pacts.planner.readers import READERS
 from pytest_pacts.pytest_plugin import options
-from pytest_pacts.pytest_plugin.execution import requirement_test
+from pytest_pacts.pytest_plugin.execution import dry_run_test, requirement_test
 
 SHARED_BLOCKS_KEY = pytest.StashKey[dict[str, BlockDefinition]]()
 
@@ -119,6 +119,7 @@ class RequirementFile(pytest.File):
         registered = _registered_markers(config)
         strict = _strict_markers(config)
         items: list[pytest.Item] = []
+        body = dry_run_test if options.get_bool(config, "pacts_dry_run") else requirement_test
         for plan in loaded.plans:
             unknown = [t for t in plan.requirement.tags if t not in registered]
             if unknown and strict:
@@ -134,9 +135,7 @@ class RequirementFile(pytest.File):
                 config.addinivalue_line("markers", f"{tag}: requirement tag")
                 registered.add(tag)
             items.append(
-                RequirementItem.from_parent(
-                    self, name=plan.req_id, callobj=requirement_test, plan=plan
-                )
+                RequirementItem.from_parent(self, name=plan.req_id, callobj=body, plan=plan)
             )
         if problems:
             raise self.CollectError("\n".join(problems))

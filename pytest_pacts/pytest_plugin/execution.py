@@ -186,6 +186,34 @@ def _accept_heals(record: RunRecord, config: pytest.Config, store: Store) -> lis
     return notes
 
 
+def dry_run_test(request: pytest.FixtureRequest) -> None:
+    """``--pacts-dry-run``: resolve every value at its moment of use, open no browser.
+
+    Catches what changes between collection and run time (an environment variable that
+    disappeared) without driving the app; collection-time discovery still follows
+    ``--pacts-discover``.
+    """
+    from pytest_pacts.planner.templating import Resolver, TemplateError
+    from pytest_pacts.pytest_plugin.collect import RequirementItem
+
+    item = request.node
+    assert isinstance(item, RequirementItem)
+    plan = item.plan
+    secret = frozenset(options.get_list(request.config, "pacts_secret_vars"))
+    resolver = Resolver(dict(os.environ), plan.requirement.vars, plan.secret_vars | secret)
+    for step in plan.steps:
+        for text in (step.value, plan.requirement.url if step.index == 0 else None):
+            if text is None:
+                continue
+            try:
+                resolver.resolve(text)
+            except TemplateError as exc:
+                raise RequirementFailed(
+                    f"{step.source.render()}: step {step.index + 1} ({step.describe()}): {exc}; "
+                    "expected the value to be available when the test runs"
+                ) from None
+
+
 def _outcome(record: RunRecord, config: pytest.Config, accepted: list[str]) -> None:
     if record.verdict == "fail":
         raise RequirementFailed(render_failure(record))

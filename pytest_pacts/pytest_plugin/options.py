@@ -140,6 +140,13 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("none", "minor", "all"),
     ),
     Setting(
+        "pacts_dry_run",
+        "bool",
+        False,
+        "Run items without a browser: resolve every value at its moment of use and pass "
+        "(collection-time discovery still follows --pacts-discover).",
+    ),
+    Setting(
         "pacts_browser_path",
         "string",
         None,

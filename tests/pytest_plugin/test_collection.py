@@ -1,4 +1,9 @@
-"""Collection through the front door: real pytest sessions in a subprocess (PLATFORM.md)."""
+"""Collection through the front door: real pytest sessions in a subprocess (PLATFORM.md).
+
+These requirements are not written for any app: runs use ``--pacts-dry-run`` (values
+resolved at the moment of use, no browser); the engine is tested against the demo app in
+tests/engine/ and end to end in tests/pytest_plugin/test_run_demo.py.
+"""
 
 from __future__ import annotations
 
@@ -90,15 +95,15 @@ def test_disable_with_no_pacts(project: pytest.Pytester) -> None:
 
 
 def test_run_select_and_last_failed(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess("-v", "-p", "cacheprovider")
+    result = project.runpytest_subprocess("--pacts-dry-run", "-v", "-p", "cacheprovider")
     result.assert_outcomes(passed=3)
-    result = project.runpytest_subprocess("-q", "-k", "LOGIN and not 002")
+    result = project.runpytest_subprocess("--pacts-dry-run", "-q", "-k", "LOGIN and not 002")
     result.assert_outcomes(passed=1, deselected=2)
-    result = project.runpytest_subprocess("-q", "-m", "smoke")
+    result = project.runpytest_subprocess("--pacts-dry-run", "-q", "-m", "smoke")
     result.assert_outcomes(passed=1, deselected=2)
-    result = project.runpytest_subprocess("-q", "login.req.yaml::REQ-LOGIN-002")
+    result = project.runpytest_subprocess("--pacts-dry-run", "-q", "login.req.yaml::REQ-LOGIN-002")
     result.assert_outcomes(passed=1)
-    result = project.runpytest_subprocess("-q", "sheets/login.xlsx::REQ-X-002")
+    result = project.runpytest_subprocess("--pacts-dry-run", "-q", "sheets/login.xlsx::REQ-X-002")
     result.assert_outcomes(passed=1)
 
 
@@ -122,7 +127,7 @@ def pytest_runtest_setup(item):
     with pytest.MonkeyPatch.context() as mp:
         for k, v in env_ok.items():
             mp.setenv(k, v)
-        first = pytester.runpytest_subprocess("-p", "cacheprovider")
+        first = pytester.runpytest_subprocess("--pacts-dry-run", "-p", "cacheprovider")
         first.assert_outcomes(passed=1, failed=1)
         assert (
             'a.req.yaml:3:37: step 1 (fill "Token" with "{{env.PACTS_TOKEN}}"): '
@@ -130,7 +135,9 @@ def pytest_runtest_setup(item):
         )
         assert "Traceback" not in first.stdout.str()
         assert "tok-canary-9431" not in first.stdout.str()
-        second = pytester.runpytest_subprocess("-p", "cacheprovider", "--lf", "-v")
+        second = pytester.runpytest_subprocess(
+            "--pacts-dry-run", "-p", "cacheprovider", "--lf", "-v"
+        )
         second.assert_outcomes(failed=1)
         second.stdout.fnmatch_lines(
             ["run-last-failure: rerun previous 1 failure*", "*a.req.yaml::R-BAD FAILED*"]
@@ -168,14 +175,16 @@ def test_strict_markers(project: pytest.Pytester) -> None:
     assert "Traceback" not in result.stdout.str()
     assert result.ret == pytest.ExitCode.INTERRUPTED
     project.makeini("[pytest]\nstrict_markers = true\npacts_markers =\n    smoke\n    slow\n")
-    result = project.runpytest_subprocess("-q", "-m", "slow")
+    result = project.runpytest_subprocess("--pacts-dry-run", "-q", "-m", "slow")
     result.assert_outcomes(passed=1, deselected=2)
 
 
 def test_bad_file_is_one_clean_error_and_others_still_collect(pytester: pytest.Pytester) -> None:
     pytester.makefile(".req.yaml", good="req_id: R1\nurl: /\nsteps: [Login | click]\n")
     pytester.makefile(".req.json", bad='{"req_id": "R2", "url": "/", "steps": ["Login | tap"]}')
-    result = pytester.runpytest_subprocess("--continue-on-collection-errors", "-q")
+    result = pytester.runpytest_subprocess(
+        "--pacts-dry-run", "--continue-on-collection-errors", "-q"
+    )
     out = result.stdout.str()
     assert "bad.req.json:1:40: unknown action 'tap'; expected one of click, fill" in out
     assert "Traceback" not in out and "raise " not in out
@@ -205,7 +214,7 @@ api.sync_playwright = _forbidden
 
 
 def test_xdist_collects_identically(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess("-n", "2", "-q", ".")
+    result = project.runpytest_subprocess("--pacts-dry-run", "-n", "2", "-q", ".")
     result.assert_outcomes(passed=5)
 
 
@@ -223,7 +232,7 @@ steps:
     )
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PACTS_CANARY", "canary-7f3a9")
-        result = pytester.runpytest_subprocess("-v", "--junitxml=out.xml", "-rA")
+        result = pytester.runpytest_subprocess("--pacts-dry-run", "-v", "--junitxml=out.xml", "-rA")
     result.assert_outcomes(passed=1)
     junit = (pytester.path / "out.xml").read_text()
     for text in (result.stdout.str(), result.stderr.str(), junit):

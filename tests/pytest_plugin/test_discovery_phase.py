@@ -64,7 +64,7 @@ def test_cold_then_warm_then_changed(project: pytest.Pytester) -> None:
         "discovery: 2 requirement(s) discovered (4 step locator(s) verified), 0 cached; "
         "browser launched 1 time(s)" in lines[-1]
     )
-    warm = project.runpytest_subprocess("-q", "--pacts-discover=auto")
+    warm = project.runpytest_subprocess("-q", "--pacts-discover=auto", "--pacts-dry-run")
     assert _pacts_lines(warm)[-1] == (
         "pacts: discovery: 2 requirement(s) cached, none to discover (no browser launched)"
     )
@@ -72,7 +72,7 @@ def test_cold_then_warm_then_changed(project: pytest.Pytester) -> None:
     project.makefile(
         ".req.yaml", login=LOGIN.replace("| fill | standard_user", "| fill | problem_user")
     )
-    changed = project.runpytest_subprocess("-q", "--pacts-discover=auto")
+    changed = project.runpytest_subprocess("-q", "--pacts-discover=auto", "--pacts-dry-run")
     lines = _pacts_lines(changed)
     assert [line for line in lines if "discovering" in line] == [
         "pacts: discovering REQ-LOGIN (1/1) [login.req.yaml:2:5]"
@@ -86,18 +86,18 @@ def test_collect_only_discovers_nothing_by_default(project: pytest.Pytester) -> 
 
 
 def test_off_discovers_nothing(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess("-q", "--pacts-discover=off")
+    result = project.runpytest_subprocess("-q", "--pacts-discover=off", "--pacts-dry-run")
     assert _pacts_lines(result) == []
     result.assert_outcomes(passed=2)
 
 
 def test_xdist_discovers_once_in_the_controller(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess("-q", "-n", "2")
+    result = project.runpytest_subprocess("-q", "-n", "2", "--pacts-dry-run")
     result.assert_outcomes(passed=2)
     lines = _pacts_lines(result)
     assert len([line for line in lines if "discovering" in line]) == 2
     assert len([line for line in lines if line.startswith("pacts: discovery:")]) == 1
-    again = project.runpytest_subprocess("-q", "-n", "2")
+    again = project.runpytest_subprocess("-q", "-n", "2", "--pacts-dry-run")
     assert _pacts_lines(again) == [
         "pacts: discovery: 2 requirement(s) cached, none to discover (no browser launched)"
     ]
