@@ -145,8 +145,11 @@ function makeDom(doc) {
 
   // Text as Playwright's text engine sees it: text nodes of the composed tree, no scripts,
   // input buttons by their value.
-  function textOf(el) {
-    if (textCache.has(el)) return textCache.get(el);
+  // Raw text is concatenated once per element (cheap string ropes); whitespace is
+  // normalised only for the elements whose text is actually read.
+  const rawCache = new Map();
+  function rawText(el) {
+    if (rawCache.has(el)) return rawCache.get(el);
     let text = '';
     if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(inputType(el))) {
       text = el.value || '';
@@ -155,12 +158,17 @@ function makeDom(doc) {
       for (const node of kids) {
         if (node.nodeType === Node.TEXT_NODE) text += node.data;
         else if (node.nodeType === Node.ELEMENT_NODE && !SKIP_TAGS.has(node.tagName)) {
-          const inner = textOf(node);
+          const inner = rawText(node);
           text += BLOCK_TAGS.has(node.tagName) ? ` ${inner} ` : inner;
         }
       }
     }
-    text = norm(text);
+    rawCache.set(el, text);
+    return text;
+  }
+  function textOf(el) {
+    if (textCache.has(el)) return textCache.get(el);
+    const text = norm(rawText(el));
     textCache.set(el, text);
     return text;
   }
@@ -222,7 +230,7 @@ function makeDom(doc) {
     return name;
   }
 
-  return { roleOf, accName, textOf, labelTexts, isHidden };
+  return { roleOf, accName, textOf, rawText, labelTexts, isHidden };
 }
 
 // Which elements an action can use (brief: "never pick an incompatible one").

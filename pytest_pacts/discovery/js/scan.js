@@ -108,7 +108,11 @@ function makeStrategies(dom) {
     text: {
       compare: textTier,
       deepest: true,
-      keys: (el) => { const t = dom.textOf(el); return t && t.length <= 200 ? [{ value: t }] : []; },
+      keys: (el) => {
+        if (dom.rawText(el).length > 2000) return [];  // cheap pre-check: long raw, long text
+        const t = dom.textOf(el);
+        return t && t.length <= 200 ? [{ value: t }] : [];
+      },
       spec: (k) => ({ text: k.value, exact: true }),
       same: textSame,
     },
