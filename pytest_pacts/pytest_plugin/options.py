@@ -162,6 +162,13 @@ SETTINGS: tuple[Setting, ...] = (
         "'off' writes none.",
     ),
     Setting(
+        "pacts_report_keep",
+        "int",
+        20,
+        "Run folders kept under pacts_report_dir; older ones are deleted at session end "
+        "(0 keeps all).",
+    ),
+    Setting(
         "pacts_generate",
         "bool",
         False,

@@ -87,14 +87,12 @@ class Reporting:
         if self._store_tried:
             return self._store
         self._store_tried = True
-        configured = options.get_str(self.config, "pacts_store") if _has("pacts_store") else None
-        target = configured or os.environ.get("PACTS_STORE")
-        if not target:
-            from pytest_pacts.store import default_store_path
+        from pytest_pacts.pytest_plugin.store_access import store_target
 
-            target = str(default_store_path(self.config.rootpath))
-        if "://" not in target and not Path(target).is_file():
-            return None
+        target = store_target(self.config)
+        local = target.removeprefix("sqlite:///")
+        if "://" not in local and not Path(local).is_file():
+            return None  # reports never create a store
         from pytest_pacts.store import StoreError, open_store
 
         try:
@@ -244,6 +242,9 @@ class Reporting:
         try:
             artifacts.write_index(self.run_dir, index, result.markdown(f"Run {self.run_id}"))
             artifacts.write_text(self.run_dir.parent / "LATEST", self.run_id + "\n")
+            keep = options.get(self.config, "pacts_report_keep")
+            if isinstance(keep, int) and keep > 0:
+                artifacts.prune_runs(self.run_dir.parent, keep)
         except OSError as exc:
             session.config.issue_config_time_warning(
                 pytest.PytestWarning(f"pacts: could not write the run index: {exc}"), 2
@@ -286,10 +287,6 @@ class Reporting:
 
 def _opt_str(value: object) -> str | None:
     return None if value is None else str(value)
-
-
-def _has(name: str) -> bool:
-    return any(s.name == name for s in options.SETTINGS)
 
 
 def _read_png(path: str) -> str | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
@@ -27,6 +28,7 @@ from pytest_pacts.reports.redact import Redactor
 
 JSON = dict[str, object]
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+RUN_ID_RE = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{6}$")
 
 
 def slug(text: str) -> str:
@@ -223,3 +225,19 @@ def write_index(run_dir: Path, index: Mapping[str, object], markdown: str) -> tu
     """``index.json`` and ``index.md`` of the run (controller only)."""
     data = json.dumps(index, indent=2, ensure_ascii=False) + "\n"
     return write_text(run_dir / "index.json", data), write_text(run_dir / "index.md", markdown)
+
+
+def prune_runs(report_root: Path, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` run folders; returns what was removed.
+
+    Only folders named like a run id (``20261122T031750Z-5563f8``) that hold an
+    ``index.json`` are candidates, so a misconfigured report dir never loses other files.
+    """
+    runs = sorted(
+        p for p in report_root.iterdir()
+        if p.is_dir() and RUN_ID_RE.match(p.name) and (p / "index.json").is_file()
+    )  # fmt: skip
+    removed = runs[: max(len(runs) - keep, 0)]
+    for path in removed:
+        shutil.rmtree(path, ignore_errors=True)
+    return removed

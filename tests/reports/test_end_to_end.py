@@ -67,7 +67,7 @@ def test_sample_requirement_end_to_end(
     monkeypatch.setenv("PACTS_CANARY", CANARY)
     monkeypatch.setenv("PACTS_DEMO_PASSWORD", "secret_sauce")
     result = pytester.runpytest_subprocess(
-        "-p", "pytest_pacts.pytest_plugin.reporting", "--pacts-generate",
+        "--pacts-generate",
         "--junitxml=junit.xml", "--html=report.html", "--self-contained-html",
     )  # fmt: skip
     result.assert_outcomes(passed=1, failed=1)

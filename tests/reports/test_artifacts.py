@@ -1,0 +1,49 @@
+"""Artifact files of one requirement, read back (seed 001 §8.3, seed 000 §13)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytest_pacts.reports.artifacts import prune_runs, write_requirement_artifacts
+from pytest_pacts.reports.proposals import proposal_views
+from pytest_pacts.reports.redact import Redactor
+from tests.reports.helpers import NEW, record
+
+
+def test_files_of_one_requirement(tmp_path: Path) -> None:
+    rec = record("REQ-A/1", heal=NEW, proposal_id="7", track="contract", message="tok secret-42")
+    views = proposal_views(rec, None)
+    paths = write_requirement_artifacts(
+        tmp_path, "dir/a.xlsx::REQ-A/1", rec, views, Redactor(["secret-42"])
+    )
+    assert paths["record"] == tmp_path / "dir_a.xlsx_REQ-A_1" / "verdict_REQ-A_1.json"
+    doc = json.loads(paths["record"].read_text())
+    assert doc["summary"] == {
+        "total_steps": 2, "executed_steps": 2, "failed_steps": 0, "skipped_steps": 0,
+        "healed_steps": 1, "heal_rounds": 1, "llm_calls": 0, "duration_ms": 161.0,
+    }  # fmt: skip
+    assert doc["rca"]["class"] == "success" and doc["rca"]["message"] == "tok ***"
+    assert doc["heals"][0]["proposal_id"] == "7" and doc["heals"][0]["badge"] == "Contract"
+    assert [s["status"] for s in doc["steps"]] == ["success", "success"]
+    lines = [json.loads(x) for x in paths["log"].read_text().splitlines()]
+    assert [(x["step"], x["op"], x["ok"]) for x in lines] == [(0, "fill", True), (1, "click", True)]
+    assert lines[1]["healedBy"] == ["similarity"]
+    summary = paths["summary"].read_text()
+    assert "- Result: Success (healed, 1 heal)" in summary
+    assert 'healed by similarity: css #login-button -> role_name button "Log in"' in summary
+    assert "secret-42" not in "".join(p.read_text() for p in paths.values())
+
+
+def test_prune_keeps_the_newest_runs_and_nothing_else(tmp_path: Path) -> None:
+    names = [f"202611{d:02d}T000000Z-abcdef" for d in range(1, 6)]
+    for name in names:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "index.json").write_text("{}")
+    (tmp_path / "20261101T000000Z-000000-mine").mkdir()  # not a run folder
+    (tmp_path / "LATEST").write_text(names[-1])
+    removed = prune_runs(tmp_path, 2)
+    assert [p.name for p in removed] == names[:3]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [*names[3:], "20261101T000000Z-000000-mine", "LATEST"]
+    )
