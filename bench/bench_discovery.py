@@ -102,7 +102,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(**launch_options())
+        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         page = browser.new_page()
         page.set_content(build_page())
         elements = page.evaluate("document.querySelectorAll('*').length")
