@@ -182,3 +182,9 @@ def test_a_locator_playwright_disagrees_with_is_rejected_and_the_next_one_used(t
     assert result.locator is not None and result.locator.strategy is Strategy.CSS
     assert [r.locator.strategy for r in result.rejected] == [Strategy.TEXT]
     assert "0 elements" in result.rejected[0].reason
+
+
+def test_a_blank_element_name_finds_nothing(tab: Page) -> None:
+    tab.set_content("<button>Save</button>")
+    result = find(tab, "  ")
+    assert result.unresolved is not None and result.unresolved.reason == "none"

@@ -108,6 +108,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function relational(step, scope) {
     if (!relationalOn || !RELATIONAL_ACTIONS.has(step.action)) return [];
     const context = step.region || step.element;
+    if (!norm(context)) return [];
     const q = makeQuery(step.element);
     const fits = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2 && !dom.isHidden(e));
     const conflicts = (e) => {
@@ -180,6 +181,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   function resolve(step) {
     const q = makeQuery(step.element);
+    if (!q.bare && !norm(step.region)) {
+      return { status: 'none', rank: null, message: 'the step names no element' };
+    }
     const compat = new Map();
     const compatOf = (el) => {
       if (!compat.has(el)) compat.set(el, compatibility(el, step.action, dom.roleOf));
