@@ -62,7 +62,8 @@ def gate_text(gate: GateSnapshot | None) -> str:
     if gate is None:
         return "-"
     passed = sum(1 for p in gate.points if p.ok)
-    failed = [f"{p.name}: {p.reason}" for p in gate.points if not p.ok]
+    # points not checked because an earlier one failed add nothing a reader needs
+    failed = [f"{p.name}: {p.reason}" for p in gate.points if not p.ok and p.code != "skipped"]
     return f"{passed}/{len(gate.points)}" + (" · " + "; ".join(failed) if failed else "")
 
 
