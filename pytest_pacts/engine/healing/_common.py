@@ -11,7 +11,13 @@ from playwright.sync_api import Frame, Page
 from pytest_pacts.discovery import UnrenderableLocator, to_playwright
 from pytest_pacts.engine.contracts import HealContext
 from pytest_pacts.engine.healing._js import call_on_elements
-from pytest_pacts.engine.healing.scoring import WEIGHTS, fingerprint_json, rank_page
+from pytest_pacts.engine.healing.scoring import (
+    WEIGHTS,
+    Scored,
+    fingerprint_json,
+    rank_page,
+    region_scope,
+)
 from pytest_pacts.models.locator import Fingerprint, Locator
 from pytest_pacts.models.recipe import JsonObject
 
@@ -61,6 +67,7 @@ class Resolved:
     score: float | None = None
     fingerprint: Fingerprint | None = None
     description: str = ""
+    anchor: float | None = None
 
 
 def resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
@@ -75,31 +82,59 @@ def resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
     fresh = Fingerprint.model_validate(
         {**cast(JSON, raw["fingerprint"]), "frame_path": locator.frame_path}
     )
-    score = raw["score"]
+    score, anchor = raw["score"], raw["anchor"]
     return Resolved(
-        1, float(cast(float, score)) if score is not None else None, fresh, str(raw["description"])
+        1,
+        float(cast(float, score)) if score is not None else None,
+        fresh,
+        str(raw["description"]),
+        float(cast(float, anchor)) if anchor is not None else None,
     )
 
 
-def disagreement(ctx: HealContext, found: Resolved) -> str | None:
-    """Why a locator found by intent (an alternate, re-discovery, memory) must not be used
-    although it is unique and actionable: another element matches the stored fingerprint
-    better by at least the margin. ``None`` when they agree (or there is no fingerprint).
+def agreement(
+    ctx: HealContext, locator: Locator, found: Resolved
+) -> tuple[str | None, float | None]:
+    """Check a locator found by intent (an alternate, re-discovery, memory) against the
+    recorded fingerprint: returns why it must not be used although it is unique and
+    actionable (another element in the step's region matches the fingerprint better by at
+    least the margin), or ``None``; and the runner-up score (the best *other* element's
+    similarity) for the evidence.
 
     Principle 3 (SPEC.md §2): when the intent and the element's own attributes point at
     different elements, guessing is worse than failing.
     """
     fp = ctx.state.fingerprint
     if fp is None or found.score is None:
-        return None
-    ranking = rank_page(ctx.page, fp, action_of(ctx), limit=1)
+        return None, None
+    scope = region_scope(ctx.page, ctx.state)
+    try:
+        ranking = rank_page(ctx.page, fp, action_of(ctx), limit=2, scope=scope)
+    finally:
+        for handle in scope.containers if scope else ():
+            handle.dispose()
     best = ranking.best
-    if best is None or best.score - found.score < ctx.options.heal_margin:
-        return None
+    if best is None:
+        return None, None
+    same = _is_ranked(ctx, locator, best)
+    if same:
+        second = ranking.runner_up
+        return None, second.score if second else None
+    if best.score - found.score < ctx.options.heal_margin:
+        return None, best.score
     return (
         f"{found.description} matches the recorded fingerprint at {found.score:.2f}, but "
         f"{best.description} matches it at {best.score:.2f}: intent and fingerprint disagree"
-    )
+    ), best.score
+
+
+def _is_ranked(ctx: HealContext, locator: Locator, scored: Scored) -> bool:
+    arg = {"heal_id": scored.heal_id, "index": scored.index}
+    try:
+        raw = cast(JSON, call_on_elements(to_playwright(ctx.page, locator), "isSame", arg))
+    except (PlaywrightError, UnrenderableLocator):
+        return False
+    return bool(raw["same"])
 
 
 def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:

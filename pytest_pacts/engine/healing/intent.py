@@ -10,13 +10,16 @@ from collections.abc import Iterable, Mapping
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import (
-    disagreement,
+    agreement,
     gate_evidence,
     locator_json,
     resolve,
 )
-from pytest_pacts.models.locator import Locator
+from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
+from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
+
+_NAMELESS = frozenset({Strategy.RELATIONAL, Strategy.CSS, Strategy.SHADOW})
 
 
 def try_locators(
@@ -24,9 +27,16 @@ def try_locators(
     rung: HealRung,
     options: Iterable[tuple[Locator, float, Mapping[str, object]]],
     what: str,
+    *,
+    nameless_need_anchor: bool = True,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
-    otherwise a declined result listing why each failed. ``None`` when there are none."""
+    otherwise a declined result listing why each failed. ``None`` when there are none.
+
+    A name-less option (relational, CSS, shadow) must also share one of the recorded
+    element's own attributes, unless ``nameless_need_anchor`` is off (healing memory, whose
+    records carry their own evidence of having worked for this element).
+    """
     notes: list[str] = []
     current = ctx.state.locator
     for locator, score, extra in options:
@@ -40,7 +50,19 @@ def try_locators(
         if not ok:
             notes.append(f"{locator.describe()}: {why}")
             continue
-        conflict = disagreement(ctx, found)
+        if (
+            nameless_need_anchor
+            and locator.strategy in _NAMELESS
+            and found.anchor is not None
+            and found.anchor < ANCHOR_MIN
+        ):
+            # a relational or CSS match does not use the element's name: it must share one
+            # of the recorded element's own attributes ("the only checkbox near the text"
+            # is another checkbox once the right one is gone)
+            notes.append(f"{locator.describe()}: {found.description} shares none of the "
+                         "recorded element's own attributes")  # fmt: skip
+            continue
+        conflict, runner_up = agreement(ctx, locator, found)
         if conflict is not None:
             notes.append(f"{locator.describe()}: {conflict}")
             continue
@@ -51,6 +73,7 @@ def try_locators(
             locator=locator,
             fingerprint=found.fingerprint,
             score=score,
+            runner_up_score=runner_up,
             evidence={
                 **evidence,
                 **extra,

@@ -41,7 +41,7 @@ from pytest_pacts.engine.healing.record import (
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
 from pytest_pacts.engine.healing.repair import RepairRung
 from pytest_pacts.engine.healing.similarity import SimilarityRung
-from pytest_pacts.models.outcome import HealAttempt
+from pytest_pacts.models.outcome import HealAttempt, HealRung
 from pytest_pacts.models.recipe import Recipe
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ class HealingLadder:
             )
         return HealAttempt(
             round=ctx.round,
-            rung=shown.rung if shown else self.rungs[-1].name,
+            rung=shown.rung if shown else HealRung.HUMAN,  # the last rung: nothing applied
             accepted=accepted is not None,
             reason=reason,
             failure=ctx.failure.type,

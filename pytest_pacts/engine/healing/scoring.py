@@ -14,10 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Page
 
+from pytest_pacts.discovery import UnrenderableLocator
 from pytest_pacts.discovery._js import element_function
+from pytest_pacts.discovery.chain import apply
+from pytest_pacts.discovery.render import frame_calls, region_calls
+from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.healing._js import call_in_frame
 from pytest_pacts.models.locator import Candidate, Fingerprint
 
@@ -109,19 +113,36 @@ def fingerprint_json(fp: Fingerprint) -> JSON:
     return cast(JSON, fp.model_dump(mode="json"))
 
 
-def rank_page(page: Page, fp: Fingerprint, action: str, *, limit: int = 5) -> Ranking:
-    """Score every visible element whose type fits ``action`` against ``fp``, all frames."""
+@dataclass(frozen=True)
+class Scope:
+    """The step's region (SPEC.md §3): its text, and its containers when they resolve."""
+
+    text: str
+    frame_path: tuple[str, ...] = ()
+    containers: tuple[ElementHandle, ...] = ()
+
+
+def rank_page(
+    page: Page, fp: Fingerprint, action: str, *, limit: int = 5, scope: Scope | None = None
+) -> Ranking:
+    """Score every visible element whose type fits ``action`` against ``fp``, all frames
+    (only inside ``scope`` when the step names a region)."""
     ranked: list[Scored] = []
     considered = 0
     for frame, path in frames(page):
+        if scope is not None and scope.containers and path != scope.frame_path:
+            continue  # the region's containers live in one frame
         heal_id = f"h{next(_heal_ids)}"
-        arg = {
+        arg: JSON = {
             "heal_id": heal_id,
             "fp": fingerprint_json(fp),
             "action": action,
             "weights": dict(WEIGHTS),
             "limit": limit,
         }
+        if scope is not None:
+            arg["regions"] = list(scope.containers)
+            arg["region_text"] = scope.text
         try:
             raw = cast(JSON, call_in_frame(frame, "rank", arg))
         except PlaywrightError:
@@ -147,7 +168,7 @@ def rank_page(page: Page, fp: Fingerprint, action: str, *, limit: int = 5) -> Ra
     return Ranking(tuple(ranked), considered)
 
 
-def settle(page: Page, timeout_ms: float, quiet_ms: float = 150.0) -> bool:
+def settle(page: Page, timeout_ms: float, quiet_ms: float = 100.0) -> bool:
     """Wait until the page has loaded and its DOM has been quiet for ``quiet_ms``.
 
     Healenium relocates while a page is still loading (PLATFORM.md); similarity scoring
@@ -168,3 +189,25 @@ def describe_parts(parts: Mapping[str, float]) -> str:
 
 def top_lines(ranked: Sequence[Scored], limit: int = 3) -> list[str]:
     return [f"{s.description} {s.score:.3f} ({describe_parts(s.parts)})" for s in ranked[:limit]]
+
+
+def region_scope(page: Page, state: StepState) -> Scope | None:
+    """The step's region as a :class:`Scope`: the region of the locators recorded for the
+    step (rendered to its containers as they are now), else only its text."""
+    target = state.step.target
+    if target is None or target.region is None:
+        return None
+    recorded = [state.locator, *state.alternates]
+    if state.discovery is not None:
+        recorded += [state.discovery.locator, *state.discovery.alternates]
+    for locator in recorded:
+        if locator is None or locator.region is None:
+            continue
+        try:
+            calls = frame_calls(locator) + region_calls(locator.region)
+            handles = tuple(apply(page, calls).element_handles())
+        except (PlaywrightError, UnrenderableLocator):
+            continue
+        if handles:
+            return Scope(target.region, locator.frame_path, handles)
+    return Scope(target.region)

@@ -12,7 +12,13 @@ from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import action_of, locator_json
 from pytest_pacts.engine.healing.abstain import judge
 from pytest_pacts.engine.healing.relocate import gate_json, relocate, render
-from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, settle, top_lines
+from pytest_pacts.engine.healing.scoring import (
+    ANCHOR_MIN,
+    rank_page,
+    region_scope,
+    settle,
+    top_lines,
+)
 from pytest_pacts.models.locator import Fingerprint, Locator
 from pytest_pacts.models.outcome import HealRung
 
@@ -31,7 +37,12 @@ class SimilarityRung:
                 self.name, False, "abstained: the page did not settle, so nothing was scored"
             )
         action = action_of(ctx)
-        ranking = rank_page(ctx.page, fp, action)
+        scope = region_scope(ctx.page, ctx.state)
+        try:
+            ranking = rank_page(ctx.page, fp, action, scope=scope)
+        finally:
+            for handle in scope.containers if scope else ():
+                handle.dispose()
         best, runner_up = ranking.best, ranking.runner_up
         verdict = judge(
             best.score if best else None,

@@ -146,13 +146,16 @@ def test_similarity_relocates_inside_a_same_origin_iframe(
 ) -> None:
     tab.goto(demo["v1"].url + "/widgets.html")
     plan, state = discovered(tab, "Pay now")
-    tab.goto(demo["v2"].url + "/widgets.html")  # #pay-now -> #pay-btn, "Pay Now", no test id
+    assert state.locator is not None and state.locator.frame_path
     old = Locator(strategy=Strategy.CSS, confidence=0.7, css="#pay-now",
-                  frame_path=state.locator.frame_path if state.locator else ())  # fmt: skip
+                  frame_path=state.locator.frame_path)  # fmt: skip
+    frame = next(f for f in tab.frames if f.url.endswith("/frame-payment.html"))
+    frame.evaluate("""() => { const b = document.querySelector('#pay-now');
+        b.id = 'pay-btn'; b.className = 'button--pay'; }""")
     ctx = failing_context(tab, plan, state, locator=old)
     attempt, result = HealingLadder(rungs=[SimilarityRung()]).heal(ctx)
     assert result is not None, attempt.reason
-    assert result.locator is not None and result.locator.frame_path
+    assert result.locator is not None and result.locator.frame_path == old.frame_path
     assert to_playwright(tab, result.locator).get_attribute("id") == "pay-btn"
 
 

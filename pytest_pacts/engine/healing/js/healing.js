@@ -140,8 +140,26 @@ function visibleBox(el) {
   return r.width > 0 && r.height > 0;
 }
 
-// args: {heal_id, fp, action, weights, limit}. Every visible element whose type fits the
-// action is scored; the best ``limit`` come back and are kept for identity checks.
+// SPEC.md §3 regions scope a step: "Delete@Draft B" is never healed to Draft A's button.
+// With the region's containers resolved (``regions``), a candidate must sit inside one;
+// when they cannot be resolved any more, the nearest ancestor that mentions the region's
+// text must hold no other element with the candidate's role and name.
+function inRegion(el, args, dom) {
+  if (args.regions && args.regions.length) return args.regions.some((r) => containsComposed(r, el));
+  if (!args.region_text) return true;
+  const needle = low(args.region_text);
+  const role = dom.roleOf(el); const name = dom.accName(el);
+  for (let a = parentOf(el); a && a.tagName !== 'HTML'; a = parentOf(a)) {
+    if (!low(dom.textOf(a)).includes(needle)) continue;
+    const twins = allElements(a).filter((e) => e !== el && dom.roleOf(e) === role && dom.accName(e) === name && !dom.isHidden(e));
+    return twins.length === 0;
+  }
+  return false;
+}
+
+// args: {heal_id, fp, action, weights, limit, regions?, region_text?}. Every visible element
+// whose type fits the action (and inside the step's region) is scored; the best ``limit``
+// come back and are kept for identity checks.
 function rank(args) {
   prepared.clear();
   const dom = makeDom(document);
@@ -153,6 +171,7 @@ function rank(args) {
     const fits = compatibility(el, args.action, dom.roleOf, true) === 2;
     if (!fits && !(['click', 'hover', 'focus'].includes(args.action) && tag(el) === fp.tag)) continue;
     if (dom.isHidden(el) || !visibleBox(el)) continue;
+    if (!inRegion(el, args, dom)) continue;
     considered++;
     const c = describeFor(el, dom);
     const { score, parts, anchor } = similarity(fp, c, args.weights);
@@ -225,8 +244,9 @@ function scoreOf(els, arg) {
   prepared.clear();
   const dom = makeDom(document);
   const fingerprint = describeFor(els[0], dom);
-  const score = arg.fp ? similarity(arg.fp, fingerprint, arg.weights).score : null;
-  return { count: 1, score, fingerprint, description: describeElement(els[0], dom) };
+  const sim = arg.fp ? similarity(arg.fp, fingerprint, arg.weights) : null;
+  return { count: 1, score: sim ? sim.score : null, anchor: sim ? sim.anchor : null, fingerprint,
+    description: describeElement(els[0], dom) };
 }
 
 // SPEC.md §6 rung 5 runs "only after the page settled": resolve once the DOM has been

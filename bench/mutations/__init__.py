@@ -1,0 +1,1 @@
+"""Pages and in-page mutation scripts for ``bench/bench_healing.py`` (not shipped)."""

@@ -1,0 +1,121 @@
+"""Healing memory with evidence, confirm/reject, and heal proposals through the gate."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.engine.contracts import RungResult
+from pytest_pacts.engine.healing import HealingLadder, RepairRung
+from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.models.outcome import HealRung
+from pytest_pacts.store import HealingEvidence, Store
+
+from .helpers import discovered, failing_context
+
+PAGE = """<form id="login_form"><label for="u">Username</label><input id="u">
+  <button id="login-button" class="btn" data-mark="real">Login</button></form>"""
+ENTER = Locator(strategy=Strategy.CSS, confidence=0.7, css="#enter")
+
+
+def _drift(page: Page) -> None:
+    page.evaluate("""() => { const b = document.querySelector('#login-button');
+        b.id = 'enter'; b.textContent = 'Enter'; b.className = 'cta'; }""")
+
+
+def test_memory_hit_with_evidence(tab: Page, store: Store) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Login")
+    evidence = HealingEvidence(url="http://shop.test/", original_locator={"css": "#x"},
+                               failure_type="not_unique")  # fmt: skip
+    store.healing.record("Login", ENTER.model_dump(mode="json", exclude_none=True), evidence,
+                         req_id=plan.req_id)  # fmt: skip
+    _drift(tab)
+    attempt, result = HealingLadder(store=store).heal(failing_context(tab, plan, state))
+    assert result is not None and attempt.rung is HealRung.MEMORY, attempt.reason
+    assert result.locator == ENTER
+    assert result.evidence["memory_evidence_url"] == "http://shop.test/"
+
+
+def test_memory_refuses_without_evidence(store: Store) -> None:
+    locator = ENTER.model_dump(mode="json", exclude_none=True)
+    with pytest.raises(ValueError, match="no evidence"):
+        store.healing.record("Login", locator, None)
+    with pytest.raises(ValueError, match="url is empty"):
+        store.healing.record("Login", locator, HealingEvidence("", {"css": "#x"}, "none"))
+    assert store.healing.suggest("Login") == []
+
+
+def test_confirm_records_memory_and_a_gated_proposal(tab: Page, store: Store) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Login")
+    old = state.locator
+    assert old is not None
+    tab.evaluate("() => { document.querySelector('#login-button').textContent = 'Log in'; }")
+    ctx = failing_context(tab, plan, state)
+    ladder = HealingLadder(store=store)
+    attempt, result = ladder.heal(ctx)
+    assert result is not None and result.locator is not None
+    # nothing is written before the executor says the retried action succeeded
+    assert store.healing.suggest("Login", req_id=plan.req_id) == []
+    confirmed = ladder.confirm(ctx, attempt, result)
+    assert state.locator == result.locator  # used for the rest of the run
+    assert confirmed.proposal_id is not None and confirmed.track == "contract"
+    stored = store.proposals.get(int(confirmed.proposal_id))
+    payload = stored.payload
+    assert isinstance(payload, dict)
+    gate = payload["self_heal_gate"]
+    assert isinstance(gate, dict) and gate["gate_version"] == "v1"
+    assert gate["evidence_contract_ok"] is True, gate["missing_evidence_fields"]
+    assert any(isinstance(e, dict) and "gate_result" in e for e in payload["evidence"])  # type: ignore[union-attr]
+    [memory] = store.healing.suggest("Login", req_id=plan.req_id)
+    assert memory.evidence.url == tab.url
+    assert memory.evidence.failure_type == "not_unique"
+    assert memory.evidence.original_locator == old.model_dump(mode="json", exclude_none=True)
+
+
+def test_reject_lowers_a_remembered_locator_below_the_threshold(tab: Page, store: Store) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Login")
+    evidence = HealingEvidence("http://shop.test/", {"css": "#x"}, "not_unique")
+    store.healing.record("Login", ENTER.model_dump(mode="json", exclude_none=True), evidence,
+                         req_id=plan.req_id)  # fmt: skip
+    _drift(tab)
+    ctx = failing_context(tab, plan, state)
+    ladder = HealingLadder(store=store)
+    attempt, result = ladder.heal(ctx)
+    assert result is not None and attempt.rung is HealRung.MEMORY
+    ladder.reject(ctx, attempt, result)
+    assert store.healing.suggest("Login", 0.7, req_id=plan.req_id) == []  # 1 / 2 = 0.5
+
+
+def test_a_repair_proposal_carries_the_evidence_its_rca_class_needs(
+    tab: Page, store: Store
+) -> None:
+    tab.set_content("""<button id="send" disabled>Send</button>""")
+    plan, state = discovered(tab, "Send")
+    tab.evaluate("() => setTimeout(() => document.querySelector('#send').disabled = false, 200)")
+    ctx = failing_context(tab, plan, state)
+    ladder = HealingLadder(store=store, rungs=[RepairRung()])
+    attempt, result = ladder.heal(ctx)
+    assert result is not None and result.repaired
+    confirmed = ladder.confirm(ctx, attempt, result)
+    assert confirmed.proposal_id is not None
+    payload = store.proposals.get(int(confirmed.proposal_id)).payload
+    assert isinstance(payload, dict) and payload["rca_class"] == "enablement_issue"
+    gate = payload["self_heal_gate"]
+    assert isinstance(gate, dict) and gate["evidence_contract_ok"] is True, gate
+    assert store.healing.suggest("Send") == []  # the locator did not change: nothing to remember
+
+
+def test_a_css_heal_goes_on_the_exception_track(tab: Page, store: Store) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Login")
+    ctx = failing_context(tab, plan, state, locator=Locator(strategy=Strategy.CSS,
+                          confidence=0.7, css="#gone"))  # fmt: skip
+    brittle = Locator(strategy=Strategy.CSS, confidence=0.7, css="form > button:nth-of-type(1)")
+    result = RungResult(HealRung.SIMILARITY, True, "test", locator=brittle, score=0.9,
+                        runner_up_score=0.4, evidence={"gate_result": {"ok": True}})  # fmt: skip
+    attempt, _ = HealingLadder(store=store, rungs=[]).heal(ctx)
+    confirmed = HealingLadder(store=store).confirm(ctx, attempt, result)
+    assert confirmed.track == "exception"
