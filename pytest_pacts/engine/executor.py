@@ -21,8 +21,8 @@ from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, env_failure
 from pytest_pacts.engine.expectations import Checker, Subject
-from pytest_pacts.engine.finder import Finder
-from pytest_pacts.engine.gate import run_gate
+from pytest_pacts.engine.finder import Finder, Located
+from pytest_pacts.engine.gate import GateOutcome, run_gate
 from pytest_pacts.models import Action, ExpectationKind, Step
 from pytest_pacts.models.locator import GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType
@@ -38,6 +38,11 @@ _STATE_KINDS = frozenset(
         ExpectationKind.DISABLED,
     }
 )
+
+
+# The gate has already waited for the element; the action itself is not cut short by a
+# tight step timeout (a click on a busy CI machine can take a second to dispatch).
+MIN_ACTION_MS = 5_000.0
 
 
 class UrlError(ValueError):
@@ -165,22 +170,14 @@ class StepRunner:
             if failure is not None:
                 return failure
         elif step.target is not None:
-            located = self.finder.locate(step.index, opts.step_timeout_ms, opts.settle_timeout_ms)
+            located, gate = self._locate_and_gate(step)
+            attempt.gate = gate.snapshot if gate is not None else None
+            attempt.gate_checks = gate.checks if gate is not None else 0
             if located.failure is not None or located.state is None:
                 return located.failure
-            assert located.state.locator is not None
-            gate = run_gate(
-                self.page,
-                located.state.locator,
-                step.action,
-                step_index=step.index,
-                timeout_ms=opts.step_timeout_ms,
-                settle_ms=opts.settle_timeout_ms,
-                monitor=self.monitor,
-            )
-            attempt.gate, attempt.gate_checks = gate.snapshot, gate.checks
-            if gate.failure is not None:
+            if gate is not None and gate.failure is not None:
                 return gate.failure
+            assert located.state.locator is not None
             element = to_playwright(self.page, located.state.locator)
             subject = Subject(element, self._handle(element, step))
             if step.action is not Action.WAIT:
@@ -190,7 +187,7 @@ class StepRunner:
                     step.action,
                     value,
                     step_index=step.index,
-                    timeout_ms=opts.step_timeout_ms,
+                    timeout_ms=max(opts.step_timeout_ms, MIN_ACTION_MS),
                 )
                 if failure is not None:
                     return failure
@@ -213,6 +210,36 @@ class StepRunner:
         )
         attempt.expectation_ok = failure is None
         return failure
+
+    def _locate_and_gate(self, step: Step) -> tuple[Located, GateOutcome | None]:
+        """Find the step's element and gate it. A locator discovered earlier *in this run*
+        for a page state that has changed since (a batch discovery ahead of its step) gets
+        one fresh discovery before the step fails: its intent was verified, only the page
+        moved on. Cached and healed locators go straight to the verdict or the healer."""
+        opts = self.options
+        for fresh in (False, True):
+            located = self.finder.locate(step.index, opts.step_timeout_ms, opts.settle_timeout_ms)
+            if located.failure is not None or located.state is None:
+                return located, None
+            assert located.state.locator is not None
+            gate = run_gate(
+                self.page,
+                located.state.locator,
+                step.action,
+                step_index=step.index,
+                timeout_ms=opts.step_timeout_ms,
+                settle_ms=opts.settle_timeout_ms,
+                monitor=self.monitor,
+            )
+            stale = (
+                gate.failure is not None
+                and gate.failure.type is FailureType.NOT_UNIQUE
+                and located.source == "discovery"
+            )
+            if fresh or not stale:
+                return located, gate
+            self.finder.forget(step.index)
+        raise AssertionError("unreachable")
 
     @staticmethod
     def _handle(element: PWLocator, step: Step) -> ElementHandle | None:
