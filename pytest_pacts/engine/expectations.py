@@ -33,7 +33,7 @@ from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import to_playwright
+from pytest_pacts.discovery import UnrenderableLocator, to_playwright
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.waiting import now_ms, wait_for_change
@@ -211,7 +211,10 @@ class Checker:
             if want_visible or ambiguous:
                 return Probe(False, f'"{exp.target}": {reason}')
             return Probe(True, "no such element")
-        visible = to_playwright(self.page, result.locator).is_visible()
+        try:
+            visible = to_playwright(self.page, result.locator).is_visible()
+        except UnrenderableLocator as exc:
+            return Probe(False, f'"{exp.target}" cannot be rendered as a locator: {exc}')
         state = "visible" if visible else "hidden"
         return Probe(visible == want_visible, f'"{exp.target}" is {state}')
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import to_code, to_playwright
+from pytest_pacts.discovery import UnrenderableLocator, to_code, to_playwright
 from pytest_pacts.engine.artifacts import Shots
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, Healer, RungResult
 from pytest_pacts.engine.env import EnvMonitor
@@ -205,9 +205,12 @@ class Run:
         if applied and result is not None:
             if result.locator is not None:
                 self._apply(result, old)
+                try:
+                    outline = to_playwright(self.page, result.locator)
+                except UnrenderableLocator:
+                    outline = None  # the retry's gate will say why; the shot stays plain
                 after = self.shots.take(
-                    f"step{self.index + 1}-heal{prog.heal_rounds}-after",
-                    outline=to_playwright(self.page, result.locator),
+                    f"step{self.index + 1}-heal{prog.heal_rounds}-after", outline=outline
                 )
                 update["screenshot_after"] = after
             prog.healed = True

@@ -117,3 +117,11 @@ def test_a_relative_url_joins_the_base_url(fresh: Page, demo_v1: DemoServer) -> 
     p = plan("/widgets.html", ("wait", "", "", "title_contains:Widgets"))
     record = run(fresh, p, options=OPTS, base_url=demo_v1.url)
     assert record.verdict == "pass" and record.url == demo_v1.url + "/widgets.html"
+
+
+def test_a_page_that_never_settles_still_runs(fresh: Page, demo_v1: DemoServer) -> None:
+    # a request always in flight and a DOM that never stops changing: no networkidle wait
+    p = plan(
+        demo_v1.url + "/__faults/never-settles", ("click", "Click me", "", "text_visible:Clicked")
+    )
+    assert run(fresh, p, options=OPTS).verdict == "pass"
