@@ -21,8 +21,9 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery.planning import resolve_url
 from pytest_pacts.discovery.pom import load_pom, remember_step
 from pytest_pacts.engine.api import RequirementFailed, Runtime, render_failure, run_requirement
-from pytest_pacts.engine.contracts import EngineOptions, HealContext
-from pytest_pacts.engine.healing import HealingLadder, HumanRung
+from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung
+from pytest_pacts.engine.healing import HealingLadder, HumanRung, default_rungs
+from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.governance import review
 from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overlay
 from pytest_pacts.models import Plan
@@ -100,6 +101,12 @@ def _extensions(config: pytest.Config) -> list[object]:
     return [external]
 
 
+def ladder(config: pytest.Config, store: Store) -> list[Rung]:
+    """The rungs of SPEC.md §6 in order, with region-drift repair right after alternates."""
+    rungs = default_rungs(store, _extensions(config), human=_human(config))  # type: ignore[arg-type]
+    return [rungs[0], RegionDriftRung(), *rungs[1:]]
+
+
 def artifacts_dir(config: pytest.Config, req_id: str) -> str:
     base = Path(str(config.rootpath)) / ".pacts" / "artifacts"
     path = base / "".join(c if c.isalnum() or c in "-_." else "_" for c in req_id)
@@ -141,11 +148,7 @@ def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
         base_url=base_url,
         options=engine_options(config, folder),
         store=store,
-        healer=HealingLadder(
-            store=store,
-            extensions=_extensions(config),  # type: ignore[arg-type]
-            human=_human(config),
-        ),
+        healer=HealingLadder(store=store, recipes=recipe_source, rungs=ladder(config, store)),
         pom=pom,
         on_discovered=on_discovered,
         session_id=session_id(config),

@@ -94,11 +94,29 @@ class RegionDriftRung:
                 return RungResult(
                     self.name, False, f"region {region!r} is gone and re-discovery failed: {note}"
                 )
-        result = try_locators(
-            ctx, self.name, options, f"locator without the vanished region {region!r}"
+        what = f"locator without the vanished region {region!r}"
+        notes: list[str] = []
+        for option in options:
+            result = try_locators(ctx, self.name, [option], what)
+            if result is None:
+                continue
+            if not result.accepted:
+                notes.append(result.reason)
+                continue
+            # Without its region a candidate has less context; it must also look like the
+            # recorded element on its own (a renamed field's label can move to a neighbour).
+            score = result.evidence.get("fingerprint_score")
+            if not isinstance(score, float) or score <= ctx.options.heal_threshold:
+                shown = f"{score:.2f}" if isinstance(score, float) else "unknown"
+                notes.append(
+                    f"{option[0].describe()}: matches the recorded element only at "
+                    f"{shown} (needs > {ctx.options.heal_threshold:.2f})"
+                )
+                continue
+            return result
+        return RungResult(
+            self.name,
+            False,
+            f"region {region!r} is gone and nothing that is "
+            "unique without it matches the recorded element: " + "; ".join(notes),
         )
-        if result is None:
-            return RungResult(
-                self.name, False, f"region {region!r} is gone and nothing unique remains without it"
-            )
-        return result
