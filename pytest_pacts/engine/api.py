@@ -47,6 +47,8 @@ class Runtime:
     empty); ``on_discovered`` is told every fresh discovery so the caller can persist it.
     ``healer`` ``None`` means no healing: failures go straight to the verdict.
     ``generator`` is the no-op seam of the generator stage (seed 001 §7).
+    ``navigate`` ``False`` runs the steps on the page as it is (the ``pacts`` fixture of a
+    hand-written test, which drives navigation itself); the plan's URL is then only recorded.
     """
 
     env: Mapping[str, str]
@@ -61,6 +63,7 @@ class Runtime:
     artifacts_dir: str | None = None
     generator: Callable[[Plan], None] | None = None
     discoverer: Discoverer | None = None
+    navigate: bool = True
 
 
 class RequirementFailed(Exception):
@@ -97,6 +100,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         healer=runtime.healer,
         shots=Shots(page, runtime.artifacts_dir or runtime.options.artifacts_dir, plan.req_id),
         generator=runtime.generator,
+        navigate=runtime.navigate,
     )
     try:
         record = run.execute()

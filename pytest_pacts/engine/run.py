@@ -63,6 +63,7 @@ class Run:
         healer: Healer | None,
         shots: Shots,
         generator: Hook | None = None,
+        navigate: bool = True,
     ) -> None:
         self.plan = plan
         self.page = page
@@ -73,6 +74,7 @@ class Run:
         self.shots = shots
         self.generator = generator
         self.base_url = base_url
+        self.navigate = navigate
         self.runner = StepRunner(page, finder, resolver, options, monitor, base_url)
         self.index = 0
         self.progress: dict[int, StepProgress] = {}
@@ -118,7 +120,10 @@ class Run:
 
     def _discovery(self) -> Signal:
         """Open the requirement's URL; its page's steps are discovered together right
-        before the first of them runs (``Finder.locate``)."""
+        before the first of them runs (``Finder.locate``). Without ``navigate`` the steps run
+        on the page as the caller left it."""
+        if not self.navigate:
+            return Signal(Outcome.OK)
         failure = self.runner.navigate(self.start_url, None)
         if failure is not None:
             self.start_failure = failure
