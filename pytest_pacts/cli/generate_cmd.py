@@ -14,9 +14,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, CommandError
-from pytest_pacts.cli.heals_cmd import STORE_ENV
-from pytest_pacts.cli.heals_cmd import _opened as opened_store
+from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, STORE_ENV, CommandError, opened_store
 from pytest_pacts.cli.plan_cmd import collect_files, load_shared_blocks
 from pytest_pacts.generator import (
     GenerationError,

@@ -16,19 +16,18 @@ import json
 import os
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from pathlib import Path
 
 from pydantic import ValidationError
 
 from pytest_pacts.cli.common import (
-    EXIT_ENVIRONMENT,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
+    STORE_ENV,
     CommandError,
+    opened_store,
 )
 from pytest_pacts.governance import (
     REQUIRED_CONTRACT_FIELDS,
@@ -42,17 +41,10 @@ from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.store import HealProposal as ProposalRecord
 from pytest_pacts.store import (
-    InvalidTransition,
     RecipeVersion,
     RecordNotFound,
-    StaleParentError,
     Store,
-    StoreError,
-    default_store_path,
-    open_store,
 )
-
-STORE_ENV = "PACTS_STORE"
 
 #: Audit event carrying a rejection's reason: ``proposals.decide`` records who and when,
 #: not why, so the reason is its own fact, written in the decision's transaction.
@@ -182,59 +174,6 @@ def _proposal_id(text: str) -> int:
 
 
 # -- the store ---------------------------------------------------------------------------
-
-
-def _store_target(args: argparse.Namespace) -> tuple[str, str]:
-    """The store to open and where that choice came from (for error messages)."""
-    given: str | None = args.store
-    if given:
-        return given, "--store"
-    env = os.environ.get(STORE_ENV, "").strip()
-    if env:
-        return env, f"${STORE_ENV}"
-    return str(default_store_path(Path.cwd())), f"the default; --store and ${STORE_ENV} not set"
-
-
-def _local_file(target: str) -> Path | None:
-    """The SQLite file ``target`` names, or ``None`` for a server DSN (open_store's forms)."""
-    if target.startswith(("postgresql://", "postgres://")):
-        return None
-    if target.startswith("sqlite:///"):
-        return Path(target.removeprefix("sqlite:///"))
-    if "://" in target:
-        raise CommandError(
-            f"unsupported store {target!r}: give a file path, sqlite:///path or a "
-            "postgresql:// DSN",
-            EXIT_USAGE,
-        )
-    return Path(target)
-
-
-@contextmanager
-def _opened(args: argparse.Namespace) -> Iterator[Store]:
-    """The store, opened for one command; store errors become messages with exit codes."""
-    target, origin = _store_target(args)
-    path = _local_file(target)
-    if path is not None and not path.is_file():
-        raise CommandError(
-            f"no store at {path} ({origin}). Test runs record heal proposals there; run "
-            f"pytest first, or point --store or ${STORE_ENV} at the store.",
-            EXIT_ENVIRONMENT,
-        )
-    try:
-        store = open_store(target)
-    except StoreError as exc:
-        raise CommandError(f"cannot open the store ({origin}): {exc}", EXIT_ENVIRONMENT) from None
-    try:
-        yield store
-    except RecordNotFound as exc:
-        raise CommandError(f"{exc} ({store.location})", EXIT_USAGE) from None
-    except (InvalidTransition, StaleParentError) as exc:
-        raise CommandError(str(exc), EXIT_PROBLEMS) from None
-    except StoreError as exc:
-        raise CommandError(f"{store.location}: {exc}", EXIT_ENVIRONMENT) from None
-    finally:
-        store.close()
 
 
 def _load(store: Store, proposal_id: int) -> tuple[ProposalRecord, HealProposal]:
@@ -396,7 +335,7 @@ def _row(record: ProposalRecord) -> list[str]:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    with _opened(args) as store:
+    with opened_store(args) as store:
         status = None if args.status == "all" else args.status
         records = store.proposals.query(status=status, req_id=args.req)
         counts = store.proposals.count_by_status()
@@ -447,7 +386,7 @@ def _staleness(store: Store, proposal: HealProposal) -> tuple[str | None, bool]:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    with _opened(args) as store:
+    with opened_store(args) as store:
         record, proposal = _load(store, args.id)
         latest, stale = _staleness(store, proposal)
         written = _written_version(store, record)
@@ -540,7 +479,7 @@ def _approved(record: ProposalRecord, proposal: HealProposal, yes: bool) -> bool
 
 def run_accept(args: argparse.Namespace) -> int:
     by = _actor(args.by)
-    with _opened(args) as store:
+    with opened_store(args) as store:
         record, _proposal = _load(store, args.id)
         _pending(record)
         try:
@@ -569,7 +508,7 @@ def run_accept(args: argparse.Namespace) -> int:
 def run_reject(args: argparse.Namespace) -> int:
     by = _actor(args.by)
     reason = (args.reason or "").strip() or None
-    with _opened(args) as store:
+    with opened_store(args) as store:
         record, _ = _load(store, args.id)
         _pending(record)
         with store.transaction():

@@ -12,9 +12,7 @@ import json
 import re
 from datetime import UTC, datetime, timedelta
 
-from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, CommandError
-from pytest_pacts.cli.heals_cmd import STORE_ENV
-from pytest_pacts.cli.heals_cmd import _opened as opened_store
+from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, STORE_ENV, CommandError, opened_store
 from pytest_pacts.reports.summary import from_store
 
 _RELATIVE = re.compile(r"^(\d+)\s*([dhm])$")
