@@ -51,11 +51,14 @@ function tokenTier(value, q) {
 
 function cssString(s) { return `"${String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\a ')}"`; }
 function looksGenerated(s) { return /\d{3,}|[0-9a-f]{6,}|^:|^(css|sc|jsx|ember)-/i.test(s); }
+// State classes change as the user interacts ("li.is-done" is gone once the box is
+// unchecked): a locator built on one breaks between steps, so they are never used.
+const STATE_CLASS = /^(is|has)[-_]|(^|[-_])(active|selected|checked|done|completed|open|opened|closed|hidden|visible|shown|disabled|enabled|focus(ed)?|hover(ed)?|current|expanded|collapsed|loading|loaded|error|valid|invalid|dirty|touched|pristine)$/i;
 function cssVariants(el) {
   const t = tag(el);
   const out = [];
   if (el.id && !looksGenerated(el.id)) out.push(`${t}#${CSS.escape(el.id)}`);
-  const classes = [...el.classList].filter((c) => !looksGenerated(c)).slice(0, 2);
+  const classes = [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c)).slice(0, 2);
   if (classes.length) out.push(t + classes.map((c) => `.${CSS.escape(c)}`).join(''));
   out.push(t);
   return out;
