@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -114,14 +116,27 @@ def artifacts_dir(config: pytest.Config, req_id: str) -> str:
     return str(path)
 
 
-def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
-    """The test body of every requirement item (the ``callobj`` of its Function)."""
-    from pytest_pacts.pytest_plugin.collect import RequirementItem
+@dataclass(frozen=True)
+class Prepared:
+    """A :class:`Runtime` for one plan, and what :func:`conclude` needs after the run."""
 
-    item = request.node
-    assert isinstance(item, RequirementItem)
-    config = request.config
-    plan = item.plan
+    config: pytest.Config
+    plan: Plan
+    store: Store
+    runtime: Runtime
+    verified: dict[int, DiscoveryResult]
+
+
+def prepare(
+    config: pytest.Config,
+    plan: Plan,
+    *,
+    navigate: bool = True,
+    env: Mapping[str, str] | None = None,
+) -> Prepared:
+    """The runtime of a run of ``plan``: the store, its cached POM under the reviewed recipe,
+    the healing ladder, the options. ``navigate=False`` runs on the page as it is (the
+    ``pacts`` fixture); ``env`` replaces ``os.environ`` for value templates."""
     store = get_store(config)
     _state, entry = load_pom(store, plan)
     verified: dict[int, DiscoveryResult] = dict(entry.steps) if entry is not None else {}
@@ -143,7 +158,7 @@ def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
 
     folder = artifacts_dir(config, plan.req_id)
     runtime = Runtime(
-        env=dict(os.environ),
+        env=dict(os.environ) if env is None else env,
         secret_vars=frozenset(options.get_list(config, "pacts_secret_vars")),
         base_url=base_url,
         options=engine_options(config, folder),
@@ -153,13 +168,30 @@ def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
         on_discovered=on_discovered,
         session_id=session_id(config),
         artifacts_dir=folder,
+        navigate=navigate,
     )
-    record = run_requirement(plan, page, runtime)
+    return Prepared(config, plan, store, runtime, verified)
+
+
+def conclude(prepared: Prepared, record: RunRecord) -> list[str]:
+    """After the run: a clean pass becomes recipe v001; ``--pacts-accept-heals`` applies.
+    Returns the notes on accepted proposals for :func:`outcome`."""
     if record.verdict == "pass" and not record.healed:
-        ensure_recipe(store, plan, verified)  # the verified plan becomes recipe v001
-    accepted = _accept_heals(record, config, store)
+        ensure_recipe(prepared.store, prepared.plan, prepared.verified)
+    return _accept_heals(record, prepared.config, prepared.store)
+
+
+def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
+    """The test body of every requirement item (the ``callobj`` of its Function)."""
+    from pytest_pacts.pytest_plugin.collect import RequirementItem
+
+    item = request.node
+    assert isinstance(item, RequirementItem)
+    prepared = prepare(request.config, item.plan)
+    record = run_requirement(item.plan, page, prepared.runtime)
+    accepted = conclude(prepared, record)
     item.stash[RUN_KEY] = record
-    _outcome(record, config, accepted)
+    outcome(record, request.config, accepted)
 
 
 def _accept_heals(record: RunRecord, config: pytest.Config, store: Store) -> list[str]:
@@ -217,7 +249,10 @@ def dry_run_test(request: pytest.FixtureRequest) -> None:
                 ) from None
 
 
-def _outcome(record: RunRecord, config: pytest.Config, accepted: list[str]) -> None:
+def outcome(record: RunRecord, config: pytest.Config, accepted: list[str]) -> None:
+    """The pytest outcome of a record (SPEC.md §7): fail raises :class:`RequirementFailed`
+    with the failure text; a healed pass warns (:class:`PactsHealWarning`), or raises under
+    ``--pacts-strict-heal``."""
     if record.verdict == "fail":
         raise RequirementFailed(render_failure(record))
     if record.healed:

@@ -39,6 +39,9 @@ def pytest_configure(config: pytest.Config) -> None:
         from pytest_pacts.pytest_plugin import browser_fixture
 
         config.pluginmanager.register(browser_fixture, "pacts-browser-launch")
+        from pytest_pacts.pytest_plugin import steps_fixture
+
+        config.pluginmanager.register(steps_fixture, "pacts-steps")  # the `pacts` fixture
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
