@@ -25,7 +25,7 @@ SPEC = WorkbookSpec(
                 ),
                 ("Login@LoginForm", "click", "", "navigates_to:Products"),
                 ("Open Menu", "click", "", "element_visible:Logout"),
-                ("Logout", "click", "", "element_visible:Login@LoginForm"),
+                ("Logout", "click", "", "element_visible:Username"),
             ],
             title="A standard user logs in and out",
             tags="smoke, login",

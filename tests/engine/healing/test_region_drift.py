@@ -26,6 +26,8 @@ def test_vanished_region_heals_to_the_page_wide_unique_element(tab: Page) -> Non
     assert attempt.rung is HealRung.REPAIR
     assert result.locator is not None and result.locator.region is None
     assert result.evidence["region_gone"] == "LoginForm"
+    # the label and the id alternate still agree on the field without the form
+    assert result.evidence["agreeing_sources"] == "id/class, name"
     assert result.fingerprint is not None and result.fingerprint.id == "u"
 
 
@@ -43,7 +45,7 @@ def test_declines_when_the_element_is_not_unique_without_its_region(tab: Page) -
     assert result is None or result.locator is None
     # the label "Username" now names only the search field: unique, but not the element
     assert "matches the recorded element only at" in attempt.reason
-    assert "css #q" in attempt.reason
+    assert "or two independent locators agreeing" in attempt.reason
 
 
 def test_does_not_apply_while_the_region_exists(tab: Page) -> None:
