@@ -32,6 +32,7 @@ from pytest_pacts.planner.steps import StepSyntaxError
 from pytest_pacts.planner.templating import MASK, Secret, reveal
 from pytest_pacts.pytest_plugin.execution import conclude, outcome, prepare
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
+from pytest_pacts.reports.redact import Redactor
 
 __all__ = ["PactsStepError", "PactsSteps", "pacts"]
 
@@ -121,7 +122,8 @@ class PactsSteps:
         self._record = combine_runs(whole, self._runs)
         self._item.stash[RUN_KEY] = self._record
         if run.verdict == "fail":
-            _fail_like_an_item(self._record, self._config, self._accepted)
+            redactor = Redactor(v.reveal() for v in self._secrets.values())
+            _fail_like_an_item(self._record, self._config, self._accepted, redactor)
         return self._record.steps[-1]
 
     def __repr__(self) -> str:
@@ -192,17 +194,20 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     steps = item.stash.get(_STEPS_KEY, None)
     record = steps.record if steps is not None else None
     if steps is not None and record is not None:
-        _fail_like_an_item(record, item.config, steps.accepted)
+        _fail_like_an_item(record, item.config, steps.accepted, Redactor())
     return result
 
 
-def _fail_like_an_item(record: RunRecord, config: pytest.Config, accepted: list[str]) -> None:
-    """:func:`outcome`, with its failure text as the whole report (no traceback)."""
+def _fail_like_an_item(
+    record: RunRecord, config: pytest.Config, accepted: list[str], redactor: Redactor
+) -> None:
+    """:func:`outcome`, with its failure text as the whole report (no traceback); known
+    secret values are masked once more (the records already show them as ``***``)."""
     __tracebackhide__ = True
     try:
         outcome(record, config, accepted)
     except RequirementFailed as exc:
-        text = str(exc)
+        text = redactor.text(str(exc))
     else:
         return
     pytest.fail(text, pytrace=False)  # outside ``except``: no "during handling" chain

@@ -1,0 +1,147 @@
+"""The ``pacts`` fixture: gated, healing steps in hand-written tests (issue 5 item 7).
+
+Real pytest sessions (pytester, subprocess) against the bundled demo app in Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PASSWORD = "secret_sauce"  # the demo app's password, handed over with secret=True
+
+INI = """\
+[pytest]
+junit_family = xunit1
+pacts_step_timeout = 3
+pacts_max_heal_rounds = 2
+filterwarnings =
+    ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning
+"""
+
+SHOP = """\
+import os
+
+
+def test_checkout(page, pacts, base_url):
+    page.goto(base_url + "/")
+    pacts.step("Username@LoginForm", "fill", "standard_user")
+    pacts.step("Password@LoginForm", "fill", os.environ["DEMO_PASSWORD"], secret=True)
+    pacts.step("Login@LoginForm", "click", expected="navigates_to:Products")
+    pacts.step("Add to cart@Sauce Labs Backpack", "click", expected="text_visible:Remove")
+
+
+def test_wrong_expectation(page, pacts, base_url):
+    page.goto(base_url + "/")
+    pacts.step("Password@LoginForm", "fill", os.environ["DEMO_PASSWORD"], secret=True)
+    pacts.step("Username@LoginForm", "fill", "standard_user", expected="value:someone else")
+    raise AssertionError("never reached: the failing step ends the test")
+
+
+def test_bad_arguments(page, pacts):
+    pacts.step("Login@LoginForm", "clik")
+"""
+
+# No region: the v2 login form has another name, and the button says "Log in".
+LOGIN = """\
+import os
+
+
+def test_login(page, pacts, base_url):
+    page.goto(base_url + "/")
+    pacts.step("Username", "fill", "standard_user")
+    pacts.step("Password", "fill", os.environ["DEMO_PASSWORD"], secret=True)
+    pacts.step("Login", "click", expected="navigates_to:Products")
+"""
+
+
+def _line(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    shutil.copyfile(REPO / "sample_requirements" / "conftest.py", pytester.path / "conftest.py")
+    (pytester.path / "pytest.ini").write_text(INI)
+    for name in ("PACTS_DEMO_URL", "PACTS_DEMO_RELEASE", "PACTS_STORE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DEMO_PASSWORD", PASSWORD)
+    return pytester
+
+
+def _properties(junit: Path) -> dict[str, dict[str, str | None]]:
+    cases = ET.parse(junit).iter("testcase")
+    return {
+        str(c.get("name")): {p.get("name") or "": p.get("value") for p in c.iter("property")}
+        for c in cases
+    }
+
+
+def test_gated_steps_pass_fail_readably_and_report_like_requirements(
+    project: pytest.Pytester,
+) -> None:
+    (project.path / "test_shop.py").write_text(SHOP)
+    result = project.runpytest_subprocess("--junitxml=junit.xml")
+    result.assert_outcomes(passed=1, failed=2)
+    out = result.stdout.str()
+
+    # the failing step reads like a requirement item's failure, with no plugin traceback
+    failure = out.split("test_wrong_expectation", 1)[1].split("test_bad_arguments", 1)[0]
+    assert "test_shop.test_wrong_expectation_chromium: FAIL" in failure
+    at = _line(SHOP, "value:someone else")
+    assert f"at step 2 of 2: test_shop.py:{at}" in failure
+    assert "root cause: assertion_mismatch" in failure
+    assert "gate (1 match)" in failure
+    assert "Traceback" not in failure and "pytest_pacts" not in failure
+    assert "never reached" not in out
+    # bad arguments: a clear error naming the call, before anything ran
+    result.stdout.fnmatch_lines(
+        [f"*PactsStepError: pacts.step('Login@LoginForm', 'clik') at test_shop.py:"
+         f"{_line(SHOP, 'clik')}: unknown action 'clik' (did you mean 'click'?)*"]
+    )  # fmt: skip
+
+    props = _properties(project.path / "junit.xml")
+    passed = props["test_checkout[chromium]"]
+    assert passed["pacts_verdict"] == "pass" and passed["pacts_rca_class"] == "success"
+    assert passed["pacts_healed"] == "false"
+    record = json.loads(Path(str(passed["pacts_record"])).read_text())
+    assert len(record["steps"]) == 4
+    assert all(s["strategy"] for s in record["steps"])
+    failed = props["test_wrong_expectation[chromium]"]
+    assert failed["pacts_verdict"] == "fail"
+    assert failed["pacts_rca_class"] == "assertion_mismatch"
+
+    # SPEC.md §2.7: the secret value is in nothing the run printed or wrote
+    assert PASSWORD not in out
+    for path in project.path.rglob("*"):
+        if path.is_file() and path.suffix != ".py":
+            assert PASSWORD.encode() not in path.read_bytes(), f"the secret leaked into {path}"
+
+
+def test_a_heal_on_release_v2_warns_and_fails_under_strict_heal(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project.path / "test_login.py").write_text(LOGIN)
+    project.runpytest_subprocess().assert_outcomes(passed=1)  # v1: locators are cached
+
+    monkeypatch.setenv("PACTS_DEMO_RELEASE", "v2")
+    healed = project.runpytest_subprocess("--junitxml=junit.xml")
+    healed.assert_outcomes(passed=1, warnings=1)
+    healed.stdout.fnmatch_lines(
+        [
+            "*PactsHealWarning: test_login.test_login_chromium passed after 1 heal(s)*",
+            '*: role_name button "Login" -> role_name button "Log in"*',
+        ]
+    )
+    props = _properties(project.path / "junit.xml")["test_login[chromium]"]
+    assert props["pacts_verdict"] == "pass" and props["pacts_healed"] == "true"
+
+    strict = project.runpytest_subprocess("--pacts-strict-heal")
+    strict.assert_outcomes(failed=1)
+    strict.stdout.fnmatch_lines(["*--pacts-strict-heal: a healed run fails*"])
+    assert "Traceback" not in strict.stdout.str()
