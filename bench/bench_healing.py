@@ -33,16 +33,16 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mutations.pages import PAGES  # noqa: E402
+from mutations.pages import PAGES
 
-from pytest_pacts.browser import launch_options  # noqa: E402
-from pytest_pacts.demo_app import DemoServer  # noqa: E402
-from pytest_pacts.discovery import Discoverer, check_locator, to_playwright  # noqa: E402
-from pytest_pacts.engine.contracts import EngineOptions, HealContext, StepState  # noqa: E402
-from pytest_pacts.engine.healing import HealingLadder, SimilarityRung  # noqa: E402
-from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy  # noqa: E402
-from pytest_pacts.models.outcome import Failure, FailureType  # noqa: E402
-from pytest_pacts.models.requirement import (  # noqa: E402
+from pytest_pacts.browser import launch_options
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.discovery import Discoverer, check_locator, to_playwright
+from pytest_pacts.engine.contracts import EngineOptions, HealContext, StepState
+from pytest_pacts.engine.healing import HealingLadder, SimilarityRung
+from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.models.requirement import (
     Action,
     Plan,
     Requirement,
@@ -287,8 +287,9 @@ def latency(browser: Browser, base: str, repeat: int) -> tuple[float, float]:
         state = StepState(step=step, locator=broken, fingerprint=found.fingerprint)
         start = time.perf_counter()
         gate = check_locator(page, broken, "click")
+        failure = Failure(type=FailureType.NOT_UNIQUE, message="none", gate=gate)
         ctx = HealContext(page=page, plan=plan, state=state, round=1, options=OPTIONS,
-                          failure=Failure(type=FailureType.NOT_UNIQUE, message="none", gate=gate))  # fmt: skip
+                          failure=failure)  # fmt: skip
         _attempt, result = HealingLadder(rungs=[SimilarityRung()]).heal(ctx)
         assert result is not None and result.locator is not None
         assert check_locator(page, result.locator, "click").ok
@@ -298,19 +299,18 @@ def latency(browser: Browser, base: str, repeat: int) -> tuple[float, float]:
 
 
 def table(results: dict[str, Counter[str]], title: str) -> tuple[int, int, int]:
+    row = "{:<20}{:>7}{:>10}{:>11}{:>7}{:>11}"
     print(f"\n{title}")
-    print(f"{'mutation kind':<20}{'cases':>7}{'correct':>10}{'abstained':>11}{'wrong':>7}{'correct %':>11}")
+    print(row.format("mutation kind", "cases", "correct", "abstained", "wrong", "correct %"))
     totals: Counter[str] = Counter()
-    for kind in KINDS:
-        c = results.get(kind, Counter())
+    for kind in (*KINDS, "overall"):
+        c = totals if kind == "overall" else results.get(kind, Counter())
         n = sum(c.values())
-        totals.update(c)
+        if kind != "overall":
+            totals.update(c)
         pct = f"{100 * c['correct'] / n:.1f}" if n else "-"
-        print(f"{kind:<20}{n:>7}{c['correct']:>10}{c['abstained']:>11}{c['wrong']:>7}{pct:>11}")
-    n = sum(totals.values())
-    pct = f"{100 * totals['correct'] / n:.1f}" if n else "-"
-    print(f"{'overall':<20}{n:>7}{totals['correct']:>10}{totals['abstained']:>11}{totals['wrong']:>7}{pct:>11}")
-    return n, totals["correct"], totals["wrong"]
+        print(row.format(kind, n, c["correct"], c["abstained"], c["wrong"], pct))
+    return sum(totals.values()), totals["correct"], totals["wrong"]
 
 
 def sweep() -> None:
@@ -340,7 +340,10 @@ def main() -> None:
     SWEEPING = args.sweep
     kinds = [k for k in args.kinds.split(",") if k]
     started = time.perf_counter()
-    by_kind: dict[str, dict[str, Counter[str]]] = {"sim": defaultdict(Counter), "ladder": defaultdict(Counter)}
+    by_kind: dict[str, dict[str, Counter[str]]] = {
+        "sim": defaultdict(Counter),
+        "ladder": defaultdict(Counter),
+    }
     with DemoServer("v1") as server, sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -370,7 +373,9 @@ def main() -> None:
                         print(f"  {outcome} {kind} {el}")
         good, healed = latency(browser, server.url, args.repeat)
         browser.close()
-    n, correct, wrong = table(by_kind["ladder"], "Full ladder (alternates, repair, re-discovery, similarity)")
+    n, correct, wrong = table(
+        by_kind["ladder"], "Full ladder (alternates, repair, re-discovery, similarity)"
+    )
     table(by_kind["sim"], "Similarity rung alone (comparable with Similo)")
     print("\nPublished anchors (PLATFORM.md): Similo 88.6% correct, every miss a wrong element;")
     print("  VON Similo 94.7%; multi-locator 73.3% (no wrong element); a later hybrid 98.8%.")

@@ -98,7 +98,7 @@ def table() -> str:
 def checkout() -> str:
     return (
         f'{STYLE}<main><h1>Payment</h1><form id="pay" class="payment-form">'
-        '<fieldset><legend>Card</legend>'
+        "<fieldset><legend>Card</legend>"
         '<label for="cc">Card number</label><input id="cc" name="cardnumber" '
         'placeholder="1234 1234 1234 1234" class="field">'
         '<label for="exp">Expiry</label><input id="exp" name="exp" placeholder="MM / YY" '

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
-from pytest_pacts.discovery import UnrenderableLocator, to_playwright
+from pytest_pacts.discovery import UnrenderableLocator, check_locator, to_playwright
 from pytest_pacts.engine.contracts import HealContext
 from pytest_pacts.engine.healing._js import call_on_elements
+from pytest_pacts.engine.healing.relocate import gate_json
 from pytest_pacts.engine.healing.scoring import (
     WEIGHTS,
+    Scope,
     Scored,
     fingerprint_json,
     rank_page,
@@ -109,6 +112,8 @@ def agreement(
         return None, None
     scope = region_scope(ctx.page, ctx.state)
     try:
+        if scope is not None and scope.containers and not _inside(ctx, locator, scope):
+            return f"{found.description} is outside the step's region {scope.text!r}", None
         ranking = rank_page(ctx.page, fp, action_of(ctx), limit=2, scope=scope)
     finally:
         for handle in scope.containers if scope else ():
@@ -128,6 +133,38 @@ def agreement(
     ), best.score
 
 
+def _inside(ctx: HealContext, locator: Locator, scope: Scope) -> bool:
+    if locator.frame_path != scope.frame_path:
+        return False
+    arg = {"regions": list(scope.containers)}
+    try:
+        return bool(call_on_elements(to_playwright(ctx.page, locator), "inside", arg))
+    except (PlaywrightError, UnrenderableLocator):
+        return False
+
+
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def names_intent(element: str, fp: Fingerprint | None) -> bool:
+    """Does the element's own name (accessible name, text, label, placeholder, test id)
+    contain the step's words, in order? "Checkout" names "Proceed to checkout"; "I accept
+    the terms" does not name "Send me the newsletter"."""
+    if fp is None:
+        return False
+    wanted = [w.lower() for w in _WORDS.findall(element)]
+    if not wanted:
+        return False
+    for value in (fp.accessible_name, fp.text, fp.label, fp.placeholder, *fp.test_ids.values()):
+        words = [w.lower() for w in _WORDS.findall(value or "")]
+        if "".join(words) == "".join(wanted):
+            return True
+        for i in range(len(words) - len(wanted) + 1):
+            if words[i : i + len(wanted)] == wanted:
+                return True
+    return False
+
+
 def _is_ranked(ctx: HealContext, locator: Locator, scored: Scored) -> bool:
     arg = {"heal_id": scored.heal_id, "index": scored.index}
     try:
@@ -139,9 +176,6 @@ def _is_ranked(ctx: HealContext, locator: Locator, scored: Scored) -> bool:
 
 def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:
     """The five-point gate on ``locator``: ok, the reason in words, and the evidence."""
-    from pytest_pacts.discovery import check_locator
-    from pytest_pacts.engine.healing.relocate import gate_json
-
     try:
         gate = check_locator(ctx.page, locator, action_of(ctx))
     except (PlaywrightError, UnrenderableLocator) as exc:

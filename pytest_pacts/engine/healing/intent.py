@@ -13,13 +13,12 @@ from pytest_pacts.engine.healing._common import (
     agreement,
     gate_evidence,
     locator_json,
+    names_intent,
     resolve,
 )
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
-from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import HealRung
-
-_NAMELESS = frozenset({Strategy.RELATIONAL, Strategy.CSS, Strategy.SHADOW})
 
 
 def try_locators(
@@ -28,13 +27,13 @@ def try_locators(
     options: Iterable[tuple[Locator, float, Mapping[str, object]]],
     what: str,
     *,
-    nameless_need_anchor: bool = True,
+    need_anchor: bool = True,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
 
-    A name-less option (relational, CSS, shadow) must also share one of the recorded
-    element's own attributes, unless ``nameless_need_anchor`` is off (healing memory, whose
+    An option whose element is not named by the step's words must also share one of the
+    recorded element's own attributes, unless ``need_anchor`` is off (healing memory, whose
     records carry their own evidence of having worked for this element).
     """
     notes: list[str] = []
@@ -50,17 +49,16 @@ def try_locators(
         if not ok:
             notes.append(f"{locator.describe()}: {why}")
             continue
-        if (
-            nameless_need_anchor
-            and locator.strategy in _NAMELESS
-            and found.anchor is not None
-            and found.anchor < ANCHOR_MIN
-        ):
-            # a relational or CSS match does not use the element's name: it must share one
-            # of the recorded element's own attributes ("the only checkbox near the text"
-            # is another checkbox once the right one is gone)
-            notes.append(f"{locator.describe()}: {found.description} shares none of the "
-                         "recorded element's own attributes")  # fmt: skip
+        target = ctx.state.step.target
+        named = target is not None and names_intent(target.element, found.fingerprint)
+        if need_anchor and not named and found.anchor is not None and found.anchor < ANCHOR_MIN:
+            # neither named by the step nor sharing one of the recorded element's own
+            # attributes: "the only checkbox near the text" is another checkbox once the
+            # right one is gone
+            notes.append(
+                f"{locator.describe()}: {found.description} is not named by the step and "
+                "shares none of the recorded element's own attributes"
+            )
             continue
         conflict, runner_up = agreement(ctx, locator, found)
         if conflict is not None:

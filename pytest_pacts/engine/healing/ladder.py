@@ -117,7 +117,9 @@ class HealingLadder:
     def confirm(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> HealAttempt:
         """The retried action succeeded: adopt the heal for the rest of the run, remember it
         with evidence, and record a gated heal proposal (SPEC.md §6, §8)."""
-        old = ctx.state.locator
+        # the locator that failed, as recorded by heal(): the executor may already have put
+        # the new one into the step's state
+        old = attempt.old_locator or ctx.state.locator
         if result.locator is not None:
             state = ctx.state
             state.alternates = tuple(a for a in state.alternates if a != result.locator)

@@ -46,6 +46,4 @@ class MemoryRung:
                 "memory_evidence_url": record.evidence.url,
             }
             options.append((locator, record.confidence, extra))
-        return try_locators(
-            ctx, self.name, options, "remembered locator", nameless_need_anchor=False
-        )
+        return try_locators(ctx, self.name, options, "remembered locator", need_anchor=False)

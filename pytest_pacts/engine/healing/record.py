@@ -22,6 +22,7 @@ from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import FailureType, HealAttempt
 from pytest_pacts.models.recipe import JsonObject, Recipe
 from pytest_pacts.models.requirement import Plan
+from pytest_pacts.store import HealingEvidence
 
 if TYPE_CHECKING:
     from pytest_pacts.store import JSONValue, Store
@@ -46,8 +47,6 @@ def rca_class(ctx: HealContext, result: RungResult) -> str:
 
 def remember(store: Store, ctx: HealContext, result: RungResult, old: JSONValue) -> None:
     """Healing memory, with evidence (seed 000 §11: no evidence, no record)."""
-    from pytest_pacts.store import HealingEvidence
-
     assert result.locator is not None
     evidence = HealingEvidence(
         url=ctx.page.url, original_locator=old, failure_type=ctx.failure.type.value

@@ -215,7 +215,12 @@ def test_interactive_checkpoint_declines_without_a_terminal(tab: Page) -> None:
     tab.evaluate("() => document.querySelector('#login-button').remove()")
     options = EngineOptions(interactive=True)
     asked: list[str] = []
-    human = HumanRung(ask=lambda q: asked.append(q) or "GO", is_terminal=lambda: False)
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        return "GO"
+
+    human = HumanRung(ask=ask, is_terminal=lambda: False)
     ctx = failing_context(tab, plan, state, options=options)
     attempt, result = HealingLadder(human=human).heal(ctx)
     assert result is None and not asked

@@ -130,7 +130,9 @@ function similarity(fp, c, w) {
   }
   // The strongest attribute of the element's own (not of its surroundings): a neighbour
   // that merely sits where the element was shares none (Healenium's wrong-neighbour heal).
-  const anchor = Math.max(0, ...IDENTITY.filter((n) => n in parts).map((n) => parts[n]));
+  // A radio's or checkbox's ``name`` names its group, not the element: not an anchor.
+  const grouped = ['input:radio', 'input:checkbox'].includes(k1);
+  const anchor = Math.max(0, ...IDENTITY.filter((n) => n in parts && !(grouped && n === 'name')).map((n) => parts[n]));
   return { score: total ? sum / total : 0, parts, anchor };
 }
 const IDENTITY = ['name', 'text', 'label', 'placeholder', 'id', 'test_id', 'aria_label', 'alt_title'];
@@ -340,6 +342,9 @@ function overlayAt(els, arg) {
   healRegistry.set(arg.heal_id, button ? [button, layer] : [layer]);
   return { covered: true, overlay: kind, cover, button: button ? describeElement(button, dom) : null };
 }
+function inside(els, arg) {
+  return els.length === 1 && (arg.regions || []).some((r) => containsComposed(r, els[0]));
+}
 function registered(arg) { return (healRegistry.get(arg.heal_id) || [])[arg.index] || null; }
 
-return { rank, locate, isSame, scoreOf, settled, stable, overlayAt, registered };
+return { rank, locate, isSame, scoreOf, settled, stable, overlayAt, registered, inside };
