@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import UnrenderableLocator, check_locator
+from pytest_pacts.discovery import UnrenderableLocator, check_actionable, to_playwright
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.waiting import now_ms, settled
 from pytest_pacts.models.locator import GateCode, GatePoint, GateSnapshot, Locator
@@ -108,7 +108,11 @@ def run_gate(
     while True:
         checks += 1
         try:
-            last = check_locator(page, locator, action)
+            # The rendered chain already starts at the region's container (and the frame), so
+            # whatever it matches is inside them: the region need not be resolved again (two
+            # round trips saved); "scoped" still checks the shadow-root expectation.
+            target = to_playwright(page, locator)
+            last = check_actionable(target, action, in_shadow=locator.in_shadow)
         except UnrenderableLocator as exc:
             failure = Failure(
                 type=FailureType.NOT_UNIQUE,
