@@ -19,6 +19,7 @@ import re
 import sys
 from collections.abc import Generator
 from pathlib import Path
+from types import FrameType
 
 import pytest
 from playwright.sync_api import Page
@@ -131,10 +132,9 @@ class PactsSteps:
 
     # -- where things were written ---------------------------------------------------------
 
-    def _caller(self, frame: object) -> SourceRef:
-        code = getattr(frame, "f_code", None)
-        path = str(getattr(code, "co_filename", "?"))
-        return SourceRef(path=self._relative(path), line=getattr(frame, "f_lineno", None))
+    def _caller(self, frame: FrameType) -> SourceRef:
+        # where the call was written, for messages and records (like ``warnings``' stacklevel)
+        return SourceRef(path=self._relative(frame.f_code.co_filename), line=frame.f_lineno)
 
     def _test_source(self) -> SourceRef:
         path, line, _name = self._item.location
