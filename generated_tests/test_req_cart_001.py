@@ -94,4 +94,6 @@ def test_req_cart_001(page: Page) -> None:
 
     # Step 8: wait until count:Remove@Your Cart=2
     # Source: sample_requirements/shopping.req.yaml:26:9
-    expect(page.get_by_text("Remove", exact=True).locator("visible=true")).to_have_count(2)
+    expect(
+        page.get_by_text(re.compile("^\\s*Remove\\b", re.IGNORECASE)).locator("visible=true")
+    ).to_have_count(2)

@@ -8,6 +8,7 @@ values by :class:`~pytest_pacts.generator.literals.ValueRenderer`; both emit onl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -58,6 +59,7 @@ class Codegen:
         lines: list[str] = []
         var = f"step{step.index + 1}"
         loc_expr: str | None = None
+        root = "page"  # where text expectations look: the step's own frame, if any
         if step.target is not None:
             locator = self.locators.for_step(step)
             if locator is None:
@@ -73,12 +75,13 @@ class Codegen:
             )
             lines.append(f"{var} = {to_code(locator)}")
             loc_expr = var
+            root += "".join(f".frame_locator({sel!r})" for sel in locator.frame_path)
         navigates = step.expected is not None and step.expected.kind is ExpectationKind.NAVIGATES_TO
         if navigates:
             lines.append(f"url_before_{var} = page.url")
         lines.extend(self._action(step, loc_expr))
         if step.expected is not None:
-            lines.extend(self._expect(step.expected, loc_expr, f"url_before_{var}"))
+            lines.extend(self._expect(step.expected, loc_expr, f"url_before_{var}", root))
         elif step.action is Action.WAIT:
             lines.append('page.wait_for_load_state("load")')
         return StepCode(comments, lines)
@@ -122,17 +125,23 @@ class Codegen:
             return to_code(locator), True
         return f"page.get_by_text({target.element!r})", False
 
-    def _expect(self, exp: Expectation, loc: str | None, before: str) -> list[str]:
+    def _expect(
+        self, exp: Expectation, loc: str | None, before: str, root: str = "page"
+    ) -> list[str]:
+        """Assertions for ``exp``; text outcomes look in ``root`` (the step's frame: a
+        payment iframe shows "Payment accepted" inside itself, SPEC.md §3)."""
         kind = exp.kind
         text = exp.text or ""
         own = loc or 'page.locator(":focus")'
         if kind is ExpectationKind.NAVIGATES_TO:
             return [f"expect_navigated_to(page, {text!r}, {before})"]
         if kind is ExpectationKind.TEXT_VISIBLE:
-            return [f'expect(page.get_by_text({text!r}).locator("visible=true").first)'
+            return [f'expect({root}.get_by_text({text!r}).locator("visible=true").first)'
                     ".to_be_visible()"]  # fmt: skip
         if kind is ExpectationKind.TEXT_HIDDEN:
-            return [f'expect(page.get_by_text({text!r}).locator("visible=true")).to_have_count(0)']
+            return [
+                f'expect({root}.get_by_text({text!r}).locator("visible=true")).to_have_count(0)'
+            ]
         if kind is ExpectationKind.URL_CONTAINS:
             return [f"expect(page).to_have_url({self._pattern(text)})"]
         if kind is ExpectationKind.TITLE_CONTAINS:
@@ -151,7 +160,11 @@ class Codegen:
             assert exp.target is not None
             # a count target matches several elements, which a verified (unique) locator
             # cannot; its visible text is the requirement's own words
-            target = f"page.get_by_text({exp.target.element!r}, exact=True)"
+            # the elements whose text starts with the words ("Result" counts "Result 1",
+            # "Result 2", not "Load results"), as discovery's best tier counts them
+            self.uses_re = True
+            pattern = r"^\s*" + re.escape(exp.target.element) + r"\b"
+            target = f"page.get_by_text(re.compile({pattern!r}, re.IGNORECASE))"
             return [f'expect({target}.locator("visible=true")).to_have_count({exp.count!r})']
         simple = {
             ExpectationKind.FIELD_POPULATED: f'expect({own}).not_to_have_value("")',
