@@ -87,6 +87,10 @@ class EnvMonitor:
     def _on_request_done(self, request: Request) -> None:
         self.pending.discard(request)
 
+    def pending_url(self) -> str | None:
+        """The URL of a navigation still in flight, if any."""
+        return next((r.url for r in self.pending), None)
+
     @property
     def navigating(self) -> bool:
         """True while a main-frame navigation request has not finished."""

@@ -42,7 +42,7 @@ _STATE_KINDS = frozenset(
 
 # The gate has already waited for the element; the action itself is not cut short by a
 # tight step timeout (a click on a busy CI machine can take a second to dispatch).
-MIN_ACTION_MS = 5_000.0
+MIN_ACTION_MS = 2_000.0
 
 
 class UrlError(ValueError):
@@ -263,6 +263,16 @@ class StepRunner:
         if self.monitor.crashed or self.monitor.closed:
             event = self.monitor.events[-1]
             return env_failure(event, failure.step_index, (symptom,))
+        pending = self.monitor.pending_url()
+        if pending is not None:
+            # the step timed out while the server was still answering a navigation
+            return Failure(
+                type=FailureType.ENV_FAULT,
+                message=f"{pending} was still loading when the step timed out",
+                step_index=failure.step_index,
+                cause="slow_page",
+                evidence=(f"navigation to {pending} in flight", symptom),
+            )
         url = self._url()
         if url.startswith("chrome-error://"):
             return Failure(

@@ -125,3 +125,20 @@ def test_a_page_that_never_settles_still_runs(fresh: Page, demo_v1: DemoServer) 
         demo_v1.url + "/__faults/never-settles", ("click", "Click me", "", "text_visible:Clicked")
     )
     assert run(fresh, p, options=OPTS).verdict == "pass"
+
+
+@pytest.mark.parametrize(
+    ("path", "cause", "said"),
+    [
+        ("/__faults/status/500", "http_error", "HTTP 500"),
+        # the click waits for the navigation it starts, at most MIN_ACTION_MS (2 s)
+        ("/__faults/slow?ms=3500", "slow_page", "was still loading"),
+    ],
+)
+def test_a_click_that_navigates_into_a_fault(
+    tab: Page, site: Site, demo_v1: DemoServer, path: str, cause: str, said: str
+) -> None:
+    url = site.add("go.html", f'<a href="{demo_v1.url}{path}">Go</a>')
+    quick = EngineOptions(step_timeout_ms=500, settle_timeout_ms=200, navigation_timeout_ms=8_000)
+    record = run(tab, plan(url, ("click", "Go", "", "navigates_to:Products")), options=quick)
+    assert said in _env(record, cause)
