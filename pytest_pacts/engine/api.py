@@ -23,7 +23,7 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.recording import Recorder
-from pytest_pacts.engine.run import Run
+from pytest_pacts.engine.run import Run, not_run
 from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
@@ -118,11 +118,9 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
 
 
 def _not_started(plan: Plan, failure: Failure, started: datetime) -> RunRecord:
-    from pytest_pacts.engine.run import _not_run
-
     return build_verdict(
         plan,
-        [_not_run(plan, i) for i in range(len(plan.steps))],
+        [not_run(plan, i) for i in range(len(plan.steps))],
         start_failure=failure,
         started_at=started,
         duration_ms=(datetime.now(UTC) - started).total_seconds() * 1000,

@@ -16,7 +16,13 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, to_code, to_playwright
 from pytest_pacts.engine.artifacts import Shots
-from pytest_pacts.engine.contracts import EngineOptions, HealContext, Healer, RungResult
+from pytest_pacts.engine.contracts import (
+    EngineOptions,
+    HealContext,
+    Healer,
+    RungResult,
+    StepState,
+)
 from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.executor import Attempt, StepRunner, UrlError, resolve_url
 from pytest_pacts.engine.finder import Finder
@@ -173,8 +179,6 @@ class Run:
         assert prog.failure is not None
         prog.heal_rounds += 1
         if state is None:  # nothing was found at all: give the ladder the bare step
-            from pytest_pacts.engine.contracts import StepState
-
             state = StepState(step=self.plan.steps[self.index])
             self.finder.states[self.index] = state
             self.finder.sources[self.index] = "heal"
@@ -311,7 +315,7 @@ class Run:
             prog = self.progress.get(self.index)
             if prog is not None and prog.failure is not None and self.index not in self.records:
                 self._finish_step("failed")
-        steps = [self.records.get(i) or _not_run(self.plan, i) for i in range(len(self.plan.steps))]
+        steps = [self.records.get(i) or not_run(self.plan, i) for i in range(len(self.plan.steps))]
         self.record = build_verdict(
             self.plan,
             steps,
@@ -330,7 +334,8 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else ""
 
 
-def _not_run(plan: Plan, index: int) -> StepRecord:
+def not_run(plan: Plan, index: int) -> StepRecord:
+    """The record of a step the run never reached."""
     step = plan.steps[index]
     return StepRecord(
         index=step.index,
