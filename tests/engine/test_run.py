@@ -90,6 +90,36 @@ def test_a_heal_retries_the_step_and_is_used_for_the_rest_of_the_run(
     assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT  # why the heal was needed
 
 
+def test_a_repair_retries_the_same_locator(shared_tab: Page, site: Site) -> None:
+    url = site.add(
+        "covered.html",
+        '<div style="position:relative"><button id="b" onclick="this.textContent=\'Done\'">Buy</button>'
+        '<div id="cover" style="position:absolute; inset:0; background:white">ad</div></div>',
+    )
+
+    class Repairer(FakeHealer):
+        def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
+            self.rounds.append(ctx.round)
+            ctx.page.evaluate("document.getElementById('cover').remove()")
+            attempt = HealAttempt(round=ctx.round, rung=HealRung.REPAIR, accepted=True,
+                                  reason="dismissed the cover", failure=ctx.failure.type)  # fmt: skip
+            return attempt, RungResult(
+                rung=HealRung.REPAIR, accepted=True, reason="ok", repaired=True
+            )
+
+    healer = Repairer()
+    record = run(
+        shared_tab,
+        plan(url, ("click", "x", "", "text_visible:Done")),
+        pom={0: css("#b")},
+        healer=healer,
+    )
+    assert record.verdict == "pass" and record.healed
+    assert record.steps[0].heals[0].rung is HealRung.REPAIR
+    assert record.steps[0].failure is None and healer.confirmed == [None]
+    assert record.rca.rca_class is RcaClass.VISIBILITY_ISSUE  # what was repaired: obscured
+
+
 def test_an_abstaining_healer_uses_every_round_then_fails_with_drift(
     shared_tab: Page, url: str
 ) -> None:
