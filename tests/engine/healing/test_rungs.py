@@ -250,3 +250,29 @@ def test_alternates_alone_do_not_apply_to_an_unknown_step(tab: Page) -> None:
     state.discovery = None
     tab.evaluate("() => document.querySelector('#login-button').remove()")
     assert AlternateRung().attempt(failing_context(tab, plan, state)) is None
+
+
+def test_reveal_closes_a_covering_dialog(tab: Page) -> None:
+    tab.set_content("""<button id="go">Go</button>
+      <div role="dialog" aria-modal="true" aria-label="Welcome"
+           style="position:fixed;inset:0;background:#fff">
+        <p>What's new</p><button onclick="this.parentNode.hidden = true">Close</button></div>""")
+    plan, state = discovered(tab, "Go")
+    ctx = failing_context(tab, plan, state)
+    assert ctx.failure.type is FailureType.OBSCURED
+    attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
+    assert result is not None and result.repaired, attempt.reason
+    assert "dismissed the dialog" in attempt.reason
+
+
+def test_timeout_gets_an_adaptive_longer_wait(tab: Page) -> None:
+    tab.set_content("""<button id="late" hidden>Later</button>""")
+    tab.evaluate("() => document.querySelector('#late').hidden = false")
+    plan, state = discovered(tab, "Later")
+    tab.evaluate("""() => { const b = document.querySelector('#late'); b.remove();
+        setTimeout(() => document.body.append(b), 300); }""")
+    ctx = failing_context(tab, plan, state, options=EngineOptions(step_timeout_ms=2_000))
+    ctx.failure = ctx.failure.model_copy(update={"type": FailureType.TIMEOUT})
+    attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
+    assert result is not None and result.repaired, attempt.reason
+    assert "waited up to 2.0 s longer" in attempt.reason
