@@ -208,7 +208,7 @@ class Run:
             )
             return self._signal(Outcome.ABSTAINED, prog)
         applied = result is not None and result.accepted and (result.locator or result.repaired)
-        update: dict[str, object] = {"screenshot_before": before}
+        update: dict[str, object] = {"screenshot_before": before, "accepted": bool(applied)}
         if not attempt.duration_ms:
             update["duration_ms"] = (time.monotonic() - started) * 1000
         if applied and result is not None:
