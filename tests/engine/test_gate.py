@@ -22,6 +22,7 @@ TRAPS = """
 <button id="spin" style="position:relative; animation: slide 0.5s linear infinite">Spin</button>
 <button id="late" style="visibility:hidden">Late</button>
 <input id="ro" aria-label="Read only" readonly value="x">
+<input type="checkbox" id="offbox" aria-label="Off box" checked disabled>
 <div style="position:relative">
   <button id="under">Under</button>
   <div style="position:absolute; inset:0; background:white">cover</div>
@@ -58,6 +59,14 @@ def _gate_run(page: Page, url: str, action: str, locator: DiscoveryResult, value
         ("fill", "#ro", "y", "disabled:not_editable"),  # 3. editable for fill
         ("check", "#off", "", "disabled:disabled"),
         ("click", "#spin", "", "unstable:unstable"),  # 4. stable
+        # every other action refuses an element that is not actionable for it
+        ("type", "#ro", "y", "disabled:not_editable"),
+        ("press", "#hidden", "Enter", "not_visible:not_visible"),
+        ("select", "#plain", "a", "not_unique:incompatible"),
+        ("check", "#offbox", "", "disabled:disabled"),
+        ("uncheck", "#offbox", "", "disabled:disabled"),
+        ("hover", "#hidden", "", "not_visible:not_visible"),
+        ("focus", "#hidden", "", "not_visible:not_visible"),
     ],
 )
 def test_each_gate_point_fails_for_its_reason(
