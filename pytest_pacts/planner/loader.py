@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,6 +75,28 @@ def _text(value: JsonLike) -> str | None:
     return str(value)
 
 
+class _Fields(Mapping[str, SourceRef]):
+    """Where each field of a step was written, located only when an error asks for it."""
+
+    def __init__(self, doc: Document, path: PathKey, names: Iterable[str]) -> None:
+        self._doc = doc
+        self._path = path
+        self._names = {name: name for name in names}
+
+    def alias(self, new: str, old: str) -> None:
+        if old in self._names:
+            self._names[new] = self._names[old]
+
+    def __getitem__(self, name: str) -> SourceRef:
+        return self._doc.locate((*self._path, self._names[name]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
 class _Builder:
     def __init__(self, doc: Document, options: LoaderOptions) -> None:
         self.doc = doc
@@ -112,7 +134,7 @@ class _Builder:
         else:  # schema validation already reported it
             return None
         action = _text(obj.get("action")) or ""
-        fields_at = {k: self.doc.locate((*path, k)) for k in obj} if isinstance(item, dict) else {}
+        fields_at = _Fields(self.doc, path, obj if isinstance(item, dict) else ())
         element: str | None = _text(obj.get("element"))
         block: str | None = _text(obj.get("block"))
         value = _text(obj.get("value"))
@@ -129,8 +151,7 @@ class _Builder:
                 except StepSyntaxError as exc:
                     self.sink.add(fields_at.get("value", at), str(exc), exc.expected)
                     return None
-            if "element" in fields_at:
-                fields_at["block"] = fields_at["element"]
+            fields_at.alias("block", "element")
         return RawStep(
             action=action,
             source=at,

@@ -38,6 +38,9 @@ class StepSyntaxError(ValueError):
 
 def clean_name(text: str, what: str) -> str:
     """NFC-normalise, trim and fold inner whitespace; reject invisible characters."""
+    if text.isascii() and text.isprintable():
+        # the common case: nothing invisible or unnormalised can be in printable ASCII
+        return " ".join(text.split())
     text = unicodedata.normalize("NFC", text)
     for i, ch in enumerate(text):
         if ch in _INVISIBLE:

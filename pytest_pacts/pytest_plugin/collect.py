@@ -134,8 +134,16 @@ class RequirementFile(pytest.File):
                 # Not strict: tags are markers by design, register instead of warning.
                 config.addinivalue_line("markers", f"{tag}: requirement tag")
                 registered.add(tag)
+            # Every item of a file has the same test body and location, so the same fixture
+            # closure: computing it once per file makes collecting 1,000 requirements ~4x
+            # faster. ``fixtureinfo`` is a Function constructor parameter; if a future pytest
+            # renames the attribute it is read from, each item computes its own again.
+            shared = getattr(items[0], "_fixtureinfo", None) if items else None
+            extra: dict[str, object] = {"fixtureinfo": shared} if shared is not None else {}
             items.append(
-                RequirementItem.from_parent(self, name=plan.req_id, callobj=body, plan=plan)
+                RequirementItem.from_parent(
+                    self, name=plan.req_id, callobj=body, plan=plan, **extra
+                )
             )
         if problems:
             raise self.CollectError("\n".join(problems))

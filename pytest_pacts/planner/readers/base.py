@@ -14,6 +14,7 @@ from pytest_pacts.models import SourceRef
 
 JsonLike: TypeAlias = "str | int | float | bool | list[JsonLike] | dict[str, JsonLike] | None"
 PathKey: TypeAlias = tuple[str | int, ...]
+Pos: TypeAlias = tuple[str | None, int | None, int | None, str | None]
 
 
 def text_loc(path: str, line: int, column: int | None = None) -> SourceRef:
@@ -37,7 +38,10 @@ class Document:
 
     path: str
     data: JsonLike
-    positions: dict[PathKey, SourceRef] = field(default_factory=dict)
+    # Locations are kept as plain tuples ``(sheet, row, line, column)`` and turned into
+    # SourceRef models only when asked for: a 10,000-row sheet has ~50,000 of them and
+    # most are never shown.
+    positions: dict[PathKey, SourceRef | Pos] = field(default_factory=dict)
     # Problems a reader found in cells that still let the rest be read (formula cells, ...).
     cell_problems: list[tuple[SourceRef, str, str | None]] = field(default_factory=list)
 
@@ -47,6 +51,13 @@ class Document:
         while key:
             found = self.positions.get(key)
             if found is not None:
-                return found
+                return self._ref(found)
             key = key[:-1]
-        return self.positions.get((), SourceRef(path=self.path))
+        root = self.positions.get(())
+        return self._ref(root) if root is not None else SourceRef(path=self.path)
+
+    def _ref(self, found: SourceRef | Pos) -> SourceRef:
+        if isinstance(found, SourceRef):
+            return found
+        sheet, row, line, column = found
+        return SourceRef(path=self.path, sheet=sheet, row=row, line=line, column=column)

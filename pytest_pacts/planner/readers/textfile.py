@@ -15,7 +15,14 @@ from pathlib import Path
 import yaml
 
 from pytest_pacts.models import SourceRef
-from pytest_pacts.planner.readers.base import Document, JsonLike, PathKey, ReadFailure, text_loc
+from pytest_pacts.planner.readers.base import (
+    Document,
+    JsonLike,
+    PathKey,
+    Pos,
+    ReadFailure,
+    text_loc,
+)
 
 _DECODER = json.JSONDecoder()
 _WS = " \t\n\r"
@@ -96,15 +103,16 @@ def _walk_yaml(
     path: PathKey,
     loader: _SafeComposer,
     display: str,
-    positions: dict[PathKey, SourceRef],
+    positions: dict[PathKey, SourceRef | Pos],
 ) -> JsonLike:
-    positions[path] = text_loc(display, node.start_mark.line + 1, node.start_mark.column + 1)
+    here = text_loc(display, node.start_mark.line + 1, node.start_mark.column + 1)
+    positions[path] = here
     if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in (
         "tag:yaml.org,2002:map",
         "tag:yaml.org,2002:seq",
     ):
         raise ReadFailure(
-            positions[path],
+            here,
             f"the YAML tag {node.tag!r} is not allowed",
             "plain mappings, lists and scalars (no language-specific tags)",
         )
@@ -113,7 +121,7 @@ def _walk_yaml(
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, (str, int, float, bool)):
-                raise ReadFailure(positions[path], "a mapping key must be plain text")
+                raise ReadFailure(here, "a mapping key must be plain text")
             skey = str(key)
             if skey in out:
                 raise ReadFailure(
@@ -144,7 +152,7 @@ def read_yaml(path: Path, display: str) -> Document:
             raise ReadFailure(
                 text_loc(display, 1), "the file is empty", "a requirement or {requirements: [...]}"
             )
-        positions: dict[PathKey, SourceRef] = {}
+        positions: dict[PathKey, SourceRef | Pos] = {}
         data = _walk_yaml(node, (), loader, display, positions)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

@@ -20,7 +20,7 @@ from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
 from pytest_pacts.models import SourceRef
-from pytest_pacts.planner.readers.base import Document, JsonLike, PathKey, ReadFailure
+from pytest_pacts.planner.readers.base import Document, JsonLike, PathKey, Pos, ReadFailure
 
 HEADER_SCAN_ROWS = 20
 
@@ -83,6 +83,10 @@ class _SheetReader:
 
     def loc(self, row: int, column: str | None = None) -> SourceRef:
         return SourceRef(path=self.doc.path, sheet=self.sheet, row=row, column=column)
+
+    def pos(self, row: int, column: str | None = None) -> Pos:
+        """A cheap location for ``doc.positions`` (made a SourceRef only when shown)."""
+        return (self.sheet, row, None, column)
 
     def text(self, cell: _Cell, row: int) -> str | None:
         """A cell as text; formulas and error values are reported and read as empty."""
@@ -148,7 +152,7 @@ def _step_from(
             continue
         key = "element" if name == "target" else name
         step[key] = value
-        doc.positions[(*base, key)] = reader.loc(row, cell.column)
+        doc.positions[(*base, key)] = reader.pos(row, cell.column)
     return step or None
 
 
@@ -192,8 +196,8 @@ def _read_steps_sheet(
             current = {"req_id": req_id.strip(), "steps": []}
             requirements.append(current)
             current_index = len(requirements) - 1
-            doc.positions[("requirements", current_index)] = reader.loc(row, columns["req_id"])
-            doc.positions[("requirements", current_index, "req_id")] = reader.loc(
+            doc.positions[("requirements", current_index)] = reader.pos(row, columns["req_id"])
+            doc.positions[("requirements", current_index, "req_id")] = reader.pos(
                 row, columns["req_id"]
             )
         for name in ("url", "title", "tags"):
@@ -213,7 +217,7 @@ def _read_steps_sheet(
                 )
                 continue
             current[name] = value.strip()
-            doc.positions[("requirements", current_index, name)] = reader.loc(row, columns[name])
+            doc.positions[("requirements", current_index, name)] = reader.pos(row, columns[name])
         if current is None:
             if any(reader.text(c, row) for c in rec.values()):
                 doc.cell_problems.append(
@@ -229,7 +233,7 @@ def _read_steps_sheet(
         base: PathKey = ("requirements", current_index, "steps", len(steps))
         step = _step_from(reader, rec, row, base, doc)
         if step is not None:
-            doc.positions[base] = reader.loc(row)
+            doc.positions[base] = reader.pos(row)
             steps.append(step)
 
 
@@ -265,7 +269,7 @@ def _read_blocks_sheet(
                 )
             current = {"steps": []}
             blocks[name] = current
-            doc.positions[("blocks", name)] = reader.loc(row, columns["block"])
+            doc.positions[("blocks", name)] = reader.pos(row, columns["block"])
         params_cell = rec.get("params")
         params = reader.text(params_cell, row) if params_cell else None
         if current is None:
@@ -280,13 +284,13 @@ def _read_blocks_sheet(
             continue
         if params is not None:
             current["params"] = [p.strip() for p in re.split(r"[;,]", params) if p.strip()]
-            doc.positions[("blocks", name, "params")] = reader.loc(row, columns["params"])
+            doc.positions[("blocks", name, "params")] = reader.pos(row, columns["params"])
         steps = current["steps"]
         assert isinstance(steps, list)
         base: PathKey = ("blocks", name, "steps", len(steps))
         step = _step_from(reader, rec, row, base, doc)
         if step is not None:
-            doc.positions[base] = reader.loc(row)
+            doc.positions[base] = reader.pos(row)
             steps.append(step)
 
 
@@ -304,11 +308,11 @@ def _read_config_sheet(
         key = key.strip()
         if _norm(key) in ("baseurl", "url"):
             data["base_url"] = value or ""
-            reader.doc.positions[("base_url",)] = reader.loc(row, cells[1].column)
+            reader.doc.positions[("base_url",)] = reader.pos(row, cells[1].column)
             continue
         name = key[5:] if key.lower().startswith("vars.") else key
         variables[name] = value or ""
-        reader.doc.positions[("vars", name)] = reader.loc(row, cells[1].column)
+        reader.doc.positions[("vars", name)] = reader.pos(row, cells[1].column)
     if variables:
         data["vars"] = variables
 
