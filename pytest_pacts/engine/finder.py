@@ -133,7 +133,10 @@ class Finder:
             if now - start >= min(settle_ms, timeout_ms) and settled(self.page, self.monitor):
                 break
             wait_for_change(self.page)
-        return Located(None, discovery_failure(self.plan.steps[index], last, now_ms() - start), "")
+        failure = discovery_failure(self.plan.steps[index], last, now_ms() - start)
+        if last is not None and last.unresolved is not None and last.unresolved.reason == "none":
+            failure = special_surface(self.page, failure)
+        return Located(None, failure, "")
 
     def _report(self, index: int, result: DiscoveryResult) -> None:
         if self.on_discovered is not None:
@@ -144,6 +147,51 @@ class Finder:
         describe what the page shows, they are checked fresh)."""
         self.discover_calls += 1
         return self.discoverer.discover(self.page, [(0, target, action)])[0]
+
+
+# Surfaces no DOM strategy can act on (seed 000 §10): a challenge a person must answer, or a
+# canvas that draws what the step names. Checked only when nothing matched.
+_SURFACE = """() => {
+  const captcha = document.querySelector(
+    'iframe[src*="captcha" i], iframe[title*="captcha" i], [class*="captcha" i], [id*="captcha" i],'
+    + ' input[autocomplete="one-time-code"]');
+  if (captcha) return ['captcha', captcha.outerHTML.slice(0, 120)];
+  const area = innerWidth * innerHeight;
+  for (const c of document.querySelectorAll('canvas')) {
+    const r = c.getBoundingClientRect();
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (r.width * r.height > 0.25 * area) return ['canvas', `canvas ${size}`];
+  }
+  return null;
+}"""
+
+
+def special_surface(page: Page, failure: Failure) -> Failure:
+    """``captcha_or_2fa`` / ``canvas_detected`` instead of "no element" when the page shows
+    a challenge or draws on a large canvas (SPEC.md §5 failure types)."""
+    try:
+        found = page.evaluate(_SURFACE)
+    except PlaywrightError:
+        return failure
+    if not found:
+        return failure
+    kind, what = found
+    if kind == "captcha":
+        return failure.model_copy(
+            update={
+                "type": FailureType.CAPTCHA_OR_2FA,
+                "message": f"the page asks for a CAPTCHA or one-time code ({what})",
+                "evidence": (*failure.evidence, f"challenge: {what}"),
+            }
+        )
+    return failure.model_copy(
+        update={
+            "type": FailureType.CANVAS_DETECTED,
+            "message": f"{failure.message}; the page draws on a {what}, which has no DOM "
+            "elements to find",
+            "evidence": (*failure.evidence, f"surface: {what}"),
+        }
+    )
 
 
 def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:

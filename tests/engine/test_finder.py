@@ -67,3 +67,23 @@ def test_an_ambiguous_element_fails_with_its_candidates(tab: Page, site: Site) -
     assert step is not None and step.failure is not None
     assert step.failure.type.value == "not_unique" and len(step.failure.candidates) >= 2
     assert "ambiguous" in step.failure.message
+
+
+def test_a_canvas_surface_is_named(tab: Page, site: Site) -> None:
+    url = site.add("chart.html", '<h1>Sales</h1><canvas width="900" height="500"></canvas>')
+    record = run(tab, plan(url, ("click", "March bar")))
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert step.failure.type.value == "canvas_detected"
+
+
+def test_a_captcha_is_named_and_ends_the_run(tab: Page, site: Site) -> None:
+    url = site.add(
+        "captcha.html",
+        '<iframe title="reCAPTCHA" src="about:blank"></iframe><p>Prove you are human</p>',
+    )
+    record = run(tab, plan(url, ("click", "Continue", "", "", "skip"), ("click", "Next")))
+    assert record.steps[0].failure is not None
+    assert record.steps[0].failure.type.value == "captcha_or_2fa"
+    assert [s.status for s in record.steps] == ["failed", "not_run"]  # fatal even with skip
+    assert record.rca.rca_class.value == "env_fault"
