@@ -19,7 +19,9 @@ TRAPS = """
 <button class="del">Delete</button> <button class="del">Delete</button>
 <button id="hidden" style="display:none">Hidden</button>
 <button id="off" disabled>Off</button> <button id="plain">Plain</button>
-<button id="spin" style="position:relative; animation: slide 0.5s linear infinite">Spin</button>
+<div style="overflow:hidden"><!-- keeps the moving button off its neighbours -->
+  <button id="spin" style="position:relative; animation: slide 0.5s linear infinite">Spin</button>
+</div>
 <button id="late" style="visibility:hidden">Late</button>
 <input id="ro" aria-label="Read only" readonly value="x">
 <input type="checkbox" id="offbox" aria-label="Off box" checked disabled>
@@ -32,6 +34,7 @@ TRAPS = """
 <script>setTimeout(() => { document.getElementById('late').style.visibility = 'visible'; }, 300);</script>
 """
 QUICK = EngineOptions(step_timeout_ms=800, settle_timeout_ms=200, navigation_timeout_ms=10_000)
+SPIN = EngineOptions(step_timeout_ms=150, settle_timeout_ms=100, navigation_timeout_ms=10_000)
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +42,15 @@ def url(site: Site) -> str:
     return site.add("traps.html", TRAPS)
 
 
-def _gate_run(page: Page, url: str, action: str, locator: DiscoveryResult, value: str = "") -> str:
-    record = run(page, plan(url, (action, "x", value)), pom={0: locator}, options=QUICK)
+def _gate_run(
+    page: Page,
+    url: str,
+    action: str,
+    locator: DiscoveryResult,
+    value: str = "",
+    options: EngineOptions = QUICK,
+) -> str:
+    record = run(page, plan(url, (action, "x", value)), pom={0: locator}, options=options)
     step = record.steps[0]
     assert step.failure is not None and step.failure.gate is not None, step
     return (
@@ -72,7 +82,11 @@ def _gate_run(page: Page, url: str, action: str, locator: DiscoveryResult, value
 def test_each_gate_point_fails_for_its_reason(
     shared_tab: Page, url: str, action: str, selector: str, value: str, expected: str
 ) -> None:
-    assert _gate_run(shared_tab, url, action, css(selector), value) == expected
+    # Few re-checks for the endlessly moving button: discovery's frame wait falls back to a
+    # 100 ms timer when no animation frame comes, so on a machine too loaded to draw a frame
+    # in 100 ms two samples can land in one frame and look "stable" (reported upstream).
+    options = SPIN if selector == "#spin" else QUICK
+    assert _gate_run(shared_tab, url, action, css(selector), value, options) == expected
 
 
 def test_an_element_of_the_wrong_kind_is_not_the_element(shared_tab: Page, url: str) -> None:
