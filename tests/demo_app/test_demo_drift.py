@@ -12,7 +12,7 @@ from .demo_helpers import TEXT, App, log_in
 DRIFT: list[tuple[str, str, str]] = [
     ("/", "form#login_form.login-form", "form#auth-form"),
     ("/", "input#user-name[name=user-name]", "input#username-input[name=username]"),
-    ("/", "[data-test=login-button]", ".form-actions > button#signin-btn"),
+    ("/", "[data-test=login-button]", ".form-actions > button#login-button:not([data-test])"),
     ("/", "h3[data-test=error]", "div.alert[data-test=error]"),
     ("/inventory.html", "div.inventory_item", "article.product-card"),
     ("/inventory.html", "#add-to-cart-sauce-labs-backpack", ".product-card__actions > button"),

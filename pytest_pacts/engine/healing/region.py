@@ -6,12 +6,14 @@ did not change. When the failing locator's region no longer resolves, the rung l
 element without the region:
 
 1. **Agreement** (the multi-locator rule): the recorded locators (the failing one and its
-   alternates) are tried without the region; when at least two *independent* ones (different
-   attribute sources: test id, name, placeholder, id/class) single out the same element, that
-   element is the one.
+   alternates) and those re-discovered by the step's own words are tried without the region;
+   when at least two *independent* ones (different attribute sources: test id, name,
+   placeholder, id/class) single out the same element, that element is the one.
 2. Otherwise each candidate alone (including re-discovery by name) must also match the
    recorded fingerprint above the heal threshold: a single source without its region is weak
    evidence (a renamed field's label can move to its neighbour).
+3. Last, the similarity rung over the whole page (the region to scope it to is gone), with
+   the full abstain rule.
 
 Every candidate is unique on the whole page, passes the five-point gate and agrees with the
 fingerprint ranking (:func:`~pytest_pacts.engine.healing.intent.try_locators`); otherwise the
@@ -21,6 +23,7 @@ rung declines and the step fails with the reasons.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from playwright.sync_api import Error as PlaywrightError
 
@@ -30,6 +33,7 @@ from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import first_line, resolve
 from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models import Target
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import FailureType, HealRung
@@ -87,7 +91,8 @@ class RegionDriftRung:
         if state.discovery is not None:
             known.extend(state.discovery.alternates)
 
-        agreed = self._agreed(ctx, known)
+        rediscovered, failed = self._rediscover(ctx)
+        agreed = self._agreed(ctx, known, rediscovered)
         if agreed is not None:
             locator, sources = agreed
             extra = {"region_gone": region, "agreeing_sources": ", ".join(sources)}
@@ -97,7 +102,9 @@ class RegionDriftRung:
                 return result
 
         notes: list[str] = []
-        for option in self._single_options(ctx, known, region, notes):
+        if failed:
+            notes.append(failed)
+        for option in self._single_options(known, rediscovered, region):
             result = try_locators(ctx, self.name, [option], what)
             if result is None:
                 continue
@@ -105,24 +112,60 @@ class RegionDriftRung:
                 notes.append(result.reason)
                 continue
             score = result.evidence.get("fingerprint_score")
-            if not isinstance(score, float) or score <= ctx.options.heal_threshold:
-                shown = f"{score:.2f}" if isinstance(score, float) else "unknown"
-                notes.append(
-                    f"{option[0].describe()}: matches the recorded element only at {shown} "
-                    f"(needs > {ctx.options.heal_threshold:.2f}, or two independent locators "
-                    "agreeing)"
-                )
+            if not isinstance(score, float):
+                notes.append(f"{option[0].describe()}: no fingerprint to compare with")
                 continue
-            return result
+            if score > ctx.options.heal_threshold:
+                return result
+            runner = result.runner_up_score
+            notes.append(
+                f"{option[0].describe()}: matches the recorded element only at {score:.2f} "
+                f"(runner-up {runner if runner is not None else 0:.2f}; needs > "
+                f"{ctx.options.heal_threshold:.2f}, or two independent locators agreeing)"
+            )
+            continue
+        # Last, similarity over the whole page (the region to scope it to is gone), with the
+        # full abstain rule: threshold, margin over the runner-up, type and gate.
+        similar = self._similar_page_wide(ctx)
+        if similar is not None and similar.accepted:
+            return replace(similar, reason=f"region {region!r} is gone; {similar.reason}")
+        if similar is not None:
+            notes.append(f"similarity over the whole page: {similar.reason}")
         return RungResult(
             self.name,
             False,
             f"region {region!r} is gone and nothing unique without it is clearly the recorded "
             "element: " + ("; ".join(notes) or "no candidate"),
+            candidates=similar.candidates if similar is not None else (),
         )
 
+    @staticmethod
+    def _similar_page_wide(ctx: HealContext) -> RungResult | None:
+        step = ctx.state.step
+        if step.target is None:
+            return None
+        unscoped_step = step.model_copy(update={"target": Target(element=step.target.element)})
+        state = replace(ctx.state, step=unscoped_step)
+        return SimilarityRung().attempt(replace(ctx, state=state, round_results=[]))
+
+    def _rediscover(self, ctx: HealContext) -> tuple[list[Locator], str]:
+        """The element found again by the step's own words, without the region."""
+        step = ctx.state.step
+        if step.target is None:
+            return [], ""
+        try:
+            found = self.discoverer.discover(
+                ctx.page, [(0, Target(element=step.target.element), step.action)]
+            )[0]
+        except PlaywrightError as exc:
+            return [], f"re-discovery without the region failed: {first_line(exc)}"
+        if found.locator is None:
+            return [], ""
+        return [found.locator, *found.alternates], ""
+
+    @staticmethod
     def _single_options(
-        self, ctx: HealContext, known: list[Locator], region: str, notes: list[str]
+        known: list[Locator], rediscovered: list[Locator], region: str
     ) -> list[Option]:
         options: list[Option] = [
             (loc.model_copy(update={"region": None}), loc.confidence * UNSCOPED_FACTOR,
@@ -130,32 +173,27 @@ class RegionDriftRung:
             for loc in dict.fromkeys(known)
             if loc.region is not None
         ]  # fmt: skip
-        step = ctx.state.step
-        if step.target is None:
-            return options
-        try:
-            found = self.discoverer.discover(
-                ctx.page, [(0, Target(element=step.target.element), step.action)]
-            )[0]
-        except PlaywrightError as exc:
-            notes.append(f"re-discovery without the region failed: {first_line(exc)}")
-            return options
-        if found.locator is not None:
-            options.extend(
-                (loc, loc.confidence * UNSCOPED_FACTOR,
-                 {"region_gone": region, "how": "re-discovered by name"})
-                for loc in (found.locator, *found.alternates)
-            )  # fmt: skip
+        options.extend(
+            (loc, loc.confidence * UNSCOPED_FACTOR,
+             {"region_gone": region, "how": "re-discovered by name"})
+            for loc in rediscovered
+        )  # fmt: skip
         return options
 
     @staticmethod
-    def _agreed(ctx: HealContext, known: list[Locator]) -> tuple[Locator, list[str]] | None:
-        """A locator whose element at least two independent recorded locators still single
-        out once the vanished region is dropped, and the sources that agree."""
+    def _agreed(
+        ctx: HealContext, known: list[Locator], rediscovered: list[Locator]
+    ) -> tuple[Locator, list[str]] | None:
+        """A locator whose element at least two independent locators (the recorded ones and
+        those re-discovered by the step's words) single out once the vanished region is
+        dropped, and the sources that agree."""
         groups: dict[str, tuple[Locator, set[str]]] = {}
-        for loc in dict.fromkeys(known):
-            source = _SOURCE.get(loc.strategy)
-            if loc.region is None or source is None:
+        # everything re-discovery returns was found through the step's words: one source,
+        # however many renderings of that element it offers
+        sourced = [(loc, _SOURCE.get(loc.strategy)) for loc in dict.fromkeys(known)]
+        sourced += [(loc, "name") for loc in rediscovered]
+        for loc, source in sourced:
+            if source is None:
                 continue
             unscoped = loc.model_copy(update={"region": None})
             found = resolve(ctx.page, unscoped, ctx.state.fingerprint)

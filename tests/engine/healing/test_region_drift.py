@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.discovery import to_playwright
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.models.outcome import HealRung
@@ -54,3 +56,37 @@ def test_does_not_apply_while_the_region_exists(tab: Page) -> None:
     tab.evaluate("() => { document.querySelector('#u').remove(); }")
     ctx = failing_context(tab, plan, state)
     assert RegionDriftRung().attempt(ctx) is None
+
+
+def test_demo_v1_to_v2_login_fields_and_button(tab: Page, demo: dict[str, DemoServer]) -> None:
+    """The v2 redesign renames the form and the button's id, test id and text at once."""
+    healed: dict[str, str] = {}
+    for element, action in (("Username", "fill"), ("Password", "fill"), ("Login", "click")):
+        tab.goto(demo["v1"].url + "/")
+        plan, state = discovered(tab, element, action, region="LoginForm")
+        tab.goto(demo["v2"].url + "/")
+        ctx = failing_context(tab, plan, state)
+        attempt, result = HealingLadder(rungs=[RegionDriftRung()]).heal(ctx)
+        assert result is not None and attempt.accepted, (element, attempt.reason)
+        assert result.locator is not None
+        healed[element] = tab.evaluate(
+            "(el) => el.id", to_playwright(tab, result.locator).element_handle()
+        )
+    assert healed == {"Username": "username-input", "Password": "password-input",
+                      "Login": "login-button"}  # fmt: skip
+
+
+def test_demo_button_that_changed_everything_is_abstained(
+    tab: Page, demo: dict[str, DemoServer]
+) -> None:
+    """Form, id, test id, text, class and wrapper all changed: no evidence is strong enough
+    (the best candidate matches the recorded button at about 0.6), so the ladder abstains
+    and the step fails with its candidates rather than guessing."""
+    tab.goto(demo["v1"].url + "/")
+    plan, state = discovered(tab, "Login", "click", region="LoginForm")
+    tab.goto(demo["v2"].url + "/")
+    tab.evaluate("() => { document.querySelector('#login-button').id = 'signin-btn'; }")
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder(rungs=[RegionDriftRung()]).heal(ctx)
+    assert not attempt.accepted and result is None
+    assert "similarity over the whole page: abstained" in attempt.reason
