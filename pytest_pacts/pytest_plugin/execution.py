@@ -25,7 +25,6 @@ from pytest_pacts.discovery.pom import load_pom, remember_step
 from pytest_pacts.engine.api import RequirementFailed, Runtime, render_failure, run_requirement
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung
 from pytest_pacts.engine.healing import HealingLadder, HumanRung, default_rungs
-from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.governance import review
 from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overlay
 from pytest_pacts.models import Plan
@@ -104,9 +103,8 @@ def _extensions(config: pytest.Config) -> list[object]:
 
 
 def ladder(config: pytest.Config, store: Store) -> list[Rung]:
-    """The rungs of SPEC.md §6 in order, with region-drift repair right after alternates."""
-    rungs = default_rungs(store, _extensions(config), human=_human(config))  # type: ignore[arg-type]
-    return [rungs[0], RegionDriftRung(), *rungs[1:]]
+    """The ladder's rungs (SPEC.md §6), with this session's extensions and terminal."""
+    return default_rungs(store, _extensions(config), human=_human(config))  # type: ignore[arg-type]
 
 
 def artifacts_dir(config: pytest.Config, req_id: str) -> str:

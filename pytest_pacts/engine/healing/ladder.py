@@ -39,6 +39,7 @@ from pytest_pacts.engine.healing.record import (
     with_proposal,
 )
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
+from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.engine.healing.repair import RepairRung
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models.outcome import HealAttempt, HealRung
@@ -54,10 +55,12 @@ def default_rungs(
     discoverer: Discoverer | None = None,
     human: HumanRung | None = None,
 ) -> list[Rung]:
-    """The seven rungs of SPEC.md §6, in order."""
+    """The seven rungs of SPEC.md §6, in order, with region-drift repair (a repair of rung 2
+    for a container that vanished) right after the alternates."""
     found = discoverer or Discoverer()
     return [
         AlternateRung(),
+        RegionDriftRung(found),
         RepairRung(found),
         RediscoveryRung(found),
         MemoryRung(store),
