@@ -11,6 +11,7 @@ from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_locator, to_playwright
 from pytest_pacts.engine.contracts import HealContext
+from pytest_pacts.engine.gate import blocking_point
 from pytest_pacts.engine.healing._js import call_on_elements
 from pytest_pacts.engine.healing.relocate import gate_json
 from pytest_pacts.engine.healing.scoring import (
@@ -23,6 +24,7 @@ from pytest_pacts.engine.healing.scoring import (
 )
 from pytest_pacts.models.locator import Fingerprint, Locator
 from pytest_pacts.models.recipe import JsonObject
+from pytest_pacts.models.requirement import Action
 
 JSON = dict[str, object]
 
@@ -183,5 +185,7 @@ def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:
     evidence: JSON = {"gate_result": gate_json(gate)}
     if gate.box is not None:
         evidence["bounding_box"] = gate.box.model_dump(mode="json")
-    failed = gate.failed
-    return gate.ok, ("passes the gate" if failed is None else failed.reason), evidence
+    # the executor's rule for which points an action needs (hover and focus do not need an
+    # enabled element), so a candidate is judged exactly as the retried step will be
+    failed = blocking_point(gate, Action(action_of(ctx)))
+    return failed is None, ("passes the gate" if failed is None else failed.reason), evidence

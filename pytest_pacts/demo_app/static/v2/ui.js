@@ -65,7 +65,7 @@ window.PACTS_UI = {
       form: "#contact", name: "#name", email: "#email", submit: "#send-btn", status: "#contact-result",
     },
     panel: {
-      toggle: "#open-drawer", panel: "#drawer", confirm: "#drawer-confirm", status: "#drawer-result",
+      toggle: "#show-panel", panel: "#drawer", confirm: "#drawer-confirm", status: "#drawer-result",
       showText: "Open panel", hideText: "Close panel",
     },
     cookies: {
