@@ -30,3 +30,10 @@ def test_readme_quick_start_is_exactly_two_commands() -> None:
     ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "scripts/test.sh" in ci
+
+
+def test_sample_conftest_is_the_template() -> None:
+    # sample_requirements/conftest.py is what `pacts init --demo` scaffolds; keep one truth
+    template = (ROOT / "conftest_templates" / "conftest.py").read_text(encoding="utf-8")
+    sample = (ROOT / "sample_requirements" / "conftest.py").read_text(encoding="utf-8")
+    assert sample == template, "copy conftest_templates/conftest.py to sample_requirements/"

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from contextlib import ExitStack
 from pathlib import Path
 
 from pytest_pacts.cli.common import EXIT_ENVIRONMENT, EXIT_OK, EXIT_PROBLEMS, CommandError
-from pytest_pacts.cli.plan_cmd import collect_files, load_shared_blocks
+from pytest_pacts.cli.plan_cmd import load_plans
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
-from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -131,16 +129,7 @@ def run(args: argparse.Namespace) -> int:
     from pytest_pacts.browser import NoBrowserError
     from pytest_pacts.discovery.planning import DiscoveryBrowser, discover_plan, start_page_steps
 
-    shared = load_shared_blocks(args.blocks)
-    options = LoaderOptions(shared_blocks=shared)
-    plans: list[Plan] = []
-    failed_files = 0
-    for path in collect_files(args.paths):
-        try:
-            plans.extend(load_file(path, options).plans)
-        except RequirementFileError as exc:
-            failed_files += 1
-            print(str(exc), file=sys.stderr)
+    plans, failed_files = load_plans(args.paths, args.blocks)
     reports: list[dict[str, object]] = []
     problems = failed_files
     with ExitStack() as stack:

@@ -15,7 +15,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, STORE_ENV, CommandError, opened_store
-from pytest_pacts.cli.plan_cmd import collect_files, load_shared_blocks
+from pytest_pacts.cli.plan_cmd import load_plans
 from pytest_pacts.generator import (
     GenerationError,
     Locators,
@@ -25,7 +25,6 @@ from pytest_pacts.generator import (
     write_test,
 )
 from pytest_pacts.models import Plan
-from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
 from pytest_pacts.store import Store, default_store_path
 
 
@@ -59,18 +58,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _plans(args: argparse.Namespace) -> tuple[list[Plan], int]:
-    env = dict(os.environ)
-    shared = load_shared_blocks(args.blocks)
-    options = LoaderOptions(env=env, secret_vars=frozenset(args.secret_var), shared_blocks=shared)
-    plans: list[Plan] = []
-    failed = 0
-    for path in collect_files(args.paths):
-        try:
-            plans.extend(load_file(path, options).plans)
-        except RequirementFileError as exc:
-            failed += 1
-            print(str(exc))
-    return plans, failed
+    return load_plans(args.paths, args.blocks, args.secret_var)
 
 
 @contextmanager

@@ -122,18 +122,26 @@ def load_shared_blocks(files: list[Path]) -> dict[str, BlockDefinition]:
     return shared
 
 
-def run(args: argparse.Namespace) -> int:
-    env = dict(os.environ)
-    shared = load_shared_blocks(args.blocks)
-    options = LoaderOptions(env=env, secret_vars=frozenset(args.secret_var), shared_blocks=shared)
+def load_plans(
+    paths: list[Path], blocks: list[Path], secret_vars: list[str] | None = None
+) -> tuple[list[Plan], int]:
+    """Every plan under ``paths`` (files or directories) and how many files had problems;
+    each problem is printed to stderr, located, and the other files still load."""
+    options = LoaderOptions(env=dict(os.environ), secret_vars=frozenset(secret_vars or ()),
+                            shared_blocks=load_shared_blocks(blocks))  # fmt: skip
     plans: list[Plan] = []
     failed = 0
-    for path in collect_files(args.paths):
+    for path in collect_files(paths):
         try:
             plans.extend(load_file(path, options).plans)
         except RequirementFileError as exc:
             failed += 1
             print(str(exc), file=sys.stderr)
+    return plans, failed
+
+
+def run(args: argparse.Namespace) -> int:
+    plans, failed = load_plans(args.paths, args.blocks, args.secret_var)
     if args.json:
         print(json.dumps([plan_as_json(p) for p in plans], indent=2, ensure_ascii=False))
     else:
