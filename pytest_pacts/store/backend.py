@@ -8,6 +8,7 @@ lock a transaction takes, how times, JSON and errors cross the driver, and the f
 
 from __future__ import annotations
 
+import abc
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -79,7 +80,7 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-class BaseBackend:
+class BaseBackend(abc.ABC):
     """Transaction nesting, locking and error translation shared by both dialects.
 
     One connection per :class:`~pytest_pacts.store.Store`; an ``RLock`` serialises threads
@@ -95,14 +96,17 @@ class BaseBackend:
         self._depth = 0
 
     # -- hooks each dialect provides -------------------------------------------------
+    @abc.abstractmethod
     def _outer_transaction(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
+        """Provided by each dialect."""
 
+    @abc.abstractmethod
     def _run(self, sql: str, params: Params, fetch: bool) -> tuple[int, list[Row]]:
-        raise NotImplementedError
+        """Provided by each dialect."""
 
+    @abc.abstractmethod
     def _run_many(self, sql: str, rows: list[Params]) -> None:
-        raise NotImplementedError
+        """Provided by each dialect."""
 
     # -- shared behaviour ------------------------------------------------------------
     @contextmanager
