@@ -18,9 +18,9 @@ from pytest_pacts.engine.healing import (
     RepairRung,
     SimilarityRung,
 )
-from pytest_pacts.engine.healing import hookspec as heal_hooks
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import FailureType, HealRung
+from pytest_pacts.pytest_plugin import hookspecs
 
 from .helpers import discovered, failing_context
 
@@ -163,7 +163,8 @@ def test_extension_hook_with_a_fake_healer_is_budgeted(tab: Page) -> None:
     tab.set_content("""<button id="a" data-mark="real">Checkout</button>""")
     plan, state = discovered(tab, "Checkout")
     tab.evaluate("() => { document.querySelector('#a').textContent = 'Pay'; }")
-    hookimpl = pluggy.HookimplMarker("pacts")
+    # the hookspec users implement in a conftest or plugin (added by pytest_addhooks)
+    hookimpl = pluggy.HookimplMarker("pytest")
 
     class FakeHealer:
         calls = 0
@@ -173,8 +174,8 @@ def test_extension_hook_with_a_fake_healer_is_budgeted(tab: Page) -> None:
             FakeHealer.calls += 1
             return [Locator(strategy=Strategy.CSS, confidence=0.9, css="#a")]
 
-    manager = pluggy.PluginManager("pacts")
-    manager.add_hookspecs(heal_hooks)
+    manager = pluggy.PluginManager("pytest")
+    manager.add_hookspecs(hookspecs)
     manager.register(FakeHealer())
 
     def from_hook(ctx: HealContext) -> list[Locator]:
