@@ -268,3 +268,10 @@ def get_float(config: pytest.Config, name: str) -> float:
 
 def get_bool(config: pytest.Config, name: str) -> bool:
     return bool(get(config, name))
+
+
+def validate(config: pytest.Config) -> None:
+    """Read every setting once at start-up, so a bad value is one clean usage error
+    (``--pacts-step-timeout=abc``) rather than a failure in every item."""
+    for setting in SETTINGS:
+        get(config, setting.name)

@@ -24,6 +24,7 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    options.validate(config)
     config.addinivalue_line(
         "markers", "browser_context_args(**kwargs): Playwright context options for one test"
     )

@@ -238,3 +238,29 @@ steps:
     for text in (result.stdout.str(), result.stderr.str(), junit):
         assert "canary-7f3a9" not in text
         assert "tok-literal-5521" not in text
+
+
+@pytest.mark.parametrize(
+    ("args", "ini", "message"),
+    [
+        (
+            ["--pacts-step-timeout=abc"],
+            "",
+            "--pacts-step-timeout / pacts_step_timeout must be a number, got 'abc'",
+        ),
+        (
+            [],
+            "pacts_max_heal_rounds = many\n",
+            "--pacts-max-heal-rounds / pacts_max_heal_rounds must be a number, got 'many'",
+        ),
+    ],
+)
+def test_bad_setting_is_one_usage_error(
+    pytester: pytest.Pytester, args: list[str], ini: str, message: str
+) -> None:
+    pytester.makefile(".req.yaml", a="req_id: R1\nurl: /\nsteps: [Login | click]\n")
+    pytester.makeini("[pytest]\n" + ini)
+    result = pytester.runpytest_subprocess("--pacts-dry-run", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str()
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
