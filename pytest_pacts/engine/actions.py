@@ -8,8 +8,11 @@ clear of a sticky banner if needed) and then restores the scroll position. So a 
 action first re-runs the hit test at the element's centre in the page (one round trip, no
 animation frames), scrolling it to the viewport's centre if something covers it; if it is
 still covered, Playwright's full checks run instead of the forced action. Acting on the
-wrong element is the worst outcome (SPEC.md §2.3). Values arrive resolved; :func:`reveal` is called
-only here, at the moment of typing, so a secret never reaches a message (SPEC.md §2.7).
+wrong element is the worst outcome (SPEC.md §2.3). When that scroll moves the page under the
+pointer, the pointer follows the element it was hovering, as a hand would: a menu opened by
+the previous step's hover stays open for the click on its item. Values arrive resolved;
+:func:`reveal` is called only here, at the moment of typing, so a secret never reaches a
+message (SPEC.md §2.7).
 
 Errors become :class:`~pytest_pacts.models.outcome.Failure` values; a field that does not
 take the value typed into it is a ``value_rejected`` failure (RCA ``data_issue``).
@@ -71,7 +74,7 @@ def perform(
 # Is the centre of the element the element (or its label, or inside it)? If not, centre it in
 # the viewport and ask again. Shadow-aware like the gate's hit test.
 _READY_FOR_POINTER = """([el]) => {
-  if (!el) return false;
+  if (!el) return {hit: false, anchor: null};
   const up = (e) => e.parentElement || (e.parentNode && e.parentNode.host) || null;
   const hits = () => {
     const r = el.getBoundingClientRect();
@@ -88,9 +91,30 @@ _READY_FOR_POINTER = """([el]) => {
     for (let e = h; e; e = up(e)) if (e === el) return true;
     return false;
   };
-  if (hits()) return true;
+  if (hits()) return {hit: true, anchor: null};
+  // Scrolling moves the page under a pointer that stays put: whatever it hovers (a menu's
+  // trigger) slides away and a hover-revealed target closes. Note the hovered element so the
+  // pointer can follow it, as a person's hand would.
+  const doc = el.ownerDocument;
+  const chain = [...doc.querySelectorAll(':hover')];
+  const held = chain.length ? chain[chain.length - 1] : null;
+  const keep = held && held !== doc.documentElement && held !== doc.body && !held.contains(el)
+    ? held.getBoundingClientRect() : null;
   el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
-  return hits();
+  const hit = hits();
+  if (!keep || !held.isConnected) return {hit, anchor: null};
+  const now = held.getBoundingClientRect();
+  if (now.x === keep.x && now.y === keep.y) return {hit, anchor: null};
+  let x = now.left + now.width / 2, y = now.top + now.height / 2;
+  const win = doc.defaultView;
+  if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return {hit, anchor: null};
+  try {  // into the top viewport's coordinates (same-origin frames)
+    for (let w = win; w.frameElement; w = w.parent) {
+      const f = w.frameElement.getBoundingClientRect();
+      x += f.left + w.frameElement.clientLeft; y += f.top + w.frameElement.clientTop;
+    }
+  } catch (e) { return {hit, anchor: null}; }
+  return {hit, anchor: [x, y]};
 }"""
 
 _POINTER = frozenset({Action.CLICK, Action.HOVER, Action.CHECK, Action.UNCHECK})
@@ -100,8 +124,13 @@ def _on_element(
     el: PWLocator, action: Action, value: str | None, step_index: int, timeout_ms: float
 ) -> Failure | None:
     t = timeout_ms
-    # forced only when the hit test right now says the pointer lands on the element
-    force = action not in _POINTER or bool(el.evaluate_all(_READY_FOR_POINTER))
+    force = True
+    if action in _POINTER:
+        # forced only when the hit test right now says the pointer lands on the element
+        ready = el.evaluate_all(_READY_FOR_POINTER)
+        force = bool(ready["hit"])
+        if ready["anchor"] is not None:  # the page scrolled: the pointer follows what it held
+            el.page.mouse.move(*ready["anchor"])
     if action is Action.CLICK:
         el.click(force=force, timeout=t)
     elif action is Action.HOVER:
