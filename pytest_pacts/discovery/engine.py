@@ -193,9 +193,9 @@ class Discoverer:
         ranked = [(s, r) for s, r in answers if r["rank"] is not None]
         if not ranked:
             message = str(answers[0][1].get("message", "no element matches"))
-            return DiscoveryResult(
-                **base.fields(), unresolved=Unresolved(reason="none", message=message)
-            )
+            missing = bool(answers) and all(r.get("region_missing") for _s, r in answers)
+            unresolved = Unresolved(reason="none", message=message, region_missing=missing)
+            return DiscoveryResult(**base.fields(), unresolved=unresolved)
         best = min(cast(int, r["rank"]) for _s, r in ranked)
         top = [(s, r) for s, r in ranked if r["rank"] == best]
         if len(top) > 1 or top[0][1]["status"] == "ambiguous":

@@ -13,7 +13,10 @@ step timeout passes. Between probes the checker waits for the next DOM change (c
 - ``value:X``: the element's value equals X after normalisation (a substring would make
   ``value:`` always true); ``field_populated``: the value is not blank;
 - ``element_visible``/``element_hidden:<Element@Region>``: the target is discovered on the
-  page as it is; hidden means discovery finds no such element, or finds it not visible;
+  page as it is; hidden means discovery finds no such element, or finds it not visible.
+  When the region itself is not on the page, the element is looked for page-wide: one
+  visible match decides (a renamed region must not make ``element_hidden`` pass while the
+  element is on show), several equal matches leave only ``element_hidden`` true;
 - ``count:<Element@Region>=N``: the number of elements that match Element equally well
   (discovery's best-matching strategy and tier) inside the region, as one discovery scan
   reports them: one when discovery singles out an element, the ambiguous candidates when
@@ -37,7 +40,8 @@ from pytest_pacts.discovery import UnrenderableLocator, to_playwright
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.waiting import now_ms, wait_for_change
-from pytest_pacts.models import Action, Expectation, ExpectationKind
+from pytest_pacts.models import Action, Expectation, ExpectationKind, Target
+from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import Failure, FailureType
 
 _WS = re.compile(r"\s+")
@@ -205,18 +209,55 @@ class Checker:
     def _element(self, exp: Expectation, want_visible: bool) -> Probe:
         assert exp.target is not None
         result = self.finder.resolve(exp.target, Action.HOVER)
+        if result.unresolved is not None and result.unresolved.region_missing:
+            return self._without_region(exp, want_visible)
         if result.locator is None:
             reason = result.unresolved.message if result.unresolved else "not found"
             ambiguous = result.unresolved is not None and result.unresolved.reason == "ambiguous"
             if want_visible or ambiguous:
                 return Probe(False, f'"{exp.target}": {reason}')
             return Probe(True, "no such element")
-        try:
-            visible = to_playwright(self.page, result.locator).is_visible()
-        except UnrenderableLocator as exc:
-            return Probe(False, f'"{exp.target}" cannot be rendered as a locator: {exc}')
+        visible = self._visible(result.locator)
+        if isinstance(visible, Probe):
+            return visible
         state = "visible" if visible else "hidden"
         return Probe(visible == want_visible, f'"{exp.target}" is {state}')
+
+    def _without_region(self, exp: Expectation, want_visible: bool) -> Probe:
+        """The region is not on the page at all. That alone says nothing about the element: a
+        closed dialog takes its buttons with it, but a renamed container leaves them on show.
+        So look for the element page-wide: one visible match is the element (a renamed region)
+        and decides both kinds; no visible match means hidden; several equal matches cannot
+        say which one the region meant, so only ``element_hidden`` holds (its region is gone).
+        """
+        assert exp.target is not None
+        region = exp.target.region
+        wide = self.finder.resolve(Target(element=exp.target.element), Action.HOVER)
+        gone = f'the region "{region}" is not on the page'
+        if wide.locator is not None:
+            visible = self._visible(wide.locator)
+            if isinstance(visible, Probe):
+                return visible
+            if visible:
+                seen = f'{gone}, but "{exp.target.element}" is, visible, elsewhere on the page'
+                if not want_visible:
+                    seen += " (a renamed region? name it as the page shows it)"
+                return Probe(want_visible, seen)
+            return Probe(not want_visible, f'{gone} and "{exp.target.element}" is hidden')
+        if wide.unresolved is not None and wide.unresolved.reason == "ambiguous":
+            n = len(wide.unresolved.candidates)
+            return Probe(
+                not want_visible,
+                f'{gone}, and "{exp.target.element}" matches {n} elements elsewhere: '
+                "name a region that is on the page",
+            )
+        return Probe(not want_visible, f'{gone} and neither is "{exp.target.element}"')
+
+    def _visible(self, locator: Locator) -> bool | Probe:
+        try:
+            return to_playwright(self.page, locator).is_visible()
+        except UnrenderableLocator as exc:
+            return Probe(False, f"{locator.describe()} cannot be rendered as a locator: {exc}")
 
     def _count(self, exp: Expectation) -> Probe:
         assert exp.target is not None and exp.count is not None
@@ -227,7 +268,10 @@ class Checker:
             n = len(result.unresolved.candidates)
         else:
             n = 0
-        return Probe(n == exp.count, f'"{exp.target}" matches {n} element(s)')
+        seen = f'"{exp.target}" matches {n} element(s)'
+        if result.unresolved is not None and result.unresolved.region_missing:
+            seen += f' (the region "{exp.target.region}" is not on the page)'
+        return Probe(n == exp.count, seen)
 
 
 class _NeedsElement(Exception):

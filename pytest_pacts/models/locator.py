@@ -228,6 +228,11 @@ class Unresolved(_Frozen):
     message: str
     candidates: tuple[Candidate, ...] = ()
     failed_point: GatePoint | None = None
+    region_missing: bool = Field(
+        default=False,
+        description="Nothing matched because the step's region itself is not on the page (no "
+        "container and no text of that name, in any frame).",
+    )
 
 
 class RejectedLocator(_Frozen):

@@ -62,6 +62,10 @@ def test_every_outcome_holds(shared_tab: Page, url: str) -> None:
         ("wait", "", "", "count:Buy@Fruits=3"),
         ("wait", "", "", "count:Buy@Vegetables=1"),
         ("wait", "", "", "count:Sell@Fruits=0"),
+        # a region that is not on the page: the element is looked for page-wide
+        ("wait", "", "", "element_hidden:Delete@Dairy"),  # nothing anywhere
+        ("wait", "", "", "element_hidden:Buy@Dairy"),  # only others' Buy buttons
+        ("wait", "", "", "element_visible:Edit@Toolbar"),  # a renamed region
         ("click", "Next page", "", "navigates_to:second PAGE"),
     )
     record = run(shared_tab, p)
@@ -89,6 +93,11 @@ SHORT = EngineOptions(step_timeout_ms=400, settle_timeout_ms=200, navigation_tim
         (("hover", "Save", "", "enabled"), "is not enabled"),
         (("hover", "Edit", "", "disabled"), "is enabled"),
         (("wait", "", "", "count:Buy@Fruits=2"), "matches 3 element(s)"),
+        (("wait", "", "", "count:Buy@Dairy=1"), 'the region "Dairy" is not on the page'),
+        # a missing region must not make a visible element pass as hidden
+        (("wait", "", "", "element_hidden:Edit@Toolbar"), '"Edit" is, visible, elsewhere'),
+        (("wait", "", "", "element_visible:Buy@Dairy"), "matches 4 elements elsewhere"),
+        (("wait", "", "", "element_visible:Delete@Dairy"), 'neither is "Delete"'),
         (("click", "Edit", "", "navigates_to:Second page"), "the URL did not change"),
         (("click", "Next page", "", "navigates_to:Checkout"), "is not 'checkout'"),
     ],
@@ -104,6 +113,17 @@ def test_every_outcome_fails_when_it_does_not_hold(
     assert seen in failure.message, failure.message
     assert record.rca.rca_class is RcaClass.ASSERTION_MISMATCH
     assert record.steps[0].expectation_ok is False
+
+
+def test_a_closed_dialog_takes_its_buttons_with_it(shared_tab: Page, site: Site) -> None:
+    url = site.add(
+        "dialog.html",
+        "<section role='dialog' aria-label='Newsletter'><p>Join us?</p>"
+        "<button onclick=\"this.closest('section').remove()\">No thanks</button></section>",
+    )
+    p = plan(url, ("click", "No thanks@Newsletter", "", "element_hidden:No thanks@Newsletter"))
+    record = run(shared_tab, p)
+    assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
 
 
 def test_expectations_wait_for_late_content(shared_tab: Page, site: Site) -> None:

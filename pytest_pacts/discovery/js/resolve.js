@@ -243,13 +243,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (rel.length > 1) return ambiguous(rank, 'relational', 2, rel.map((r) => r.el));
     if (crowdedAt) return ambiguous(crowdedAt.rank, crowdedAt.s, crowdedAt.tier, crowdedAt.els);
     let regionNote = '';
+    let regionMissing = false;
     if (scope) {
       const located = scope.structured.size || elements.some((e) => lowTextOf(e).includes(low(step.region)));
+      regionMissing = !located;
       regionNote = located ? ` inside "${step.region}"`
         : ` (the region "${step.region}" matches no container and no text on this page)`;
     }
     const message = `no element matches "${step.element}" for ${step.action}${regionNote}`;
-    return { status: 'none', rank: null, message };
+    return { status: 'none', rank: null, message, region_missing: regionMissing };
   }
 
   // Is ``el`` (an iframe) inside ``region``? Then the region holds the whole frame:
