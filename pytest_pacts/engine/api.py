@@ -34,6 +34,7 @@ from pytest_pacts.store import Store
 __all__ = [
     "RequirementFailed",
     "Runtime",
+    "record_run",
     "render_failure",
     "run_requirement",
 ]
@@ -49,6 +50,9 @@ class Runtime:
     ``generator`` is the no-op seam of the generator stage (seed 001 §7).
     ``navigate`` ``False`` runs the steps on the page as it is (the ``pacts`` fixture of a
     hand-written test, which drives navigation itself); the plan's URL is then only recorded.
+    ``record`` ``False`` leaves the run out of the store's run history (the caller records a
+    combined run itself, see :func:`record_run`); the POM cache, healing memory and heal
+    proposals are written as always.
     """
 
     env: Mapping[str, str]
@@ -64,6 +68,7 @@ class Runtime:
     generator: Callable[[Plan], None] | None = None
     discoverer: Discoverer | None = None
     navigate: bool = True
+    record: bool = True
 
 
 class RequirementFailed(Exception):
@@ -75,7 +80,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
     verdict (``engine/machine.py``). Returns the run's record; never raises for a failing
     requirement, a broken page or a dead server."""
     started = datetime.now(UTC)
-    recorder = Recorder(runtime.store, runtime.session_id, plan)
+    recorder = Recorder(runtime.store if runtime.record else None, runtime.session_id, plan)
     conflict = recorder.begin()
     if conflict is not None:
         return _not_started(plan, conflict, started)
@@ -115,6 +120,17 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
                 update={"evidence": (*record.rca.evidence, *problems)})}
         )  # fmt: skip
     return record
+
+
+def record_run(store: Store | None, session_id: str, plan: Plan, record: RunRecord) -> list[str]:
+    """Write a run that was executed in parts (``Runtime(record=False)``) to the store's run
+    history as one run of ``plan``; returns store problems (never raises). A conflicting run
+    of the same requirement in the session is reported, and this one is not recorded."""
+    recorder = Recorder(store, session_id, plan)
+    conflict = recorder.begin()
+    if conflict is not None:
+        return [conflict.message]
+    return recorder.finish(record)
 
 
 def _not_started(plan: Plan, failure: Failure, started: datetime) -> RunRecord:

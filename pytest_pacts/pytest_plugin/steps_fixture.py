@@ -18,15 +18,16 @@ import os
 import re
 import sys
 from collections.abc import Generator
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.engine.api import RequirementFailed, run_requirement
+from pytest_pacts.engine.api import RequirementFailed, Runtime, record_run, run_requirement
 from pytest_pacts.engine.combine import combine_runs
-from pytest_pacts.models import SourceRef, Step
+from pytest_pacts.models import Plan, SourceRef, Step
 from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.planner.inline import inline_plan, inline_step
 from pytest_pacts.planner.steps import StepSyntaxError
@@ -59,6 +60,9 @@ class PactsSteps:
         self._accepted: list[str] = []
         self._record: RunRecord | None = None
         self._first_url: str | None = None
+        self._whole: Plan | None = None
+        self._runtime: Runtime | None = None
+        self._recorded = False
 
     @property
     def record(self) -> RunRecord | None:
@@ -114,18 +118,32 @@ class PactsSteps:
             f"{self.req_id}.step{n + 1}", _start_url(self._page.url, base_url), (step,), source
         )
         prepared = prepare(self._config, plan, navigate=False, env=env)
-        run = run_requirement(plan, self._page, prepared.runtime)
+        # the store's run history gets one run per test (finish()), not one per step
+        self._runtime = replace(prepared.runtime, record=False)
+        run = run_requirement(plan, self._page, self._runtime)
         self._accepted.extend(conclude(prepared, run))
         self._steps.append(step)
         self._runs.append(run)
         self._first_url = self._first_url or plan.requirement.url
         whole = inline_plan(self.req_id, self._first_url, tuple(self._steps), self._test_source())
+        self._whole = whole
         self._record = combine_runs(whole, self._runs)
         self._item.stash[RUN_KEY] = self._record
         if run.verdict == "fail":
+            self.finish()
             redactor = Redactor(v.reveal() for v in self._secrets.values())
             _fail_like_an_item(self._record, self._config, self._accepted, redactor)
         return self._record.steps[-1]
+
+    def finish(self) -> None:
+        """Record the test's steps in the store as one run (once; the plugin calls it after
+        the test body, and a failing step before it fails the test)."""
+        if self._recorded or self._record is None or self._whole is None:
+            return
+        self._recorded = True
+        runtime = self._runtime
+        if runtime is not None and runtime.store is not None:
+            record_run(runtime.store, runtime.session_id, self._whole, self._record)
 
     def __repr__(self) -> str:
         return f"<PactsSteps {self.req_id}: {len(self._steps)} step(s)>"
@@ -190,8 +208,12 @@ def pacts(request: pytest.FixtureRequest, page: Page) -> PactsSteps:
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     """After a test body that passed: a healed run warns, or fails under
     ``--pacts-strict-heal`` (SPEC.md §7), as a requirement item does."""
-    result = yield
     steps = item.stash.get(_STEPS_KEY, None)
+    try:
+        result = yield
+    finally:
+        if steps is not None:
+            steps.finish()  # also when the body raised after some steps
     record = steps.record if steps is not None else None
     if steps is not None and record is not None:
         _fail_like_an_item(record, item.config, steps.accepted, Redactor())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -115,6 +116,17 @@ def test_gated_steps_pass_fail_readably_and_report_like_requirements(
     failed = props["test_wrong_expectation[chromium]"]
     assert failed["pacts_verdict"] == "fail"
     assert failed["pacts_rca_class"] == "assertion_mismatch"
+
+    # the store's run history has one run per test, with its steps (not one run per step)
+    with sqlite3.connect(project.path / ".pacts" / "pacts.db") as db:
+        runs = db.execute(
+            "SELECT req_id, verdict, status, (SELECT count(*) FROM run_steps s"
+            " WHERE s.run_id = r.id) FROM runs r ORDER BY req_id"
+        ).fetchall()
+    assert runs == [
+        ("test_shop.test_checkout_chromium", "pass", "finished", 4),
+        ("test_shop.test_wrong_expectation_chromium", "fail", "finished", 2),
+    ]
 
     # SPEC.md §2.7: the secret value is in nothing the run printed or wrote
     assert PASSWORD not in out
