@@ -8,6 +8,7 @@ only, so the sample conftest, the benchmarks and the tests can start it anywhere
 
 from __future__ import annotations
 
+import contextlib
 import html
 import ipaddress
 import mimetypes
@@ -18,6 +19,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 STATIC_ROOT = Path(__file__).resolve().parent / "static"
@@ -100,7 +102,29 @@ class _DemoHTTPServer(ThreadingHTTPServer):
         self.release_root = release_root
         self.assets_root = STATIC_ROOT / "assets"
         self.stopping = threading.Event()
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
         super().__init__(address, _DemoHandler)
+
+    # Connections are tracked so that stopping the server ends them too: a browser's
+    # keep-alive connection would otherwise still be answered by its handler thread, and a
+    # "server stopped mid-run" would not look stopped to the page.
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        with self._open_lock:
+            open_now = list(self._open)
+        for sock in open_now:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A browser closing a connection mid-response (navigation, test teardown) is normal
@@ -280,6 +304,7 @@ class DemoServer:
         server.stopping.set()
         server.shutdown()
         server.server_close()
+        server.close_connections()
         if thread is not None:
             thread.join(timeout=5)
         self._server, self._thread = None, None

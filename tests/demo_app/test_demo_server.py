@@ -159,3 +159,23 @@ def test_cli_prints_the_url_and_serves() -> None:
         process.wait(timeout=10)
     assert process.stderr is not None
     assert process.stderr.read() == ""  # quiet: no request log
+
+
+def test_stop_also_ends_keep_alive_connections() -> None:
+    # A browser keeps its connection open between requests; a stopped server must not go on
+    # answering on it (the "server stopped mid-run" env fault depends on it).
+    app = DemoServer("v1").start()
+    host, port = app.host, int(urlsplit(app.url).port or 0)
+    conn = http.client.HTTPConnection(host, port, timeout=5)
+    try:
+        conn.request("GET", "/")
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 200 and not response.will_close
+        app.stop()
+        with pytest.raises((http.client.HTTPException, OSError)):
+            conn.request("GET", "/")
+            conn.getresponse().read()
+    finally:
+        conn.close()
+        app.stop()
