@@ -22,10 +22,14 @@ function fmtRect(r) {
 }
 
 // Playwright's "stable" is the same box on two consecutive animation frames. A hidden
-// document never runs rAF, so a timer stands in rather than hanging the evaluate.
+// document never runs rAF, so a timer stands in rather than hanging the evaluate. A shown
+// document gets a long safety timer only: on a loaded machine a frame can take well over
+// 100 ms, and two measurements without a frame between them always agree, so a short timer
+// would call a moving element stable.
 function nextFrame() {
+  const wait = document.visibilityState === 'hidden' ? 100 : 2000;
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 100);
+    const timer = setTimeout(resolve, wait);
     requestAnimationFrame(() => { clearTimeout(timer); resolve(); });
   });
 }
