@@ -11,28 +11,24 @@ store means the command points at the wrong place, and an empty one would hide t
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
-import os
-import sys
-import unicodedata
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Callable
 
 from pydantic import ValidationError
 
-from pytest_pacts.cli.common import (
-    EXIT_OK,
-    EXIT_PROBLEMS,
-    EXIT_USAGE,
-    STORE_ENV,
-    CommandError,
-    opened_store,
+from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, STORE_ENV, CommandError, opened_store
+from pytest_pacts.cli.heals_review import (
+    DECISION_REASON_EVENT,
+    GO,
+    first_error,
+    load_proposal,
+    run_accept,
+    run_reject,
 )
+from pytest_pacts.cli.render import clip, compact, out, score, table, when
 from pytest_pacts.governance import (
     REQUIRED_CONTRACT_FIELDS,
     REQUIRED_EXCEPTION_FIELDS,
-    proposal_from_record,
     render_copy_text,
     review,
     track_badge,
@@ -40,19 +36,10 @@ from pytest_pacts.governance import (
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.store import HealProposal as ProposalRecord
-from pytest_pacts.store import (
-    RecipeVersion,
-    RecordNotFound,
-    Store,
-)
-
-#: Audit event carrying a rejection's reason: ``proposals.decide`` records who and when,
-#: not why, so the reason is its own fact, written in the decision's transaction.
-DECISION_REASON_EVENT = "RUNTIME_PATCH_PROPOSAL_DECISION_REASON"
+from pytest_pacts.store import RecipeVersion, Store
 
 _STATUS_CHOICES = ("pending", "accepted", "rejected", "all")
 _TRACK_CHOICES = ("contract", "exception")
-_GO = "GO"
 
 EPILOG = f"""\
 store:
@@ -118,13 +105,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="accept a proposal: write the next recipe version",
         description="Check the proposal's patch against the contract and the latest recipe\n"
         "version, write the next version and mark the proposal accepted.\nA major proposal "
-        f"needs --yes, or typing {_GO} at the prompt in a terminal.",
+        f"needs --yes, or typing {GO} at the prompt in a terminal.",
         epilog=EPILOG,
         formatter_class=formatter,
     )
     accept.add_argument("id", type=_proposal_id, metavar="ID")
     accept.add_argument(
-        "--yes", action="store_true", help=f"approve a major proposal without asking ({_GO})"
+        "--yes", action="store_true", help=f"approve a major proposal without asking ({GO})"
     )
     accept.add_argument("--by", metavar="NAME", help="who decides (default: the login name)")
     _store_option(accept)
@@ -176,29 +163,6 @@ def _proposal_id(text: str) -> int:
 # -- the store ---------------------------------------------------------------------------
 
 
-def _load(store: Store, proposal_id: int) -> tuple[ProposalRecord, HealProposal]:
-    try:
-        record = store.proposals.get(proposal_id)
-    except RecordNotFound:
-        raise CommandError(
-            f"no heal proposal #{proposal_id} in {store.location}; "
-            "`pacts heals list --status all` shows every id",
-            EXIT_USAGE,
-        ) from None
-    try:
-        return record, proposal_from_record(record)
-    except ValidationError as exc:
-        raise CommandError(
-            f"heal proposal #{proposal_id} in the store is not a valid proposal "
-            f"({exc.error_count()} problem(s), first: {_first_error(exc)})"
-        ) from None
-
-
-def _first_error(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    return f"{'.'.join(str(p) for p in first['loc']) or 'payload'}: {first['msg']}"
-
-
 def _recipe(version: RecipeVersion) -> Recipe:
     body = version.body if isinstance(version.body, dict) else {}
     # The row is authoritative for identity; the body is the store's opaque JSON.
@@ -209,7 +173,7 @@ def _recipe(version: RecipeVersion) -> Recipe:
     except ValidationError as exc:
         raise CommandError(
             f"recipe {version.req_id} {version.version} in the store is not a valid recipe "
-            f"({_first_error(exc)})"
+            f"({first_error(exc)})"
         ) from None
 
 
@@ -227,65 +191,6 @@ def _decision_reason(store: Store, record: ProposalRecord) -> str | None:
     reasons = [e.payload.get("reason") for e in events if e.payload.get("proposal_id") == record.id]
     last = reasons[-1] if reasons else None
     return last if isinstance(last, str) else None
-
-
-# -- text --------------------------------------------------------------------------------
-
-
-def _width(text: str) -> int:
-    """Terminal cells ``text`` takes: wide East Asian characters (Korean sheets) take two."""
-    return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-        for c in text
-    )
-
-
-def _clip(text: str, cells: int) -> str:
-    if _width(text) <= cells:
-        return text
-    out = ""
-    for char in text:
-        if _width(out + char) > cells - 1:
-            break
-        out += char
-    return out + "…"
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:
-    widths = [max(_width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
-
-    def line(cells: Sequence[str]) -> str:
-        padded = []
-        for i, cell in enumerate(cells):
-            pad = " " * (widths[i] - _width(cell))
-            padded.append(pad + cell if i in right else cell + pad)
-        return "  ".join(padded).rstrip()
-
-    return "\n".join([line(headers), *(line(r) for r in rows)])
-
-
-def _when(moment: datetime | None) -> str:
-    return "-" if moment is None else moment.strftime("%Y-%m-%d %H:%MZ")
-
-
-def _score(value: object) -> str:
-    return f"{value:.2f}" if isinstance(value, int | float) else "-"
-
-
-def _compact(value: object) -> str:
-    if isinstance(value, dict):
-        value = {k: v for k, v in value.items() if v not in (None, "", [], {})}
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
-def _out(text: str) -> None:
-    """Print ``text`` and a newline; a reader that went away (``| head``) is not an error."""
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Point stdout at devnull so the interpreter's final flush does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 # -- list --------------------------------------------------------------------------------
@@ -322,15 +227,15 @@ def _row(record: ProposalRecord) -> list[str]:
     return [
         str(record.id),
         record.status,
-        _clip(record.req_id, _REQ_CELLS),
+        clip(record.req_id, _REQ_CELLS),
         str(record.step_index),
-        _clip(record.element_key, _ELEMENT_CELLS),
+        clip(record.element_key, _ELEMENT_CELLS),
         str(payload.get("tool_name") or "-"),
-        f"{_score(payload.get('score'))}/{_score(runner_up)}",
+        f"{score(payload.get('score'))}/{score(runner_up)}",
         record.severity,
         record.track,
         "yes" if record.promotion_required else "-",
-        _when(record.created_at),
+        when(record.created_at),
     ]
 
 
@@ -347,17 +252,17 @@ def run_list(args: argparse.Namespace) -> int:
         and (not args.promotion or r.promotion_required)
     ]
     if args.json:
-        _out(json.dumps([_summary(r) for r in records], indent=2, ensure_ascii=False))
+        out(json.dumps([_summary(r) for r in records], indent=2, ensure_ascii=False))
         return EXIT_OK
     if records:
         headers = (
             *("ID", "STATUS", "REQ", "STEP", "ELEMENT", "RUNG", "SCORE/RUNNER-UP"),
             *("SEVERITY", "TRACK", "PROMOTION", "CREATED"),
         )
-        _out(_table(headers, [_row(r) for r in records], right={0, 3}) + "\n")
+        out(table(headers, [_row(r) for r in records], right={0, 3}) + "\n")
     what = "" if args.status == "all" else f"{args.status} "
     totals = ", ".join(f"{n} {s}" for s, n in counts.items())
-    _out(f"{len(records)} {what}heal proposal(s) shown; in the store: {totals} ({location})")
+    out(f"{len(records)} {what}heal proposal(s) shown; in the store: {totals} ({location})")
     return EXIT_OK
 
 
@@ -387,7 +292,7 @@ def _staleness(store: Store, proposal: HealProposal) -> tuple[str | None, bool]:
 
 def run_show(args: argparse.Namespace) -> int:
     with opened_store(args) as store:
-        record, proposal = _load(store, args.id)
+        record, proposal = load_proposal(store, args.id)
         latest, stale = _staleness(store, proposal)
         written = _written_version(store, record)
         reason = _decision_reason(store, record)
@@ -404,7 +309,7 @@ def run_show(args: argparse.Namespace) -> int:
             "suggested_diff": proposal.suggested_diff,
             "copy_text": copy_text,
         }
-        _out(json.dumps(document, indent=2, ensure_ascii=False))
+        out(json.dumps(document, indent=2, ensure_ascii=False))
         return EXIT_OK
     badge = track_badge(proposal.self_heal_gate)
     recipe_line = f"{proposal.base_version or '-'} (latest: {latest or 'none'})"
@@ -413,14 +318,14 @@ def run_show(args: argparse.Namespace) -> int:
     fields: list[tuple[str, str]] = [
         ("requirement", f"{record.req_id}, step {record.step_index}, {record.element_key}"),
         ("recipe", recipe_line),
-        ("failed locator", _compact(proposal.failed_locator)),
-        ("healed locator", _compact(proposal.healed_locator)),
+        ("failed locator", compact(proposal.failed_locator)),
+        ("healed locator", compact(proposal.healed_locator)),
         ("patch", "; ".join(f"{op.op} {op.path}" for op in proposal.patch_ops) or "-"),
         ("fingerprint", record.exception_fingerprint or "-"),
         *_track_fields(proposal),
     ]
     if record.status != "pending":
-        decision = f"{record.status} by {record.decided_by} at {_when(record.decided_at)}"
+        decision = f"{record.status} by {record.decided_by} at {when(record.decided_at)}"
         if written:
             decision += f", wrote {written}"
         if reason:
@@ -430,101 +335,5 @@ def run_show(args: argparse.Namespace) -> int:
     lines = [f"Heal proposal #{record.id} · {record.status} · {record.severity} · {badge}"]
     lines += [f"  {name.ljust(label)}  {value}" for name, value in fields]
     lines += ["", "--- copy proposal (self-heal gate JSON and suggested diff included) ---"]
-    _out("\n".join(lines) + "\n" + copy_text + "--- end of copy proposal ---")
-    return EXIT_OK
-
-
-# -- accept / reject ---------------------------------------------------------------------
-
-
-def _actor(given: str | None) -> str:
-    if given is not None:
-        if not given.strip():
-            raise CommandError("--by needs a name", EXIT_USAGE)
-        return given.strip()
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):  # no login name in some containers
-        return "pacts-cli"
-
-
-def _pending(record: ProposalRecord) -> None:
-    if record.status != "pending":
-        raise CommandError(
-            f"heal proposal #{record.id} was already {record.status} by "
-            f"{record.decided_by} at {_when(record.decided_at)}; only pending proposals "
-            "can be decided"
-        )
-
-
-def _approved(record: ProposalRecord, proposal: HealProposal, yes: bool) -> bool:
-    """A major proposal's GO (SPEC.md §8): ``--yes``, or typed at a terminal prompt."""
-    if yes:
-        return True
-    paths = ", ".join(op.path for op in proposal.patch_ops)
-    if not sys.stdin.isatty():
-        raise CommandError(
-            f"heal proposal #{record.id} is major (it changes {paths}) and needs explicit "
-            f"approval: rerun with --yes, or run it in a terminal and type {_GO}. "
-            f"Review it first with `pacts heals show {record.id}`."
-        )
-    print(f"Heal proposal #{record.id} is MAJOR: it changes {paths}.")
-    print(proposal.suggested_diff.rstrip("\n") or "(no diff)")
-    try:
-        answer = input(f"Type {_GO} to accept, NOT {_GO} to leave it pending: ")
-    except EOFError:
-        answer = ""
-    return answer.strip().upper() == _GO
-
-
-def run_accept(args: argparse.Namespace) -> int:
-    by = _actor(args.by)
-    with opened_store(args) as store:
-        record, _proposal = _load(store, args.id)
-        _pending(record)
-        try:
-            proposal, _recipe_now, _rebased = review.prepare(store, record)
-        except review.ReviewError as exc:
-            raise CommandError(str(exc)) from None
-        if review.is_major(record, proposal) and not _approved(record, proposal, args.yes):
-            print(
-                f"NOT {_GO}: heal proposal #{record.id} stays pending "
-                f"(`pacts heals reject {record.id}` to reject it)",
-                file=sys.stderr,
-            )
-            return EXIT_PROBLEMS
-        try:
-            done = review.accept(store, record.id, by=by, approved_major=True)
-        except review.ReviewError as exc:
-            raise CommandError(str(exc)) from None
-    rebased = " (rebased onto the latest version)" if done.rebased else ""
-    print(
-        f"accepted heal proposal #{done.proposal_id} ({'major' if done.major else 'minor'}) "
-        f"by {by}: recipe {done.req_id} {done.from_version} -> {done.to_version}{rebased}"
-    )
-    return EXIT_OK
-
-
-def run_reject(args: argparse.Namespace) -> int:
-    by = _actor(args.by)
-    reason = (args.reason or "").strip() or None
-    with opened_store(args) as store:
-        record, _ = _load(store, args.id)
-        _pending(record)
-        with store.transaction():
-            store.proposals.decide(record.id, "rejected", decided_by=by)
-            if reason is not None:
-                store.audit.record(
-                    DECISION_REASON_EVENT,
-                    {
-                        "proposal_id": record.id,
-                        "status": "rejected",
-                        "decided_by": by,
-                        "reason": reason,
-                    },
-                    req_id=record.req_id,
-                    exception_fingerprint=record.exception_fingerprint,
-                )
-    because = f": {reason}" if reason else ""
-    print(f"rejected heal proposal #{record.id} ({record.req_id}) by {by}{because}")
+    out("\n".join(lines) + "\n" + copy_text + "--- end of copy proposal ---")
     return EXIT_OK
