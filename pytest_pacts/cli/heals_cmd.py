@@ -14,13 +14,10 @@ import argparse
 import json
 from collections.abc import Callable
 
-from pydantic import ValidationError
-
-from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, STORE_ENV, CommandError, opened_store
+from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, STORE_ENV, opened_store
 from pytest_pacts.cli.heals_review import (
     DECISION_REASON_EVENT,
     GO,
-    first_error,
     load_proposal,
     run_accept,
     run_reject,
@@ -34,9 +31,8 @@ from pytest_pacts.governance import (
     track_badge,
 )
 from pytest_pacts.models.heal import HealProposal
-from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.store import HealProposal as ProposalRecord
-from pytest_pacts.store import RecipeVersion, Store
+from pytest_pacts.store import Store
 
 _STATUS_CHOICES = ("pending", "accepted", "rejected", "all")
 _TRACK_CHOICES = ("contract", "exception")
@@ -161,20 +157,6 @@ def _proposal_id(text: str) -> int:
 
 
 # -- the store ---------------------------------------------------------------------------
-
-
-def _recipe(version: RecipeVersion) -> Recipe:
-    body = version.body if isinstance(version.body, dict) else {}
-    # The row is authoritative for identity; the body is the store's opaque JSON.
-    data = {**body, "req_id": version.req_id, "version": version.version}
-    data.setdefault("plan_hash", version.plan_hash)
-    try:
-        return Recipe.model_validate(data)
-    except ValidationError as exc:
-        raise CommandError(
-            f"recipe {version.req_id} {version.version} in the store is not a valid recipe "
-            f"({first_error(exc)})"
-        ) from None
 
 
 def _written_version(store: Store, record: ProposalRecord) -> str | None:

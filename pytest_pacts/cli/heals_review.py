@@ -45,11 +45,11 @@ def load_proposal(store: Store, proposal_id: int) -> tuple[ProposalRecord, HealP
     except ValidationError as exc:
         raise CommandError(
             f"heal proposal #{proposal_id} in the store is not a valid proposal "
-            f"({exc.error_count()} problem(s), first: {first_error(exc)})"
+            f"({exc.error_count()} problem(s), first: {_first_error(exc)})"
         ) from None
 
 
-def first_error(exc: ValidationError) -> str:
+def _first_error(exc: ValidationError) -> str:
     """The first validation problem as ``dotted.location: message``."""
     first = exc.errors()[0]
     return f"{'.'.join(str(p) for p in first['loc']) or 'payload'}: {first['msg']}"
