@@ -6,7 +6,10 @@ For every visible interactive element of the demo app (v1) and of generated page
 every mutation kind that applies to it: load the page, mark elements with a hidden
 identity marker (``data-bench-id``, which fingerprints and the scorer never read), discover
 the element (fingerprint, locator, alternates), take the brittle locator the mutation
-breaks, mutate the DOM in the page, then heal:
+breaks, mutate the DOM in the page, then heal. For ``region_renamed`` the step is scoped by
+a container's id/class words instead ("Username@Login form" for ``form#login_form``), the
+brittle locator is the region-scoped one discovery gives, and the container is renamed.
+Each case is healed twice:
 
 - **ladder**: the full default ladder (alternates, repair, re-discovery, similarity; no
   store, no extension, not interactive) with the discovered alternates;
@@ -38,9 +41,9 @@ from mutations.pages import PAGES
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
 from pytest_pacts.discovery import Discoverer, check_locator, to_playwright
-from pytest_pacts.engine.contracts import EngineOptions, HealContext, StepState
+from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult, StepState
 from pytest_pacts.engine.healing import HealingLadder, SimilarityRung
-from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+from pytest_pacts.models.locator import DiscoveryResult, Locator, RegionMatch, Strategy
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.models.requirement import (
     Action,
@@ -62,6 +65,7 @@ KINDS = (
     "test_id_removed",
     "decoy",
     "removed",
+    "region_renamed",
 )
 NO_HEAL_IS_RIGHT = frozenset({"removed"})
 # Wording drift: half are synonyms the scorer knows, half are rewordings it does not.
@@ -167,7 +171,22 @@ def why(reason: str) -> str:
 SWEEP: list[tuple[float, float, bool, bool]] = []  # best, runner-up, best is right, anchored
 
 
-def classify(page: Page, el: Element, ladder: HealingLadder, ctx: HealContext) -> str:
+HEALED_BY: dict[str, Counter[str]] = defaultdict(Counter)  # kind -> rung, full ladder
+
+
+def rung_label(result: RungResult) -> str:
+    """The rung that healed; the region-drift rung reports as a repair, so it is told apart
+    by the vanished region it names, with the evidence rule that decided (region.py)."""
+    if "agreeing_sources" in result.evidence:
+        return "region drift (agreement)"
+    if "region_gone" in result.evidence:
+        return "region drift (one locator + fingerprint)"
+    if result.reason.startswith("region "):
+        return "region drift (page-wide similarity)"
+    return result.rung.value
+
+
+def classify(page: Page, el: Element, kind: str, ladder: HealingLadder, ctx: HealContext) -> str:
     attempt, result = ladder.heal(ctx)
     sims = [r for r in ctx.round_results if r.rung.value == "similarity" and r.score is not None]
     if len(ladder.rungs) == 1 and sims:
@@ -186,7 +205,12 @@ def classify(page: Page, el: Element, ladder: HealingLadder, ctx: HealContext) -
         return "abstained"
     locator = result.locator or ctx.state.locator
     assert locator is not None
-    return "correct" if marker_of(page, locator) == el.bench_id else "wrong"
+    if len(ladder.rungs) > 1:
+        HEALED_BY[kind][rung_label(result)] += 1
+    healed_to = marker_of(page, locator)
+    if healed_to != el.bench_id and VERBOSE:
+        print(f"    healed to {locator.describe()} (marker {healed_to}): {result.reason[:160]}")
+    return "correct" if healed_to == el.bench_id else "wrong"
 
 
 def snapshot(page: Page, where: str, base: str) -> str:
@@ -210,6 +234,22 @@ def discover_once(page: Page, el: Element) -> DiscoveryResult | None:
     return found
 
 
+def region_case(page: Page, el: Element) -> tuple[Element, DiscoveryResult] | None:
+    """The element as a step scoped by a container's id/class tokens ("Username@Login form"
+    for ``form#login_form``), for region_renamed; None when no such step singles it out."""
+    for name in cast(list[str], bench(page, "regionNames", el.bench_id)):
+        scoped = replace(el, region=name)
+        found = discover_once(page, scoped)
+        region = found.locator.region if found and found.locator else None
+        if (
+            found
+            and region
+            and region.matched_by in (RegionMatch.ID_TOKEN, RegionMatch.CLASS_TOKEN)
+        ):
+            return scoped, found
+    return None
+
+
 def run_case(
     page: Page, el: Element, kind: str, html: str, found: DiscoveryResult
 ) -> tuple[str, str] | None:
@@ -221,7 +261,8 @@ def run_case(
     broken = brittle_locator(kind, spec, found.locator)
     if broken is None or marker_of(page, broken) != el.bench_id:
         return None
-    if not bench(page, "mutate", el.bench_id, kind, WORDS):
+    container = broken.region.css if broken.region else None
+    if not bench(page, "mutate", el.bench_id, kind, WORDS, container):
         return None
     gate = check_locator(page, broken, step.action)
     if gate.ok and marker_of(page, broken) == el.bench_id:
@@ -244,7 +285,7 @@ def run_case(
         options = sim_options if len(ladder.rungs) == 1 else OPTIONS
         ctx = HealContext(page=page, plan=plan, state=state, failure=failure, round=1,
                           options=options)  # fmt: skip
-        outcomes.append(classify(page, el, ladder, ctx))
+        outcomes.append(classify(page, el, kind, ladder, ctx))
     if kind in NO_HEAL_IS_RIGHT:
         REMOVED.discard(el.bench_id)
     if kind == "decoy" and page.evaluate("() => window.__decoyClicks || 0"):
@@ -253,14 +294,17 @@ def run_case(
 
 
 def elements(page: Page, where: str, base: str, seen: set[tuple[str, str | None]]) -> list[Element]:
-    """The page's marked elements; the demo's header repeats on every page: counted once."""
+    """The page's marked elements; the demo's header repeats on every demo page: counted
+    once (generated pages share no header: an "Email" there is another page's field)."""
     load(page, where, base)
+    demo = where in DEMO_PAGES
     out: list[Element] = []
     for raw in cast(list[dict[str, object]], bench(page, "mark")):
         key = (str(raw["name"]), cast(str | None, raw["region"]))
-        if raw["shadow"] or key in seen:
+        if raw["shadow"] or (demo and key in seen):
             continue  # shadow elements: no brittle css path to break (tests cover them)
-        seen.add(key)
+        if demo:
+            seen.add(key)
         out.append(Element(where, str(raw["id"]), key[0], str(raw["action"]), key[1]))
     return out
 
@@ -360,17 +404,20 @@ def main() -> None:
                     break
                 count += 1
                 restore(page, html)
-                discovered = discover_once(page, el)
-                if discovered is None:
-                    continue
+                plain = discover_once(page, el)
+                scoped = region_case(page, el) if "region_renamed" in kinds else None
                 for kind in kinds:
-                    outcome = run_case(page, el, kind, html, discovered)
+                    case = scoped if kind == "region_renamed" else (el, plain) if plain else None
+                    if case is None:
+                        continue
+                    subject, found_before = case
+                    outcome = run_case(page, subject, kind, html, found_before)
                     if outcome is None:
                         continue
                     by_kind["sim"][kind][outcome[0]] += 1
                     by_kind["ladder"][kind][outcome[1]] += 1
                     if args.verbose and outcome != ("correct", "correct"):
-                        print(f"  {outcome} {kind} {el}")
+                        print(f"  {outcome} {kind} {subject}")
         good, healed = latency(browser, server.url, args.repeat)
         browser.close()
     n, correct, wrong = table(
@@ -385,6 +432,11 @@ def main() -> None:
           f"ratio {healed / good:.1f}x")  # fmt: skip
     if SWEEPING:
         sweep()
+    for kind, rungs_used in HEALED_BY.items():
+        print(
+            f"Heals by rung, full ladder, {kind}: "
+            + ", ".join(f"{k}: {v}" for k, v in rungs_used.items())
+        )
     for rungs, reasons in sorted(WHY.items()):
         label = "similarity alone" if rungs == "1" else "full ladder"
         print(f"Abstentions, {label}: " + ", ".join(f"{k}: {v}" for k, v in reasons.items()))

@@ -4,7 +4,10 @@
 // (data-bench-id), which the mutations preserve and the healer never reads: fingerprints
 // and the similarity scorer only read the published attributes (docs/healing.md).
 // brittle(id): selectors a brittle cached locator would use, computed BEFORE the mutation.
-// mutate(id, kind, words): apply one drift to the marked element; false if not applicable.
+// mutate(id, kind, words, region): apply one drift to the marked element; false if not
+// applicable (region: the css of the step's container, for region_renamed).
+// regionNames(id): names a person could give the element's containers through their id or
+// class tokens (login_form -> "Login form"), ids first, nearest first.
 (() => {
   const SEL = 'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=checkbox], [role=link]';
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
@@ -53,6 +56,49 @@
     return out;
   }
   const esc = (s) => CSS.escape(s);
+  // the words of an identifier, as discovery splits them (camelCase, snake_case, kebab-case)
+  const tokensOf = (s) => s.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  function regionNames(id) {
+    const el = byId(id);
+    const ids = [];
+    const classes = [];
+    for (let a = el.parentElement; a && a.tagName !== 'BODY'; a = a.parentElement) {
+      if (a.id) ids.push(a.id);
+      classes.push(...a.classList);
+    }
+    const out = [];
+    for (const token of [...ids, ...classes]) {
+      const w = tokensOf(token);
+      // "p0", "r2": ids no person would name a region by
+      if (!w.every((x) => /^\p{L}+$/u.test(x)) || !w.some((x) => x.length > 2)) continue;
+      const name = w.join(' ').replace(/^./, (c) => c.toUpperCase());
+      if (!out.includes(name)) out.push(name);
+    }
+    return out;
+  }
+  // A release renames the container: its id and classes, in the markup (every element that
+  // carries the class) and in the stylesheets, so the page looks the same.
+  function renameRegion(el, css) {
+    const box = el.parentElement && el.parentElement.closest(css);
+    if (!box || box.tagName === 'BODY' || box.tagName === 'HTML') return false;
+    const renames = [];
+    if (box.id) { renames.push([`#${esc(box.id)}`, `#zr${box.id.length}w`]); box.id = `zr${box.id.length}w`; }
+    [...box.classList].forEach((c, i) => {
+      const fresh = `v${i}${c.length}y`;
+      renames.push([`.${esc(c)}`, `.${fresh}`]);
+      for (const e of [...document.getElementsByClassName(c)]) if (e !== el) e.classList.replace(c, fresh);
+    });
+    const escRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const rewrite = (rules) => {
+      for (const r of rules) {
+        if (r.cssRules) rewrite(r.cssRules);
+        if (!r.selectorText) continue;
+        r.selectorText = renames.reduce((sel, [from, to]) => sel.replace(new RegExp(`${escRe(from)}(?![\\w-])`, 'g'), to), r.selectorText);
+      }
+    };
+    for (const sheet of document.styleSheets) rewrite(sheet.cssRules);
+    return true;
+  }
   function pathCss(el) {
     const parts = [];
     for (let e = el; e && e.tagName !== 'HTML' && e.tagName !== 'BODY'; e = e.parentElement) {
@@ -97,10 +143,11 @@
     if (el.getAttribute('aria-label')) { el.setAttribute('aria-label', fn(el.getAttribute('aria-label'))); return true; }
     return false;
   }
-  function mutate(id, kind, words) {
+  function mutate(id, kind, words, region) {
     const el = byId(id);
     if (!el) return false;
     switch (kind) {
+      case 'region_renamed': return region ? renameRegion(el, region) : false;
       case 'id_renamed':
         if (!el.id) return false;
         el.id = `x${el.id.length}q-${el.id.split('').reverse().join('')}`; return true;
@@ -152,5 +199,5 @@
       default: throw new Error(`unknown mutation ${kind}`);
     }
   }
-  return { mark, brittle, mutate };
+  return { mark, brittle, mutate, regionNames };
 })()

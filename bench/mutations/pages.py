@@ -113,10 +113,70 @@ def checkout() -> str:
     )
 
 
+def account() -> str:
+    """Containers named only by id/class (their headings say something else), and look-alike
+    fields across them: three "Email" boxes, two "Password" boxes."""
+    return (
+        f'{STYLE}<main class="auth-page"><form id="login-form" class="auth-form">'
+        "<h2>Welcome back</h2>"
+        '<label for="login-email">Email</label><input id="login-email" name="email" '
+        'type="email" placeholder="you@example.com" class="input">'
+        '<label for="login-password">Password</label><input id="login-password" '
+        'name="password" type="password" class="input">'
+        '<label><input type="checkbox" name="remember"> Remember me</label>'
+        '<button type="submit" class="btn btn-primary">Sign in</button>'
+        '<a href="/forgot" class="link">Forgot password?</a></form>'
+        '<form id="register-form" class="auth-form"><h2>New here?</h2>'
+        '<label for="reg-name">Full name</label><input id="reg-name" name="name" class="input">'
+        '<label for="reg-email">Email</label><input id="reg-email" name="email" type="email" '
+        'placeholder="you@example.com" class="input">'
+        '<label for="reg-password">Password</label><input id="reg-password" name="password" '
+        'type="password" class="input">'
+        '<button type="submit" class="btn btn-primary" data-testid="register">Create account'
+        "</button></form></main>"
+        '<footer><div class="newsletter-signup"><p>Monthly news, no spam.</p>'
+        '<input type="email" name="email" placeholder="Email" aria-label="Email" class="input">'
+        '<button class="btn">Subscribe</button></div></footer>'
+    )
+
+
+def dashboard() -> str:
+    """Cards named by id whose buttons repeat word for word ("Refresh", "View all"), some
+    with a test id and some with nothing of their own; two filter panels with "Apply"."""
+
+    def card(key: str, heading: str, text: str, test_id: str = "") -> str:
+        tid = f'data-testid="{test_id}" ' if test_id else ""
+        return (
+            f'<section id="{key}-card" class="card widget"><h3>{heading}</h3><p>{text}</p>'
+            f'<button type="button" {tid}class="btn btn-sm">Refresh</button>'
+            f'<a href="/{key}" class="card-link">View all</a></section>'
+        )
+
+    def panel(key: str, heading: str) -> str:
+        return (
+            f'<aside id="{key}-filters" class="panel"><h4>{heading}</h4>'
+            f'<label for="{key}-filters-q">Search</label>'
+            f'<input id="{key}-filters-q" name="q" type="search" class="input">'
+            '<button type="button" class="btn">Apply</button>'
+            '<button type="reset" class="btn btn-link">Clear</button></aside>'
+        )
+
+    return (
+        f'{STYLE}<main id="dashboard"><h1>Overview</h1><div class="cards">'
+        f"{card('billing', 'Billing', '$1,204 due on 3 May')}"
+        f"{card('usage', 'This month', '82% of the plan used', 'usage-refresh')}"
+        f"{card('team', 'People', '6 members, 2 pending')}</div>"
+        f'<div class="filters">{panel("invoice", "Invoices")}{panel("member", "Members")}'
+        "</div></main>"
+    )
+
+
 PAGES = {
     "gen/signup": signup,
     "gen/products": products,
     "gen/settings": settings,
     "gen/table": table,
     "gen/checkout": checkout,
+    "gen/account": account,
+    "gen/dashboard": dashboard,
 }
