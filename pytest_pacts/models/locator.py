@@ -165,6 +165,12 @@ class Fingerprint(_Frozen):
     bounding_box: BoundingBox | None = None
     frame_path: tuple[str, ...] = ()
     in_shadow: bool = False
+    rivals: tuple[str, ...] = Field(
+        default=(),
+        description="Names (lower case) of the other elements the step's words matched when "
+        "this one was discovered, e.g. 'confirm password' for 'Password': healing never takes "
+        "one of them for this element.",
+    )
 
 
 GatePointName = Literal["unique", "visible", "enabled", "stable", "scoped"]

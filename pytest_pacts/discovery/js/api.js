@@ -16,7 +16,8 @@ async function scan(args) {
     if (!r.el) continue;
     r.element_index = chosen.length;
     chosen.push(r.el);
-    r.fingerprint = fingerprintOf(r.el, dom);
+    r.fingerprint = { ...fingerprintOf(r.el, dom), rivals: r.rivals || [] };
+    delete r.rivals;
     items.push({ els: [r.el], action: args.steps.find((s) => s.key === r.key).action,
       regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el) });
   }

@@ -194,7 +194,23 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const found = (rank, strategy, tier, el, spec, where) => ({
       status: 'found', rank, strategy, el, where,
       options: options(el, { strategy, tier, spec }, q, where, step.region),
+      rivals: rivalsOf(el),
     });
+    // The other elements the step's words also match ("Confirm password" for "Password"),
+    // by name: they were on the page as *different* elements when this one was verified, so
+    // healing must never take one of them for it once it is gone (a wrong heal otherwise).
+    const rivalsOf = (el) => {
+      const own = low(dom.accName(el));
+      const out = new Set();
+      for (const h of hits) {
+        const o = h.el;
+        if (o === el || containsComposed(o, el) || containsComposed(el, o) || compatOf(o) < 1) continue;
+        const name = low(dom.accName(o));
+        if (name && name !== own) out.add(name);
+        if (out.size >= 8) break;
+      }
+      return [...out];
+    };
     const ambiguous = (rank, strategy, tier, els) => ({
       status: 'ambiguous', rank, strategy, candidates: candidatesOf(els, strategy, tier),
     });

@@ -148,6 +148,21 @@ def _inside(ctx: HealContext, locator: Locator, scope: Scope) -> bool:
 _WORDS = re.compile(r"[^\W_]+")
 
 
+def rival(recorded: Fingerprint | None, candidate: Fingerprint | None) -> str | None:
+    """Why ``candidate`` must not replace the recorded element: it is one of the elements
+    the step's words also matched at discovery, a different element on the page back then
+    (``Fingerprint.rivals``). ``None`` when it is not."""
+    if recorded is None or candidate is None or not recorded.rivals:
+        return None
+    name = " ".join(candidate.accessible_name.split()).lower()
+    if name and name in recorded.rivals:
+        return (
+            f'"{candidate.accessible_name}" was already on the page as another element when the '
+            "step was verified: a look-alike of the recorded element, not the element"
+        )
+    return None
+
+
 def names_intent(element: str, fp: Fingerprint | None) -> bool:
     """Does the element's own name (accessible name, text, label, placeholder, test id)
     contain the step's words, in order? "Checkout" names "Proceed to checkout"; "I accept

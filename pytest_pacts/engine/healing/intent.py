@@ -15,6 +15,7 @@ from pytest_pacts.engine.healing._common import (
     locator_json,
     names_intent,
     resolve,
+    rival,
 )
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
 from pytest_pacts.models.locator import Locator
@@ -44,6 +45,10 @@ def try_locators(
         found = resolve(ctx.page, locator, ctx.state.fingerprint)
         if found.count != 1:
             notes.append(f"{locator.describe()}: resolves to {found.count} elements")
+            continue
+        other = rival(ctx.state.fingerprint, found.fingerprint)
+        if other is not None:
+            notes.append(f"{locator.describe()}: {other}")
             continue
         ok, why, evidence = gate_evidence(ctx, locator)
         if not ok:

@@ -9,7 +9,7 @@ structured locator (semantic first) and must pass the gate.
 from __future__ import annotations
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import action_of, locator_json
+from pytest_pacts.engine.healing._common import action_of, locator_json, rival
 from pytest_pacts.engine.healing.abstain import judge
 from pytest_pacts.engine.healing.relocate import gate_json, relocate, render
 from pytest_pacts.engine.healing.scoring import (
@@ -87,6 +87,9 @@ class SimilarityRung:
         moved = relocate(ctx.page, best, action)
         if isinstance(moved, str):
             return done(False, f"abstained: {moved}")
+        other = rival(fp, moved.fingerprint)
+        if other is not None:
+            return done(False, f"abstained: the best candidate {best.description}: {other}")
         evidence["gate_result"] = gate_json(moved.gate)
         if moved.gate.box is not None:
             evidence["bounding_box"] = moved.gate.box.model_dump(mode="json")

@@ -100,3 +100,41 @@ def test_no_similarity_heal_on_a_page_that_never_settles(tab: Page) -> None:
                           options=EngineOptions(settle_timeout_ms=300))  # fmt: skip
     attempt, result = HealingLadder(rungs=[SimilarityRung()]).heal(ctx)
     assert result is None and "did not settle" in attempt.reason
+
+
+SIGN_UP = """<form id="signup" class="signup-form">
+  <div class="form-row"><label for="password">Password</label>
+    <input id="password" name="password" type="password" class="input input--password"
+      autocomplete="new-password" placeholder="Password"></div>
+  <div class="form-row"><label for="password2">Confirm password</label>
+    <input id="password2" name="password2" type="password" class="input input--password"
+      autocomplete="new-password" placeholder="Confirm password"></div>
+</form>"""
+
+
+def test_a_removed_field_is_not_healed_to_its_look_alike_neighbour(tab: Page) -> None:
+    # "Confirm password" also contains the step's words and shares the type, class and
+    # autocomplete of the removed "Password": it was on the page as another element when the
+    # step was verified, so no rung may take it for the recorded field (found by the
+    # healing benchmark: re-discovery did).
+    tab.set_content(SIGN_UP)
+    plan, state = discovered(tab, "Password", "fill")
+    assert state.fingerprint is not None and "confirm password" in state.fingerprint.rivals
+    tab.evaluate("() => document.querySelector('#password').closest('.form-row').remove()")
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is None, attempt.reason
+    assert "was already on the page as another element" in attempt.reason
+
+
+def test_a_field_renamed_to_a_longer_label_still_heals(tab: Page) -> None:
+    # the rival rule names other elements only: the recorded field itself, reworded, heals
+    tab.set_content(SIGN_UP)
+    plan, state = discovered(tab, "Password", "fill")
+    tab.evaluate("""() => { const f = document.querySelector('#password');
+        f.id = 'pw-new'; document.querySelector('label[for=password]').htmlFor = 'pw-new';
+        document.querySelector('label[for=pw-new]').textContent = 'Your password'; }""")
+    ctx = failing_context(tab, plan, state)
+    _attempt, result = HealingLadder().heal(ctx)
+    assert result is not None and result.locator is not None
+    assert to_playwright(tab, result.locator).get_attribute("id") == "pw-new"
