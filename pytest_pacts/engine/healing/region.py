@@ -12,8 +12,15 @@ element without the region:
 2. Otherwise each candidate alone (including re-discovery by name) must also match the
    recorded fingerprint above the heal threshold: a single source without its region is weak
    evidence (a renamed field's label can move to its neighbour).
-3. Last, the similarity rung over the whole page (the region to scope it to is gone), with
+3. Then the similarity rung over the whole page (the region to scope it to is gone), with
    the full abstain rule.
+4. Last, when that abstains on look-alikes (three cards, each with its own "Refresh"), the
+   container's *contents* decide: the renamed card still holds the same text around the
+   element. Among the candidates within the margin of the best, exactly one may have the
+   recorded neighbour text word for word (siblings and parent, ``Fingerprint.neighbour_text``);
+   it must also pass the threshold, be anchored, fit the action, not be a rival and pass
+   the gate. A removed element changes its container's text, and a look-alike added beside
+   it changes both neighbourhoods, so neither passes.
 
 Every candidate is unique on the whole page, passes the five-point gate and agrees with the
 fingerprint ranking (:func:`~pytest_pacts.engine.healing.intent.try_locators`); otherwise the
@@ -31,8 +38,10 @@ from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import first_line, resolve
+from pytest_pacts.engine.healing._common import action_of, first_line, locator_json, resolve, rival
 from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.engine.healing.relocate import gate_json, relocate
+from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, top_lines
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models import Target
 from pytest_pacts.models.locator import Locator, Strategy
@@ -40,6 +49,8 @@ from pytest_pacts.models.outcome import FailureType, HealRung
 
 # an unscoped candidate is a little less certain than the scoped one it replaces
 UNSCOPED_FACTOR = 0.95
+# the neighbour-text similarity (token Dice) that counts as the recorded surroundings
+SAME_NEIGHBOURS = 0.999
 
 # Locators that read the same attribute are one piece of evidence, not several: a field's
 # label gives both its label locator and its role+name locator.
@@ -131,12 +142,65 @@ class RegionDriftRung:
             return replace(similar, reason=f"region {region!r} is gone; {similar.reason}")
         if similar is not None:
             notes.append(f"similarity over the whole page: {similar.reason}")
+            placed = self._same_surroundings(ctx, region)
+            if isinstance(placed, RungResult):
+                return placed
+            if placed:
+                notes.append(placed)
         return RungResult(
             self.name,
             False,
             f"region {region!r} is gone and nothing unique without it is clearly the recorded "
             "element: " + ("; ".join(notes) or "no candidate"),
             candidates=similar.candidates if similar is not None else (),
+        )
+
+    def _same_surroundings(self, ctx: HealContext, region: str) -> RungResult | str:
+        """Step 4 of the module doc: the one near-tied candidate whose neighbour text is the
+        recorded one, or why there is none (empty when nothing was close)."""
+        fp = ctx.state.fingerprint
+        if fp is None or not fp.neighbour_text:
+            return ""
+        options, action = ctx.options, action_of(ctx)
+        ranking = rank_page(ctx.page, fp, action, limit=5)
+        best = ranking.best
+        if best is None:
+            return ""
+        close = [s for s in ranking.ranked if best.score - s.score < options.heal_margin]
+        same = [s for s in close if s.parts.get("neighbours", 0.0) >= SAME_NEIGHBOURS]
+        if len(same) != 1:
+            return ""
+        chosen = same[0]
+        others = [s.score for s in ranking.ranked if s is not chosen]
+        if chosen.score <= options.heal_threshold or chosen.anchor < ANCHOR_MIN or not chosen.fits:
+            return f"{chosen.description} has the recorded surroundings but fails the abstain rule"
+        moved = relocate(ctx.page, chosen, action)
+        if isinstance(moved, str):
+            return f"{chosen.description} has the recorded surroundings: {moved}"
+        other = rival(fp, moved.fingerprint)
+        failed = moved.gate.failed
+        if other is not None or failed is not None:
+            why = other or (failed.reason if failed else "")
+            return f"{chosen.description} has the recorded surroundings, but {why}"
+        evidence: dict[str, object] = {
+            "region_gone": region,
+            "how": "the only near-tied candidate with the recorded neighbour text",
+            "considered": ranking.considered,
+            "top_candidates": top_lines(ranking.ranked),
+            "gate_result": gate_json(moved.gate),
+            "healed_locator": locator_json(moved.locator),
+        }
+        return RungResult(
+            self.name,
+            True,
+            f"region {region!r} is gone; {chosen.description} is the only one of "
+            f"{len(close)} near-tied candidates whose surroundings are the recorded ones",
+            locator=moved.locator,
+            fingerprint=moved.fingerprint,
+            score=chosen.score,
+            runner_up_score=max(others, default=None),
+            candidates=ranking.candidates(),
+            evidence=evidence,
         )
 
     @staticmethod

@@ -90,3 +90,56 @@ def test_demo_button_that_changed_everything_is_abstained(
     attempt, result = HealingLadder(rungs=[RegionDriftRung()]).heal(ctx)
     assert not attempt.accepted and result is None
     assert "similarity over the whole page: abstained" in attempt.reason
+
+
+def _card(key: str, heading: str, text: str) -> str:
+    return (
+        f'<section id="{key}-card" class="card widget"><h3>{heading}</h3><p>{text}</p>'
+        f'<button type="button" class="btn btn-sm" data-mark="{key}">Refresh</button>'
+        f'<a href="/{key}" class="card-link">View all</a></section>'
+    )
+
+
+CARDS = (
+    '<main><div class="cards">'
+    + _card("billing", "Billing", "$1,204 due on 3 May")
+    + _card("usage", "This month", "82% of the plan used")
+    + _card("team", "People", "6 members, 2 pending")
+    + "</div></main>"
+)
+RENAME_CARDS = """() => document.querySelectorAll('section.card').forEach((s, i) => {
+    s.id = `k${i}-zq`; s.className = `t${i}x`; })"""
+
+
+def test_look_alike_cards_are_told_apart_by_what_the_renamed_card_holds(tab: Page) -> None:
+    # three identical "Refresh" buttons: once "Billing card" (#billing-card) is renamed,
+    # nothing of the button tells them apart; the card's unchanged text around it does
+    tab.set_content(CARDS)
+    plan, state = discovered(tab, "Refresh", "click", region="Billing card")
+    assert state.locator is not None and state.locator.region is not None
+    tab.evaluate(RENAME_CARDS)
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is not None and result.locator is not None, attempt.reason
+    assert "surroundings are the recorded ones" in attempt.reason
+    assert to_playwright(tab, result.locator).get_attribute("data-mark") == "billing"
+
+
+def test_a_removed_card_button_is_not_healed_to_another_cards(tab: Page) -> None:
+    tab.set_content(CARDS)
+    plan, state = discovered(tab, "Refresh", "click", region="Billing card")
+    tab.evaluate(RENAME_CARDS)
+    tab.evaluate("() => document.querySelector('[data-mark=billing]').remove()")
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is None, attempt.reason
+
+
+def test_changed_card_text_leaves_the_look_alikes_undecided(tab: Page) -> None:
+    tab.set_content(CARDS)
+    plan, state = discovered(tab, "Refresh", "click", region="Billing card")
+    tab.evaluate(RENAME_CARDS)
+    tab.evaluate("() => { document.querySelector('section p').textContent = '$980 due'; }")
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is None, attempt.reason
