@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import warnings
 from collections.abc import Generator
 from dataclasses import replace
 from pathlib import Path
@@ -36,10 +37,14 @@ from pytest_pacts.pytest_plugin.execution import conclude, outcome, prepare
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
 from pytest_pacts.reports.redact import Redactor
 
-__all__ = ["PactsStepError", "PactsSteps", "pacts"]
+__all__ = ["PactsStepError", "PactsSteps", "PactsStoreWarning", "pacts"]
 
 # a stable name per step, so the plan hash (and the cached locators) survive a new secret
 _SECRET_ENV = "PACTS_STEP_SECRET_{n}"
+
+
+class PactsStoreWarning(UserWarning):
+    """The test ran, but its run could not be written to the store's run history."""
 
 
 class PactsStepError(ValueError):
@@ -142,8 +147,11 @@ class PactsSteps:
             return
         self._recorded = True
         runtime = self._runtime
-        if runtime is not None and runtime.store is not None:
-            record_run(runtime.store, runtime.session_id, self._whole, self._record)
+        if runtime is None or runtime.store is None:
+            return
+        # a store problem must not change the test's verdict, nor go unnoticed
+        for problem in record_run(runtime.store, runtime.session_id, self._whole, self._record):
+            warnings.warn(PactsStoreWarning(f"{self.req_id}: {problem}"), stacklevel=1)
 
     def __repr__(self) -> str:
         return f"<PactsSteps {self.req_id}: {len(self._steps)} step(s)>"

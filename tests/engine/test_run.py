@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
+from pytest_pacts.engine.api import record_run
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.models.locator import Locator, Strategy
@@ -208,6 +209,22 @@ def test_a_second_run_in_flight_is_a_session_conflict(
     assert record.verdict == "fail"
     assert "SESSION_CONFLICT" in record.rca.message
     assert [s.status for s in record.steps] == ["not_run"]
+
+
+def test_a_run_recorded_in_parts_is_one_run_and_reports_a_conflict(
+    shared_tab: Page, url: str, tmp_path: Path
+) -> None:
+    # Runtime(record=False) + record_run: what the pacts fixture does with its steps
+    store = open_store(tmp_path / "pacts.db")
+    p = plan(url, ("click", "Buy"))
+    record = run(shared_tab, p, store=store, session_id="s1", record=False)
+    assert store.runs.query(req_id="REQ-T") == []
+    assert record_run(store, "s1", p, record) == []
+    [stored] = store.runs.query(req_id="REQ-T")
+    assert stored.verdict == record.verdict and len(store.runs.steps(stored.id)) == 1
+    store.runs.begin("s2", "REQ-T", plan_hash="sha256:test")  # still running elsewhere
+    [problem] = record_run(store, "s2", p, record)
+    assert "SESSION_CONFLICT" in problem
 
 
 def test_fast_options_are_fast_enough_for_these_tests() -> None:
