@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
@@ -29,6 +30,28 @@ _DDL_TYPES = {
     "ts": "TEXT",
     "json": "TEXT",
 }
+
+
+def _switch_to_wal(conn: sqlite3.Connection, timeout_s: float) -> tuple[object, ...] | None:
+    """``PRAGMA journal_mode = WAL``, retried while another process holds the lock.
+
+    Changing the journal mode of a new file needs an exclusive lock, and SQLite may answer
+    "database is locked" at once instead of calling the busy handler, so several processes
+    opening a new store together (pytest -n 8 on a first run) would fail; they wait here
+    for up to the busy timeout instead."""
+    deadline = time.monotonic() + timeout_s
+    pause = 0.01
+    while True:
+        try:
+            row: tuple[object, ...] | None = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            return row
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.25)
 
 
 class SQLiteBackend(BaseBackend):
@@ -54,7 +77,7 @@ class SQLiteBackend(BaseBackend):
             raise StoreError(f"cannot open the SQLite store {path}: {exc}") from exc
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
-            mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            mode = _switch_to_wal(self._conn, busy_timeout_s)
             if mode is None or str(mode[0]).lower() != "wal":
                 raise sqlite3.OperationalError(f"could not switch {path} to WAL (got {mode})")
             # NORMAL is SQLite's advice for WAL: a committed transaction survives a crash
