@@ -20,6 +20,7 @@ from pytest_pacts.discovery import Discoverer
 from pytest_pacts.engine.artifacts import Shots
 from pytest_pacts.engine.contracts import EngineOptions, Healer
 from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.recording import Recorder
@@ -50,6 +51,8 @@ class Runtime:
     ``generator`` is the no-op seam of the generator stage (seed 001 §7).
     ``navigate`` ``False`` runs the steps on the page as it is (the ``pacts`` fixture of a
     hand-written test, which drives navigation itself); the plan's URL is then only recorded.
+    ``observer`` is told each step's element after the gate passed, before the action
+    (benchmarks compare it with a ground-truth selector).
     ``record`` ``False`` leaves the run out of the store's run history (the caller records a
     combined run itself, see :func:`record_run`); the POM cache, healing memory and heal
     proposals are written as always.
@@ -69,6 +72,7 @@ class Runtime:
     discoverer: Discoverer | None = None
     navigate: bool = True
     record: bool = True
+    observer: ActionObserver | None = None
 
 
 class RequirementFailed(Exception):
@@ -106,6 +110,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         shots=Shots(page, runtime.artifacts_dir or runtime.options.artifacts_dir, plan.req_id),
         generator=runtime.generator,
         navigate=runtime.navigate,
+        observer=runtime.observer,
     )
     try:
         record = run.execute()

@@ -9,6 +9,7 @@ environment event (the server went away, a 5xx, a crash) is reported as that eve
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
@@ -43,6 +44,11 @@ _STATE_KINDS = frozenset(
 # The gate has already waited for the element; the action itself is not cut short by a
 # tight step timeout (a click on a busy CI machine can take a second to dispatch).
 MIN_ACTION_MS = 2_000.0
+
+
+# Told the element a step is about to act on, after the gate passed and before the action
+# (benchmarks check it against a ground-truth selector; nothing in the engine depends on it).
+ActionObserver = Callable[[Step, PWLocator], None]
 
 
 class UrlError(ValueError):
@@ -81,8 +87,10 @@ class StepRunner:
         options: EngineOptions,
         monitor: EnvMonitor,
         base_url: str | None,
+        observer: ActionObserver | None = None,
     ) -> None:
         self.page = page
+        self.observer = observer
         self.finder = finder
         self.resolver = resolver
         self.options = options
@@ -180,6 +188,8 @@ class StepRunner:
             assert located.state.locator is not None
             element = to_playwright(self.page, located.state.locator)
             subject = Subject(element, self._handle(element, step))
+            if self.observer is not None:
+                self.observer(step, element)
             if step.action is not Action.WAIT:
                 failure = perform(
                     self.page,

@@ -24,7 +24,13 @@ from pytest_pacts.engine.contracts import (
     StepState,
 )
 from pytest_pacts.engine.env import EnvMonitor
-from pytest_pacts.engine.executor import Attempt, StepRunner, UrlError, resolve_url
+from pytest_pacts.engine.executor import (
+    ActionObserver,
+    Attempt,
+    StepRunner,
+    UrlError,
+    resolve_url,
+)
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
 from pytest_pacts.engine.verdict import build_verdict
@@ -70,6 +76,7 @@ class Run:
         shots: Shots,
         generator: Hook | None = None,
         navigate: bool = True,
+        observer: ActionObserver | None = None,
     ) -> None:
         self.plan = plan
         self.page = page
@@ -81,7 +88,9 @@ class Run:
         self.generator = generator
         self.base_url = base_url
         self.navigate = navigate
-        self.runner = StepRunner(page, finder, resolver, options, monitor, base_url)
+        self.runner = StepRunner(
+            page, finder, resolver, options, monitor, base_url, observer=observer
+        )
         self.index = 0
         self.progress: dict[int, StepProgress] = {}
         self.records: dict[int, StepRecord] = {}

@@ -1,0 +1,184 @@
+"""The real-app corpus harness: install third-party web apps from the package registries,
+serve them on 127.0.0.1, and stop them again.
+
+Every app of the corpus is one module in ``bench/realapps/apps/`` exporting ``APP``, an
+:class:`AppSpec`. The harness knows nothing of any app; an app module knows nothing of the
+runner. Installs go into a cache folder (``PACTS_REALAPPS_CACHE``, default
+``~/.cache/pytest-pacts/realapps``), one virtual environment per app version, made once
+and reused (a stamp file records what was installed, so a changed pin reinstalls).
+
+Data flow::
+
+    AppSpec.install(version)  -> venv in the cache (idempotent)
+    AppSpec.start(version)    -> Served(base_url, process, workdir): seeded, answering HTTP
+    flows/<app>.req.yaml      -> requirements written once from the oldest version's UI
+    truth/<app>.yaml          -> per requirement, per step, per version: the right element
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FLOWS = HERE / "flows"
+TRUTH = HERE / "truth"
+
+
+def cache_root() -> Path:
+    root = Path(os.environ.get("PACTS_REALAPPS_CACHE", "~/.cache/pytest-pacts/realapps"))
+    root = root.expanduser()
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def ensure_venv(name: str, requirements: Sequence[str], python: str | None = None) -> Path:
+    """A virtual environment ``<cache>/<name>`` with ``requirements`` installed (pip
+    specifiers, pinned by the caller). Made once; reinstalled only when the list changes."""
+    venv = cache_root() / name
+    stamp = venv / (".pacts-" + hashlib.sha256("\n".join(requirements).encode()).hexdigest()[:16])
+    if stamp.exists():
+        return venv
+    if venv.exists():
+        shutil.rmtree(venv)
+    subprocess.run([python or sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *requirements],
+        check=True,
+        timeout=1800,
+    )
+    stamp.touch()
+    return venv
+
+
+def wait_http(
+    url: str, timeout_s: float = 60.0, proc: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Wait until ``url`` answers any HTTP status (the server is up), or raise."""
+    deadline = time.monotonic() + timeout_s
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode} before answering {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return
+        except (urllib.error.URLError, OSError) as exc:
+            last = exc
+            time.sleep(0.2)
+    raise TimeoutError(f"{url} did not answer within {timeout_s:.0f} s ({last})")
+
+
+@dataclass
+class Served:
+    """A running app: its base URL (ends with ``/``), the process and its work folder."""
+
+    base_url: str
+    process: subprocess.Popen[bytes]
+    workdir: Path
+    log: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+
+
+def spawn(
+    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """Start a server process in its own process group, output to ``cwd/server.log``."""
+    log = cwd / "server.log"
+    out = log.open("ab")
+    proc = subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    out.close()
+    return proc, log
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    """One app of the corpus.
+
+    ``versions`` oldest first; the flows are written on ``versions[0]``.
+    ``install(version)`` makes the app's venv (idempotent) and returns it.
+    ``start(version, workdir)`` installs if needed, seeds a fresh copy of the app's data in
+    ``workdir`` (a new temporary folder per start, so every run begins from the same data),
+    starts the server on a free 127.0.0.1 port and returns once it answers.
+    ``env`` holds values the flows read with ``{{env.NAME}}`` (for example a password).
+    """
+
+    name: str
+    kind: str  # a few words: "admin CRUD (Django templates)", "React single-page app", ...
+    versions: tuple[str, ...]
+    install: Callable[[str], Path]
+    start: Callable[[str, Path], Served]
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def flows(self) -> Path:
+        return FLOWS / f"{self.name}.req.yaml"
+
+    @property
+    def truth(self) -> Path:
+        return TRUTH / f"{self.name}.yaml"
+
+    @contextlib.contextmanager
+    def serve(self, version: str) -> Iterator[Served]:
+        workdir = Path(tempfile.mkdtemp(prefix=f"pacts-{self.name}-{version}-"))
+        served = self.start(version, workdir)
+        try:
+            yield served
+        finally:
+            served.stop()
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def load_apps(names: Sequence[str] | None = None) -> list[AppSpec]:
+    """The corpus apps (``apps/*.py`` exporting ``APP``), optionally only ``names``."""
+    import importlib
+
+    sys.path.insert(0, str(HERE.parent))
+    apps: list[AppSpec] = []
+    for path in sorted((HERE / "apps").glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"realapps.apps.{path.stem}")
+        app = module.APP
+        if names is None or app.name in names:
+            apps.append(app)
+    return apps
