@@ -20,17 +20,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery.planning import resolve_url
-from pytest_pacts.discovery.pom import load_pom, remember_step
+from pytest_pacts.application import PreparedRun, RunSettings, conclude_run, prepare_run
 from pytest_pacts.engine.api import RequirementFailed, Runtime, render_failure, run_requirement
-from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung
-from pytest_pacts.engine.healing import HealingLadder, HumanRung, default_rungs
+from pytest_pacts.engine.contracts import EngineOptions, ExtensionHealer, HealContext
+from pytest_pacts.engine.healing import HumanRung
 from pytest_pacts.governance import review
-from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overlay
 from pytest_pacts.models import Plan
-from pytest_pacts.models.locator import DiscoveryResult, Locator
+from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import RunRecord
-from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
 from pytest_pacts.pytest_plugin.store_access import get_store
@@ -90,7 +87,7 @@ def _human(config: pytest.Config) -> HumanRung:
     return HumanRung(ask=ask, is_terminal=is_terminal, say=say)
 
 
-def _extensions(config: pytest.Config) -> list[object]:
+def _extensions(config: pytest.Config) -> list[ExtensionHealer]:
     hook = config.hook
 
     def external(ctx: HealContext) -> list[Locator]:
@@ -102,11 +99,6 @@ def _extensions(config: pytest.Config) -> list[object]:
     return [external]
 
 
-def ladder(config: pytest.Config, store: Store) -> list[Rung]:
-    """The ladder's rungs (SPEC.md §6), with this session's extensions and terminal."""
-    return default_rungs(store, _extensions(config), human=_human(config))  # type: ignore[arg-type]
-
-
 def artifacts_dir(config: pytest.Config, req_id: str) -> str:
     base = Path(str(config.rootpath)) / ".pacts" / "artifacts"
     path = base / "".join(c if c.isalnum() or c in "-_." else "_" for c in req_id)
@@ -116,13 +108,14 @@ def artifacts_dir(config: pytest.Config, req_id: str) -> str:
 
 @dataclass(frozen=True)
 class Prepared:
-    """A :class:`Runtime` for one plan, and what :func:`conclude` needs after the run."""
+    """The application layer's prepared run, with the pytest config it came from."""
 
     config: pytest.Config
-    plan: Plan
-    store: Store
-    runtime: Runtime
-    verified: dict[int, DiscoveryResult]
+    run: PreparedRun
+
+    @property
+    def runtime(self) -> Runtime:
+        return self.run.runtime
 
 
 def prepare(
@@ -132,51 +125,29 @@ def prepare(
     navigate: bool = True,
     env: Mapping[str, str] | None = None,
 ) -> Prepared:
-    """The runtime of a run of ``plan``: the store, its cached POM under the reviewed recipe,
-    the healing ladder, the options. ``navigate=False`` runs on the page as it is (the
-    ``pacts`` fixture); ``env`` replaces ``os.environ`` for value templates."""
-    store = get_store(config)
-    _state, entry = load_pom(store, plan)
-    verified: dict[int, DiscoveryResult] = dict(entry.steps) if entry is not None else {}
-    # the reviewed recipe wins over live discovery: an accepted heal is used from now on
-    pom = overlay(plan, current_recipe(store, plan), verified)
-    base_url = config.getoption("base_url", default=None) or None
+    """The runtime of a run of ``plan``, built by the application layer from this session's
+    settings. ``navigate=False`` runs on the page as it is (the ``pacts`` fixture); ``env``
+    replaces ``os.environ`` for value templates."""
     ttl = options.get(config, "pacts_discovery_ttl")
-    ttl_seconds = int(ttl) if isinstance(ttl, (int, float)) else 3600
-    url = resolve_url(plan, base_url) or plan.requirement.url
-
-    def on_discovered(index: int, result: DiscoveryResult) -> None:
-        if result.locator is not None:
-            verified[index] = result
-            remember_step(store, plan, index, result, url, ttl_seconds)
-
-    def recipe_source(_plan: Plan) -> Recipe:
-        # a heal proposal patches the stored recipe; write v001 from what was verified so far
-        return ensure_recipe(store, plan, verified)
-
-    folder = artifacts_dir(config, plan.req_id)
-    runtime = Runtime(
-        env=dict(os.environ) if env is None else env,
+    settings = RunSettings(
+        options=engine_options(config, artifacts_dir(config, plan.req_id)),
+        base_url=config.getoption("base_url", default=None) or None,
+        env=env,
         secret_vars=frozenset(options.get_list(config, "pacts_secret_vars")),
-        base_url=base_url,
-        options=engine_options(config, folder),
-        store=store,
-        healer=HealingLadder(store=store, recipes=recipe_source, rungs=ladder(config, store)),
-        pom=pom,
-        on_discovered=on_discovered,
         session_id=session_id(config),
-        artifacts_dir=folder,
+        discovery_ttl_seconds=int(ttl) if isinstance(ttl, (int, float)) else 3600,
         navigate=navigate,
+        extensions=_extensions(config),
+        human=_human(config),
     )
-    return Prepared(config, plan, store, runtime, verified)
+    return Prepared(config, prepare_run(get_store(config), plan, settings))
 
 
 def conclude(prepared: Prepared, record: RunRecord) -> list[str]:
     """After the run: a clean pass becomes recipe v001; ``--pacts-accept-heals`` applies.
     Returns the notes on accepted proposals for :func:`outcome`."""
-    if record.verdict == "pass" and not record.healed:
-        ensure_recipe(prepared.store, prepared.plan, prepared.verified)
-    return _accept_heals(record, prepared.config, prepared.store)
+    conclude_run(prepared.run, record)
+    return _accept_heals(record, prepared.config, prepared.run.store)
 
 
 def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
