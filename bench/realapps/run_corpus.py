@@ -1,0 +1,341 @@
+"""Run the real-app corpus: every flow on every version, every acted-on element checked.
+
+For each app (``apps/*.py``), the flows (``flows/<app>.req.yaml``) run first on the oldest
+version with an empty store, then on each newer version with a copy of the store the
+oldest run left (the POM cache and recipes of a team that wrote its flows on the old version
+and upgraded the app). Runs go through the same application layer as the pytest item
+(``pytest_pacts.application``), with the healing ladder on and no terminal.
+
+Before every action the engine's observer hands over the element about to be acted on; it is
+compared, by identity in the page, with the hand-written ground truth of that step and
+version (``truth/<app>.yaml``). An action on any other element is a *wrong element*. The
+page as the step saw it is saved as an MHTML snapshot for the element-level benchmark
+(``bench_peers.py``), one line per case in ``out/<app>/<version>/cases.jsonl``.
+
+Run: ``.venv/bin/python bench/realapps/run_corpus.py [--apps django_admin,datasette]
+[--only-oldest] [--no-snapshots]``; results in ``bench/realapps/out/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pytest_pacts.application import RunSettings, conclude_run, prepare_run
+from pytest_pacts.browser import launch_options
+from pytest_pacts.engine.api import render_failure, run_requirement
+from pytest_pacts.engine.contracts import EngineOptions
+from pytest_pacts.models import Plan, Step
+from pytest_pacts.planner.loader import LoaderOptions, load_file
+from pytest_pacts.store import open_store
+from realapps.harness import HERE, AppSpec, load_apps
+
+OUT = HERE / "out"
+Truth = Mapping[str, Mapping[int, Mapping[str, str | None]]]
+
+
+@dataclass
+class StepCheck:
+    step: int  # 1-based
+    element: str
+    verdict: str  # "right", "wrong", "no_truth", "unchecked"
+    detail: str = ""
+
+
+@dataclass
+class FlowResult:
+    app: str
+    version: str
+    req_id: str
+    verdict: str
+    healed: int
+    heal_rungs: list[str]
+    wrong: int
+    duration_ms: float
+    failure: str = ""
+    rca: str = ""
+    checks: list[StepCheck] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict != "fail" and self.wrong == 0
+
+
+def load_truth(path: Path) -> Truth:
+    if not path.exists():
+        return {}
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {
+        str(req): {
+            int(step): {str(v): sel for v, sel in (by or {}).items()} for step, by in s.items()
+        }
+        for req, s in raw.items()
+    }
+
+
+class TruthObserver:
+    """The engine's action observer: checks each acted-on element against the truth and
+    saves the page for the element-level cases. Never raises into the engine."""
+
+    def __init__(
+        self,
+        app: AppSpec,
+        version: str,
+        plan: Plan,
+        page: Page,
+        truth: Truth,
+        out: Path,
+        snapshots: bool,
+    ) -> None:
+        self.app, self.version, self.plan, self.page = app, version, plan, page
+        self.truth = truth.get(plan.req_id, {})
+        self.out = out
+        self.snapshots = snapshots
+        self.checks: dict[int, StepCheck] = {}
+        self.wrong = 0
+        self.cases: list[dict[str, Any]] = []
+
+    def __call__(self, step: Step, element: PWLocator) -> None:
+        number = step.index + 1
+        name = str(step.target) if step.target is not None else ""
+        try:
+            check = self._check(number, name, element)
+        except PlaywrightError as exc:
+            check = StepCheck(number, name, "unchecked", str(exc).splitlines()[0])
+        if check.verdict == "wrong":
+            self.wrong += 1
+        self.checks[number] = check
+        if self.snapshots and check.verdict == "right" and number not in self._saved():
+            self._snapshot(step, number)
+
+    def _saved(self) -> set[int]:
+        return {int(c["step"]) for c in self.cases}
+
+    def _check(self, number: int, name: str, element: PWLocator) -> StepCheck:
+        by_version = self.truth.get(number)
+        if by_version is None or self.version not in by_version:
+            return StepCheck(number, name, "no_truth", "no ground truth for this step/version")
+        selector = by_version[self.version]
+        if selector is None:
+            return StepCheck(number, name, "wrong", "the element no longer exists in this version")
+        truth = self.page.locator(selector)
+        count = truth.count()
+        if count != 1:
+            return StepCheck(number, name, "unchecked", f"truth {selector!r} matches {count}")
+        handle = truth.element_handle(timeout=2000)
+        same = bool(element.evaluate("(el, t) => el === t", handle, timeout=2000))
+        handle.dispose()
+        if same:
+            return StepCheck(number, name, "right")
+        acted = element.evaluate(
+            "el => el.outerHTML.slice(0, 160)", timeout=2000
+        )  # what was chosen instead, for the report
+        return StepCheck(number, name, "wrong", f"acted on {acted!r}, truth is {selector!r}")
+
+    def _snapshot(self, step: Step, number: int) -> None:
+        folder = self.out / self.plan.req_id
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"step-{number}.mhtml"
+        try:
+            cdp = self.page.context.new_cdp_session(self.page)
+            data = cdp.send("Page.captureSnapshot", {"format": "mhtml"})
+            cdp.detach()
+        except PlaywrightError:
+            return
+        path.write_text(str(data["data"]), encoding="utf-8")
+        target = step.target
+        self.cases.append(
+            {
+                "app": self.app.name,
+                "version": self.version,
+                "req_id": self.plan.req_id,
+                "step": number,
+                "element": target.element if target else None,
+                "region": target.region if target else None,
+                "action": step.action.value,
+                "truth": self.truth[number][self.version],
+                "snapshot": str(path.relative_to(HERE)),
+                "url": self.page.url,
+            }
+        )
+
+
+def run_version(
+    app: AppSpec,
+    version: str,
+    browser: Browser,
+    store_path: Path,
+    out: Path,
+    *,
+    snapshots: bool,
+    step_timeout_s: float,
+) -> list[FlowResult]:
+    plans = load_file(app.flows, LoaderOptions(env=dict(app.env))).plans
+    truth = load_truth(app.truth)
+    results: list[FlowResult] = []
+    store = open_store(store_path)
+    cases: list[dict[str, Any]] = []
+    try:
+        with app.serve(version) as served:
+            for plan in plans:
+                context = browser.new_context(viewport={"width": 1280, "height": 800})
+                page = context.new_page()
+                observer = TruthObserver(app, version, plan, page, truth, out, snapshots)
+                settings = RunSettings(
+                    options=EngineOptions(step_timeout_ms=step_timeout_s * 1000),
+                    base_url=served.base_url,
+                    env=dict(app.env),
+                    session_id=f"corpus-{app.name}-{version}",
+                    observer=observer,
+                )
+                prepared = prepare_run(store, plan, settings)
+                started = time.perf_counter()
+                record = run_requirement(plan, page, prepared.runtime)
+                elapsed = (time.perf_counter() - started) * 1000
+                conclude_run(prepared, record)
+                context.close()
+                heals = [h for s in record.steps for h in s.heals if h.accepted]
+                results.append(
+                    FlowResult(
+                        app=app.name,
+                        version=version,
+                        req_id=plan.req_id,
+                        verdict=record.verdict,
+                        healed=len(heals),
+                        heal_rungs=[h.rung.value for h in heals],
+                        wrong=observer.wrong,
+                        duration_ms=round(elapsed, 1),
+                        failure=render_failure(record) if record.verdict == "fail" else "",
+                        rca=record.rca.rca_class.value if record.verdict == "fail" else "",
+                        checks=sorted(observer.checks.values(), key=lambda c: c.step),
+                    )
+                )
+                cases.extend(observer.cases)
+    finally:
+        store.close()
+    if snapshots:
+        with (out / "cases.jsonl").open("w", encoding="utf-8") as fh:
+            for case in cases:
+                fh.write(json.dumps(case) + "\n")
+    return results
+
+
+def run_app(
+    app: AppSpec, browser: Browser, *, only_oldest: bool, snapshots: bool, step_timeout_s: float
+) -> list[FlowResult]:
+    results: list[FlowResult] = []
+    root = OUT / app.name
+    oldest_store = root / app.versions[0] / "store.sqlite"
+    for i, version in enumerate(app.versions[: 1 if only_oldest else None]):
+        out = root / version
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        store_path = out / "store.sqlite"
+        if i > 0:  # the team upgraded: the store of the run on the oldest version
+            shutil.copy(oldest_store.with_name("store-after.sqlite"), store_path)
+        print(f"== {app.name} {version}", flush=True)
+        found = run_version(
+            app,
+            version,
+            browser,
+            store_path,
+            out,
+            snapshots=snapshots,
+            step_timeout_s=step_timeout_s,
+        )
+        if i == 0:
+            shutil.copy(store_path, oldest_store.with_name("store-after.sqlite"))
+        for r in found:
+            mark = "ok " if r.passed else "BAD"
+            extra = f" healed {r.healed} ({', '.join(r.heal_rungs)})" if r.healed else ""
+            wrong = f" WRONG ELEMENT x{r.wrong}" if r.wrong else ""
+            print(f"  {mark} {r.req_id}: {r.verdict}{extra}{wrong} {r.duration_ms:.0f} ms")
+            if r.verdict == "fail":
+                print("      " + r.failure.splitlines()[0][:200])
+            for c in r.checks:
+                if c.verdict != "right":
+                    print(f"      step {c.step} {c.element!r}: {c.verdict} {c.detail}"[:240])
+        (out / "results.json").write_text(
+            json.dumps([asdict(r) for r in found], indent=1), encoding="utf-8"
+        )
+        results.extend(found)
+    return results
+
+
+def summary(results: list[FlowResult], apps: list[AppSpec]) -> str:
+    lines = [
+        "| app | version | flows | pass | healed flows | fail | wrong-element actions |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for app in apps:
+        for version in app.versions:
+            rs = [r for r in results if r.app == app.name and r.version == version]
+            if not rs:
+                continue
+            passed = sum(r.passed for r in rs)
+            healed = sum(1 for r in rs if r.healed and r.passed)
+            lines.append(
+                f"| {app.name} | {version} | {len(rs)} | {passed} | {healed} | "
+                f"{len(rs) - passed} | {sum(r.wrong for r in rs)} |"
+            )
+    oldest = [r for r in results for a in apps if r.app == a.name and r.version == a.versions[0]]
+    newer = [r for r in results for a in apps if r.app == a.name and r.version != a.versions[0]]
+    for label, rs in (("written-for versions", oldest), ("newer versions", newer)):
+        if rs:
+            rate = 100 * sum(r.passed for r in rs) / len(rs)
+            wrong = sum(r.wrong for r in rs)
+            lines.append(f"\n{label}: {sum(r.passed for r in rs)}/{len(rs)} pass ({rate:.1f}%), "
+                         f"{wrong} wrong-element actions")  # fmt: skip
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--apps", help="comma-separated app names (default: all)")
+    parser.add_argument("--only-oldest", action="store_true", help="run the oldest version only")
+    parser.add_argument("--no-snapshots", action="store_true", help="save no MHTML snapshots")
+    parser.add_argument("--step-timeout", type=float, default=10.0, help="seconds (default 10)")
+    args = parser.parse_args()
+    apps = load_apps(args.apps.split(",") if args.apps else None)
+    if not apps:
+        print("no apps found", file=sys.stderr)
+        return 2
+    results: list[FlowResult] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        try:
+            for app in apps:
+                results.extend(
+                    run_app(
+                        app,
+                        browser,
+                        only_oldest=args.only_oldest,
+                        snapshots=not args.no_snapshots,
+                        step_timeout_s=args.step_timeout,
+                    )
+                )
+        finally:
+            browser.close()
+    text = summary(results, apps)
+    print("\n" + text)
+    OUT.mkdir(exist_ok=True)
+    (OUT / "summary.md").write_text(text + "\n", encoding="utf-8")
+    return 0 if all(r.passed for r in results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
