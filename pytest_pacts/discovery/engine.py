@@ -100,10 +100,10 @@ class Discoverer:
         if not targets:
             return {}
         for key, _target, action in targets:
-            if not Action(action).needs_element and action is not Action.PRESS:
+            if not Action(action).needs_element and action not in _OPTIONAL_ELEMENT:
                 raise ValueError(f"step {key!r}: {Action(action).value} has no element to find")
         steps: list[JSON] = [
-            {"key": str(i), "element": t.element, "region": t.region, "action": Action(a).value}
+            {"key": str(i), "element": t.element, "region": t.region, "action": _scanned(a)}
             for i, (_k, t, a) in enumerate(targets)
         ]
         regions = sorted({t.region for _k, t, _a in targets if t.region})
@@ -120,10 +120,11 @@ class Discoverer:
         # The gate snapshots were measured in the page while we verified; collect them.
         scans_used = {scan.scan_id: scan for scan, _index in chosen.values()}
         gates = {scan_id: _gates(scan) for scan_id, scan in scans_used.items()}
-        for i, (key, _target, _action) in enumerate(targets):
+        for i, (key, _target, action) in enumerate(targets):
             if str(i) in chosen:
                 scan, index = chosen[str(i)]
-                results[key] = _with_gate(results[key], gates[scan.scan_id], index)
+                waits = Action(action) is Action.WAIT
+                results[key] = _with_gate(results[key], gates[scan.scan_id], index, waits=waits)
         return results
 
     # -- scanning ---------------------------------------------------------------------------
@@ -269,8 +270,26 @@ def _gates(scan: _FrameScan) -> list[JSON] | None:
     return None if raw == NOT_INSTALLED else cast(list[JSON] | None, raw)
 
 
-def _with_gate(result: DiscoveryResult, gates: list[JSON] | None, index: int) -> DiscoveryResult:
-    """Attach the gate snapshot; an accepted locator that fails it is ``not_actionable``."""
+# ``press`` may name an element or act on the focused one; ``wait`` may name the element to
+# wait for (it must become visible; nothing acts on it).
+_OPTIONAL_ELEMENT = frozenset({Action.PRESS, Action.WAIT})
+_UNSEEN = frozenset({"none", "not_unique", "not_visible"})
+
+
+def _scanned(action: Action | str) -> str:
+    """The action the scan resolves a step for. A ``wait`` looks for its element as a
+    ``hover`` would: any element a person can see by that name, not an editable or
+    clickable kind."""
+    act = Action(action)
+    return Action.HOVER.value if act is Action.WAIT else act.value
+
+
+def _with_gate(
+    result: DiscoveryResult, gates: list[JSON] | None, index: int, *, waits: bool = False
+) -> DiscoveryResult:
+    """Attach the gate snapshot; an accepted locator that fails it is ``not_actionable``.
+    A ``wait`` step (``waits``) only needs its element unique and visible: covered, disabled
+    or moving elements are waited for all the same."""
     if gates is None:
         changed = Unresolved(
             reason="not_actionable",
@@ -279,6 +298,8 @@ def _with_gate(result: DiscoveryResult, gates: list[JSON] | None, index: int) ->
         return result.model_copy(update={"unresolved": result.unresolved or changed})
     gate = GateSnapshot.model_validate(gates[index])
     failed = gate.failed
+    if waits:
+        failed = next((p for p in gate.points if not p.ok and p.code in _UNSEEN), None)
     if result.unresolved is not None or failed is None or result.fingerprint is None:
         return result.model_copy(update={"gate": gate})
     unresolved = Unresolved(

@@ -54,6 +54,8 @@ def blocking_point(snapshot: GateSnapshot, action: Action) -> GatePoint | None:
     for point in snapshot.points:
         if point.ok or point.code == "skipped":
             continue
+        if action is Action.WAIT and point.code not in _SEEN_BY_WAIT:
+            continue  # a wait acts on nothing: its element need only be there and visible
         if point.name == "enabled" and point.code == "disabled" and action in _NO_ENABLED:
             continue
         return point
@@ -61,6 +63,7 @@ def blocking_point(snapshot: GateSnapshot, action: Action) -> GatePoint | None:
 
 
 _NO_ENABLED = frozenset({Action.HOVER, Action.FOCUS})
+_SEEN_BY_WAIT: frozenset[GateCode] = frozenset({"none", "not_unique", "not_visible"})
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,8 @@ class Codegen:
         if action is Action.GOTO:
             return [f"page.goto({self._value(step)})"]
         if action is Action.WAIT:
-            return []
+            # a wait that names an element waits for it to be visible, then for its outcome
+            return [f"expect({loc}).to_be_visible()"] if loc is not None else []
         if action is Action.PRESS:
             return [f"{loc or 'page.keyboard'}.press({self._value(step)})"]
         if loc is None:

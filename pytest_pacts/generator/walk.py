@@ -112,6 +112,8 @@ def _walk_step(
             target.hover(timeout=timeout)
         elif act is Action.FOCUS:
             target.focus(timeout=timeout)
+        elif act is Action.WAIT:
+            target.wait_for(state="visible", timeout=timeout)
     expected = step.expected
     if expected is not None and expected.kind is ExpectationKind.ELEMENT_VISIBLE:
         assert expected.target is not None
