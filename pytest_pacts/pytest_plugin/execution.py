@@ -92,7 +92,7 @@ def _extensions(config: pytest.Config) -> list[ExtensionHealer]:
 
     def external(ctx: HealContext) -> list[Locator]:
         found: list[Locator] = []
-        for answer in hook.pacts_heal_candidates(ctx=ctx):
+        for answer in hook.pytest_pacts_heal_candidates(ctx=ctx):
             found.extend(answer or [])
         return found
 

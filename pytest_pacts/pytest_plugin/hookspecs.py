@@ -1,6 +1,8 @@
-"""pytest-pacts' own hooks, added with ``pytest_addhooks`` (PLATFORM.md plugin conventions).
+"""pytest-pacts' own hooks, added with ``pytest_addhooks``.
 
-Implement them in a conftest or a plugin like any pytest hook.
+Implement them in a conftest or a plugin like any pytest hook. Every name starts with
+``pytest_``: pytest's plugin manager only treats ``pytest_``-prefixed names as hooks, so an
+implementation by any other name would silently never be called.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from pytest_pacts.models.locator import Locator
 
 
 @pytest.hookspec
-def pacts_heal_candidates(ctx: HealContext) -> Sequence[Locator]:  # type: ignore[empty-body]
+def pytest_pacts_heal_candidates(ctx: HealContext) -> Sequence[Locator]:  # type: ignore[empty-body]
     """Propose locators for a failing step the built-in healing rungs could not heal.
 
-    Rung 6 of the healing ladder (SPEC.md §6), off by default: it is called at most
-    ``pacts_extension_budget`` times per run. ``ctx`` holds the page, the plan, the step's
+    Called by the healing ladder's extension rung (after the built-in rungs declined), off
+    by default: it is called at most ``pacts_extension_budget`` times per run, with all
+    implementations' answers joined (``docs/healing.md``, "The extension hook"). ``ctx`` holds the page, the plan, the step's
     state (failed locator, alternates, fingerprint), the failure and the round. Return
     structured locators, best first, with ``confidence`` set; return ``[]`` for nothing.
     Never act on the page. Every proposal still has to pass the abstain rule (threshold,

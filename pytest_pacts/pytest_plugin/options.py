@@ -122,7 +122,7 @@ SETTINGS: tuple[Setting, ...] = (
         "pacts_extension_budget",
         "int",
         0,
-        "Calls per run to external healers (the pacts_heal_candidates hook); 0 = off.",
+        "Calls per run to external healers (the pytest_pacts_heal_candidates hook); 0 = off.",
     ),
     Setting(
         "pacts_session",

@@ -8,7 +8,7 @@ Public surface:
   :class:`AlternateRung`, :class:`RepairRung`, :class:`RediscoveryRung`,
   :class:`MemoryRung`, :class:`SimilarityRung`, :class:`ExtensionRung`, :class:`HumanRung`;
 - :func:`judge`, the abstain rule; :data:`WEIGHTS`, the similarity weights;
-- rung 6 calls extensions: the pytest layer feeds it the ``pacts_heal_candidates`` hook
+- rung 6 calls extensions: the pytest layer feeds it the ``pytest_pacts_heal_candidates`` hook
   (``pytest_pacts/pytest_plugin/hookspecs.py``).
 
 See ``docs/healing.md``. Never imports pytest (STYLE.md habit 2).

@@ -1,6 +1,6 @@
 """Rung 6: candidates from external healers, budgeted per run (SPEC.md §6).
 
-External healers (the ``pacts_heal_candidates`` hook, see ``hookspec.py``) only *propose*
+External healers (the ``pytest_pacts_heal_candidates`` hook, see ``hookspec.py``) only *propose*
 locators; the ladder applies the same abstain rule and gate as to its own relocations.
 """
 

@@ -170,7 +170,7 @@ def test_extension_hook_with_a_fake_healer_is_budgeted(tab: Page) -> None:
         calls = 0
 
         @hookimpl
-        def pacts_heal_candidates(self, ctx: HealContext) -> Sequence[Locator]:
+        def pytest_pacts_heal_candidates(self, ctx: HealContext) -> Sequence[Locator]:
             FakeHealer.calls += 1
             return [Locator(strategy=Strategy.CSS, confidence=0.9, css="#a")]
 
@@ -179,7 +179,7 @@ def test_extension_hook_with_a_fake_healer_is_budgeted(tab: Page) -> None:
     manager.register(FakeHealer())
 
     def from_hook(ctx: HealContext) -> list[Locator]:
-        return [loc for found in manager.hook.pacts_heal_candidates(ctx=ctx) for loc in found]
+        return [loc for found in manager.hook.pytest_pacts_heal_candidates(ctx=ctx) for loc in found]
 
     options = EngineOptions(extension_budget=1)
     rung = ExtensionRung([from_hook])

@@ -1,0 +1,77 @@
+"""The extension hook as users implement it: the examples of ``docs/healing.md`` in a real
+conftest and in a registered plugin, run by pytest in a subprocess.
+
+The step's element drifts so that no built-in rung can heal it (its text changed and a
+look-alike stands next to it); only the hook's proposal heals it, and only when the budget
+allows a call.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+V1 = "<!doctype html><title>Pay</title><main><h1>Basket</h1><div><button>Pay</button></div></main>"
+V2 = (
+    "<!doctype html><title>Pay</title><main><h1>Basket</h1><div>"
+    '<button class="pay">Zahlen</button><button>Abbrechen</button></div></main>'
+)
+INI = (
+    "[pytest]\npacts_store = store.db\nfilterwarnings =\n"
+    "    ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning\n"
+)
+
+
+def _examples() -> list[str]:
+    """The python code blocks of the extension-hook section of docs/healing.md."""
+    text = (ROOT / "docs" / "healing.md").read_text(encoding="utf-8")
+    section = text.split("## The extension hook", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    assert len(blocks) == 2, "docs/healing.md should show a conftest and a plugin example"
+    return blocks
+
+
+def _requirement(pytester: pytest.Pytester) -> Path:
+    page = pytester.path / "page.html"
+    page.write_text(V1, encoding="utf-8")
+    pytester.makefile(
+        ".req.yaml",
+        pay=f"req_id: REQ-PAY\nurl: {page.as_uri()}\nsteps:\n  - Pay | click\n",
+    )
+    pytester.makeini(INI)
+    return page
+
+
+def _heal_lines(result: pytest.RunResult) -> list[str]:
+    return [line for line in result.outlines if "extension:" in line]
+
+
+@pytest.mark.parametrize("example", ["conftest", "plugin"])
+def test_documented_hook_example_heals_within_its_budget(
+    pytester: pytest.Pytester, example: str
+) -> None:
+    conftest_example, plugin_example = _examples()
+    page = _requirement(pytester)
+    if example == "conftest":
+        pytester.makeconftest(conftest_example)
+        extra: tuple[str, ...] = ()
+    else:
+        pytester.makepyfile(my_healer=plugin_example)
+        pytester.syspathinsert()
+        extra = ("-p", "my_healer")
+
+    first = pytester.runpytest_subprocess("-q", "-W", "always", *extra)
+    first.assert_outcomes(passed=1)
+
+    page.write_text(V2, encoding="utf-8")  # "Pay" is gone; two buttons nobody can tell apart
+    off = pytester.runpytest_subprocess("-q", "-W", "always", *extra)
+    off.assert_outcomes(failed=1)  # the budget is 0 by default: the hook is not called
+    assert not _heal_lines(off)
+
+    on = pytester.runpytest_subprocess("-q", "-W", "always", "--pacts-extension-budget=1", *extra)
+    on.assert_outcomes(passed=1)
+    heals = _heal_lines(on)
+    assert heals and "button.pay" in heals[0], on.stdout.str()
