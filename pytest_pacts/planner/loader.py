@@ -27,7 +27,7 @@ from pytest_pacts.planner.blocks import (
 )
 from pytest_pacts.planner.errors import ProblemSink, RequirementFileError
 from pytest_pacts.planner.planhash import plan_hash
-from pytest_pacts.planner.readers import READERS, Document, ReadFailure
+from pytest_pacts.planner.readers import READERS, Document, ReadFailure, ReadLimits
 from pytest_pacts.planner.readers.base import JsonLike, PathKey
 from pytest_pacts.planner.schema import validate
 from pytest_pacts.planner.steps import (
@@ -54,6 +54,7 @@ class LoaderOptions:
     secret_vars: frozenset[str] = frozenset()
     shared_blocks: Mapping[str, BlockDefinition] = field(default_factory=dict)
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    limits: ReadLimits = field(default_factory=ReadLimits)
     check_env: bool = True
 
 
@@ -457,7 +458,7 @@ def read_document(path: Path, display: str, options: LoaderOptions) -> Document:
             "a smaller file, or raise the ini key pacts_max_file_mb",
         )
     try:
-        doc = reader(path, display)
+        doc = reader(path, display, options.limits)
     except ReadFailure as exc:
         raise RequirementFileError.single(exc.source, exc.message, exc.expected) from None
     _normalise(doc)

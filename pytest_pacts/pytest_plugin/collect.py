@@ -22,6 +22,7 @@ from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
 from pytest_pacts.planner.blocks import BlockDefinition
 from pytest_pacts.planner.loader import load_blocks_file
 from pytest_pacts.planner.readers import READERS
+from pytest_pacts.planner.readers.limits import MIB, ReadLimits
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import dry_run_test, requirement_test
 
@@ -93,11 +94,20 @@ def shared_blocks(config: pytest.Config) -> dict[str, BlockDefinition]:
 def loader_options(config: pytest.Config) -> LoaderOptions:
     secret = frozenset(options.get_list(config, "pacts_secret_vars"))
     max_mb = options.get_float(config, "pacts_max_file_mb") or 20.0
+    limits = ReadLimits(
+        max_uncompressed_bytes=int(options.get_float(config, "pacts_max_uncompressed_mb") * MIB),
+        max_compression_ratio=options.get_float(config, "pacts_max_compression_ratio"),
+        max_rows=int(options.get_float(config, "pacts_max_rows")),
+        max_cell_chars=int(options.get_float(config, "pacts_max_cell_chars")),
+        max_depth=int(options.get_float(config, "pacts_max_nesting")),
+        max_nodes=int(options.get_float(config, "pacts_max_yaml_nodes")),
+    )
     return LoaderOptions(
         env=dict(os.environ),
         secret_vars=secret,
         shared_blocks=shared_blocks(config),
-        max_file_bytes=int(max_mb * 1024 * 1024),
+        max_file_bytes=int(max_mb * MIB),
+        limits=limits,
     )
 
 

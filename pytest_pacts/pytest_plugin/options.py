@@ -66,6 +66,45 @@ SETTINGS: tuple[Setting, ...] = (
         "Largest requirement file read, in MB; larger ones are a collection error.",
     ),
     Setting(
+        "pacts_max_uncompressed_mb",
+        "float",
+        50.0,
+        "Largest size an .xlsx workbook may inflate to, in MiB, checked on the archive's "
+        "directory before anything is inflated.",
+    ),
+    Setting(
+        "pacts_max_compression_ratio",
+        "float",
+        200.0,
+        "Largest inflation ratio of one .xlsx part over 1 MiB (a zip bomb inflates thousands "
+        "of times).",
+    ),
+    Setting(
+        "pacts_max_rows",
+        "int",
+        100_000,
+        "Most rows read from one sheet; rows are streamed and a longer sheet is a collection "
+        "error.",
+    ),
+    Setting(
+        "pacts_max_cell_chars",
+        "int",
+        32_767,
+        "Longest text of one spreadsheet cell (Excel's own limit).",
+    ),
+    Setting(
+        "pacts_max_nesting",
+        "int",
+        64,
+        "Deepest nesting of JSON/YAML values.",
+    ),
+    Setting(
+        "pacts_max_yaml_nodes",
+        "int",
+        1_000_000,
+        "Most values of a YAML document once its aliases are expanded (refuses alias bombs).",
+    ),
+    Setting(
         "pacts_store",
         "string",
         None,

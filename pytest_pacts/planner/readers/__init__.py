@@ -10,10 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytest_pacts.planner.readers.base import Document, ReadFailure
+from pytest_pacts.planner.readers.limits import ReadLimits
 from pytest_pacts.planner.readers.textfile import read_json, read_yaml
 from pytest_pacts.planner.readers.xlsx import read_xlsx
 
-Reader = Callable[[Path, str], Document]
+Reader = Callable[[Path, str, ReadLimits], Document]
 
 READERS: dict[str, Reader] = {
     ".json": read_json,
@@ -22,4 +23,4 @@ READERS: dict[str, Reader] = {
     ".xlsx": read_xlsx,
 }
 
-__all__ = ["READERS", "Document", "ReadFailure", "Reader"]
+__all__ = ["READERS", "Document", "ReadFailure", "ReadLimits", "Reader"]

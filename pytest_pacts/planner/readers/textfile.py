@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -23,6 +24,7 @@ from pytest_pacts.planner.readers.base import (
     ReadFailure,
     text_loc,
 )
+from pytest_pacts.planner.readers.limits import ReadLimits
 
 _DECODER = json.JSONDecoder()
 _WS = " \t\n\r"
@@ -77,8 +79,33 @@ class _JsonLocator:
         return int(end)
 
 
-def read_json(path: Path, display: str) -> Document:
+# a JSON string (skipped whole, so brackets inside it do not count) or a bracket
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _json_depth_check(text: str, display: str, limits: ReadLimits) -> None:
+    """Refuse nesting deeper than the limit before parsing (the parser and the position
+    scanner recurse once per level)."""
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limits.max_depth:
+                raise ReadFailure(
+                    text_loc(display, text.count("\n", 0, match.start()) + 1),
+                    f"values are nested more than {limits.max_depth} levels deep",
+                    "a requirement file's usual shape (raise the ini key pacts_max_nesting "
+                    "if this file is legitimate)",
+                )
+        elif token in "]}":
+            depth -= 1
+
+
+def read_json(path: Path, display: str, limits: ReadLimits | None = None) -> Document:
+    limits = limits or ReadLimits()
     text = _read_text(path, display)
+    _json_depth_check(text, display, limits)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -143,15 +170,65 @@ def _walk_yaml(
     return str(node.value)
 
 
-def read_yaml(path: Path, display: str) -> Document:
+def _yaml_size_check(root: yaml.Node, display: str, limits: ReadLimits) -> None:
+    """Refuse a document deeper than the nesting limit, or with more values than the node
+    limit once aliases are expanded (a "billion laughs" file of a few hundred bytes names
+    the same anchored list thousands of times). Each distinct node is measured once, so the
+    check is linear in the file, not in its expansion."""
+    sizes: dict[int, int] = {}
+    # iterative post-order walk: a hostile file must not exhaust the Python stack either
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        if id(node) in sizes and not done:
+            continue
+        if depth > limits.max_depth:
+            mark = node.start_mark
+            raise ReadFailure(
+                text_loc(display, mark.line + 1, mark.column + 1),
+                f"values are nested more than {limits.max_depth} levels deep",
+                "a requirement file's usual shape (raise the ini key pacts_max_nesting if this "
+                "file is legitimate)",
+            )
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [n for pair in node.value for n in pair]
+        if not done:
+            stack.append((node, depth, True))
+            stack.extend((child, depth + 1, False) for child in children if id(child) not in sizes)
+            continue
+        total = 1 + sum(sizes.get(id(child), 1) for child in children)
+        sizes[id(node)] = total
+        if total > limits.max_nodes:
+            mark = node.start_mark
+            raise ReadFailure(
+                text_loc(display, mark.line + 1, mark.column + 1),
+                f"the YAML aliases expand to more than {limits.max_nodes:,} values",
+                "anchors and aliases used for sharing a few values, not for repeating them "
+                "(raise the ini key pacts_max_yaml_nodes if this file is legitimate)",
+            )
+
+
+def read_yaml(path: Path, display: str, limits: ReadLimits | None = None) -> Document:
+    limits = limits or ReadLimits()
     text = _read_text(path, display)
     loader = _SafeComposer(text)
     try:
-        node = loader.get_single_node()
+        try:
+            node = loader.get_single_node()
+        except RecursionError:  # the composer recurses once per nesting level
+            raise ReadFailure(
+                text_loc(display, 1),
+                f"values are nested more than {limits.max_depth} levels deep",
+                "a requirement file's usual shape",
+            ) from None
         if node is None:
             raise ReadFailure(
                 text_loc(display, 1), "the file is empty", "a requirement or {requirements: [...]}"
             )
+        _yaml_size_check(node, display, limits)
         positions: dict[PathKey, SourceRef | Pos] = {}
         data = _walk_yaml(node, (), loader, display, positions)
     except yaml.MarkedYAMLError as exc:

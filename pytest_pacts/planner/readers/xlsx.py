@@ -21,6 +21,7 @@ from openpyxl.utils import get_column_letter
 
 from pytest_pacts.models import SourceRef
 from pytest_pacts.planner.readers.base import Document, JsonLike, PathKey, Pos, ReadFailure
+from pytest_pacts.planner.readers.limits import MIB, ReadLimits
 
 HEADER_SCAN_ROWS = 20
 
@@ -65,15 +66,62 @@ class _Cell:
         self.column = column
 
 
-def _rows(ws: object) -> Iterator[tuple[int, list[_Cell]]]:
+def _rows(ws: object, display: str, limits: ReadLimits) -> Iterator[tuple[int, list[_Cell]]]:
+    """The sheet's rows, streamed; more rows than the limit, or a cell longer than the cell
+    limit, is a located :class:`ReadFailure` as soon as it is met."""
+    title = str(getattr(ws, "title", ""))
     for row_number, row in enumerate(ws.iter_rows(), start=1):  # type: ignore[attr-defined]
-        cells = [
-            _Cell(
-                getattr(cell, "value", None), getattr(cell, "data_type", "n"), get_column_letter(i)
+        if row_number > limits.max_rows:
+            raise ReadFailure(
+                SourceRef(path=display, sheet=title, row=row_number),
+                f"the sheet has more than {limits.max_rows:,} rows",
+                "requirements split over several files or sheets (raise the ini key "
+                "pacts_max_rows if this sheet is legitimate)",
             )
-            for i, cell in enumerate(row, start=1)
-        ]
+        cells = []
+        for i, cell in enumerate(row, start=1):
+            value = getattr(cell, "value", None)
+            if isinstance(value, str) and len(value) > limits.max_cell_chars:
+                raise ReadFailure(
+                    SourceRef(
+                        path=display, sheet=title, row=row_number, column=get_column_letter(i)
+                    ),
+                    f"the cell holds {len(value):,} characters, over the limit of "
+                    f"{limits.max_cell_chars:,}",
+                    "a shorter value (raise the ini key pacts_max_cell_chars if needed)",
+                )
+            cells.append(_Cell(value, getattr(cell, "data_type", "n"), get_column_letter(i)))
         yield row_number, cells
+
+
+def _check_archive(path: Path, display: str, limits: ReadLimits) -> None:
+    """Refuse an archive that would inflate beyond the limits, from its directory alone
+    (nothing is inflated). Python's zip reader never inflates a member past the size its
+    directory declares, so the declared sizes bound what openpyxl can read."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return  # not an archive: openpyxl says so in its own words below
+    total = sum(m.file_size for m in members)
+    if total > limits.max_uncompressed_bytes:
+        raise ReadFailure(
+            SourceRef(path=display),
+            f"the workbook inflates to {total / MIB:,.0f} MiB, over the "
+            f"{limits.max_uncompressed_bytes / MIB:,.0f} MiB limit",
+            "a workbook of ordinary size (raise the ini key pacts_max_uncompressed_mb if this "
+            "file is legitimate)",
+        )
+    for member in members:
+        ratio = member.file_size / max(member.compress_size, 1)
+        if member.file_size > MIB and ratio > limits.max_compression_ratio:
+            raise ReadFailure(
+                SourceRef(path=display),
+                f"the workbook's part {member.filename} inflates {ratio:,.0f} times, over the "
+                f"limit of {limits.max_compression_ratio:,.0f}",
+                "a workbook saved by a spreadsheet program (raise the ini key "
+                "pacts_max_compression_ratio if this file is legitimate)",
+            )
 
 
 class _SheetReader:
@@ -317,8 +365,11 @@ def _read_config_sheet(
         data["vars"] = variables
 
 
-def read_xlsx(path: Path, display: str) -> Document:
-    """Read a workbook into the schema shape; raises :class:`ReadFailure` when unreadable."""
+def read_xlsx(path: Path, display: str, limits: ReadLimits | None = None) -> Document:
+    """Read a workbook into the schema shape; raises :class:`ReadFailure` when unreadable
+    or over the :class:`ReadLimits`."""
+    limits = limits or ReadLimits()
+    _check_archive(path, display, limits)
     try:
         workbook = load_workbook(path, read_only=True, data_only=False)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, EOFError) as exc:
@@ -343,7 +394,9 @@ def read_xlsx(path: Path, display: str) -> Document:
         for ws in workbook.worksheets:
             reader = _SheetReader(doc, ws.title)
             try:
-                rows = list(_rows(ws))
+                rows = list(_rows(ws, display, limits))
+            except ReadFailure:
+                raise
             except Exception as exc:
                 raise ReadFailure(
                     SourceRef(path=display, sheet=ws.title),
