@@ -71,8 +71,8 @@ def perform(
         )
 
 
-# Is the centre of the element the element (or its label, or inside it)? If not, centre it in
-# the viewport and ask again. Shadow-aware like the gate's hit test.
+# Is the centre of the element the element (or inside it, or inside a label of it)? If not,
+# centre it in the viewport and ask again. Shadow-aware like the gate's hit test.
 _READY_FOR_POINTER = """([el]) => {
   if (!el) return {hit: false, anchor: null};
   const up = (e) => e.parentElement || (e.parentNode && e.parentNode.host) || null;
@@ -87,8 +87,15 @@ _READY_FOR_POINTER = """([el]) => {
       if (!inner || inner === h) break;
       h = inner;
     }
-    if (h && h.tagName === 'LABEL' && h.control === el) return true;
-    for (let e = h; e; e = up(e)) if (e === el) return true;
+    // the gate's rule (receivesEvents in actionability.js): the element's button or link, or
+    // a label of it with nothing interactive between (a custom checkbox's styled span)
+    const own = el.matches('input, textarea, select') || el.isContentEditable;
+    const target = own ? el : el.closest('button, [role=button], a, [role=link]') || el;
+    for (let e = h; e; e = up(e)) if (e === target) return true;
+    for (let e = h; e; e = up(e)) {
+      if (e.tagName === 'LABEL') return e.control === el;
+      if (e.matches('a[href], button, input, select, textarea')) return false;
+    }
     return false;
   };
   if (hits()) return {hit: true, anchor: null};

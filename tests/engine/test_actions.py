@@ -136,3 +136,40 @@ def test_a_click_that_scrolls_keeps_the_hover_menu_open(tab: Page, site: Site) -
         record = run(tab, p)
         assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
         assert tab.evaluate("() => window.scrollY") > 0, "the click needed a scroll"
+
+
+# The common custom checkbox: the real <input> is transparent (opacity 0) and a styled span
+# or a label's pseudo-element is drawn over it. Playwright calls an opacity-0 element visible
+# and the browser forwards a click on the label to its control, so the gate must accept it.
+CUSTOM_CHECKBOXES = """
+<style>
+  .box { position: relative; display: inline-block; padding-left: 30px; cursor: pointer; }
+  .box input { position: absolute; left: 0; top: 0; width: 20px; height: 20px; margin: 0;
+    opacity: 0; }
+  .box .mark { position: absolute; left: 0; top: 0; width: 18px; height: 18px;
+    border: 1px solid #333; background: #fff; }
+  .box input:checked + .mark { background: #333; }
+  .switch { position: relative; margin-top: 20px; }
+  .switch input { position: absolute; opacity: 0; width: 18px; height: 18px; margin: 0; }
+  .switch label { position: relative; padding-left: 28px; cursor: pointer; }
+  .switch label::before { content: ''; position: absolute; left: 0; top: 0; width: 16px;
+    height: 16px; border: 1px solid #333; }
+</style>
+<label class="box"><input type="checkbox" id="remember"><span class="mark"></span>Remember me</label>
+<div class="switch"><input type="checkbox" id="terms" checked><label for="terms">I accept the terms</label></div>
+"""
+
+
+def test_custom_checkboxes_with_a_transparent_input_are_checked(tab: Page, site: Site) -> None:
+    url = site.add("custom-checkbox.html", CUSTOM_CHECKBOXES)
+    p = plan(
+        url,
+        ("check", "Remember me", "", "checked"),
+        ("uncheck", "I accept the terms", "", "unchecked"),
+        ("uncheck", "Remember me", "", "unchecked"),
+        ("check", "I accept the terms", "", "checked"),
+    )
+    record = run(tab, p)
+    assert record.verdict == "pass", [s.failure for s in record.steps if s.failure]
+    assert all(s.status == "passed" and not s.heals for s in record.steps)
+    assert tab.evaluate("[remember.checked, terms.checked]") == [False, True]

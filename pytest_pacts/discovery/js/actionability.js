@@ -55,6 +55,28 @@ function coverOf(hit, el) {
   return cover;
 }
 
+// Does a pointer event at the hit element reach ``el``? As in Playwright's hit-target check,
+// the element is first retargeted to the button or link it sits in (a click on a button's
+// icon is a click on the button), and the hit must be that element or inside it. A hit
+// inside a <label> of the element counts too (nothing interactive in between): the browser
+// forwards the click to the label's control, which is how a custom checkbox works (a styled
+// span or pseudo-element drawn over a transparent input).
+function receivesEvents(el, hit) {
+  if (!hit) return false;
+  const own = el.matches('input, textarea, select') || el.isContentEditable;
+  const target = own ? el : el.closest('button, [role=button], a, [role=link]') || el;
+  if (containsComposed(target, hit)) return true;
+  for (let a = hit; a; a = parentOf(a)) {
+    if (a.tagName === 'LABEL') return a.control === el;
+    if (a.matches('a[href], button, input, select, textarea')) return false;
+  }
+  return false;
+}
+
+// Visible as Playwright means it: a non-empty box and ``visibility: visible`` (so
+// ``display: none`` on the way up fails, ``opacity: 0`` does not: a custom checkbox is a
+// transparent input under a styled label, and Playwright clicks it). What a person cannot
+// reach is caught by the hit test below.
 function checkVisible(el) {
   if (!el.isConnected) return gateFail('visible', 'detached', 'the element is no longer in the document');
   for (let a = el; a; a = parentOf(a)) {
@@ -62,10 +84,6 @@ function checkVisible(el) {
     if (style.display === 'none') {
       return gateFail('visible', 'not_visible', a === el ? 'display: none'
         : `display: none on its ancestor ${describeElement(a)}`);
-    }
-    if (parseFloat(style.opacity) === 0) {
-      return gateFail('visible', 'not_visible', a === el ? 'opacity: 0'
-        : `opacity: 0 on its ancestor ${describeElement(a)}`);
     }
   }
   const visibility = getComputedStyle(el).visibility;
@@ -87,8 +105,7 @@ function checkVisible(el) {
     point = [s.x + s.width / 2, s.y + s.height / 2];
     if (!inView(...point)) continue;
     hit = hitTarget(el.ownerDocument, ...point);
-    const viaLabel = hit && hit.tagName === 'LABEL' && hit.control === el;
-    if (hit && (containsComposed(el, hit) || viaLabel)) return gatePass('visible', 'visible and receives events');
+    if (receivesEvents(el, hit)) return gatePass('visible', 'visible and receives events');
   }
   if (!inView(...point)) return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
   const by = hit ? describeElement(coverOf(hit, el)) : 'nothing';

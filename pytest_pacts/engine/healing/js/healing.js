@@ -319,7 +319,9 @@ function hasPhrase(name, phrases) {
     : t.some((_, i) => p.every((w, j) => t[i + j] === w))));
 }
 
-function dom0(el) { return !el.checkVisibility({ visibilityProperty: true, opacityProperty: true }); }
+// Not shown at all, as the gate's "visible" point means it (actionability.js): display none or
+// visibility hidden; ``opacity: 0`` is visible (a custom checkbox's transparent input).
+function dom0(el) { return !el.checkVisibility({ visibilityProperty: true }); }
 function overlayAt(els, arg) {
   const el = els[0];
   if (!el || els.length !== 1) return { covered: false };
@@ -327,7 +329,7 @@ function overlayAt(els, arg) {
   const r = el.getBoundingClientRect();
   if (r.width === 0 || r.height === 0 || dom0(el)) return { covered: false };
   const hit = hitTarget(el.ownerDocument, r.x + r.width / 2, r.y + r.height / 2);
-  if (!hit || containsComposed(el, hit)) return { covered: false };
+  if (!hit || receivesEvents(el, hit)) return { covered: false };
   const dom = makeDom(document);
   const layer = layerOf(hit, el);
   if (!layer) return { covered: true, overlay: null, cover: describeElement(hit, dom) };
