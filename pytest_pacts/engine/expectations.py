@@ -9,7 +9,9 @@ step timeout passes. Between probes the checker waits for the next DOM change (c
 - ``text_visible``/``text_hidden`` read the rendered text of every frame, open shadow roots
   included; only text whose element is rendered counts (``checkVisibility``);
 - ``navigates_to:X``: the URL differs from the URL before the step, and X is in the URL
-  path, the title, or a visible heading (``h1``–``h6`` or ``role=heading``);
+  path, the title, or a text that names the page as a person reads it: a heading, a
+  breadcrumb's current item, or a short title-like or prominent text near the top of the
+  page, never body text or a nav link (the rule is in ``pagename.py``);
 - ``value:X``: the element's value equals X after normalisation (a substring would make
   ``value:`` always true); ``field_populated``: the value is not blank;
 - ``element_visible``/``element_hidden:<Element@Region>``: the target is discovered on the
@@ -30,7 +32,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -39,6 +41,7 @@ from playwright.sync_api import Locator as PWLocator
 from pytest_pacts.discovery import UnrenderableLocator, to_playwright
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.pagename import PAGE_NAMES_JS
 from pytest_pacts.engine.waiting import now_ms, wait_for_change
 from pytest_pacts.models import Action, Expectation, ExpectationKind, Target
 from pytest_pacts.models.locator import Locator
@@ -71,10 +74,6 @@ _VISIBLE_TEXT = """() => {
   if (document.body) visit(document.body);
   return [spaced.join(' '), tight.join('')];
 }"""
-
-_HEADINGS = """() => [...document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')]
-  .filter((h) => !h.checkVisibility || h.checkVisibility({visibilityProperty: true}))
-  .map((h) => h.textContent)"""
 
 _FIELD_VALUE = """(el) => [('value' in el && typeof el.value === 'string') ? el.value
   : (el.isContentEditable ? el.innerText : el.textContent), el.type === 'password']"""
@@ -199,12 +198,17 @@ class Checker:
             return Probe(False, f"the URL did not change ({url})")
         if url.startswith("chrome-error://"):
             return Probe(False, "the browser shows its own error page")
-        path = norm(re.sub(r"[/_\-.]+", " ", _path(url)))
+        path = norm(re.sub(r"[/_\-.]+", " ", unquote(_path(url))))
         title = norm(self.page.title())
-        headings = [norm(h) for h in self.page.evaluate(_HEADINGS)]
-        hit = needle in path or needle in title or any(needle in h for h in headings)
-        shown = ", ".join(repr(h) for h in headings[:4]) or "none"
-        return Probe(hit, f"the page {url} (title {title!r}, headings {shown}) is not {needle!r}")
+        if needle in path or needle in title:
+            return Probe(True, "")
+        names = [(norm(text), why) for text, why in self.page.evaluate(PAGE_NAMES_JS)]
+        if any(needle in text for text, _why in names):
+            return Probe(True, "")
+        shown = ", ".join(f"{text!r} ({why})" for text, why in names[:4]) or "none"
+        return Probe(
+            False, f"the page {url} (title {title!r}, page names {shown}) is not {needle!r}"
+        )
 
     def _element(self, exp: Expectation, want_visible: bool) -> Probe:
         assert exp.target is not None

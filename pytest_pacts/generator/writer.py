@@ -19,6 +19,7 @@ from pathlib import Path
 
 import jinja2
 
+from pytest_pacts.engine.pagename import NAVIGATED_JS
 from pytest_pacts.generator.codegen import Codegen, Locators
 from pytest_pacts.generator.literals import GenerationError, ValueRenderer, comment_text
 from pytest_pacts.models import Plan
@@ -64,6 +65,7 @@ def render_test(plan: Plan, locators: Locators, secret_vars: frozenset[str] = fr
         uses_os=bool(values.env_names),
         uses_re=gen.uses_re,
         uses_nav=any("expect_navigated_to(" in line for s in steps for line in s.lines),
+        navigated_js=NAVIGATED_JS,
         plan_hash=repr(plan.plan_hash),
         req_id=repr(req.req_id),
         func="test_" + function_suffix(req.req_id),
