@@ -112,6 +112,8 @@ class Reporting:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
+        if call.when == "teardown":
+            self._redact_traces(item)
         if call.when != "call":
             return report
         plan = _plan(item)
@@ -125,6 +127,21 @@ class Reporting:
         except OSError as exc:  # a full disk must not turn a verdict into an INTERNALERROR
             item.warn(pytest.PytestWarning(f"pacts: could not write reports: {exc}"))
         return report
+
+    def _redact_traces(self, item: pytest.Item) -> None:
+        """Mask the requirement's secrets in the test's Playwright traces (fill parameters,
+        call logs, DOM snapshots with form values, network bodies). pytest-playwright moves
+        the traces into the test's output folder just before the teardown report is made
+        (its own report hook runs innermost), so they are all there by now."""
+        funcargs: dict[str, object] = getattr(item, "funcargs", None) or {}
+        folder = funcargs.get("output_path")
+        plan = _plan(item)
+        if not isinstance(folder, str) or plan is None or not Path(folder).is_dir():
+            return
+        secret_vars = frozenset(options.get_list(self.config, "pacts_secret_vars"))
+        redactor = Redactor(plan_secrets(plan, dict(os.environ), secret_vars))
+        for trace in sorted(Path(folder).glob("*.zip")):
+            redactor.archive(trace)
 
     def _report_record(
         self, item: pytest.Item, report: pytest.TestReport, record: RunRecord, plan: Plan | None

@@ -8,7 +8,14 @@ reaches JUnit, HTML, JSON or JSONL.
 
 from __future__ import annotations
 
+import html
+import json
+import os
+import tempfile
+import zipfile
 from collections.abc import Iterable, Mapping
+from pathlib import Path
+from urllib.parse import quote, quote_plus
 
 from pytest_pacts.models import Plan
 from pytest_pacts.planner.templating import MASK, TemplateError, is_secret_name, parse_templates
@@ -34,6 +41,56 @@ class Redactor:
             if secret in value:
                 value = value.replace(secret, MASK)
         return value
+
+    def data(self, value: bytes) -> bytes:
+        """Bytes with every secret masked, also in the encodings a secret takes on its way
+        through a browser trace: JSON string escapes, URL and form encoding, HTML escapes."""
+        mask = MASK.encode()
+        for secret in self._encoded():
+            if secret in value:
+                value = value.replace(secret, mask)
+        return value
+
+    def _encoded(self) -> list[bytes]:
+        forms: dict[bytes, None] = {}
+        for secret in self._secrets:
+            for form in (
+                secret,
+                json.dumps(secret)[1:-1],
+                json.dumps(secret, ensure_ascii=False)[1:-1],
+                quote(secret, safe=""),
+                quote_plus(secret),
+                html.escape(secret),
+            ):
+                forms[form.encode()] = None
+        return sorted(forms, key=len, reverse=True)
+
+    def archive(self, path: Path) -> bool:
+        """Mask secrets in every member of the zip archive ``path`` (a Playwright trace:
+        call parameters, call logs, DOM snapshots with form values, network bodies),
+        rewriting it in place atomically. Returns whether anything was masked; an archive
+        that cannot be read is left as it is."""
+        if not self:
+            return False
+        try:
+            with zipfile.ZipFile(path) as src:
+                members = [(info, src.read(info)) for info in src.infolist()]
+        except (zipfile.BadZipFile, OSError, EOFError):
+            return False
+        cleaned = [(info, self.data(data)) for info, data in members]
+        if all(new == old for (_i, new), (_j, old) in zip(cleaned, members, strict=True)):
+            return False
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".redact-", suffix=".zip")
+        os.close(fd)
+        try:
+            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as out:
+                for info, data in cleaned:
+                    out.writestr(info.filename, data)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        return True
 
 
 def _texts(plan: Plan) -> Iterable[str]:

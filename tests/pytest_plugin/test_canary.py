@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,55 @@ def test_canary_secret_appears_in_no_artifact(
         assert CANARY not in stream and LITERAL not in stream
     # the failing step's text is still useful: the step and the masked value
     assert "REQ-CANARY-FAIL" in result.stdout.str()
+
+
+def _leaks(root: Path, secrets: tuple[str, ...]) -> tuple[list[str], int, int]:
+    """Every file under ``root`` (zip archives opened member by member; the store dumped
+    as SQL) that holds a secret, and how many files and archive members were read."""
+    leaks: list[str] = []
+    files = members = 0
+    for path in (p for p in root.rglob("*") if p.is_file()):
+        if path.name == "canary.req.yaml" or path.suffix in (".db-wal", ".db-shm"):
+            continue
+        files += 1
+        blobs: list[tuple[str, bytes]]
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as archive:
+                blobs = [(f"{path}!{n}", archive.read(n)) for n in archive.namelist()]
+            members += len(blobs)
+        elif path.suffix == ".db":
+            with sqlite3.connect(path) as db:
+                blobs = [(str(path), "\n".join(db.iterdump()).encode())]
+        else:
+            blobs = [(str(path), path.read_bytes())]
+        leaks.extend(name for name, data in blobs for s in secrets if s.encode() in data)
+    return leaks, files, members
+
+
+@pytest.mark.parametrize("tracing", ["on", "retain-on-failure"])
+def test_canary_secret_appears_in_no_trace_under_xdist(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tracing: str
+) -> None:
+    """Playwright traces record fill parameters, call logs and DOM snapshots with form
+    values: the secrets must be masked inside ``trace.zip`` too (issue 11 item 4)."""
+    shutil.copytree(ROOT / "sample_requirements", pytester.path, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".pacts", "*.req.*", "*.xlsx"))  # fmt: skip
+    (pytester.path / "canary.req.yaml").write_text(CANARY_REQ)
+    monkeypatch.setenv("PACTS_CANARY", CANARY)
+    result = pytester.runpytest_subprocess(
+        "canary.req.yaml", "-n", "2", "-p", "no:cacheprovider", f"--tracing={tracing}",
+        "--screenshot=on", "--junitxml=out/junit.xml", "--html=out/report.html",
+        "--self-contained-html",
+    )  # fmt: skip
+    result.assert_outcomes(passed=1, failed=1)
+    traces = list(pytester.path.rglob("trace*.zip"))
+    assert len(traces) == (2 if tracing == "on" else 1), traces
+    leaks, files, members = _leaks(pytester.path, (CANARY, LITERAL))
+    assert not leaks, leaks
+    assert files >= 8 and members >= 4  # junit, html, store, screenshots, traces opened
+    # the masked values are still in the trace, so it stays useful
+    with zipfile.ZipFile(traces[0]) as archive:
+        text = b"".join(archive.read(n) for n in archive.namelist() if n.endswith(".trace"))
+    assert b'"value":"***"' in text
+    for stream in (result.stdout.str(), result.stderr.str()):
+        assert CANARY not in stream and LITERAL not in stream
