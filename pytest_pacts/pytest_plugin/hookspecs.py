@@ -21,8 +21,9 @@ def pytest_pacts_heal_candidates(ctx: HealContext) -> Sequence[Locator]:  # type
 
     Called by the healing ladder's extension rung (after the built-in rungs declined), off
     by default: it is called at most ``pacts_extension_budget`` times per run, with all
-    implementations' answers joined (``docs/healing.md``, "The extension hook"). ``ctx`` holds the page, the plan, the step's
-    state (failed locator, alternates, fingerprint), the failure and the round. Return
+    implementations' answers joined (``docs/healing.md``, "The extension hook"). ``ctx``
+    holds the page, the plan, the step's state (failed locator, alternates, fingerprint),
+    the failure and the round. Return
     structured locators, best first, with ``confidence`` set; return ``[]`` for nothing.
     Never act on the page. Every proposal still has to pass the abstain rule (threshold,
     margin over the runner-up, a type that fits the action) and the five-point gate.
