@@ -26,12 +26,34 @@ function fmtRect(r) {
 // document gets a long safety timer only: on a loaded machine a frame can take well over
 // 100 ms, and two measurements without a frame between them always agree, so a short timer
 // would call a moving element stable.
+// A page whose scripts are disabled (a context with javaScriptEnabled false) runs no
+// callback at all, neither animation frames nor timers: waiting would never end, so
+// nextFrame answers false at once and the caller measures stability another way.
 function nextFrame() {
+  if (!callbacksRun()) return Promise.resolve(false);
   const wait = document.visibilityState === 'hidden' ? 100 : 2000;
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, wait);
-    requestAnimationFrame(() => { clearTimeout(timer); resolve(); });
+    const timer = setTimeout(() => resolve(true), wait);
+    requestAnimationFrame(() => { clearTimeout(timer); resolve(true); });
   });
+}
+// Synchronous probe: does this world run the listeners it registers?
+function callbacksRun() {
+  let ran = false;
+  const probe = document.createElement('i');
+  probe.addEventListener('pacts-probe', () => { ran = true; });
+  probe.dispatchEvent(new Event('pacts-probe'));
+  return ran;
+}
+// Without animation frames, "stable" is: no CSS animation or transition is running on the
+// element or an ancestor (the only things that move an element in a page without scripts).
+function animatedBy(el) {
+  if (!el.getAnimations) return null;
+  for (const anim of el.ownerDocument.getAnimations()) {
+    const target = anim.playState === 'running' && anim.effect && anim.effect.target;
+    if (target && containsComposed(target, el)) return target;
+  }
+  return null;
 }
 
 // Shadow-aware hit test: elementFromPoint stops at shadow hosts, so descend into them.
@@ -164,7 +186,7 @@ function checkScoped(el, opts) {
 // share the two animation frames, so a whole scan costs two frames, not two per element.
 async function checkActionable(items, roleOf) {
   const single = items.map((it) => (it.els.length === 1 ? it.els[0] : null));
-  await nextFrame();
+  const framed = await nextFrame();
   const first = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
   await nextFrame();
   const second = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
@@ -184,7 +206,11 @@ async function checkActionable(items, roleOf) {
     points.push(checkVisible(el));
     points.push(checkEnabled(el, it.action, roleOf));
     if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
-    else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on two consecutive frames'));
+    else if (!framed) {
+      const moving = animatedBy(el);
+      points.push(moving ? gateFail('stable', 'unstable', `a CSS animation or transition is running on ${describeElement(moving)}`)
+        : gatePass('stable', 'scripts are disabled, so no animation frames: no CSS animation or transition is running on it'));
+    } else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on two consecutive frames'));
     else points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
     points.push(checkScoped(el, it));
     return { points, count: 1, box: null };

@@ -79,4 +79,10 @@ function frameInfo(el, arg) {
   return { same_origin: sameOrigin, selector, in_regions: inRegions };
 }
 
-return { scan, gates, verify, check, frameInfo };
+// Role and accessible name as the scan computes them (tests compare them with Playwright's).
+function names(els) {
+  const dom = makeDom(document);
+  return els.map((e) => ({ role: dom.roleOf(e), name: dom.accName(e) }));
+}
+
+return { scan, gates, verify, check, frameInfo, names };

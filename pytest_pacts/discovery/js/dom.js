@@ -21,8 +21,16 @@ const CLICKABLE_ROLES = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemc
 
 function norm(s) { return (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim(); }
 function low(s) { return norm(s).toLowerCase(); }
-// "Username:" and "Email *" are labelled "Username" and "Email" for a person.
-function bare(s) { return low(s).replace(/[\s:*]+$/, ''); }
+// Icon fonts draw their glyphs from the Unicode Private Use Areas (usually through CSS
+// ::before content, which is part of the accessible name): a person never reads them.
+const ICON_GLYPHS = /[\u{E000}-\u{F8FF}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu;
+// "Username:" and "Email *" are labelled "Username" and "Email" for a person, and a button
+// named "\ue900 Login" or "Next ›" by an icon glyph or a detached symbol is "Login", "Next".
+function bare(s) {
+  const words = low(String(s == null ? '' : s).replace(ICON_GLYPHS, ' '));
+  return words.replace(/^(?:[\p{P}\p{S}]+\s+)+(?=\S)/u, '').replace(/(?:\s+[\p{P}\p{S}]+)+$/u, '')
+    .replace(/[\s:*]+$/, '');
+}
 
 // camelCase, snake_case and kebab-case all become the same words (SPEC.md §3 regions:
 // LoginForm ~ login_form ~ login-form ~ loginForm).
@@ -173,19 +181,113 @@ function makeDom(doc) {
     return text;
   }
 
-  // Name from content (accname "text alternative" of descendants), skipping hidden parts.
-  function contentName(el) {
+  // CSS generated content, as accname and Playwright read it: ::before/::after strings and
+  // attr() values, or the alternative text after "/" ("\e900" / "Log in"); a pseudo element
+  // that is not inline is a separate word. Icon fonts name buttons this way.
+  const pseudoCache = new Map();
+  function pseudoContent(el, pseudo) {
+    const key = pseudo === '::before' ? 0 : 1;
+    let both = pseudoCache.get(el);
+    if (!both) { both = [undefined, undefined]; pseudoCache.set(el, both); }
+    if (both[key] !== undefined) return both[key];
     let out = '';
-    const kids = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
-    for (const node of kids) {
-      if (node.nodeType === Node.TEXT_NODE) { out += node.data; continue; }
-      if (node.nodeType !== Node.ELEMENT_NODE || SKIP_TAGS.has(node.tagName)) continue;
-      if (node.getAttribute('aria-hidden') === 'true' || !isRendered(node)) continue;
-      const piece = node.getAttribute('aria-label') || (node.tagName === 'IMG' ? node.getAttribute('alt') || '' : contentName(node));
-      out += BLOCK_TAGS.has(node.tagName) ? ` ${piece} ` : piece;
+    const style = getComputedStyle(el, pseudo);
+    const value = style && style.content;
+    if (value && value !== 'none' && value !== 'normal' && style.display !== 'none' && style.visibility !== 'hidden') {
+      out = parseContent(el, value);
+      if (out && (style.display || 'inline') !== 'inline') out = ` ${out} `;
     }
-    return norm(out);
+    both[key] = out;
+    return out;
   }
+  function parseContent(el, value) {
+    const parts = [];
+    const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|(\/))/gy;
+    let m;
+    let at = 0;
+    while (at < value.length && (m = re.exec(value))) {
+      at = re.lastIndex;
+      if (m[4]) { parts.length = 0; continue; }  // "icon" / "alt text": the alt text counts
+      if (m[3] !== undefined) parts.push(el.getAttribute(m[3]) || '');
+      else parts.push(unescapeCss(m[1] !== undefined ? m[1] : m[2]));
+    }
+    return value.slice(at).trim() ? '' : parts.join('');
+  }
+  function unescapeCss(s) {
+    return s.replace(/\\([0-9a-fA-F]{1,6})\s?|\\(.)/g, (_, hex, ch) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : ch));
+  }
+
+  const displayCache = new Map();
+  function isInline(el) {
+    if (!displayCache.has(el)) displayCache.set(el, (getComputedStyle(el).display || 'inline') === 'inline');
+    return displayCache.get(el) && el.tagName !== 'BR';
+  }
+  function ariaHidden(el) {
+    if (el.getAttribute('aria-hidden') === 'true') return true;
+    return !isRendered(el) && (el.tagName !== 'OPTION' || !el.closest('select'));
+  }
+  // Roles whose descendants give their text to an ancestor's name from content (accname).
+  const DESCENDANT_CONTENT = new Set(['', 'caption', 'code', 'contentinfo', 'definition',
+    'deletion', 'emphasis', 'generic', 'insertion', 'mark', 'paragraph', 'presentation', 'none',
+    'strong', 'subscript', 'suggestion', 'superscript', 'term', 'time']);
+
+  // The text alternative of a descendant inside a name computed from content (accname 2B-2I):
+  // its labelled-by and aria-label, an embedded control's value, an image's alt, else its
+  // own content with ::before/::after, else its title. ``target`` is never its own content.
+  const altCache = new Map();
+  const visiting = new Set();
+  function descendantAlt(node, target) {
+    if (node === target) return '';
+    const shared = !node.contains(target);  // holding the target changes the answer
+    if (shared && altCache.has(node)) return altCache.get(node);
+    if (visiting.has(node)) return '';  // cycles through aria-labelledby
+    visiting.add(node);
+    let out = '';
+    if (!ariaHidden(node)) {
+      const refs = byIdRefs(node, 'aria-labelledby');
+      out = norm(refs.map((r) => innerText(r, target)).join(' '))
+        || (norm(node.getAttribute('aria-label')) ? node.getAttribute('aria-label') : '');
+      const t = node.tagName;
+      const role = roleOf(node) || '';
+      if (!out && (role === 'textbox' || role === 'searchbox')) {
+        out = t === 'INPUT' || t === 'TEXTAREA' ? node.value : node.textContent;
+      } else if (!out && t === 'SELECT') {
+        const chosen = [...node.selectedOptions];
+        if (!chosen.length && node.options.length) chosen.push(node.options[0]);
+        out = chosen.map((o) => descendantAlt(o, target)).join(' ');
+      } else if (!out && t === 'INPUT' && ['button', 'submit', 'reset'].includes(inputType(node))) {
+        out = node.value || ({ submit: 'Submit', reset: 'Reset' })[inputType(node)] || node.getAttribute('title') || '';
+      } else if (!out && t === 'IMG') {
+        out = norm(node.getAttribute('alt')) ? node.getAttribute('alt') : node.getAttribute('title') || '';
+      } else if (!out && (NAME_FROM_CONTENT.has(role) || DESCENDANT_CONTENT.has(role))) {
+        out = innerText(node, target);
+      }
+      if (!norm(out)) out = node.getAttribute('title') || '';
+    }
+    visiting.delete(node);
+    if (shared) altCache.set(node, out);
+    return out;
+  }
+  // ::before, the children (light DOM, then an open shadow root), ::after.
+  function innerText(el, target) {
+    let out = pseudoContent(el, '::before');
+    const visit = (kids) => {
+      for (const node of kids) {
+        if (node.nodeType === Node.TEXT_NODE) { out += node.data; continue; }
+        if (node.nodeType !== Node.ELEMENT_NODE || SKIP_TAGS.has(node.tagName)) continue;
+        const piece = descendantAlt(node, target);
+        out += isInline(node) ? piece : ` ${piece} `;
+      }
+    };
+    if (el.tagName === 'SLOT' && el.assignedNodes().length) visit(el.assignedNodes());
+    else {
+      visit(el.childNodes);
+      if (el.shadowRoot) visit(el.shadowRoot.childNodes);
+    }
+    return out + pseudoContent(el, '::after');
+  }
+  // Name from content (accname "text alternative" of descendants), skipping hidden parts.
+  function contentName(el) { return norm(innerText(el, el)); }
 
   // Text of a <label>, without the controls it wraps (their values are not the label).
   function labelText(label) {
@@ -214,15 +316,18 @@ function makeDom(doc) {
   function accName(el) {
     if (nameCache.has(el)) return nameCache.get(el);
     nameCache.set(el, '');  // cycles through aria-labelledby
-    let name = byIdRefs(el, 'aria-labelledby').map((r) => textOf(r)).join(' ');
+    let name = byIdRefs(el, 'aria-labelledby').map((r) => innerText(r, el)).join(' ');
     name = norm(name) || norm(el.getAttribute('aria-label'));
     const t = el.tagName;
-    if (!name && el.labels && el.labels.length) name = labelTexts(el).join(' ');
+    if (!name && el.labels && el.labels.length) {
+      name = norm([...el.labels].map((l) => norm(l.getAttribute('aria-label')) || norm(innerText(l, el)))
+        .filter(Boolean).join(' '));
+    }
     if (!name && t === 'INPUT' && ['button', 'submit', 'reset'].includes(inputType(el)))
       name = norm(el.value) || ({ submit: 'Submit', reset: 'Reset' })[inputType(el)] || '';
     if (!name && (t === 'IMG' || (t === 'INPUT' && inputType(el) === 'image'))) name = norm(el.getAttribute('alt'));
-    if (!name && t === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) name = textOf(lg); }
-    if (!name && t === 'TABLE' && el.caption) name = textOf(el.caption);
+    if (!name && t === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) name = norm(innerText(lg, el)); }
+    if (!name && t === 'TABLE' && el.caption) name = norm(innerText(el.caption, el));
     if (!name && NAME_FROM_CONTENT.has(roleOf(el))) name = contentName(el);
     if (!name) name = norm(el.getAttribute('title'));
     if (!name && (t === 'INPUT' || t === 'TEXTAREA')) name = norm(el.getAttribute('placeholder'));
