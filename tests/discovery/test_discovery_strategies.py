@@ -188,3 +188,46 @@ def test_a_blank_element_name_finds_nothing(tab: Page) -> None:
     tab.set_content("<button>Save</button>")
     result = find(tab, "  ")
     assert result.unresolved is not None and result.unresolved.reason == "none"
+
+
+CART = (
+    '<header><div class="primary_header"><div id="{id}" class="shopping_cart_container">'
+    '<a class="shopping_cart_link" href="#cart" id="cart-link">'
+    '<svg width="24" height="24"><path d="M0 0h24v24H0z"/></svg>'
+    '<span class="shopping_cart_badge">3</span></a></div></div></header>'
+    "<main><h1>Products</h1><button>Add to cart</button></main>"
+)
+
+
+@pytest.mark.parametrize("container_id", ["shopping_cart_container", "shopping-cart"])
+def test_a_container_named_by_its_id_resolves_to_the_control_inside(
+    tab: Page, container_id: str
+) -> None:
+    # "Shopping cart" names the div by its id; a person clicks the link inside it (with its
+    # icon and badge), not the div
+    tab.set_content(CART.format(id=container_id))
+    result = find(tab, "Shopping cart")
+    assert result.ok, result.unresolved
+    assert chosen_id(tab, result) == "cart-link"
+    assert result.locator is not None and result.locator.region is not None
+    assert result.locator.region.css == f"#{container_id}"
+
+
+def test_a_clickable_container_with_nothing_actionable_inside_is_still_chosen(tab: Page) -> None:
+    tab.set_content(
+        '<div id="shopping-cart" style="cursor:pointer;width:40px;height:40px" '
+        "onclick=\"this.dataset.clicked = 'yes'\"><svg width='24' height='24'></svg>"
+        '<span class="badge">3</span></div>'
+        '<div id="user-menu" style="cursor:pointer;width:40px;height:40px"><span>Ada</span></div>'
+    )
+    result = find(tab, "Shopping cart")
+    assert chosen_id(tab, result) == "shopping-cart"
+    assert chosen_id(tab, find(tab, "User menu")) == "user-menu"
+
+
+def test_a_container_holding_several_controls_is_not_replaced_by_one(tab: Page) -> None:
+    tab.set_content(
+        '<div id="shopping-cart" onclick="1"><a href="#a" id="a">View</a>'
+        '<button id="b">Empty</button></div>'
+    )
+    assert chosen_id(tab, find(tab, "Shopping cart")) == "shopping-cart"

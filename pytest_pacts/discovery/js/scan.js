@@ -193,6 +193,7 @@ function makeRegions(dom, elements) {
 
   // Renderings of a container, most specific first (see Region in models/locator.py).
   function specs(container, how, region) {
+    if (how && how.specs) return how.specs;  // rendered by what named it (resolve.js)
     const kind = typeof how === 'string' ? how : how.how;
     if (kind === 'id_token') return [{ css: `#${CSS.escape(container.id)}` }];
     if (kind === 'class_token') {
