@@ -13,6 +13,7 @@ failure (and context)                     RCA class           confidence
 env_fault / navigation_error, any cause    env_fault           0.95 (slow page 0.85)
 captcha_or_2fa                            env_fault           0.6
 not_unique (0 or >1 matches, wrong kind)  selector_drift      0.9 after a heal attempt, else 0.8
+not_found (first discovery, no match)     data_issue          0.75
 timeout after a heal attempt              selector_drift      0.7
 timeout, no heal attempt                  timing_instability  0.6
 unstable                                  timing_instability  0.85
@@ -71,6 +72,13 @@ RCA_TABLE: dict[FailureType, tuple[RcaClass, float, str]] = {
         "The page no longer has one element matching this step: review the candidates, "
         "name a region to disambiguate, or accept a heal proposal.",
     ),
+    FailureType.NOT_FOUND: (
+        RcaClass.DATA_ISSUE,
+        0.75,
+        "No element on the page matches the step, and nothing was recorded for it to heal "
+        "from: check the Element cell's spelling (see the closest visible names), or that "
+        "the earlier steps lead to the page that shows it.",
+    ),
     FailureType.TIMEOUT: (
         RcaClass.TIMING_INSTABILITY,
         0.6,
@@ -128,6 +136,14 @@ _CONFIG = (
     0.8,
     "The step's value or expectation cannot be used as written: fix the cell.",
 )
+_CONFLICT = (
+    RcaClass.ENV_FAULT,
+    0.95,
+    "Another run of this requirement in the same session (by default: against the same "
+    "base URL) is still in progress: wait for it to finish, or give this run its own "
+    "session with --pacts-session. A run whose process died is taken over after its lease "
+    "(15 minutes), at once on its own machine. The app itself was not touched.",
+)
 
 
 def classify(failure: Failure, heal_attempts: int = 0) -> Rca:
@@ -136,6 +152,8 @@ def classify(failure: Failure, heal_attempts: int = 0) -> Rca:
         cls, conf, rec = _DATA
     elif failure.cause == "configuration":
         cls, conf, rec = _CONFIG
+    elif failure.cause == "session_conflict":
+        cls, conf, rec = _CONFLICT
     else:
         cls, conf, rec = RCA_TABLE.get(failure.type, RCA_TABLE[FailureType.TIMEOUT])
     if failure.type is FailureType.TIMEOUT and heal_attempts:

@@ -23,6 +23,7 @@ from pytest_pacts.engine.pagename import NAVIGATED_JS
 from pytest_pacts.generator.codegen import Codegen, Locators
 from pytest_pacts.generator.literals import GenerationError, ValueRenderer, comment_text
 from pytest_pacts.models import Plan
+from pytest_pacts.models.text import file_stem
 from pytest_pacts.reports.artifacts import write_text
 
 _ENV = jinja2.Environment(
@@ -109,7 +110,7 @@ def existing_plan_hash(path: Path) -> str | None:
 
 
 def generated_path(out_dir: Path, req_id: str) -> Path:
-    return out_dir / f"test_{function_suffix(req_id)}.py"
+    return out_dir / f"test_{file_stem(req_id)}.py"
 
 
 def write_test(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -36,3 +38,20 @@ def describe_step(step: Step) -> str:
     if step.expected is not None and step.action.value != "wait":
         text += f", expect {step.expected}"
     return text
+
+
+_CANONICAL_ID = re.compile(r"^[A-Z0-9]+(?:-[A-Z0-9]+)*$")
+_NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
+
+
+def file_stem(text: str) -> str:
+    """A file-name stem for an id, distinct for distinct ids, also on case-insensitive file
+    systems: ``REQ-LOGIN-001`` -> ``req_login_001``; an id that this mapping would not keep
+    apart from another (lower case, dots, underscores, other characters: ``REQ-A.1``,
+    ``REQ-A_1``, ``REQ-a-1``) gets ``__`` and a hash of the exact id, which a canonical id
+    can never produce (it has no ``__``)."""
+    stem = _NOT_WORD.sub("_", text).strip("_").lower() or "requirement"
+    if _CANONICAL_ID.match(text):
+        return stem
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+    return f"{stem}__{digest}"

@@ -43,6 +43,7 @@ from pytest_pacts.planner.templating import Resolver, TemplateError, is_secret_n
 
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _REQ_ID_RE = re.compile(r"^[^\s:/\\\[\]]+$")
+_REQ_ID_WORD_RE = re.compile(r"[^\W_]")
 _TAG_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -332,6 +333,14 @@ class _Builder:
             self.sink.add(
                 self.doc.locate((*path, "req_id")),
                 f"req_id {req_id!r} contains spaces, ':', '/', '\\\\' or brackets",
+                "an id like REQ-LOGIN-001",
+            )
+        elif req_id and not _REQ_ID_WORD_RE.search(req_id):
+            # an id of dots or dashes alone names no requirement, and as a folder name
+            # ('..') it would point outside the report folder
+            self.sink.add(
+                self.doc.locate((*path, "req_id")),
+                f"req_id {req_id!r} has no letter or digit",
                 "an id like REQ-LOGIN-001",
             )
         elif req_id in seen:

@@ -28,6 +28,7 @@ from pytest_pacts.governance import review
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import RunRecord
+from pytest_pacts.models.text import file_stem
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
 from pytest_pacts.pytest_plugin.store_access import get_store
@@ -99,9 +100,13 @@ def _extensions(config: pytest.Config) -> list[ExtensionHealer]:
     return [external]
 
 
-def artifacts_dir(config: pytest.Config, req_id: str) -> str:
+def artifacts_dir(config: pytest.Config, plan: Plan) -> str | None:
+    """Where the engine's screenshots of ``plan`` go: keyed by file and req_id (the same id
+    in two files never shares a folder), or ``None`` under ``--pacts-report-dir=off``."""
+    if (options.get_str(config, "pacts_report_dir") or "").lower() == "off":
+        return None
     base = Path(str(config.rootpath)) / ".pacts" / "artifacts"
-    path = base / "".join(c if c.isalnum() or c in "-_." else "_" for c in req_id)
+    path = base / file_stem(plan.requirement.source.path) / file_stem(plan.req_id)
     path.mkdir(parents=True, exist_ok=True)
     return str(path)
 
@@ -130,7 +135,7 @@ def prepare(
     replaces ``os.environ`` for value templates."""
     ttl = options.get(config, "pacts_discovery_ttl")
     settings = RunSettings(
-        options=engine_options(config, artifacts_dir(config, plan.req_id)),
+        options=engine_options(config, artifacts_dir(config, plan)),
         base_url=config.getoption("base_url", default=None) or None,
         env=env,
         secret_vars=frozenset(options.get_list(config, "pacts_secret_vars")),

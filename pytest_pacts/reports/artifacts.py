@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from pytest_pacts.models.outcome import RunRecord, StepRecord
+from pytest_pacts.models.text import file_stem
 from pytest_pacts.reports.proposals import ProposalView
 from pytest_pacts.reports.redact import Redactor
 
@@ -75,6 +76,7 @@ def _step_json(step: StepRecord) -> JSON:
         else None,
         "duration_ms": round(step.duration_ms, 1),
         "block": step.block,
+        "notes": list(step.notes),
     }
 
 
@@ -171,6 +173,8 @@ def summary_markdown(record: RunRecord, proposals: Sequence[ProposalView]) -> st
     ]
     events = []
     for step in record.steps:
+        for note in step.notes:
+            events.append(f"- Step {step.index + 1} warning: {note}")
         if step.status == "failed":
             why = step.failure.message if step.failure else "failed"
             events.append(f"- Step {step.index + 1} failed: {step.description}: {why}")
@@ -196,7 +200,8 @@ def summary_markdown(record: RunRecord, proposals: Sequence[ProposalView]) -> st
 
 
 def requirement_dir(run_dir: Path, nodeid: str) -> Path:
-    return run_dir / slug(nodeid)
+    """The folder of one test's artifacts: distinct for distinct node ids (``file_stem``)."""
+    return run_dir / file_stem(nodeid)
 
 
 def write_requirement_artifacts(

@@ -209,6 +209,9 @@ def test_a_second_run_in_flight_is_a_session_conflict(
     assert record.verdict == "fail"
     assert "SESSION_CONFLICT" in record.rca.message
     assert [s.status for s in record.steps] == ["not_run"]
+    # the advice fits: another run is in flight; nothing about the app being down
+    assert "--pacts-session" in record.rca.recommendation
+    assert "app is up" not in record.rca.recommendation.lower()
 
 
 def test_a_run_recorded_in_parts_is_one_run_and_reports_a_conflict(
