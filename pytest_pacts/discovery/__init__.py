@@ -16,6 +16,7 @@ from pytest_pacts.discovery.actionability import check_actionable, check_locator
 from pytest_pacts.discovery.engine import Discoverer, discover
 from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import StrategyInfo, UnrenderableLocator
+from pytest_pacts.discovery.suggest import suggest_names
 
 __all__ = [
     "Discoverer",
@@ -24,6 +25,7 @@ __all__ = [
     "check_actionable",
     "check_locator",
     "discover",
+    "suggest_names",
     "to_code",
     "to_playwright",
 ]

@@ -6,6 +6,8 @@ for every resolved element, the executor calls :func:`check_actionable` before e
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from playwright.sync_api import ElementHandle
 from playwright.sync_api import Locator as PWLocator
 
@@ -22,6 +24,7 @@ def check_actionable(
     *,
     in_shadow: bool | None = None,
     region: PWLocator | None = None,
+    identity: Mapping[str, object] | None = None,
 ) -> GateSnapshot:
     """Run the five points on ``target`` in the page: unique, visible (and not covered),
     enabled (and editable for fill/type), stable (two animation frames), scoped.
@@ -30,13 +33,23 @@ def check_actionable(
     elements it resolves to) define "scoped". Never waits: the caller decides whether to
     retry, heal or fail on the returned snapshot. One round trip, plus one to resolve
     ``region`` when given.
+
+    ``identity`` (``{"fp": fingerprint JSON, "words": the step's element}``) also checks, in
+    the same round trip, that the one element found is still the one the fingerprint
+    recorded (tag kind, accessible name, label, text, the step's words): when it is not,
+    ``GateSnapshot.changed`` says why (a cached locator that now finds another element).
     """
     regions: list[ElementHandle] = region.element_handles() if region is not None else []
     try:
         raw = call_on_elements(
             target,
             "check",
-            {"action": Action(action).value, "in_shadow": in_shadow, "regions": regions},
+            {
+                "action": Action(action).value,
+                "in_shadow": in_shadow,
+                "regions": regions,
+                "identity": dict(identity) if identity is not None else None,
+            },
         )
     finally:
         for handle in regions:

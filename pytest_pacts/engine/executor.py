@@ -24,6 +24,7 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error, env_failure
 from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import GateOutcome, run_gate
+from pytest_pacts.engine.waiting import READY_CAP_MS, wait_until_ready
 from pytest_pacts.models import Action, ExpectationKind, Step
 from pytest_pacts.models.locator import GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType
@@ -78,6 +79,23 @@ class Attempt:
     notes: list[str] = field(default_factory=list)
 
 
+def _identity(step: Step, located: Located) -> dict[str, object] | None:
+    """What the gate checks a *cached* locator's element against (same round trip): the
+    recorded fingerprint and the step's words. A locator recorded on one version of the app
+    can resolve on the next to another element (``#submit`` was "Save", is now "Delete");
+    it must not be trusted blindly. Locators discovered or healed in this run were just
+    verified against the page, so they are not checked again."""
+    state = located.state
+    if located.source != "cache" or state is None or state.fingerprint is None:
+        return None
+    fp = state.fingerprint
+    fields = {"tag", "role", "type", "accessible_name", "label", "text", "placeholder", "alt"}
+    return {
+        "fp": fp.model_dump(mode="json", include=fields | {"title"}),
+        "words": step.target.element if step.target is not None else "",
+    }
+
+
 class StepRunner:
     def __init__(
         self,
@@ -97,6 +115,7 @@ class StepRunner:
         self.monitor = monitor
         self.base_url = base_url
         self.checker = Checker(page, finder)
+        self._ready_document: int | None = None  # the document last found ready to act on
 
     def value_of(self, step: Step) -> str | None:
         """The step's value resolved now (a Secret prints as ***). Raises TemplateError."""
@@ -178,7 +197,11 @@ class StepRunner:
             if failure is not None:
                 return failure
         elif step.target is not None:
+            if step.action is not Action.WAIT:
+                self._await_ready(attempt)
             located, gate = self._locate_and_gate(step)
+            if located.state is not None and located.state.discovery is not None:
+                attempt.notes.extend(located.state.discovery.notes)
             attempt.gate = gate.snapshot if gate is not None else None
             attempt.gate_checks = gate.checks if gate is not None else 0
             if located.failure is not None or located.state is None:
@@ -202,6 +225,7 @@ class StepRunner:
                 if failure is not None:
                     return failure
         elif step.action is Action.PRESS:
+            self._await_ready(attempt)
             failure = perform(
                 self.page, None, step.action, value, step_index=step.index,
                 timeout_ms=opts.step_timeout_ms,
@@ -220,6 +244,27 @@ class StepRunner:
         )
         attempt.expectation_ok = failure is None
         return failure
+
+    def _await_ready(self, attempt: Attempt) -> None:
+        """Before the first action on a new page (document or route): wait until the page
+        is ready by what can be observed (``waiting.wait_until_ready``), so a handler the app
+        binds late does not miss the action. Once per page: later steps act at once."""
+        document = self.monitor.documents
+        if document == self._ready_document:
+            return
+        cap = min(READY_CAP_MS, self.options.step_timeout_ms / 2)
+        ready = wait_until_ready(self.page, self.monitor, cap)
+        self._ready_document = self.monitor.documents
+        if not ready.ready:
+            attempt.notes.append(
+                f"the page did not settle within {cap:.0f} ms ({ready.open_requests} request(s) "
+                "still open); acted anyway"
+            )
+        elif ready.waited_ms >= 1:
+            attempt.notes.append(
+                f"waited {ready.waited_ms:.0f} ms for the page to be ready (requests settled, "
+                "DOM quiet)"
+            )
 
     def _locate_and_gate(self, step: Step) -> tuple[Located, GateOutcome | None]:
         """Find the step's element and gate it. A locator discovered earlier *in this run*
@@ -240,6 +285,7 @@ class StepRunner:
                 timeout_ms=opts.step_timeout_ms,
                 settle_ms=opts.settle_timeout_ms,
                 monitor=self.monitor,
+                identity=_identity(step, located),
             )
             stale = (
                 gate.failure is not None

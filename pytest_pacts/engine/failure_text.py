@@ -31,6 +31,8 @@ def _step_block(step: StepRecord, total: int) -> list[str]:
         )
     if step.code:
         out.append(f"    code:     {step.code}")
+    for note in step.notes:
+        out.append(f"    warning:  {note}")
     failure = step.failure
     if failure is not None:
         out.append(f"    failure:  {failure.type.value}: {failure.message}")
@@ -38,11 +40,14 @@ def _step_block(step: StepRecord, total: int) -> list[str]:
     if gate is not None:
         out.append(f"    gate ({gate.count} match{'es' if gate.count != 1 else ''}):")
         out += _gate_lines(gate)
+    # each candidate is listed once: heal rounds often weigh the same elements again
+    listed: set[str] = set()
     if failure is not None and failure.candidates:
         out.append("    candidates considered:")
         for c in failure.candidates[:8]:
             strategy = f" via {c.strategy.value}" if c.strategy else ""
             out.append(f"      - {c.description} (score {c.score:.2f}{strategy})")
+            listed.add(c.description)
     for h in step.heals:
         verdict = "applied" if h.accepted else "not applied"
         score = f", score {h.score:.2f}" if h.score is not None else ""
@@ -51,7 +56,9 @@ def _step_block(step: StepRecord, total: int) -> list[str]:
             f"    heal round {h.round} ({h.rung.value}): {verdict}{score}{runner}: {h.reason}"
         )
         for c in h.candidates[:5]:
-            out.append(f"      - {c.description} (score {c.score:.2f})")
+            if c.description not in listed:
+                out.append(f"      - {c.description} (score {c.score:.2f})")
+                listed.add(c.description)
     return out
 
 
@@ -60,7 +67,10 @@ def render_failure(record: RunRecord) -> str:
     total = len(record.steps)
     if record.verdict == "pass":
         healed = f", healed {record.heal_count}x" if record.healed else ""
-        return f"{record.req_id}: pass ({total} steps{healed})"
+        warnings = [
+            f"  warning at step {s.index + 1}: {note}" for s in record.steps for note in s.notes
+        ]
+        return "\n".join([f"{record.req_id}: pass ({total} steps{healed})", *warnings])
     head = f"{record.req_id}: {record.verdict.upper()}"
     lines = [head]
     culprits = [s for s in record.steps if s.status in ("failed", "skipped")]
@@ -70,6 +80,9 @@ def render_failure(record: RunRecord) -> str:
         if step.status == "skipped":
             lines.append("  (skipped: on_fail is skip)")
         lines += _step_block(step, total)
+    for step in record.steps:
+        if step.status not in ("failed", "skipped"):
+            lines += [f"  warning at step {step.index + 1}: {note}" for note in step.notes]
     rca = record.rca
     lines.append(f"  root cause: {rca.rca_class.value} (confidence {rca.confidence:.2f})")
     for e in rca.evidence:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer
+from pytest_pacts.discovery import Discoverer, suggest_names
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
@@ -133,10 +133,47 @@ class Finder:
             if now - start >= min(settle_ms, timeout_ms) and settled(self.page, self.monitor):
                 break
             wait_for_change(self.page)
-        failure = discovery_failure(self.plan.steps[index], last, now_ms() - start)
+        step = self.plan.steps[index]
+        if last is not None and last.unresolved is not None and last.unresolved.region_missing:
+            wide = self._without_region(index)
+            if wide is not None:
+                return Located(self._adopt(index, wide, "discovery"), None, "discovery")
+        failure = discovery_failure(step, last, now_ms() - start)
         if last is not None and last.unresolved is not None and last.unresolved.reason == "none":
+            # Found neither in the cache nor earlier in this run nor on the page now: there is
+            # nothing recorded to heal from (a first run; most often a misspelt Element cell).
+            failure = not_found(step, failure, self._suggestions(step))
             failure = special_surface(self.page, failure)
         return Located(None, failure, "")
+
+    def _without_region(self, index: int) -> DiscoveryResult | None:
+        """The step's region matches no container and no text on the page (a scaffolded
+        ``Username@LoginForm`` on a login page with no such form): when the element alone is
+        unique page-wide, that is the element, with a warning on the step. ``None`` when it
+        is not (nothing, or several: the region was needed to say which)."""
+        step = self.plan.steps[index]
+        assert step.target is not None
+        wide_target = Target(element=step.target.element)
+        self.discover_calls += 1
+        try:
+            wide = self.discoverer.discover(self.page, [(index, wide_target, step.action)])[index]
+        except PlaywrightError:
+            return None
+        if wide.locator is None:
+            return None
+        note = (
+            f'the region "{step.target.region}" matches no container and no text on this '
+            f'page; "{step.target.element}" was found page-wide, where it is the only match: '
+            "name the region as the page shows it, or drop it"
+        )
+        wide = wide.model_copy(update={"region": step.target.region, "notes": (note,)})
+        self._report(index, wide)
+        return wide
+
+    def _suggestions(self, step: Step) -> list[str]:
+        if step.target is None:
+            return []
+        return suggest_names(self.page, step.target.element, step.action)
 
     def _report(self, index: int, result: DiscoveryResult) -> None:
         if self.on_discovered is not None:
@@ -213,4 +250,19 @@ def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: flo
         evidence=tuple(evidence),
         gate=result.gate,
         candidates=unresolved.candidates,
+    )
+
+
+def not_found(step: Step, failure: Failure, suggestions: list[str]) -> Failure:
+    """``not_found`` for a step that matched nothing when first discovered, naming the
+    closest visible names ("did you mean 'Shopping Cart'?")."""
+    target = step.target.key if step.target else "?"
+    message = f'no element on the page matches "{target}" for {step.action.value}'
+    evidence = list(failure.evidence)
+    if suggestions:
+        shown = " or ".join(f"{s!r}" for s in suggestions)
+        message += f"; did you mean {shown}?"
+        evidence.append("closest visible names: " + ", ".join(f"{s!r}" for s in suggestions))
+    return failure.model_copy(
+        update={"type": FailureType.NOT_FOUND, "message": message, "evidence": tuple(evidence)}
     )

@@ -19,6 +19,7 @@ legitimate); every other action needs all five.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from playwright.sync_api import Error as PlaywrightError
@@ -101,8 +102,14 @@ def run_gate(
     timeout_ms: float,
     settle_ms: float,
     monitor: EnvMonitor,
+    identity: Mapping[str, object] | None = None,
 ) -> GateOutcome:
-    """Check ``locator`` until it passes, or fail with the gate's reason (see module doc)."""
+    """Check ``locator`` until it passes, or fail with the gate's reason (see module doc).
+
+    ``identity`` (a cached locator's fingerprint and the step's words) also checks, in the
+    same round trip, that the element found is still the recorded one. A different element
+    is a structural failure (``not_unique``, cause ``identity_changed``): never acted on,
+    handed to healing."""
     start = now_ms()
     deadline = start + timeout_ms
     settle_after = start + min(settle_ms, timeout_ms)
@@ -115,7 +122,7 @@ def run_gate(
             # whatever it matches is inside them: the region need not be resolved again (two
             # round trips saved); "scoped" still checks the shadow-root expectation.
             target = to_playwright(page, locator)
-            last = check_actionable(target, action, in_shadow=locator.in_shadow)
+            last = check_actionable(target, action, in_shadow=locator.in_shadow, identity=identity)
         except UnrenderableLocator as exc:
             failure = Failure(
                 type=FailureType.NOT_UNIQUE,
@@ -131,6 +138,20 @@ def run_gate(
             return GateOutcome(
                 last, classify_error(exc, "checking the element", step_index), checks
             )
+        if last.changed is not None and last.count == 1:
+            now = now_ms()
+            if now < deadline and (now < settle_after or not settled(page, monitor)):
+                continue  # a re-render in progress may still put the right element back
+            failure = Failure(
+                type=FailureType.NOT_UNIQUE,
+                message=f"the cached locator {locator.describe()} now finds another element: "
+                f"{last.changed}",
+                step_index=step_index,
+                cause="identity_changed",
+                gate=last,
+                evidence=(f"identity: {last.changed}", f"re-checked for {now - start:.0f} ms"),
+            )
+            return GateOutcome(last, failure, checks)
         point = blocking_point(last, action)
         if point is None:
             return GateOutcome(last, None, checks)

@@ -58,7 +58,8 @@ class Move(enum.StrEnum):
 
 # Failures a healing round can do something about (SPEC.md §6: "triggered by a gate or action
 # failure"). Expectations are never healed (a healed assertion is a false pass, SPEC.md §2.3);
-# environment faults cannot be healed from inside the page.
+# environment faults cannot be healed from inside the page. ``not_found`` (a first discovery
+# that matched nothing) has nothing recorded to heal from.
 HEALABLE: frozenset[FailureType] = frozenset(
     {
         FailureType.NOT_UNIQUE,

@@ -317,6 +317,7 @@ class Run:
             heals=tuple(prog.heals),
             duration_ms=(time.monotonic() - prog.started) * 1000,
             block=step.block,
+            notes=tuple(dict.fromkeys(prog.attempt.notes)),
         )
 
     def _verdict(self) -> Signal:

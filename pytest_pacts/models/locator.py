@@ -205,6 +205,12 @@ class GateSnapshot(_Frozen):
     points: tuple[GatePoint, ...]
     count: int = Field(description="How many elements the locator resolved to.")
     box: BoundingBox | None = None
+    changed: str | None = Field(
+        default=None,
+        description="Set when an identity check was asked for and the one element found is "
+        'no longer the recorded one: why (e.g. \'it is now button#submit "Delete", '
+        'recorded as "Save"\').',
+    )
 
     @property
     def ok(self) -> bool:
@@ -266,6 +272,11 @@ class DiscoveryResult(_Frozen):
     gate: GateSnapshot | None = None
     unresolved: Unresolved | None = None
     rejected: tuple[RejectedLocator, ...] = ()
+    notes: tuple[str, ...] = Field(
+        default=(),
+        description="Warnings a person should read although the element was found, e.g. the "
+        "step's region matched nothing on the page and the element was found page-wide.",
+    )
 
     @property
     def ok(self) -> bool:

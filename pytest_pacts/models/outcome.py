@@ -24,11 +24,15 @@ class FailureType(enum.StrEnum):
     """Typed failures that route the state machine (SPEC.md §5, seed 001 §4.4).
 
     ``not_unique`` covers a locator that matches zero elements as well as several (gate
-    point 1, "exactly one"); ``evidence`` says which.
+    point 1, "exactly one"); ``evidence`` says which. ``not_found`` is a step discovered
+    for the first time (nothing cached, nothing found earlier in the run) that matches no
+    element: there is nothing recorded to heal from, so it is not healed (most often the
+    Element cell is misspelt; the failure names the closest visible names).
     """
 
     NONE = "none"
     NOT_UNIQUE = "not_unique"
+    NOT_FOUND = "not_found"
     NOT_VISIBLE = "not_visible"
     DISABLED = "disabled"
     UNSTABLE = "unstable"
@@ -50,6 +54,7 @@ FailureCause = Literal[
     "value_rejected",  # the field did not take the value typed into it (data_issue)
     "session_conflict",  # the store says this requirement is already running (SPEC.md §10)
     "configuration",  # the run cannot start as configured (no base URL, bad template)
+    "identity_changed",  # a cached locator now finds another element (not_unique)
 ]
 """Finer detail the verdict's RCA mapping needs beyond the failure type (SPEC.md §7)."""
 
@@ -147,6 +152,11 @@ class StepRecord(_Frozen):
     heals: tuple[HealAttempt, ...] = ()
     duration_ms: float = 0.0
     block: str | None = None
+    notes: tuple[str, ...] = Field(
+        default=(),
+        description="Warnings about how the step ran although it passed, e.g. its region "
+        "matched nothing and the element was found page-wide.",
+    )
 
     @property
     def strategy(self) -> str | None:

@@ -73,9 +73,10 @@ def _step_row(step: StepRecord) -> str:
     expect = step.expectation or ""
     if step.expectation_ok is not None and expect:
         expect += " ✓" if step.expectation_ok else " ✗"
+    notes = "".join(f'<br><small class="pacts-note">warning: {e(n)}</small>' for n in step.notes)
     return (
         f'<tr class="pacts-step-{e(step.status)}"><td>{step.index + 1}</td>'
-        f"<td>{e(step.action)}</td><td>{e(step.description)}</td>"
+        f"<td>{e(step.action)}</td><td>{e(step.description)}{notes}</td>"
         f"<td><code>{e(locator)}</code></td><td>{e(step.strategy or '-')}</td>"
         f"<td>{e(conf)}</td><td>{e(gate_text(step.gate))}</td><td>{e(expect)}</td>"
         f"<td>{e(step.status)}{' x' + str(len(step.heals)) if step.heals else ''}</td>"

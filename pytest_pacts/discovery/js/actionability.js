@@ -225,3 +225,39 @@ async function checkActionable(items, roleOf) {
   });
   return results;
 }
+
+// Is the element a cached locator resolves to still the one recorded? A cheap check on the
+// fingerprint's strongest attributes, run with the gate (same round trip). ``id``: {fp,
+// words} (the recorded fingerprint and the step's element words). Returns null when it is
+// the same element (or cannot be told), else why not. Legitimate drift passes: case,
+// spacing, punctuation, an added icon's word, a longer name that keeps the old words
+// ("Save" ~ "Save changes"). The step's words naming the element, by a name or an
+// identifier (id, name, test id), also keep it.
+const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
+  checkbox: 'check', radio: 'check', switch: 'check', menuitemcheckbox: 'check',
+  menuitemradio: 'check', button: 'press', link: 'press', menuitem: 'press', tab: 'press' };
+function identityChange(el, id, dom) {
+  const fp = id.fp || {};
+  const was = KIND_OF_ROLE[fp.role];
+  const now = KIND_OF_ROLE[dom.roleOf(el)];
+  const shown = describeElement(el, dom);
+  if (was && now && was !== now) return `it is now ${shown} (a ${dom.roleOf(el)}; the recorded element was a ${fp.role})`;
+  const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title]
+    .map(norm).filter((v) => v && v.length <= 200);
+  const names = [dom.accName(el), dom.textOf(el).slice(0, 200), ...dom.labelTexts(el),
+    el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
+    el.getAttribute('alt')].map(norm).filter(Boolean);
+  if (!recorded.length || !names.length) return null;
+  const agree = (a, b) => {
+    const A = tokens(a); const B = tokens(b);
+    if (!A.length || !B.length) return false;
+    if (A.join('') === B.join('')) return true;
+    const [small, big] = A.length <= B.length ? [A, B] : [B, A];
+    return small.every((w) => big.includes(w));
+  };
+  if (names.some((n) => recorded.some((r) => agree(n, r)))) return null;
+  const words = norm(id.words);
+  const idents = [el.id, el.getAttribute('name'), ...TEST_ID_ATTRS.map((a) => el.getAttribute(a))].filter(Boolean);
+  if (words && [...names, ...idents].some((n) => agree(words, n))) return null;
+  return `it is now ${shown}, recorded as "${recorded[0]}"`;
+}

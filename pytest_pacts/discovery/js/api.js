@@ -51,6 +51,7 @@ async function check(els, opts) {
   const dom = makeDom(document);
   const [result] = await checkActionable([{ els, action: opts.action, regions: opts.regions || [],
     in_shadow: opts.in_shadow }], dom.roleOf);
+  if (opts.identity && els.length === 1 && els[0].isConnected) result.changed = identityChange(els[0], opts.identity, dom);
   return result;
 }
 
@@ -79,10 +80,18 @@ function frameInfo(el, arg) {
   return { same_origin: sameOrigin, selector, in_regions: inRegions };
 }
 
+// The visible names closest to a step's element that matched nothing ("did you mean"):
+// a first run with a misspelt Element cell. arg: {element, action, limit}.
+function suggest(arg) {
+  prepared.clear();
+  const dom = makeDom(document);
+  return suggestNames(dom, allElements(document), arg.element, arg.action, arg.limit || 3);
+}
+
 // Role and accessible name as the scan computes them (tests compare them with Playwright's).
 function names(els) {
   const dom = makeDom(document);
   return els.map((e) => ({ role: dom.roleOf(e), name: dom.accName(e) }));
 }
 
-return { scan, gates, verify, check, frameInfo, names };
+return { scan, gates, verify, check, frameInfo, suggest, names };

@@ -179,6 +179,44 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }));
   }
 
+  // A container named by its own identifiers (id, name, test id, aria-label, title, role
+  // and name) is not what a person operates when it holds exactly one control: "Shopping
+  // cart" is the link inside div#shopping_cart_container, not the div (a click at the div's
+  // centre lands wherever its layout puts it). The control stands in for the container at
+  // the container's level, located through it (relational: "the only link in #…"). A
+  // container that is itself a control (native, role, click handler, tabindex) or holds
+  // none, or several, stays what it is. A pointer cursor alone does not make a control of
+  // the container: descendants inherit the cursor.
+  const NAMED_BY_ITSELF = new Set(['test_id', 'css', 'aria', 'role_name']);
+  const controlCache = new Map();
+  function controlInside(el) {
+    if (controlCache.has(el)) return controlCache.get(el);
+    let found = null;
+    if (!isClickable(el, dom.roleOf, true) && el.childElementCount) {
+      const inside = elements.filter((e) => e !== el && containsComposed(el, e)
+        && isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
+      const outer = inside.filter((e) => !inside.some((o) => o !== e && containsComposed(o, e)));
+      if (outer.length === 1) found = outer[0];
+    }
+    controlCache.set(el, found);
+    return found;
+  }
+  // How the container a control stands in for is rendered as the locator's region.
+  function containerOf(row) {
+    const c = row.el;
+    const k = row.key;
+    let how = 'name';
+    let specs;
+    if (row.s === 'test_id') { how = 'test_id'; specs = [{ css: `[${k.attr}=${cssString(k.value)}]` }]; }
+    else if (row.s === 'css') { how = k.css.startsWith('#') ? 'id_token' : 'name'; specs = [{ css: k.css }]; }
+    else if (row.s === 'role_name') specs = [{ role: k.role, name: k.value }];
+    else {
+      const attr = { aria_label: 'aria-label', title: 'title', alt: 'alt' }[k.field];
+      specs = [{ css: `${tag(c)}[${attr}=${cssString(k.value)}]` }];
+    }
+    return { container: c, how: { how, specs } };
+  }
+
   function resolve(step) {
     const q = makeQuery(step.element);
     if (!q.bare && !norm(step.region)) {
@@ -215,9 +253,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
       status: 'ambiguous', rank, strategy, candidates: candidatesOf(els, strategy, tier),
     });
     const hits = [];
+    const pointer = step.action === 'click' || step.action === 'hover';
     for (const row of rows()) {
       const tier = strategies[row.s].compare(row.p, q);
-      if (tier) hits.push({ ...row, tier });
+      if (!tier) continue;
+      const control = pointer && NAMED_BY_ITSELF.has(row.s) ? controlInside(row.el) : null;
+      if (control) hits.push({ ...row, tier, el: control, via: containerOf(row) });
+      else hits.push({ ...row, tier });
     }
     const passes = NAME_ACTIONS_LAX.has(step.action) ? [2, 1] : [2];
     let rank = 0;
@@ -245,6 +287,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
           }
           const el = scoped.els[0];
           const row = rows.find((r) => r.el === el);
+          if (row.via) {
+            const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
+            return found(rank, 'relational', 2, el, spec, { ...row.via, description: step.element });
+          }
           return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el));
         }
       }
@@ -301,4 +347,41 @@ function fingerprintOf(el, dom) {
     bounding_box: { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height },
     in_shadow: inShadow(el),
   };
+}
+
+// Names a person can see on elements the action can use, closest to ``element`` first:
+// character-bigram Dice of the names without case, spacing or punctuation ("Shoping Cart"
+// ~ "Shopping Cart"), or every word of the step in the name. Each name once.
+function suggestNames(dom, elements, element, action, limit) {
+  const squash = (s) => tokens(s).join('');
+  const want = squash(element);
+  if (!want) return [];
+  const grams = (s) => { const m = new Map(); for (let i = 0; i + 1 < s.length; i++) m.set(s.slice(i, i + 2), (m.get(s.slice(i, i + 2)) || 0) + 1); return m; };
+  const W = grams(want);
+  const dice = (s) => {
+    const G = grams(s);
+    let inter = 0; let total = 0;
+    for (const [g, n] of W) { inter += Math.min(n, G.get(g) || 0); total += n; }
+    for (const n of G.values()) total += n;
+    return total ? (2 * inter) / total : 0;
+  };
+  const words = tokens(element);
+  const best = new Map();
+  for (const el of elements) {
+    if (compatibility(el, action, dom.roleOf, true) < 2 || dom.isHidden(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const names = [dom.accName(el), ...dom.labelTexts(el), norm(el.getAttribute('placeholder'))];
+    if (isClickable(el, dom.roleOf, true)) names.push(dom.textOf(el));
+    for (const name of names) {
+      if (!name || name.length > 80) continue;
+      const s = squash(name);
+      if (!s) continue;
+      const t = tokens(name);
+      const score = Math.max(dice(s), words.length && words.every((w) => t.includes(w)) ? 0.7 : 0);
+      const key = low(name);
+      if (score >= 0.6 && (!best.has(key) || best.get(key).score < score)) best.set(key, { name, score });
+    }
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit).map((b) => b.name);
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
@@ -73,6 +73,18 @@ class Resolved:
     fingerprint: Fingerprint | None = None
     description: str = ""
     anchor: float | None = None
+    parts: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def name_similarity(self) -> float | None:
+        """How alike the element's own names (text, label, placeholder, accessible name,
+        alt/title) are to the recorded ones, synonyms included ("Log in" ~ "Sign in");
+        ``None`` when the recorded fingerprint has no name to compare."""
+        names = [self.parts[k] for k in _NAME_PARTS if k in self.parts]
+        return max(names) if names else None
+
+
+_NAME_PARTS = ("text", "label", "placeholder", "aria_label", "alt_title")
 
 
 def resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
@@ -94,6 +106,7 @@ def resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
         fresh,
         str(raw["description"]),
         float(cast(float, anchor)) if anchor is not None else None,
+        {str(k): float(v) for k, v in cast(dict[str, float], raw.get("parts") or {}).items()},
     )
 
 

@@ -27,7 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Rung, RungResult
-from pytest_pacts.engine.healing._common import element_key, first_line, locator_json
+from pytest_pacts.engine.healing._common import element_key, first_line, locator_json, resolve
 from pytest_pacts.engine.healing.alternate import AlternateRung
 from pytest_pacts.engine.healing.extension import ExtensionRung
 from pytest_pacts.engine.healing.human import HumanRung
@@ -41,6 +41,7 @@ from pytest_pacts.engine.healing.record import (
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
 from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.engine.healing.repair import RepairRung
+from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models.outcome import HealAttempt, HealRung
 from pytest_pacts.models.recipe import Recipe
@@ -68,6 +69,26 @@ def default_rungs(
         ExtensionRung(extensions),
         human or HumanRung(),
     ]
+
+
+def mark_impostor(ctx: HealContext) -> None:
+    """The cached locator now finds another element (the gate's identity check): make that
+    element a rival of the recorded one, so no rung heals back to it ("#submit" was "Save",
+    is now "Delete": a similarity or an id alternate would otherwise take it for the same
+    button). Healing's text similarity judges, synonyms included: an element whose name is
+    a known rewording of the recorded one ("Log in" -> "Sign in") is not marked and may still
+    be healed to."""
+    state = ctx.state
+    if state.locator is None or state.fingerprint is None:
+        return
+    found = resolve(ctx.page, state.locator, state.fingerprint)
+    similar = found.name_similarity
+    if found.fingerprint is None or similar is None or similar >= ANCHOR_MIN:
+        return
+    name = " ".join(found.fingerprint.accessible_name.split()).lower()
+    if name and name not in state.fingerprint.rivals:
+        rivals = (*state.fingerprint.rivals, name)
+        state.fingerprint = state.fingerprint.model_copy(update={"rivals": rivals})
 
 
 class HealingLadder:
@@ -98,6 +119,8 @@ class HealingLadder:
     def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
         start = self.clock()
         ctx.round_results.clear()
+        if ctx.failure.cause == "identity_changed":
+            mark_impostor(ctx)
         before = self._screenshot(ctx, "before")
         for rung in self.rungs:
             if self._spent(ctx, rung):

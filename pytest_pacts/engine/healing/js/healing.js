@@ -248,7 +248,7 @@ function scoreOf(els, arg) {
   const fingerprint = describeFor(els[0], dom);
   const sim = arg.fp ? similarity(arg.fp, fingerprint, arg.weights) : null;
   return { count: 1, score: sim ? sim.score : null, anchor: sim ? sim.anchor : null, fingerprint,
-    description: describeElement(els[0], dom) };
+    description: describeElement(els[0], dom), parts: sim ? sim.parts : {} };
 }
 
 // SPEC.md §6 rung 5 runs "only after the page settled": resolve once the DOM has been

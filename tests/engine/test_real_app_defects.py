@@ -1,0 +1,169 @@
+"""Defects seen on real third-party apps, reproduced on small fixture pages of our own."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import discover
+from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.models import Action, Target
+from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.outcome import FailureType, RcaClass
+from pytest_pacts.planner import load_file
+from pytest_pacts.scaffold.init import templates_dir
+
+from .helpers import Site, plan, run
+
+SHOP = """
+<header>
+  <a href="#menu" id="menu">Menu</a>
+  <div id="cart"><a href="#cart" id="cart-link">Shopping Cart</a></div>
+</header>
+<main>
+  <button>Add to cart</button><button>Remove</button><button>Checkout</button>
+  <button>Continue shopping</button><button>Sort by price</button>
+</main>
+"""
+
+
+def test_a_misspelt_element_on_a_first_run_is_not_found_with_the_closest_name(
+    tab: Page, site: Site
+) -> None:
+    url = site.add("shop.html", SHOP)
+    record = run(tab, plan(url, ("click", "Shoping Cart")), healer=HealingLadder())
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert step.failure.type is FailureType.NOT_FOUND
+    assert "did you mean 'Shopping Cart'" in step.failure.message
+    assert step.heals == () and record.heal_rounds == 0  # nothing recorded to heal from
+    assert record.rca.rca_class is RcaClass.DATA_ISSUE
+    assert "no longer" not in record.rca.recommendation
+    text = render_failure(record)
+    assert "did you mean 'Shopping Cart'" in text
+    lines = [line.strip() for line in text.splitlines() if line.strip().startswith("- ")]
+    assert len(lines) == len(set(lines)), text  # every candidate and fact listed once
+
+
+# A plain login form as many real apps (Django's among them) render it: labels with a colon,
+# no container named "LoginForm", a submit input.
+LOGIN = """
+<h1>Log in</h1>
+<form method="post" action="/products.html">
+  <p><label for="id_username">Username:</label> <input type="text" name="username" id="id_username"></p>
+  <p><label for="id_password">Password:</label> <input type="password" name="password" id="id_password"></p>
+  <input type="submit" value="Log in">
+</form>
+"""
+
+
+def test_a_region_that_matches_nothing_falls_back_to_the_unique_element(
+    tab: Page, site: Site
+) -> None:
+    url = site.add("login.html", LOGIN)
+    found: dict[int, object] = {}
+    record = run(
+        tab, plan(url, ("fill", "Username@LoginForm", "ada", "field_populated")),
+        on_discovered=found.__setitem__,
+    )  # fmt: skip
+    assert record.verdict == "pass", render_failure(record)
+    step = record.steps[0]
+    assert step.notes and 'the region "LoginForm" matches no container' in step.notes[0]
+    assert tab.input_value("#id_username") == "ada"
+    assert "warning at step 1" in render_failure(record)
+    # the next run (warm cache) still says so
+    again = run(tab, plan(url, ("fill", "Username@LoginForm", "bob")), pom=found)
+    assert again.verdict == "pass" and again.steps[0].notes == step.notes
+
+
+def test_a_missing_region_does_not_pick_one_of_several_page_wide_matches(
+    tab: Page, site: Site
+) -> None:
+    url = site.add("two-forms.html", "<button>Save</button><button>Save</button>")
+    record = run(tab, plan(url, ("click", "Save@Settings")))
+    assert record.verdict == "fail"
+    step = record.failed_step
+    assert step is not None and step.failure is not None and not step.notes
+
+
+def test_the_scaffolded_example_passes_on_a_plain_login_page(tab: Page, site: Site) -> None:
+
+    site.add("products.html", "<h1>Products</h1>", title="Products")
+    site.add("", LOGIN, title="Log in")
+    plans = load_file(templates_dir() / "example.req.yaml").plans
+    record = run(tab, plans[0], base_url="http://pacts.test/")
+    assert record.verdict == "pass", render_failure(record)
+    assert all(s.notes for s in record.steps)  # each step says its region was not found
+
+
+SAVE_FORM = """
+<script>window.clicked = [];</script>
+<form onsubmit="return false">
+  <input aria-label="Title">
+  {buttons}
+</form>
+"""
+_BUTTON = '<button type="button" id="{id}" onclick="clicked.push(this.id)">{text}</button>'
+
+
+def _buttons(*pairs: tuple[str, str]) -> str:
+    return SAVE_FORM.format(buttons="".join(_BUTTON.format(id=i, text=t) for i, t in pairs))
+
+
+def _cached_by_id(tab: Page, site: Site) -> dict[int, DiscoveryResult]:
+    """The POM a first version of the page gives, its locator the id one (``#submit``): a
+    locator that keeps resolving when the element behind the id changes."""
+    url = site.add("save-v1.html", _buttons(("submit", "Save"), ("cancel", "Cancel")))
+    tab.goto(url)
+    result = discover(tab, [(0, Target(element="Save"), Action.CLICK)])[0]
+    by_id = next(a for a in result.alternates if a.css == "#submit")
+    others = tuple(a for a in (result.locator, *result.alternates) if a and a != by_id)
+    return {0: result.model_copy(update={"locator": by_id, "alternates": others})}
+
+
+def test_a_cached_locator_that_now_finds_another_element_is_healed_not_trusted(
+    tab: Page, site: Site
+) -> None:
+    pom = _cached_by_id(tab, site)
+    url = site.add("save-v2.html", _buttons(("submit", "Delete"), ("keep", "Save")))
+    record = run(tab, plan(url, ("click", "Save")), pom=pom, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("clicked") == ["keep"]  # the real Save, never Delete
+    step = record.steps[0]
+    assert step.status == "healed" and step.heals[0].failure is FailureType.NOT_UNIQUE
+
+
+def test_a_cached_locator_whose_element_changed_abstains_when_the_element_is_gone(
+    tab: Page, site: Site
+) -> None:
+    pom = _cached_by_id(tab, site)
+    url = site.add("save-v3.html", _buttons(("submit", "Delete"), ("cancel", "Cancel")))
+    record = run(tab, plan(url, ("click", "Save")), pom=pom, healer=HealingLadder())
+    assert record.verdict == "fail"
+    assert tab.evaluate("clicked") == []  # Delete was never clicked
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert step.failure.cause == "identity_changed"
+    assert 'recorded as "Save"' in step.failure.message
+
+
+@pytest.mark.parametrize(
+    "drifted",
+    [
+        "save",
+        "  SAVE  ",
+        '<svg aria-hidden="true" width="10" height="10"></svg> Save',
+        '<i class="icon" aria-hidden="true">floppy</i>Save',
+        "Save changes",
+    ],
+)
+def test_small_drift_of_a_cached_element_is_still_the_same_element(
+    tab: Page, site: Site, drifted: str
+) -> None:
+    pom = _cached_by_id(tab, site)
+    url = site.add("save-drift.html", _buttons(("submit", drifted), ("cancel", "Cancel")))
+    record = run(tab, plan(url, ("click", "Save")), pom=pom, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    assert record.steps[0].status == "passed" and not record.steps[0].heals
+    assert tab.evaluate("clicked") == ["submit"]
