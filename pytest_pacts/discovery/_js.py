@@ -10,9 +10,11 @@ and no extra round trip is ever needed (SPEC.md §4 "One pass per page state").
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import cache
 from importlib import resources
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
 _FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js", "api.js")
@@ -62,11 +64,40 @@ def installed_page_function(name: str) -> str:
     )
 
 
+class PageScriptError(PlaywrightError):
+    """Our in-page code threw inside the page's JavaScript world (a Playwright ``Error``, so
+    every handler of browser errors still catches it): usually a page or library that
+    replaced a built-in the code relies on (``Array.prototype.map``, ``JSON``, ``Map``)."""
+
+
+# How a JavaScript exception thrown by the evaluated function reads in Playwright's error
+# ("Frame.evaluate: TypeError: ..."); closed targets and navigations read otherwise.
+_THROWN = re.compile(r"^\w+(?:\.\w+)*: (?:Uncaught )?(\w*Error|[A-Z]\w*Exception): ")
+
+
+def page_error(exc: PlaywrightError, what: str) -> PlaywrightError:
+    """``exc`` as a :class:`PageScriptError` with a message that says what happened when it is
+    an exception thrown in the page; other errors (a closed page, a navigation) unchanged."""
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, PageScriptError) or not _THROWN.match(first):
+        return exc
+    thrown = first.split(": ", 1)[1]
+    return PageScriptError(
+        f"{what} failed inside the page's JavaScript ({thrown}); the page or a library it "
+        "loads has probably replaced a JavaScript built-in the in-page code uses"
+    )
+
+
 def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
-    """``target.evaluate_all`` of API function ``name``, sending the installer only if needed."""
-    result = target.evaluate_all(installed_elements_function(name), arg)
-    if result == NOT_INSTALLED:
-        result = target.evaluate_all(elements_function(name), arg)
+    """``target.evaluate_all`` of API function ``name``, sending the installer only if needed.
+
+    An exception thrown in the page is raised as :class:`PageScriptError`."""
+    try:
+        result = target.evaluate_all(installed_elements_function(name), arg)
+        if result == NOT_INSTALLED:
+            result = target.evaluate_all(elements_function(name), arg)
+    except PlaywrightError as exc:
+        raise page_error(exc, f"the in-page {name!r} call") from exc
     return result
 
 

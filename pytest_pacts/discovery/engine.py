@@ -22,9 +22,11 @@ from playwright.sync_api import Frame, Page
 from pytest_pacts.discovery import strategies
 from pytest_pacts.discovery._js import (
     NOT_INSTALLED,
+    PageScriptError,
     call_on_elements,
     element_function,
     installed_page_function,
+    page_error,
     page_function,
 )
 from pytest_pacts.discovery.render import to_playwright
@@ -172,9 +174,9 @@ class Discoverer:
         }
         try:
             results = cast(list[JSON], frame.evaluate(page_function("scan"), args))
-        except PlaywrightError:
+        except PlaywrightError as exc:
             if not path:
-                raise
+                raise page_error(exc, "the in-page discovery scan") from exc
             return None  # a child frame navigated or went away mid-scan
         return _FrameScan(frame, path, scan_id, results)
 
@@ -265,8 +267,10 @@ def _inside(step: JSON, held: frozenset[str]) -> JSON:
 def _gates(scan: _FrameScan) -> list[JSON] | None:
     try:
         raw = scan.frame.evaluate(installed_page_function("gates"), {"scan_id": scan.scan_id})
-    except PlaywrightError:
-        return None
+    except PlaywrightError as exc:
+        if isinstance(error := page_error(exc, "the in-page gate"), PageScriptError):
+            raise error from exc
+        return None  # navigated or closed meanwhile
     return None if raw == NOT_INSTALLED else cast(list[JSON] | None, raw)
 
 
