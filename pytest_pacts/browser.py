@@ -83,10 +83,36 @@ def _playwright_browsers_dir() -> Path:
 
 def playwright_has_own_chromium() -> bool:
     """True when ``playwright install chromium`` has put a browser where Playwright looks."""
+    return playwright_has_own("chromium")
+
+
+def playwright_has_own(name: str) -> bool:
+    """True when Playwright's own download of ``name`` (``firefox``, ``webkit``,
+    ``ffmpeg`` for videos) is where Playwright looks for it."""
     root = _playwright_browsers_dir()
-    if not root.is_dir():
-        return False
-    return any(p.name.startswith("chromium") and p.is_dir() for p in root.iterdir())
+    return root.is_dir() and any(p.name.startswith(name) and p.is_dir() for p in root.iterdir())
+
+
+def run_option_problems(browsers: list[str], video: str | None) -> list[str]:
+    """What pytest-playwright's ``--browser`` and ``--video`` ask for that this machine cannot
+    give, each said in words (checked before any test starts, instead of a launch traceback
+    in every test). Chromium always has a fallback (a system Chromium); Firefox, WebKit and
+    the video encoder are only ever Playwright's own downloads."""
+    problems: list[str] = []
+    for name in dict.fromkeys(browsers):
+        if name != "chromium" and not playwright_has_own(name):
+            problems.append(
+                f"--browser {name}: Playwright's {name} is not installed on this machine "
+                f"(`playwright install {name}` downloads it); drop the option to run on "
+                "Chromium"
+            )
+    if video in ("on", "retain-on-failure") and not playwright_has_own("ffmpeg"):
+        problems.append(
+            f"--video {video}: Playwright records videos with its own ffmpeg build, which is "
+            "not installed on this machine (`playwright install ffmpeg` downloads it; a system "
+            "ffmpeg is not used); use --tracing instead, whose screencast shows the run"
+        )
+    return problems
 
 
 def find_system_chromium() -> str | None:

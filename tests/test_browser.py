@@ -12,6 +12,7 @@ from pytest_pacts.browser import (
     NoBrowserError,
     choose_browser,
     playwright_has_own_chromium,
+    run_option_problems,
 )
 
 
@@ -62,3 +63,29 @@ def test_no_browser_error_in_a_real_session(pytester: pytest.Pytester) -> None:
         result = pytester.runpytest_subprocess("-q")
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*No usable Chromium was found*apt-get install chromium*"])
+
+
+def test_browsers_and_video_this_machine_cannot_run_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
+    assert run_option_problems(["chromium"], "off") == []
+    problems = run_option_problems(["firefox", "chromium"], "retain-on-failure")
+    assert len(problems) == 2
+    assert problems[0].startswith("--browser firefox:") and "playwright install" in problems[0]
+    assert problems[1].startswith("--video retain-on-failure:")
+    (tmp_path / "firefox-1490").mkdir()
+    (tmp_path / "ffmpeg-1011").mkdir()
+    assert run_option_problems(["firefox"], "on") == []
+
+
+@pytest.mark.parametrize("option", [("--browser", "webkit"), ("--video", "on")])
+def test_unrunnable_browser_or_video_is_one_usage_error(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, option: tuple[str, str]
+) -> None:
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(pytester.path / "no-downloads"))
+    pytester.makepyfile("def test_page(page):\n    pass\n")
+    result = pytester.runpytest_subprocess("-q", *option)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    text = result.stderr.str()
+    assert f"{option[0]} {option[1]}:" in text and "Traceback" not in text, text

@@ -37,12 +37,23 @@ def pytest_configure(config: pytest.Config) -> None:
 
     reporting.register(config)  # JUnit properties, pytest-html, artifacts, summary (§11)
     if config.pluginmanager.hasplugin("playwright"):
+        _check_browser_options(config)
         from pytest_pacts.pytest_plugin import browser_fixture
 
         config.pluginmanager.register(browser_fixture, "pacts-browser-launch")
         from pytest_pacts.pytest_plugin import steps_fixture
 
         config.pluginmanager.register(steps_fixture, "pacts-steps")  # the `pacts` fixture
+
+
+def _check_browser_options(config: pytest.Config) -> None:
+    from pytest_pacts.browser import run_option_problems
+
+    browsers = config.getoption("browser", default=None) or []
+    video = config.getoption("video", default=None)
+    problems = run_option_problems([str(b) for b in browsers], str(video) if video else None)
+    if problems:
+        raise pytest.UsageError("; ".join(problems))
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
