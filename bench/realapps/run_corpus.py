@@ -23,7 +23,7 @@ import json
 import shutil
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,8 +183,11 @@ def run_version(
     *,
     snapshots: bool,
     step_timeout_s: float,
+    only: Collection[str] | None = None,
 ) -> list[FlowResult]:
     plans = load_file(app.flows, LoaderOptions(env=dict(app.env))).plans
+    if only is not None:
+        plans = tuple(p for p in plans if p.req_id in only)
     truth = load_truth(app.truth)
     results: list[FlowResult] = []
     store = open_store(store_path)
@@ -235,10 +238,19 @@ def run_version(
 
 
 def run_app(
-    app: AppSpec, browser: Browser, *, only_oldest: bool, snapshots: bool, step_timeout_s: float
+    app: AppSpec,
+    browser: Browser,
+    *,
+    only_oldest: bool = False,
+    snapshots: bool = True,
+    step_timeout_s: float = 10.0,
+    only: Collection[str] | None = None,
+    out_root: Path = OUT,
+    quiet: bool = False,
 ) -> list[FlowResult]:
+    """Every flow (or ``only`` those) on every version; results under ``out_root``."""
     results: list[FlowResult] = []
-    root = OUT / app.name
+    root = out_root / app.name
     oldest_store = root / app.versions[0] / "store.sqlite"
     for i, version in enumerate(app.versions[: 1 if only_oldest else None]):
         out = root / version
@@ -247,7 +259,8 @@ def run_app(
         store_path = out / "store.sqlite"
         if i > 0:  # the team upgraded: the store of the run on the oldest version
             shutil.copy(oldest_store.with_name("store-after.sqlite"), store_path)
-        print(f"== {app.name} {version}", flush=True)
+        if not quiet:
+            print(f"== {app.name} {version}", flush=True)
         found = run_version(
             app,
             version,
@@ -256,10 +269,11 @@ def run_app(
             out,
             snapshots=snapshots,
             step_timeout_s=step_timeout_s,
+            only=only,
         )
         if i == 0:
             shutil.copy(store_path, oldest_store.with_name("store-after.sqlite"))
-        for r in found:
+        for r in found if not quiet else ():
             mark = "ok " if r.passed else "BAD"
             extra = f" healed {r.healed} ({', '.join(r.heal_rungs)})" if r.healed else ""
             wrong = f" WRONG ELEMENT x{r.wrong}" if r.wrong else ""
