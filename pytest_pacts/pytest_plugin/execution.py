@@ -58,8 +58,8 @@ def engine_options(config: pytest.Config, artifacts_dir: str | None) -> EngineOp
 
 def session_id(config: pytest.Config) -> str:
     """Runs of one requirement against one deployment conflict while in flight (seed 002 §5)."""
-    return options.get_str(config, "pacts_session") or str(
-        config.getoption("base_url", default=None) or "default"
+    return options.get_str(config, "pacts_session") or (
+        options.configured_base_url(config) or "default"
     )
 
 
@@ -129,6 +129,7 @@ def prepare(
     *,
     navigate: bool = True,
     env: Mapping[str, str] | None = None,
+    base_url: str | None = None,
 ) -> Prepared:
     """The runtime of a run of ``plan``, built by the application layer from this session's
     settings. ``navigate=False`` runs on the page as it is (the ``pacts`` fixture); ``env``
@@ -136,7 +137,7 @@ def prepare(
     ttl = options.get(config, "pacts_discovery_ttl")
     settings = RunSettings(
         options=engine_options(config, artifacts_dir(config, plan)),
-        base_url=config.getoption("base_url", default=None) or None,
+        base_url=base_url or options.configured_base_url(config),
         env=env,
         secret_vars=frozenset(options.get_list(config, "pacts_secret_vars")),
         session_id=session_id(config),
@@ -155,13 +156,14 @@ def conclude(prepared: Prepared, record: RunRecord) -> list[str]:
     return _accept_heals(record, prepared.config, prepared.run.store)
 
 
-def requirement_test(request: pytest.FixtureRequest, page: Page) -> None:
-    """The test body of every requirement item (the ``callobj`` of its Function)."""
+def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str | None) -> None:
+    """The test body of every requirement item (the ``callobj`` of its Function). The
+    ``base_url`` fixture is pytest-playwright's (option, ini key) or a project's override."""
     from pytest_pacts.pytest_plugin.collect import RequirementItem
 
     item = request.node
     assert isinstance(item, RequirementItem)
-    prepared = prepare(request.config, item.plan)
+    prepared = prepare(request.config, item.plan, base_url=base_url)
     record = run_requirement(item.plan, page, prepared.runtime)
     accepted = conclude(prepared, record)
     item.stash[RUN_KEY] = record

@@ -314,3 +314,17 @@ def validate(config: pytest.Config) -> None:
     (``--pacts-step-timeout=abc``) rather than a failure in every item."""
     for setting in SETTINGS:
         get(config, setting.name)
+
+
+def configured_base_url(config: pytest.Config) -> str | None:
+    """The project's base URL as pytest-playwright reads it: ``--base-url`` (or
+    ``PYTEST_BASE_URL``), else the ``base_url`` ini key (``pytest.ini``, ``pyproject.toml``).
+    A ``base_url`` fixture override is only known once fixtures exist: the run reads the
+    fixture itself (``execution.requirement_test``)."""
+    value = config.getoption("base_url", default=None)
+    if not value:
+        try:
+            value = config.getini("base_url")
+        except ValueError:  # no plugin registered the ini key (pytest-playwright not loaded)
+            value = None
+    return str(value) if value else None

@@ -23,8 +23,16 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hookspecs)
 
 
+# pytest-playwright 0.10 declares its fallback ``base_url`` fixture as a method, which pytest
+# 9 warns about on every run; the warning is about their code, not the user's.
+_PLAYWRIGHT_BASE_URL_WARNING = (
+    "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning"
+)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     options.validate(config)
+    config.addinivalue_line("filterwarnings", _PLAYWRIGHT_BASE_URL_WARNING)
     config.addinivalue_line(
         "markers", "browser_context_args(**kwargs): Playwright context options for one test"
     )

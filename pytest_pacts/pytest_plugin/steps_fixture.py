@@ -33,6 +33,7 @@ from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.planner.inline import inline_plan, inline_step
 from pytest_pacts.planner.steps import StepSyntaxError
 from pytest_pacts.planner.templating import MASK, Secret, reveal
+from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import conclude, outcome, prepare
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
 from pytest_pacts.reports.redact import Redactor
@@ -118,7 +119,7 @@ class PactsSteps:
         except StepSyntaxError as exc:
             hint = f" (expected {exc.expected})" if exc.expected else ""
             raise PactsStepError(f"{call} at {source.render()}: {exc}{hint}") from None
-        base_url = self._config.getoption("base_url", default=None) or None
+        base_url = options.configured_base_url(self._config)
         plan = inline_plan(
             f"{self.req_id}.step{n + 1}", _start_url(self._page.url, base_url), (step,), source
         )
