@@ -10,6 +10,7 @@ Its repositories:
 - ``store.audit``      audit events and the self-heal gate's repeat counts (seed 003 §6.2)
 - ``store.healing``    evidence-backed healing memory (seed 000 §11)
 - ``store.pom_cache``  discovery cache keyed by requirement and plan hash (SPEC §4)
+- ``store.discovery_leases``  one discovery per requirement across runners sharing a store
 
 See ``docs/store.md`` for tables, concurrency rules and the migration policy.
 """
@@ -27,6 +28,8 @@ from pytest_pacts.store.records import (
     PROPOSAL_CREATED_EVENT,
     Artifact,
     AuditEvent,
+    DiscoveryClaim,
+    DiscoveryLease,
     ExceptionStats,
     HealingEvidence,
     HealingRecord,
@@ -40,6 +43,7 @@ from pytest_pacts.store.records import (
     Run,
     RunStep,
 )
+from pytest_pacts.store.repos.discovery_leases import DEFAULT_DISCOVERY_LEASE
 from pytest_pacts.store.repos.pom_cache import DEFAULT_TTL
 from pytest_pacts.store.repos.proposals import PROPOSAL_DECIDED_EVENT
 from pytest_pacts.store.repos.runs import DEFAULT_LEASE, RUN_ABANDONED_EVENT
@@ -47,6 +51,7 @@ from pytest_pacts.store.schema import LATEST_VERSION
 from pytest_pacts.store.store import Store, default_store_path, open_store
 
 __all__ = [
+    "DEFAULT_DISCOVERY_LEASE",
     "DEFAULT_LEASE",
     "DEFAULT_TTL",
     "LATEST_VERSION",
@@ -55,6 +60,8 @@ __all__ = [
     "RUN_ABANDONED_EVENT",
     "Artifact",
     "AuditEvent",
+    "DiscoveryClaim",
+    "DiscoveryLease",
     "ExceptionStats",
     "HealProposal",
     "HealingEvidence",

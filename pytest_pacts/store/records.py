@@ -207,3 +207,43 @@ class HealingRecord:
         """successes / (successes + failures), the seed's definition."""
         total = self.success_count + self.failure_count
         return self.success_count / total if total else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryLease:
+    """Who discovers a requirement's plan, so runners sharing a store discover it once.
+
+    One row per ``(req_id, plan_hash)``, kept after release: ``claims`` counts how often it
+    was taken, ``discoveries`` how often a holder really discovered (a holder that found the
+    POM cache already filled releases without discovering).
+    """
+
+    req_id: str
+    plan_hash: str
+    holder: str
+    pid: int | None
+    host: str | None
+    acquired_at: datetime
+    expires_at: datetime
+    released_at: datetime | None
+    claims: int
+    discoveries: int
+
+    def held(self, now: datetime) -> bool:
+        """Whether someone holds it at ``now`` (not released, lease not run out)."""
+        return self.released_at is None and self.expires_at > now
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryClaim:
+    """The answer to :meth:`DiscoveryLeaseRepository.claim`.
+
+    ``granted``: the caller holds the lease now and should discover, then release.
+    Otherwise ``lease`` names the holder. ``previous_released_at`` is when the lease was last
+    released before this claim (``None``: never taken, or taken over after it ran out), so a
+    caller can tell a result discovered moments ago from an old one.
+    """
+
+    granted: bool
+    lease: DiscoveryLease
+    previous_released_at: datetime | None

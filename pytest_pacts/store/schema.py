@@ -204,6 +204,28 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX runs_started ON runs (started_at)",
         ),
     ),
+    Migration(
+        version=3,
+        description="discovery leases: runners sharing a store discover each requirement "
+        "and plan hash once",
+        common=(
+            # One row per (requirement, plan hash), kept after release: taking it is an
+            # upsert whose WHERE admits only a free row, so the database picks one holder.
+            """CREATE TABLE discovery_leases (
+                req_id TEXT NOT NULL,
+                plan_hash TEXT NOT NULL,
+                holder TEXT NOT NULL,
+                pid INTEGER,
+                host TEXT,
+                acquired_at {ts} NOT NULL,
+                expires_at {ts} NOT NULL,
+                released_at {ts},
+                claims INTEGER NOT NULL DEFAULT 1,
+                discoveries INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (req_id, plan_hash)
+            )""",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -9,6 +9,7 @@ from types import TracebackType
 
 from pytest_pacts.store.backend import Backend
 from pytest_pacts.store.repos.audit import AuditRepository
+from pytest_pacts.store.repos.discovery_leases import DiscoveryLeaseRepository
 from pytest_pacts.store.repos.healing import HealingMemoryRepository
 from pytest_pacts.store.repos.pom_cache import PomCacheRepository
 from pytest_pacts.store.repos.proposals import ProposalRepository
@@ -80,6 +81,7 @@ class Store:
         self.proposals = ProposalRepository(backend, self.audit)
         self.healing = HealingMemoryRepository(backend)
         self.pom_cache = PomCacheRepository(backend)
+        self.discovery_leases = DiscoveryLeaseRepository(backend)
 
     @property
     def backend_name(self) -> str:

@@ -16,6 +16,7 @@ RUNS_PER_WORKER = 15
 STEPS_PER_RUN = 3
 EVENTS_PER_RUN = 2
 SHARED_ATTEMPTS = 6
+LEASES = 20
 
 
 def open_only(target: str, barrier: Barrier) -> int:
@@ -70,6 +71,23 @@ def write_load(target: str, worker: int, barrier: Barrier) -> tuple[int, int]:
             store.runs.add_step(shared.id, step_index=0, action="fill", status="passed")
             store.runs.finish(shared.id, verdict="pass")
         return wins, conflicts
+
+
+def claim_discovery(target: str, worker: int, barrier: Barrier) -> list[str]:
+    """Claim the same discovery leases as every other worker, at once; once all have tried,
+    release what was won as discovered. Returns the requirements this worker won."""
+    won: list[str] = []
+    with open_store(target) as store:
+        leases = store.discovery_leases
+        barrier.wait(timeout=60)
+        for n in range(LEASES):
+            claim = leases.claim(f"REQ-{n}", "h", holder=f"worker-{worker}")
+            if claim.granted:
+                won.append(f"REQ-{n}")
+        barrier.wait(timeout=60)  # nobody releases before everyone has tried every lease
+        for req_id in won:
+            assert leases.release(req_id, "h", discovered=True, holder=f"worker-{worker}")
+    return won
 
 
 def die_mid_transaction(target: str, conn: Connection) -> None:

@@ -29,6 +29,7 @@ TABLES = (
     "heal_proposals",
     "audit_events",
     "healing_memory",
+    "discovery_leases",
 )
 
 
@@ -74,14 +75,14 @@ def test_postgres_dsn_password_is_redacted() -> None:
 
 def test_migrating_an_empty_store_applies_every_step_in_order(store_target: str) -> None:
     with open_store(store_target) as store:
-        assert store.schema_version() == LATEST_VERSION == 2
+        assert store.schema_version() == LATEST_VERSION == 3
         rows = store.backend.fetchall("SELECT version FROM schema_version ORDER BY version")
         assert [r[0] for r in rows] == [m.version for m in MIGRATIONS]
         for table in TABLES:
             assert store.backend.fetchone(f"SELECT COUNT(*) FROM {table}") == (0,)
     # Re-opening is a no-op, not a second migration.
     with open_store(store_target) as store:
-        assert store.backend.fetchone("SELECT COUNT(*) FROM schema_version") == (2,)
+        assert store.backend.fetchone("SELECT COUNT(*) FROM schema_version") == (3,)
 
 
 def test_migrating_from_v1_keeps_data_and_adds_v2(store_target: str) -> None:
@@ -98,7 +99,7 @@ def test_migrating_from_v1_keeps_data_and_adds_v2(store_target: str) -> None:
             backend.fetchall("SELECT lease_expires_at FROM runs")
 
     with open_store(store_target) as store:
-        assert store.schema_version() == 2
+        assert store.schema_version() == LATEST_VERSION
         (old,) = store.runs.query(req_id="REQ-OLD")
         assert old.lease_expires_at is None  # written before v2
         # A pre-v2 run's lease is started_at + DEFAULT_LEASE: long past, so it is stale.
@@ -123,7 +124,7 @@ def test_a_store_from_a_newer_version_is_refused_not_downgraded(store_target: st
             "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
             (99, "from the future", store.backend.ts_in(datetime.now(UTC))),
         )
-    with pytest.raises(SchemaTooNewError, match=r"version 99.*up to 2; upgrade pytest-pacts"):
+    with pytest.raises(SchemaTooNewError, match=r"version 99.*up to 3; upgrade pytest-pacts"):
         open_store(store_target)
 
 
@@ -142,3 +143,20 @@ def test_unreachable_postgres_is_a_store_error_without_the_password() -> None:
     text = str(info.value)
     assert "cannot connect to the PostgreSQL store" in text
     assert "canary-s3cret" not in text and "pacts:***@127.0.0.1:1" in text
+
+
+def test_migrating_from_v2_keeps_data_and_adds_discovery_leases(store_target: str) -> None:
+    backend = connect_backend(store_target)
+    with contextlib.closing(backend):
+        assert migrate(backend, target=2) == 2
+        backend.execute(
+            "INSERT INTO pom_cache (req_id, plan_hash, payload, created_at) VALUES (?, ?, ?, ?)",
+            ("REQ-OLD", "h1", backend.json_in({"steps": {}}), backend.ts_in(datetime.now(UTC))),
+        )
+        with pytest.raises(Exception, match="discovery_leases"):
+            backend.fetchall("SELECT * FROM discovery_leases")
+
+    with open_store(store_target) as store:
+        assert store.schema_version() == 3
+        assert store.pom_cache.get("REQ-OLD", "h1").hit
+        assert store.discovery_leases.claim("REQ-OLD", "h1").granted
