@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, Request, Response
+from playwright.sync_api import Frame, Page, Request, Response
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
@@ -24,6 +24,10 @@ _REFUSED = re.compile(
     r"NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|CONNECTION_FAILED)"
 )
 _CRASHED = re.compile(r"crash", re.I)
+# The requests a page's readiness waits for: what can bind handlers or render content (a
+# frame's document, a script or module, the data a script fetches). Images, fonts, styles
+# and the favicon bind nothing; event streams and sockets stay open by design.
+_READINESS_KINDS = frozenset({"document", "script", "fetch", "xhr"})
 _CLOSED = re.compile(r"has been closed|Target closed|Browser closed|Connection closed", re.I)
 
 
@@ -44,8 +48,17 @@ class EnvMonitor:
     closed: bool = False
     # main-frame document requests in flight: a navigation is pending, the page is not settled
     pending: set[Request] = field(default_factory=set)
+    # The page's open requests (any frame) of the kinds readiness waits for: documents,
+    # scripts, fetch and XHR (``_READINESS_KINDS``).
+    inflight: set[Request] = field(default_factory=set)
+    requests: int = 0  # such requests started since the monitor was attached
+    documents: int = 0  # main-frame navigations committed (a new page, or an SPA route)
+    loaded: int = 0  # ``documents`` when the last ``load`` event fired
+    requests_at_load: int = 0  # ``requests`` when the last ``load`` event fired
 
     def __post_init__(self) -> None:
+        self.page.on("load", self._on_load)
+        self.page.on("framenavigated", self._on_frame_navigated)
         self.page.on("crash", self._on_crash)
         self.page.on("close", self._on_close)
         self.page.on("response", self._on_response)
@@ -55,6 +68,8 @@ class EnvMonitor:
 
     def detach(self) -> None:
         for event, handler in (
+            ("load", self._on_load),
+            ("framenavigated", self._on_frame_navigated),
             ("crash", self._on_crash),
             ("close", self._on_close),
             ("response", self._on_response),
@@ -83,9 +98,36 @@ class EnvMonitor:
     def _on_request(self, request: Request) -> None:
         if self._is_navigation(request):
             self.pending.add(request)
+        try:
+            kind = request.resource_type
+        except PlaywrightError:
+            return
+        if kind in _READINESS_KINDS:
+            self.inflight.add(request)
+            self.requests += 1
 
     def _on_request_done(self, request: Request) -> None:
         self.pending.discard(request)
+        self.inflight.discard(request)
+
+    def _on_load(self, _page: Page) -> None:
+        self.loaded = self.documents
+        self.requests_at_load = self.requests
+
+    def _on_frame_navigated(self, frame: Frame) -> None:
+        if frame is self.page.main_frame:
+            self.documents += 1
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing observed that could still change the page: no navigation or request in
+        flight, the current document has loaded, and it started no request since."""
+        return (
+            not self.pending
+            and not self.inflight
+            and self.loaded == self.documents
+            and self.requests == self.requests_at_load
+        )
 
     def pending_url(self) -> str | None:
         """The URL of a navigation still in flight, if any."""
@@ -110,6 +152,7 @@ class EnvMonitor:
 
     def _on_request_failed(self, request: Request) -> None:
         self.pending.discard(request)
+        self.inflight.discard(request)
         if not self._is_navigation(request):
             return
         reason = request.failure or "failed"

@@ -260,11 +260,6 @@ class StepRunner:
                 f"the page did not settle within {cap:.0f} ms ({ready.open_requests} request(s) "
                 "still open); acted anyway"
             )
-        elif ready.waited_ms >= 1:
-            attempt.notes.append(
-                f"waited {ready.waited_ms:.0f} ms for the page to be ready (requests settled, "
-                "DOM quiet)"
-            )
 
     def _locate_and_gate(self, step: Step) -> tuple[Located, GateOutcome | None]:
         """Find the step's element and gate it. A locator discovered earlier *in this run*

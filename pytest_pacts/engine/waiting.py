@@ -8,6 +8,7 @@ iframe) is still noticed within ``cap_ms``. Never a fixed sleep (STYLE.md habit 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -57,3 +58,64 @@ def settled(page: Page, monitor: EnvMonitor, quiet_ms: float = POLL_CAP_MS) -> b
             return False
         raise
     return not wait_for_change(page, quiet_ms)
+
+
+# True when the document is parsed (its deferred and module scripts have run) and nothing in
+# it changed for two animation frames.
+# A hidden page gets no animation frames: a timer stands in for them.
+_QUIET_FRAMES = """() => new Promise((resolve) => {
+  let changed = false;
+  const observer = new MutationObserver(() => { changed = true; });
+  observer.observe(document, {subtree: true, childList: true, attributes: true,
+                              characterData: true});
+  const frame = () => new Promise((next) => {
+    const timer = setTimeout(next, document.visibilityState === 'hidden' ? 50 : 1000);
+    requestAnimationFrame(() => { clearTimeout(timer); next(); });
+  });
+  frame().then(frame).then(() => {
+    observer.disconnect(); resolve(!changed && document.readyState !== 'loading');
+  });
+})"""
+
+READY_CAP_MS = 2_500.0
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """How waiting for a new page to be ready went (for the step's notes)."""
+
+    waited_ms: float
+    ready: bool  # False: the cap passed first
+    open_requests: int  # requests still open when it stopped waiting
+
+
+def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_MS) -> Readiness:
+    """Wait until a page is ready for its first action, by what can be observed: no
+    navigation or request of the page in flight, then no DOM change for two animation
+    frames; at most ``cap_ms`` (a page that polls or long-polls never settles).
+
+    Apps that bind their handlers late (a module fetched after ``load``, a script injected by
+    the load handler) drop an Enter or a click that comes before; so the first action on a
+    new page waits for what the page is still fetching. A page that has loaded and started
+    no request since (``EnvMonitor.quiet``) is ready at once, with no round trip.
+    """
+    if monitor.quiet:
+        return Readiness(0.0, True, 0)
+    start = now_ms()
+    deadline = start + cap_ms
+    while True:
+        if not (monitor.navigating or monitor.inflight):
+            started = monitor.requests
+            try:
+                # quiet: no DOM change, and no new request (a module importing the next one)
+                if page.evaluate(_QUIET_FRAMES) and monitor.requests == started:
+                    return Readiness(now_ms() - start, True, 0)
+            except PlaywrightError as exc:
+                if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                    raise
+        if now_ms() >= deadline:
+            return Readiness(now_ms() - start, False, len(monitor.inflight))
+        if monitor.navigating or monitor.inflight:
+            # wake on a DOM change or after a short cap; Playwright delivers the request
+            # events meanwhile
+            wait_for_change(page, min(50.0, max(deadline - now_ms(), 1.0)))

@@ -1,0 +1,122 @@
+"""The first action on a new page waits until the page is ready, by what can be observed.
+
+Apps that bind their handlers late (a script injected by the load handler, a module
+imported after ``load``) drop an Enter that comes first. The pages are served over real HTTP
+(a small server on 127.0.0.1) so the late script is a real, slow request the engine sees.
+A page that never settles (a poll every 100 ms, a long-poll) is acted on after the cap.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from pytest_pacts.engine.contracts import EngineOptions
+from pytest_pacts.engine.waiting import READY_CAP_MS
+
+from .helpers import plan, run
+
+FORM = """<!doctype html><html><head><meta charset='utf-8'><title>Shop</title></head><body>
+<h1>Search</h1>
+<form id="f"><input id="q" aria-label="Search"></form><p id="out"></p>
+<script>
+document.getElementById('f').addEventListener('submit', (e) => e.preventDefault());
+%s
+</script></body></html>"""
+BIND = """document.getElementById('q').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') document.getElementById('out').textContent = 'Searching for ' + e.target.value;
+});"""
+PAGES = {
+    # the load handler injects the app's script, which the server sends 2 s later
+    "/late-script.html": FORM
+    % """window.addEventListener('load', () => {
+  const s = document.createElement('script'); s.src = '/app.js?delay=2000'; document.head.append(s);
+});""",
+    # a module imported once the page has loaded (a module loader finishing after load)
+    "/late-module.html": FORM
+    % "window.addEventListener('load', () => import('/app.mjs?delay=2000'));",
+    # never settles: a poll every 100 ms that rewrites the page
+    "/polling.html": FORM
+    % (
+        BIND
+        + """
+setInterval(() => fetch('/tick').then((r) => r.text())
+  .then((t) => { document.getElementById('out').dataset.tick = t; }), 100);"""
+    ),
+    # never settles: a long-poll that the server holds open
+    "/long-poll.html": FORM % (BIND + "fetch('/hold?delay=20000');"),
+}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        path, _, query = self.path.partition("?")
+        delay = int(query.split("delay=", 1)[1]) if "delay=" in query else 0
+        time.sleep(delay / 1000)
+        if path in PAGES:
+            body, kind = PAGES[path], "text/html; charset=utf-8"
+        elif path in ("/app.js", "/app.mjs"):
+            body, kind = BIND, "text/javascript"
+        else:
+            body, kind = str(time.monotonic()), "text/plain"
+        data = body.encode()
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:
+            pass  # the browser went away (a held request)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def page(engine_browser: Browser) -> Iterator[Page]:
+    context = engine_browser.new_context()
+    context.set_default_timeout(5_000)
+    yield context.new_page()
+    context.close()
+
+
+OPTIONS = EngineOptions(step_timeout_ms=6_000, settle_timeout_ms=300, navigation_timeout_ms=10_000)
+SEARCH = (("press", "Search", "Enter", "text_visible:Searching for"),)
+
+
+@pytest.mark.parametrize("path", ["/late-script.html", "/late-module.html"])
+def test_the_first_action_waits_for_a_late_bound_handler(
+    page: Page, server: str, path: str
+) -> None:
+    record = run(page, plan(server + path, *SEARCH), options=OPTIONS)
+    assert record.verdict == "pass", record.failed_step
+
+
+@pytest.mark.parametrize("path", ["/polling.html", "/long-poll.html"])
+def test_a_page_that_never_settles_is_acted_on_after_the_cap(
+    page: Page, server: str, path: str
+) -> None:
+    started = time.monotonic()
+    record = run(page, plan(server + path, *SEARCH), options=OPTIONS)
+    took_ms = (time.monotonic() - started) * 1000
+    assert record.verdict == "pass", record.failed_step
+    cap = min(READY_CAP_MS, OPTIONS.step_timeout_ms / 2)
+    assert took_ms < cap + 4_000  # the cap, plus loading and acting on a loaded machine
