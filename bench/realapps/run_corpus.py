@@ -37,11 +37,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pytest_pacts.application import RunSettings, conclude_run, prepare_run
 from pytest_pacts.browser import launch_options
+from pytest_pacts.discovery.planning import discover_plan
+from pytest_pacts.discovery.pom import load_pom, save_pom
 from pytest_pacts.engine.api import render_failure, run_requirement
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.models import Plan, Step
 from pytest_pacts.planner.loader import LoaderOptions, load_file
-from pytest_pacts.store import open_store
+from pytest_pacts.store import Store, open_store
 from realapps.harness import HERE, AppSpec, load_apps
 
 OUT = HERE / "out"
@@ -133,14 +135,18 @@ class TruthObserver:
         if selector is None:
             return StepCheck(number, name, "wrong", "the element no longer exists in this version")
         truth = self.page.locator(selector)
-        count = truth.count()
-        if count != 1:
-            return StepCheck(number, name, "unchecked", f"truth {selector!r} matches {count}")
-        handle = truth.element_handle(timeout=2000)
-        same = bool(element.evaluate("(el, t) => el === t", handle, timeout=2000))
-        handle.dispose()
+        handles = truth.element_handles()
+        try:
+            if not handles:  # the right element is not on the page: whatever is acted on is not it
+                acted = element.evaluate("el => el.outerHTML.slice(0, 160)", timeout=2000)
+                return StepCheck(number, name, "wrong", f"acted on {acted!r}; truth absent")
+            same = bool(element.evaluate("(el, ts) => ts.includes(el)", handles, timeout=2000))
+        finally:
+            for handle in handles:
+                handle.dispose()
         if same:
-            return StepCheck(number, name, "right")
+            note = "" if len(handles) == 1 else f"truth {selector!r} matches {len(handles)}"
+            return StepCheck(number, name, "right", note)
         acted = element.evaluate(
             "el => el.outerHTML.slice(0, 160)", timeout=2000
         )  # what was chosen instead, for the report
@@ -174,6 +180,18 @@ class TruthObserver:
         )
 
 
+def _discover_start_page(browser: Browser, store: Store, plan: Plan, base_url: str) -> None:
+    """Collection-time discovery as the pytest plugin does it: the start page's steps, on a
+    page of their own, cached in the store before the run."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        outcome = discover_plan(context.new_page(), plan, base_url)
+    finally:
+        context.close()
+    if outcome.cacheable:
+        save_pom(store, outcome.entry(), 3600)
+
+
 def run_version(
     app: AppSpec,
     version: str,
@@ -205,6 +223,8 @@ def run_version(
                     session_id=f"corpus-{app.name}-{version}",
                     observer=observer,
                 )
+                if load_pom(store, plan)[1] is None:  # what pytest does at collection
+                    _discover_start_page(browser, store, plan, served.base_url)
                 prepared = prepare_run(store, plan, settings)
                 started = time.perf_counter()
                 record = run_requirement(plan, page, prepared.runtime)
