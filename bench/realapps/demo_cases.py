@@ -56,8 +56,8 @@ def sign_in(first: int) -> list[Step]:
 
 
 def add_to_cart(n: int, product: str, pid: str) -> Step:
-    return Step(n, "Add to cart", product, "click",
-                {"v1": f"#add-to-cart-{pid}", "v2": f"[data-test='add-to-cart-{pid}']"})  # fmt: skip
+    truth = {"v1": f"#add-to-cart-{pid}", "v2": f"[data-test='add-to-cart-{pid}']"}
+    return Step(n, "Add to cart", product, "click", truth)
 
 
 CART = {"v1": "a.shopping_cart_link", "v2": "a.cart-link"}
@@ -92,7 +92,8 @@ FLOWS: dict[str, tuple[str, list[Step]]] = {
         Step(3, "Account", "Hover menu", "hover",
              {"v1": "#account-button", "v2": "#account-dropdown > button"}),
         Step(4, "Settings", "Hover menu", "click",
-             {"v1": "#menu-settings", "v2": "#account-dropdown [role=menuitem]:text-is('Settings')"}),
+             {"v1": "#menu-settings",
+              "v2": "#account-dropdown [role=menuitem]:text-is('Settings')"}),
         Step(5, "Shipping method", None, "select", {"v1": "#shipping", "v2": "#shipping-method"},
              "Express"),
         Step(6, "checkbox", "Buy milk", "check", {"v1": "#todo-1", "v2": TODO.format("Buy milk")}),
@@ -147,6 +148,11 @@ def act(page: Page, step: Step, selector: str) -> None:
     page.wait_for_timeout(900 if step.element in ("Load results", "Show panel") else 150)
 
 
+def shown(path: Path) -> str:
+    """The snapshot's path as cases.jsonl holds it: relative to bench/realapps when inside."""
+    return str(path.relative_to(HERE) if path.is_relative_to(HERE) else path)
+
+
 def snapshot(page: Page) -> str:
     cdp = page.context.new_cdp_session(page)
     try:
@@ -193,7 +199,7 @@ def run_release(release: str, out: Path) -> tuple[int, list[str]]:
                     case = {
                         "app": "demo", "version": release, "req_id": req_id, "step": step.n,
                         "element": step.element, "region": step.region, "action": step.action,
-                        "truth": selector, "snapshot": str(path.relative_to(HERE) if path.is_relative_to(HERE) else path),
+                        "truth": selector, "snapshot": shown(path),
                         "url": page.url,
                     }  # fmt: skip
                     lines.append(json.dumps(case))

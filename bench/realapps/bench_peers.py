@@ -1,0 +1,301 @@
+"""Peers side by side, element level: record on the old version's page, relocate on the new.
+
+Run: ``.venv/bin/python bench/realapps/bench_peers.py [--cases DIR] [--tools a,b]
+[--apps a,b] [--json PATH] [--limit N]``.
+
+Cases are the ``cases.jsonl`` lines under ``--cases`` (default ``bench/realapps/out``, where
+``run_corpus.py`` and ``demo_cases.py`` write them): ``<app>/<version>/cases.jsonl``. The
+oldest version's case of a requirement step is paired with every newer version's case of
+the same app, requirement and step.
+
+Every tool gets the same thing: the old snapshot, the ground-truth element on it (the
+case's truth selector) to record, then the new snapshot, where it must answer with one
+element or abstain. Each tool runs in a subprocess with the python of its own virtual
+environment (``peers/<tool>_driver.py``; peers are installed from PyPI into the corpus
+cache by ``harness.ensure_venv``), reading jobs as JSON lines on stdin; the environment it
+gets has no model keys, so no tool can call a model. Only the relocation call is timed.
+After a tool answered, the truth element of the new page is marked with a temporary
+attribute and compared by identity with the answer: *correct* (the truth element),
+*wrong* (any other element), *abstained* (no answer, raised "not found", or an answer that
+matches no element or several, on which an action would fail). When the element is gone
+in the new version (truth ``null``), abstaining is correct and any answer is wrong.
+
+pytest-pacts does not record from a selector: it records by discovering the step's words
+on the old page, and a discovery that does not single out the truth element is a *record
+failure* (reported, and not relocated). Pairs are split into *no drift* (the old truth
+selector still finds the right element on the new page) and *drifted*.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pytest_pacts.browser import launch_options
+from realapps.harness import HERE, ensure_venv, load_apps
+from realapps.peers.common import load
+
+PEERS_DIR = HERE / "peers"
+PLAYWRIGHT = "playwright==1.65.2"  # the same driver version as ours, in every peer's venv
+VIEWPORT = {"width": 1280, "height": 800}
+MARK = "data-peers-truth"
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    driver: str
+    requirements: tuple[str, ...] = ()  # empty: the project's own venv
+
+    def python(self) -> str:
+        if not self.requirements:
+            return sys.executable
+        venv = ensure_venv("peer-" + self.name, list(self.requirements))
+        return str(venv / "bin" / "python")
+
+
+TOOLS = (
+    Tool("pytest-pacts", "pacts_driver.py"),
+    Tool("pytest-breadcrumb", "breadcrumb_driver.py", ("pytest-breadcrumb==0.1.0a2", PLAYWRIGHT)),
+    Tool("mendwright", "mendwright_driver.py", ("mendwright==0.9.0", PLAYWRIGHT)),
+    Tool("healix", "healix_driver.py", ("healix==2.0.0", PLAYWRIGHT)),
+    Tool("playwright-healer", "healer_driver.py", ("playwright-healer==1.0.7", PLAYWRIGHT)),
+)
+
+
+def version_key(version: str) -> tuple[object, ...]:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", version) if p)
+
+
+def known_versions() -> dict[str, tuple[str, ...]]:
+    try:
+        return {app.name: app.versions for app in load_apps()}
+    except Exception:  # an app module being written right now must not stop the benchmark
+        return {}
+
+
+def snapshot_path(raw: str, cases_dir: Path) -> Path:
+    path = Path(raw)
+    if path.is_absolute():
+        return path
+    for base in (HERE, cases_dir, cases_dir.parent):
+        if (base / path).exists():
+            return (base / path).resolve()
+    return (HERE / path).resolve()
+
+
+def load_pairs(cases_dir: Path, apps: set[str] | None) -> list[dict[str, Any]]:
+    """Old-version case x newer-version case of the same app, requirement and step."""
+    order = known_versions()
+    pairs: list[dict[str, Any]] = []
+    for app_dir in sorted(p for p in cases_dir.iterdir() if p.is_dir()):
+        if apps and app_dir.name not in apps:
+            continue
+        by_version: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
+        for file in app_dir.glob("*/cases.jsonl"):
+            cases = {}
+            for line in file.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    case = json.loads(line)
+                    case["snapshot"] = str(snapshot_path(case["snapshot"], cases_dir))
+                    cases[(case["req_id"], int(case["step"]))] = case
+            by_version[file.parent.name] = cases
+        listed = order.get(app_dir.name, ())
+        versions = sorted(by_version, key=lambda v: (listed.index(v), ()) if v in listed
+                          else (len(listed), version_key(v)))  # fmt: skip
+        if len(versions) < 2:
+            continue
+        oldest = by_version[versions[0]]
+        for newer in versions[1:]:
+            for key, old in sorted(oldest.items()):
+                new = by_version[newer].get(key)
+                if new is not None:
+                    pid = f"{app_dir.name}/{old['version']}->{new['version']}/{key[0]}/{key[1]}"
+                    pairs.append({"id": pid, "old": old, "new": new})
+    return pairs
+
+
+def mark_no_drift(pairs: list[dict[str, Any]]) -> None:
+    """``no_drift``: the old truth selector finds exactly the truth element on the new page."""
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        page = browser.new_page(viewport=VIEWPORT)  # type: ignore[arg-type]
+        for pair in pairs:
+            old_sel, new_sel = pair["old"]["truth"], pair["new"]["truth"]
+            pair["no_drift"] = False
+            pair["unusable"] = ""
+            load(page, pair["old"])
+            if old_sel is None or page.locator(old_sel).count() != 1:
+                pair["unusable"] = (
+                    "the old truth selector does not find one element on its snapshot"
+                )
+                continue
+            load(page, pair["new"])
+            if new_sel is None:
+                continue
+            old, truth = page.locator(old_sel), page.locator(new_sel)
+            if truth.count() != 1:
+                pair["unusable"] = (
+                    "the new truth selector does not find one element on its snapshot"
+                )
+                continue
+            if old.count() == 1 and truth.count() == 1:
+                truth.evaluate(f"el => el.setAttribute('{MARK}', '')")
+                pair["no_drift"] = bool(old.evaluate(f"el => el.hasAttribute('{MARK}')"))
+                page.evaluate(f"() => document.querySelectorAll('[{MARK}]')"
+                              f".forEach(e => e.removeAttribute('{MARK}'))")  # fmt: skip
+        browser.close()
+
+
+def run_tool(tool: Tool, pairs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    try:
+        python = tool.python()
+    except subprocess.CalledProcessError as exc:
+        print(f"  {tool.name}: install failed ({exc})", file=sys.stderr)
+        return {}
+    config = {"launch": launch_options(), "viewport": VIEWPORT}
+    jobs = [json.dumps(config)] + [
+        json.dumps({"id": p["id"], "old": p["old"], "new": p["new"]}) for p in pairs
+    ]
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PLAYWRIGHT_BROWSERS_PATH")
+    env = {k: os.environ[k] for k in keep if k in os.environ}  # no model keys, no proxies
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    with tempfile.TemporaryDirectory(prefix=f"peers-{tool.name}-") as cwd:
+        proc = subprocess.run(
+            [python, str(PEERS_DIR / tool.driver)],
+            input="\n".join(jobs) + "\n",
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=env,
+            timeout=60 * 60,
+            check=False,
+        )
+    results = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("{"):
+            result = json.loads(line)
+            results[result["id"]] = result
+    if proc.returncode != 0 or len(results) < len(pairs):
+        tail = "\n".join(proc.stderr.splitlines()[-15:])
+        print(f"  {tool.name}: exit {proc.returncode}, {len(results)}/{len(pairs)} answers\n"
+              f"{tail}", file=sys.stderr)  # fmt: skip
+    return results
+
+
+def verdict(pair: dict[str, Any], result: dict[str, Any] | None) -> str:
+    if result is None:
+        return "error"
+    if not result["record_ok"]:
+        return "record_failed"
+    if "driver error" in result.get("detail", ""):
+        return "error"
+    if pair["new"]["truth"] is None:
+        return "wrong" if result["answered"] and result["count"] else "correct"
+    if not result["answered"] or result["count"] != 1:
+        return "abstained"
+    return "correct" if result["is_truth"] else "wrong"
+
+
+def table(rows: list[tuple[str, list[dict[str, Any]]]], title: str) -> list[str]:
+    head = "{:<20}{:>7}{:>9}{:>7}{:>11}{:>9}{:>8}{:>12}"
+    out = [f"\n{title}", head.format("tool", "pairs", "correct", "wrong", "abstained",
+                                     "record✗", "error", "median ms")]  # fmt: skip
+    for name, answers in rows:
+        c = Counter(a["verdict"] for a in answers)
+        times = [a["ms"] for a in answers if a.get("ms") is not None]
+        median = f"{statistics.median(times):.1f}" if times else "-"
+        out.append(head.format(name, len(answers), c["correct"], c["wrong"], c["abstained"],
+                               c["record_failed"], c["error"], median))  # fmt: skip
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=Path, default=HERE / "out")
+    parser.add_argument("--tools", default=",".join(t.name for t in TOOLS))
+    parser.add_argument("--apps", default="", help="only these apps (comma-separated)")
+    parser.add_argument("--json", type=Path, default=None, help="default: <cases>/peers.json")
+    parser.add_argument("--limit", type=int, default=0, help="at most N pairs (0: all)")
+    args = parser.parse_args()
+    cases_dir = args.cases.resolve()
+    pairs = load_pairs(cases_dir, set(filter(None, args.apps.split(","))) or None)
+    if args.limit:
+        pairs = pairs[: args.limit]
+    if not pairs:
+        sys.exit(f"no pairs of cases under {cases_dir} (need two versions of an app)")
+    mark_no_drift(pairs)
+    unusable = [p for p in pairs if p["unusable"]]
+    pairs = [p for p in pairs if not p["unusable"]]
+    if unusable:
+        print(f"left out {len(unusable)} pairs whose truth selector does not resolve on the "
+              f"snapshot, e.g. {unusable[0]['id']}: {unusable[0]['unusable']}")  # fmt: skip
+    wanted = [t for t in TOOLS if t.name in args.tools.split(",")]
+    per_tool: dict[str, dict[str, dict[str, Any]]] = {}
+    for tool in wanted:
+        print(f"running {tool.name} on {len(pairs)} pairs ...", flush=True)
+        per_tool[tool.name] = run_tool(tool, pairs)
+    records = []
+    for pair in pairs:
+        answers = {}
+        for name, results in per_tool.items():
+            result = results.get(pair["id"])
+            answers[name] = {**(result or {}), "verdict": verdict(pair, result)}
+            answers[name].pop("id", None)
+        records.append({"id": pair["id"], "no_drift": pair["no_drift"],
+                        "element": pair["new"]["element"], "region": pair["new"]["region"],
+                        "action": pair["new"]["action"], "old_truth": pair["old"]["truth"],
+                        "new_truth": pair["new"]["truth"], "old_snapshot": pair["old"]["snapshot"],
+                        "new_snapshot": pair["new"]["snapshot"], "answers": answers})  # fmt: skip
+    apps = sorted({r["id"].split("/")[0] for r in records})
+    lines = [f"Element-level relocation, {len(records)} pairs ({', '.join(apps)}): "
+             f"{sum(not r['no_drift'] for r in records)} drifted, "
+             f"{sum(r['no_drift'] for r in records)} no drift; {len(unusable)} left out "
+             "(truth selector does not resolve on the snapshot)"]  # fmt: skip
+    for title, keep in (("Drifted (the old selector no longer finds the element)",
+                         lambda r: not r["no_drift"]),
+                        ("No drift (the old selector still finds it)", lambda r: r["no_drift"]),
+                        ("All pairs", lambda r: True)):  # fmt: skip
+        chosen = [r for r in records if keep(r)]
+        if chosen:
+            lines += table([(n, [r["answers"][n] for r in chosen]) for n in per_tool], title)
+    print("\n".join(lines))
+    path = args.json or cases_dir / "peers.json"
+    path.write_text(
+        json.dumps(
+            {
+                "summary": lines,
+                "pairs": records,
+                "left_out": [
+                    {
+                        "id": p["id"],
+                        "why": p["unusable"],
+                        "old_truth": p["old"]["truth"],
+                        "new_truth": p["new"]["truth"],
+                    }
+                    for p in unusable
+                ],
+            },
+            indent=1,
+        ),
+        encoding="utf-8",
+    )
+    print(f"\nper-pair answers: {path}")
+
+
+if __name__ == "__main__":
+    main()
