@@ -72,7 +72,8 @@ TOOLS = (
     Tool("pytest-pacts", "pacts_driver.py"),
     Tool("pytest-breadcrumb", "breadcrumb_driver.py", ("pytest-breadcrumb==0.1.0a2", PLAYWRIGHT)),
     Tool("mendwright", "mendwright_driver.py", ("mendwright==0.9.0", PLAYWRIGHT)),
-    Tool("healix", "healix_driver.py", ("healix==2.0.0", PLAYWRIGHT)),
+    # healix asks for logquill>=1.0, but logquill 2.0 dropped logquill.levels, which it imports
+    Tool("healix", "healix_driver.py", ("healix==2.0.0", "logquill==1.0.0", PLAYWRIGHT)),
     Tool("playwright-healer", "healer_driver.py", ("playwright-healer==1.0.7", PLAYWRIGHT)),
 )
 

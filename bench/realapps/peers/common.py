@@ -93,6 +93,9 @@ class Snapshot:
                         f"cid:{cid}".encode(), f"{origin}{self.PREFIX}{cid}".encode()
                     )
                 kind += "; charset=utf-8"
+                # Chromium writes an open shadow root as <template shadowmode>, which only its
+                # MHTML loader reads; a served page reads the standard declarative form
+                body = body.replace(b"<template shadowmode=", b"<template shadowrootmode=")
             location = str(part.get("Content-Location") or "")
             if location and not location.startswith("cid:"):
                 self.bodies.setdefault(location, (kind, body))
