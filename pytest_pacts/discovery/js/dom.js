@@ -102,7 +102,7 @@ function implicitRole(el) {
     case 'TABLE': return 'table';
     case 'TR': return 'row';
     case 'TD': return 'cell';
-    case 'TH': return 'columnheader';
+    case 'TH': return thRole(el);
     case 'TEXTAREA': return 'textbox';
     case 'HEADER': case 'FOOTER':
       for (let a = parentOf(el); a; a = parentOf(a))
@@ -118,6 +118,28 @@ function implicitRole(el) {
     }
     default: return null;
   }
+}
+
+// A header cell's role as Playwright's role locators compute it: ``scope`` first, else a
+// row header when a data cell stands beside it (a table's first column of <th> in rows of
+// <td>, as admin index pages have), else a column header; a lone <th> in a one-row table
+// has no role.
+function thRole(el) {
+  const scope = (el.getAttribute('scope') || '').toLowerCase();
+  if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+  if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+  const next = el.nextElementSibling;
+  const prev = el.previousElementSibling;
+  const row = el.parentElement && el.parentElement.tagName === 'TR' ? el.parentElement : null;
+  if (!next && !prev) {
+    const table = row ? row.closest('table') : null;
+    if (table && table.rows.length <= 1) return null;
+    return 'columnheader';
+  }
+  const isTag = (e, tag) => !!e && e.tagName === tag;
+  if (isTag(next, 'TH') && isTag(prev, 'TH')) return 'columnheader';
+  if (isTag(next, 'TD') || isTag(prev, 'TD')) return 'rowheader';
+  return 'columnheader';
 }
 
 function makeDom(doc) {

@@ -257,7 +257,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
     for (const row of rows()) {
       const tier = strategies[row.s].compare(row.p, q);
       if (!tier) continue;
-      const control = pointer && NAMED_BY_ITSELF.has(row.s) ? controlInside(row.el) : null;
+      let control = pointer && NAMED_BY_ITSELF.has(row.s) ? controlInside(row.el) : null;
+      // a container whose name is its control's own name (a table's row header <th> named
+      // by the link it holds) is not named by itself: the control matches on its own
+      if (control && low(dom.accName(control)) === low(dom.accName(row.el))) control = null;
       if (control) hits.push({ ...row, tier, el: control, via: containerOf(row) });
       else hits.push({ ...row, tier });
     }
