@@ -17,7 +17,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from pytest_pacts.engine.contracts import EngineOptions
-from pytest_pacts.engine.waiting import READY_CAP_MS
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.waiting import READY_CAP_MS, Readiness, wait_until_ready
 
 from .helpers import plan, run
 
@@ -50,6 +51,7 @@ setInterval(() => fetch('/tick').then((r) => r.text())
     ),
     # never settles: a long-poll that the server holds open
     "/long-poll.html": FORM % (BIND + "fetch('/hold?delay=20000');"),
+    "/plain.html": FORM % BIND,
 }
 
 
@@ -120,3 +122,16 @@ def test_a_page_that_never_settles_is_acted_on_after_the_cap(
     assert record.verdict == "pass", record.failed_step
     cap = min(READY_CAP_MS, OPTIONS.step_timeout_ms / 2)
     assert took_ms < cap + 4_000  # the cap, plus loading and acting on a loaded machine
+
+
+def test_a_loaded_quiet_page_is_ready_at_once(page: Page, server: str) -> None:
+    """No request since ``load``: ready with no round trip, nothing waited."""
+    monitor = EnvMonitor(page)
+    try:
+        page.goto(server + "/plain.html")
+        assert wait_until_ready(page, monitor) == Readiness(0.0, True, 0)
+        page.goto(server + "/late-script.html")  # its load handler fetches the app's script
+        waited = wait_until_ready(page, monitor)
+        assert waited.ready and waited.waited_ms > 0
+    finally:
+        monitor.detach()
