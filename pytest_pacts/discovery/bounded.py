@@ -1,0 +1,188 @@
+"""Every call into a page is bounded: a page whose main thread hangs fails the call, not the run.
+
+Playwright's ``evaluate`` family has no timeout, and a renderer busy in ``while (true) {}``
+never answers: the call would wait forever and the whole test session with it. :func:`call`
+runs one Playwright call (or a few, as one unit) with a deadline kept by a timer on
+Playwright's own event loop, which runs while the sync call waits. The happy path costs no
+round trip: the timer is armed before the call and cancelled after it.
+
+When the deadline passes, the page's browser context is closed (the only way to unblock a
+call waiting on a hung renderer); the pending call then fails and :func:`call` raises
+:class:`PageUnresponsive` saying which call waited how long. A Playwright timeout inside a
+bounded call (a click that never got its answer) is followed by one probe from a second
+channel (a CDP ``Runtime.evaluate("1")``, Chromium only) bounded by :data:`MARGIN_MS`: a page
+that cannot answer it is unresponsive, not merely slow.
+
+The deadline of a call is the budget set by :func:`budget` (the engine sets the step timeout)
+plus :data:`MARGIN_MS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import weakref
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page
+from playwright.sync_api import Locator as PWLocator
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+T = TypeVar("T")
+
+MESSAGE = "the page stopped responding: its main thread is busy"
+MARGIN_MS = 2_000.0  # added to the budget; also the probe's bound after a Playwright timeout
+DEFAULT_BUDGET_MS = 10_000.0
+
+_budget: ContextVar[float] = ContextVar("pacts_page_call_budget", default=DEFAULT_BUDGET_MS)
+
+
+@dataclass(frozen=True)
+class Hang:
+    """Evidence of an unresponsive page: the call that waited and for how long."""
+
+    call: str
+    waited_ms: float
+
+    @property
+    def evidence(self) -> str:
+        return f"{self.call} got no answer within {self.waited_ms / 1000:.1f} s"
+
+
+class PageUnresponsive(PlaywrightError):
+    """A bounded call passed its deadline; the page's context was closed (a Playwright
+    ``Error``, so every handler of browser errors still catches it)."""
+
+    def __init__(self, hang: Hang) -> None:
+        super().__init__(f"{MESSAGE} ({hang.evidence})")
+        self.hang = hang
+
+
+# the page -> the hang that tore it down (EnvMonitor reads it when the page closes)
+_hangs: weakref.WeakKeyDictionary[Any, Hang] = weakref.WeakKeyDictionary()
+# the page -> "is a navigation in flight?" (the engine's EnvMonitor knows)
+_navigation: weakref.WeakKeyDictionary[Any, Callable[[], bool]] = weakref.WeakKeyDictionary()
+
+
+def hang_of(page: Page) -> Hang | None:
+    """The hang that closed ``page``, if a deadline closed it."""
+    return _hangs.get(_key(page))
+
+
+@contextlib.contextmanager
+def budget(timeout_ms: float) -> Iterator[None]:
+    """Calls inside get ``timeout_ms`` + :data:`MARGIN_MS` each (the engine's step timeout)."""
+    token = _budget.set(max(float(timeout_ms), 0.0))
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def _key(page: Page) -> Any:
+    return getattr(page, "_impl_obj", page)
+
+
+def page_of(target: Page | Frame | PWLocator) -> Page:
+    """The page a frame or locator belongs to (no round trip)."""
+    if isinstance(target, Page):
+        return target
+    return target.page
+
+
+def call(
+    target: Page | Frame | PWLocator,
+    what: str,
+    fn: Callable[[], T],
+    *,
+    timeout_ms: float | None = None,
+    probe: bool = True,
+) -> T:
+    """``fn()`` (Playwright calls on ``target``'s page) within ``timeout_ms`` (default: the
+    budget) + :data:`MARGIN_MS`; raises :class:`PageUnresponsive` when the page hangs."""
+    page = page_of(target)
+    loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
+    if loop is None or loop.is_closed():
+        return fn()
+    limit = (_budget.get() if timeout_ms is None else max(timeout_ms, 0.0)) + MARGIN_MS
+    started = time.monotonic()
+    fired: list[Hang] = []
+    timer = loop.call_later(limit / 1000, _fire, page, what, started, fired)
+    try:
+        return fn()
+    except PlaywrightError as exc:
+        if fired:
+            raise PageUnresponsive(fired[0]) from exc
+        if probe and isinstance(exc, PlaywrightTimeout):
+            timer.cancel()
+            _probe(page, what, started)
+        raise
+    finally:
+        timer.cancel()
+
+
+def _fire(page: Page, what: str, started: float, fired: list[Hang]) -> None:
+    """On Playwright's loop, while the call waits: note the hang, close the context."""
+    hang = Hang(what, (time.monotonic() - started) * 1000)
+    fired.append(hang)
+    _hangs[_key(page)] = hang
+    impl = getattr(page, "_impl_obj", None)
+    if impl is not None:
+        asyncio.get_running_loop().create_task(_tear_down(impl))
+
+
+async def _tear_down(impl: Any) -> None:
+    try:
+        await impl.context.close(reason=MESSAGE)
+    except Exception:  # a default context cannot close: close the page itself
+        with contextlib.suppress(Exception):
+            await impl.close(run_before_unload=False, reason=MESSAGE)
+
+
+def watch_navigation(page: Page, navigating: Callable[[], bool] | None) -> None:
+    """Tell the probe how to see a navigation in flight on ``page`` (``None`` forgets it):
+    Chromium holds a session's messages until a pending navigation commits, so a probe
+    unanswered then says "slow server", not "hung page"."""
+    if navigating is None:
+        _navigation.pop(_key(page), None)
+    else:
+        _navigation[_key(page)] = navigating
+
+
+def _probe(page: Page, what: str, started: float) -> None:
+    """After a Playwright timeout: can the page still run a line of JavaScript? Asked over
+    a CDP session of its own; skipped while a navigation is in flight."""
+    navigating = _navigation.get(_key(page), lambda: False)
+    if navigating():
+        return
+    fired: list[Hang] = []
+    sessions: list[Any] = []
+
+    def fire() -> None:
+        if navigating() and sessions:  # a navigation started meanwhile: just stop asking
+            asyncio.get_running_loop().create_task(_detach(sessions[0]))
+        else:
+            _fire(page, what, started, fired)
+
+    loop: asyncio.AbstractEventLoop = page._loop
+    timer = loop.call_later(MARGIN_MS / 1000, fire)
+    try:
+        session = page.context.new_cdp_session(page)
+        sessions.append(session)
+        session.send("Runtime.evaluate", {"expression": "1", "returnByValue": True})
+        session.detach()
+    except PlaywrightError as exc:  # not Chromium, the page is gone, or it hangs
+        if fired:
+            raise PageUnresponsive(fired[0]) from exc
+    finally:
+        timer.cancel()
+
+
+async def _detach(session: Any) -> None:
+    with contextlib.suppress(Exception):
+        await session._impl_obj.detach()
