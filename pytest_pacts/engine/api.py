@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer
+from pytest_pacts.discovery import Discoverer, bounded
 from pytest_pacts.engine.artifacts import Shots
 from pytest_pacts.engine.contracts import EngineOptions, Healer
 from pytest_pacts.engine.env import EnvMonitor, classify_error
@@ -113,7 +113,8 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         observer=runtime.observer,
     )
     try:
-        record = run.execute()
+        with bounded.budget(runtime.options.step_timeout_ms):
+            record = run.execute()
     except PlaywrightError as exc:  # a browser error none of the stages expected
         record = _not_started(plan, classify_error(exc, "running the requirement", None), started)
     finally:

@@ -17,6 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page, Request, Response
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from pytest_pacts.discovery import bounded
 from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
 
 _REFUSED = re.compile(
@@ -65,8 +66,10 @@ class EnvMonitor:
         self.page.on("requestfailed", self._on_request_failed)
         self.page.on("request", self._on_request)
         self.page.on("requestfinished", self._on_request_done)
+        bounded.watch_navigation(self.page, lambda: self.navigating)
 
     def detach(self) -> None:
+        bounded.watch_navigation(self.page, None)
         for event, handler in (
             ("load", self._on_load),
             ("framenavigated", self._on_frame_navigated),
@@ -87,6 +90,12 @@ class EnvMonitor:
 
     def _on_close(self, _page: Page) -> None:
         self.closed = True
+        hang = bounded.hang_of(self.page)
+        if hang is not None:  # closed by a bounded call's deadline
+            self.events.append(
+                EnvEvent("page_unresponsive", f"{bounded.MESSAGE} ({hang.evidence})")
+            )
+            return
         self.events.append(EnvEvent("crash", "the page was closed during the run"))
 
     def _is_navigation(self, request: Request) -> bool:
@@ -186,6 +195,15 @@ def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure
     plugin internals to the person reading the report (SPEC.md §7)."""
     text = str(exc)
     first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    if isinstance(exc, bounded.PageUnresponsive) or bounded.MESSAGE in text:
+        hang = exc.hang.evidence if isinstance(exc, bounded.PageUnresponsive) else first
+        return Failure(
+            type=FailureType.ENV_FAULT,
+            message=bounded.MESSAGE,
+            step_index=step_index,
+            cause="page_unresponsive",
+            evidence=(hang, f"while: {what}"),
+        )
     if _REFUSED.search(text):
         return Failure(
             type=FailureType.ENV_FAULT,

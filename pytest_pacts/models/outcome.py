@@ -51,6 +51,7 @@ FailureCause = Literal[
     "http_error",  # a navigation answered 4xx/5xx (env_fault; ``http_status`` says which)
     "crash",  # the page or browser crashed or was closed (env_fault)
     "slow_page",  # a navigation did not finish within the step timeout (env_fault)
+    "page_unresponsive",  # the page's main thread stopped answering (env_fault)
     "value_rejected",  # the field did not take the value typed into it (data_issue)
     "session_conflict",  # the store says this requirement is already running (SPEC.md §10)
     "configuration",  # the run cannot start as configured (no base URL, bad template)
