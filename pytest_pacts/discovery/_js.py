@@ -17,6 +17,8 @@ from importlib import resources
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
+from pytest_pacts.discovery import bounded
+
 _FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js", "api.js")
 
 
@@ -93,9 +95,14 @@ def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
 
     An exception thrown in the page is raised as :class:`PageScriptError`."""
     try:
-        result = target.evaluate_all(installed_elements_function(name), arg)
+        what = f"the in-page {name!r} call"
+        result = bounded.call(
+            target, what, lambda: target.evaluate_all(installed_elements_function(name), arg)
+        )
         if result == NOT_INSTALLED:
-            result = target.evaluate_all(elements_function(name), arg)
+            result = bounded.call(
+                target, what, lambda: target.evaluate_all(elements_function(name), arg)
+            )
     except PlaywrightError as exc:
         raise page_error(exc, f"the in-page {name!r} call") from exc
     return result

@@ -98,23 +98,23 @@ def page_of(target: Page | Frame | PWLocator) -> Page:
 def call(
     target: Page | Frame | PWLocator,
     what: str,
-    fn: Callable[[], T],
-    *,
+    fn: Callable[..., T],
+    *args: Any,
     timeout_ms: float | None = None,
     probe: bool = True,
 ) -> T:
-    """``fn()`` (Playwright calls on ``target``'s page) within ``timeout_ms`` (default: the
+    """``fn(*args)`` (Playwright calls on ``target``'s page) within ``timeout_ms`` (default: the
     budget) + :data:`MARGIN_MS`; raises :class:`PageUnresponsive` when the page hangs."""
     page = page_of(target)
     loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
     if loop is None or loop.is_closed():
-        return fn()
+        return fn(*args)
     limit = (_budget.get() if timeout_ms is None else max(timeout_ms, 0.0)) + MARGIN_MS
     started = time.monotonic()
     fired: list[Hang] = []
     timer = loop.call_later(limit / 1000, _fire, page, what, started, fired)
     try:
-        return fn()
+        return fn(*args)
     except PlaywrightError as exc:
         if fired:
             raise PageUnresponsive(fired[0]) from exc

@@ -19,7 +19,7 @@ from typing import TypeVar, cast
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
-from pytest_pacts.discovery import strategies
+from pytest_pacts.discovery import bounded, strategies
 from pytest_pacts.discovery._js import (
     NOT_INSTALLED,
     PageScriptError,
@@ -147,7 +147,14 @@ class Discoverer:
                 try:
                     handle = child.frame_element()
                     info = cast(
-                        JSON, handle.evaluate(element_function("frameInfo"), {"regions": regions})
+                        JSON,
+                        bounded.call(
+                            frame,
+                            "reading an iframe",
+                            handle.evaluate,
+                            element_function("frameInfo"),
+                            {"regions": regions},
+                        ),
                     )
                     handle.dispose()
                 except PlaywrightError:  # detached while we looked: nothing to search
@@ -173,7 +180,14 @@ class Discoverer:
             "loose": LOOSE_FACTOR,
         }
         try:
-            results = cast(list[JSON], frame.evaluate(page_function("scan"), args))
+            results = cast(
+                list[JSON],
+                bounded.call(
+                    frame,
+                    "the in-page discovery scan",
+                    lambda: frame.evaluate(page_function("scan"), args),
+                ),
+            )
         except PlaywrightError as exc:
             if not path:
                 raise page_error(exc, "the in-page discovery scan") from exc
@@ -266,7 +280,13 @@ def _inside(step: JSON, held: frozenset[str]) -> JSON:
 
 def _gates(scan: _FrameScan) -> list[JSON] | None:
     try:
-        raw = scan.frame.evaluate(installed_page_function("gates"), {"scan_id": scan.scan_id})
+        raw = bounded.call(
+            scan.frame,
+            "the in-page gate",
+            lambda: scan.frame.evaluate(
+                installed_page_function("gates"), {"scan_id": scan.scan_id}
+            ),
+        )
     except PlaywrightError as exc:
         if isinstance(error := page_error(exc, "the in-page gate"), PageScriptError):
             raise error from exc

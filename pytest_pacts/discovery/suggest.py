@@ -12,6 +12,7 @@ from typing import cast
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery._js import page_function
 from pytest_pacts.models.requirement import Action
 
@@ -21,7 +22,11 @@ def suggest_names(page: Page, element: str, action: Action | str, limit: int = 3
     to ``element``, best first (empty when none is close or the page cannot be read)."""
     arg = {"element": element, "action": Action(action).value, "limit": limit}
     try:
-        found = page.main_frame.evaluate(page_function("suggest"), arg)
+        found = bounded.call(
+            page,
+            "suggesting names",
+            lambda: page.main_frame.evaluate(page_function("suggest"), arg),
+        )
     except PlaywrightError:
         return []
     return [str(n) for n in cast(list[object], found or [])]

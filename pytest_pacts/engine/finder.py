@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer, suggest_names
+from pytest_pacts.discovery import Discoverer, bounded, suggest_names
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
@@ -207,7 +207,9 @@ def special_surface(page: Page, failure: Failure) -> Failure:
     """``captcha_or_2fa`` / ``canvas_detected`` instead of "no element" when the page shows
     a challenge or draws on a large canvas (SPEC.md §5 failure types)."""
     try:
-        found = page.evaluate(_SURFACE)
+        found = bounded.call(
+            page, "looking for a challenge or canvas", lambda: page.evaluate(_SURFACE)
+        )
     except PlaywrightError:
         return failure
     if not found:

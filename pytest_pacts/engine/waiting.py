@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.env import EnvMonitor
 
 # Resolves true on the next DOM mutation, false after ``ms`` without one.
@@ -38,7 +39,14 @@ def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS) -> bool:
     destroying the context propagate: a crashed page must be reported, not waited on.
     """
     try:
-        return bool(page.evaluate(_NEXT_CHANGE, max(int(cap_ms), 1)))
+        return bool(
+            bounded.call(
+                page,
+                "waiting for a DOM change",
+                lambda: page.evaluate(_NEXT_CHANGE, max(int(cap_ms), 1)),
+                timeout_ms=cap_ms,
+            )
+        )
     except PlaywrightError as exc:
         if "context was destroyed" in str(exc) or "navigat" in str(exc):
             return True
@@ -51,7 +59,10 @@ def settled(page: Page, monitor: EnvMonitor, quiet_ms: float = POLL_CAP_MS) -> b
     if monitor.navigating:
         return False
     try:
-        if page.evaluate("document.readyState") != "complete":
+        state = bounded.call(
+            page, "reading the page state", lambda: page.evaluate("document.readyState")
+        )
+        if state != "complete":
             return False
     except PlaywrightError as exc:
         if "context was destroyed" in str(exc) or "navigat" in str(exc):
@@ -108,7 +119,10 @@ def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_
             started = monitor.requests
             try:
                 # quiet: no DOM change, and no new request (a module importing the next one)
-                if page.evaluate(_QUIET_FRAMES) and monitor.requests == started:
+                quiet = bounded.call(
+                    page, "waiting for a quiet page", lambda: page.evaluate(_QUIET_FRAMES)
+                )
+                if quiet and monitor.requests == started:
                     return Readiness(now_ms() - start, True, 0)
             except PlaywrightError as exc:
                 if "context was destroyed" not in str(exc) and "navigat" not in str(exc):

@@ -16,6 +16,8 @@ from importlib import resources
 from playwright.sync_api import Frame, JSHandle
 from playwright.sync_api import Locator as PWLocator
 
+from pytest_pacts.discovery import bounded
+
 _DISCOVERY_FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js")
 _NOT_INSTALLED = "__pacts_healing_not_installed__"
 
@@ -47,21 +49,26 @@ def _elements_fn(name: str, installed_only: bool) -> str:
 
 def call_in_frame(frame: Frame, name: str, arg: object) -> object:
     """``frame.evaluate`` of healing API function ``name`` (installer sent only if needed)."""
-    result = frame.evaluate(_page_fn(name, True), arg)
+    what = f"the in-page healing {name!r} call"
+    result = bounded.call(frame, what, lambda: frame.evaluate(_page_fn(name, True), arg))
     if result == _NOT_INSTALLED:
-        result = frame.evaluate(_page_fn(name, False), arg)
+        result = bounded.call(frame, what, lambda: frame.evaluate(_page_fn(name, False), arg))
     return result
 
 
 def handle_in_frame(frame: Frame, name: str, arg: object) -> JSHandle:
     """Like :func:`call_in_frame` but returns a handle (for elements Playwright acts on)."""
     call_in_frame(frame, "settled", {"quiet_ms": 0, "timeout_ms": 0})  # installs if needed
-    return frame.evaluate_handle(_page_fn(name, True), arg)
+    what = f"the in-page healing {name!r} call"
+    return bounded.call(frame, what, lambda: frame.evaluate_handle(_page_fn(name, True), arg))
 
 
 def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
     """``target.evaluate_all`` of healing API function ``name``."""
-    result = target.evaluate_all(_elements_fn(name, True), arg)
+    what = f"the in-page healing {name!r} call"
+    result = bounded.call(target, what, lambda: target.evaluate_all(_elements_fn(name, True), arg))
     if result == _NOT_INSTALLED:
-        result = target.evaluate_all(_elements_fn(name, False), arg)
+        result = bounded.call(
+            target, what, lambda: target.evaluate_all(_elements_fn(name, False), arg)
+        )
     return result

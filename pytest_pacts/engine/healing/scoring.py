@@ -17,7 +17,7 @@ from typing import cast
 from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import UnrenderableLocator
+from pytest_pacts.discovery import UnrenderableLocator, bounded
 from pytest_pacts.discovery._js import element_function
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
@@ -96,7 +96,15 @@ def frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
         for child in frame.child_frames:
             try:
                 handle = child.frame_element()
-                info = cast(JSON, handle.evaluate(element_function("frameInfo")))
+                info = cast(
+                    JSON,
+                    bounded.call(
+                        frame,
+                        "reading an iframe",
+                        handle.evaluate,
+                        element_function("frameInfo"),
+                    ),
+                )
                 handle.dispose()
             except PlaywrightError:  # detached while we looked
                 continue
