@@ -24,6 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
+from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.models import Action
 from pytest_pacts.models.outcome import Failure, FailureType
@@ -47,10 +48,13 @@ def perform(
     try:
         if element is None:
             if action is Action.PRESS and value is not None:
-                page.keyboard.press(reveal(value))
+                bounded.call(page, "pressing a key", page.keyboard.press, reveal(value))
                 return None
             raise ValueError(f"{action.value} needs an element")
-        return _on_element(element, action, value, step_index, timeout_ms)
+        return bounded.call(
+            page, action.value, _on_element, element, action, value, step_index, timeout_ms,
+            timeout_ms=timeout_ms,
+        )  # fmt: skip
     except PlaywrightError as exc:
         failure = classify_error(exc, f"{action.value} failed", step_index)
         if action is Action.SELECT and "option" in str(exc).lower() and value is not None:

@@ -38,7 +38,7 @@ from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import UnrenderableLocator, to_playwright
+from pytest_pacts.discovery import UnrenderableLocator, bounded, to_playwright
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.pagename import PAGE_NAMES_JS
@@ -116,7 +116,7 @@ class Checker:
         last = Probe(False, "nothing checked")
         while True:
             try:
-                last = probe()
+                last = bounded.call(self.page, "checking the expected outcome", probe, probe=False)
             except PlaywrightError as exc:
                 text = str(exc)
                 if "context was destroyed" in text or "navigat" in text:
