@@ -267,8 +267,11 @@ class StepRunner:
         one fresh discovery before the step fails: its intent was verified, only the page
         moved on. Cached and healed locators go straight to the verdict or the healer."""
         opts = self.options
+        # A wait is for its element to appear: a quiet page without it yet is no reason to
+        # give up early, so it gets the whole step timeout.
+        settle_ms = opts.step_timeout_ms if step.action is Action.WAIT else opts.settle_timeout_ms
         for fresh in (False, True):
-            located = self.finder.locate(step.index, opts.step_timeout_ms, opts.settle_timeout_ms)
+            located = self.finder.locate(step.index, opts.step_timeout_ms, settle_ms)
             if located.failure is not None or located.state is None:
                 return located, None
             assert located.state.locator is not None
@@ -278,7 +281,7 @@ class StepRunner:
                 step.action,
                 step_index=step.index,
                 timeout_ms=opts.step_timeout_ms,
-                settle_ms=opts.settle_timeout_ms,
+                settle_ms=settle_ms,
                 monitor=self.monitor,
                 identity=_identity(step, located),
             )

@@ -55,4 +55,4 @@ def test_a_wait_step_fails_when_its_element_never_shows(tab: Page, site: Site) -
     )
     record = run(tab, plan(url, ("wait", "Walk dog", "", "text_visible:1 item left")))
     assert record.verdict == "fail"
-    assert failure_of(record) in {"not_visible", "not_unique"}
+    assert failure_of(record) in {"not_visible", "not_unique", "not_found"}
