@@ -12,6 +12,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
+from pytest_pacts.discovery import bounded
+
 _OUTLINE_ON = """(el) => { el.dataset.pactsOutline = el.style.outline || '';
   el.style.outline = '3px solid #e8590c'; el.style.outlineOffset = '2px'; }"""
 _OUTLINE_OFF = """(el) => { el.style.outline = el.dataset.pactsOutline || '';
@@ -39,16 +41,24 @@ class Shots:
             self.folder.mkdir(parents=True, exist_ok=True)
             if outline is not None:
                 try:
-                    outline.evaluate(_OUTLINE_ON, timeout=1000)
+                    bounded.call(
+                        outline, "outlining", lambda: outline.evaluate(_OUTLINE_ON, timeout=1000)
+                    )
                     outlined = True
                 except PlaywrightError:
                     outlined = False
-            self.page.screenshot(path=str(path), timeout=5000)
+            bounded.call(
+                self.page,
+                "a screenshot",
+                lambda: self.page.screenshot(path=str(path), timeout=5000),
+            )
         except (PlaywrightError, OSError):
             return None
         finally:
             if outlined and outline is not None:
                 with contextlib.suppress(PlaywrightError):
-                    outline.evaluate(_OUTLINE_OFF, timeout=1000)
+                    bounded.call(
+                        outline, "outlining", lambda: outline.evaluate(_OUTLINE_OFF, timeout=1000)
+                    )
         self.taken[f"screenshot_{_safe(label)}"] = str(path)
         return str(path)

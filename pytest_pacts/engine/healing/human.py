@@ -13,6 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
 
+from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import gate_evidence, locator_json
 from pytest_pacts.models.outcome import HealRung
@@ -88,7 +89,7 @@ class HumanRung:
         )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            ctx.page.screenshot(path=str(path))
+            bounded.call(ctx.page, "a screenshot", lambda: ctx.page.screenshot(path=str(path)))
         except (PlaywrightError, OSError):
             return None
         return str(path)

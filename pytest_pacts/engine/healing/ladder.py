@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import Discoverer, UnrenderableLocator
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded
 from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Rung, RungResult
 from pytest_pacts.engine.healing._common import element_key, first_line, locator_json, resolve
 from pytest_pacts.engine.healing.alternate import AlternateRung
@@ -213,7 +213,7 @@ class HealingLadder:
         path = Path(folder) / name
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            ctx.page.screenshot(path=str(path))
+            bounded.call(ctx.page, "a screenshot", lambda: ctx.page.screenshot(path=str(path)))
         except (PlaywrightError, OSError):
             return None
         return str(path)
