@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwrigh
 from pydantic import BaseModel, ConfigDict, Field
 
 from pytest_pacts.browser import launch_options
+from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.models import Action, ExpectationKind, Plan, SourceRef, Step
 from pytest_pacts.models.locator import DiscoveryResult
@@ -193,9 +194,14 @@ def discover_plan(
         )
     targets = [(step.index, step.target, step.action) for step in steps if step.target is not None]
     try:
-        found = (discoverer or Discoverer()).discover(page, targets)
+        with bounded.budget(timeout_ms):
+            found = (discoverer or Discoverer()).discover(page, targets)
     except Error as exc:
-        problem(f"discovery failed on {url}: {str(exc).splitlines()[0]}")
+        if isinstance(exc, bounded.PageUnresponsive) or bounded.MESSAGE in str(exc):
+            why = exc.hang.evidence if isinstance(exc, bounded.PageUnresponsive) else url
+            problem(f"discovery gave up: the page stopped responding ({why}; {url})")
+        else:
+            problem(f"discovery failed on {url}: {str(exc).splitlines()[0]}")
         out.seconds = time.perf_counter() - started
         return out
     except Exception as exc:  # a bug of ours must not stop the run: say it, carry on
