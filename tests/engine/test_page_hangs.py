@@ -1,0 +1,97 @@
+"""A page whose main thread hangs fails the step as ``env_fault`` ``page_unresponsive`` within
+the step timeout plus a small margin, instead of stopping the run forever
+(``discovery/bounded.py``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from pytest_pacts.discovery import bounded
+from pytest_pacts.engine.contracts import EngineOptions
+from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.models.outcome import RcaClass, RunRecord
+
+from .helpers import Site, plan, run
+
+STEP_MS = 2_000
+OPTS = EngineOptions(step_timeout_ms=STEP_MS, settle_timeout_ms=300, navigation_timeout_ms=8_000)
+# the step's own timeout, the margin of the bounded call, the probe's margin, and slack
+# for a loaded machine
+LIMIT_S = (STEP_MS + 2 * bounded.MARGIN_MS) / 1000 + 4
+
+
+@pytest.fixture
+def fresh(engine_browser: Browser, site: Site) -> Iterator[Page]:
+    from .conftest import _open
+
+    page = _open(engine_browser, site)
+    yield page
+    page.context.close()  # closing a context a deadline already closed is a no-op
+
+
+def _unresponsive(record: RunRecord) -> str:
+    assert record.verdict == "fail"
+    assert record.rca.rca_class is RcaClass.ENV_FAULT, record.rca
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert step.failure.cause == "page_unresponsive", step.failure
+    assert step.failure.message.startswith(bounded.MESSAGE), step.failure.message
+    return " | ".join((*step.failure.evidence, *record.rca.evidence))
+
+
+def test_a_click_handler_that_hangs(fresh: Page, site: Site) -> None:
+    url = site.add(
+        "hang-click",
+        "<button onclick='while (true) {}'>Go</button><p>Done</p>",
+    )
+    p = plan(url, ("click", "Go", "", "text_visible:Done"), ("click", "Go"))
+    started = time.monotonic()
+    record = run(fresh, p, options=OPTS, healer=HealingLadder())
+    took = time.monotonic() - started
+    evidence = _unresponsive(record)
+    assert "got no answer within" in evidence, evidence
+    assert took < LIMIT_S, took
+    assert [s.status for s in record.steps] == ["failed", "not_run"]
+    assert fresh.is_closed()
+
+
+def test_a_page_that_hangs_after_the_first_action_heals_nothing(fresh: Page, site: Site) -> None:
+    """The first click starts a hang a moment later; the second step's element is not on the
+    page, so its discovery and the healing ladder's in-page calls meet the hung page."""
+    url = site.add(
+        "hang-later",
+        "<button onclick='setTimeout(() => { while (true) {} }, 50)'>Start</button>",
+    )
+    p = plan(url, ("click", "Start"), ("click", "Missing button"))
+    started = time.monotonic()
+    record = run(fresh, p, options=OPTS, healer=HealingLadder())
+    took = time.monotonic() - started
+    _unresponsive(record)
+    assert [s.status for s in record.steps] == ["passed", "failed"]
+    assert took < LIMIT_S + STEP_MS / 1000, took
+
+
+def test_a_bounded_call_costs_no_round_trip_and_passes_answers_through(
+    fresh: Page, site: Site
+) -> None:
+    fresh.goto(site.add("calm", "<p>calm</p>"))
+    with bounded.budget(1_000):
+        assert bounded.call(fresh, "adding", fresh.evaluate, "1 + 1") == 2
+    assert bounded.hang_of(fresh) is None and not fresh.is_closed()
+
+
+def test_a_hang_in_a_bare_evaluate_closes_the_context(fresh: Page, site: Site) -> None:
+    fresh.goto(site.add("calm2", "<p>calm</p>"))
+    fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
+    time.sleep(0.1)
+    started = time.monotonic()
+    with pytest.raises(bounded.PageUnresponsive, match="stopped responding"):
+        bounded.call(fresh, "reading", fresh.evaluate, "1", timeout_ms=500)
+    assert time.monotonic() - started < 0.5 + bounded.MARGIN_MS / 1000 + 2
+    hang = bounded.hang_of(fresh)
+    assert hang is not None and hang.call == "reading"
+    assert fresh.is_closed()
