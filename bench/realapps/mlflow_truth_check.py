@@ -45,7 +45,9 @@ def replay(base: str, version: str, only: str | None) -> int:
             context = browser.new_context(viewport={"width": 1400, "height": 900})
             page = context.new_page()
             page.goto(base.rstrip("/") + req["url"])
-            page.wait_for_timeout(4000)
+            with contextlib.suppress(Exception):
+                page.wait_for_load_state("networkidle", timeout=20000)
+            page.wait_for_timeout(2000)
             for n, (target, action, value, _expected) in enumerate(steps_of(req), 1):
                 if not target:
                     page.wait_for_timeout(1500)
