@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any, cast
+
 import pytest
+from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.browser import NoBrowserError, choose_browser
 from pytest_pacts.pytest_plugin import options
@@ -40,3 +46,69 @@ def browser_type_launch_args(
         "executable_path": choice.executable_path,
         "args": args,
     }
+
+
+class _RelaunchingBrowser:
+    """pytest-playwright's session browser, relaunched when it is no longer connected.
+
+    The ``browser`` fixture is session-scoped: once its process dies (killed, out of memory,
+    crashed), every later test would fail at setup. Each attribute read goes to the live
+    browser, launched again through pytest-playwright's ``launch_browser`` when the last one
+    is gone, so the next test gets a fresh one.
+    """
+
+    def __init__(self, launch: Callable[[], Browser]) -> None:
+        self._launch = launch
+        self._browser = launch()
+        self.launches = 1
+
+    @property
+    def current(self) -> Browser:
+        if not self._browser.is_connected():
+            with contextlib.suppress(PlaywrightError):
+                self._browser.close()
+            self._browser = self._launch()
+            self.launches += 1
+        return self._browser
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.current, name)
+
+    def close(self) -> None:
+        with contextlib.suppress(PlaywrightError):
+            self._browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser(launch_browser: Callable[[], Browser]) -> Iterator[Browser]:
+    """Overrides pytest-playwright's ``browser``: the same launch, relaunched after a death."""
+    live = _RelaunchingBrowser(launch_browser)
+    yield cast(Browser, live)
+    live.close()
+
+
+@pytest.fixture
+def context(context: BrowserContext) -> BrowserContext:
+    """pytest-playwright's ``context``, whose teardown tolerates a context that is already
+    gone: closed because its page stopped responding, or its browser died during the test.
+    The failure is the test's (``env_fault``), never a second error at teardown."""
+    close = context.close
+
+    def tolerant_close(*args: Any, **kwargs: Any) -> None:
+        try:
+            close(*args, **kwargs)
+        except PlaywrightError:
+            if context.browser is not None and context.browser.is_connected() and _open(context):
+                raise
+
+    context.close = tolerant_close  # type: ignore[method-assign]
+    return context
+
+
+def _open(context: BrowserContext) -> bool:
+    """False when the context was closed already (by a deadline or a dying browser)."""
+    try:
+        context.cookies()
+    except PlaywrightError:
+        return False
+    return True
