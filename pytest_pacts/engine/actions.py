@@ -159,10 +159,11 @@ def _on_element(
         # either: "Price (low to high)" or "lohi".
         if value is None:
             raise ValueError("select needs a value")
-        if not _select(el, reveal(value), t):
+        chosen = _select(el, reveal(value), t)
+        if chosen is not True:
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
-                message=f"select: no option {_shown(value)} in the list",
+                message=chosen or f"select: no option {_shown(value)} in the list",
                 step_index=step_index,
                 cause="value_rejected",
             )
@@ -170,6 +171,12 @@ def _on_element(
         text = reveal(value or "")
         if action is Action.FILL:
             el.fill(text, force=force, timeout=t)
+            if el.evaluate_all(_KEYS_END_CARET):
+                # A person's typing ends with key events; fill sends only ``input``. A filter
+                # box that reacts to ``keyup`` alone (Flask-Admin's) never sees the value. The
+                # End key adds a keydown/keyup pair (no keypress, no character) that leaves
+                # the value as it is.
+                el.press("End", timeout=t)
         else:
             # keystrokes go where a person's would: after what the field already holds
             el.evaluate_all(_CARET_TO_END)
@@ -180,6 +187,13 @@ def _on_element(
     return None
 
 
+# Fields where End only moves the caret: text-like inputs, textareas, contenteditable (in a
+# date or time field Chromium's End sets the focused part to its maximum; range, color and
+# the rest are left alone).
+_KEYS_END_CARET = """([el]) => !!el && (el.tagName === 'TEXTAREA' || el.isContentEditable
+  || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
+    .includes((el.getAttribute('type') || 'text').toLowerCase())))"""
+
 _CARET_TO_END = """([el]) => { if (!el) return; el.focus();
   if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
     try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* email */ }
@@ -189,10 +203,70 @@ _HAS_OPTION = """([el], v) => !!el && !el.options || [...el.options].some(
   (o) => o.value === v || o.label === v || o.textContent.trim() === v)"""
 
 
-def _select(el: PWLocator, text: str, timeout_ms: float) -> bool:
+# A hidden native <select> that a custom widget (select2, chosen, selectize, choices, a
+# combobox) stands in for: the gate's rule (``selectProxy`` in actionability.js) finds the
+# visible widget right next to it, or one labelled by the select's own label. After the option
+# is selected on the native select (Playwright dispatches ``input`` and ``change``, which
+# jQuery handlers receive too), the widget must show the option's text; if it does not yet, a
+# jQuery ``change`` (and chosen's ``chosen:updated``) is triggered once more. Returns
+# ``None`` when the select is shown (no widget involved) or the widget shows the option,
+# else the widget's description and what it shows.
+_WIDGET_SHOWS = """([el], retry) => {
+  if (!el || el.tagName !== 'SELECT') return null;
+  const shown = (e) => {
+    for (let a = e; a; a = a.parentElement) {
+      if (getComputedStyle(a).display === 'none') return false;
+    }
+    const r = e.getBoundingClientRect();
+    return getComputedStyle(e).visibility === 'visible' && r.width > 0 && r.height > 0;
+  };
+  if (shown(el)) return null;
+  const cls = new RegExp('(^|[-_\\\\s])(select2|chosen|selectize|choices|combobox|multiselect'
+    + '|select|dropdown)([-_\\\\s]|$)', 'i');
+  const role = (e) => ['combobox', 'listbox'].includes(e.getAttribute('role'))
+    || e.getAttribute('aria-haspopup') === 'listbox'
+    || !!e.querySelector('[role=combobox], [aria-haspopup=listbox]');
+  const widget = (e) => !!e && e !== el && shown(e)
+    && (cls.test(typeof e.className === 'string' ? e.className : '') || cls.test(e.id || '')
+      || role(e));
+  const p = el.parentElement;
+  let proxy = [el.previousElementSibling, el.nextElementSibling, p, p && p.previousElementSibling,
+    p && p.nextElementSibling].find(widget) || null;
+  for (const label of proxy ? [] : el.labels || []) {
+    if (!label.id) continue;
+    proxy = [...document.querySelectorAll('[aria-labelledby]')].find((e) => e !== el && shown(e)
+      && e.getAttribute('aria-labelledby').split(/\\s+/).includes(label.id)) || proxy;
+  }
+  if (!proxy) return null;
+  const norm = (t) => (t || '').replace(/\\s+/g, ' ').trim().toLowerCase();
+  const want = [...el.selectedOptions].map((o) => norm(o.textContent));
+  const has = () => want.every((w) => norm(proxy.innerText).includes(w));
+  if (!has() && retry && window.jQuery) {
+    window.jQuery(el).trigger('change');
+    window.jQuery(el).trigger('chosen:updated');
+  }
+  if (has()) return null;
+  const cn = typeof proxy.className === 'string' ? proxy.className.trim().split(/\\s+/)[0] : '';
+  const name = proxy.tagName.toLowerCase() + (proxy.id ? '#' + proxy.id : '')
+    + (cn ? '.' + cn : '');
+  return [name, norm(proxy.innerText).slice(0, 80), want.join(', ')];
+}"""
+
+
+def _select(el: PWLocator, text: str, timeout_ms: float) -> bool | str:
+    """Select ``text``; ``False`` when there is no such option, a message when the select's
+    widget does not show the option afterwards, else ``True``."""
     if not el.evaluate_all(_HAS_OPTION, text):
         return False
     el.select_option(text, force=True, timeout=timeout_ms)
+    shows = el.evaluate_all(_WIDGET_SHOWS, True)
+    if shows is not None:
+        shows = el.evaluate_all(_WIDGET_SHOWS, False)
+    if shows is not None:
+        widget, shown, wanted = shows
+        return (
+            f"select: the native select holds {wanted!r}, but its widget {widget} shows {shown!r}"
+        )
     return True
 
 

@@ -95,12 +95,61 @@ function receivesEvents(el, hit) {
   return false;
 }
 
+// The actions that use the pointer, and so need Playwright's "receives events" (the hit
+// test): click, hover, check, uncheck. fill, type, select, press and focus do not: Playwright
+// checks visible, enabled and editable for fill, visible and enabled for selectOption, nothing
+// for press, type and focus. A code editor that draws its lines over its real textarea
+// (CodeMirror) covers the textarea from the pointer, and a fill still reaches it.
+const POINTER_ACTIONS = new Set(['click', 'hover', 'check', 'uncheck']);
+
+// Shown as Playwright means it (non-empty box, no ``display: none`` on the way up,
+// ``visibility: visible``), without the reason.
+function shownLikePlaywright(el) {
+  for (let a = el; a; a = parentOf(a)) if (getComputedStyle(a).display === 'none') return false;
+  if (getComputedStyle(el).visibility !== 'visible') return false;
+  const r = viewRect(el);
+  return r.width > 0 && r.height > 0;
+}
+
+// A hidden native <select> that a custom widget stands in for (select2, chosen, selectize,
+// choices, a combobox): the visible element right next to it (its sibling, its parent, or the
+// parent's sibling) whose class or role marks a select/combobox widget, or a visible element
+// labelled by the select's own label. A person picks the option in the widget; the widget
+// mirrors the native select. ``null`` when there is none (then the select is not visible).
+const WIDGET_CLASS = /(^|[-_\s])(select2|chosen|selectize|choices|combobox|multiselect|select|dropdown)([-_\s]|$)/i;
+function isWidget(e) {
+  if (!e || e.nodeType !== 1 || !shownLikePlaywright(e)) return false;
+  const cls = typeof e.className === 'string' ? e.className : '';
+  if (WIDGET_CLASS.test(cls) || WIDGET_CLASS.test(e.id || '')) return true;
+  const role = e.getAttribute('role');
+  return role === 'combobox' || role === 'listbox' || e.getAttribute('aria-haspopup') === 'listbox'
+    || !!e.querySelector('[role=combobox], [aria-haspopup=listbox]');
+}
+function selectProxy(el) {
+  if (el.tagName !== 'SELECT') return null;
+  const parent = el.parentElement;
+  const near = [el.previousElementSibling, el.nextElementSibling, parent,
+    parent && parent.previousElementSibling, parent && parent.nextElementSibling];
+  for (const e of near) if (e && e !== el && isWidget(e)) return e;
+  for (const label of el.labels || []) {
+    if (!label.id) continue;
+    for (const e of el.ownerDocument.querySelectorAll('[aria-labelledby]')) {
+      if (e !== el && e.getAttribute('aria-labelledby').split(/\s+/).includes(label.id) && shownLikePlaywright(e)) return e;
+    }
+  }
+  return null;
+}
+
 // Visible as Playwright means it: a non-empty box and ``visibility: visible`` (so
 // ``display: none`` on the way up fails, ``opacity: 0`` does not: a custom checkbox is a
-// transparent input under a styled label, and Playwright clicks it). What a person cannot
-// reach is caught by the hit test below.
-function checkVisible(el) {
+// transparent input under a styled label, and Playwright clicks it). For a pointer action,
+// what a person cannot reach is caught by the hit test below.
+function checkVisible(el, action) {
   if (!el.isConnected) return gateFail('visible', 'detached', 'the element is no longer in the document');
+  const proxy = action === 'select' ? selectProxy(el) : null;
+  if (proxy && !shownLikePlaywright(el)) {
+    return gatePass('visible', `a hidden native select; its widget ${describeElement(proxy)} is visible and stands in for it`);
+  }
   for (let a = el; a; a = parentOf(a)) {
     const style = getComputedStyle(a);
     if (style.display === 'none') {
@@ -113,6 +162,9 @@ function checkVisible(el) {
   const r = viewRect(el);
   if (r.width === 0 || r.height === 0) {
     return gateFail('visible', 'not_visible', `empty bounding box (${r.width}×${r.height})`);
+  }
+  if (!POINTER_ACTIONS.has(action)) {
+    return gatePass('visible', `visible (${action || 'this action'} does not use the pointer, so no hit test)`);
   }
   // "Receives events" (PLATFORM.md): the action point must hit the element itself. Like
   // Playwright's own retries, a covered element is scrolled to the viewport's centre once
@@ -203,7 +255,7 @@ async function checkActionable(items, roleOf) {
     }
     const el = single[i];
     points.push(gatePass('unique', 'exactly one element'));
-    points.push(checkVisible(el));
+    points.push(checkVisible(el, it.action));
     points.push(checkEnabled(el, it.action, roleOf));
     if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
     else if (!framed) {

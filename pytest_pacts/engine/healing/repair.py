@@ -2,7 +2,10 @@
 
 - not_visible / obscured: reveal. Scroll into view; if a layer covers the element and it is
   clearly a cookie/consent banner or a dialog, click its accept/close button (generic
-  words, no site-specific selectors); else wait for the element to become visible.
+  words, no site-specific selectors); else wait for the element to become visible. A layer
+  that holds form fields or shows the step's words is the app's own content (an edit
+  dialog), never dismissed; and only a pointer action (click, hover, check, uncheck) has a
+  covering layer in its way at all.
 - not_unique (several matches): reprobe within the region the step names;
 - unstable: wait until the box is the same on two consecutive animation frames;
 - disabled: wait for enablement;
@@ -27,9 +30,11 @@ from pytest_pacts.engine.healing._js import call_on_elements, handle_in_frame
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import FailureType, HealRung
+from pytest_pacts.models.requirement import Action
 
 JSON = dict[str, object]
 _ids = itertools.count(1)
+_POINTER = frozenset({Action.CLICK, Action.HOVER, Action.CHECK, Action.UNCHECK})
 
 
 class RepairRung:
@@ -76,7 +81,10 @@ class RepairRung:
         if target.count() != 1:
             return "nothing to reveal: the locator does not resolve to one element"
         heal_id = f"r{next(_ids)}"
-        info = cast(JSON, call_on_elements(target, "overlayAt", {"heal_id": heal_id}))
+        step = ctx.state.step
+        words = step.target.element if step.target is not None else ""
+        arg = {"heal_id": heal_id, "words": words}
+        info = cast(JSON, call_on_elements(target, "overlayAt", arg))
         if not info["covered"]:
             target.scroll_into_view_if_needed(timeout=self._timeout(ctx))
             try:
@@ -85,6 +93,13 @@ class RepairRung:
                 return "scrolled into view; waited, it did not become visible"
             return "scrolled into view and waited for visibility"
         cover = str(info.get("cover"))
+        if info.get("own"):
+            return f"covered by {cover}, the app's own content ({info['own']}): left alone"
+        if step.action not in _POINTER:
+            # fill, select, press and focus do not use the pointer: a layer over the element
+            # (a code editor's rendered lines over its textarea) is not in their way
+            action = step.action.value
+            return f"covered by {cover}, but {action} does not use the pointer: left alone"
         if info["overlay"] is None:
             return f"covered by {cover}, which is not a consent banner or dialog: left alone"
         if info["button"] is None:

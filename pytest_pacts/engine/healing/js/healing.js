@@ -312,6 +312,23 @@ function overlayKind(layer, dom) {
   if (layer.tagName === 'DIALOG' || role === 'dialog' || role === 'alertdialog' || layer.getAttribute('aria-modal') === 'true') return 'dialog';
   return null;
 }
+// Is the covering layer the app's own content rather than a banner to get rid of? A layer
+// that holds form fields a person fills (an edit dialog: Flask-Admin's "Edit Record #2" modal
+// with its Name and Email), or that shows the step's own words, is what the app is asking the
+// person to deal with; closing it as if it were a cookie banner throws the app's state away.
+// Returns why, or null.
+function appContent(layer, words, dom) {
+  const fields = [...layer.querySelectorAll('input, select, textarea, [contenteditable=""], [contenteditable=true]')]
+    .filter((f) => !(f.tagName === 'INPUT' && ['hidden', 'submit', 'button', 'reset', 'image'].includes(f.type))
+      && !dom.isHidden(f) && visibleBox(f));
+  if (fields.length) return `it holds ${fields.length} form field(s), e.g. ${describeElement(fields[0], dom)}`;
+  const want = tokens(words || '');
+  if (want.length) {
+    const text = tokens(dom.textOf(layer).slice(0, 2000));
+    if (text.some((_, i) => want.every((w, j) => text[i + j] === w))) return `it shows the step's words "${words}"`;
+  }
+  return null;
+}
 function hasPhrase(name, phrases) {
   const t = tokens(name);
   const raw = norm(name);
@@ -333,8 +350,10 @@ function overlayAt(els, arg) {
   const dom = makeDom(document);
   const layer = layerOf(hit, el);
   if (!layer) return { covered: true, overlay: null, cover: describeElement(hit, dom) };
-  const kind = overlayKind(layer, dom);
   const cover = describeElement(layer, dom);
+  const own = appContent(layer, arg.words || '', dom);
+  if (own) return { covered: true, overlay: null, cover, own };
+  const kind = overlayKind(layer, dom);
   if (!kind) return { covered: true, overlay: null, cover };
   const buttons = [...layer.querySelectorAll('button, [role=button], input[type=button], input[type=submit], a[href]')]
     .filter((b) => !dom.isHidden(b) && visibleBox(b));
