@@ -37,6 +37,9 @@ class EngineOptions:
     artifacts_dir: str | None = None  # where screenshots go (None: no screenshots)
     # a page load slower than this is an env_fault "slow_page" (None: the step timeout)
     navigation_timeout_ms: float | None = None
+    # what a native alert/confirm/prompt raised during a step gets: "accept" (a person clicks
+    # OK; a prompt gets its default value) or "dismiss"; its text goes into the step's notes
+    dialogs: str = "accept"
 
 
 @dataclass

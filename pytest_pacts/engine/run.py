@@ -7,12 +7,13 @@ them. The pytest layer never sees this module: it calls ``api.run_requirement``.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from playwright.sync_api import Page
+from playwright.sync_api import Dialog, Page
 
 from pytest_pacts.discovery import UnrenderableLocator, to_code, to_playwright
 from pytest_pacts.engine.artifacts import Shots
@@ -112,9 +113,36 @@ class Run:
         )
 
     def execute(self) -> RunRecord:
-        self.machine.run()
+        self.page.on("dialog", self._dialog)
+        try:
+            self.machine.run()
+        finally:
+            with contextlib.suppress(Exception):  # a closed or crashed page has no listeners
+                self.page.remove_listener("dialog", self._dialog)
         assert self.record is not None
         return self.record
+
+    def _dialog(self, dialog: Dialog) -> None:
+        """A native ``alert``/``confirm``/``prompt`` raised during a step. Playwright
+        dismisses one that nothing handles, so a "Delete | click" whose page asks "Are you
+        sure?" would delete nothing; a person clicks OK. Accepted by default (a prompt with
+        its default value), dismissed with ``EngineOptions.dialogs == "dismiss"``; either way
+        its text goes into the step's notes."""
+        accept = self.options.dialogs != "dismiss"
+        kind, message = dialog.type, " ".join(dialog.message.split())
+        try:
+            if accept:
+                dialog.accept(dialog.default_value if kind == "prompt" else None)
+            else:
+                dialog.dismiss()
+            done = "accepted" if accept else "dismissed"
+        except Exception as exc:  # already handled, or the page went away
+            done = f"not answered ({_first_line(exc)})"
+        if kind == "prompt" and accept:
+            done += f" with {dialog.default_value!r}"
+        prog = self.progress.get(self.index)
+        if prog is not None:
+            prog.attempt.notes.append(f'the page showed a {kind} dialog "{message}": {done}')
 
     # -- pipeline stages ---------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ def engine_options(config: pytest.Config, artifacts_dir: str | None) -> EngineOp
         strict_heal=options.get_bool(config, "pacts_strict_heal"),
         interactive=options.get_bool(config, "pacts_interactive"),
         extension_budget=int(number("pacts_extension_budget", 0)),
+        dialogs=options.get_str(config, "pacts_dialogs") or "accept",
         artifacts_dir=artifacts_dir,
     )
 

@@ -164,6 +164,15 @@ SETTINGS: tuple[Setting, ...] = (
         "Calls per run to external healers (the pytest_pacts_heal_candidates hook); 0 = off.",
     ),
     Setting(
+        "pacts_dialogs",
+        "choice",
+        "accept",
+        "What a native alert/confirm/prompt raised during a step gets: accept (a person "
+        "clicks OK; a prompt gets its default value) or dismiss. Its text goes into the "
+        "step's notes.",
+        choices=("accept", "dismiss"),
+    ),
+    Setting(
         "pacts_session",
         "string",
         None,
