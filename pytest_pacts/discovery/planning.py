@@ -4,7 +4,8 @@ SPEC.md §4 "When": requirements whose plan is not cached are discovered on the 
 from their URL; steps on pages reached only after actions are discovered right before first
 use during execution. Which steps are "on the start page" is decided conservatively: the
 steps up to the first one that may leave the page (a goto, an expectation of navigation,
-or a click or key press without a same-page expectation). Caching a later page's element
+a click or key press without a same-page expectation, and, once discovered, a click on a
+link or a submit button whatever its expectation). Caching a later page's element
 because a same-named element happens to exist on the start page would risk acting on the
 wrong element (§2.3).
 
@@ -19,7 +20,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwright
 from pydantic import BaseModel, ConfigDict, Field
@@ -68,6 +69,40 @@ def resolve_url(plan: Plan, base_url: str | None) -> str | None:
     if not base:
         return None
     return urljoin(base if base.endswith("/") else base + "/", url.lstrip("/"))
+
+
+def may_leave_page(step: Step, result: DiscoveryResult | None) -> bool:
+    """Can this step load another page whatever its expectation says? A click on a link (an
+    ``href`` that is not ``#...`` or ``javascript:``, or a ``role=link``) or on a submit
+    button (``<button>`` without another type, ``<input type=submit|image>``) may: an
+    "Edit Record" link checked by ``text_visible:Edit Record #2`` opens the edit page. A
+    click whose element is not known yet may too. Later steps are then not bound on this
+    page: a same-named element here (the list page's "Price" sort link) is not theirs."""
+    if step.action is not Action.CLICK:
+        return False
+    fp = result.fingerprint if result is not None else None
+    if fp is None:
+        return True
+    tag, kind = fp.tag.lower(), (fp.type or "").lower()
+    if tag == "a" and fp.href is not None:
+        href = fp.href.strip().lower()
+        return not href.startswith(("#", "javascript:"))
+    if fp.role == "link":
+        return True
+    if tag == "button":
+        return kind in ("", "submit")
+    return tag == "input" and kind in ("submit", "image")
+
+
+def same_page(url: str, other: str) -> bool:
+    """Do two URLs show the same page (path, and a route fragment ``#/...``), whatever the
+    host and query? A list sorted by ``?sort=2`` is the same page; ``/edit/`` is not."""
+    a, b = urlsplit(url), urlsplit(other)
+
+    def route(fragment: str) -> str:
+        return fragment if fragment.startswith(("/", "!/")) else ""
+
+    return (a.path.rstrip("/"), route(a.fragment)) == (b.path.rstrip("/"), route(b.fragment))
 
 
 def start_page_steps(plan: Plan) -> list[Step]:
@@ -211,16 +246,23 @@ def discover_plan(
         )
         out.seconds = time.perf_counter() - started
         return out
-    by_index = {step.index: step for step in steps}
-    for index, result in found.items():
+    head = steps[0].index
+    for step in steps:
+        result = found.get(step.index)
+        if result is None:
+            continue
+        index = step.index
+        if index != head:  # found ahead of its turn, on the start page
+            result = result.model_copy(update={"batch_url": page.url})
         out.results[index] = result
         if result.locator is None and result.unresolved is not None:
-            step = by_index[index]
             out.problems.append(
                 DiscoveryProblem(
                     plan.req_id, step.source, _describe_unresolved(step, result), kind="step"
                 )
             )
+        if may_leave_page(step, result):
+            break  # the steps after it are discovered when they run, on their own page
     out.seconds = time.perf_counter() - started
     return out
 

@@ -22,6 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer, bounded, suggest_names
+from pytest_pacts.discovery.planning import may_leave_page, same_page
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
@@ -103,6 +104,9 @@ class Finder:
         """The step's element, waiting (on DOM changes) up to ``timeout_ms`` for it to
         appear; a page that is settled and still has no match fails after ``settle_ms``."""
         state = self.states.get(index)
+        if state is not None and state.locator is not None and self._bound_elsewhere(index):
+            self.forget(index)  # bound ahead of its turn on another page: discover it here
+            state = None
         if state is not None and state.locator is not None:
             return Located(state, None, self.sources[index])
         start = now_ms()
@@ -118,10 +122,18 @@ class Finder:
                     continue
                 return Located(None, classify_error(exc, "discovering the element", index), "")
             last = results[index]
-            for i, result in results.items():
-                if i != index and result.ok:
+            # Later steps are kept only up to a click that may load another page (a link, a
+            # submit button): the steps after it belong to that page.
+            leaving = may_leave_page(self.plan.steps[index], last)
+            for i in pending:
+                result = results.get(i)
+                if i == index or result is None:
+                    continue
+                if result.ok and not leaving:
+                    result = result.model_copy(update={"batch_url": self._url()})
                     self._report(i, result)
                     self._adopt(i, result, "discovery")
+                leaving = leaving or may_leave_page(self.plan.steps[i], result)
             if last.locator is not None:
                 self._report(index, last)
                 return Located(self._adopt(index, last, "discovery"), None, "discovery")
@@ -145,6 +157,24 @@ class Finder:
             failure = not_found(step, failure, self._suggestions(step))
             failure = special_surface(self.page, failure)
         return Located(None, failure, "")
+
+    def _bound_elsewhere(self, index: int) -> bool:
+        """A cached result found ahead of its step (in one batch with an earlier step) on
+        another page than the one the step now runs on: an earlier step navigated in
+        between, so the binding is another page's element (the list page's "Price" sort link
+        for the edit page's "Price" field). It is discovered afresh, neither trusted nor
+        healed towards."""
+        if self.sources.get(index) != "cache":
+            return False
+        state = self.states[index]
+        url = state.discovery.batch_url if state.discovery is not None else None
+        return url is not None and not same_page(url, self._url())
+
+    def _url(self) -> str:
+        try:
+            return self.page.url
+        except PlaywrightError:
+            return ""
 
     def _without_region(self, index: int) -> DiscoveryResult | None:
         """The step's region matches no container and no text on the page (a scaffolded

@@ -277,6 +277,12 @@ class DiscoveryResult(_Frozen):
         description="Warnings a person should read although the element was found, e.g. the "
         "step's region matched nothing on the page and the element was found page-wide.",
     )
+    batch_url: str | None = Field(
+        default=None,
+        description="Set when the step was discovered ahead of its turn, in one batch with an "
+        "earlier step: the URL of the page it was found on. Run on another page, such a "
+        "binding is discovered afresh (an earlier step may have navigated in between).",
+    )
 
     @property
     def ok(self) -> bool:

@@ -148,6 +148,54 @@ def agreement(
     ), best.score
 
 
+# The kinds of control an action can use interchangeably: a link and a button are both
+# clicked (Django 5 turned "Log out" from a link into a POST form's button).
+_KIND_OF_ROLE = {
+    **dict.fromkeys(("button", "link", "menuitem", "tab"), "press"),
+    **dict.fromkeys(("textbox", "searchbox", "combobox", "spinbutton"), "text"),
+    **dict.fromkeys(("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"), "check"),
+}
+
+
+def _norm(text: str | None) -> str:
+    return " ".join(_WORDS.findall((text or "").lower()))
+
+
+def exact_name(ctx: HealContext, locator: Locator, found: Resolved) -> str | None:
+    """Why an element found by intent is the recorded one although the fingerprint ranks
+    another element higher, or ``None``: it is a control of the recorded kind (link and button
+    alike) whose accessible name is exactly the recorded one and the step's words, and the only
+    visible control of that kind with that name on its page. A tag change (``<a>`` to
+    ``<button>``) costs the type, role, href, ancestors and position of the fingerprint; the
+    name a person reads is what stayed. Rivals are refused before this is asked."""
+    fp, new, target = ctx.state.fingerprint, found.fingerprint, ctx.state.step.target
+    if fp is None or new is None or target is None:
+        return None
+    kind = _KIND_OF_ROLE.get(fp.role or "")
+    if kind is None or _KIND_OF_ROLE.get(new.role or "") != kind:
+        return None
+    name = _norm(new.accessible_name)
+    if not name or name != _norm(fp.accessible_name) or name != _norm(target.element):
+        return None
+    frame = frame_of(ctx.page, locator.frame_path)
+    if frame is None:
+        return None
+    roles = [r for r, k in _KIND_OF_ROLE.items() if k == kind]
+    same = 0
+    try:
+        for role in roles:
+            named = frame.get_by_role(role, name=new.accessible_name, exact=True)  # type: ignore[arg-type]
+            same += named.count()
+    except PlaywrightError:
+        return None
+    if same != 1:
+        return None
+    return (
+        f'its exact name "{new.accessible_name}" is the recorded one and the step\'s, on the '
+        f"only {kind} control so named ({fp.role} → {new.role})"
+    )
+
+
 def _inside(ctx: HealContext, locator: Locator, scope: Scope) -> bool:
     if locator.frame_path != scope.frame_path:
         return False

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import (
     agreement,
+    exact_name,
     gate_evidence,
     locator_json,
     names_intent,
@@ -66,22 +67,30 @@ def try_locators(
             )
             continue
         conflict, runner_up = agreement(ctx, locator, found)
+        reason = f"{what} {locator.describe()} is unique and passes the gate"
         if conflict is not None:
-            notes.append(f"{locator.describe()}: {conflict}")
-            continue
+            exact = exact_name(ctx, locator, found)
+            if exact is None:
+                notes.append(f"{locator.describe()}: {conflict}")
+                continue
+            reason += f"; {exact}, so the recorded fingerprint's ranking does not overrule it"
+        # Score and runner-up are both similarities to the recorded fingerprint (this
+        # element's, the best other element's), as in every rung; the locator's own
+        # confidence is kept in the evidence.
         return RungResult(
             rung=rung,
             accepted=True,
-            reason=f"{what} {locator.describe()} is unique and passes the gate",
+            reason=reason,
             locator=locator,
             fingerprint=found.fingerprint,
-            score=score,
+            score=found.score if found.score is not None else score,
             runner_up_score=runner_up,
             evidence={
                 **evidence,
                 **extra,
                 "healed_locator": locator_json(locator),
                 "fingerprint_score": found.score,
+                "locator_confidence": score,
             },
         )
     if not notes:

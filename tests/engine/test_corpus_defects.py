@@ -1,0 +1,293 @@
+"""Engine defects the real-app corpus (bench/realapps) surfaced, each on a small fixture page.
+
+Datasette's CodeMirror editor over its textarea, Flask-Admin's select2 widget over a hidden
+select, its confirm() before a bulk delete, its keyup-only filter box, its edit modal and its
+list-page "Price" link; Django 5.2's "Log out" link turned into a POST button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import discover
+from pytest_pacts.discovery.planning import discover_plan
+from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.engine.healing._common import resolve
+from pytest_pacts.models import Action, Target
+from pytest_pacts.models.outcome import HealRung
+
+from .helpers import FAST, Site, plan, run
+
+# -- 1. fill needs no hit test ---------------------------------------------------------------
+
+# A code editor (CodeMirror 5 style) draws its lines over the real textarea: the pointer
+# would hit the editor, but a fill does not use the pointer.
+EDITOR = """
+<form>
+  <div style="position: relative; width: 420px; height: 90px">
+    <textarea id="sql" aria-label="Custom SQL query" style="width: 400px; height: 80px"></textarea>
+    <div class="CodeMirror" style="position: absolute; inset: 0; background: #fff">
+      <pre><span class="cm-keyword">select</span> * from products</pre>
+    </div>
+  </div>
+  <button type="button">Run SQL</button>
+</form>
+"""
+
+
+def test_fill_does_not_require_the_hit_test(tab: Page, site: Site) -> None:
+    url = site.add("editor.html", EDITOR)
+    record = run(
+        tab,
+        plan(url, ("fill", "Custom SQL query", "select 1", "value:select 1")),
+        healer=HealingLadder(),
+    )
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.input_value("#sql") == "select 1"
+    step = record.steps[0]
+    assert not step.heals  # no repair rung dismissing the editor as a "banner"
+    assert step.gate is not None and all(p.ok for p in step.gate.points)
+
+
+def test_a_click_still_requires_the_hit_test(tab: Page, site: Site) -> None:
+    covered = EDITOR.replace('<button type="button">Run SQL</button>', "").replace(
+        '<textarea id="sql" aria-label="Custom SQL query" style="width: 400px; height: 80px">'
+        "</textarea>",
+        '<button id="under" type="button" style="width: 400px; height: 80px">Run SQL</button>',
+    )
+    url = site.add("covered-button.html", covered)
+    record = run(tab, plan(url, ("click", "Run SQL")))
+    assert record.verdict == "fail"
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert step.failure.type.value == "obscured"
+
+
+# -- 2. a hidden native select behind its widget ---------------------------------------------
+
+SELECT2 = """
+<form>
+  <label for="category">Category</label>
+  <div class="select2-container" id="s2id_category">
+    <a class="select2-choice" href="javascript:void(0)"><span class="select2-chosen">Garden</span></a>
+  </div>
+  <select id="category" name="category" style="display: none">
+    <option value="1">Garden</option><option value="2">Kitchen</option>
+  </select>
+</form>
+<script>
+  // the widget mirrors the native select on its change event
+  document.getElementById('category').addEventListener('change', (e) => {
+    document.querySelector('.select2-chosen').textContent = e.target.selectedOptions[0].text;
+  });
+</script>
+"""
+
+
+def test_select_on_a_hidden_select_goes_through_its_visible_widget(tab: Page, site: Site) -> None:
+    url = site.add("select2.html", SELECT2)
+    record = run(tab, plan(url, ("select", "Category", "Kitchen")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.input_value("#category") == "2"
+    assert tab.inner_text(".select2-chosen") == "Kitchen"
+
+
+def test_a_hidden_select_without_a_widget_is_still_not_visible(tab: Page, site: Site) -> None:
+    bare = SELECT2.replace('<div class="select2-container"', '<div class="note"').replace(
+        '<a class="select2-choice" href="javascript:void(0)">', "<a>"
+    )
+    url = site.add("hidden-select.html", bare)
+    record = run(tab, plan(url, ("select", "Category", "Kitchen")))
+    assert record.verdict == "fail"
+    assert tab.input_value("#category") == "1"
+
+
+# -- 3. native dialogs are accepted ----------------------------------------------------------
+
+CONFIRM = """
+<button onclick="if (confirm('Are you sure?')) document.getElementById('out').textContent = 'Deleted'">
+  Delete</button>
+<button onclick="document.getElementById('out').textContent = 'Hello ' + prompt('Your name?', 'Ada')">
+  Greet</button>
+<p id="out">Nothing yet</p>
+"""
+
+
+def test_a_confirm_dialog_is_accepted_and_recorded(tab: Page, site: Site) -> None:
+    url = site.add("confirm.html", CONFIRM)
+    record = run(tab, plan(url, ("click", "Delete", "", "text_visible:Deleted")))
+    assert record.verdict == "pass", render_failure(record)
+    notes = record.steps[0].notes
+    assert any("Are you sure?" in n and "accepted" in n for n in notes), notes
+
+
+def test_a_prompt_gets_its_default_value(tab: Page, site: Site) -> None:
+    url = site.add("prompt.html", CONFIRM)
+    record = run(tab, plan(url, ("click", "Greet", "", "text_visible:Hello Ada")))
+    assert record.verdict == "pass", render_failure(record)
+
+
+def test_dialogs_can_be_dismissed_by_setting(tab: Page, site: Site) -> None:
+    url = site.add("confirm-dismiss.html", CONFIRM)
+    record = run(
+        tab,
+        plan(url, ("click", "Delete", "", "text_visible:Nothing yet")),
+        options=replace(FAST, dialogs="dismiss"),
+    )
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.inner_text("#out") == "Nothing yet"
+    assert any("dismissed" in n for n in record.steps[0].notes)
+
+
+# -- 4. fill ends with the key events of a keyboard ------------------------------------------
+
+KEYUP_FILTER = """
+<input id="fa_filter" aria-label="Filter">
+<ul><li>apple</li><li>banana</li><li>cherry</li></ul>
+<script>
+  document.getElementById('fa_filter').addEventListener('keyup', (e) => {
+    const q = e.target.value.toLowerCase();
+    for (const li of document.querySelectorAll('li')) li.hidden = !li.textContent.includes(q);
+  });
+</script>
+"""
+
+
+def test_fill_fires_a_keyup_for_a_keyup_only_filter(tab: Page, site: Site) -> None:
+    url = site.add("keyup.html", KEYUP_FILTER)
+    record = run(tab, plan(url, ("fill", "Filter", "ban", "text_hidden:apple")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.input_value("#fa_filter") == "ban"
+
+
+# -- 5. a link that became a button ----------------------------------------------------------
+
+
+def test_a_link_that_became_a_button_heals_by_its_exact_name(tab: Page, site: Site) -> None:
+    v1 = site.add("logout-v1.html", '<a href="/logout">Log out</a> <a href="/">Home</a>')
+    tab.goto(v1)
+    found = discover(tab, [(0, Target(element="Log out"), Action.CLICK)])[0]
+    assert found.locator is not None
+    v2 = site.add(
+        "logout-v2.html",
+        '<form onsubmit="document.body.dataset.out = 1; return false">'
+        '<button type="submit">Log out</button></form> <a href="/">Home</a>',
+    )
+    record = run(tab, plan(v2, ("click", "Log out")), pom={0: found}, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.body.dataset.out") == "1"
+    # healed by intent (the alternate "text" or re-discovery), before similarity is asked
+    assert record.steps[0].heals[-1].rung in (HealRung.ALTERNATE, HealRung.REDISCOVERY)
+
+
+def test_a_removed_link_does_not_heal_to_a_button_of_another_name(tab: Page, site: Site) -> None:
+    v1 = site.add("logout-v1b.html", '<a href="/logout">Log out</a> <a href="/">Home</a>')
+    tab.goto(v1)
+    found = discover(tab, [(0, Target(element="Log out"), Action.CLICK)])[0]
+    v2 = site.add("logout-v3.html", '<form><button type="button">Sign out of all</button></form>')
+    record = run(tab, plan(v2, ("click", "Log out")), pom={0: found}, healer=HealingLadder())
+    assert record.verdict == "fail"
+
+
+# -- 6. what an intent heal reports ----------------------------------------------------------
+
+
+def test_an_intent_heal_reports_fingerprint_similarities(tab: Page, site: Site) -> None:
+    v1 = site.add("save-v1.html", '<button id="save">Save</button> <button>Cancel</button>')
+    tab.goto(v1)
+    found = discover(tab, [(0, Target(element="Save"), Action.CLICK)])[0]
+    assert found.locator is not None
+    by_id = next(a for a in found.alternates if a.css == "#save")
+    pom = {0: found.model_copy(update={"locator": by_id, "alternates": ()})}
+    v2 = site.add("save-v2.html", '<button id="store">Save</button> <button>Cancel</button>')
+    record = run(tab, plan(v2, ("click", "Save")), pom=pom, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    heal = record.steps[0].heals[-1]
+    assert heal.rung in (HealRung.ALTERNATE, HealRung.REDISCOVERY)
+    # the score is the healed element's similarity to the recorded fingerprint (not the
+    # locator's confidence), the runner-up the best other element's: comparable numbers
+    assert heal.score is not None and heal.runner_up_score is not None
+    assert heal.new_locator is not None
+    similarity = resolve(tab, heal.new_locator, found.fingerprint).score
+    assert similarity is not None and heal.score == pytest.approx(similarity, abs=0.005)
+    assert heal.score > heal.runner_up_score
+
+
+# -- 7. the app's own dialog is not a consent banner -----------------------------------------
+
+MODAL = """
+<button id="save" style="margin: 40px">Save</button>
+<div id="fa_modal_window" class="modal" role="dialog"
+     style="position: fixed; inset: 0; background: rgba(255,255,255,.95)">
+  <button class="close" onclick="this.parentNode.remove()">×</button>
+  <h3>Edit Record #2</h3>
+  <form><label>Name * <input name="name"></label> <label>Email * <input name="email"></label></form>
+</div>
+"""
+
+
+def test_the_repair_rung_leaves_the_apps_own_dialog_open(tab: Page, site: Site) -> None:
+    url = site.add("modal.html", MODAL)
+    record = run(tab, plan(url, ("click", "Save")), healer=HealingLadder())
+    assert record.verdict == "fail"
+    assert tab.locator("#fa_modal_window").count() == 1  # never closed
+    reasons = " ".join(h.reason for h in record.steps[0].heals)
+    assert "dismissed" not in reasons, reasons
+
+
+# -- 8. no binding across a navigation -------------------------------------------------------
+
+LIST_PAGE = """
+<table><thead><tr><th><a href="?sort=2">Price</a></th><th>Name</th></tr></thead>
+<tbody><tr><td>3.5</td><td>Garden Hose <a href="edit.html">Edit Record</a></td></tr></tbody></table>
+"""
+EDIT_PAGE = """
+<h1>Edit Record #2</h1>
+<form><label for="price">Price</label> <input id="price" value="3.5"></form>
+"""
+
+
+def test_steps_after_a_link_click_are_not_bound_on_the_start_page(tab: Page, site: Site) -> None:
+    url = site.add("list.html", LIST_PAGE)
+    site.add("edit.html", EDIT_PAGE)
+    p = plan(
+        url,
+        ("click", "Edit Record", "", "text_visible:Edit Record #2"),
+        ("focus", "Price"),
+    )
+    found = discover_plan(tab, p, None)
+    assert 0 in found.cacheable
+    assert 1 not in found.results  # after a link click: discovered when its step runs
+    record = run(tab, p, pom=found.cacheable, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.activeElement.id") == "price"
+
+
+def test_a_batch_bound_locator_from_another_page_is_discovered_afresh(
+    tab: Page, site: Site
+) -> None:
+    url = site.add("list2.html", LIST_PAGE.replace("edit.html", "edit2.html"))
+    site.add("edit2.html", EDIT_PAGE)
+    p = plan(
+        url,
+        ("click", "Edit Record", "", "text_visible:Edit Record #2"),
+        ("focus", "Price"),
+    )
+    # what an older collection bound: both steps on the list page, in one batch
+    tab.goto(url)
+    batch = discover(
+        tab,
+        [
+            (0, Target(element="Edit Record"), Action.CLICK),
+            (1, Target(element="Price"), Action.FOCUS),
+        ],
+    )
+    pom = {0: batch[0], 1: batch[1].model_copy(update={"batch_url": url})}
+    record = run(tab, p, pom=pom, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.activeElement.id") == "price"
+    assert not record.steps[1].heals  # a fresh discovery, not a heal
