@@ -203,6 +203,60 @@ function makeDom(doc) {
     return text;
   }
 
+  // The text a person can see: no display:none or unrendered subtrees, no text nodes of a
+  // visibility:hidden element (a visible child of it still counts), and a closed drop-down
+  // shows only its selected option. Regions are named by what the page shows: a filter
+  // <select> whose hidden options list "price" does not mention "price".
+  const styleCache = new Map();
+  const styleOf = (el) => {
+    if (!styleCache.has(el)) styleCache.set(el, getComputedStyle(el));
+    return styleCache.get(el);
+  };
+  const unrenderedCache = new Map();
+  function unrendered(el) {
+    if (unrenderedCache.has(el)) return unrenderedCache.get(el);
+    const style = styleOf(el);
+    let out = style.display === 'none';
+    // closed <details>, content-visibility, no box (display:contents has none of its own)
+    if (!out && style.display !== 'contents' && el.checkVisibility) out = !el.checkVisibility();
+    unrenderedCache.set(el, out);
+    return out;
+  }
+  const visibleRawCache = new Map();
+  function visibleRaw(el) {
+    if (visibleRawCache.has(el)) return visibleRawCache.get(el);
+    let text = '';
+    const seen = styleOf(el).visibility === 'visible';
+    if (el.tagName === 'SELECT' && !(el.multiple || el.size > 1)) {
+      const shown = el.selectedOptions[0] || el.options[0];
+      text = shown && seen ? shown.textContent : '';
+    } else if (el.tagName === 'INPUT') {
+      text = seen ? rawText(el) : '';
+    } else {
+      const kids = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+      for (const node of kids) {
+        if (node.nodeType === Node.TEXT_NODE) { if (seen) text += node.data; }
+        else if (node.nodeType === Node.ELEMENT_NODE && !SKIP_TAGS.has(node.tagName) && !unrendered(node)) {
+          const inner = visibleRaw(node);
+          text += BLOCK_TAGS.has(node.tagName) ? ` ${inner} ` : inner;
+        }
+      }
+    }
+    visibleRawCache.set(el, text);
+    return text;
+  }
+  const visibleCache = new Map();
+  function visibleText(el) {
+    if (visibleCache.has(el)) return visibleCache.get(el);
+    let hidden = unrendered(el);
+    if (!hidden && styleOf(el).display === 'contents') {
+      for (let a = parentOf(el); a && !hidden; a = parentOf(a)) hidden = unrendered(a);
+    }
+    const text = hidden ? '' : norm(visibleRaw(el));
+    visibleCache.set(el, text);
+    return text;
+  }
+
   // CSS generated content, as accname and Playwright read it: ::before/::after strings and
   // attr() values, or the alternative text after "/" ("\e900" / "Log in"); a pseudo element
   // that is not inline is a separate word. Icon fonts name buttons this way.
@@ -357,7 +411,7 @@ function makeDom(doc) {
     return name;
   }
 
-  return { roleOf, accName, textOf, rawText, labelTexts, isHidden };
+  return { roleOf, accName, textOf, rawText, visibleText, labelTexts, isHidden };
 }
 
 // Which elements an action can use (brief: "never pick an incompatible one").
@@ -390,6 +444,9 @@ function compatibility(el, action, roleOf, cheap = false) {
     case 'check': case 'uncheck': return isCheckable(el, roleOf) ? 2 : 0;
     case 'select': return isSelectable(el, roleOf) ? 2 : 0;
     case 'click': case 'hover': {
+      // "Search | click" is the button named Search, not the text field beside it: a field
+      // is clicked only when no control by that name matches.
+      if (action === 'click' && isEditableType(el, roleOf)) return 1;
       if (isClickable(el, roleOf, cheap)) return 2;
       for (let a = parentOf(el), i = 0; a && i < 3 && !cheap; a = parentOf(a), i++)
         if (isClickable(a, roleOf) && a.tagName !== 'SELECT') return 2;

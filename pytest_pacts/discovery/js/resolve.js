@@ -17,6 +17,49 @@ function isSection(el) {
   return role ? SECTION_ROLES.has(role) : SECTION_TAGS.has(el.tagName);
 }
 const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
+const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'this', 'that',
+  'with', 'its', 'my', 'your']);
+// The words a person uses for a kind of control.
+const ROLE_WORDS = {
+  checkbox: ['checkbox', 'check', 'box', 'tick', 'tickbox'],
+  radio: ['radio', 'option', 'button'],
+  switch: ['switch', 'toggle'],
+  button: ['button', 'btn'],
+  link: ['link'],
+  textbox: ['field', 'textbox', 'text', 'input', 'box', 'textfield', 'area', 'textarea'],
+  searchbox: ['search', 'field', 'box', 'input', 'searchbox'],
+  spinbutton: ['field', 'input', 'number', 'box', 'spinner'],
+  combobox: ['dropdown', 'drop', 'down', 'select', 'combobox', 'combo', 'box', 'picker', 'list'],
+  listbox: ['list', 'listbox', 'box', 'select'],
+  slider: ['slider', 'range'],
+  tab: ['tab'],
+  menuitem: ['menu', 'item', 'entry'],
+  option: ['option', 'item'],
+  img: ['image', 'img', 'picture', 'icon'],
+};
+const ICON_WORDS = ['icon', 'image', 'img', 'symbol', 'glyph'];
+// An element that shows no text: an icon (svg, i, img, a span drawn by CSS) or a control
+// holding only one.
+function showsNoText(el, dom) {
+  return !bare(dom.textOf(el)) && !(el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT');
+}
+function typeWords(el, dom) {
+  const out = [...(ROLE_WORDS[dom.roleOf(el)] || [])];
+  if (el.tagName === 'INPUT') out.push(...tokens(inputType(el)));
+  if (el.tagName === 'SELECT') out.push(...ROLE_WORDS.combobox);
+  if (el.tagName === 'TEXTAREA') out.push(...ROLE_WORDS.textbox);
+  if (showsNoText(el, dom)) out.push(...ICON_WORDS);
+  return out;
+}
+function evidenceWords(el, dom, kind) {
+  const out = new Set(kind);
+  const add = (v) => { for (const t of tokens(v)) out.add(t); };
+  add(dom.accName(el));
+  for (const a of ['title', 'aria-label', 'placeholder', 'id', 'name', ...TEST_ID_ATTRS]) add(el.getAttribute(a));
+  for (const c of el.classList) add(c);
+  for (const l of dom.labelTexts(el)) add(l);
+  return out;
+}
 
 function makeResolver(dom, elements, strategies, regions, args) {
   const order = args.strategies.filter((s) => strategies[s]);
@@ -41,11 +84,18 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function deepest(els) {
     return els.filter((e) => !els.some((o) => o !== e && containsComposed(e, o)));
   }
-  // The deepest elements whose text mentions ``text``.
+  // The deepest elements whose *visible* text mentions ``text`` (a person names a region by
+  // what the page shows: not a closed drop-down's other options, not hidden text). Raw text
+  // is a superset, so only elements whose raw text mentions it are looked at.
+  const visibleLow = new Map();
+  const visibleLowOf = (el) => {
+    if (!visibleLow.has(el)) visibleLow.set(el, dom.visibleText(el).toLowerCase());
+    return visibleLow.get(el);
+  };
   function mentions(text) {
     const needle = low(text);
-    return elements.filter((e) => lowTextOf(e).includes(needle)
-      && !kids(e).some((c) => lowTextOf(c).includes(needle)));
+    const says = (e) => lowTextOf(e).includes(needle) && visibleLowOf(e).includes(needle);
+    return elements.filter((e) => says(e) && !kids(e).some(says));
   }
   function anchorsOf(scope) {
     if (!scope.anchors) {
@@ -72,13 +122,82 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // Up to <body> (a page-title heading scopes the page: "Remove@Your Cart"), but never
       // out of the anchor's own section: "Card number@Payment" must not reach the gift-card
       // form next to the Payment section.
+      let group = null;
       for (let a = anchor.el; a && a.tagName !== 'HTML'; a = parentOf(a)) {
         const inside = els.filter((e) => chains.get(e).has(a));
-        if (inside.length) { groups.push({ container: a, how: anchor.how, els: inside }); break; }
+        if (inside.length) { group = { container: a, how: anchor.how, els: inside }; break; }
         if (isSection(a)) break;
       }
+      // A heading also names what follows it up to the next heading of its level or higher
+      // (its section), whatever wraps them: "All@By in stock" in a filter sidebar of
+      // <h3>By in stock</h3><ul>…</ul><h3>By author</h3><ul>…</ul>. Used when the
+      // heading's containers hold several candidates and its section fewer.
+      if (anchor.how && anchor.how.how === 'heading' && (!group || group.els.length > 1)) {
+        const part = sectionGroup(anchor.el, els, chains);
+        if (part && (!group || part.els.length < group.els.length)) group = part;
+      }
+      if (group) groups.push(group);
     }
     return groups;
+  }
+
+  function headingLevel(h) {
+    const m = /^H([1-6])$/.exec(h.tagName);
+    if (m) return Number(m[1]);
+    const level = parseInt(h.getAttribute('aria-level'), 10);
+    return level > 0 ? level : 2;
+  }
+  // The elements following ``heading`` (or a wrapper that holds nothing but it) up to the
+  // next heading of the same or a higher level, as [base, siblings].
+  const sections = new Map();
+  function sectionOf(heading) {
+    if (sections.has(heading)) return sections.get(heading);
+    const level = headingLevel(heading);
+    let base = heading;
+    while (!base.nextElementSibling) {
+      const p = base.parentElement;
+      if (!p || p.tagName === 'BODY' || isSection(p) || dom.textOf(p) !== dom.textOf(base)) break;
+      base = p;
+    }
+    const isStop = (e) => dom.roleOf(e) === 'heading' && headingLevel(e) <= level;
+    const stops = (s) => isStop(s)
+      || [...s.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')].some(isStop);
+    const sibs = [];
+    for (let s = base.nextElementSibling; s && !stops(s); s = s.nextElementSibling) sibs.push(s);
+    const out = { base, sibs };
+    sections.set(heading, out);
+    return out;
+  }
+  function sectionGroup(heading, els, chains) {
+    const { base, sibs } = sectionOf(heading);
+    const inside = els.filter((e) => sibs.some((s) => chains.get(e).has(s)));
+    if (!inside.length) return null;
+    const at = sibs.findIndex((s) => inside.some((e) => chains.get(e).has(s)));
+    const container = sibs[at];
+    return { container, how: { how: 'heading', specs: siblingSpecs(base, at + 1, container) }, els: inside };
+  }
+  // ``<base>:text-is("…") + * + ul``: the k-th element after the heading, as Playwright CSS
+  // (text-is first, has-text for a heading whose text sits in a child). ``_els`` is the set
+  // the selector matches here, for the uniqueness estimate (never sent to Python).
+  function siblingSpecs(base, k, container) {
+    const text = dom.textOf(base);
+    const byRole = base.getAttribute('role') === 'heading';
+    const bt = tag(base) + (byRole ? '[role="heading"]' : '');
+    const hop = `${' + *'.repeat(k - 1)} + ${tag(container)}`;
+    const sameTag = elements.filter((e) => e.tagName === base.tagName
+      && (!byRole || e.getAttribute('role') === 'heading'));
+    const after = (bases) => new Set(bases.map((b) => {
+      let s = b;
+      for (let i = 0; i < k && s; i++) s = s.nextElementSibling;
+      return s && s.tagName === container.tagName ? s : null;
+    }).filter(Boolean));
+    const textIs = sameTag.filter((e) => dom.textOf(e) === text
+      && !kids(e).some((c) => dom.textOf(c) === text));
+    const hasText = sameTag.filter((e) => lowTextOf(e).includes(low(text)));
+    const out = [];
+    if (textIs.includes(base)) out.push({ css: `${bt}:text-is(${cssString(text)})${hop}`, _els: after(textIs) });
+    out.push({ css: `${bt}:has-text(${cssString(text)})${hop}`, _els: after(hasText) });
+    return out;
   }
 
   // Keep the elements the region allows (SPEC.md §3 regions; §4 "ambiguity is resolved by
@@ -103,22 +222,82 @@ function makeResolver(dom, elements, strategies, regions, args) {
   }
 
   // The only action-compatible element near ``context`` (SPEC.md §4 relational: "the only
-  // checkbox in the row that mentions 'Buy milk'"). It must not carry a name of its own
-  // that contradicts the step ("Delete" never resolves to the row's only "Edit" button).
+  // checkbox in the row that mentions 'Buy milk'"). With a region, the step's words must
+  // say what the control is: each word is the control's role or type word ("checkbox",
+  // "button", "dropdown", "field", "icon"...) or a token of its name, title, aria-label,
+  // placeholder, class, id or name attribute; "menu icon@price" never takes the only
+  // <select> of a header cell. A check/uncheck step is the exception: only a checkable
+  // control can be checked, so its words may name the state ("Done@Buy milk"). Either way
+  // a control whose own name contradicts the step's other words is refused ("Delete" never
+  // resolves to the row's only "Edit" button); a role word alone contradicts no name
+  // ("checkbox@Garden Hose" is the row's checkbox titled "Select record").
   function relational(step, scope) {
     if (!relationalOn || !RELATIONAL_ACTIONS.has(step.action)) return [];
     const context = step.region || step.element;
     if (!norm(context)) return [];
-    const q = makeQuery(step.element);
-    const fits = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2 && !dom.isHidden(e));
-    const conflicts = (e) => {
+    const words = tokens(step.element).filter((t) => !STOP_WORDS.has(t));
+    const fits = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
+      && !dom.isHidden(e) && reachable(e, step.action));
+    const needsEvidence = !!step.region && words.length && step.action !== 'check' && step.action !== 'uncheck';
+    const refused = (e) => {
+      const kind = new Set(typeWords(e, dom));
+      if (needsEvidence) {
+        const said = evidenceWords(e, dom, kind);
+        if (!words.every((w) => said.has(w))) return true;
+      }
       const name = dom.accName(e);
-      if (!name || tokens(name).some((t) => q.tokens.includes(t))) return false;
+      const described = words.filter((w) => !kind.has(w));
+      if (!name || !described.length || tokens(name).some((t) => described.includes(t))) return false;
       return !low(context).includes(low(name));
     };
     const local = scope || { region: context, structured: new Map() };
     const { els, where } = applyScope(fits, local);
-    return els.filter((e) => where.has(e) && !conflicts(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
+    return els.filter((e) => where.has(e) && !refused(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
+  }
+
+  // An open modal dialog (a <dialog> shown modally, [role=dialog][aria-modal=true], a
+  // Bootstrap .modal.in/.show) takes the page: a person reaches only what is inside it.
+  // Hover is left alone (expectations probe what the page shows through it).
+  let modal;
+  function openModal() {
+    if (modal !== undefined) return modal;
+    const isModal = (e) => {
+      if (e.tagName === 'DIALOG') {
+        try { return e.open && e.matches(':modal'); } catch (err) { return false; }
+      }
+      const role = (e.getAttribute('role') || '').trim();
+      if ((role === 'dialog' || role === 'alertdialog') && e.getAttribute('aria-modal') === 'true') return true;
+      return e.classList.contains('modal') && (e.classList.contains('in') || e.classList.contains('show'));
+    };
+    const open = elements.filter((e) => isModal(e) && !dom.isHidden(e));
+    const top = open.filter((e) => !open.some((o) => o !== e && containsComposed(e, o)));
+    const layered = top.filter((e) => e.tagName === 'DIALOG');  // the top layer is above all
+    modal = (layered.length ? layered : top).slice(-1)[0] || null;
+    return modal;
+  }
+  function reachable(el, action) {
+    if (action === 'hover' || action === 'wait') return true;
+    const m = openModal();
+    return !m || containsComposed(m, el);
+  }
+  // A checkbox or radio hidden under the label that draws it (the label takes the click).
+  function drawnByLabel(el) {
+    return el.tagName === 'INPUT' && ['checkbox', 'radio'].includes(inputType(el))
+      && !!el.labels && [...el.labels].some((l) => !dom.isHidden(l));
+  }
+  // Is ``el`` a container of controls: not itself a control, holding two or more?
+  const crowdCache = new Map();
+  function holdsControls(el) {
+    if (!el.childElementCount) return false;
+    if (crowdCache.has(el)) return crowdCache.get(el);
+    let out = false;
+    // a control itself (native, role, click handler, tabindex) is what it is
+    if (el.tagName !== 'LABEL' && !isClickable(el, dom.roleOf, true)) {
+      const inside = [...el.querySelectorAll('*')].filter((e) => isClickable(e, dom.roleOf, true));
+      out = inside.filter((e) => !inside.some((o) => o !== e && o.contains(e))).length >= 2;
+    }
+    crowdCache.set(el, out);
+    return out;
   }
 
   function countMatching(strategy, spec, region) {
@@ -158,7 +337,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
         confidence: o.tier ? score(o.strategy, o.tier) : args.confidence[o.strategy],
         ...o.spec,
         in_shadow: inShadow(el),
-        region: region ? { description, matched_by: typeof where.how === 'string' ? where.how : where.how.how, ...region } : null,
+        region: region ? { description, matched_by: typeof where.how === 'string' ? where.how : where.how.how, ...withoutPrivate(region) } : null,
       });
     }
     return out;
@@ -253,6 +432,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       status: 'ambiguous', rank, strategy, candidates: candidatesOf(els, strategy, tier),
     });
     const hits = [];
+    let hiddenMatches = 0;
     const pointer = step.action === 'click' || step.action === 'hover';
     for (const row of rows()) {
       const tier = strategies[row.s].compare(row.p, q);
@@ -278,9 +458,18 @@ function makeResolver(dom, elements, strategies, regions, args) {
             rows = rows.filter((r) => keep.has(r.el));
           }
           rows = rows.filter((r) => (pass === 2 ? compatOf(r.el) === 2 : compatOf(r.el) >= 1));
-          let els = [...new Set(rows.map((r) => r.el))];
-          const shown = els.filter((e) => !dom.isHidden(e));
-          if (shown.length) els = shown;
+          let els = [...new Set(rows.map((r) => r.el))].filter((e) => reachable(e, step.action));
+          // A hidden element is not a candidate (a closed menu's item is discovered again
+          // when the menu is open); a checkbox drawn by its label is operated through it.
+          // A hidden native select that a visible widget stands in for (select2, chosen) is
+          // selected through it (selectProxy, actionability.js).
+          const shown = els.filter((e) => !dom.isHidden(e) || drawnByLabel(e)
+            || (step.action === 'select' && !!selectProxy(e)));
+          hiddenMatches += els.length - shown.length;
+          els = shown;
+          // A pointer never aims at an element holding several controls: its centre is
+          // whichever one the layout puts there.
+          if (pointer) els = els.filter((e) => !holdsControls(e));
           const scoped = applyScope(els, scope);
           if (!scoped.els.length) continue;
           if (scoped.els.length > 1) {
@@ -315,7 +504,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
       regionNote = located ? ` inside "${step.region}"`
         : ` (the region "${step.region}" matches no container and no text on this page)`;
     }
-    const message = `no element matches "${step.element}" for ${step.action}${regionNote}`;
+    const hiddenNote = hiddenMatches ? ' (hidden elements match: they are looked for again once shown)' : '';
+    const message = `no element matches "${step.element}" for ${step.action}${regionNote}${hiddenNote}`;
     return { status: 'none', rank: null, message, region_missing: regionMissing };
   }
 
@@ -326,6 +516,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
   }
 
   return { resolve, holds };
+}
+
+// A region rendering without its scan-only fields (``_els``).
+function withoutPrivate(region) {
+  const out = {};
+  for (const [k, v] of Object.entries(region)) if (!k.startsWith('_')) out[k] = v;
+  return out;
 }
 
 function fingerprintOf(el, dom) {

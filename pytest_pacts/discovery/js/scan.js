@@ -64,6 +64,16 @@ function cssVariants(el) {
   return out;
 }
 
+const ICON_TAGS = new Set(['SVG', 'I', 'SPAN', 'IMG']);
+// An element that shows no text and is an icon (svg, i, span, img; not a part inside an
+// svg) or a control (button, link, role, handler, tabindex) with nothing but an icon in it.
+function iconLike(el, dom) {
+  if (el.ownerSVGElement || !el.classList.length) return false;
+  if (['INPUT', 'SELECT', 'TEXTAREA', 'OPTION'].includes(el.tagName)) return false;
+  if (!ICON_TAGS.has(el.tagName.toUpperCase()) && !isClickable(el, dom.roleOf, true)) return false;
+  return !bare(dom.textOf(el));
+}
+
 function makeStrategies(dom) {
   const textSame = (el, s) => dom.textOf(el) === s.text
     && ![...el.children, ...(el.shadowRoot ? el.shadowRoot.children : [])].some((c) => dom.textOf(c) === s.text);
@@ -139,6 +149,17 @@ function makeStrategies(dom) {
         if (el.id) out.push({ value: el.id, css: `#${CSS.escape(el.id)}` });
         const name = el.getAttribute('name');
         if (name) out.push({ value: name, css: `${tag(el)}[name=${cssString(name)}]` });
+        // An icon, or a control showing nothing but one, is named by its classes:
+        // "menu icon" ~ <svg class="dropdown-menu-icon">, "trash" ~ <i class="fa fa-trash">.
+        if (iconLike(el, dom)) {
+          const drawn = ICON_TAGS.has(el.tagName.toUpperCase());
+          for (const c of el.classList) {
+            if (looksGenerated(c) || STATE_CLASS.test(c)) continue;
+            const words = tokens(c);
+            if (drawn && !words.includes('icon')) words.push('icon');
+            out.push({ value: words.join(' '), css: `${tag(el)}.${CSS.escape(c)}` });
+          }
+        }
         return out;
       },
       spec: (k) => ({ css: k.css }),
@@ -188,7 +209,7 @@ function makeRegions(dom, elements) {
   // Headings that name the region; their containers are found relative to the candidates.
   function headingsNamed(region) {
     const b = bare(region);
-    return headings.filter((h) => prep(dom.accName(h)).bare === b);
+    return headings.filter((h) => prep(dom.accName(h)).bare === b && !dom.isHidden(h));
   }
 
   // Renderings of a container, most specific first (see Region in models/locator.py).
@@ -227,6 +248,7 @@ function makeRegions(dom, elements) {
     return lowered.get(a);
   };
   function matches(a, r) {
+    if (r._els) return r._els.has(a);
     if (r.css ? !a.matches(r.css) : (dom.roleOf(a) !== r.role || dom.accName(a) !== r.name)) return false;
     if (r.heading && !headingsCalled(r.heading).some((h) => h !== a && containsComposed(a, h))) return false;
     if (r.has_text && !lowText(a).includes(low(r.has_text))) return false;

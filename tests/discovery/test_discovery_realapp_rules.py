@@ -1,0 +1,202 @@
+"""Discovery rules found by the real-app corpus (bench/realapps), each on a small page.
+
+Every rule is general: regions are named by visible text; relational picks need the step's
+words to say what the control is; icons are named by their classes; a role word matches by
+role whatever the name; a heading names the content after it; hidden elements and
+containers of controls are no pointer targets; an open modal dialog hides the page behind.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import to_playwright
+from pytest_pacts.models.locator import Strategy
+
+from .helpers import chosen_id, find
+
+
+def _tag_and_class(page: Page, result: object) -> str:
+    locator = getattr(result, "locator", None)
+    assert locator is not None, getattr(result, "unresolved", None)
+    value = to_playwright(page, locator).evaluate(
+        "e => e.tagName.toLowerCase() + '.' + (e.getAttribute('class') || '')"
+    )
+    assert isinstance(value, str)
+    return value
+
+
+# 1. Regions are matched through the text a person can see.
+
+
+def test_region_is_not_named_by_a_closed_selects_options(tab: Page) -> None:
+    tab.set_content(
+        '<div class="w"><select name="col"><option>- column -</option><option>price</option>'
+        '</select><button id="wrong">Apply</button></div>'
+        '<table><tr><th>price <button id="right">Apply</button></th></tr></table>'
+    )
+    assert chosen_id(tab, find(tab, "Apply", region="price")) == "right"
+
+
+def test_region_is_not_named_by_hidden_text(tab: Page) -> None:
+    tab.set_content(
+        '<div><span style="display:none">price</span><button id="w1">Apply</button></div>'
+        '<div><span style="visibility:hidden">price</span><button id="w2">Apply</button></div>'
+        '<div><span>price</span><button id="right">Apply</button></div>'
+    )
+    assert chosen_id(tab, find(tab, "Apply", region="price")) == "right"
+
+
+# 2. A relational pick needs the step's words to say what the control is.
+
+ROW_WITH_SELECT = (
+    "<table><tr><td>Garden Hose</td><td><select id='s' name='status'><option>new</option>"
+    "</select></td></tr><tr><td>Rake</td><td><select name='status'><option>new</option>"
+    "</select></td></tr></table>"
+)
+
+
+def test_relational_abstains_without_lexical_evidence(tab: Page) -> None:
+    tab.set_content(ROW_WITH_SELECT)
+    result = find(tab, "menu icon", "click", region="Garden Hose")
+    assert result.locator is None and result.unresolved is not None
+    assert result.unresolved.reason == "none"
+
+
+def test_relational_takes_the_control_its_type_word_names(tab: Page) -> None:
+    tab.set_content(ROW_WITH_SELECT)
+    for words in ("dropdown", "status"):
+        result = find(tab, words, "click", region="Garden Hose")
+        assert chosen_id(tab, result) == "s", words
+
+
+# 3. Icon-only controls are candidates, named by their class tokens.
+
+DATASETTE_HEADER = """
+<div class="select-wrapper"><select name="_filter_column"><option value="">- column -</option>
+<option>name</option><option>price</option></select></div>
+<table><thead><tr><th><a href="?_sort_desc=price">price&nbsp;▼</a>
+<svg class="dropdown-menu-icon" width="14" height="14" viewBox="0 0 24 24">
+<circle cx="12" cy="12" r="8"/></svg></th></tr></thead></table>
+<ul id="menu" hidden><li><a href="?_sort_desc=price">Sort descending</a></li></ul>
+<script>document.querySelector('svg.dropdown-menu-icon')
+  .addEventListener('click', () => { menu.hidden = false })</script>
+"""
+
+
+def test_icon_is_found_by_its_class_tokens_in_the_header_cell(tab: Page) -> None:
+    tab.set_content(DATASETTE_HEADER)
+    result = find(tab, "menu icon", "click", region="price")
+    assert _tag_and_class(tab, result) == "svg.dropdown-menu-icon"
+    assert result.locator is not None
+    to_playwright(tab, result.locator).click()
+    assert tab.locator("#menu").is_visible()
+
+
+def test_icon_inside_an_unnamed_link_is_named_by_its_classes(tab: Page) -> None:
+    tab.set_content(
+        '<ul><li>Rake <a id="d1" href="#"><i class="fa fa-trash"></i></a>'
+        '<a id="e1" href="#"><i class="fa fa-pencil"></i></a></li></ul>'
+    )
+    result = find(tab, "trash icon", "click", region="Rake")
+    assert _tag_and_class(tab, result) == "i.fa fa-trash"
+
+
+# 4. A role word matches by role, whatever the control's name.
+
+
+def test_role_word_matches_a_titled_checkbox_in_its_row(tab: Page) -> None:
+    tab.set_content(
+        "<table><tr><td><input type='checkbox' id='c1' title='Select record'></td>"
+        "<td>Garden Hose</td></tr><tr><td><input type='checkbox' id='c2' title='Select record'>"
+        "</td><td>Rake</td></tr></table>"
+    )
+    result = find(tab, "checkbox", "check", region="Garden Hose")
+    assert chosen_id(tab, result) == "c1"
+    assert result.locator is not None and result.locator.strategy is Strategy.RELATIONAL
+
+
+# 5. A heading names the content that follows it, up to the next heading of its level.
+
+FILTER_SIDEBAR = """
+<div id="changelist-filter"><h2>Filter</h2>
+<h3> By in stock </h3><ul><li><a id="s-all" href="?">All</a></li>
+<li><a href="?in_stock=1">Yes</a></li><li><a href="?in_stock=0">No</a></li></ul>
+<h3> By author </h3><ul><li><a id="a-all" href="?">All</a></li>
+<li><a href="?author=1">Ann</a></li></ul></div>
+"""
+
+
+def test_heading_names_the_list_that_follows_it(tab: Page) -> None:
+    tab.set_content(FILTER_SIDEBAR)
+    assert chosen_id(tab, find(tab, "All", region="By in stock")) == "s-all"
+    assert chosen_id(tab, find(tab, "All", region="By author")) == "a-all"
+
+
+# 6. Closed menus: no hidden candidate, no container of controls.
+
+FILTER_MENU = """
+<ul class="nav"><li class="dropdown"><a id="add" href="javascript:void(0)"
+  onclick="document.getElementById('m').style.display='block'">Add Filter</a>
+<ul id="m" style="display:none"><li><a id="f-cat" href="#">Category / Name</a></li>
+<li><a id="f-stock" href="#">In Stock</a></li><li><a id="f-price" href="#">Price</a></li></ul>
+</li></ul>
+<table><tr><th><a id="col-stock" href="?sort=stock">In Stock</a></th></tr></table>
+"""
+
+
+def test_closed_menu_item_is_not_resolved_to_its_container(tab: Page) -> None:
+    tab.set_content(FILTER_MENU)
+    closed = find(tab, "In Stock", "click", region="Add Filter")
+    assert closed.locator is None and closed.unresolved is not None
+    assert closed.unresolved.reason == "none"
+    tab.click("#add")
+    assert chosen_id(tab, find(tab, "In Stock", "click", region="Add Filter")) == "f-stock"
+
+
+def test_container_of_controls_is_no_pointer_target(tab: Page) -> None:
+    tab.set_content(
+        '<div aria-label="Stock actions"><a href="#b">Buy</a> <a href="#s">Sell</a></div>'
+    )
+    result = find(tab, "Stock actions", "click")
+    assert result.locator is None and result.unresolved is not None
+
+
+# 7. An open modal dialog: what is behind it is out of reach.
+
+BEHIND = '<input aria-label="Email" id="behind">'
+INSIDE = '<label for="inside">Email address</label><input id="inside">'
+
+
+def test_bootstrap_modal_hides_the_page_behind(tab: Page) -> None:
+    tab.set_content(
+        f'{BEHIND}<div class="modal fade in" style="display:block" role="dialog">'
+        f'<div class="modal-dialog">{INSIDE}</div></div><div class="modal-backdrop in"></div>'
+    )
+    assert chosen_id(tab, find(tab, "Email", "fill")) == "inside"
+
+
+def test_aria_modal_hides_the_page_behind(tab: Page) -> None:
+    tab.set_content(f'{BEHIND}<div role="dialog" aria-modal="true">{INSIDE}</div>')
+    assert chosen_id(tab, find(tab, "Email", "fill")) == "inside"
+
+
+def test_modal_dialog_element_hides_the_page_behind(tab: Page) -> None:
+    tab.set_content(f"{BEHIND}<dialog id='d'>{INSIDE}</dialog>")
+    assert chosen_id(tab, find(tab, "Email", "fill")) == "behind"  # closed: the page
+    tab.evaluate("() => document.getElementById('d').showModal()")
+    assert chosen_id(tab, find(tab, "Email", "fill")) == "inside"
+
+
+# A click names the control, not the text field of the same name.
+
+
+def test_click_search_is_the_button_not_the_search_box(tab: Page) -> None:
+    tab.set_content(
+        '<form><label for="searchbar"><img src="" alt="Search"></label>'
+        '<input id="searchbar" name="q"><input type="submit" id="go" value="Search"></form>'
+    )
+    assert chosen_id(tab, find(tab, "Search", "fill")) == "searchbar"
+    assert chosen_id(tab, find(tab, "Search", "click")) == "go"
+    tab.set_content('<label for="u">Username</label><input id="u">')
+    assert chosen_id(tab, find(tab, "Username", "click")) == "u"  # nothing else by that name
