@@ -121,7 +121,18 @@ class TruthObserver:
         if check.verdict == "wrong":
             self.wrong += 1
         self.checks[number] = check
-        if self.snapshots and check.verdict == "right" and number not in self._saved():
+        # every step that reaches its action is saved, whatever it acted on, so the
+        # element-level pairs do not depend on pytest-pacts having been right
+        if self.snapshots and self.truth.get(number, {}).get(self.version):
+            if number not in self._saved():
+                self._snapshot(step, number)
+
+    def failed_at(self, step: Step) -> None:
+        """A step that never reached its action (abstained, failed): the page as it is now
+        is that step's page; save it too, so the element-level pair exists."""
+        number = step.index + 1
+        by_version = self.truth.get(number, {})
+        if self.snapshots and by_version.get(self.version) and number not in self._saved():
             self._snapshot(step, number)
 
     def _saved(self) -> set[int]:
@@ -173,7 +184,7 @@ class TruthObserver:
                 "element": target.element if target else None,
                 "region": target.region if target else None,
                 "action": step.action.value,
-                "truth": self.truth[number][self.version],
+                "truth": self.truth[number].get(self.version),
                 "snapshot": str(path.relative_to(HERE)),
                 "url": self.page.url,
             }
@@ -229,6 +240,9 @@ def run_version(
                 started = time.perf_counter()
                 record = run_requirement(plan, page, prepared.runtime)
                 elapsed = (time.perf_counter() - started) * 1000
+                failed = record.failed_step
+                if failed is not None and 0 <= failed.index < len(plan.steps):
+                    observer.failed_at(plan.steps[failed.index])
                 conclude_run(prepared, record)
                 context.close()
                 heals = [h for s in record.steps for h in s.heals if h.accepted]
