@@ -123,9 +123,9 @@ class TruthObserver:
         self.checks[number] = check
         # every step that reaches its action is saved, whatever it acted on, so the
         # element-level pairs do not depend on pytest-pacts having been right
-        if self.snapshots and self.truth.get(number, {}).get(self.version):
-            if number not in self._saved():
-                self._snapshot(step, number)
+        wanted = self.snapshots and bool(self.truth.get(number, {}).get(self.version))
+        if wanted and number not in self._saved():
+            self._snapshot(step, number)
 
     def failed_at(self, step: Step) -> None:
         """A step that never reached its action (abstained, failed): the page as it is now
