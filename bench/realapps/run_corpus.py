@@ -185,7 +185,7 @@ class TruthObserver:
                 "region": target.region if target else None,
                 "action": step.action.value,
                 "truth": self.truth[number].get(self.version),
-                "snapshot": str(path.relative_to(HERE)),
+                "snapshot": str(path.relative_to(HERE) if path.is_relative_to(HERE) else path),
                 "url": self.page.url,
             }
         )
@@ -357,6 +357,7 @@ def main() -> int:
     parser.add_argument("--only-oldest", action="store_true", help="run the oldest version only")
     parser.add_argument("--no-snapshots", action="store_true", help="save no MHTML snapshots")
     parser.add_argument("--step-timeout", type=float, default=10.0, help="seconds (default 10)")
+    parser.add_argument("--out", type=Path, default=OUT, help="results folder (default: out/)")
     args = parser.parse_args()
     apps = load_apps(args.apps.split(",") if args.apps else None)
     if not apps:
@@ -374,14 +375,15 @@ def main() -> int:
                         only_oldest=args.only_oldest,
                         snapshots=not args.no_snapshots,
                         step_timeout_s=args.step_timeout,
+                        out_root=args.out,
                     )
                 )
         finally:
             browser.close()
     text = summary(results, apps)
     print("\n" + text)
-    OUT.mkdir(exist_ok=True)
-    (OUT / "summary.md").write_text(text + "\n", encoding="utf-8")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "summary.md").write_text(text + "\n", encoding="utf-8")
     return 0 if all(r.passed for r in results) else 1
 
 
