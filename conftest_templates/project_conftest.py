@@ -7,8 +7,9 @@ Give it on the command line::
 
 or fix it for the project with ``base_url = https://staging.example.com`` in pytest.ini
 (collection-time discovery and the run both use it), or by uncommenting the fixture below
-(the run uses it; discovery then happens on each requirement's first run). Values the steps read from the
-environment (``{{env.NAME}}``) are secrets: they are shown as *** in every report.
+(the run uses it; discovery then happens on each requirement's first run). Values the steps
+read from the environment (``{{env.NAME}}``) are secrets: they are shown as *** in every
+report.
 """
 
 from __future__ import annotations

@@ -179,7 +179,9 @@ def test_extension_hook_with_a_fake_healer_is_budgeted(tab: Page) -> None:
     manager.register(FakeHealer())
 
     def from_hook(ctx: HealContext) -> list[Locator]:
-        return [loc for found in manager.hook.pytest_pacts_heal_candidates(ctx=ctx) for loc in found]
+        return [
+            loc for found in manager.hook.pytest_pacts_heal_candidates(ctx=ctx) for loc in found
+        ]
 
     options = EngineOptions(extension_budget=1)
     rung = ExtensionRung([from_hook])
