@@ -180,18 +180,32 @@ def verdicts(junit: Path) -> dict[str, str]:
 
 def start(runner: Runner, args: list[str], env: dict[str, str]) -> None:
     runner.started = time.perf_counter()
-    runner.proc = subprocess.Popen(
-        pytest_command(args, runner.path / "junit.xml"),
-        cwd=runner.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+    # output to a file, not a pipe: a runner must never stall on a full pipe nobody reads
+    with (runner.path / "output.txt").open("w") as out:
+        runner.proc = subprocess.Popen(
+            pytest_command(args, runner.path / "junit.xml"),
+            cwd=runner.path, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
 
 
-def finish(runner: Runner, timeout: float) -> None:
-    assert runner.proc is not None
-    runner.output, _ = runner.proc.communicate(timeout=timeout)
-    runner.code = runner.proc.returncode
-    runner.seconds = time.perf_counter() - runner.started
-    runner.verdicts = verdicts(runner.path / "junit.xml")
+def finish_all(runners: list[Runner], timeout: float) -> None:
+    """Wait for every started runner, noting when each one ends."""
+    deadline = time.perf_counter() + timeout
+    busy = [r for r in runners if r.proc is not None]
+    while busy:
+        for runner in list(busy):
+            assert runner.proc is not None
+            if runner.proc.poll() is None and time.perf_counter() < deadline:
+                continue
+            if runner.proc.poll() is None:
+                runner.proc.kill()
+                runner.proc.wait()
+            runner.code = runner.proc.returncode
+            runner.seconds = time.perf_counter() - runner.started
+            runner.output = (runner.path / "output.txt").read_text(errors="replace")
+            runner.verdicts = verdicts(runner.path / "junit.xml")
+            busy.remove(runner)
+        time.sleep(0.2)
 
 
 _SUMMARY = re.compile(
@@ -285,8 +299,7 @@ def scale(
     for group, runner in enumerate(copies, start=1):
         shard = ["reqs", "-n", str(workers), "--splits", str(shards)]
         start(runner, [*shard, "--group", str(group)], runner_env(dsn, "v1"))
-    for runner in copies:
-        finish(runner, timeout)
+    finish_all(copies, timeout)
     wall = time.perf_counter() - wave_start
     print(f"\nwave 1 (v1): wall {wall:.1f} s")
     discovering: Counter[str] = Counter()
@@ -331,7 +344,7 @@ def scale(
     # -- wave 2: one runner meets the v2 drift; another reads what it learned ----------
     healer, reader = copies[0], copies[1 % len(copies)]
     start(healer, ["reqs/flows_00.req.yaml", "-n", str(workers)], runner_env(dsn, "v2"))
-    finish(healer, timeout)
+    finish_all([healer], timeout)
     tally = Counter(healer.verdicts.values())
     print(f"\nwave 2: {healer.name} on v2, flows_00: {healer.seconds:.1f} s, {dict(tally)}")
     listed = subprocess.run(

@@ -212,11 +212,13 @@ def _context_options(plan: Plan) -> dict[str, object]:
     return dict(plan.requirement.context)
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # after every plugin's pytest_collection_modifyitems: -k/-m and pytest-split's
+    # --splits/--group have deselected what this run will not execute
+    config = session.config
     if _is_worker(config):
         return  # the controller discovered before workers started
-    plans = [item.plan for item in items if isinstance(item, RequirementItem)]
+    plans = [item.plan for item in session.items if isinstance(item, RequirementItem)]
     if plans:
         run_discovery(config, plans)
 
