@@ -53,6 +53,38 @@ def test_fill_does_not_require_the_hit_test(tab: Page, site: Site) -> None:
     assert step.gate is not None and all(p.ok for p in step.gate.points)
 
 
+# CodeMirror 5's own input: a textarea in a zero-height box that hands what is typed to the
+# editor's lines and empties itself; Ctrl+A selects the whole document.
+CODE_EDITOR = """
+<div class="editor" style="position: relative; width: 420px">
+  <div style="overflow: hidden; position: relative; width: 3px; height: 0">
+    <textarea aria-label="Custom SQL query"
+              style="position: absolute; bottom: -1em; width: 1000px; height: 1em"></textarea>
+  </div>
+  <pre class="lines">select * from products</pre>
+</div>
+<script>
+  const input = document.querySelector('textarea'), lines = document.querySelector('.lines');
+  let all = false;
+  input.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') { all = true; e.preventDefault(); }
+  });
+  input.addEventListener('input', () => {
+    lines.textContent = all ? input.value : lines.textContent + input.value;
+    all = false;
+    input.value = '';
+  });
+</script>
+"""
+
+
+def test_fill_replaces_the_text_of_a_code_editor(tab: Page, site: Site) -> None:
+    url = site.add("code-editor.html", CODE_EDITOR)
+    record = run(tab, plan(url, ("fill", "Custom SQL query", "select 1")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.inner_text(".lines") == "select 1"
+
+
 def test_a_click_still_requires_the_hit_test(tab: Page, site: Site) -> None:
     covered = EDITOR.replace('<button type="button">Run SQL</button>', "").replace(
         '<textarea id="sql" aria-label="Custom SQL query" style="width: 400px; height: 80px">'
