@@ -200,3 +200,17 @@ def test_click_search_is_the_button_not_the_search_box(tab: Page) -> None:
     assert chosen_id(tab, find(tab, "Search", "click")) == "go"
     tab.set_content('<label for="u">Username</label><input id="u">')
     assert chosen_id(tab, find(tab, "Username", "click")) == "u"  # nothing else by that name
+
+
+def test_nothing_in_the_modal_matches_so_the_page_is_searched(tab: Page) -> None:
+    # an interstitial covering the page: the element is found, and the gate says obscured
+    # (healing may dismiss the dialog); it is never reported as acted-on-able
+    tab.set_content(
+        '<button id="go">Go</button><div role="dialog" aria-modal="true" '
+        'style="position:fixed;inset:0;background:#fff"><button>Close</button></div>'
+    )
+    result = find(tab, "Go")
+    assert chosen_id(tab, result) == "go"
+    assert not result.ok and result.unresolved is not None
+    assert result.unresolved.failed_point is not None
+    assert result.unresolved.failed_point.code == "obscured"

@@ -444,9 +444,6 @@ function compatibility(el, action, roleOf, cheap = false) {
     case 'check': case 'uncheck': return isCheckable(el, roleOf) ? 2 : 0;
     case 'select': return isSelectable(el, roleOf) ? 2 : 0;
     case 'click': case 'hover': {
-      // "Search | click" is the button named Search, not the text field beside it: a field
-      // is clicked only when no control by that name matches.
-      if (action === 'click' && isEditableType(el, roleOf)) return 1;
       if (isClickable(el, roleOf, cheap)) return 2;
       for (let a = parentOf(el), i = 0; a && i < 3 && !cheap; a = parentOf(a), i++)
         if (isClickable(a, roleOf) && a.tagName !== 'SELECT') return 2;

@@ -17,6 +17,7 @@ function isSection(el) {
   return role ? SECTION_ROLES.has(role) : SECTION_TAGS.has(el.tagName);
 }
 const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
+const CONFINED_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select', 'press', 'focus']);
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'this', 'that',
   'with', 'its', 'my', 'your']);
 // The words a person uses for a kind of control.
@@ -237,7 +238,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (!norm(context)) return [];
     const words = tokens(step.element).filter((t) => !STOP_WORDS.has(t));
     const fits = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
-      && !dom.isHidden(e) && reachable(e, step.action));
+      && !dom.isHidden(e) && reachable(e));
     const needsEvidence = !!step.region && words.length && step.action !== 'check' && step.action !== 'uncheck';
     const refused = (e) => {
       const kind = new Set(typeWords(e, dom));
@@ -257,7 +258,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   // An open modal dialog (a <dialog> shown modally, [role=dialog][aria-modal=true], a
   // Bootstrap .modal.in/.show) takes the page: a person reaches only what is inside it.
-  // Hover is left alone (expectations probe what the page shows through it).
+  // Hover and wait are left alone (expectations look at what the page shows through them).
   let modal;
   function openModal() {
     if (modal !== undefined) return modal;
@@ -275,10 +276,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     modal = (layered.length ? layered : top).slice(-1)[0] || null;
     return modal;
   }
-  function reachable(el, action) {
-    if (action === 'hover' || action === 'wait') return true;
-    const m = openModal();
-    return !m || containsComposed(m, el);
+  let confined = false;
+  function reachable(el) {
+    return !confined || containsComposed(openModal(), el);
   }
   // A checkbox or radio hidden under the label that draws it (the label takes the click).
   function drawnByLabel(el) {
@@ -396,14 +396,32 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return { container: c, how: { how, specs } };
   }
 
+  // Inside an open modal dialog first; page-wide only when nothing inside matches (an
+  // interstitial covering the page: the gate then reports the element obscured by it, and
+  // healing may dismiss it).
   function resolve(step) {
+    if (!CONFINED_ACTIONS.has(step.action) || !openModal()) return resolveIn(step);
+    confined = true;
+    let inside;
+    try { inside = resolveIn(step); } finally { confined = false; }
+    if (inside.status !== 'none') return inside;
+    const wide = resolveIn(step);
+    return wide.status === 'none' ? inside : wide;
+  }
+
+  function resolveIn(step) {
     const q = makeQuery(step.element);
     if (!q.bare && !norm(step.region)) {
       return { status: 'none', rank: null, message: 'the step names no element' };
     }
     const compat = new Map();
     const compatOf = (el) => {
-      if (!compat.has(el)) compat.set(el, compatibility(el, step.action, dom.roleOf));
+      // "Search | click" is the button named Search, not the text field beside it: a field
+      // is clicked only when no control by that name matches.
+      if (!compat.has(el)) {
+        const c = compatibility(el, step.action, dom.roleOf);
+        compat.set(el, step.action === 'click' && c === 2 && isEditableType(el, dom.roleOf) ? 1 : c);
+      }
       return compat.get(el);
     };
     const scope = step.region
@@ -458,7 +476,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
             rows = rows.filter((r) => keep.has(r.el));
           }
           rows = rows.filter((r) => (pass === 2 ? compatOf(r.el) === 2 : compatOf(r.el) >= 1));
-          let els = [...new Set(rows.map((r) => r.el))].filter((e) => reachable(e, step.action));
+          let els = [...new Set(rows.map((r) => r.el))].filter(reachable);
           // A hidden element is not a candidate (a closed menu's item is discovered again
           // when the menu is open); a checkbox drawn by its label is operated through it.
           // A hidden native select that a visible widget stands in for (select2, chosen) is
