@@ -323,3 +323,30 @@ def test_a_batch_bound_locator_from_another_page_is_discovered_afresh(
     assert record.verdict == "pass", render_failure(record)
     assert tab.evaluate("document.activeElement.id") == "price"
     assert not record.steps[1].heals  # a fresh discovery, not a heal
+
+
+# -- a cached locator that finds a same-named element of another kind ------------------------
+
+SEARCH = """
+<form onsubmit="document.body.dataset.out = 'searched'; return false">
+  <input id="searchbar" name="q" aria-label="Search"> <input type="submit" value="Search">
+</form>
+"""
+
+
+def test_an_impostor_with_the_recorded_name_does_not_block_the_recorded_element(
+    tab: Page, site: Site
+) -> None:
+    """Django admin's changelist: the cached locator of "Search | click" (the submit button)
+    came to find the search box, also named "Search". The box must not be acted on, and the
+    button, which has the recorded name and kind, must still be healed to."""
+    url = site.add("search.html", SEARCH)
+    tab.goto(url)
+    found = discover(tab, [(0, Target(element="Search"), Action.CLICK)])[0]
+    assert found.locator is not None and found.fingerprint is not None
+    assert found.fingerprint.role == "button"
+    box = found.locator.model_copy(update={"role": "textbox", "name": "Search"})
+    pom = {0: found.model_copy(update={"locator": box, "alternates": ()})}
+    record = run(tab, plan(url, ("click", "Search")), pom=pom, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.body.dataset.out") == "searched"

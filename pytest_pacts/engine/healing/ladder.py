@@ -77,7 +77,8 @@ def mark_impostor(ctx: HealContext) -> None:
     is now "Delete": a similarity or an id alternate would otherwise take it for the same
     button). Healing's text similarity judges, synonyms included: an element whose name is
     a known rewording of the recorded one ("Log in" -> "Sign in") is not marked and may still
-    be healed to."""
+    be healed to, nor is an element with exactly the recorded name (another kind of control,
+    told apart by the gate's kind check and the fingerprint's ranking, not by its name)."""
     state = ctx.state
     if state.locator is None or state.fingerprint is None:
         return
@@ -86,6 +87,11 @@ def mark_impostor(ctx: HealContext) -> None:
     if found.fingerprint is None or similar is None or similar >= ANCHOR_MIN:
         return
     name = " ".join(found.fingerprint.accessible_name.split()).lower()
+    if name and name == " ".join(state.fingerprint.accessible_name.split()).lower():
+        # The same name on another kind of control (Django's search box and its "Search"
+        # button): the kind tells them apart, the name does not. Marking the name would
+        # also refuse the recorded element itself wherever it still is.
+        return
     if name and name not in state.fingerprint.rivals:
         rivals = (*state.fingerprint.rivals, name)
         state.fingerprint = state.fingerprint.model_copy(update={"rivals": rivals})
