@@ -350,3 +350,23 @@ def test_an_impostor_with_the_recorded_name_does_not_block_the_recorded_element(
     record = run(tab, plan(url, ("click", "Search")), pom=pom, healer=HealingLadder())
     assert record.verdict == "pass", render_failure(record)
     assert tab.evaluate("document.body.dataset.out") == "searched"
+
+
+def test_the_exact_name_rule_never_leaves_the_steps_region(tab: Page, site: Site) -> None:
+    """Both cards have a "Remove"; the backpack's is removed. The onesie's has the exact
+    recorded name and kind and is now the only one so named, but it is outside the region."""
+    card = (
+        '<div class="card"><h3>{0}</h3><button onclick="window.hit = \'{0}\'">Remove</button></div>'
+    )
+    v1 = site.add("cards-v1.html", card.format("Backpack") + card.format("Onesie"))
+    tab.goto(v1)
+    found = discover(tab, [(0, Target(element="Remove", region="Backpack"), Action.CLICK)])[0]
+    assert found.locator is not None
+    v2 = site.add(
+        "cards-v2.html", '<div class="card"><h3>Backpack</h3></div>' + card.format("Onesie")
+    )
+    record = run(
+        tab, plan(v2, ("click", "Remove@Backpack")), pom={0: found}, healer=HealingLadder()
+    )
+    assert record.verdict == "fail"
+    assert tab.evaluate("window.hit") is None

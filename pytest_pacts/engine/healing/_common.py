@@ -112,40 +112,50 @@ def resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
 
 def agreement(
     ctx: HealContext, locator: Locator, found: Resolved
-) -> tuple[str | None, float | None]:
+) -> tuple[str | None, float | None, bool]:
     """Check a locator found by intent (an alternate, re-discovery, memory) against the
     recorded fingerprint: returns why it must not be used although it is unique and
     actionable (another element in the step's region matches the fingerprint better by at
-    least the margin), or ``None``; and the runner-up score (the best *other* element's
-    similarity) for the evidence.
+    least the margin), or ``None``; the runner-up score (the best *other* element's
+    similarity) for the evidence; and whether the conflict is only the fingerprint's ranking
+    (which :func:`exact_name` may overrule; being outside the step's region never is).
 
     Principle 3 (SPEC.md §2): when the intent and the element's own attributes point at
     different elements, guessing is worse than failing.
     """
     fp = ctx.state.fingerprint
     if fp is None or found.score is None:
-        return None, None
+        return None, None, False
     scope = region_scope(ctx.page, ctx.state)
+    target = ctx.state.step.target
+    # the exact-name rule may overrule the ranking only where the region was checked: the
+    # step names none, or its containers still resolve and hold the element
+    placed = target is None or target.region is None or bool(scope and scope.containers)
     try:
         if scope is not None and scope.containers and not _inside(ctx, locator, scope):
-            return f"{found.description} is outside the step's region {scope.text!r}", None
+            where = f"{found.description} is outside the step's region {scope.text!r}"
+            return where, None, False
         ranking = rank_page(ctx.page, fp, action_of(ctx), limit=2, scope=scope)
     finally:
         for handle in scope.containers if scope else ():
             handle.dispose()
     best = ranking.best
     if best is None:
-        return None, None
+        return None, None, False
     same = _is_ranked(ctx, locator, best)
     if same:
         second = ranking.runner_up
-        return None, second.score if second else None
+        return None, second.score if second else None, False
     if best.score - found.score < ctx.options.heal_margin:
-        return None, best.score
+        return None, best.score, False
     return (
-        f"{found.description} matches the recorded fingerprint at {found.score:.2f}, but "
-        f"{best.description} matches it at {best.score:.2f}: intent and fingerprint disagree"
-    ), best.score
+        (
+            f"{found.description} matches the recorded fingerprint at {found.score:.2f}, but "
+            f"{best.description} matches it at {best.score:.2f}: intent and fingerprint disagree"
+        ),
+        best.score,
+        placed,
+    )
 
 
 # The kinds of control an action can use interchangeably: a link and a button are both

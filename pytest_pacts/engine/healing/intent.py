@@ -66,10 +66,10 @@ def try_locators(
                 "shares none of the recorded element's own attributes"
             )
             continue
-        conflict, runner_up = agreement(ctx, locator, found)
+        conflict, runner_up, ranking_only = agreement(ctx, locator, found)
         reason = f"{what} {locator.describe()} is unique and passes the gate"
         if conflict is not None:
-            exact = exact_name(ctx, locator, found)
+            exact = exact_name(ctx, locator, found) if ranking_only else None
             if exact is None:
                 notes.append(f"{locator.describe()}: {conflict}")
                 continue
