@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pytest_pacts.models.text import file_stem
 from pytest_pacts.reports.artifacts import prune_runs, write_requirement_artifacts
 from pytest_pacts.reports.proposals import proposal_views
 from pytest_pacts.reports.redact import Redactor
@@ -17,7 +18,9 @@ def test_files_of_one_requirement(tmp_path: Path) -> None:
     paths = write_requirement_artifacts(
         tmp_path, "dir/a.xlsx::REQ-A/1", rec, views, Redactor(["secret-42"])
     )
-    assert paths["record"] == tmp_path / "dir_a.xlsx_REQ-A_1" / "verdict_REQ-A_1.json"
+    folder = tmp_path / file_stem("dir/a.xlsx::REQ-A/1")  # distinct per node id
+    assert folder.name.startswith("dir_a_xlsx_req_a_1__")
+    assert paths["record"] == folder / "verdict_REQ-A_1.json"
     doc = json.loads(paths["record"].read_text())
     assert doc["summary"] == {
         "total_steps": 2, "executed_steps": 2, "failed_steps": 0, "skipped_steps": 0,

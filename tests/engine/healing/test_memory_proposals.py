@@ -94,8 +94,10 @@ def test_a_repair_proposal_carries_the_evidence_its_rca_class_needs(
 ) -> None:
     tab.set_content("""<button id="send" disabled>Send</button>""")
     plan, state = discovered(tab, "Send")
+    ctx = failing_context(tab, plan, state)  # the gate sees it disabled
+    # enabled a moment later, while the repair rung waits (started only now: a timer started
+    # before the gate raced it on a busy machine)
     tab.evaluate("() => setTimeout(() => document.querySelector('#send').disabled = false, 200)")
-    ctx = failing_context(tab, plan, state)
     ladder = HealingLadder(store=store, rungs=[RepairRung()])
     attempt, result = ladder.heal(ctx)
     assert result is not None and result.repaired
