@@ -1,15 +1,15 @@
 """Discovery (the POMBuilder): find first, verify, then hand a locator to the executor.
 
-SPEC.md §4. The public surface:
+See docs/discovery.md. The public surface:
 
 - :func:`discover` / :class:`Discoverer`: resolve all pending steps of a page state in one
   in-page scan per frame, verified through Playwright;
-- :func:`check_actionable` / :func:`check_locator`: the five-point gate of SPEC.md §5 in one
+- :func:`check_actionable` / :func:`check_locator`: the five-point gate (docs/engine.md) in one
   round trip (shared with the executor);
 - :func:`to_playwright` / :func:`to_code`: render a structured locator for execution or as
   Python source for generated tests.
 
-The engine depends on the models and Playwright only, never on pytest (STYLE.md habit 2).
+The engine depends on the models and Playwright only, never on pytest (tests/test_layering.py).
 """
 
 from pytest_pacts.discovery.actionability import check_actionable, check_locator

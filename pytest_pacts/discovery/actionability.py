@@ -1,4 +1,4 @@
-"""The five-point actionability gate from Python: one round trip (SPEC.md §5).
+"""The five-point actionability gate from Python: one round trip (docs/engine.md, "The gate").
 
 The check itself is ``checkActionable`` in ``js/actionability.js``; discovery snapshots it
 for every resolved element, the executor calls :func:`check_actionable` before every action.

@@ -1,6 +1,6 @@
 """A locator as a chain of Playwright calls, applied to a page or printed as Python source.
 
-Rendering for execution and for generated code (SPEC.md §4, §12) goes through the same
+Rendering for execution and for generated code goes through the same
 chain, so the generated test can never drift from what discovery verified.
 """
 
@@ -32,7 +32,7 @@ def py_literal(value: str | bool | int) -> str:
     """A safe Python literal; strings double-quoted when that needs no escaping of quotes.
 
     ``repr`` is the only escaping used, so quotes, backslashes, newlines and any Unicode in
-    a sheet cell come out as a literal that parses back to the same string (SPEC.md §12).
+    a sheet cell come out as a literal that parses back to the same string.
     """
     text = repr(value)
     if isinstance(value, str) and text.startswith("'") and "'" not in value and '"' not in value:

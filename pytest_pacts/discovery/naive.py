@@ -1,6 +1,7 @@
-"""The naive baseline, for the benchmark only (SPEC.md §16): one round trip per strategy
-per step, first match wins, as seed 001 §5 describes. Not used by the engine: it cannot
-tell ambiguity from a match and is what :func:`~pytest_pacts.discovery.discover` replaces.
+"""The naive baseline, for the benchmark only (bench/bench_discovery.py): one round trip
+per strategy per step, first match wins, as a naive locator finder works. Not used by the
+engine: it cannot tell ambiguity from a match and is what
+:func:`~pytest_pacts.discovery.discover` replaces.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def naive_discover(
             base = containers.filter(has_text=target.region).last
         found: PWLocator | None = None
         for locator in _probes(base, target.element, Action(action)):
-            if locator.count() >= 1:  # seed 001 §5.5: "first match wins"
+            if locator.count() >= 1:  # first match wins
                 found = locator.first
                 break
         if found is not None:

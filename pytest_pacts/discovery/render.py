@@ -1,4 +1,4 @@
-"""Rendering a structured locator to Playwright and to Python source (SPEC.md §4, §12).
+"""Rendering a structured locator to Playwright and to Python source for generated tests.
 
 Order of a rendered chain: frame path (``frame_locator`` per iframe, from the top page),
 then the region (container locator plus its ``has``/``has_text`` filter), then the

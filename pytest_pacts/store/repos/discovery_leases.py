@@ -1,4 +1,4 @@
-"""Discovery leases: one discovery per requirement and plan hash across runners (SPEC §10).
+"""Discovery leases: one discovery per requirement and plan hash across runners (docs/ci.md).
 
 Several CI runners (and the xdist controller of each) sharing one store would otherwise all
 discover the same cold requirements at once. Before discovering, a runner *claims* the lease
