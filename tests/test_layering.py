@@ -42,7 +42,16 @@ def test_models_depend_on_nothing(path: Path) -> None:
     assert inner <= {m for m in inner if m.startswith("pytest_pacts.models")}, inner
 
 
-ENGINE_SIDE = ["planner", "discovery", "engine", "governance", "store", "browser", "demo_app"]
+ENGINE_SIDE = [
+    "planner",
+    "discovery",
+    "engine",
+    "governance",
+    "store",
+    "browser",
+    "demo_app",
+    "application",
+]
 
 
 @pytest.mark.parametrize(
