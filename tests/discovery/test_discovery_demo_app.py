@@ -65,6 +65,9 @@ def test_inventory_page(tab: Page, demo: DemoServer) -> None:
     tab.locator('[data-test="password"]').fill("secret_sauce")
     tab.keyboard.press("Enter")
     expect(tab.get_by_role("heading", name="Products")).to_be_visible()
+    # the heading comes before the product cards the page's script renders; discovery sees
+    # the page as it is, so wait for the cards (a hidden card is no candidate)
+    expect(tab.locator('[data-test="add-to-cart-sauce-labs-backpack"]')).to_be_visible()
     found = discover(
         tab,
         steps(("Add to cart@Sauce Labs Backpack", "click"), ("Sort products", "select"),
