@@ -1,4 +1,4 @@
-"""Discovery benchmark (SPEC.md §16): one in-page pass vs one round trip per strategy per step.
+"""Discovery benchmark: one in-page pass vs one round trip per strategy per step.
 
 Run: ``.venv/bin/python bench/bench_discovery.py [--repeat N]``. Both implementations run
 in the same browser, on the same generated page (about 2,000 elements) and the same

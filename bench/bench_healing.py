@@ -1,4 +1,4 @@
-"""Healing benchmark (SPEC.md §6, §16): mutation cases, correct / abstained / wrong.
+"""Healing benchmark: mutation cases, correct / abstained / wrong.
 
 Run: ``.venv/bin/python bench/bench_healing.py [--limit N] [--kinds a,b]``.
 
@@ -437,7 +437,7 @@ def main() -> None:
     print(f"  without the look-alike stress pages ({', '.join(sorted(STRESS_PAGES))}): "
           f"{main['correct']} of {cases} correct ({100 * main['correct'] / max(cases, 1):.1f}%), "
           f"{main['wrong']} wrong")  # fmt: skip
-    print("\nPublished anchors (PLATFORM.md): Similo 88.6% correct, every miss a wrong element;")
+    print("\nPublished anchors: Similo 88.6% correct, every miss a wrong element;")
     print("  VON Similo 94.7%; multi-locator 73.3% (no wrong element); a later hybrid 98.8%.")
     print(f"Ours (full ladder): {100 * correct / max(n, 1):.1f}% correct, {wrong} wrong of {n}.")
     print(f"\nHeal latency (login button, median of {args.repeat}): gate with a good locator "

@@ -1,4 +1,4 @@
-"""Execution overhead (SPEC.md §16): a 20-step requirement through ``run_requirement`` vs the
+"""Execution overhead: a 20-step requirement through ``run_requirement`` vs the
 same flow as hand-written plain Playwright calls (what the generated test does).
 
 Run: ``.venv/bin/python bench/bench_overhead.py [--repeat N]``. Both run in one browser

@@ -3,7 +3,7 @@
 Inserts 100,000 audit events (1,000 exception fingerprints over 60 days, 80% of them
 RUNTIME_PATCH_PROPOSAL_CREATED), then times ``store.audit.exception_stats`` for one
 fingerprint and prints the database's query plan, which must name the composite index
-``audit_events_type_fp_created`` (SPEC §9, §10; seed 003 §6.2). The counts are checked
+``audit_events_type_fp_created``. The counts are checked
 against the same events counted in Python, so a fast wrong answer cannot pass.
 
     .venv/bin/python bench/bench_store.py                    # SQLite, temp file

@@ -1,6 +1,6 @@
 """pytest-pacts: requirement sheets in, find-first, gated, self-healing browser tests out.
 
-The package tree follows the pipeline (STYLE.md):
+The package tree follows the pipeline:
 
 - ``models``     data shared by every stage (depends on nothing)
 - ``planner``    requirement files -> validated, block-expanded plans with a plan hash

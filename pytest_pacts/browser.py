@@ -1,8 +1,8 @@
 """Finding a usable Chromium: Playwright's own when installed, else a system one.
 
 Playwright's browser download is impossible on some machines (no internet); Debian's
-``chromium`` package works when launched with ``executable_path`` and a few flags
-(PLATFORM.md "Browser on these machines"). Everything that launches a browser outside
+``chromium`` package works when launched with ``executable_path`` and a few flags.
+Everything that launches a browser outside
 pytest-playwright's fixtures (collection-time discovery, ``pacts discover``, benchmarks)
 takes its options from :func:`launch_options`; the pytest layer feeds the same options into
 pytest-playwright's ``browser_type_launch_args`` fixture.

@@ -1,1 +1,1 @@
-"""The ``pacts`` command line (SPEC.md §13). Each subcommand is one module in this package."""
+"""The ``pacts`` command line. Each subcommand is one module in this package."""

@@ -1,4 +1,4 @@
-"""``pacts generate PATHS...``: plain pytest-playwright tests from requirements (SPEC.md §12).
+"""``pacts generate PATHS...``: plain pytest-playwright tests from requirements.
 
 Locators come from the store (the latest recipe version's selectors, then the POM cache),
 both only under the requirement's current plan hash; with ``--discover``, requirements

@@ -1,10 +1,10 @@
-"""``pacts heals list|show|accept|reject``: review heal proposals (SPEC.md §8, §9, §13).
+"""``pacts heals list|show|accept|reject``: review heal proposals.
 
 A test run that heals a locator leaves a pending proposal in the store. A reviewer lists
 them, reads one (the self-heal gate, the suggested diff and the "copy proposal" text of
 SPEC.md §9), and accepts it, which writes the next recipe version, or rejects it. Minor
 proposals (selectors, actions, policies) are accepted directly; major ones (workflow or
-expectations) need an explicit GO (SPEC.md §8). The store is never created here: a missing
+expectations) need an explicit GO. The store is never created here: a missing
 store means the command points at the wrong place, and an empty one would hide that.
 """
 
@@ -87,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "show",
         help="one proposal: details, self-heal gate, suggested diff, copy-proposal text",
         description="Show one heal proposal with its self-heal gate JSON, suggested diff\n"
-        "and the copy-proposal text (SPEC.md §9).",
+        "and the copy-proposal text.",
         epilog=EPILOG,
         formatter_class=formatter,
     )

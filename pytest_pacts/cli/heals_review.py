@@ -1,4 +1,4 @@
-"""``pacts heals accept|reject``: decide a pending heal proposal (SPEC.md §8, §13).
+"""``pacts heals accept|reject``: decide a pending heal proposal.
 
 Accepting checks the patch against the contract and the latest recipe version and writes
 the next version; a major proposal needs an explicit GO first. Rejecting leaves the recipe
@@ -26,7 +26,7 @@ from pytest_pacts.store import RecordNotFound, Store
 #: not why, so the reason is its own fact, written in the decision's transaction.
 DECISION_REASON_EVENT = "RUNTIME_PATCH_PROPOSAL_DECISION_REASON"
 
-#: What a reviewer types to accept a major proposal (SPEC.md §8).
+#: What a reviewer types to accept a major proposal.
 GO = "GO"
 
 
@@ -76,7 +76,7 @@ def _pending(record: ProposalRecord) -> None:
 
 
 def _approved(record: ProposalRecord, proposal: HealProposal, yes: bool) -> bool:
-    """A major proposal's GO (SPEC.md §8): ``--yes``, or typed at a terminal prompt."""
+    """A major proposal's GO: ``--yes``, or typed at a terminal prompt."""
     if yes:
         return True
     paths = ", ".join(op.path for op in proposal.patch_ops)

@@ -1,6 +1,6 @@
 """``pacts report``: verdicts, heals, pending proposals and the SLOs from the store.
 
-The same summary pytest prints at the end of a run (SPEC.md §11, seed 000 §12), read from
+The same summary pytest prints at the end of a run, read from
 the store's runs and proposals, as Markdown (default) or JSON. The SLO definitions are in
 ``pytest_pacts/reports/slo.py`` and docs/reports.md.
 """

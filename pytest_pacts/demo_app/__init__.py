@@ -1,4 +1,4 @@
-"""The bundled demo app (SPEC §15): static pages for two releases and a loopback server.
+"""The bundled demo app: static pages for two releases and a loopback server.
 
 See ``README.md`` beside this file for the pages, users and every v1 -> v2 drift.
 """

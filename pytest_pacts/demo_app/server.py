@@ -1,4 +1,4 @@
-"""A tiny loopback HTTP server for the bundled demo app (SPEC §15).
+"""A tiny loopback HTTP server for the bundled demo app.
 
 It serves ``static/<release>/`` at the site root and ``static/assets/`` (shared CSS, JS and
 images) at ``/assets/``, plus a few fault endpoints under ``/__faults/`` that the engine's

@@ -1,4 +1,4 @@
-"""Find first: resolve every pending step of a page state in one scan per frame (SPEC.md §4).
+"""Find first: resolve every pending step of a page state in one scan per frame.
 
 ``discover`` runs the in-page scan once in the top frame and once in each same-origin
 iframe (all steps at once), merges the per-frame answers, then verifies each proposed
@@ -75,7 +75,7 @@ class Discoverer:
 
     The chosen locator is always verified through Playwright. Alternates are unique by the
     in-page estimate; ``verify_alternates=True`` also verifies each through Playwright (one
-    round trip each). Either way the healer gates an alternate before using it (SPEC.md §6).
+    round trip each). Either way the healer gates an alternate before using it.
     """
 
     def __init__(

@@ -271,7 +271,7 @@ class DiscoveryBrowser:
     """A Playwright + Chromium of its own for collection time, stopped before tests run.
 
     Fixtures do not exist during collection, and a sync Playwright still running when
-    pytest-playwright starts makes its fixtures fail (PLATFORM.md).
+    pytest-playwright starts makes its fixtures fail.
     """
 
     def __init__(self, browser_path: str | None = None) -> None:

@@ -1,4 +1,4 @@
-"""The strategy table: order, confidence and rendering of each discovery strategy (SPEC.md §4).
+"""The strategy table: order, confidence and rendering of each discovery strategy.
 
 Matching happens in the page (``js/scan.js`` holds one entry per strategy: the keys an
 element offers, how a key is compared with the requirement's words, and how Playwright's

@@ -8,11 +8,11 @@ clear of a sticky banner if needed) and then restores the scroll position. So a 
 action first re-runs the hit test at the element's centre in the page (one round trip, no
 animation frames), scrolling it to the viewport's centre if something covers it; if it is
 still covered, Playwright's full checks run instead of the forced action. Acting on the
-wrong element is the worst outcome (SPEC.md §2.3). When that scroll moves the page under the
+wrong element is the worst outcome. When that scroll moves the page under the
 pointer, the pointer follows the element it was hovering, as a hand would: a menu opened by
 the previous step's hover stays open for the click on its item. Values arrive resolved;
 :func:`reveal` is called only here, at the moment of typing, so a secret never reaches a
-message (SPEC.md §2.7).
+message.
 
 Errors become :class:`~pytest_pacts.models.outcome.Failure` values; a field that does not
 take the value typed into it is a ``value_rejected`` failure (RCA ``data_issue``).

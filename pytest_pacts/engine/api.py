@@ -3,7 +3,7 @@
 The pytest item hands over the plan, the page from pytest-playwright's fixtures and a
 :class:`Runtime` built from its options; the engine knows nothing of pytest (STYLE.md
 habit 2) and never raises from its internals: whatever happens, the answer is a
-:class:`~pytest_pacts.models.outcome.RunRecord` (SPEC.md §5). Render the failure text for a
+:class:`~pytest_pacts.models.outcome.RunRecord`. Render the failure text for a
 person with :func:`~pytest_pacts.engine.failure_text.render_failure`.
 """
 
@@ -48,7 +48,7 @@ class Runtime:
     ``pom`` is the cached POM for this plan (step index → discovery result, possibly
     empty); ``on_discovered`` is told every fresh discovery so the caller can persist it.
     ``healer`` ``None`` means no healing: failures go straight to the verdict.
-    ``generator`` is the no-op seam of the generator stage (seed 001 §7).
+    ``generator`` is the no-op seam of the generator stage.
     ``navigate`` ``False`` runs the steps on the page as it is (the ``pacts`` fixture of a
     hand-written test, which drives navigation itself); the plan's URL is then only recorded.
     ``observer`` is told each step's element after the gate passed, before the action

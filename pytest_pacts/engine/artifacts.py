@@ -1,4 +1,4 @@
-"""Screenshots for the reports (SPEC.md §11): on failure, and before/after a heal with the
+"""Screenshots for the reports: on failure, and before/after a heal with the
 healed element outlined. Taking a screenshot never fails a run: a crashed page simply has
 no picture, and the path is left out."""
 

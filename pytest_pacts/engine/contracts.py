@@ -45,7 +45,7 @@ class EngineOptions:
 @dataclass
 class StepState:
     """What the executor knows about one step's element: the discovered locator, the
-    alternates and fingerprint kept for healing (SPEC.md §4), updated when a heal lands."""
+    alternates and fingerprint kept for healing, updated when a heal lands."""
 
     step: Step
     discovery: DiscoveryResult | None = None

@@ -1,7 +1,7 @@
 """Environment faults: telling a dead server, an HTTP error or a crash from a drifted page.
 
 SPEC.md §17 "Faults": browser crash, server down, HTTP 500 and slow pages are ``env_fault``
-with evidence, never ``selector_drift`` (SPEC.md §7). :class:`EnvMonitor` listens to the page
+with evidence, never ``selector_drift``. :class:`EnvMonitor` listens to the page
 for the whole run (document responses, failed document requests, crashes, closing), so a
 step that fails *because* the environment broke is classified by what actually happened, not
 by the symptom the executor saw (a locator that no longer matches on an error page).
@@ -192,7 +192,7 @@ def env_failure(event: EnvEvent, step_index: int | None, extra: tuple[str, ...] 
 def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure:
     """A Playwright error raised while doing ``what`` (e.g. "click", "navigate to /x"), as a
     typed failure. Only the first line of Playwright's message is kept: its call log is
-    plugin internals to the person reading the report (SPEC.md §7)."""
+    plugin internals to the person reading the report."""
     text = str(exc)
     first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
     if isinstance(exc, bounded.PageUnresponsive) or bounded.MESSAGE in text:

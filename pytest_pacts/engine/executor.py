@@ -1,4 +1,4 @@
-"""One step, find first: locate → gate → act → expect (SPEC.md §5, seed 001 §4.4).
+"""One step, find first: locate → gate → act → expect.
 
 :class:`StepRunner` runs one *attempt* of a step and returns a
 :class:`~pytest_pacts.models.outcome.Failure` or ``None``; the state machine (``machine.py``,
@@ -57,7 +57,7 @@ class UrlError(ValueError):
 
 
 def resolve_url(url: str, base_url: str | None) -> str:
-    """Absolute URLs as they are; relative ones joined with ``base_url`` (SPEC.md §3)."""
+    """Absolute URLs as they are; relative ones joined with ``base_url``."""
     if "://" in url or url.startswith(("about:", "data:", "chrome:")):
         return url
     if not base_url:
@@ -129,7 +129,7 @@ class StepRunner:
 
     def navigate(self, url: str, step_index: int | None) -> Failure | None:
         """``goto``: a response that is not OK, a refused connection or a page slower than
-        the step timeout is an environment fault (SPEC.md §17), with the evidence."""
+        the step timeout is an environment fault, with the evidence."""
         try:
             target = resolve_url(url, self.base_url)
         except UrlError as exc:
@@ -171,7 +171,7 @@ class StepRunner:
         failure = self._run(step, attempt)
         if failure is None and self.monitor.since(mark):
             # The step looked fine, but the server failed a navigation under it (an error page
-            # can even carry the URL that was asked for): no false pass (SPEC.md §2.3).
+            # can even carry the URL that was asked for): no false pass.
             event = self.monitor.since(mark)[-1]
             return env_failure(event, step.index, ("the step's own checks had passed",))
         if failure is not None:

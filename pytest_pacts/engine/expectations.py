@@ -1,4 +1,4 @@
-"""Expected outcomes (SPEC.md §3), checked after the step with auto-waiting.
+"""Expected outcomes, checked after the step with auto-waiting.
 
 Every kind is a *probe* (is it true now? and what did we see?) polled until it holds or the
 step timeout passes. Between probes the checker waits for the next DOM change (capped, see
@@ -326,7 +326,7 @@ def _value(el: Subject, test: Callable[[str], bool], wanted: str, mask: bool) ->
     raw, secret = el.evaluate(_FIELD_VALUE)
     secret = secret or mask
     value = str(raw or "")
-    # a password field's content is a secret whatever the sheet says (SPEC.md §2.7)
+    # a password field's content is a secret whatever the sheet says
     shown = ("***" if value else "''") if secret else repr(value)
     return Probe(test(value), f"the element holds {shown}, not {wanted}")
 

@@ -1,4 +1,4 @@
-"""Find first (SPEC.md §2.2, §4): a locator for every step before it acts.
+"""Find first: a locator for every step before it acts.
 
 A step's locator comes from, in order: the locator already in use this run (discovered
 earlier or healed), the cached POM the pytest layer handed in, or discovery right before
@@ -141,7 +141,7 @@ class Finder:
             if now >= deadline:
                 break
             # A settled page that still has no single match (none, or several equally good
-            # ones) will not grow one by waiting: fail now so healing starts (SPEC.md §5).
+            # ones) will not grow one by waiting: fail now so healing starts.
             if now - start >= min(settle_ms, timeout_ms) and settled(self.page, self.monitor):
                 break
             wait_for_change(self.page)
@@ -216,7 +216,7 @@ class Finder:
         return self.discoverer.discover(self.page, [(0, target, action)])[0]
 
 
-# Surfaces no DOM strategy can act on (seed 000 §10): a challenge a person must answer, or a
+# Surfaces no DOM strategy can act on: a challenge a person must answer, or a
 # canvas that draws what the step names. Checked only when nothing matched.
 _SURFACE = """() => {
   const captcha = document.querySelector(

@@ -1,4 +1,4 @@
-"""The five-point gate before every action, with retries for transient states (SPEC.md §5).
+"""The five-point gate before every action, with retries for transient states.
 
 The check itself is discovery's :func:`~pytest_pacts.discovery.check_locator` (one round
 trip when the element is ready; the same code discovery snapshots, so both agree on
@@ -10,7 +10,7 @@ trip when the element is ready; the same code discovery snapshots, so both agree
 - *structural* states (matches nothing, matches several, covered by another element, the
   wrong kind of element, outside its scope) are re-checked only until the page has settled
   and ``settle_timeout_ms`` has passed: on a loaded, quiet page a locator that matches
-  nothing will not start matching by waiting, so healing starts quickly (SPEC.md §5).
+  nothing will not start matching by waiting, so healing starts quickly.
 
 Which points an action needs follows Playwright's actionability table: ``hover`` and
 ``focus`` do not need an enabled element (hovering a disabled button to read its tooltip is

@@ -1,8 +1,8 @@
-"""Recording a run in the store (SPEC.md §10): begin, one row per step, finish.
+"""Recording a run in the store: begin, one row per step, finish.
 
 Kept small on purpose: reports read the :class:`~pytest_pacts.models.outcome.RunRecord`,
 not the store. A second process starting the same requirement in the same session gets
-``SESSION_CONFLICT`` (seed 002 §5): the run does not start and fails with that reason.
+``SESSION_CONFLICT``: the run does not start and fails with that reason.
 """
 
 from __future__ import annotations

@@ -147,7 +147,7 @@ class Run:
     # -- pipeline stages ---------------------------------------------------------------------
 
     def _planner(self) -> Signal:
-        # The plan is validated at collection (SPEC.md §3); values resolve at the moment of
+        # The plan is validated at collection; values resolve at the moment of
         # use. What is left to check here is that the start URL can be resolved.
         try:
             self.start_url = resolve_url(self.plan.requirement.url, self.base_url)
@@ -174,7 +174,7 @@ class Run:
         return Signal(Outcome.OK)
 
     def _generator(self) -> Signal:
-        # Seam for the generator (SPEC.md §12): code generation happens outside the run, from
+        # Seam for the generator: code generation happens outside the run, from
         # the verified locators; a hook may observe the plan here. No-op by default.
         if self.generator is not None:
             self.generator(self.plan)
@@ -266,7 +266,7 @@ class Run:
 
     def _report_heal(self, prog: StepProgress) -> None:
         """Tell the ladder how the retry with its heal went (``Healer.confirm``/``reject``):
-        memory and proposals are written only on a successful, gated action (SPEC.md §2.5).
+        memory and proposals are written only on a successful, gated action.
         A failed expectation after a successful action still confirms the element."""
         assert self.healer is not None and prog.pending is not None
         ctx, at, result = prog.pending

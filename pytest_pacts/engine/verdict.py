@@ -1,8 +1,8 @@
-"""Verdict and root cause (SPEC.md §7, seed 001 §4.6), and the failure text for a person.
+"""Verdict and root cause, and the failure text for a person.
 
 Verdict: ``fail`` when a step failed (or the run could not start), ``partial`` when only
 ``on_fail: skip`` steps failed (they were skipped), else ``pass``. ``healed`` and the heal
-count are set whenever a heal was applied; a healed run still passes (SPEC.md §2.4).
+count are set whenever a heal was applied; a healed run still passes.
 
 RCA mapping (the table is :data:`RCA_TABLE` plus the context rules in :func:`classify`;
 ``docs/engine.md`` shows it):

@@ -1,8 +1,8 @@
-"""Waiting without sleeping: for the DOM to change, for the page to settle (SPEC.md §5).
+"""Waiting without sleeping: for the DOM to change, for the page to settle.
 
 Retries in the executor wait for something to *happen* (a DOM mutation, an animation frame,
 a navigation), capped so a change the observer cannot see (inside a shadow root or an
-iframe) is still noticed within ``cap_ms``. Never a fixed sleep (STYLE.md habit 7).
+iframe) is still noticed within ``cap_ms``. Never a fixed sleep.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS) -> bool:
 
 def settled(page: Page, monitor: EnvMonitor, quiet_ms: float = POLL_CAP_MS) -> bool:
     """Loaded and quiet: no navigation in flight, ``readyState`` complete, and no DOM change
-    for ``quiet_ms``. A missing element on a settled page is missing (SPEC.md §5)."""
+    for ``quiet_ms``. A missing element on a settled page is missing."""
     if monitor.navigating:
         return False
     try:

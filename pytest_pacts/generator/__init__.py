@@ -1,4 +1,4 @@
-"""The Generator (seed 001 §4.3, SPEC.md §12): plain pytest-playwright tests from plans.
+"""The Generator: plain pytest-playwright tests from plans.
 
 ``write_test(plan, locators, out_dir)`` writes ``test_<req_id>.py`` with the verified
 semantic locators, ``expect(...)`` assertions and secrets read from ``os.environ``;

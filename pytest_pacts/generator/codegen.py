@@ -1,4 +1,4 @@
-"""Steps and expectations as Playwright Python statements (SPEC.md §12, seed 001 §4.3).
+"""Steps and expectations as Playwright Python statements.
 
 Each step becomes a comment (the step in words, its source row, the locator's strategy and
 confidence), one statement for the action and ``expect(...)`` assertions for the expected

@@ -1,4 +1,4 @@
-"""Cell values as safe Python expressions (SPEC.md §12, §2.7).
+"""Cell values as safe Python expressions.
 
 Nothing from a requirement sheet is ever interpolated into source as raw text: literal text
 becomes a ``repr()`` literal, ``{{env.NAME}}`` becomes ``os.environ["NAME"]`` (or

@@ -1,6 +1,6 @@
 """Find the locators of a plan by walking it on a live page (``pacts generate --discover``).
 
-Find first, then act (SPEC.md §2.2): each step's target is discovered and verified through
+Find first, then act: each step's target is discovered and verified through
 :class:`~pytest_pacts.discovery.Discoverer` on the page as it is, then the step's action is
 performed so later pages can be discovered too. This is no executor: there is no gate
 retry, no healing and no verdict; a target that cannot be singled out stops the walk with

@@ -1,4 +1,4 @@
-"""Rendering and writing ``generated_tests/test_<req_id>.py`` (SPEC.md §12).
+"""Rendering and writing ``generated_tests/test_<req_id>.py``.
 
 Jinja2 templates ship as package data (``generator/templates``). Autoescaping is off
 because the output is Python, not HTML: safety comes from every value being rendered to a

@@ -1,4 +1,4 @@
-"""Governance: the patch contract, heal proposals and the self-heal gate (SPEC.md §8, §9).
+"""Governance: the patch contract, heal proposals and the self-heal gate.
 
 Public surface (everything else is internal):
 

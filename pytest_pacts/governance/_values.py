@@ -89,7 +89,7 @@ def js_string(value: object) -> str:
 
 
 def js_or_dash(value: object) -> str:
-    """``String(value || "-")`` (seed 003 §6.1.1)."""
+    """``String(value || "-")``."""
     return js_string(value) if js_truthy(value) else "-"
 
 

@@ -1,4 +1,4 @@
-"""From a heal to a heal proposal, with the track fields filled honestly (SPEC.md §9).
+"""From a heal to a heal proposal, with the track fields filled honestly.
 
 A heal replaces an element's primary locator. The proposal carries that change as a patch
 (``selectors.<element key>``, the failed locator kept as the last fallback because the
@@ -9,8 +9,8 @@ track:
 - a heal to a sound locator (role, label, test id, placeholder, or anything with no
   brittle signal) fills the contract fields of seed 003 §3.3;
 - a heal to a brittle locator (the SPEC.md §9 signals: positional, auto-generated id/class,
-  text only) fills the exception fields of seed 003 §3.2, expiring ``created_at + 30 days``
-  (seed 003 §2.1), given as that day, rounded up so it never expires early.
+  text only) fills the exception fields of seed 003 §3.2, expiring ``created_at + 30 days``,
+  given as that day, rounded up so it never expires early.
 
 The self-heal gate is not run here: :func:`pytest_pacts.governance.gated` or the store
 service adds it, with the repeat counts only the store knows.

@@ -1,7 +1,7 @@
 """Evidence contracts and the required proposal fields of each track, declared here only.
 
 Seed 003 §4: every principle has the list of evidence fields a proposal for it must carry.
-In this domain the principle is the RCA class (SPEC.md §7, §9), and the evidence is the
+In this domain the principle is the RCA class, and the evidence is the
 violation's ``evidence`` object, which the healer fills. Seed 003 §2.1 fixes the lookup
 order: the principle key's contract first, then the violation key's, else an empty list.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-# Seed 003 §3.3, adapted to locators (SPEC.md §9): ``locator_strategy`` stands for the
+# Seed 003 §3.3, adapted to locators: ``locator_strategy`` stands for the
 # seed's slot_request_mapping_strategy and response_projection_strategy.
 REQUIRED_CONTRACT_FIELDS: tuple[str, ...] = (
     "contract_scope",
@@ -20,7 +20,7 @@ REQUIRED_CONTRACT_FIELDS: tuple[str, ...] = (
     "pre_post_invariant_strategy",
     "contract_expectation",
 )
-"""Contract-track fields a proposal must carry at its top level (seed 003 §3.3)."""
+"""Contract-track fields a proposal must carry at its top level."""
 
 REQUIRED_EXCEPTION_FIELDS: tuple[str, ...] = (
     "exception_reason",
@@ -30,7 +30,7 @@ REQUIRED_EXCEPTION_FIELDS: tuple[str, ...] = (
     "promotion_trigger",
     "blast_radius",
 )
-"""Exception-track fields a proposal must carry at its top level (seed 003 §3.2)."""
+"""Exception-track fields a proposal must carry at its top level."""
 
 RCA_CLASSES: tuple[str, ...] = (
     "success",
@@ -42,7 +42,7 @@ RCA_CLASSES: tuple[str, ...] = (
     "data_issue",
     "env_fault",
 )
-"""The principle keys of this domain: the RCA classes of SPEC.md §7 (seed 001 §4.6)."""
+"""The principle keys of this domain: the RCA classes of SPEC.md §7."""
 
 # Every violation names the failure type and the healing rung (SPEC.md §9 domain mapping).
 _COMMON = ("tool_name", "mismatch_type")

@@ -1,4 +1,4 @@
-"""The exception fingerprint: one stable string per recurring exception (seed 003 §6.1).
+"""The exception fingerprint: one stable string per recurring exception.
 
 Seed 003 §6.1.1, exactly:
 
@@ -10,7 +10,7 @@ Seed 003 §6.1.1, exactly:
 - every part is ``trim()``-ed and lower-cased, and its whitespace replaced by ``_``;
 - the result is ``ex:<principle_key>:<violation_key>:<mismatch_type>:<tool_name>``.
 
-In this domain (SPEC.md §9) that reads ``ex:<rca class>:<req_id>.<element key>:<failure
+In this domain that reads ``ex:<rca class>:<req_id>.<element key>:<failure
 type>:<healing rung>``.
 """
 
@@ -29,7 +29,7 @@ from pytest_pacts.governance._values import (
 from pytest_pacts.models.heal import HealProposal, Violation
 
 # ``pv_<session>_<turn>_<rest>``: session and turn are single segments (no ``_``); the rest
-# must not be empty. An id without this prefix does not yield a key (seed 003 §6.1.1).
+# must not be empty. An id without this prefix does not yield a key.
 _VIOLATION_ID_PREFIX = re.compile(r"^pv_[^_]+_[^_]+_(.+)$", re.DOTALL)
 _WHITESPACE = re.compile(r"\s+")
 
@@ -43,7 +43,7 @@ def strip_violation_id_prefix(violation_id: object) -> str | None:
 
 
 def normalise_part(text: str) -> str:
-    """``trim()``, lower-case, then each run of whitespace becomes ``_`` (seed 003 §6.1.1)."""
+    """``trim()``, lower-case, then each run of whitespace becomes ``_``."""
     return _WHITESPACE.sub("_", js_trim(text).lower())
 
 
@@ -59,7 +59,7 @@ def compute_exception_fingerprint(
     proposal: HealProposal | Payload | None,
     violation: Violation | Payload | None = None,
 ) -> str:
-    """``ex:<principle_key>:<violation_key>:<mismatch_type>:<tool_name>`` (seed 003 §6.1.1).
+    """``ex:<principle_key>:<violation_key>:<mismatch_type>:<tool_name>``.
 
     Only the violation is read, as the seed fixes. ``proposal`` is taken for the seed's
     signature and, when it is a :class:`HealProposal` and no violation is given, supplies

@@ -1,6 +1,6 @@
-"""The self-heal gate (seed 003 §5.2): classify a proposal and record what it lacks.
+"""The self-heal gate: classify a proposal and record what it lacks.
 
-The gate records, it never blocks (seed 003 §7.7): missing fields only turn the
+The gate records, it never blocks: missing fields only turn the
 ``*_ok`` flags false. Its result is seed 003 §3.1's ``self_heal_gate`` object with
 ``gate_version: "v1"``, as a plain JSON-ready dict.
 """
@@ -63,16 +63,16 @@ def build_self_heal_gate(
     - ``case_specific_signals``: :func:`detect_case_specific_signals`; any -> ``exception``
       track, none -> ``contract``;
     - ``missing_contract_fields`` / ``missing_exception_fields``: the required fields of each
-      track (``contracts.REQUIRED_*``) missing from the proposal (seed 003 §5.7);
+      track (``contracts.REQUIRED_*``) missing from the proposal;
       both lists are recorded whatever the track, as the seed does;
     - ``missing_evidence_fields``: the evidence contract's fields missing from
       ``violation.evidence``; with ``evidence_contract=None`` the contract is looked up by
       :func:`evidence_contract_for` (principle key, then violation key, else none);
     - ``promotion_required`` / ``promotion_reason``: :func:`compute_promotion_required` with
       the proposal's ``exception_expiry`` and ``created_at``; a malformed expiry also makes
-      ``exception_fields_ok`` false (seed 003 §5.6);
+      ``exception_fields_ok`` false;
     - ``exception_fingerprint``: :func:`compute_exception_fingerprint`;
-    - ``exception_stats``: the given counts, zeros when none (seed 003 §5.2).
+    - ``exception_stats``: the given counts, zeros when none.
 
     A :class:`HealProposal` given without a violation is gated against its own
     :attr:`HealProposal.violation`.

@@ -1,6 +1,6 @@
 """Brittleness of a healed locator: the locator-specific case signals of SPEC.md §9.
 
-The gate's seed rules look at code (seed 003 §5.5); a heal changes a locator, so SPEC.md §9
+The gate's seed rules look at code; a heal changes a locator, so SPEC.md §9
 adds three signals read from the healed locator itself:
 
 - ``positional_locator``: it picks an element by position (``:nth-child()``, ``:nth-of-type()``,

@@ -1,4 +1,4 @@
-"""The patch contract: which recipe changes a heal may propose (SPEC.md §8, seed 000 §7).
+"""The patch contract: which recipe changes a heal may propose.
 
 =============================  ============  ==========================================
 path                           ops allowed   what it changes
@@ -229,7 +229,7 @@ def validate_patch(recipe: Recipe, ops: Sequence[PatchInput]) -> tuple[OpCheck, 
 
 
 def classify_patch(ops: Sequence[PatchInput]) -> Severity:
-    """``major`` if any op touches ``workflow`` or removes, else ``minor`` (seed 000 §7)."""
+    """``major`` if any op touches ``workflow`` or removes, else ``minor``."""
     for raw in ops:
         path = raw.path if isinstance(raw, PatchOp) else str(raw.get("path", ""))
         op = raw.op if isinstance(raw, PatchOp) else raw.get("op")

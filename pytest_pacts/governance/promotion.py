@@ -1,13 +1,13 @@
-"""Promotion: when a recurring exception must become a contract fix (seed 003 §2.1, §5.4, §5.6).
+"""Promotion: when a recurring exception must become a contract fix.
 
-Fixed values (seed 003 §2.1, §5.4):
+Fixed values:
 
 - ``repeat_count_7d >= 2``  -> ``promotion_required``;
 - ``repeat_count_30d >= 3`` -> ``promotion_required``;
 - past ``exception_expiry`` -> ``promotion_required``; with no expiry given, the expiry is
   ``created_at + 30 days``.
 
-``exception_expiry`` has exactly four forms (seed 003 §5.6):
+``exception_expiry`` has exactly four forms:
 
 1. ``YYYY-MM-DD``: expired once the current time is past that date's 00:00 UTC;
 2. ``issue_count>=N``: reached when ``repeat_count_30d >= N`` (the seed reads issue_count
@@ -41,7 +41,7 @@ REASON_30D = f"repeat_count_30d>={PROMOTION_THRESHOLD_30D}"
 REASON_EXPIRY_MALFORMED = "exception_expiry_malformed"
 REASON_DEFAULT_EXPIRY = "exception_expiry_passed:created_at+30d"
 NO_REASON = "-"
-"""``promotion_reason`` when promotion is not required (seed 003 §5.2)."""
+"""``promotion_reason`` when promotion is not required."""
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _COUNT_RULE = re.compile(r"^(issue_count|metric:repeat_count_7d|metric:repeat_count_30d)>=(\d+)$")
@@ -56,7 +56,7 @@ def _as_count(value: object) -> int:
 
 
 def normalise_exception_stats(stats: Mapping[str, object] | None) -> ExceptionStats:
-    """Repeat counts in the gate's shape (seed 003 §3.1), zeros when none were given.
+    """Repeat counts in the gate's shape, zeros when none were given.
 
     Accepts the seed's keys (``repeat_count_7d``/``repeat_count_30d``) or the store's
     (``count_7d``/``count_30d``).

@@ -1,4 +1,4 @@
-"""Recipes as the reviewed truth of a requirement's locators (SPEC.md §8, seed 000 §3).
+"""Recipes as the reviewed truth of a requirement's locators.
 
 - :func:`ensure_recipe` writes version ``v001`` (or the next version after the requirement
   changed) from the plan and its verified locators when the store has none for the current

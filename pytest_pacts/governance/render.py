@@ -1,4 +1,4 @@
-"""The "copy proposal" text: one block a reviewer pastes into an issue (SPEC.md §9).
+"""The "copy proposal" text: one block a reviewer pastes into an issue.
 
 Seed 003 §7.6: the copied text holds the gate result, the suggested diff, the confidence
 and the evidence contract. Reports and ``pacts heals show`` use these helpers, so the
@@ -18,7 +18,7 @@ PROMOTION_REQUIRED_LABEL = "Promotion required (승격 필요)"
 
 
 def track_badge(gate: SelfHealGate | None) -> str:
-    """``Contract`` or ``Exception`` (seed 003 §2.1); ``Ungated`` before the gate ran."""
+    """``Contract`` or ``Exception``; ``Ungated`` before the gate ran."""
     if gate is None:
         return "Ungated"
     return "Exception" if gate["track"] == "exception" else "Contract"

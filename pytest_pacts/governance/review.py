@@ -1,4 +1,4 @@
-"""Accepting a heal proposal: contract check, approval, next recipe version (SPEC.md §8).
+"""Accepting a heal proposal: contract check, approval, next recipe version.
 
 One implementation for ``pacts heals accept`` and ``--pacts-accept-heals``. A proposal made
 against an older version is *rebased* onto the latest when none of the paths it patches

@@ -1,4 +1,4 @@
-"""Proposing a heal through the store: repeat counts in, gated proposal out (SPEC.md §9, §10).
+"""Proposing a heal through the store: repeat counts in, gated proposal out.
 
 Seed 003 §6.2 / §7.3-7.4: when a proposal is created, the past
 ``RUNTIME_PATCH_PROPOSAL_CREATED`` audit events with the same exception fingerprint are

@@ -1,6 +1,6 @@
-"""Case-specific signals: what puts a proposal on the exception track (seed 003 §5.5).
+"""Case-specific signals: what puts a proposal on the exception track.
 
-One signal is enough (seed 003 §2.1, §5.3). The four rules of seed 003 §5.5, exactly:
+One signal is enough. The four rules of seed 003 §5.5, exactly:
 
 1. ``single_target_file``: ``target_files`` has at most one entry and ``target_files[0]``
    contains ``/handlers/`` or ``/runtime/`` (Windows separators are read as ``/``);

@@ -1,4 +1,4 @@
-"""Heal proposals and the self-heal gate record (SPEC.md §8, §9; seed 003 §3).
+"""Heal proposals and the self-heal gate record.
 
 A heal proposal is what every accepted heal leaves behind for review: the old and new
 locator, the evidence, the patch against the recipe, and the self-heal gate's verdict on
@@ -39,7 +39,7 @@ class ProposalStatus(enum.StrEnum):
 
 
 class ExceptionStats(TypedDict):
-    """Repeat counts of one exception fingerprint (seed 003 §3.1, §6.2)."""
+    """Repeat counts of one exception fingerprint."""
 
     repeat_count_7d: int
     repeat_count_30d: int
@@ -116,7 +116,7 @@ class HealProposal(_Frozen):
 
     ``score`` is the healed candidate's confidence and ``runner_up_score`` the next best
     candidate's (``None`` when there was none). ``rca_class`` and ``failure_type`` are the
-    violation's principle key and mismatch type (SPEC.md §9), kept so a proposal can be
+    violation's principle key and mismatch type, kept so a proposal can be
     gated on its own. ``self_heal_gate`` is filled by
     ``pytest_pacts.governance.build_self_heal_gate``.
     """
@@ -153,7 +153,7 @@ class HealProposal(_Frozen):
     pre_post_invariant_strategy: str | None = None
     contract_expectation: str | None = None
 
-    # Exception track (seed 003 §3.2).
+    # Exception track.
     exception_reason: str | None = None
     exception_scope: str | None = None
     exception_expiry: str | None = None

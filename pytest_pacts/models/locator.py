@@ -1,4 +1,4 @@
-"""Verified locators, element fingerprints and discovery results (SPEC.md §4, §5).
+"""Verified locators, element fingerprints and discovery results.
 
 A locator is structured data, never a selector string: the strategy that found the element,
 its confidence, and the fields that strategy renders from (role + name, label, test id, …),
@@ -191,7 +191,7 @@ GateCode = Literal[
 
 
 class GatePoint(_Frozen):
-    """One point of the five-point gate (SPEC.md §5) with the reason in plain words."""
+    """One point of the five-point gate with the reason in plain words."""
 
     name: GatePointName
     ok: bool

@@ -3,7 +3,7 @@
 SPEC.md §5-§7, seed 001 §4.4-§4.6 and §8.3. These are the projections reports read
 (JUnit, pytest-html, ``verdict_<req_id>.json``, the store): engine internals never leak
 past them. Values are JSON-ready (``model_dump(mode="json")``) and hold no secret values:
-resolved secrets are shown as ``***`` (SPEC.md §2.7).
+resolved secrets are shown as ``***``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class _Frozen(BaseModel):
 
 
 class FailureType(enum.StrEnum):
-    """Typed failures that route the state machine (SPEC.md §5, seed 001 §4.4).
+    """Typed failures that route the state machine.
 
     ``not_unique`` covers a locator that matches zero elements as well as several (gate
     point 1, "exactly one"); ``evidence`` says which. ``not_found`` is a step discovered
@@ -53,15 +53,15 @@ FailureCause = Literal[
     "slow_page",  # a navigation did not finish within the step timeout (env_fault)
     "page_unresponsive",  # the page's main thread stopped answering (env_fault)
     "value_rejected",  # the field did not take the value typed into it (data_issue)
-    "session_conflict",  # the store says this requirement is already running (SPEC.md §10)
+    "session_conflict",  # the store says this requirement is already running
     "configuration",  # the run cannot start as configured (no base URL, bad template)
     "identity_changed",  # a cached locator now finds another element (not_unique)
 ]
-"""Finer detail the verdict's RCA mapping needs beyond the failure type (SPEC.md §7)."""
+"""Finer detail the verdict's RCA mapping needs beyond the failure type."""
 
 
 class Failure(_Frozen):
-    """A failure as a value: the executor never raises from its internals (SPEC.md §5)."""
+    """A failure as a value: the executor never raises from its internals."""
 
     type: FailureType
     message: str

@@ -1,4 +1,4 @@
-"""Recipes: a requirement's verified plan, versioned and immutable (SPEC.md §8, seed 000 §3).
+"""Recipes: a requirement's verified plan, versioned and immutable.
 
 Seed 000 §3 keeps a recipe as five JSON files (``workflow``, ``actions``, ``selectors``,
 ``fingerprints``, ``policies``) in a version directory ``v001/``, ``v002/``, …; a version
@@ -127,7 +127,7 @@ class PatchOp(_Frozen):
 
 
 class Recipe(_Frozen):
-    """A requirement's verified plan at one version (SPEC.md §8).
+    """A requirement's verified plan at one version.
 
     ``parent_version`` is the version this one was patched from (``None`` for ``v001``) and
     ``proposal_id`` the heal proposal whose patch produced it.

@@ -209,7 +209,7 @@ class Step(_Frozen):
 
 
 class BlockDef(_Frozen):
-    """A user-defined block: a named, parameterised list of raw steps (SPEC.md §3)."""
+    """A user-defined block: a named, parameterised list of raw steps."""
 
     name: str
     params: tuple[str, ...] = ()
@@ -234,7 +234,7 @@ class Requirement(_Frozen):
 
 
 class Plan(_Frozen):
-    """A requirement after block expansion, with its stable plan hash (SPEC.md §3).
+    """A requirement after block expansion, with its stable plan hash.
 
     Steps are renumbered 0..n-1 in execution order; each keeps the source of the row that
     produced it (the ``use`` row for expanded block steps).

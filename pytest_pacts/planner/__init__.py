@@ -1,4 +1,4 @@
-"""The Planner (SPEC.md §3): requirement files in, validated and block-expanded plans out.
+"""The Planner: requirement files in, validated and block-expanded plans out.
 
 Public surface:
 

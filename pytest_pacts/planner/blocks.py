@@ -1,4 +1,4 @@
-"""Blocks: named, parameterised step lists expanded at plan time (SPEC.md §3, seed 000 §14).
+"""Blocks: named, parameterised step lists expanded at plan time.
 
 A block is defined in a ``Blocks`` sheet, a ``blocks:`` section or a shared blocks file
 (ini ``pacts_blocks_files``). ``use`` steps name a block and pass ``name=value`` params that
@@ -69,7 +69,7 @@ def _require(params: Mapping[str, str], names: tuple[str, ...], use: RawStep, bl
 
 
 def _navigation(params: Mapping[str, str], use: RawStep) -> list[RawStep]:
-    """``navigation``: url, wait_for? → goto + optional wait (seed 000 §14)."""
+    """``navigation``: url, wait_for? → goto + optional wait."""
     _require(params, ("url",), use, "navigation")
     steps = [RawStep(action="goto", value=params["url"], source=use.source)]
     if params.get("wait_for"):

@@ -1,7 +1,7 @@
 """Located problems in requirement files, written for the person who has to fix them.
 
 Every message reads ``path:sheet:row:col: what is wrong; expected ...`` for sheets and
-``path:line:col: ...`` for JSON/YAML (STYLE.md "Errors are written for the person").
+``path:line:col: ...`` for JSON/YAML.
 """
 
 from __future__ import annotations

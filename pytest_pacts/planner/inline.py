@@ -1,12 +1,12 @@
 """Steps written as Python arguments (the ``pacts`` fixture of hand-written tests).
 
-The same syntax and rules as a sheet row (SPEC.md §3): ``Element@Region``, an action name,
+The same syntax and rules as a sheet row: ``Element@Region``, an action name,
 a value (templates allowed), an expected outcome, ``on_fail``. Errors are
 :class:`~pytest_pacts.planner.steps.StepSyntaxError` with one message per problem, so the
 caller can name its own call site. A value handed over as a secret never enters the step:
 the step holds an ``{{env.NAME}}`` template instead, and the caller resolves ``NAME``
 through the run's environment, where every ``env`` value is a
-:class:`~pytest_pacts.planner.templating.Secret` (SPEC.md §2.7).
+:class:`~pytest_pacts.planner.templating.Secret`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""From one requirement file to validated plans (SPEC.md §3), or every located problem.
+"""From one requirement file to validated plans, or every located problem.
 
 Stages: read (format-specific) → schema validation (one schema for all formats) → raw steps
 → block expansion → typed steps (actions, targets, expected outcomes) → template checks →

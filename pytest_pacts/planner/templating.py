@@ -2,7 +2,7 @@
 
 The expression syntax follows seed 004 §14.1 (double braces, ``:default`` fallback, paths
 starting with ``__`` blocked). Templates are checked at plan time and *resolved at the moment
-of use* (SPEC.md §3): plans keep the template text, so secrets never reach a plan, its hash,
+of use*: plans keep the template text, so secrets never reach a plan, its hash,
 or the store. A resolved value that came from the environment, or from a var that is secret,
 is a :class:`Secret` and prints as ``***``.
 """

@@ -24,7 +24,7 @@ def browser_type_launch_args(
 
     Overrides pytest-playwright's fixture of the same name and chains after it (so
     ``--headed``, ``--browser-channel`` and a user's conftest still apply); it only adds an
-    ``executable_path`` when Playwright has no browser of its own (PLATFORM.md). Registered
+    ``executable_path`` when Playwright has no browser of its own. Registered
     only when pytest-playwright is loaded.
     """
     if (

@@ -1,7 +1,7 @@
 """Requirement files as pytest collectors and requirements as ``pytest.Function`` items.
 
 Items are ``Function`` subclasses built with ``callobj``, so fixtures are injected through
-public API (PLATFORM.md "Collecting items from data files"). Node IDs are
+public API. Node IDs are
 ``path/to/file.xlsx::REQ-ID``; names and order come only from the file, never from discovery,
 so every xdist worker collects the same items in the same order.
 """

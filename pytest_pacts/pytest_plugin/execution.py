@@ -4,7 +4,7 @@ The item asks pytest-playwright for ``page`` (so ``--browser``, ``--headed``, ``
 ``--screenshot``, ``--base-url`` and ``browser_context_args`` all apply), builds a
 :class:`~pytest_pacts.engine.api.Runtime` from the settings and the store, calls
 :func:`~pytest_pacts.engine.api.run_requirement` and turns the ``RunRecord`` into a pytest
-outcome (SPEC.md §7): fail → a failure text written for a person; a healed pass → passed with
+outcome: fail → a failure text written for a person; a healed pass → passed with
 a visible warning, or failed under ``--pacts-strict-heal``.
 """
 
@@ -58,7 +58,7 @@ def engine_options(config: pytest.Config, artifacts_dir: str | None) -> EngineOp
 
 
 def session_id(config: pytest.Config) -> str:
-    """Runs of one requirement against one deployment conflict while in flight (seed 002 §5)."""
+    """Runs of one requirement against one deployment conflict while in flight."""
     return options.get_str(config, "pacts_session") or (
         options.configured_base_url(config) or "default"
     )
@@ -227,7 +227,7 @@ def dry_run_test(request: pytest.FixtureRequest) -> None:
 
 
 def outcome(record: RunRecord, config: pytest.Config, accepted: list[str]) -> None:
-    """The pytest outcome of a record (SPEC.md §7): fail raises :class:`RequirementFailed`
+    """The pytest outcome of a record: fail raises :class:`RequirementFailed`
     with the failure text; a healed pass warns (:class:`PactsHealWarning`), or raises under
     ``--pacts-strict-heal``."""
     if record.verdict == "fail":

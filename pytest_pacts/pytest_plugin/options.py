@@ -1,4 +1,4 @@
-"""Every pytest-pacts setting, as a command-line option *and* an ini key (PLATFORM.md).
+"""Every pytest-pacts setting, as a command-line option *and* an ini key.
 
 Precedence: command line > ini > default. One table, so docs/reference.md and ``--help``
 cannot drift apart: add a setting here and it exists in both places.

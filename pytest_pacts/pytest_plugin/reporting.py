@@ -1,4 +1,4 @@
-"""Report hooks: JUnit properties, pytest-html, artifacts, the terminal summary (SPEC.md §11).
+"""Report hooks: JUnit properties, pytest-html, artifacts, the terminal summary.
 
 A thin adapter: it reads each requirement item's ``RunRecord`` (``item.stash[RUN_KEY]``)
 and hands it to :mod:`pytest_pacts.reports`. Under xdist the per-test work (properties,

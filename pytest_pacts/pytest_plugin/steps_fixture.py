@@ -91,7 +91,7 @@ class PactsSteps:
         on_fail: str = "abort",
     ) -> StepRecord:
         """Run one step now, e.g. ``pacts.step("Login@LoginForm", "click",
-        expected="navigates_to:Products")``; the arguments use the sheet syntax (SPEC.md §3).
+        expected="navigates_to:Products")``; the arguments use the sheet syntax.
 
         ``secret=True`` (or a :class:`~pytest_pacts.planner.templating.Secret` value) keeps
         the value out of every output: records, reports and failure texts show ``***``.
@@ -216,7 +216,7 @@ def pacts(request: pytest.FixtureRequest, page: Page) -> PactsSteps:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     """After a test body that passed: a healed run warns, or fails under
-    ``--pacts-strict-heal`` (SPEC.md §7), as a requirement item does."""
+    ``--pacts-strict-heal``, as a requirement item does."""
     steps = item.stash.get(_STEPS_KEY, None)
     try:
         result = yield

@@ -1,7 +1,7 @@
-"""Reports: what a run leaves behind for people and CI (SPEC.md §11).
+"""Reports: what a run leaves behind for people and CI.
 
 Everything here reads projections only (``RunRecord`` and store records), never engine
-internals (STYLE.md habit 2):
+internals:
 
 - :mod:`~pytest_pacts.reports.proposals`: a run's heal proposals and their self-heal gates;
 - :mod:`~pytest_pacts.reports.junit`: the ``pacts_*`` JUnit properties;

@@ -1,11 +1,11 @@
-"""Per-requirement artifacts and the run index (SPEC.md §11, seed 001 §8.3, seed 000 §13).
+"""Per-requirement artifacts and the run index.
 
 Layout of one run (``<report dir>/<run id>/``)::
 
     index.json, index.md                     the run index (written by the controller)
     <node slug>/verdict_<req_id>.json        seed 001 §8.3, extended with heals and gates
-    <node slug>/steps.jsonl                  one line per step (seed 000 §13)
-    <node slug>/summary.md                   the human summary (seed 000 §13)
+    <node slug>/steps.jsonl                  one line per step
+    <node slug>/summary.md                   the human summary
 
 Every process writes only its own requirements' files, each atomically (``os.replace``),
 so xdist workers never write the same file; the index is written once, by the controller.

@@ -1,4 +1,4 @@
-"""pytest-html fragments for one requirement (SPEC.md §9, §11). Pure functions, no pytest.
+"""pytest-html fragments for one requirement. Pure functions, no pytest.
 
 Every value is escaped (``html.escape``) before it is placed in markup; cell text from
 requirement sheets is untrusted input. Images are not handled here: the hook module adds

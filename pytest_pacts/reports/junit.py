@@ -1,4 +1,4 @@
-"""The ``pacts_*`` JUnit properties of a requirement's test case (SPEC.md §11).
+"""The ``pacts_*`` JUnit properties of a requirement's test case.
 
 pytest writes ``item.user_properties`` as ``<property name=... value=...>`` under each
 ``<testcase>``; the values are strings. Under ``junit_family=xunit2`` (pytest's default)

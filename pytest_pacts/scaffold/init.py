@@ -1,4 +1,4 @@
-"""``pacts init``: scaffold a project for requirement sheets (SPEC.md §12, §13).
+"""``pacts init``: scaffold a project for requirement sheets.
 
 Writes, from ``conftest_templates/``:
 

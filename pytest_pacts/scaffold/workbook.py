@@ -1,4 +1,4 @@
-"""Write requirement workbooks (.xlsx) in the shape the Excel reader expects (SPEC.md §3).
+"""Write requirement workbooks (.xlsx) in the shape the Excel reader expects.
 
 Used by ``pacts init`` (the template with Action / Expected Outcome dropdowns), by the
 sample requirements, and by tests and benchmarks that need real workbooks.

@@ -1,15 +1,15 @@
-"""Persistence for pytest-pacts: the only package that speaks SQL (SPEC §10).
+"""Persistence for pytest-pacts: the only package that speaks SQL.
 
 ``open_store(path_or_dsn)`` gives a :class:`Store` over SQLite (embedded default, one file
 under ``.pacts/``) or PostgreSQL (shared, via a ``postgresql://`` DSN), same schema and API.
 Its repositories:
 
-- ``store.runs``       runs, steps, artifacts, metrics; SESSION_CONFLICT guard (seed 002 §5)
-- ``store.recipes``    immutable recipe versions v001, v002, ... (SPEC §8, seed 000 §3)
-- ``store.proposals``  heal proposals + their audit event (SPEC §8, §9)
-- ``store.audit``      audit events and the self-heal gate's repeat counts (seed 003 §6.2)
-- ``store.healing``    evidence-backed healing memory (seed 000 §11)
-- ``store.pom_cache``  discovery cache keyed by requirement and plan hash (SPEC §4)
+- ``store.runs``       runs, steps, artifacts, metrics; SESSION_CONFLICT guard
+- ``store.recipes``    immutable recipe versions v001, v002, ...
+- ``store.proposals``  heal proposals + their audit event
+- ``store.audit``      audit events and the self-heal gate's repeat counts
+- ``store.healing``    evidence-backed healing memory
+- ``store.pom_cache``  discovery cache keyed by requirement and plan hash
 - ``store.discovery_leases``  one discovery per requirement across runners sharing a store
 
 See ``docs/store.md`` for tables, concurrency rules and the migration policy.

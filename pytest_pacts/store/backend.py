@@ -1,4 +1,4 @@
-"""The narrow interface every SQL dialect implements (SPEC §10).
+"""The narrow interface every SQL dialect implements.
 
 Repositories write portable SQL with ``?`` placeholders and call a :class:`Backend`; the
 backend owns what really differs between SQLite and PostgreSQL: placeholders, the write

@@ -1,7 +1,7 @@
-"""Errors raised by the store (SPEC §10).
+"""Errors raised by the store.
 
-Every message names what happened, the values in effect and what to do next
-(STYLE.md habit 6), because these surface in pytest output and the ``pacts`` CLI.
+Every message names what happened, the values in effect and what to do next,
+because these surface in pytest output and the ``pacts`` CLI.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ class StoreError(Exception):
 
 
 class SchemaTooNewError(StoreError):
-    """The store was migrated by a newer pytest-pacts than the one running (SPEC §10)."""
+    """The store was migrated by a newer pytest-pacts than the one running."""
 
     def __init__(self, found: int, supported: int) -> None:
         self.found = found
@@ -26,7 +26,7 @@ class SchemaTooNewError(StoreError):
 
 
 class SessionConflict(StoreError):
-    """A run of the same session and requirement is already in flight (seed 002 §5).
+    """A run of the same session and requirement is already in flight.
 
     ``code`` is always ``"SESSION_CONFLICT"`` so callers and the observer can match on
     the standard code rather than on the class name.

@@ -1,4 +1,4 @@
-"""PostgreSQL backend: the shared store for many CI runners (SPEC §10).
+"""PostgreSQL backend: the shared store for many CI runners.
 
 psycopg 3 is imported lazily so the embedded SQLite default needs no extra install
 (``pip install pytest-pacts[postgres]`` brings psycopg).

@@ -20,7 +20,7 @@ Severity = Literal["minor", "major"]
 Track = Literal["contract", "exception"]
 PomStatus = Literal["hit", "miss", "expired", "plan_hash_mismatch"]
 
-#: The audit event type the self-heal gate counts for its 7/30-day repeats (seed 003 §6.2).
+#: The audit event type the self-heal gate counts for its 7/30-day repeats.
 PROPOSAL_CREATED_EVENT = "RUNTIME_PATCH_PROPOSAL_CREATED"
 
 
@@ -48,7 +48,7 @@ class Run:
 
 @dataclass(frozen=True, slots=True)
 class RunStep:
-    """One executed step of a run, with the gate result recorded (SPEC §5)."""
+    """One executed step of a run, with the gate result recorded."""
 
     id: int
     run_id: int
@@ -67,7 +67,7 @@ class RunStep:
 
 @dataclass(frozen=True, slots=True)
 class Artifact:
-    """A file a run produced: screenshot, trace, verdict JSON, generated test (SPEC §11)."""
+    """A file a run produced: screenshot, trace, verdict JSON, generated test."""
 
     id: int
     run_id: int
@@ -78,7 +78,7 @@ class Artifact:
 
 @dataclass(frozen=True, slots=True)
 class Metric:
-    """A named number measured during a run (seed 000 §12)."""
+    """A named number measured during a run."""
 
     id: int
     run_id: int
@@ -121,7 +121,7 @@ class RecipeVersion:
 
 @dataclass(frozen=True, slots=True)
 class HealProposal:
-    """A recorded heal awaiting review (SPEC §8, §9); ``payload`` is the full proposal."""
+    """A recorded heal awaiting review; ``payload`` is the full proposal."""
 
     id: int
     req_id: str
@@ -162,7 +162,7 @@ class NewAuditEvent:
 
 
 class ExceptionStats(TypedDict):
-    """Past repeats of one exception fingerprint (seed 003 §6.2)."""
+    """Past repeats of one exception fingerprint."""
 
     count_7d: int
     count_30d: int
@@ -190,7 +190,7 @@ class HealingEvidence:
 
 @dataclass(frozen=True, slots=True)
 class HealingRecord:
-    """A locator that healed an element before, with its track record (seed 000 §11)."""
+    """A locator that healed an element before, with its track record."""
 
     id: int
     req_id: str

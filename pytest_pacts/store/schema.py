@@ -1,4 +1,4 @@
-"""Schema versions and forward-only migrations (SPEC §10).
+"""Schema versions and forward-only migrations.
 
 The schema's version lives in ``schema_version`` (one row per applied migration). Opening a
 store applies, in order and each in the same transaction as its version row, every migration
@@ -53,7 +53,7 @@ _V1_TABLES = (
         heal_count INTEGER NOT NULL DEFAULT 0,
         llm_calls INTEGER NOT NULL DEFAULT 0
     )""",
-    # SESSION_CONFLICT (seed 002 §5) is enforced by the database, not by a read-then-write
+    # SESSION_CONFLICT is enforced by the database, not by a read-then-write
     # in Python: at most one 'running' row per (session, requirement) can exist.
     "CREATE UNIQUE INDEX runs_one_in_flight ON runs (session_id, req_id) WHERE status = 'running'",
     """CREATE TABLE run_steps (
@@ -158,7 +158,7 @@ _V1_TABLES = (
     "CREATE INDEX healing_memory_element ON healing_memory (element_key)",
 )
 
-# Recipe versions never change once written (SPEC §8): the database refuses UPDATE and
+# Recipe versions never change once written: the database refuses UPDATE and
 # DELETE itself, so no code path, old version or hand-typed SQL can rewrite history.
 _V1_SQLITE_TRIGGERS = (
     f"""CREATE TRIGGER recipe_versions_no_update BEFORE UPDATE ON recipe_versions

@@ -1,4 +1,4 @@
-"""SQLite backend: the embedded default, one file under ``.pacts/`` (SPEC §10).
+"""SQLite backend: the embedded default, one file under ``.pacts/``.
 
 WAL lets readers run beside the single writer; every write transaction starts with
 ``BEGIN IMMEDIATE`` so it takes the write lock up front and waits (busy timeout) instead of

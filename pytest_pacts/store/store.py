@@ -1,4 +1,4 @@
-"""The :class:`Store` facade and :func:`open_store` (SPEC §10)."""
+"""The :class:`Store` facade and :func:`open_store`."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pytest_pacts.store.repos.recipes import RecipeRepository
 from pytest_pacts.store.repos.runs import RunRepository
 from pytest_pacts.store.schema import current_version, migrate
 
-#: Where the embedded store lives, relative to pytest's rootdir (SPEC §10).
+#: Where the embedded store lives, relative to pytest's rootdir.
 DEFAULT_STORE_DIR = ".pacts"
 DEFAULT_STORE_FILE = "pacts.db"
 
@@ -53,7 +53,7 @@ def open_store(target: str | Path) -> Store:
     """Open (creating and migrating forward as needed) the store at ``target``.
 
     ``target`` is a file path or ``sqlite:///path`` for the embedded SQLite store, or a
-    ``postgresql://`` / ``postgres://`` DSN for a shared PostgreSQL store (SPEC §10).
+    ``postgresql://`` / ``postgres://`` DSN for a shared PostgreSQL store.
     """
     backend = connect_backend(target)
     try:

@@ -2,7 +2,7 @@
 
 The API takes and returns timezone-aware UTC datetimes. SQLite has no time type, so times
 are stored as fixed-width ISO-8601 text (``2026-11-22T02:44:21.123456Z``): fixed width makes
-string order equal time order, which is what lets SQLite compare and index them (SPEC §10).
+string order equal time order, which is what lets SQLite compare and index them.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def _heal(recipe: Recipe, created: datetime, **changes: object) -> HealProposal:
 
 
 def _major(recipe: Recipe, created: datetime) -> HealProposal:
-    """A heal whose patch changes a step's expectation: major (SPEC.md §8)."""
+    """A heal whose patch changes a step's expectation: major."""
     ops = (PatchOp(path="workflow.s002.expect", op="replace", value="navigates_to:Inventory"),)
     base = _heal(recipe, created, step_index=1, element_key=LOGIN)
     return base.model_copy(

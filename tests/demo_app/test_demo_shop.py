@@ -1,4 +1,4 @@
-"""The shop flows of both releases, driven as a person would (SPEC §15)."""
+"""The shop flows of both releases, driven as a person would."""
 
 from __future__ import annotations
 

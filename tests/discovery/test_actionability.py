@@ -1,4 +1,4 @@
-"""The in-page five-point gate (SPEC.md §5): each point fails for the right reason."""
+"""The in-page five-point gate: each point fails for the right reason."""
 
 from __future__ import annotations
 

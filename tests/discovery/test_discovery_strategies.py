@@ -175,7 +175,7 @@ def test_fingerprint_has_what_healing_needs(tab: Page) -> None:
 
 def test_a_locator_playwright_disagrees_with_is_rejected_and_the_next_one_used(tab: Page) -> None:
     # A person reads "View all"; Playwright's text engine reads "Viewall" (no space between
-    # blocks). Verification catches the difference and falls back to the id (SPEC.md §4).
+    # blocks). Verification catches the difference and falls back to the id.
     tab.set_content('<div id="t" style="cursor:pointer"><div>View</div><div>all</div></div>')
     result = find(tab, "View all")
     assert chosen_id(tab, result) == "t"

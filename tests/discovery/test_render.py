@@ -1,4 +1,4 @@
-"""Rendering locators to Playwright and to Python source (SPEC.md §4, §12)."""
+"""Rendering locators to Playwright and to Python source."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every action through ``run_requirement`` on small pages of our own (seed 001 §4.4)."""
+"""Every action through ``run_requirement`` on small pages of our own."""
 
 from __future__ import annotations
 

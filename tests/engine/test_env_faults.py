@@ -1,4 +1,4 @@
-"""Environment faults are ``env_fault`` with evidence, never selector drift (SPEC.md §7, §17):
+"""Environment faults are ``env_fault`` with evidence, never selector drift:
 a server stopped mid-run, HTTP 500, a crashed or closed page, a page slower than the timeout.
 """
 

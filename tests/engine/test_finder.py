@@ -1,4 +1,4 @@
-"""Find first (SPEC.md §4): one discovery call per page state, results handed to the cache."""
+"""Find first: one discovery call per page state, results handed to the cache."""
 
 from __future__ import annotations
 

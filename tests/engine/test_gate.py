@@ -1,4 +1,4 @@
-"""The five-point gate before every action (SPEC.md §5): each point failing for the right
+"""The five-point gate before every action: each point failing for the right
 reason, transient states waited out, and a broken cached locator failing fast."""
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def test_a_broken_cached_locator_on_a_settled_page_fails_fast(shared_tab: Page, 
     assert step.failure is not None and step.failure.gate is not None
     assert step.failure.gate.count == 0 and failure_of(record) == "not_unique"
     assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT
-    # healing would start long before the step timeout (SPEC.md §5)
+    # healing would start long before the step timeout
     assert step.duration_ms < slow.step_timeout_ms / 4, step.duration_ms
 
 

@@ -120,7 +120,7 @@ def test_impossible_signals_are_rejected() -> None:
 
 def test_failure_sets_are_disjoint() -> None:
     assert not HEALABLE & FATAL
-    assert F.EXPECTATION_FAILED not in HEALABLE  # never heal an assertion (SPEC.md §2.3)
+    assert F.EXPECTATION_FAILED not in HEALABLE  # never heal an assertion
 
 
 def test_machine_runs_a_heal_loop_to_the_verdict() -> None:

@@ -1,4 +1,4 @@
-"""Verdict, the RCA mapping table (seed 001 §4.6) and the failure text for a person."""
+"""Verdict, the RCA mapping table and the failure text for a person."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cell values cannot break or inject code into generated tests (SPEC.md §12, §17).
+"""Cell values cannot break or inject code into generated tests.
 
 Every generated module is parsed with ``ast`` and then *run* against a recording fake page:
 the hostile values must arrive as data, intact, and none of them may execute.

@@ -101,7 +101,7 @@ def test_each_missing_contract_field_is_recorded(field: str, empty: object) -> N
     result = gate({**CONTRACT, field: empty}, evidence_contract=[])
     assert result["missing_contract_fields"] == [field]
     assert result["contract_fields_ok"] is False
-    assert result["track"] == "contract"  # recorded, never blocking (seed 003 §7.7)
+    assert result["track"] == "contract"  # recorded, never blocking
 
 
 @pytest.mark.parametrize("field", REQUIRED_EXCEPTION_FIELDS)

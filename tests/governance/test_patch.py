@@ -1,4 +1,4 @@
-"""The patch contract (SPEC.md §8, seed 000 §7): every allowed and rejected path/op."""
+"""The patch contract: every allowed and rejected path/op."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The "copy proposal" text (SPEC.md §9, seed 003 §7.6)."""
+"""The "copy proposal" text."""
 
 from __future__ import annotations
 

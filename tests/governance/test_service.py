@@ -1,4 +1,4 @@
-"""propose(): repeat counts from the store's audit events, gate, persist (seed 003 §6.2).
+"""propose(): repeat counts from the store's audit events, gate, persist.
 
 Runs on a real SQLite store file: the counts are read from the same audit events the store
 writes for each proposal, so this is the loop as it runs in production.

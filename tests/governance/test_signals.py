@@ -153,7 +153,7 @@ def test_signals_come_in_rule_order() -> None:
     ]
 
 
-# Locator signals (SPEC.md §9) -------------------------------------------------------------
+# Locator signals -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

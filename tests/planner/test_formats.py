@@ -1,4 +1,4 @@
-"""The three formats normalise to the same plans (SPEC.md §3)."""
+"""The three formats normalise to the same plans."""
 
 from __future__ import annotations
 

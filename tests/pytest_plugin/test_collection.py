@@ -1,4 +1,4 @@
-"""Collection through the front door: real pytest sessions in a subprocess (PLATFORM.md).
+"""Collection through the front door: real pytest sessions in a subprocess.
 
 These requirements are not written for any app: runs use ``--pacts-dry-run`` (values
 resolved at the moment of use, no browser); the engine is tested against the demo app in

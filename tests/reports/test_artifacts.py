@@ -1,4 +1,4 @@
-"""Artifact files of one requirement, read back (seed 001 §8.3, seed 000 §13)."""
+"""Artifact files of one requirement, read back."""
 
 from __future__ import annotations
 

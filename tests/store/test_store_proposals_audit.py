@@ -1,5 +1,4 @@
-"""Heal proposals, their audit events and the self-heal gate's repeat counts
-(SPEC §8, §9; seed 003 §6.2)."""
+"""Heal proposals, their audit events and the self-heal gate's repeat counts."""
 
 from __future__ import annotations
 

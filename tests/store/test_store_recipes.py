@@ -1,4 +1,4 @@
-"""Recipe versions are written once and never change (SPEC §8, seed 000 §3)."""
+"""Recipe versions are written once and never change."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Runs, their details and the SESSION_CONFLICT in-flight guard (SPEC §10, seed 002 §5)."""
+"""Runs, their details and the SESSION_CONFLICT in-flight guard."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// The five-point actionability gate, evaluated in the page (SPEC.md §5; seed 001 §6).
+// The five-point actionability gate, evaluated in the page.
 //
 // checkActionable() is the one implementation: discovery snapshots it for every element it
 // resolves, and the executor's gate calls it before every action (Python:
@@ -166,7 +166,7 @@ function checkVisible(el, action) {
   if (!POINTER_ACTIONS.has(action)) {
     return gatePass('visible', `visible (${action || 'this action'} does not use the pointer, so no hit test)`);
   }
-  // "Receives events" (PLATFORM.md): the action point must hit the element itself. Like
+  // "Receives events": the action point must hit the element itself. Like
   // Playwright's own retries, a covered element is scrolled to the viewport's centre once
   // before it is called obscured (a sticky banner covers the page's bottom, not its middle).
   const win = el.ownerDocument.defaultView;

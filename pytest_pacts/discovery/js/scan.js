@@ -173,7 +173,7 @@ function makeRegions(dom, elements) {
   const CONTAINER_TAGS = new Set(['FORM', 'SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FIELDSET',
     'DIALOG', 'LI', 'TR', 'HEADER', 'FOOTER', 'TABLE', 'UL', 'OL']);
 
-  // Containers matched by themselves (SPEC.md §3): id/class/test-id tokens, accessible name.
+  // Containers matched by themselves: id/class/test-id tokens, accessible name.
   // Indexed once per scan by joined tokens and by bare name: every region step looks up.
   let index = null;
   function buildIndex() {

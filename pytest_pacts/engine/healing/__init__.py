@@ -11,7 +11,7 @@ Public surface:
 - rung 6 calls extensions: the pytest layer feeds it the ``pytest_pacts_heal_candidates`` hook
   (``pytest_pacts/pytest_plugin/hookspecs.py``).
 
-See ``docs/healing.md``. Never imports pytest (STYLE.md habit 2).
+See ``docs/healing.md``. Never imports pytest.
 """
 
 from __future__ import annotations

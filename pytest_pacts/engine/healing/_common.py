@@ -120,7 +120,7 @@ def agreement(
     similarity) for the evidence; and whether the conflict is only the fingerprint's ranking
     (which :func:`exact_name` may overrule; being outside the step's region never is).
 
-    Principle 3 (SPEC.md §2): when the intent and the element's own attributes point at
+    Principle 3: when the intent and the element's own attributes point at
     different elements, guessing is worse than failing.
     """
     fp = ctx.state.fingerprint

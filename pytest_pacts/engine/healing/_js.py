@@ -2,7 +2,7 @@
 
 Healing reads the page exactly as discovery does (roles, accessible names, text, action
 compatibility, fingerprints), so its JavaScript is loaded *after* discovery's shared files
-rather than re-implementing them (STYLE.md habit 8). The installer pattern is discovery's
+rather than re-implementing them. The installer pattern is discovery's
 (``pytest_pacts/discovery/_js.py``): a global keyed by a hash of the source, sent only when
 the page does not have it yet.
 """

@@ -1,4 +1,4 @@
-"""Rung 1: the alternate locators recorded at discovery, each gated before use (SPEC.md §6)."""
+"""Rung 1: the alternate locators recorded at discovery, each gated before use."""
 
 from __future__ import annotations
 

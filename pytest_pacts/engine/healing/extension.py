@@ -1,4 +1,4 @@
-"""Rung 6: candidates from external healers, budgeted per run (SPEC.md §6).
+"""Rung 6: candidates from external healers, budgeted per run.
 
 External healers (the ``pytest_pacts_heal_candidates`` hook, see ``hookspec.py``) only *propose*
 locators; the ladder applies the same abstain rule and gate as to its own relocations.

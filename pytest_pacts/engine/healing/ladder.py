@@ -1,4 +1,4 @@
-"""The healing ladder (SPEC.md §6): rungs in order, one round per call, the abstain rule.
+"""The healing ladder: rungs in order, one round per call, the abstain rule.
 
 Usage by the executor (one ladder per requirement run; the extension budget is per run)::
 
@@ -134,7 +134,7 @@ class HealingLadder:
             try:
                 result = rung.attempt(ctx)
             except (PlaywrightError, UnrenderableLocator) as exc:
-                # the executor never raises from its internals (SPEC.md §5): a rung that
+                # the executor never raises from its internals: a rung that
                 # breaks declines, and the reason says how
                 result = RungResult(rung.name, False, f"error: {first_line(exc)}")
             if result is None:
@@ -148,7 +148,7 @@ class HealingLadder:
 
     def confirm(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> HealAttempt:
         """The retried action succeeded: adopt the heal for the rest of the run, remember it
-        with evidence, and record a gated heal proposal (SPEC.md §6, §8)."""
+        with evidence, and record a gated heal proposal."""
         # the locator that failed, as recorded by heal(): the executor may already have put
         # the new one into the step's state
         old = attempt.old_locator or ctx.state.locator
@@ -166,7 +166,7 @@ class HealingLadder:
         return attempt if proposal is None else with_proposal(attempt, proposal)
 
     def reject(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> None:
-        """The retried action failed: a remembered locator loses confidence (seed 000 §11)."""
+        """The retried action failed: a remembered locator loses confidence."""
         if self.store is not None and result.locator is not None:
             self.store.healing.record_failure(
                 element_key(ctx), locator_json(result.locator), req_id=ctx.plan.req_id

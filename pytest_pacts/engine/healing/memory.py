@@ -1,8 +1,8 @@
-"""Rung 4: healing memory (SPEC.md §6; seed 000 §11).
+"""Rung 4: healing memory.
 
 Only records whose confidence (successes / (successes + failures)) is above the threshold
 come back from the store, and the store refuses any record without evidence (url, original
-locator, failure type): "no evidence, no record" (SPEC.md §2.5).
+locator, failure type): "no evidence, no record".
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""What an accepted heal leaves behind once the retried action succeeded (SPEC.md §6, §8).
+"""What an accepted heal leaves behind once the retried action succeeded.
 
 Healing memory gets the locator with its evidence (url, original locator, failure type);
-the store gets a heal proposal, gated by the self-heal gate (SPEC.md §9). Repairs keep the
+the store gets a heal proposal, gated by the self-heal gate. Repairs keep the
 same locator; their proposal records the repair (and the evidence the RCA class's
 contract asks for: ``waited_ms``, ``bounding_box``) without changing the selector.
 """
@@ -39,7 +39,7 @@ _REPAIR_RCA = {
 
 
 def rca_class(ctx: HealContext, result: RungResult) -> str:
-    """A relocation is selector drift; a repair is what the failure says (seed 001 §4.6)."""
+    """A relocation is selector drift; a repair is what the failure says."""
     if result.locator is not None:
         return "selector_drift"
     return _REPAIR_RCA.get(ctx.failure.type, "selector_drift")

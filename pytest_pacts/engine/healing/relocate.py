@@ -1,9 +1,9 @@
-"""From a ranked element to a new structured locator and fresh fingerprint (SPEC.md §6).
+"""From a ranked element to a new structured locator and fresh fingerprint.
 
 The new locator is the most semantic rendering that singles the element out (test id,
 role + name, label, placeholder, aria/title/alt, text, shadow host), with CSS only when
-nothing semantic is unique: a CSS heal is what the self-heal gate calls case-specific
-(SPEC.md §9). Every rendering is re-checked through Playwright itself: it must resolve to
+nothing semantic is unique: a CSS heal is what the self-heal gate calls case-specific.
+Every rendering is re-checked through Playwright itself: it must resolve to
 exactly the ranked element (identity, not "some element"), then pass the five-point gate.
 """
 

@@ -1,4 +1,4 @@
-"""Rung 2: failure-specific repair of the page, then the same locator again (SPEC.md §6).
+"""Rung 2: failure-specific repair of the page, then the same locator again.
 
 - not_visible / obscured: reveal. Scroll into view; if a layer covers the element and it is
   clearly a cookie/consent banner or a dialog, click its accept/close button (generic

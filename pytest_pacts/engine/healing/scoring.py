@@ -39,7 +39,7 @@ WEIGHTS: Mapping[str, float] = {
     "neighbours": 0.53,
     "position": 0.35,
 }
-"""Attribute weights: the published stability anchors (PLATFORM.md)."""
+"""Attribute weights: the published stability anchors."""
 
 ANCHOR_MIN = 0.75
 """A relocation needs one of the element's own attributes (text, label, placeholder, name,
@@ -89,7 +89,7 @@ class Ranking:
 
 
 def frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
-    """The top frame and every same-origin iframe, with discovery's frame paths (SPEC.md §4)."""
+    """The top frame and every same-origin iframe, with discovery's frame paths."""
     out: list[tuple[Frame, tuple[str, ...]]] = [(page.main_frame, ())]
 
     def visit(frame: Frame, path: tuple[str, ...]) -> None:
@@ -123,7 +123,7 @@ def fingerprint_json(fp: Fingerprint) -> JSON:
 
 @dataclass(frozen=True)
 class Scope:
-    """The step's region (SPEC.md §3): its text, and its containers when they resolve."""
+    """The step's region: its text, and its containers when they resolve."""
 
     text: str
     frame_path: tuple[str, ...] = ()
@@ -179,7 +179,7 @@ def rank_page(
 def settle(page: Page, timeout_ms: float, quiet_ms: float = 100.0) -> bool:
     """Wait until the page has loaded and its DOM has been quiet for ``quiet_ms``.
 
-    Healenium relocates while a page is still loading (PLATFORM.md); similarity scoring
+    Healenium relocates while a page is still loading; similarity scoring
     runs only on a settled page. ``False`` when it did not settle within ``timeout_ms``.
     """
     try:

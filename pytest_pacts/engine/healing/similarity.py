@@ -1,4 +1,4 @@
-"""Rung 5: similarity relocation against the recorded fingerprint (SPEC.md §6).
+"""Rung 5: similarity relocation against the recorded fingerprint.
 
 Every visible, action-compatible element of the settled page (open shadow roots and
 same-origin iframes included) is scored in one in-page pass per frame with the stability
@@ -31,7 +31,7 @@ class SimilarityRung:
         if fp is None:
             return None
         options = ctx.options
-        # Healenium relocates while the page is still loading (PLATFORM.md): we do not.
+        # Healenium relocates while the page is still loading: we do not.
         if not settle(ctx.page, options.settle_timeout_ms):
             return RungResult(
                 self.name, False, "abstained: the page did not settle, so nothing was scored"

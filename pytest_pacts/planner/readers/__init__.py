@@ -1,7 +1,7 @@
 """Readers turn one file into a :class:`~pytest_pacts.planner.readers.base.Document`.
 
 Each format is one module; :data:`READERS` maps a file suffix to its reader, so a new
-format is one new module and one line here (STYLE.md habit 3).
+format is one new module and one line here.
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""Repositories: the only code that writes SQL against the store's tables (SPEC §10)."""
+"""Repositories: the only code that writes SQL against the store's tables."""

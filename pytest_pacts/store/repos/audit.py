@@ -1,4 +1,4 @@
-"""Append-only audit events and the self-heal gate's repeat counts (seed 003 §6.2, SPEC §9).
+"""Append-only audit events and the self-heal gate's repeat counts.
 
 Repeat counts filter on ``event_type``, ``exception_fingerprint`` and a ``created_at`` range;
 the composite index ``audit_events_type_fp_created`` (schema v2) serves exactly that, so the
@@ -105,8 +105,8 @@ class AuditRepository:
         return 0 if row is None else as_int(row[0])
 
     def exception_stats(self, fingerprint: str, now: datetime | None = None) -> ExceptionStats:
-        """Past ``RUNTIME_PATCH_PROPOSAL_CREATED`` events with this exception fingerprint
-        (seed 003 §6.2): ``count_7d`` in ``[now - 7d, now)``, ``count_30d`` in
+        """Past ``RUNTIME_PATCH_PROPOSAL_CREATED`` events with this exception fingerprint:
+        ``count_7d`` in ``[now - 7d, now)``, ``count_30d`` in
         ``[now - 30d, now)``. Events at or after ``now`` are not the past and don't count,
         so a proposal never counts itself.
         """

@@ -7,7 +7,7 @@ evidence ("no evidence, no record", SPEC §2.5); ``record_failure`` lowers confi
 
 Scope: records belong to an element key within a requirement (``req_id``), or are shared by
 all requirements with ``req_id=""``. The URL is evidence, not a key, because the POM cache
-is deliberately host-independent (SPEC §4) and healing must follow it across deployments.
+is deliberately host-independent and healing must follow it across deployments.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class HealingMemoryRepository:
         if problems:
             raise ValueError(
                 f"healing memory refused {element_key!r}: incomplete evidence "
-                f"({'; '.join(problems)}); no evidence, no record (seed 000 §11)"
+                f"({'; '.join(problems)}); no evidence, no record"
             )
         if not locator:
             raise ValueError(f"healing memory refused {element_key!r}: the locator is empty")

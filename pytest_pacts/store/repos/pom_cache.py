@@ -16,7 +16,7 @@ from pytest_pacts.store.records import PomLookup
 from pytest_pacts.store.repos._rows import as_str, opt_ts
 from pytest_pacts.store.timeutil import require_aware, utcnow
 
-#: Live discovery results expire after an hour (seed 001 §9.2); ``ttl=None`` never expires.
+#: Live discovery results expire after an hour; ``ttl=None`` never expires.
 DEFAULT_TTL = timedelta(hours=1)
 
 

@@ -1,8 +1,8 @@
-"""Heal proposals awaiting review (SPEC §6, §8, §9).
+"""Heal proposals awaiting review.
 
 Creating a proposal also appends the ``RUNTIME_PATCH_PROPOSAL_CREATED`` audit event, in the
 same transaction, carrying the proposal's ``self_heal_gate``: the gate's 7/30-day repeat
-counts (seed 003 §6.2) are read from those events, so a proposal without its event, or an
+counts are read from those events, so a proposal without its event, or an
 event without its proposal, would skew every later gate decision.
 """
 
@@ -67,8 +67,8 @@ class ProposalRepository:
     ) -> HealProposal:
         """Store a pending proposal and its ``RUNTIME_PATCH_PROPOSAL_CREATED`` event.
 
-        ``payload`` is the whole proposal and must hold the ``self_heal_gate`` object
-        (SPEC §9, seed 003 §3.1). ``exception_fingerprint`` defaults to the gate's.
+        ``payload`` is the whole proposal and must hold the ``self_heal_gate`` object.
+        ``exception_fingerprint`` defaults to the gate's.
         """
         if severity not in _SEVERITIES:
             raise ValueError(f"severity must be one of {_SEVERITIES}, got {severity!r}")
@@ -78,7 +78,7 @@ class ProposalRepository:
         if not isinstance(gate, Mapping):
             raise ValueError(
                 f"heal proposal for {req_id!r} step {step_index} has no 'self_heal_gate' "
-                "object in its payload; every proposal passes the self-heal gate (SPEC §9) "
+                "object in its payload; every proposal passes the self-heal gate "
                 "and its audit event must carry the gate result"
             )
         if exception_fingerprint is None:

@@ -22,7 +22,7 @@ _LATEST = object()
 
 
 def version_label(number: int) -> str:
-    """``1`` → ``"v001"`` (seed 000 §3); wider numbers simply grow (``v1000``)."""
+    """``1`` → ``"v001"``; wider numbers simply grow (``v1000``)."""
     return f"v{number:03d}"
 
 

@@ -46,7 +46,7 @@ class RunRecordsRepository:
         duration_ms: float | None = None,
         now: datetime | None = None,
     ) -> RunStep:
-        """Record one executed step with its locator and five-point gate result (SPEC §5)."""
+        """Record one executed step with its locator and five-point gate result."""
         db = self._db
         row = db.fetchone(
             f"INSERT INTO run_steps ({_STEP_COLUMNS.removeprefix('id, ')}) "

@@ -1,4 +1,4 @@
-"""Runs and the in-flight guard behind SESSION_CONFLICT (SPEC §10, seed 002 §5).
+"""Runs and the in-flight guard behind SESSION_CONFLICT.
 
 The rule, enforced by the database and documented in ``docs/store.md``:
 
@@ -85,7 +85,7 @@ class RunRepository(RunRecordsRepository):
         now: datetime | None = None,
     ) -> Run:
         """Start a run of ``req_id`` in ``session_id``; raise :class:`SessionConflict` if
-        one is already in flight and not stale (seed 002 §5).
+        one is already in flight and not stale.
 
         ``pid``/``host`` name the process that owns the run (default: this one).
         """
@@ -183,7 +183,7 @@ class RunRepository(RunRecordsRepository):
         llm_calls: int = 0,
         now: datetime | None = None,
     ) -> Run:
-        """Record the verdict (SPEC §7) and release the in-flight slot.
+        """Record the verdict and release the in-flight slot.
 
         A run that was abandoned as stale may still finish: its verdict is a real result,
         and the slot it held was already handed on.
@@ -282,7 +282,7 @@ class RunRepository(RunRecordsRepository):
             (self._db.ts_in(now), run.id),
         )
         if changed:
-            # Taking over someone's slot is a decision worth a trace (SPEC §10).
+            # Taking over someone's slot is a decision worth a trace.
             self._audit.record(
                 RUN_ABANDONED_EVENT,
                 {

@@ -1,5 +1,5 @@
 """The ladder and its rungs satisfy the engine's seams (checked by mypy --strict and at
-run time), and the package never imports pytest (STYLE.md habit 2)."""
+run time), and the package never imports pytest."""
 
 from __future__ import annotations
 

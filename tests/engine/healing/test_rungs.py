@@ -1,4 +1,4 @@
-"""Each rung of the ladder recovers a case built for it (SPEC.md §6), in a real Chromium."""
+"""Each rung of the ladder recovers a case built for it, in a real Chromium."""
 
 from __future__ import annotations
 
