@@ -88,11 +88,14 @@ def test_a_covering_layer_that_is_not_an_overlay_is_left_alone(tab: Page) -> Non
 
 
 def test_stability_wait_for_a_moving_button(tab: Page) -> None:
-    tab.set_content("""<button id="fly" style="transition: transform 700ms linear">Fly</button>""")
+    # The move lasts 2.5 s so that the gate sees it moving even on a loaded machine (at 700 ms a
+    # slow check once found the button already at rest); the rung may wait up to 4 s for it.
+    tab.set_content("""<button id="fly" style="transition: transform 2500ms linear">Fly</button>""")
     plan, state = discovered(tab, "Fly")
     tab.evaluate("""() => { const b = document.querySelector('#fly');
         b.getBoundingClientRect(); b.style.transform = 'translateX(400px)'; }""")
-    ctx = failing_context(tab, plan, state)
+    options = EngineOptions(settle_timeout_ms=4_000.0, step_timeout_ms=10_000.0)
+    ctx = failing_context(tab, plan, state, options)
     assert ctx.failure.type is FailureType.UNSTABLE
     attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
     assert result is not None and result.repaired, attempt.reason
