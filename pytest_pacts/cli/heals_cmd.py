@@ -1,8 +1,8 @@
 """``pacts heals list|show|accept|reject``: review heal proposals.
 
 A test run that heals a locator leaves a pending proposal in the store. A reviewer lists
-them, reads one (the self-heal gate, the suggested diff and the "copy proposal" text of
-SPEC.md §9), and accepts it, which writes the next recipe version, or rejects it. Minor
+them, reads one (the self-heal gate, the suggested diff and the "copy proposal" text,
+docs/cli-heals.md), and accepts it, which writes the next recipe version, or rejects it. Minor
 proposals (selectors, actions, policies) are accepted directly; major ones (workflow or
 expectations) need an explicit GO. The store is never created here: a missing
 store means the command points at the wrong place, and an empty one would hide that.

@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "report",
         help="verdicts, heals and SLOs (LLM calls/run, 2nd-run success, post-patch recovery)",
         description="Summarise the runs in the store: verdict counts, heals by track, pending "
-        "proposals, promotion-required count and the SLOs of seed 000 §12 with PASS/FAIL.",
+        "proposals, promotion-required count and the SLOs (docs/reports.md) with PASS/FAIL.",
     )
     parser.add_argument(
         "--store",

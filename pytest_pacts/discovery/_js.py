@@ -4,7 +4,7 @@ The files in ``js/`` are concatenated into one installer that defines the API ob
 ``globalThis`` under a key that includes a hash of the source, so a page keeps one copy per
 plugin version and a new version never talks to an old copy. Every call carries the
 installer guarded by ``if (!globalThis[key])``: installing costs nothing after the first call
-and no extra round trip is ever needed (SPEC.md §4 "One pass per page state").
+and no extra round trip is ever needed: a page state is read in one pass.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 iframe (all steps at once), merges the per-frame answers, then verifies each proposed
 locator through Playwright itself: it must resolve to exactly one element, and to the very
 element the scan chose. The first verified locator is the step's locator; the other
-strategies that single the element out are its alternates (the first rung of healing,
-SPEC.md §6). Round trips: one scan per frame, one verification per step (plus one per
+strategies that single the element out are its alternates (the first rung of healing, see
+docs/healing.md). Round trips: one scan per frame, one verification per step (plus one per
 alternate with ``verify_alternates``), one gate collection per frame.
 """
 
@@ -69,7 +69,8 @@ class _FrameScan:
 class Discoverer:
     """Discovery with its options; stateless between calls, so one instance can be shared.
 
-    ``strategies`` limits and orders the strategies (default: all, SPEC.md §4 order);
+    ``strategies`` limits and orders the strategies (default: all, in the order of
+    docs/discovery.md);
     ``max_alternates`` caps the alternates kept per step; ``search_frames`` turns the
     same-origin iframe search off.
 
@@ -159,7 +160,7 @@ class Discoverer:
                     handle.dispose()
                 except PlaywrightError:  # detached while we looked: nothing to search
                     continue
-                if not info["same_origin"]:  # SPEC.md §4 searches same-origin iframes only
+                if not info["same_origin"]:  # a cross-origin frame cannot be read
                     continue
                 child_path = (*path, str(info["selector"]))
                 flags = cast(list[bool], info["in_regions"])

@@ -1,13 +1,12 @@
 """Find first, at collection: discover a plan's start-page steps before any test runs.
 
-SPEC.md §4 "When": requirements whose plan is not cached are discovered on the page reachable
-from their URL; steps on pages reached only after actions are discovered right before first
-use during execution. Which steps are "on the start page" is decided conservatively: the
-steps up to the first one that may leave the page (a goto, an expectation of navigation,
-a click or key press without a same-page expectation, and, once discovered, a click on a
-link or a submit button whatever its expectation). Caching a later page's element
-because a same-named element happens to exist on the start page would risk acting on the
-wrong element (§2.3).
+When to discover (docs/discovery.md): requirements whose plan is not cached are discovered on the
+page reachable from their URL; steps on pages reached only after actions are discovered right
+before first use during execution. Which steps are "on the start page" is decided conservatively:
+the steps up to the first one that may leave the page (a goto, an expectation of navigation, a
+click or key press without a same-page expectation, and, once discovered, a click on a link or a
+submit button whatever its expectation). Caching a later page's element because a same-named
+element happens to exist on the start page would risk acting on the wrong element.
 
 The POM cache payload is :class:`PomEntry`, stored by requirement and plan hash (not host),
 so the same requirement against another deployment reuses its verified locators.

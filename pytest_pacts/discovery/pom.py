@@ -1,8 +1,8 @@
 """Reading and writing :class:`~pytest_pacts.discovery.planning.PomEntry` in the store.
 
 A cached plan whose hash differs from the current requirement is ``PLAN_HASH_MISMATCH`` and is
-not reused (SPEC.md §3 "Plan hash", seed 002). An entry that no longer parses (written by an
-older version) counts as a miss: discovery simply runs again.
+not reused: the steps changed, so the cached locators may not fit them. An entry that no
+longer parses (written by an older version) counts as a miss: discovery simply runs again.
 """
 
 from __future__ import annotations

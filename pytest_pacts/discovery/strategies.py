@@ -57,7 +57,7 @@ def renders(strategy: Strategy) -> Callable[[Renderer], Renderer]:
 
 
 def table() -> list[StrategyInfo]:
-    """Registered strategies in SPEC.md §4 order (the enum's order)."""
+    """Registered strategies, best first (the enum's order; docs/discovery.md)."""
     return [_TABLE[s] for s in Strategy if s in _TABLE]
 
 

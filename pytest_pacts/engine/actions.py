@@ -1,18 +1,17 @@
-"""The nine element actions of seed 001 §4.4 (plus keyboard ``press`` without an element).
+"""The nine element actions (plus keyboard ``press`` without an element).
 
-Each runs on a locator the gate has just verified (unique, visible, enabled, stable, scoped),
-so Playwright's own actionability wait is skipped (``force=True``) instead of being done a
-second time (SPEC.md §16: ≤ 1.15× plain Playwright). One thing can change between the gate
-and a pointer action: the gate measures the element where it receives events (scrolling it
-clear of a sticky banner if needed) and then restores the scroll position. So a pointer
-action first re-runs the hit test at the element's centre in the page (one round trip, no
-animation frames), scrolling it to the viewport's centre if something covers it; if it is
-still covered, Playwright's full checks run instead of the forced action. Acting on the
-wrong element is the worst outcome. When that scroll moves the page under the
-pointer, the pointer follows the element it was hovering, as a hand would: a menu opened by
-the previous step's hover stays open for the click on its item. Values arrive resolved;
-:func:`reveal` is called only here, at the moment of typing, so a secret never reaches a
-message.
+Each runs on a locator the gate has just verified (unique, visible, enabled, stable, scoped), so
+Playwright's own actionability wait is skipped (``force=True``) instead of being done a second
+time (the overhead budget: ≤ 1.15× plain Playwright, docs/benchmarks.md). One thing can change
+between the gate and a pointer action: the gate measures the element where it receives events
+(scrolling it clear of a sticky banner if needed) and then restores the scroll position. So a
+pointer action first re-runs the hit test at the element's centre in the page (one round trip, no
+animation frames), scrolling it to the viewport's centre if something covers it; if it is still
+covered, Playwright's full checks run instead of the forced action. Acting on the wrong element is
+the worst outcome. When that scroll moves the page under the pointer, the pointer follows the
+element it was hovering, as a hand would: a menu opened by the previous step's hover stays open
+for the click on its item. Values arrive resolved; :func:`reveal` is called only here, at the
+moment of typing, so a secret never reaches a message.
 
 Errors become :class:`~pytest_pacts.models.outcome.Failure` values; a field that does not
 take the value typed into it is a ``value_rejected`` failure (RCA ``data_issue``).
@@ -311,7 +310,7 @@ def _took(
     el: PWLocator, action: Action, value: str, text: str, step_index: int, timeout_ms: float
 ) -> Failure | None:
     """Did the field keep what was typed? (a maxlength, an input mask or a number field can
-    silently drop it: seed 001 §4.6 ``data_issue``)."""
+    silently drop it: ``data_issue``)."""
     current = el.evaluate_all(_VALUE)
     if current is None:
         return None

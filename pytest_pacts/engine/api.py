@@ -1,8 +1,9 @@
 """The one entry point the pytest layer (and ``pacts``) call to run a requirement.
 
 The pytest item hands over the plan, the page from pytest-playwright's fixtures and a
-:class:`Runtime` built from its options; the engine knows nothing of pytest (STYLE.md
-habit 2) and never raises from its internals: whatever happens, the answer is a
+:class:`Runtime` built from its options; the engine knows nothing of pytest (the
+layering of docs/architecture.md) and never raises from its internals: whatever happens,
+the answer is a
 :class:`~pytest_pacts.models.outcome.RunRecord`. Render the failure text for a
 person with :func:`~pytest_pacts.engine.failure_text.render_failure`.
 """

@@ -4,7 +4,7 @@ A hand-written test drives the page itself between its gated steps, so each step
 one-step plan (``Runtime(navigate=False)``). The reports want one
 :class:`~pytest_pacts.models.outcome.RunRecord` per test, like a requirement item's:
 :func:`combine_runs` renumbers the steps in order and builds the verdict and root cause
-with the same rules (:func:`~pytest_pacts.engine.verdict.build_verdict`, SPEC.md §7).
+with the same rules (:func:`~pytest_pacts.engine.verdict.build_verdict`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The seams inside the engine: what the executor gives the healer and gets back.
 
 The executor (``engine/executor.py``) owns steps, the gate, actions and expectations; the
-healing ladder (``engine/healing/``) owns the rungs of SPEC.md §6 and the abstain rule.
-They meet only here, so each can change without the other (STYLE.md habit 3: a new rung
+healing ladder (``engine/healing/``) owns the rungs (docs/healing.md) and the abstain rule.
+They meet only here, so each can change without the other (a new rung
 is one new module satisfying :class:`Rung`).
 """
 
@@ -25,12 +25,12 @@ class EngineOptions:
 
     step_timeout_ms: float = 10_000.0
     # a cached locator matching nothing on a settled page goes to healing after this
-    # (SPEC.md §5: "quickly, not after the full timeout")
+    # (quickly, not after the full timeout)
     settle_timeout_ms: float = 1_500.0
-    max_heal_rounds: int = 3  # MAX_HEAL_ROUNDS, SPEC.md §6
+    max_heal_rounds: int = 3  # healing rounds per step before it fails
     heal_threshold: float = 0.75  # similarity score a relocation must reach
     heal_margin: float = 0.10  # ... and beat the runner-up by
-    memory_threshold: float = 0.7  # healing memory confidence, SPEC.md §6 rung 4
+    memory_threshold: float = 0.7  # healing memory confidence (rung 4)
     strict_heal: bool = False  # --pacts-strict-heal: heals fail the test
     interactive: bool = False  # --pacts-interactive: GO / NOT GO on a terminal
     extension_budget: int = 0  # calls to the external healer hook per run (0 = off)
@@ -109,7 +109,7 @@ class Healer(Protocol):
 
     After retrying the step with an accepted result the executor reports back: ``confirm``
     when the retried action succeeded (healing memory and the heal proposal are written
-    only then, SPEC.md §2.5 "evidence or nothing"; returns the attempt with the proposal's
+    only then: evidence or nothing; returns the attempt with the proposal's
     id, track and promotion filled), ``reject`` when it failed.
     """
 
@@ -122,7 +122,7 @@ class Healer(Protocol):
     def reject(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> None: ...
 
 
-# The optional extension hook (SPEC.md §6 rung 6): another plugin (an LLM-backed one, say)
+# The optional extension hook (rung 6, docs/healing.md): another plugin (an LLM-backed one, say)
 # proposes candidates; the ladder still applies the abstain rule and the gate to them.
 ExtensionHealer = Callable[[HealContext], Sequence[Locator]]
 ContextOptions = Mapping[str, object]

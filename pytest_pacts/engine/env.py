@@ -1,6 +1,6 @@
 """Environment faults: telling a dead server, an HTTP error or a crash from a drifted page.
 
-SPEC.md §17 "Faults": browser crash, server down, HTTP 500 and slow pages are ``env_fault``
+Environment faults: browser crash, server down, HTTP 500 and slow pages are ``env_fault``
 with evidence, never ``selector_drift``. :class:`EnvMonitor` listens to the page
 for the whole run (document responses, failed document requests, crashes, closing), so a
 step that fails *because* the environment broke is classified by what actually happened, not

@@ -54,7 +54,7 @@ def norm(text: str) -> str:
     return _WS.sub(" ", text).strip().lower()
 
 
-# Rendered text of a document, open shadow roots included (SPEC.md §3 "in any frame").
+# Rendered text of a document, open shadow roots included (text outcomes look in any frame).
 _VISIBLE_TEXT = """() => {
   const spaced = [], tight = [];
   const visible = (el) => !el.checkVisibility || el.checkVisibility(

@@ -1,4 +1,4 @@
-"""The failure text a person reads first (SPEC.md §7; STYLE.md habit 6, tavern-style).
+"""The failure text a person reads first (tavern-style).
 
 The failing row (``file:sheet:row``), the step in words, the locator and its code, the gate
 results point by point, the root cause with its recommendation, the candidates and heal

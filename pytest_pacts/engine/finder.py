@@ -235,7 +235,7 @@ _SURFACE = """() => {
 
 def special_surface(page: Page, failure: Failure) -> Failure:
     """``captcha_or_2fa`` / ``canvas_detected`` instead of "no element" when the page shows
-    a challenge or draws on a large canvas (SPEC.md §5 failure types)."""
+    a challenge or draws on a large canvas (failure types of docs/engine.md)."""
     try:
         found = bounded.call(
             page, "looking for a challenge or canvas", lambda: page.evaluate(_SURFACE)

@@ -1,11 +1,11 @@
-"""The run as a small explicit state machine (SPEC.md §5; seed 001 §7, without LangGraph).
+"""The run as a small explicit state machine (docs/engine.md "The state machine").
 
 Stages: planner → discovery → generator → executor ⇄ healer → verdict. The executor runs one
 step per visit; after each visit :func:`route` decides, from a :class:`Signal`, where the run
 goes next and whether the step pointer moves. The table is pure data and pure logic, so it is
 unit-tested on its own (``tests/engine/test_machine.py``); :class:`Machine` only dispatches.
 
-Routing after the executor (seed 001 §7.3, extended by SPEC.md §3 ``on_fail`` and §6):
+Routing after the executor (with the step's ``on_fail`` and the healing rounds):
 
 - the step passed: next step, or the verdict after the last one;
 - it failed with a healable failure, a healer is present and rounds remain (per step,
@@ -56,8 +56,8 @@ class Move(enum.StrEnum):
     NONE = "none"  # not about steps (pipeline stages, the verdict)
 
 
-# Failures a healing round can do something about (SPEC.md §6: "triggered by a gate or action
-# failure"). Expectations are never healed (a healed assertion is a false pass, SPEC.md §2.3);
+# Failures a healing round can do something about (a gate or action
+# failure). Expectations are never healed (a healed assertion is a false pass);
 # environment faults cannot be healed from inside the page. ``not_found`` (a first discovery
 # that matched nothing) has nothing recorded to heal from.
 HEALABLE: frozenset[FailureType] = frozenset(

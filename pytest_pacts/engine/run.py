@@ -293,7 +293,7 @@ class Run:
 
     def _apply(self, result: RungResult, old: object) -> None:
         """Use the healed locator for this step and for every later step that used the same
-        old locator for the same element (SPEC.md §6: "used for the rest of the run")."""
+        old locator for the same element (a heal is used for the rest of the run)."""
         step = self.plan.steps[self.index]
         for i, state in list(self.finder.states.items()):
             same = i == self.index or (

@@ -130,7 +130,7 @@ class Codegen:
         self, exp: Expectation, loc: str | None, before: str, root: str = "page"
     ) -> list[str]:
         """Assertions for ``exp``; text outcomes look in ``root`` (the step's frame: a
-        payment iframe shows "Payment accepted" inside itself, SPEC.md §3)."""
+        payment iframe shows "Payment accepted" inside itself)."""
         kind = exp.kind
         text = exp.text or ""
         own = loc or 'page.locator(":focus")'

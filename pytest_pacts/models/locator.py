@@ -248,7 +248,7 @@ class Unresolved(_Frozen):
 
 
 class RejectedLocator(_Frozen):
-    """A locator the scan proposed that failed verification through Playwright (§4)."""
+    """A locator the scan proposed that failed verification through Playwright."""
 
     locator: Locator
     reason: str

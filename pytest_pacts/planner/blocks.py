@@ -3,7 +3,7 @@
 A block is defined in a ``Blocks`` sheet, a ``blocks:`` section or a shared blocks file
 (ini ``pacts_blocks_files``). ``use`` steps name a block and pass ``name=value`` params that
 replace ``{{params.name}}`` in the block's steps; other templates (``{{env.*}}``,
-``{{vars.*}}``) stay unresolved. The four built-ins of seed 000 are Python expanders.
+``{{vars.*}}``) stay unresolved. The four built-in blocks are Python expanders.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ class _Builder:
                 self.sink.add(at, str(exc), exc.expected)
                 return None
             if fields[0].lower() == "use" and fields[1] and fields[1].lower() != "use":
-                # "use | Login | user=...; password=..." (SPEC.md §3 example)
+                # "use | Login | user=...; password=..." (docs/user-guide.md "Blocks")
                 fields = [fields[1], "use", fields[2], fields[3]]
             target, verb, text_value, expected = fields
             if not verb:

@@ -1,4 +1,4 @@
-"""The plan hash (SPEC.md §3, seed 002): a stable fingerprint of what a requirement does.
+"""The plan hash: a stable fingerprint of what a requirement does.
 
 It covers the url, browser context, steps after block expansion (templates *unresolved*)
 and non-secret var values. It leaves out what does not change behaviour (title, tags, where

@@ -1,10 +1,10 @@
 """``{{env.NAME}}``, ``{{env.NAME:default}}``, ``{{vars.name}}``, ``{{params.name}}``.
 
-The expression syntax follows seed 004 §14.1 (double braces, ``:default`` fallback, paths
-starting with ``__`` blocked). Templates are checked at plan time and *resolved at the moment
-of use*: plans keep the template text, so secrets never reach a plan, its hash,
-or the store. A resolved value that came from the environment, or from a var that is secret,
-is a :class:`Secret` and prints as ``***``.
+The expression syntax (docs/user-guide.md "Templates and secrets": double braces, ``:default``
+fallback, paths starting with ``__`` blocked). Templates are checked at plan time and *resolved at
+the moment of use*: plans keep the template text, so secrets never reach a plan, its hash, or the
+store. A resolved value that came from the environment, or from a var that is secret, is a
+:class:`Secret` and prints as ``***``.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ class Resolver:
     """Resolves templates against the environment and a requirement's vars.
 
     ``secret_vars`` extends the secret-name rule (ini ``pacts_secret_vars``). Values from
-    ``env`` are always secret (SPEC.md §3 "Values coming from env ... are secrets").
+    ``env`` are always secret: the environment is where credentials live.
     """
 
     def __init__(

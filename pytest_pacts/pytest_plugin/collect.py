@@ -38,7 +38,7 @@ def _explicit_args(config: pytest.Config) -> list[Path]:
 
 
 def wants_file(config: pytest.Config, file_path: Path) -> bool:
-    """SPEC.md §3: configured globs, plus .xlsx under named directories and named files."""
+    """Configured globs, plus .xlsx under named directories and named files (docs/user-guide.md)."""
     suffix = file_path.suffix.lower()
     if suffix not in READERS or file_path.name.startswith("~$"):
         return False

@@ -1,4 +1,4 @@
-"""Find first, at collection (SPEC.md §4 "When"), as pytest hooks.
+"""Find first, at collection (docs/discovery.md), as pytest hooks.
 
 - A normal run discovers the start page of every selected requirement whose plan is not
   cached (``--pacts-discover=auto``), or of every one (``always``).

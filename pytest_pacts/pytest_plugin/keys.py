@@ -1,4 +1,4 @@
-"""Stash keys shared by the pytest layer's modules (PLATFORM.md: state in stash, not attributes)."""
+"""Stash keys shared by the pytest layer's modules (state in stash, not attributes)."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(discovery_phase, "pacts-discovery")
     from pytest_pacts.pytest_plugin import reporting
 
-    reporting.register(config)  # JUnit properties, pytest-html, artifacts, summary (§11)
+    reporting.register(config)  # JUnit properties, pytest-html, artifacts, summary
     if config.pluginmanager.hasplugin("playwright"):
         _check_browser_options(config)
         from pytest_pacts.pytest_plugin import browser_fixture

@@ -5,7 +5,7 @@ and hands it to :mod:`pytest_pacts.reports`. Under xdist the per-test work (prop
 extras, artifact files) happens on the worker that ran the test; what the controller needs
 travels on the call report as JSON-friendly attributes (``report.pacts``,
 ``report.extras``), and the controller alone writes the run index and prints the summary
-(PLATFORM.md "pytest-xdist", "Reports").
+(a worker's report reaches the controller only through ``report``).
 
 Register with :func:`register` from ``pytest_configure`` (idempotent).
 """

@@ -3,7 +3,7 @@
 Issue 5 item 7. The test drives navigation itself; each ``pacts.step(...)`` runs at once,
 on the page as it is, through the same engine as a requirement item: find first, the
 five-point gate, the action, the expectation with auto-wait, the healing ladder with the
-abstain rule (SPEC.md §5-§7). Each call is a one-step plan run with
+abstain rule. Each call is a one-step plan run with
 ``Runtime(navigate=False)``; the steps of a test add up to one
 :class:`~pytest_pacts.models.outcome.RunRecord` in ``item.stash[RUN_KEY]``, so JUnit
 properties, pytest-html and the artifacts show the test like a requirement item, and the

@@ -3,7 +3,7 @@
 // checkActionable() is the one implementation: discovery snapshots it for every element it
 // resolves, and the executor's gate calls it before every action (Python:
 // pytest_pacts.discovery.check_actionable), so both agree on what "actionable" means.
-// Every point is measured, none is assumed (STYLE.md: no gate point hard-coded to pass).
+// Every point is measured, none is assumed (a gate point hard-coded to pass would let a wrong element through).
 
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
 

@@ -1,6 +1,6 @@
 // The installed API (one object per document, see pytest_pacts/discovery/_js.py).
 
-const registry = new Map();  // scan id -> {chosen elements (identity checks, §4), gate promise}
+const registry = new Map();  // scan id -> {chosen elements (identity checks), gate promise}
 
 async function scan(args) {
   prepared.clear();

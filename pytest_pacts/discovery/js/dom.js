@@ -2,7 +2,7 @@
 //
 // Roles and accessible names follow Playwright's roleUtils closely enough for discovery;
 // every locator the scan proposes is re-checked through Playwright itself before it is
-// accepted (SPEC.md §4 "Verification"), so a disagreement costs an alternate, never a
+// accepted, so a disagreement costs an alternate, never a
 // wrong element.
 
 const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK',
@@ -32,7 +32,7 @@ function bare(s) {
     .replace(/[\s:*]+$/, '');
 }
 
-// camelCase, snake_case and kebab-case all become the same words (SPEC.md §3 regions:
+// camelCase, snake_case and kebab-case all become the same words (region names:
 // LoginForm ~ login_form ~ login-form ~ loginForm).
 function tokens(s) {
   return String(s || '')
@@ -143,7 +143,7 @@ function thRole(el) {
 }
 
 function makeDom(doc) {
-  // One cache per scan: a page state is read once (SPEC.md §4 "One pass per page state").
+  // One cache per scan: a page state is read once.
   const roleCache = new Map();
   const nameCache = new Map();
   const textCache = new Map();

@@ -1,11 +1,11 @@
 // Resolving one step against the scanned page: levels, regions, ambiguity, locator options.
 //
-// Levels, best first (SPEC.md §4 order within each tier): every named strategy with an
+// Levels, best first (strategy order within each tier, docs/discovery.md): every named strategy with an
 // exact match, then every named strategy with a whole-word substring match, then
 // relational. Exact beats substring because the person wrote the element's name; relational
 // comes last because it does not use the name at all. The first level that yields elements
 // in scope decides: one element is resolved, several are REPORTED as ambiguous (never "first
-// match", SPEC.md §4 "Verification").
+// match": the first of several may be the wrong one).
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
@@ -109,7 +109,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   }
 
   // From each anchor (a heading or a mention of the region's text) up to the smallest
-  // container that holds any of ``els``: SPEC.md §3 "the product card that mentions the
+  // container that holds any of ``els``: "the product card that mentions the
   // backpack". A container holding exactly one of them scopes it; more is crowded.
   function nearestGroups(els, anchors) {
     const chains = new Map();
@@ -201,8 +201,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return out;
   }
 
-  // Keep the elements the region allows (SPEC.md §3 regions; §4 "ambiguity is resolved by
-  // the region").
+  // Keep the elements the region allows (ambiguity is resolved by
+  // the region, docs/discovery.md "Regions").
   function applyScope(els, scope) {
     if (!scope) return { els, where: new Map() };
     const where = new Map();
@@ -222,7 +222,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return { els: [...new Set(groups.filter((g) => g.els.length === min).flatMap((g) => g.els))], where, crowded: true };
   }
 
-  // The only action-compatible element near ``context`` (SPEC.md §4 relational: "the only
+  // The only action-compatible element near ``context`` (relational: "the only
   // checkbox in the row that mentions 'Buy milk'"). With a region, the step's words must
   // say what the control is: each word is the control's role or type word ("checkbox",
   // "button", "dropdown", "field", "icon"...) or a token of its name, title, aria-label,

@@ -1,5 +1,5 @@
-// One in-page scan that resolves every pending step of a page state (SPEC.md §4 "One pass
-// per page state"): the document (with open shadow roots) is read once, every strategy is
+// One in-page scan that resolves every pending step of a page state (one pass per page
+// state): the document (with open shadow roots) is read once, every strategy is
 // tried for every step, and each chosen element gets a fingerprint and a gate snapshot.
 //
 // args: {scan_id, steps: [{key, element, region, action}], strategies: [names in order],

@@ -1,4 +1,4 @@
-"""The healing ladder (the OracleHealer of SPEC.md §6): evidence-based, and it abstains.
+"""The healing ladder (docs/healing.md): evidence-based, and it abstains.
 
 Public surface:
 

@@ -1,4 +1,4 @@
-"""The abstain rule (SPEC.md §6; principle 3 "no false passes").
+"""The abstain rule (no heal rather than a false pass; docs/healing.md).
 
 A relocation is accepted only if the best candidate's score is above the threshold, beats
 the runner-up by the margin, and its element type fits the action; the gate (the fourth

@@ -1,4 +1,4 @@
-"""Rung 7: the human checkpoint (SPEC.md §6; seed 000 §5 level 6).
+"""Rung 7: the human checkpoint.
 
 With ``--pacts-interactive`` on a terminal, the best declined proposal of this round is
 shown (with a screenshot path) and a person answers GO or NOT GO. Anything else (CI, no

@@ -1,4 +1,4 @@
-"""Rungs that try locators chosen by intent rather than by scoring (SPEC.md §6 rungs 1, 3, 4).
+"""Rungs that try locators chosen by intent rather than by scoring (rungs 1, 3, 4).
 
 Each candidate locator must resolve to exactly one element, pass the five-point gate, and
 agree with the recorded fingerprint (:func:`~._common.disagreement`) before it is used.

@@ -56,8 +56,8 @@ def default_rungs(
     discoverer: Discoverer | None = None,
     human: HumanRung | None = None,
 ) -> list[Rung]:
-    """The seven rungs of SPEC.md §6, in order, with region-drift repair (a repair of rung 2
-    for a container that vanished) right after the alternates."""
+    """The eight rungs, in order: the seven of docs/healing.md, with region-drift repair (a
+    repair of rung 2 for a container that vanished) right after the alternates."""
     found = discoverer or Discoverer()
     return [
         AlternateRung(),
@@ -98,7 +98,7 @@ def mark_impostor(ctx: HealContext) -> None:
 
 
 class HealingLadder:
-    """The :class:`~pytest_pacts.engine.contracts.Healer` of SPEC.md §6.
+    """The :class:`~pytest_pacts.engine.contracts.Healer` (docs/healing.md).
 
     ``store`` (optional) enables healing memory and heal proposals; ``recipes`` gives the
     recipe a proposal patches (default: ``Recipe.from_plan``); ``extensions`` are the

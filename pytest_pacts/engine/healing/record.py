@@ -46,7 +46,7 @@ def rca_class(ctx: HealContext, result: RungResult) -> str:
 
 
 def remember(store: Store, ctx: HealContext, result: RungResult, old: JSONValue) -> None:
-    """Healing memory, with evidence (seed 000 §11: no evidence, no record)."""
+    """Healing memory, with evidence (no evidence, no record: an unproven heal is never reused)."""
     assert result.locator is not None
     evidence = HealingEvidence(
         url=ctx.page.url, original_locator=old, failure_type=ctx.failure.type.value

@@ -1,4 +1,4 @@
-"""Rung 3: live re-discovery by the step's intent (SPEC.md §6, the strategies of §4)."""
+"""Rung 3: live re-discovery by the step's intent, with discovery's strategies."""
 
 from __future__ import annotations
 

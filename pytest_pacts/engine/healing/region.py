@@ -1,4 +1,4 @@
-"""A repair rung for region drift: the container the step names is gone (SPEC.md §6 rung 2).
+"""A repair rung for region drift: the container the step names is gone (rung 2).
 
 ``Username@LoginForm`` was verified inside ``#login_form``; the next release renames the form
 (``#auth-form``), so every locator scoped to it matches nothing, although the element itself

@@ -26,7 +26,7 @@ from pytest_pacts.models.locator import (
     Strategy,
 )
 
-# SPEC.md §6 item 3 / brief: semantic first; css last.
+# Semantic first (it survives restyling); css last.
 ORDER: tuple[Strategy, ...] = (
     Strategy.TEST_ID,
     Strategy.ROLE_NAME,

@@ -1,6 +1,6 @@
 """Similarity scoring against a stored fingerprint: weights, page ranking, settling.
 
-SPEC.md §6 rung 5 and PLATFORM.md "Reference points for healing". Weights are the share of
+Rung 5 of the ladder (docs/healing.md "Similarity relocation"). Weights are the share of
 each attribute left unchanged across real site versions (the published stability study):
 a stable attribute counts more. The in-page half is ``js/healing.js``; one ``evaluate`` per
 frame scores every visible, action-compatible element (open shadow roots included, and

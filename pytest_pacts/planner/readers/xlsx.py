@@ -1,4 +1,4 @@
-"""Excel workbooks (SPEC.md §3 "Excel shape"), read with openpyxl in read-only mode.
+"""Excel workbooks (docs/user-guide.md "Excel"), read with openpyxl in read-only mode.
 
 A step sheet is any sheet whose header row (title rows above it are allowed) names the step
 columns; names match case- and space-insensitively. Rows sharing a ``Req ID`` form one

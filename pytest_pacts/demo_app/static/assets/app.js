@@ -148,7 +148,7 @@
       if (message) return;
       startSession(user);
       const go = () => { location.href = "/inventory.html"; };
-      // performance_glitch_user: the back end is slow to answer (SPEC §15 "realistic").
+      // performance_glitch_user: the back end is slow to answer (a realistic slow login).
       if (user === "performance_glitch_user") setTimeout(go, 1500); else go();
     });
   }

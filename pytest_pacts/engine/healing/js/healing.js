@@ -1,10 +1,10 @@
-// The in-page half of similarity relocation (SPEC.md §6 rung 5).
+// The in-page half of similarity relocation (rung 5, docs/healing.md).
 //
 // Loaded after discovery's dom.js, actionability.js, scan.js and resolve.js, so roles,
 // accessible names, text, action compatibility, locator strategies and fingerprints are
-// computed exactly as discovery computes them (STYLE.md: one way to do each thing).
+// computed exactly as discovery computes them (one way to do each thing: the two never disagree).
 //
-// Only VISIBLE elements are candidates (Healenium's invisible-element false pass, PLATFORM.md)
+// Only VISIBLE elements are candidates (a hidden element would be a false pass, as Healenium's are)
 // and only the attributes of the published stability study are read: an attribute outside
 // the fingerprint (a benchmark's marker, say) can never influence a score.
 
@@ -142,7 +142,7 @@ function visibleBox(el) {
   return r.width > 0 && r.height > 0;
 }
 
-// SPEC.md §3 regions scope a step: "Delete@Draft B" is never healed to Draft A's button.
+// Regions scope a step: "Delete@Draft B" is never healed to Draft A's button.
 // With the region's containers resolved (``regions``), a candidate must sit inside one;
 // when they cannot be resolved any more, the nearest ancestor that mentions the region's
 // text must hold no other element with the candidate's role and name.
@@ -194,7 +194,7 @@ function rank(args) {
 }
 
 // Every way to render a ranked element that is unique on this page, most semantic first
-// (SPEC.md §6: a relocation yields a structured locator; css only when nothing semantic is
+// (a relocation yields a structured locator; css only when nothing semantic is
 // unique), plus the element's fresh fingerprint.
 function locate(args) {
   const el = (healRegistry.get(args.heal_id) || [])[args.index];
@@ -251,7 +251,7 @@ function scoreOf(els, arg) {
     description: describeElement(els[0], dom), parts: sim ? sim.parts : {} };
 }
 
-// SPEC.md §6 rung 5 runs "only after the page settled": resolve once the DOM has been
+// Rung 5 runs only after the page settled (a half-rendered page scores wrongly): resolve once the DOM has been
 // quiet for ``quiet_ms`` (no mutations), or report false at ``timeout_ms``.
 function settled(arg) {
   return new Promise((resolve) => {
@@ -287,7 +287,7 @@ async function stable(els, arg) {
 
 // What covers an element at its action point, and whether it is an overlay a person would
 // dismiss: a fixed/sticky layer or a dialog that names itself as cookie/consent/privacy or
-// is a (modal) dialog. Generic words only (SPEC.md §6 rung 2; no site-specific hacks).
+// is a (modal) dialog. Generic words only (no site-specific hacks).
 const OVERLAY_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'privacy', 'banner',
   'dialog', 'modal', 'popup', 'overlay', 'notice', 'interstitial']);
 const ACCEPT_WORDS = [['accept'], ['agree'], ['allow'], ['got', 'it'], ['ok'], ['okay'],
