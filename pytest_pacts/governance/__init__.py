@@ -2,14 +2,14 @@
 
 Public surface (everything else is internal):
 
-- the self-heal gate of seed 003: :func:`build_self_heal_gate`,
+- the self-heal gate: :func:`build_self_heal_gate`,
   :func:`detect_case_specific_signals`, :func:`compute_exception_fingerprint`,
   :func:`compute_promotion_required`, and the evidence contracts,
   :func:`evidence_contract_for`;
-- the patch contract of seed 000 §7: :func:`validate_patch`, :func:`classify_patch`,
+- the patch contract: :func:`validate_patch`, :func:`classify_patch`,
   :func:`apply_patch`, :func:`recipe_diff`;
 - :func:`build_heal_proposal`, which turns a heal into a proposal with honest
-  contract/exception fields, and :func:`render_copy_text` ("copy proposal", SPEC.md §9);
+  contract/exception fields, and :func:`render_copy_text` ("copy proposal");
 - :func:`propose`: gate a proposal with the store's repeat counts and persist it.
 
 See ``docs/governance.md``.

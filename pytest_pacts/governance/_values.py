@@ -1,8 +1,8 @@
-"""Value rules shared by the gate: seed 003 §5.7's "missing" and JavaScript-like coercions.
+"""Value rules shared by the gate: "missing" and JavaScript-like coercions.
 
-The seed was written against JavaScript (``String(x || "-")``, ``trim()``,
+The gate was first written in JavaScript (``String(x || "-")``, ``trim()``,
 ``Number.isFinite``); these helpers give the same answers for the JSON values a payload
-can hold, so the gate's fixed rules behave as the seed states them.
+can hold, so the gate's fixed rules behave as they do there.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from pytest_pacts.models.heal import HealProposal, Violation
 
 Payload = Mapping[str, object]
-"""A proposal or violation as the gate reads it: a JSON object (seed 003's shapes)."""
+"""A proposal or violation as the gate reads it: a JSON object (docs/governance.md)."""
 
 
 def js_trim(text: str) -> str:
@@ -25,7 +25,7 @@ def js_trim(text: str) -> str:
 
 
 def is_missing(value: object) -> bool:
-    """Seed 003 §5.7, exactly.
+    """Missing, exactly (docs/governance.md "Missing values").
 
     - ``None`` (JSON ``null``, or the key absent) is missing;
     - a string is missing when ``trim()`` leaves it empty;
@@ -94,7 +94,7 @@ def js_or_dash(value: object) -> str:
 
 
 def as_payload(value: HealProposal | Violation | BaseModel | Payload | None) -> Payload:
-    """A model or a plain dict, as the JSON object the seed's rules read."""
+    """A model or a plain dict, as the JSON object the gate's rules read."""
     if value is None:
         return {}
     if isinstance(value, BaseModel):

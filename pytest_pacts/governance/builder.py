@@ -2,14 +2,14 @@
 
 A heal replaces an element's primary locator. The proposal carries that change as a patch
 (``selectors.<element key>``, the failed locator kept as the last fallback because the
-recipe is shared by every deployment the requirement runs against, SPEC.md §4), the
+recipe is shared by every deployment the requirement runs against), the
 unified diff of the next recipe version, a plain-words change plan, and the fields of one
 track:
 
 - a heal to a sound locator (role, label, test id, placeholder, or anything with no
-  brittle signal) fills the contract fields of seed 003 §3.3;
-- a heal to a brittle locator (the SPEC.md §9 signals: positional, auto-generated id/class,
-  text only) fills the exception fields of seed 003 §3.2, expiring ``created_at + 30 days``,
+  brittle signal) fills the contract fields;
+- a heal to a brittle locator (the locator signals: positional, auto-generated id/class,
+  text only) fills the exception fields, expiring ``created_at + 30 days``,
   given as that day, rounded up so it never expires early.
 
 The self-heal gate is not run here: :func:`pytest_pacts.governance.gated` or the store

@@ -1,8 +1,8 @@
 """Evidence contracts and the required proposal fields of each track, declared here only.
 
-Seed 003 §4: every principle has the list of evidence fields a proposal for it must carry.
+Every principle has the list of evidence fields a proposal for it must carry.
 In this domain the principle is the RCA class, and the evidence is the
-violation's ``evidence`` object, which the healer fills. Seed 003 §2.1 fixes the lookup
+violation's ``evidence`` object, which the healer fills. The lookup
 order: the principle key's contract first, then the violation key's, else an empty list.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-# Seed 003 §3.3, adapted to locators: ``locator_strategy`` stands for the
-# seed's slot_request_mapping_strategy and response_projection_strategy.
+# The contract track's fields, adapted to locators: ``locator_strategy`` stands for the
+# request-mapping and response-projection strategies of a code patch.
 REQUIRED_CONTRACT_FIELDS: tuple[str, ...] = (
     "contract_scope",
     "generalization_scope",
@@ -42,16 +42,16 @@ RCA_CLASSES: tuple[str, ...] = (
     "data_issue",
     "env_fault",
 )
-"""The principle keys of this domain: the RCA classes of SPEC.md §7."""
+"""The principle keys of this domain: the RCA classes (docs/engine.md "Verdict and RCA")."""
 
-# Every violation names the failure type and the healing rung (SPEC.md §9 domain mapping).
+# Every violation names the failure type and the healing rung (docs/governance.md).
 _COMMON = ("tool_name", "mismatch_type")
 
 PRINCIPLE_EVIDENCE_CONTRACTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         # A heal on a run that ended green: the rung and the gate that let the action go.
         "success": (*_COMMON, "gate_result"),
-        # The locator drifted: old and new locator, and the abstain rule's inputs (§6).
+        # The locator drifted: old and new locator, and the abstain rule's inputs.
         "selector_drift": (
             *_COMMON,
             "failed_locator",
@@ -74,7 +74,7 @@ PRINCIPLE_EVIDENCE_CONTRACTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "env_fault": (*_COMMON, "error", "url"),
     }
 )
-"""Required evidence fields per principle key (RCA class), seed 003 §4."""
+"""Required evidence fields per principle key (RCA class)."""
 
 VIOLATION_EVIDENCE_CONTRACTS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 """Required evidence per violation key (``<req_id>.<element key>``): none are built in.
@@ -91,7 +91,7 @@ def evidence_contract_for(
     principle_contracts: Mapping[str, tuple[str, ...]] = PRINCIPLE_EVIDENCE_CONTRACTS,
     violation_contracts: Mapping[str, tuple[str, ...]] = VIOLATION_EVIDENCE_CONTRACTS,
 ) -> tuple[str, ...]:
-    """The evidence fields a violation must carry (seed 003 §2.1 lookup order).
+    """The evidence fields a violation must carry.
 
     The principle key's contract when the table has that key (even an empty one), else
     the violation key's, else ``()``. Keys are matched exactly as given.

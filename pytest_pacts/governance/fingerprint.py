@@ -1,6 +1,6 @@
 """The exception fingerprint: one stable string per recurring exception.
 
-Seed 003 §6.1.1, exactly:
+Computed exactly as below, so a fingerprint computed by another tool agrees:
 
 - ``principle_key = String(violation.principle_key || "-")``;
 - ``violation_key``: ``violation.violation_key`` when present, else ``violation.violation_id``
@@ -61,9 +61,9 @@ def compute_exception_fingerprint(
 ) -> str:
     """``ex:<principle_key>:<violation_key>:<mismatch_type>:<tool_name>``.
 
-    Only the violation is read, as the seed fixes. ``proposal`` is taken for the seed's
-    signature and, when it is a :class:`HealProposal` and no violation is given, supplies
-    the violation (:attr:`HealProposal.violation`).
+    Only the violation is read, so a reworded proposal keeps its fingerprint. ``proposal`` is
+    taken for the gate's signature and, when it is a :class:`HealProposal` and no violation
+    is given, supplies the violation (:attr:`HealProposal.violation`).
     """
     if violation is None and isinstance(proposal, HealProposal):
         violation = proposal.violation

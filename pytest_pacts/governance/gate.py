@@ -1,7 +1,7 @@
 """The self-heal gate: classify a proposal and record what it lacks.
 
 The gate records, it never blocks: missing fields only turn the
-``*_ok`` flags false. Its result is seed 003 §3.1's ``self_heal_gate`` object with
+``*_ok`` flags false. Its result is the ``self_heal_gate`` object with
 ``gate_version: "v1"``, as a plain JSON-ready dict.
 """
 
@@ -25,10 +25,10 @@ from pytest_pacts.governance.signals import detect_case_specific_signals
 from pytest_pacts.models.heal import HealProposal, SelfHealGate, Violation
 
 GATE_VERSION = "v1"
-"""Seed 003 §3.1."""
+"""The gate's version, recorded in every gate it builds."""
 
 EvidenceContract = Sequence[str] | Mapping[str, Sequence[str]]
-"""A list of required evidence fields, or the seed's named lists (``{name: [fields]}``)."""
+"""A list of required evidence fields, or named lists (``{name: [fields]}``)."""
 
 
 def _required_evidence(evidence_contract: EvidenceContract | None, violation: Payload) -> list[str]:
@@ -58,13 +58,13 @@ def build_self_heal_gate(
     *,
     now: datetime | None = None,
 ) -> SelfHealGate:
-    """Seed 003 §5.2, step by step.
+    """The gate, step by step (docs/governance.md "The self-heal gate").
 
     - ``case_specific_signals``: :func:`detect_case_specific_signals`; any -> ``exception``
       track, none -> ``contract``;
     - ``missing_contract_fields`` / ``missing_exception_fields``: the required fields of each
       track (``contracts.REQUIRED_*``) missing from the proposal;
-      both lists are recorded whatever the track, as the seed does;
+      both lists are recorded whatever the track, so a reviewer sees both gaps;
     - ``missing_evidence_fields``: the evidence contract's fields missing from
       ``violation.evidence``; with ``evidence_contract=None`` the contract is looked up by
       :func:`evidence_contract_for` (principle key, then violation key, else none);

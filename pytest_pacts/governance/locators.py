@@ -1,7 +1,7 @@
-"""Brittleness of a healed locator: the locator-specific case signals of SPEC.md §9.
+"""Brittleness of a healed locator: the locator-specific case signals.
 
-The gate's seed rules look at code; a heal changes a locator, so SPEC.md §9
-adds three signals read from the healed locator itself:
+The gate's first four rules look at code; a heal changes a locator, so three more
+signals are read from the healed locator itself:
 
 - ``positional_locator``: it picks an element by position (``:nth-child()``, ``:nth-of-type()``,
   Playwright's ``nth=``, an XPath index such as ``//li[2]`` or ``position()``/``last()``, or
@@ -12,7 +12,7 @@ adds three signals read from the healed locator itself:
 - ``exact_text_only``: it matches by visible text and nothing else: no role, label, test id,
   placeholder, aria-label, alt or title, and no CSS/XPath.
 
-The locator is a JSON object (discovery owns its typed model, SPEC.md §4). The keys read
+The locator is a JSON object (discovery owns its typed model). The keys read
 here: ``strategy``, ``role``, ``name``, ``test_id`` (or ``testid``/``testId``), ``label``,
 ``placeholder``, ``aria_label``, ``alt``, ``title``, ``text``, ``css``, ``xpath``,
 ``selector``, ``frame_path``, ``host`` (a shadow host), ``region.css``, ``nth``, ``index``,
@@ -119,7 +119,7 @@ def _is_text_only(locator: Mapping[str, object]) -> bool:
 
 
 def locator_signals(locator: Mapping[str, object]) -> list[str]:
-    """The SPEC.md §9 case-specific signals of a (healed) locator, in a fixed order."""
+    """The case-specific signals of a (healed) locator, in a fixed order."""
     signals: list[str] = []
     if _is_positional(locator):
         signals.append(POSITIONAL_LOCATOR)

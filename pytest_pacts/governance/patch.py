@@ -16,7 +16,7 @@ recipe's metadata, or any path outside the recipe. ``replace`` needs an existing
 ``add`` a new one. The key of a section entry is everything after the first dot (element
 keys may contain dots); step ids never contain one.
 
-Severity (seed 000 §7 ``classifyPatch``): an op on ``workflow`` (expectations included) or a
+Severity: an op on ``workflow`` (expectations included) or a
 ``remove`` makes the patch **major**; selector, action and policy updates are **minor**.
 A patch never edits a recipe: :func:`apply_patch` writes the next version.
 """
@@ -49,7 +49,7 @@ ALLOWED_OPS: Mapping[str, frozenset[str]] = {
     "workflow.<step id>.expect": frozenset({"replace"}),
     "policies": frozenset({"replace"}),
 }
-"""Seed 000 §7 "Allowed Operations", with the expectation path of this project."""
+"""The operations a patch may apply, per recipe section (docs/governance.md)."""
 
 _METADATA = ("req_id", "version", "plan_hash", "parent_version", "proposal_id")
 _Body = dict[str, JsonValue]

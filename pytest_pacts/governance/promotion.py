@@ -10,13 +10,13 @@ Fixed values:
 ``exception_expiry`` has exactly four forms:
 
 1. ``YYYY-MM-DD``: expired once the current time is past that date's 00:00 UTC;
-2. ``issue_count>=N``: reached when ``repeat_count_30d >= N`` (the seed reads issue_count
+2. ``issue_count>=N``: reached when ``repeat_count_30d >= N`` (issue_count is read
    as the 30-day count);
 3. ``metric:repeat_count_7d>=N``: reached when ``repeat_count_7d >= N``;
 4. ``metric:repeat_count_30d>=N``: reached when ``repeat_count_30d >= N``.
 
 Any other value is malformed: ``exception_fields_ok=false`` and ``promotion_required=true``
-are forced. "Missing" follows seed 003 §5.7 (``None``, a blank string, …).
+are forced. "Missing" is the gate's one rule (``None``, a blank string, …; docs/governance.md).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from pytest_pacts.governance._values import is_missing, js_trim
 from pytest_pacts.models.heal import ExceptionStats
 
 PROMOTION_THRESHOLD_7D = 2
-"""Seed 003 §2.1: ``repeat_count_7d >= 2`` requires promotion."""
+"""``repeat_count_7d >= 2`` requires promotion: twice in a week is a pattern, not a case."""
 PROMOTION_THRESHOLD_30D = 3
-"""Seed 003 §2.1: ``repeat_count_30d >= 3`` requires promotion."""
+"""``repeat_count_30d >= 3`` requires promotion."""
 DEFAULT_EXCEPTION_TTL = timedelta(days=30)
-"""Seed 003 §2.1 / §5.6: an exception with no expiry expires at ``created_at + 30 days``."""
+"""An exception with no expiry expires at ``created_at + 30 days``: none lives forever."""
 
 REASON_7D = f"repeat_count_7d>={PROMOTION_THRESHOLD_7D}"
 REASON_30D = f"repeat_count_30d>={PROMOTION_THRESHOLD_30D}"
@@ -58,7 +58,7 @@ def _as_count(value: object) -> int:
 def normalise_exception_stats(stats: Mapping[str, object] | None) -> ExceptionStats:
     """Repeat counts in the gate's shape, zeros when none were given.
 
-    Accepts the seed's keys (``repeat_count_7d``/``repeat_count_30d``) or the store's
+    Accepts the gate's keys (``repeat_count_7d``/``repeat_count_30d``) or the store's
     (``count_7d``/``count_30d``).
     """
     stats = stats or {}
@@ -143,7 +143,7 @@ def compute_promotion_required(
     created_at: datetime | str | None = None,
     now: datetime | None = None,
 ) -> Promotion:
-    """Seed 003 §5.4 / §5.6: is promotion required, and by which rules.
+    """Is promotion required, and by which rules (docs/governance.md "Promotion").
 
     ``exception_stats`` holds the repeat counts (see :func:`normalise_exception_stats`);
     ``created_at`` is the proposal's creation time (``now`` when absent) and ``now`` the

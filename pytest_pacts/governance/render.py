@@ -1,6 +1,6 @@
 """The "copy proposal" text: one block a reviewer pastes into an issue.
 
-Seed 003 §7.6: the copied text holds the gate result, the suggested diff, the confidence
+The copied text holds the gate result, the suggested diff, the confidence
 and the evidence contract. Reports and ``pacts heals show`` use these helpers, so the
 badge words are defined once here.
 """
@@ -14,7 +14,7 @@ from pytest_pacts.governance.contracts import evidence_contract_for
 from pytest_pacts.models.heal import HealProposal, SelfHealGate
 
 PROMOTION_REQUIRED_LABEL = "Promotion required (승격 필요)"
-"""Shown beside the track badge when ``promotion_required`` (seed 003 §2.1 "승격 필요")."""
+"""Shown beside the track badge when ``promotion_required`` (English and Korean words)."""
 
 
 def track_badge(gate: SelfHealGate | None) -> str:

@@ -1,6 +1,6 @@
 """Proposing a heal through the store: repeat counts in, gated proposal out.
 
-Seed 003 §6.2 / §7.3-7.4: when a proposal is created, the past
+When a proposal is created, the past
 ``RUNTIME_PATCH_PROPOSAL_CREATED`` audit events with the same exception fingerprint are
 counted over the last 7 and 30 days, the gate is built with those counts, and the proposal
 is stored with the gate in its payload. The store writes the audit event in the same

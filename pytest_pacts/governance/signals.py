@@ -1,17 +1,17 @@
 """Case-specific signals: what puts a proposal on the exception track.
 
-One signal is enough. The four rules of seed 003 §5.5, exactly:
+One signal is enough. The four rules (docs/governance.md "Track: case-specific signals"):
 
 1. ``single_target_file``: ``target_files`` has at most one entry and ``target_files[0]``
    contains ``/handlers/`` or ``/runtime/`` (Windows separators are read as ``/``);
 2. ``hardcoded_constant``: ``suggested_diff`` matches ``HARD_CODED_BRANCH_REGEX`` or
-   ``SWITCH_LITERAL_REGEX`` (the seed's two regular expressions, unchanged);
+   ``SWITCH_LITERAL_REGEX`` (two JavaScript regular expressions, unchanged);
 3. ``change_plan_keyword``: ``change_plan``, all of it merged and lower-cased, contains
    ``특정 케이스``, ``예외 처리``, ``하드코딩`` or ``only this case``;
 4. ``reject_case_specific_primary_fix``: ``violation.evidence.reject_case_specific_primary_fix``
    is ``true`` (the JSON boolean, nothing truthy in its place).
 
-Then the three locator signals of SPEC.md §9 on the proposal's ``healed_locator``
+Then the three locator signals on the proposal's ``healed_locator``
 (``pytest_pacts.governance.locators``).
 """
 
@@ -30,9 +30,9 @@ CHANGE_PLAN_KEYWORD = "change_plan_keyword"
 REJECT_CASE_SPECIFIC_PRIMARY_FIX = "reject_case_specific_primary_fix"
 
 SINGLE_FILE_DIRS: tuple[str, ...] = ("/handlers/", "/runtime/")
-"""Seed 003 §5.5 rule 1: a lone target file under one of these is a single-domain handler."""
+"""Rule 1: a lone target file under one of these is a single-domain handler."""
 
-# Seed 003 §5.5 rule 2, verbatim. Python's re reads these JavaScript patterns the same way
+# Rule 2, verbatim. Python's re reads these JavaScript patterns the same way
 # for ASCII text; on other scripts its \d and \b are Unicode-aware where JavaScript's are not.
 HARD_CODED_BRANCH_REGEX = re.compile(
     r"""\b(if|else if)\s*\([^\)]*([=!]==?|===)\s*(["'`][^"'`]+["'`]|\d+)\s*\)"""
@@ -42,7 +42,7 @@ SWITCH_LITERAL_REGEX = re.compile(
 )
 
 CHANGE_PLAN_KEYWORDS: tuple[str, ...] = ("특정 케이스", "예외 처리", "하드코딩", "only this case")
-"""Seed 003 §5.5 rule 3, the four keywords (Korean and English)."""
+"""Rule 3, the four keywords (Korean and English)."""
 
 
 def _single_target_file(proposal: Payload) -> bool:
@@ -79,10 +79,10 @@ def detect_case_specific_signals(
     proposal: HealProposal | Payload,
     violation: Violation | Payload | None = None,
 ) -> list[str]:
-    """The case-specific signals of a proposal, seed rules first, then locator rules.
+    """The case-specific signals of a proposal, the four rules first, then locator rules.
 
-    ``proposal`` is a :class:`HealProposal` or seed 003's proposal payload (a dict);
-    ``violation`` a :class:`Violation` or the seed's violation dict. For a
+    ``proposal`` is a :class:`HealProposal` or a proposal's JSON payload (a dict);
+    ``violation`` a :class:`Violation` or a violation's JSON dict. For a
     :class:`HealProposal` with no violation given, its own :attr:`HealProposal.violation`
     is used.
     """
