@@ -2,10 +2,9 @@
 
 A heal proposal is what every accepted heal leaves behind for review: the old and new
 locator, the evidence, the patch against the recipe, and the self-heal gate's verdict on
-it. The gate record keeps seed 003 §3.1's JSON shape exactly (a ``TypedDict`` so that it
-is JSON as it stands); the contract-track fields follow seed 003 §3.3 adapted to locators
-(``locator_strategy`` stands for the seed's slot/response mapping strategies) and the
-exception-track fields follow seed 003 §3.2.
+it. The gate record is a ``TypedDict`` so that it is JSON as it stands (docs/governance.md "The
+self-heal gate"); the contract-track fields are adapted to locators (``locator_strategy``
+stands for a code patch's request/response mapping strategies).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ Track = Literal["contract", "exception"]
 
 
 class Severity(enum.StrEnum):
-    """Patch severity (SPEC.md §8, seed 000 §7 ``classifyPatch``)."""
+    """Patch severity (docs/governance.md "The patch contract")."""
 
     MINOR = "minor"
     MAJOR = "major"
@@ -46,7 +45,7 @@ class ExceptionStats(TypedDict):
 
 
 class SelfHealGate(TypedDict):
-    """The ``self_heal_gate`` record, key for key as in seed 003 §3.1 (``gate_version`` v1)."""
+    """The ``self_heal_gate`` record, key for key (``gate_version`` v1; docs/governance.md)."""
 
     track: Track
     gate_version: Literal["v1"]
@@ -68,11 +67,11 @@ class _Frozen(BaseModel):
 
 
 class Violation(_Frozen):
-    """What the seed calls a violation, in this domain (SPEC.md §9 "Domain mapping").
+    """What the gate calls a violation, in this domain (docs/governance.md "Domain mapping").
 
     ``principle_key`` is the RCA class, ``violation_key`` is ``<req_id>.<element key>``,
     ``evidence["mismatch_type"]`` the failure type and ``evidence["tool_name"]`` the healing
-    rung. ``violation_id`` is kept for seed payloads (seed 003 §6.1.1 reads it when
+    rung. ``violation_id`` is kept for JSON payloads (the fingerprint reads it when
     ``violation_key`` is absent).
     """
 
@@ -92,7 +91,7 @@ class Violation(_Frozen):
         tool_name: str,
         evidence: JsonObject | None = None,
     ) -> Violation:
-        """The violation behind a heal, with the domain mapping of SPEC.md §9 applied."""
+        """The violation behind a heal, with the domain mapping applied."""
         merged: JsonObject = dict(evidence or {})
         merged["mismatch_type"] = failure_type
         merged["tool_name"] = tool_name
@@ -112,7 +111,7 @@ def _utcnow() -> datetime:
 
 
 class HealProposal(_Frozen):
-    """A heal, recorded for review (SPEC.md §6 "Every accepted heal produces a proposal").
+    """A heal, recorded for review (every accepted heal produces a proposal).
 
     ``score`` is the healed candidate's confidence and ``runner_up_score`` the next best
     candidate's (``None`` when there was none). ``rca_class`` and ``failure_type`` are the
@@ -145,7 +144,7 @@ class HealProposal(_Frozen):
     change_plan: str = ""
     target_files: tuple[str, ...] = ()
 
-    # Contract track (seed 003 §3.3, adapted: locator_strategy replaces the seed's
+    # Contract track (adapted: locator_strategy replaces a code patch's
     # slot_request_mapping_strategy / response_projection_strategy).
     contract_scope: str | None = None
     generalization_scope: str | None = None
@@ -165,7 +164,7 @@ class HealProposal(_Frozen):
 
     @property
     def violation(self) -> Violation:
-        """The violation this proposal answers (SPEC.md §9 domain mapping).
+        """The violation this proposal answers (docs/governance.md "Domain mapping").
 
         Its evidence is the object entries of :attr:`evidence` (later ones win) with the
         heal's own facts over them: locators, scores, rung and failure type.

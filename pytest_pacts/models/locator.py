@@ -23,7 +23,7 @@ class _Frozen(BaseModel):
 
 
 class Strategy(enum.StrEnum):
-    """Discovery strategies, in the order of SPEC.md §4."""
+    """Discovery strategies, best first (docs/discovery.md)."""
 
     TEST_ID = "test_id"
     LABEL = "label"
@@ -41,7 +41,7 @@ CONFIDENCE: dict[Strategy, float] = {
     Strategy.LABEL: 0.92,
     Strategy.PLACEHOLDER: 0.88,
     Strategy.ROLE_NAME: 0.95,
-    # SPEC.md §4 gives no figure for these two; they sit between role+name and relational.
+    # These two sit between role+name and relational.
     Strategy.ARIA: 0.90,
     Strategy.TEXT: 0.86,
     Strategy.RELATIONAL: 0.85,
@@ -54,7 +54,7 @@ LOOSE_FACTOR = 0.95
 
 
 class RegionMatch(enum.StrEnum):
-    """How a region name matched its container (SPEC.md §3 "Element@Region")."""
+    """How a region name matched its container (``Element@Region``)."""
 
     ID_TOKEN = "id_token"  # ``LoginForm`` ~ id ``login_form``
     CLASS_TOKEN = "class_token"  # ``LoginForm`` ~ class ``login-form``
@@ -82,7 +82,7 @@ class Region(_Frozen):
 
 
 class Locator(_Frozen):
-    """A verified way to find one element (SPEC.md §4 "Locators are structured data").
+    """A verified way to find one element (structured data, never a bare selector string).
 
     Which fields are set depends on ``strategy``: ``test_id`` + ``test_id_attribute``;
     ``label``; ``placeholder``; ``role`` + ``name``; one of ``aria_label``/``title``/``alt``;
@@ -142,7 +142,7 @@ class BoundingBox(_Frozen):
 
 
 class Fingerprint(_Frozen):
-    """What healing needs to recognise an element again (SPEC.md §4 "Element fingerprint")."""
+    """What healing needs to recognise an element again (docs/discovery.md "Fingerprint")."""
 
     tag: str
     id: str | None = None

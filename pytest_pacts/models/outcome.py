@@ -1,6 +1,6 @@
 """What a run produces: typed failures, step records, heals, verdict and root cause.
 
-SPEC.md §5-§7, seed 001 §4.4-§4.6 and §8.3. These are the projections reports read
+These are the projections reports read
 (JUnit, pytest-html, ``verdict_<req_id>.json``, the store): engine internals never leak
 past them. Values are JSON-ready (``model_dump(mode="json")``) and hold no secret values:
 resolved secrets are shown as ``***``.
@@ -74,7 +74,7 @@ class Failure(_Frozen):
 
 
 class RcaClass(enum.StrEnum):
-    """Root-cause classes of seed 001 §4.6."""
+    """Root-cause classes (docs/engine.md "Verdict and RCA")."""
 
     SUCCESS = "success"
     SELECTOR_DRIFT = "selector_drift"
@@ -99,7 +99,7 @@ class Rca(_Frozen):
 
 
 class HealRung(enum.StrEnum):
-    """The healing ladder of SPEC.md §6, cheapest and most deterministic first."""
+    """The healing ladder (docs/healing.md), cheapest and most deterministic first."""
 
     ALTERNATE = "alternate"
     REPAIR = "repair"
@@ -172,7 +172,7 @@ Verdict = Literal["pass", "fail", "partial"]
 
 
 class RunRecord(_Frozen):
-    """The outcome of one requirement run (``verdict_<req_id>.json``, seed 001 §8.3)."""
+    """The outcome of one requirement run (``verdict_<req_id>.json``)."""
 
     req_id: str
     plan_hash: str

@@ -1,8 +1,8 @@
 """Recipes: a requirement's verified plan, versioned and immutable.
 
-Seed 000 §3 keeps a recipe as five JSON files (``workflow``, ``actions``, ``selectors``,
+A recipe is five JSON files (``workflow``, ``actions``, ``selectors``,
 ``fingerprints``, ``policies``) in a version directory ``v001/``, ``v002/``, …; a version
-never changes once written, a patch produces the next one (seed 000 §3 "Versioning").
+never changes once written, a patch produces the next one (docs/governance.md "Recipes").
 Here the five files are the five body sections of one model, adapted to locators:
 
 - ``workflow``: the steps, each with an ``id`` (``s001``…), the action (``op``), the element
@@ -40,7 +40,7 @@ RECIPE_SECTIONS: tuple[RecipeSection, ...] = (
     "fingerprints",
     "policies",
 )
-"""The five body sections, in the order of seed 000 §3's recipe directory."""
+"""The five body sections, in the order of a recipe directory's files."""
 
 GLOBAL_POLICY_KEY = "global"
 """The ``policies`` key of the policy that applies to every element."""
@@ -49,7 +49,7 @@ _VERSION = re.compile(r"^v(\d{3,})$")
 
 
 def version_label(number: int) -> str:
-    """``1`` -> ``"v001"`` (seed 000 §3: zero-padded to three digits, growing past 999)."""
+    """``1`` -> ``"v001"`` (zero-padded to three digits, growing past 999)."""
     if number < 1:
         raise ValueError(f"recipe version numbers start at 1, got {number}")
     return f"v{number:03d}"
@@ -78,7 +78,7 @@ class _Frozen(BaseModel):
 
 
 class WorkflowStep(_Frozen):
-    """One step of the workflow section (seed 000 §3 ``WorkflowStep``, with our actions)."""
+    """One step of the workflow section (the step, its action and its expectation)."""
 
     id: str = Field(min_length=1)
     op: Action
@@ -97,7 +97,7 @@ class WorkflowStep(_Frozen):
 
 
 class ActionEntry(_Frozen):
-    """How one step's action is performed (seed 000 §3 ``ActionRef``, keyed by step id)."""
+    """How one step's action is performed (keyed by step id)."""
 
     method: Action
     target: str | None = Field(default=None, description="Element key into ``selectors``.")
@@ -105,14 +105,14 @@ class ActionEntry(_Frozen):
 
 
 class SelectorEntry(_Frozen):
-    """An element's primary locator and its fallbacks (seed 000 §3 ``SelectorEntry``)."""
+    """An element's primary locator and its fallbacks."""
 
     primary: JsonObject
     fallbacks: tuple[JsonObject, ...] = ()
 
 
 class PatchOp(_Frozen):
-    """One patch operation ``{path, op, value}`` (seed 000 §3 ``PatchOperation``).
+    """One patch operation ``{path, op, value}``.
 
     Paths name an entry of a section: ``selectors.<element key>``, ``actions.<step id>``,
     ``policies.<key>`` (the key is everything after the first dot, dots included) or a

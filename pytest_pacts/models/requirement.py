@@ -1,7 +1,7 @@
 """The normalised requirement: what every reader produces and every later stage consumes.
 
 These models depend on nothing but pydantic. They are frozen: a plan never changes once
-built, so it can be hashed (SPEC.md §3 "Plan hash") and shared between xdist workers.
+built, so it can be hashed (the plan hash) and shared between xdist workers.
 Values are kept *unresolved* (templates such as ``{{env.PASSWORD}}`` stay as written);
 resolution happens at the moment of use (issue 2, item 5).
 """
@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 
 class Action(enum.StrEnum):
-    """The nine element actions of seed 001 §4.4 plus ``goto``, ``wait`` and ``use``."""
+    """The nine element actions plus ``goto``, ``wait`` and ``use``."""
 
     CLICK = "click"
     FILL = "fill"
@@ -63,7 +63,7 @@ _VALUE_REQUIRED = frozenset({Action.FILL, Action.TYPE, Action.PRESS, Action.SELE
 
 
 class ExpectationKind(enum.StrEnum):
-    """Expected outcomes of SPEC.md §3, checked after the step with auto-waiting."""
+    """Expected outcomes (docs/user-guide.md), checked after the step with auto-waiting."""
 
     FIELD_POPULATED = "field_populated"
     NAVIGATES_TO = "navigates_to"

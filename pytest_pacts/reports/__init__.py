@@ -8,7 +8,7 @@ internals:
 - :mod:`~pytest_pacts.reports.html`: pytest-html fragments (step table, RCA box, badges);
 - :mod:`~pytest_pacts.reports.artifacts`: ``verdict_<req_id>.json``, the JSONL step log,
   ``summary.md`` and the run index;
-- :mod:`~pytest_pacts.reports.slo`: the SLOs of seed 000 §12 over runs;
+- :mod:`~pytest_pacts.reports.slo`: the SLOs over runs;
 - :mod:`~pytest_pacts.reports.summary`: the terminal / Markdown / JSON run summary.
 
 See ``docs/reports.md``.

@@ -3,7 +3,7 @@
 Layout of one run (``<report dir>/<run id>/``)::
 
     index.json, index.md                     the run index (written by the controller)
-    <node slug>/verdict_<req_id>.json        seed 001 §8.3, extended with heals and gates
+    <node slug>/verdict_<req_id>.json        the verdict, steps, heals and gates
     <node slug>/steps.jsonl                  one line per step
     <node slug>/summary.md                   the human summary
 
@@ -83,7 +83,7 @@ def _step_json(step: StepRecord) -> JSON:
 def verdict_document(
     record: RunRecord, proposals: Sequence[ProposalView], *, nodeid: str | None = None
 ) -> JSON:
-    """``verdict_<req_id>.json``: seed 001 §8.3's shape plus heals and self-heal gates."""
+    """``verdict_<req_id>.json``: verdict, root cause, steps, heals and self-heal gates."""
     executed = [s for s in record.steps if s.status not in ("skipped", "not_run")]
     return {
         "req_id": record.req_id,
@@ -126,7 +126,7 @@ def _ts(start: str, offset_ms: float) -> str:
 
 
 def step_log(record: RunRecord) -> list[JSON]:
-    """The JSONL run log of seed 000 §13: one object per step, in execution order."""
+    """The JSONL run log: one object per step, in execution order."""
     lines: list[JSON] = []
     elapsed = 0.0
     for step in record.steps:
@@ -154,7 +154,7 @@ def step_log(record: RunRecord) -> list[JSON]:
 
 
 def summary_markdown(record: RunRecord, proposals: Sequence[ProposalView]) -> str:
-    """``summary.md`` of one requirement (seed 000 §13 "Summary Writer")."""
+    """``summary.md`` of one requirement (docs/reports.md)."""
     passed = sum(1 for s in record.steps if s.status in ("passed", "healed"))
     result = {"pass": "Success", "fail": "Failure", "partial": "Partial"}[record.verdict]
     if record.healed:

@@ -1,4 +1,4 @@
-"""A run's heal proposals as the reports show them (SPEC.md §9 "Shown in reports").
+"""A run's heal proposals as the reports show them (docs/reports.md).
 
 A :class:`~pytest_pacts.models.outcome.RunRecord` names its proposals by id; the proposals
 themselves (with the self-heal gate) live in the store. When the store has them, the view

@@ -1,4 +1,4 @@
-"""Last line of defence for SPEC.md §2.7 "Secrets never leak".
+"""Last line of defence for "secrets never leak" (docs/reports.md).
 
 Run records already show secrets as ``***``; reports additionally replace any secret value
 they know of (the environment values a requirement's ``{{env.NAME}}`` templates refer to)

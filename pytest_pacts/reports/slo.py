@@ -1,15 +1,15 @@
-"""The SLOs of seed 000 §12, defined precisely over finished runs.
+"""The SLOs (docs/reports.md "SLO definitions"), defined precisely over finished runs.
 
 A run here is a :class:`RunFact`, built from the store's ``runs`` rows (``pacts report``) or
 from this session's test reports (terminal summary without a store). Definitions:
 
 - **LLM calls per run** = sum of ``llm_calls`` / number of finished runs. Target <= 0.2.
-- **Second-run success** (SPEC.md §2.1 "a requirement that passed once passes again with no
+- **Second-run success** ("a requirement that passed once passes again with no
   discovery, no healing and no LLM"): over every run whose previous finished run of the
   same requirement *with the same plan hash* passed, the share that passed with no heal and
   no LLM call. Target >= 95%.
 - **Post-patch recovery**: over every run in which a heal was applied (``heal_count > 0``;
-  a heal is the in-run patch of the recipe, SPEC.md §8), the share whose verdict is
+  a heal is the in-run patch of the recipe), the share whose verdict is
   ``pass``. Target >= 80%.
 
 An SLO with no qualifying run has no value and status ``N/A``: nothing measured is neither

@@ -1,4 +1,4 @@
-"""The run summary: terminal lines, Markdown and JSON (SPEC.md §11 "Terminal summary").
+"""The run summary: terminal lines, Markdown and JSON (docs/reports.md "Terminal summary").
 
 One :class:`RunSummary` feeds the pytest terminal summary, ``index.md`` / ``index.json`` and
 ``pacts report``, so they always say the same thing.

@@ -155,6 +155,6 @@ class BaseBackend(abc.ABC):
             if IMMUTABLE_MARKER in text:
                 raise ImmutableRecordError(
                     f"refused by the database: {text.strip()} (recipe versions are written "
-                    "once, SPEC §8; write a new version instead)"
+                    "once; write a new version instead)"
                 ) from exc
             raise StoreError(f"{self.name} store error: {text.strip()}") from exc

@@ -67,7 +67,7 @@ class SessionConflict(StoreError):
 
 
 class ImmutableRecordError(StoreError):
-    """An attempt to change or remove a record that is written once (SPEC §8 recipes)."""
+    """An attempt to change or remove a record that is written once (a recipe version)."""
 
 
 class InvalidTransition(StoreError):

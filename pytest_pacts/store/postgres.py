@@ -31,7 +31,7 @@ _MIGRATION_LOCK_KEY = 0x7061637473
 
 
 def redact_dsn(dsn: str) -> str:
-    """The DSN with any password replaced by ``***`` (SPEC §2.7: secrets never leak)."""
+    """The DSN with any password replaced by ``***`` (secrets never leak)."""
     parts = urlsplit(dsn)
     if parts.password is None:
         return dsn

@@ -1,4 +1,4 @@
-"""Record types returned by the repositories (SPEC §10, seed 001 §9.1 baseline).
+"""Record types returned by the repositories (docs/store.md).
 
 Records are frozen dataclasses: a row read from the store is a fact about the past, and
 nothing that holds one should be able to change it behind the store's back.
@@ -22,11 +22,14 @@ PomStatus = Literal["hit", "miss", "expired", "plan_hash_mismatch"]
 
 #: The audit event type the self-heal gate counts for its 7/30-day repeats.
 PROPOSAL_CREATED_EVENT = "RUNTIME_PATCH_PROPOSAL_CREATED"
+#: The same drift healed again (another requirement or run): an occurrence of a proposal.
+#: The gate counts it with the creations, so a drift that keeps coming back is a repeat.
+PROPOSAL_RECURRED_EVENT = "RUNTIME_PATCH_PROPOSAL_RECURRED"
 
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """One execution of one requirement (seed 001 §9.1 ``runs``)."""
+    """One execution of one requirement (the ``runs`` table)."""
 
     id: int
     session_id: str
@@ -89,7 +92,7 @@ class Metric:
 
 @dataclass(frozen=True, slots=True)
 class PomLookup:
-    """Result of a POM cache lookup (SPEC §4 cache; seed 002 ``PLAN_HASH_MISMATCH``).
+    """Result of a POM cache lookup (``hit``, ``miss`` or ``PLAN_HASH_MISMATCH``).
 
     ``payload`` is set only on a ``hit``. ``cached_plan_hashes`` names what *is* cached for
     the requirement on a mismatch, so the caller can say what changed.
@@ -107,7 +110,7 @@ class PomLookup:
 
 @dataclass(frozen=True, slots=True)
 class RecipeVersion:
-    """One immutable version of a requirement's verified plan (seed 000 §3 Versioning)."""
+    """One immutable version of a requirement's verified plan."""
 
     req_id: str
     version: str
@@ -136,11 +139,65 @@ class HealProposal:
     decided_at: datetime | None
     decided_by: str | None
     payload: JSONObject
+    drift_key: str | None = None
+    page: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HealOccurrence:
+    """One time a drift was healed: which requirement and step, where, from which locator.
+
+    A proposal is one drift (page, element, new locator); each run of each requirement that
+    healed it adds an occurrence, so a reviewer sees how often and where it happened.
+    """
+
+    id: int
+    proposal_id: int
+    req_id: str
+    step_index: int
+    base_version: str | None
+    deployment: str
+    url: str
+    failed_locator: JSONValue
+    score: float | None
+    runner_up_score: float | None
+    evidence: JSONObject
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewOccurrence:
+    """An occurrence to write with a proposal (:meth:`ProposalRepository.create`) or after
+    it (:meth:`ProposalRepository.add_occurrence`)."""
+
+    req_id: str
+    step_index: int
+    failed_locator: JSONValue
+    base_version: str | None = None
+    deployment: str = ""
+    url: str = ""
+    score: float | None = None
+    runner_up_score: float | None = None
+    evidence: JSONObject | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedLocator:
+    """A locator that passed the gate and acted on an element on one deployment."""
+
+    id: int
+    req_id: str
+    element_key: str
+    locator: JSONValue
+    deployment: str
+    verified_count: int
+    first_verified_at: datetime
+    last_verified_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
 class AuditEvent:
-    """An append-only audit fact (seed 003 ``F_audit_events``)."""
+    """An append-only audit fact (the ``audit_events`` table)."""
 
     id: int
     event_type: str
@@ -170,7 +227,7 @@ class ExceptionStats(TypedDict):
 
 @dataclass(frozen=True, slots=True)
 class HealingEvidence:
-    """Why a healing-memory record may be trusted (seed 000 §11: no evidence, no record)."""
+    """Why a healing-memory record may be trusted (no evidence, no record)."""
 
     url: str
     original_locator: JSONValue
@@ -204,7 +261,7 @@ class HealingRecord:
 
     @property
     def confidence(self) -> float:
-        """successes / (successes + failures), the seed's definition."""
+        """successes / (successes + failures), the memory's confidence."""
         total = self.success_count + self.failure_count
         return self.success_count / total if total else 0.0
 

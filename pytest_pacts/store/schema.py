@@ -88,7 +88,7 @@ _V1_TABLES = (
         created_at {ts} NOT NULL
     )""",
     "CREATE INDEX metrics_run ON metrics (run_id, name)",
-    # Keyed by requirement and plan hash, never by host (SPEC §4 cache).
+    # Keyed by requirement and plan hash, never by host (another deployment reuses it).
     """CREATE TABLE pom_cache (
         req_id TEXT NOT NULL,
         plan_hash TEXT NOT NULL,
@@ -185,7 +185,7 @@ _V1_POSTGRES_TRIGGERS = (
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         version=1,
-        description="baseline tables (seed 001 §9.1 extended): runs, steps, artifacts, "
+        description="baseline tables: runs, steps, artifacts, "
         "metrics, POM cache, recipes, proposals, audit events, healing memory",
         common=_V1_TABLES,
         dialect_specific={"sqlite": _V1_SQLITE_TRIGGERS, "postgresql": _V1_POSTGRES_TRIGGERS},
@@ -197,7 +197,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         common=(
             # NULL for runs written before v2: their lease is started_at + the default.
             "ALTER TABLE runs ADD COLUMN lease_expires_at {ts}",
-            # seed 003 §6.2: 7/30-day repeat counts filter exactly these three columns.
+            # the 7/30-day repeat counts of the self-heal gate filter exactly these three columns.
             "CREATE INDEX audit_events_type_fp_created "
             "ON audit_events (event_type, exception_fingerprint, created_at)",
             "CREATE INDEX runs_req_started ON runs (req_id, started_at)",
@@ -224,6 +224,50 @@ MIGRATIONS: tuple[Migration, ...] = (
                 discoveries INTEGER NOT NULL DEFAULT 0,
                 PRIMARY KEY (req_id, plan_hash)
             )""",
+        ),
+    ),
+    Migration(
+        version=4,
+        description="one proposal per drift: drift keys and heal occurrences; the locators "
+        "verified per element and deployment",
+        common=(
+            # What changed (page, element, new locator) as one key: the same drift healed
+            # in another requirement or another run is an occurrence of the same proposal.
+            # NULL for proposals written before v4.
+            "ALTER TABLE heal_proposals ADD COLUMN drift_key TEXT",
+            "ALTER TABLE heal_proposals ADD COLUMN page TEXT",
+            "CREATE INDEX heal_proposals_drift ON heal_proposals (drift_key, status)",
+            """CREATE TABLE heal_occurrences (
+                id {pk},
+                proposal_id BIGINT NOT NULL REFERENCES heal_proposals (id) ON DELETE CASCADE,
+                req_id TEXT NOT NULL,
+                step_index INTEGER NOT NULL,
+                base_version TEXT,
+                deployment TEXT NOT NULL DEFAULT '',
+                url TEXT NOT NULL DEFAULT '',
+                failed_locator {json} NOT NULL,
+                score DOUBLE PRECISION,
+                runner_up_score DOUBLE PRECISION,
+                evidence {json} NOT NULL,
+                created_at {ts} NOT NULL
+            )""",
+            "CREATE INDEX heal_occurrences_proposal ON heal_occurrences (proposal_id, id)",
+            # A locator that passed the gate and acted on an element, per deployment (the
+            # base URL it ran against): an element may look different on two deployments
+            # in use at once, and each keeps the locator verified there.
+            """CREATE TABLE element_locators (
+                id {pk},
+                req_id TEXT NOT NULL,
+                element_key TEXT NOT NULL,
+                locator_key TEXT NOT NULL,
+                locator {json} NOT NULL,
+                deployment TEXT NOT NULL,
+                verified_count INTEGER NOT NULL DEFAULT 0,
+                first_verified_at {ts} NOT NULL,
+                last_verified_at {ts} NOT NULL,
+                UNIQUE (req_id, element_key, locator_key, deployment)
+            )""",
+            "CREATE INDEX element_locators_element ON element_locators (element_key, req_id)",
         ),
     ),
 )

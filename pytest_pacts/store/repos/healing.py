@@ -1,9 +1,9 @@
-"""Healing memory: locators that healed an element before (seed 000 §11, SPEC §6 rung 4).
+"""Healing memory: locators that healed an element before (rung 4 of healing).
 
-Rules of the seed, kept exactly: ``suggest`` returns only records whose confidence
-(successes / (successes + failures)) is above the threshold, best first; ``record`` requires
-evidence ("no evidence, no record", SPEC §2.5); ``record_failure`` lowers confidence;
-``prune`` removes low-confidence and stale records.
+The rules: ``suggest`` returns only records whose confidence (successes / (successes + failures))
+is above the threshold, best first; ``record`` requires evidence ("no evidence, no record": an
+unproven heal is never reused); ``record_failure`` lowers confidence; ``prune`` removes
+low-confidence and stale records.
 
 Scope: records belong to an element key within a requirement (``req_id``), or are shared by
 all requirements with ``req_id=""``. The URL is evidence, not a key, because the POM cache
@@ -61,7 +61,7 @@ class HealingMemoryRepository:
             raise ValueError(
                 f"healing memory refused {element_key!r}: no evidence given; a locator is "
                 "recorded only with the url, the original locator and the failure it healed "
-                "(seed 000 §11: no evidence, no record)"
+                "(no evidence, no record)"
             )
         problems = evidence.problems()
         if problems:

@@ -1,4 +1,4 @@
-"""The POM cache: verified locators per requirement and plan hash (SPEC §4, seed 002).
+"""The POM cache: verified locators per requirement and plan hash.
 
 Keyed by ``(req_id, plan_hash)``, never by host, so the same requirement against another
 deployment (``--base-url``) reuses its locators. A lookup with a plan hash the cache does

@@ -200,7 +200,7 @@ class ProposalRepository:
         return [self._proposal(r) for r in self._db.fetchall(sql, params)]
 
     def count_by_status(self) -> dict[str, int]:
-        """``{"pending": n, "accepted": m, "rejected": k}`` (terminal summary, SPEC §11)."""
+        """``{"pending": n, "accepted": m, "rejected": k}`` (for the terminal summary)."""
         counts = dict.fromkeys(_STATUSES, 0)
         for row in self._db.fetchall("SELECT status, COUNT(*) FROM heal_proposals GROUP BY 1"):
             counts[as_str(row[0])] = as_int(row[1])

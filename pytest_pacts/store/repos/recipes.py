@@ -1,4 +1,4 @@
-"""Versioned, immutable recipes (SPEC §8, seed 000 §3 Versioning).
+"""Versioned, immutable recipes (docs/governance.md "Recipes").
 
 A requirement's verified plan is stored as ``v001``, ``v002``, ...; a written version never
 changes. The API offers no update or delete, and the database refuses both with triggers

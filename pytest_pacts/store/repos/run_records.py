@@ -1,4 +1,4 @@
-"""Steps, artifacts and metrics of a run (SPEC §5 gate results, §11 reports, seed 000 §12)."""
+"""Steps, artifacts and metrics of a run (gate results, reports, SLOs)."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ class RunRecordsRepository:
     def add_artifact(
         self, run_id: int, kind: str, path: str, *, now: datetime | None = None
     ) -> Artifact:
-        """Record a file the run produced (screenshot, trace, verdict JSON; SPEC §11)."""
+        """Record a file the run produced (screenshot, trace, verdict JSON)."""
         row = self._db.fetchone(
             "INSERT INTO artifacts (run_id, kind, path, created_at) VALUES (?, ?, ?, ?) "
             "RETURNING id, run_id, kind, path, created_at",
@@ -128,7 +128,7 @@ class RunRecordsRepository:
     def add_metric(
         self, run_id: int, name: str, value: float, *, now: datetime | None = None
     ) -> Metric:
-        """Record one named measurement of a run (seed 000 §12 RunMetrics)."""
+        """Record one named measurement of a run (docs/reports.md "SLO definitions")."""
         row = self._db.fetchone(
             "INSERT INTO metrics (run_id, name, value, created_at) VALUES (?, ?, ?, ?) "
             "RETURNING id, run_id, name, value, created_at",
