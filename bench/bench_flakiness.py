@@ -1,6 +1,6 @@
 """Flakiness: run the sample suite N times against the demo app and compare the verdicts.
 
-SPEC.md §17: "the demo suite gives identical verdicts on 10 consecutive runs". Each run is a
+Target: the demo suite gives identical verdicts on 10 consecutive runs. Each run is a
 fresh pytest process with a store of its own in a temporary folder (the project's
 ``sample_requirements/.pacts`` is left alone); the verdicts and heal rounds are read from the
 JUnit properties.

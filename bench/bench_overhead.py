@@ -4,7 +4,7 @@ same flow as hand-written plain Playwright calls (what the generated test does).
 Run: ``.venv/bin/python bench/bench_overhead.py [--repeat N]``. Both run in one browser
 against the bundled demo app (v1), alternating, each repetition in a fresh context; the
 figure is the ratio of median wall times (target ≤ 1.15×). The engine runs warm (locators
-from the POM cached by one discovery run first: SPEC.md §2.1, a requirement that passed once
+from the POM cached by one discovery run first: a requirement that passed once
 runs with no discovery); the cold ratio (discovery included) is printed for information.
 """
 

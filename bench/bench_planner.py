@@ -1,5 +1,5 @@
 """Planner scale: write a 1,000-requirement x 10-step .xlsx, then time parse+validate and a
-full ``pytest --collect-only`` of it (issue 2; SPEC.md §16 "scale").
+full ``pytest --collect-only`` of it (issue 2; docs/benchmarks.md).
 
 Run: .venv/bin/python bench/bench_planner.py [--requirements 1000] [--steps 10]
 Target: parse+validate+collect under 3 s on a 2-core machine.

@@ -1,4 +1,4 @@
-"""A usable Chromium is found without any user conftest (issue 2 item 2, PLATFORM.md)."""
+"""A usable Chromium is found without any user conftest (issue 2 item 2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The widgets page: each trap behaves as SPEC §15 and the demo app README say."""
+"""The widgets page: each trap behaves as the demo app README says."""
 
 from __future__ import annotations
 

@@ -177,7 +177,7 @@ def test_scoped_checks_the_region(tab: Page) -> None:
 
 
 def test_discovery_keeps_the_locator_of_a_disabled_button(tab: Page) -> None:
-    # SPEC.md §15: "a button disabled until the form is valid" is the right element, not yet
+    # "A button disabled until the form is valid" is the right element, not yet
     # actionable; the executor's gate waits for it.
     tab.set_content('<input aria-label="Name"><button id="send" disabled>Send</button>')
     result = find(tab, "Send")

@@ -1,4 +1,4 @@
-"""Discovery against the bundled demo app, both releases (SPEC.md §15, demo_app/README.md).
+"""Discovery against the bundled demo app, both releases (demo_app/README.md).
 
 One requirement sheet's worth of steps, written once as a QA engineer would; the same words
 resolve on v1 and on v2 wherever the README says the intent stayed put, and the drifts that

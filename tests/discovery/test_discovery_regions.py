@@ -1,4 +1,4 @@
-"""Regions (SPEC.md §3 ``Element@Region``), relational steps and ambiguity."""
+"""Regions (``Element@Region``), relational steps and ambiguity."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Open shadow roots and same-origin iframes (SPEC.md §4: "a frame path is part of a locator")."""
+"""Open shadow roots and same-origin iframes (a frame path is part of a locator)."""
 
 from __future__ import annotations
 

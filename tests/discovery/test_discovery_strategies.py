@@ -1,4 +1,4 @@
-"""Each strategy of SPEC.md §4 wins in its own case, with its confidence."""
+"""Each discovery strategy wins in its own case, with its confidence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The discovery engine depends on the models and Playwright, never on pytest (STYLE.md 2)."""
+"""The discovery engine depends on the models and Playwright, never on pytest (docs/architecture.md)."""
 
 from __future__ import annotations
 

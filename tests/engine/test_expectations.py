@@ -1,4 +1,4 @@
-"""Every expected outcome of SPEC.md §3, holding and not holding."""
+"""Every expected outcome, holding and not holding."""
 
 from __future__ import annotations
 

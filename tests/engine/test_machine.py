@@ -1,4 +1,4 @@
-"""The routing table of the run's state machine (seed 001 §7.3, SPEC.md §3 on_fail, §6)."""
+"""The routing table of the run's state machine (on_fail and healing rounds included)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every sample requirement runs green against demo v1 through ``run_requirement``, with the
-find-first discovery of a cold run, and again from the POM it cached (SPEC.md §2.1: a
+find-first discovery of a cold run, and again from the POM it cached (a
 requirement that passed once passes again with no discovery). With the POM cached on v1,
 every sample heals its way through release v2 (the demo's second half)."""
 

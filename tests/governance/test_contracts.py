@@ -1,4 +1,4 @@
-"""Evidence contracts: one table, seed 003 §2.1 lookup order."""
+"""Evidence contracts: one table, principle key first."""
 
 from __future__ import annotations
 

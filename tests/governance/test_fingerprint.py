@@ -1,4 +1,4 @@
-"""The exception fingerprint, seed 003 §6.1.1."""
+"""The exception fingerprint (docs/governance.md "Exception fingerprint")."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_falsy_values_become_dash(falsy: object) -> None:
 
 
 def test_whitespace_only_string_is_truthy_then_trimmed_to_empty() -> None:
-    # String("   " || "-") is "   "; trim() then leaves "" (the seed's order of operations).
+    # String("   " || "-") is "   "; trim() then leaves "" (JavaScript's order of operations).
     assert fp({"principle_key": "   "}) == "ex::-:-:-"
 
 

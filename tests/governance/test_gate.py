@@ -1,4 +1,4 @@
-"""build_self_heal_gate: seed 003 §3.1's shape and §5.2's steps, from dicts and from models."""
+"""build_self_heal_gate: the gate's shape and steps, from dicts and from models."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Promotion: seed 003 §2.1 thresholds, §5.6 expiry formats, and promotion_reason."""
+"""Promotion: thresholds, expiry formats, and promotion_reason."""
 
 from __future__ import annotations
 

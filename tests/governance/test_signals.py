@@ -1,4 +1,4 @@
-"""Case-specific signals: the four rules of seed 003 §5.5 and the locator rules of SPEC §9."""
+"""Case-specific signals: the four rules and the locator rules."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_single_target_file(files: object, fires: bool) -> None:
         ("+  if (a != 7)", True),
         ("+  if (a === b) {", False),  # no literal: a comparison of two variables
         ("+  if (ready) {", False),
-        ("+  if (x === '')", False),  # the seed's regex needs a non-empty string literal
+        ("+  if (x === '')", False),  # the regex needs a non-empty string literal
         ('+  switch (tool) {\n    case "address":\n', True),  # /s: across lines
         ("+  switch (code) { case 404: break; }", True),
         ("+  switch (code) { default: break; }", False),

@@ -1,4 +1,4 @@
-"""Seed 003 §5.7 "missing", per type, and the JavaScript coercions the fingerprint uses."""
+"""The gate's "missing", per type, and the JavaScript coercions the fingerprint uses."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC.md §17: a canary secret run through the whole sample suite appears in no artifact.
+"""A canary secret run through the whole sample suite appears in no artifact.
 
 Every file the run writes is read back (JUnit, self-contained HTML, verdict JSON, JSONL step
 logs, summaries, generated tests, screenshots) and the store is dumped as SQL; stdout and

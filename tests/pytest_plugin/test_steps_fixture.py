@@ -128,7 +128,7 @@ def test_gated_steps_pass_fail_readably_and_report_like_requirements(
         ("test_shop.test_wrong_expectation_chromium", "fail", "finished", 2),
     ]
 
-    # SPEC.md §2.7: the secret value is in nothing the run printed or wrote
+    # Secrets never leak: the secret value is in nothing the run printed or wrote
     assert PASSWORD not in out
     for path in project.path.rglob("*"):
         if path.is_file() and path.suffix != ".py":

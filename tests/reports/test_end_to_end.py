@@ -1,7 +1,7 @@
 """A sample requirement run for real: engine, reports, --pacts-generate, canary secret.
 
 Then the generated test runs on its own with plain pytest (no pacts plugin) against the
-same demo app (SPEC.md §12 "pytest generated_tests/ passes on its own").
+same demo app (docs/reports.md "Generator").
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def test_sample_requirement_end_to_end(
     assert all(s["strategy"] for s in record["steps"])
     failed = {p.get("name"): p.get("value") for p in cases["REQ-E2E-CANARY"].iter("property")}
     assert failed["pacts_verdict"] == "fail"
-    # SPEC.md §17: the canary appears in nothing this run wrote
+    # the canary appears in nothing this run wrote
     written = [root / "junit.xml", root / "report.html", *(root / "out").rglob("*"),
                *(root / "gen").rglob("*")]  # fmt: skip
     for path in written:

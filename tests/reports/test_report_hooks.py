@@ -1,6 +1,6 @@
 """JUnit properties, pytest-html, artifacts and the terminal summary through real sessions.
 
-pytester in subprocess mode (PLATFORM.md: pytest-playwright breaks in-process runs).
+pytester in subprocess mode (pytest-playwright breaks in-process runs).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Fixtures for the store tests: every behaviour runs on real SQLite files and on a real,
-throwaway PostgreSQL cluster (SPEC §10, issue 3).
+throwaway PostgreSQL cluster (issue 3).
 
 The cluster is started once per session from Debian's binaries
 (``/usr/lib/postgresql/*/bin``), listens on 127.0.0.1 at a free port with its unix socket

@@ -1,4 +1,4 @@
-"""Concurrency and crash safety on both backends (SPEC §10, §17; issue 3 points 4 and 5).
+"""Concurrency and crash safety on both backends (issue 3 points 4 and 5).
 
 Eight spawned OS processes write at once (a barrier releases them together); afterwards
 every row is there exactly once and the store is sound. A writer killed with SIGKILL in the

@@ -1,4 +1,4 @@
-"""Healing memory and the POM cache (SPEC §4, seed 002 PLAN_HASH_MISMATCH)."""
+"""Healing memory and the POM cache (hit, miss, PLAN_HASH_MISMATCH)."""
 
 from __future__ import annotations
 

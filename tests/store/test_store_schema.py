@@ -1,4 +1,4 @@
-"""Opening a store and migrating its schema forward (SPEC §10; issue 3 point 1)."""
+"""Opening a store and migrating its schema forward (issue 3 point 1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The abstain rule (SPEC.md §6, principle 3): no heal rather than the wrong element."""
+"""The abstain rule: no heal rather than the wrong element."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ def test_the_ladder_is_a_healer_and_its_rungs_are_rungs_in_spec_order() -> None:
     healer: Healer = HealingLadder()
     rungs: list[Rung] = default_rungs()
     assert isinstance(healer, HealingLadder)
-    # SPEC.md §6 order; region-drift repair is a second repair rung right after alternates
+    # The ladder's order; region-drift repair is a second repair rung right after alternates
     names = [r.name for r in rungs]
     assert names == [HealRung.ALTERNATE, HealRung.REPAIR, *list(HealRung)[1:]]
 
