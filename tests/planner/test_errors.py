@@ -1,4 +1,4 @@
-"""The malformed-input corpus (issue 2 item 9, SPEC.md §17): one clean, located message each.
+"""The malformed-input corpus (issue 2 item 9): one clean, located message each.
 
 Messages are asserted exactly: they are the product for the person fixing the sheet.
 """
