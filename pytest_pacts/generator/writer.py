@@ -10,6 +10,7 @@ interpreted by Jinja or Python. A file is rewritten only when its plan hash chan
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 import subprocess
@@ -35,6 +36,7 @@ _ENV = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
 )
 _HASH_RE = re.compile(r"^PLAN_HASH = (.+)$", re.MULTILINE)
+_SOURCE_RE = re.compile(r"^SOURCE_FILE = (.+)$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ def render_test(plan: Plan, locators: Locators, secret_vars: frozenset[str] = fr
         navigated_js=NAVIGATED_JS,
         plan_hash=repr(plan.plan_hash),
         req_id=repr(req.req_id),
+        source_file=repr(req.source.path),
         func="test_" + function_suffix(req.req_id),
         url=url,
         steps=steps,
@@ -101,16 +104,52 @@ def format_source(source: str) -> str:
 
 def existing_plan_hash(path: Path) -> str | None:
     """The ``PLAN_HASH`` a previously generated file carries, if any."""
+    return _constant(path, _HASH_RE)
+
+
+def existing_source_file(path: Path) -> str | None:
+    """The requirement file a previously generated file was written from (``SOURCE_FILE``);
+    ``None`` when the file is missing or was written before the constant existed."""
+    return _constant(path, _SOURCE_RE)
+
+
+def _constant(path: Path, pattern: re.Pattern[str]) -> str | None:
     try:
-        match = _HASH_RE.search(path.read_text(encoding="utf-8"))
+        match = pattern.search(path.read_text(encoding="utf-8"))
         value = ast.literal_eval(match.group(1)) if match else None
     except (OSError, ValueError, SyntaxError):
         return None
     return value if isinstance(value, str) else None
 
 
-def generated_path(out_dir: Path, req_id: str) -> Path:
-    return out_dir / f"test_{file_stem(req_id)}.py"
+def generated_path(out_dir: Path, req_id: str, source_file: str | None = None) -> Path:
+    """``test_<req_id>.py``; with ``source_file``, the name that keeps the same req_id of
+    another requirement file apart: ``test_<req_id>__<source file>.py``."""
+    if source_file is None:
+        return out_dir / f"test_{file_stem(req_id)}.py"
+    return out_dir / f"test_{file_stem(req_id)}__{file_stem(source_file)}.py"
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b))
+
+
+def target_path(out_dir: Path, plan: Plan) -> Path:
+    """Where ``plan``'s test goes. A req_id names one test file, ``test_<req_id>.py``, unless
+    that file was generated from another requirement file (the same req_id used in two
+    files): then this file's test goes to the source-qualified name, so neither overwrites
+    the other. The plain name is claimed atomically, so two workers generating the same
+    req_id from two files at once cannot both take it."""
+    source = plan.requirement.source.path
+    plain = generated_path(out_dir, plan.req_id)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(plain, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except FileExistsError:
+        owner = existing_source_file(plain)
+        if owner is not None and not _same_file(owner, source):
+            return generated_path(out_dir, plan.req_id, source)
+    return plain
 
 
 def write_test(
@@ -122,11 +161,16 @@ def write_test(
     secret_vars: frozenset[str] = frozenset(),
 ) -> GenerateResult:
     """Write the test unless a file with the same plan hash exists (``force`` rewrites)."""
-    path = generated_path(out_dir, plan.req_id)
-    previous = existing_plan_hash(path) if path.exists() else None
+    path = target_path(out_dir, plan)
+    previous = existing_plan_hash(path)
     if previous == plan.plan_hash and not force:
         return GenerateResult(path, False, "unchanged")
-    source = render_test(plan, locators, secret_vars)
+    try:
+        source = render_test(plan, locators, secret_vars)
+    except GenerationError:
+        if path.exists() and path.stat().st_size == 0:
+            path.unlink()  # the name claimed for this test: nothing was written
+        raise
     write_text(path, source)
     reason = (
         "forced"
@@ -152,7 +196,9 @@ __all__ = [
     "GenerationError",
     "Locators",
     "existing_plan_hash",
+    "existing_source_file",
     "generated_path",
     "render_test",
+    "target_path",
     "write_test",
 ]

@@ -59,3 +59,32 @@ def test_same_id_in_two_files_has_its_own_artifacts_and_off_means_off(
     off = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider", "--pacts-report-dir=off")
     off.assert_outcomes(failed=2)
     assert not list(pytester.path.rglob("*.png")), list(pytester.path.rglob("*.png"))
+
+
+def test_same_id_in_two_files_generates_two_tests_and_regenerating_keeps_their_names(
+    pytester: pytest.Pytester,
+) -> None:
+    page = pytester.path / "page.html"
+    page.write_text("<!doctype html><title>t</title><button>Save</button><a href='#'>Help</a>")
+    pytester.makefile(
+        ".req.yaml",
+        a=f"req_id: REQ-SAME\nurl: {page.as_uri()}\nsteps:\n  - Save | click\n",
+        b=f"req_id: REQ-SAME\nurl: {page.as_uri()}\nsteps:\n  - Help | click\n",
+    )
+    pytester.makeini(INI + "pacts_generate = true\n")
+    for _ in range(2):  # the second run finds both files in place and keeps them
+        result = pytester.runpytest_subprocess(
+            "-q", "-p", "no:cacheprovider", "a.req.yaml", "b.req.yaml"
+        )
+        result.assert_outcomes(passed=2)
+        generated = sorted((pytester.path / "generated_tests").glob("test_*.py"))
+        assert len(generated) == 2, generated
+        bodies = {p.name: p.read_text() for p in generated}
+        sources = sorted(
+            name for name, body in bodies.items() for line in body.splitlines()
+            if line.startswith("SOURCE_FILE = ")
+        )  # fmt: skip
+        assert len(sources) == 2, bodies
+        clicked = sorted("'Save'" in b or '"Save"' in b for b in bodies.values())
+        assert clicked == [False, True], bodies  # each file's own steps, none overwritten
+    assert "test_req_same.py" in bodies  # the first keeps the plain name
