@@ -6,11 +6,12 @@ Its repositories:
 
 - ``store.runs``       runs, steps, artifacts, metrics; SESSION_CONFLICT guard
 - ``store.recipes``    immutable recipe versions v001, v002, ...
-- ``store.proposals``  heal proposals + their audit event
+- ``store.proposals``  heal proposals (one per drift), their occurrences + audit events
 - ``store.audit``      audit events and the self-heal gate's repeat counts
 - ``store.healing``    evidence-backed healing memory
 - ``store.pom_cache``  discovery cache keyed by requirement and plan hash
 - ``store.discovery_leases``  one discovery per requirement across runners sharing a store
+- ``store.locators``   the locators verified per element and deployment
 
 See ``docs/store.md`` for tables, concurrency rules and the migration policy.
 """
@@ -26,6 +27,7 @@ from pytest_pacts.store.errors import (
 )
 from pytest_pacts.store.records import (
     PROPOSAL_CREATED_EVENT,
+    PROPOSAL_RECURRED_EVENT,
     Artifact,
     AuditEvent,
     DiscoveryClaim,
@@ -33,15 +35,18 @@ from pytest_pacts.store.records import (
     ExceptionStats,
     HealingEvidence,
     HealingRecord,
+    HealOccurrence,
     HealProposal,
     JSONObject,
     JSONValue,
     Metric,
     NewAuditEvent,
+    NewOccurrence,
     PomLookup,
     RecipeVersion,
     Run,
     RunStep,
+    VerifiedLocator,
 )
 from pytest_pacts.store.repos.discovery_leases import DEFAULT_DISCOVERY_LEASE
 from pytest_pacts.store.repos.pom_cache import DEFAULT_TTL
@@ -57,12 +62,14 @@ __all__ = [
     "LATEST_VERSION",
     "PROPOSAL_CREATED_EVENT",
     "PROPOSAL_DECIDED_EVENT",
+    "PROPOSAL_RECURRED_EVENT",
     "RUN_ABANDONED_EVENT",
     "Artifact",
     "AuditEvent",
     "DiscoveryClaim",
     "DiscoveryLease",
     "ExceptionStats",
+    "HealOccurrence",
     "HealProposal",
     "HealingEvidence",
     "HealingRecord",
@@ -72,6 +79,7 @@ __all__ = [
     "JSONValue",
     "Metric",
     "NewAuditEvent",
+    "NewOccurrence",
     "PomLookup",
     "RecipeVersion",
     "RecordNotFound",
@@ -82,6 +90,7 @@ __all__ = [
     "StaleParentError",
     "Store",
     "StoreError",
+    "VerifiedLocator",
     "default_store_path",
     "open_store",
 ]

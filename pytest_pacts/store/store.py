@@ -11,6 +11,7 @@ from pytest_pacts.store.backend import Backend
 from pytest_pacts.store.repos.audit import AuditRepository
 from pytest_pacts.store.repos.discovery_leases import DiscoveryLeaseRepository
 from pytest_pacts.store.repos.healing import HealingMemoryRepository
+from pytest_pacts.store.repos.locators import LocatorRepository
 from pytest_pacts.store.repos.pom_cache import PomCacheRepository
 from pytest_pacts.store.repos.proposals import ProposalRepository
 from pytest_pacts.store.repos.recipes import RecipeRepository
@@ -82,6 +83,7 @@ class Store:
         self.healing = HealingMemoryRepository(backend)
         self.pom_cache = PomCacheRepository(backend)
         self.discovery_leases = DiscoveryLeaseRepository(backend)
+        self.locators = LocatorRepository(backend)
 
     @property
     def backend_name(self) -> str:

@@ -9,8 +9,10 @@ import pytest
 from pytest_pacts.store import (
     PROPOSAL_CREATED_EVENT,
     PROPOSAL_DECIDED_EVENT,
+    PROPOSAL_RECURRED_EVENT,
     InvalidTransition,
     NewAuditEvent,
+    NewOccurrence,
     RecordNotFound,
     Store,
 )
@@ -164,3 +166,74 @@ def test_the_repeat_count_query_uses_the_composite_index(store: Store) -> None:
     else:
         plan = "\n".join(store.audit.explain_exception_stats("fp", NOW))
     assert "audit_events_type_fp_created" in plan, plan
+
+
+def test_one_drift_is_one_proposal_with_its_occurrences(store: Store) -> None:
+    first = NewOccurrence(
+        req_id="REQ-1",
+        step_index=2,
+        failed_locator={"css": "#login"},
+        base_version="v001",
+        deployment="http://a.test",
+        url="http://a.test/login",
+        score=0.9,
+        evidence={"screenshot_before": "heal_REQ-1_s2_r1_before.png"},
+    )
+    created = store.proposals.create(
+        req_id="REQ-1",
+        step_index=2,
+        element_key="Login@Form",
+        severity="minor",
+        track="exception",
+        promotion_required=False,
+        payload={"self_heal_gate": GATE},
+        drift_key="drift:1",
+        page="/login",
+        occurrence=first,
+        now=NOW,
+    )
+    assert (created.drift_key, created.page) == ("drift:1", "/login")
+    assert store.proposals.find_drift("drift:1") == created
+    assert store.proposals.find_drift("drift:2") is None
+    again = NewOccurrence(req_id="REQ-2", step_index=0, failed_locator={"css": "#login"})
+    regated = {"self_heal_gate": {**GATE, "promotion_required": True}}
+    store.proposals.add_occurrence(
+        created.id, again, payload=regated, promotion_required=True, now=NOW + timedelta(hours=1)
+    )
+    occurrences = store.proposals.occurrences(created.id)
+    assert [(o.req_id, o.step_index) for o in occurrences] == [("REQ-1", 2), ("REQ-2", 0)]
+    assert occurrences[0].evidence == {"screenshot_before": "heal_REQ-1_s2_r1_before.png"}
+    assert (occurrences[0].deployment, occurrences[0].score) == ("http://a.test", 0.9)
+    assert store.proposals.occurrence_counts([created.id]) == {created.id: 2}
+    updated = store.proposals.get(created.id)
+    assert updated.promotion_required and updated.payload == regated
+    # the recurrence is a repeat for the gate's counts
+    stats = store.audit.exception_stats(
+        str(GATE["exception_fingerprint"]), now=NOW + timedelta(days=1)
+    )
+    assert stats == {"count_7d": 2, "count_30d": 2}
+    assert store.audit.count_events(PROPOSAL_RECURRED_EVENT) == 1
+    # a decided proposal keeps its payload; an accepted drift is not found by default
+    store.proposals.decide(created.id, "accepted", decided_by="t")
+    store.proposals.add_occurrence(created.id, again, payload={"self_heal_gate": {}})
+    assert store.proposals.get(created.id).payload == regated
+    assert store.proposals.find_drift("drift:1") is None
+    assert store.proposals.find_drift("drift:1", ("accepted",)) is not None
+
+
+def test_verified_locators_are_counted_per_deployment(store: Store) -> None:
+    strong = {"strategy": "test_id", "test_id": "login"}
+    weak = {"strategy": "text", "text": "Sign in"}
+    store.locators.verify("REQ-1", "Login@Form", strong, "http://a.test", now=NOW)
+    store.locators.verify("REQ-1", "Login@Form", strong, "http://a.test", now=NOW)
+    store.locators.verify("REQ-1", "Login@Form", weak, "http://b.test", now=NOW + timedelta(1))
+    store.locators.verify("REQ-2", "Login@Form", strong, "http://a.test", now=NOW)
+    mine = store.locators.for_element("Login@Form", "REQ-1")
+    assert [(v.locator, v.deployment, v.verified_count) for v in mine] == [
+        (weak, "http://b.test", 1),
+        (strong, "http://a.test", 2),
+    ]
+    assert len(store.locators.for_element("Login@Form")) == 3
+    assert [v.req_id for v in store.locators.for_requirement("REQ-2")] == ["REQ-2"]
+    with pytest.raises(ValueError, match="needs its deployment"):
+        store.locators.verify("REQ-1", "Login@Form", strong, " ")

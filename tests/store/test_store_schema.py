@@ -30,6 +30,8 @@ TABLES = (
     "audit_events",
     "healing_memory",
     "discovery_leases",
+    "heal_occurrences",
+    "element_locators",
 )
 
 
@@ -75,14 +77,14 @@ def test_postgres_dsn_password_is_redacted() -> None:
 
 def test_migrating_an_empty_store_applies_every_step_in_order(store_target: str) -> None:
     with open_store(store_target) as store:
-        assert store.schema_version() == LATEST_VERSION == 3
+        assert store.schema_version() == LATEST_VERSION == 4
         rows = store.backend.fetchall("SELECT version FROM schema_version ORDER BY version")
         assert [r[0] for r in rows] == [m.version for m in MIGRATIONS]
         for table in TABLES:
             assert store.backend.fetchone(f"SELECT COUNT(*) FROM {table}") == (0,)
     # Re-opening is a no-op, not a second migration.
     with open_store(store_target) as store:
-        assert store.backend.fetchone("SELECT COUNT(*) FROM schema_version") == (3,)
+        assert store.backend.fetchone("SELECT COUNT(*) FROM schema_version") == (4,)
 
 
 def test_migrating_from_v1_keeps_data_and_adds_v2(store_target: str) -> None:
@@ -124,7 +126,7 @@ def test_a_store_from_a_newer_version_is_refused_not_downgraded(store_target: st
             "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
             (99, "from the future", store.backend.ts_in(datetime.now(UTC))),
         )
-    with pytest.raises(SchemaTooNewError, match=r"version 99.*up to 3; upgrade pytest-pacts"):
+    with pytest.raises(SchemaTooNewError, match=r"version 99.*up to 4; upgrade pytest-pacts"):
         open_store(store_target)
 
 
@@ -157,6 +159,39 @@ def test_migrating_from_v2_keeps_data_and_adds_discovery_leases(store_target: st
             backend.fetchall("SELECT * FROM discovery_leases")
 
     with open_store(store_target) as store:
-        assert store.schema_version() == 3
+        assert store.schema_version() == LATEST_VERSION
         assert store.pom_cache.get("REQ-OLD", "h1").hit
         assert store.discovery_leases.claim("REQ-OLD", "h1").granted
+
+
+def test_migrating_from_v3_keeps_proposals_and_adds_drifts_and_verified_locators(
+    store_target: str,
+) -> None:
+    backend = connect_backend(store_target)
+    created = datetime(2026, 11, 1, tzinfo=UTC)
+    with contextlib.closing(backend):
+        assert migrate(backend, target=3) == 3
+        backend.execute(
+            "INSERT INTO heal_proposals (req_id, step_index, element_key, severity, track, "
+            "promotion_required, created_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                "REQ-OLD", 2, "Login@Form", "minor", "contract", False,
+                backend.ts_in(created),
+                backend.json_in({"score": 0.9, "failed_locator": {"css": "#login"},
+                                 "base_version": "v001"}),
+            ),
+        )  # fmt: skip
+        with pytest.raises(Exception, match="element_locators"):
+            backend.fetchall("SELECT * FROM element_locators")
+
+    with open_store(store_target) as store:
+        assert store.schema_version() == LATEST_VERSION
+        (old,) = store.proposals.query(req_id="REQ-OLD")
+        assert (old.drift_key, old.page) == (None, None)  # written before v4
+        # the proposal stands as its own single occurrence
+        (first,) = store.proposals.occurrences(old.id)
+        assert (first.req_id, first.step_index, first.base_version) == ("REQ-OLD", 2, "v001")
+        assert first.failed_locator == {"css": "#login"} and first.score == 0.9
+        assert store.proposals.occurrence_counts([old.id]) == {old.id: 1}
+        verified = store.locators.verify("REQ-OLD", "Login@Form", {"css": "#login"}, "http://a")
+        assert verified.verified_count == 1

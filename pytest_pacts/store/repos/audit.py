@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from pytest_pacts.store.backend import Backend, Row
 from pytest_pacts.store.records import (
     PROPOSAL_CREATED_EVENT,
+    PROPOSAL_RECURRED_EVENT,
     AuditEvent,
     ExceptionStats,
     NewAuditEvent,
@@ -28,7 +29,7 @@ _INSERT = (
 # One index range scan yields both windows: the 30-day range contains the 7-day one.
 _STATS_SQL = (
     "SELECT COUNT(*), COALESCE(SUM(CASE WHEN created_at >= ? THEN 1 ELSE 0 END), 0) "
-    "FROM audit_events WHERE event_type = ? AND exception_fingerprint = ? "
+    "FROM audit_events WHERE event_type IN (?, ?) AND exception_fingerprint = ? "
     "AND created_at >= ? AND created_at < ?"
 )
 
@@ -105,7 +106,8 @@ class AuditRepository:
         return 0 if row is None else as_int(row[0])
 
     def exception_stats(self, fingerprint: str, now: datetime | None = None) -> ExceptionStats:
-        """Past ``RUNTIME_PATCH_PROPOSAL_CREATED`` events with this exception fingerprint:
+        """Past ``RUNTIME_PATCH_PROPOSAL_CREATED`` and ``…_RECURRED`` events (a proposal
+        created, or the same drift healed again) with this exception fingerprint:
         ``count_7d`` in ``[now - 7d, now)``, ``count_30d`` in
         ``[now - 30d, now)``. Events at or after ``now`` are not the past and don't count,
         so a proposal never counts itself.
@@ -154,6 +156,7 @@ class AuditRepository:
         return (
             ts(now - timedelta(days=7)),
             PROPOSAL_CREATED_EVENT,
+            PROPOSAL_RECURRED_EVENT,
             fingerprint,
             ts(now - timedelta(days=30)),
             ts(now),

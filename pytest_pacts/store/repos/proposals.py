@@ -8,7 +8,7 @@ event without its proposal, would skew every later gate decision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Literal
 
@@ -16,7 +16,10 @@ from pytest_pacts.store.backend import Backend, Row
 from pytest_pacts.store.errors import InvalidTransition, RecordNotFound
 from pytest_pacts.store.records import (
     PROPOSAL_CREATED_EVENT,
+    PROPOSAL_RECURRED_EVENT,
+    HealOccurrence,
     HealProposal,
+    NewOccurrence,
     ProposalStatus,
     Severity,
     Track,
@@ -27,8 +30,10 @@ from pytest_pacts.store.repos._rows import (
     as_object,
     as_str,
     as_ts,
+    opt_float,
     opt_str,
     opt_ts,
+    placeholders,
 )
 from pytest_pacts.store.repos.audit import AuditRepository
 from pytest_pacts.store.timeutil import require_aware, utcnow
@@ -38,7 +43,11 @@ PROPOSAL_DECIDED_EVENT = "RUNTIME_PATCH_PROPOSAL_DECIDED"
 
 _COLUMNS = (
     "id, req_id, step_index, element_key, status, severity, track, promotion_required, "
-    "exception_fingerprint, created_at, decided_at, decided_by, payload"
+    "exception_fingerprint, created_at, decided_at, decided_by, payload, drift_key, page"
+)
+_OCCURRENCE_COLUMNS = (
+    "id, proposal_id, req_id, step_index, base_version, deployment, url, failed_locator, "
+    "score, runner_up_score, evidence, created_at"
 )
 _SEVERITIES = ("minor", "major")
 _TRACKS = ("contract", "exception")
@@ -63,12 +72,17 @@ class ProposalRepository:
         promotion_required: bool,
         payload: Mapping[str, object],
         exception_fingerprint: str | None = None,
+        drift_key: str | None = None,
+        page: str | None = None,
+        occurrence: NewOccurrence | None = None,
         now: datetime | None = None,
     ) -> HealProposal:
         """Store a pending proposal and its ``RUNTIME_PATCH_PROPOSAL_CREATED`` event.
 
         ``payload`` is the whole proposal and must hold the ``self_heal_gate`` object.
-        ``exception_fingerprint`` defaults to the gate's.
+        ``exception_fingerprint`` defaults to the gate's. ``drift_key`` names what changed
+        (:meth:`find_drift` finds the proposal by it); ``occurrence``, its first occurrence,
+        is written in the same transaction.
         """
         if severity not in _SEVERITIES:
             raise ValueError(f"severity must be one of {_SEVERITIES}, got {severity!r}")
@@ -89,7 +103,7 @@ class ProposalRepository:
         with db.transaction():
             row = db.fetchone(
                 f"INSERT INTO heal_proposals ({_COLUMNS.removeprefix('id, ')}) "
-                f"VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, NULL, NULL, ?) "
+                f"VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?) "
                 f"RETURNING {_COLUMNS}",
                 (
                     req_id,
@@ -101,10 +115,14 @@ class ProposalRepository:
                     exception_fingerprint,
                     db.ts_in(created),
                     db.json_in(dict(payload)),
+                    drift_key,
+                    page,
                 ),
             )
             assert row is not None
             proposal = self._proposal(row)
+            if occurrence is not None:
+                self._insert_occurrence(proposal.id, occurrence, created)
             self._audit.record(
                 PROPOSAL_CREATED_EVENT,
                 {
@@ -122,6 +140,114 @@ class ProposalRepository:
                 now=created,
             )
         return proposal
+
+    def add_occurrence(
+        self,
+        proposal_id: int,
+        occurrence: NewOccurrence,
+        *,
+        payload: Mapping[str, object] | None = None,
+        promotion_required: bool | None = None,
+        now: datetime | None = None,
+    ) -> HealOccurrence:
+        """Record the same drift healed again, and its ``RUNTIME_PATCH_PROPOSAL_RECURRED``
+        event (the gate counts it as a repeat).
+
+        A pending proposal may take a re-gated ``payload`` and ``promotion_required`` in
+        the same transaction (the repeat counts grew); a decided one keeps its own.
+        """
+        db = self._db
+        created = require_aware(now or utcnow(), "now")
+        with db.transaction():
+            current = self.get(proposal_id)
+            if current.status == "pending" and payload is not None:
+                db.execute(
+                    "UPDATE heal_proposals SET payload = ?, promotion_required = ? "
+                    "WHERE id = ? AND status = 'pending'",
+                    (
+                        db.json_in(dict(payload)),
+                        current.promotion_required
+                        if promotion_required is None
+                        else promotion_required,
+                        proposal_id,
+                    ),
+                )
+            found = self._insert_occurrence(proposal_id, occurrence, created)
+            self._audit.record(
+                PROPOSAL_RECURRED_EVENT,
+                {
+                    "proposal_id": proposal_id,
+                    "occurrence_id": found.id,
+                    "req_id": occurrence.req_id,
+                    "step_index": occurrence.step_index,
+                    "element_key": current.element_key,
+                    "deployment": occurrence.deployment,
+                },
+                req_id=occurrence.req_id,
+                exception_fingerprint=current.exception_fingerprint,
+                now=created,
+            )
+        return found
+
+    def find_drift(
+        self, drift_key: str, statuses: Sequence[ProposalStatus] = ("pending", "rejected")
+    ) -> HealProposal | None:
+        """The newest proposal of this drift among ``statuses`` (pending and rejected by
+        default: a rejected drift is not filed again, an accepted one may need a new patch)."""
+        wanted = [s for s in statuses if s in _STATUSES]
+        if not wanted:
+            return None
+        row = self._db.fetchone(
+            f"SELECT {_COLUMNS} FROM heal_proposals WHERE drift_key = ? "
+            f"AND status IN ({placeholders(len(wanted))}) ORDER BY id DESC LIMIT 1",
+            (drift_key, *wanted),
+        )
+        return None if row is None else self._proposal(row)
+
+    def occurrences(self, proposal_id: int) -> list[HealOccurrence]:
+        """Every occurrence of a proposal, oldest first. A proposal written before schema
+        v4 has none stored: its own requirement and step stand as the one occurrence."""
+        rows = self._db.fetchall(
+            f"SELECT {_OCCURRENCE_COLUMNS} FROM heal_occurrences WHERE proposal_id = ? ORDER BY id",
+            (proposal_id,),
+        )
+        if rows:
+            return [self._occurrence(r) for r in rows]
+        record = self.get(proposal_id)
+        payload = record.payload
+        base = payload.get("base_version")
+        score = payload.get("score")
+        runner_up = payload.get("runner_up_score")
+        return [
+            HealOccurrence(
+                id=0,
+                proposal_id=record.id,
+                req_id=record.req_id,
+                step_index=record.step_index,
+                base_version=base if isinstance(base, str) else None,
+                deployment="",
+                url="",
+                failed_locator=payload.get("failed_locator"),
+                score=float(score) if isinstance(score, int | float) else None,
+                runner_up_score=float(runner_up) if isinstance(runner_up, int | float) else None,
+                evidence={},
+                created_at=record.created_at,
+            )
+        ]
+
+    def occurrence_counts(self, proposal_ids: Sequence[int]) -> dict[int, int]:
+        """``{proposal id: occurrences}`` (at least 1: a proposal is its first occurrence)."""
+        counts = dict.fromkeys(proposal_ids, 1)
+        if not proposal_ids:
+            return counts
+        rows = self._db.fetchall(
+            "SELECT proposal_id, COUNT(*) FROM heal_occurrences "
+            f"WHERE proposal_id IN ({placeholders(len(proposal_ids))}) GROUP BY proposal_id",
+            list(proposal_ids),
+        )
+        for row in rows:
+            counts[as_int(row[0])] = max(1, as_int(row[1]))
+        return counts
 
     def decide(
         self,
@@ -222,4 +348,47 @@ class ProposalRepository:
             decided_at=opt_ts(db, row[10]),
             decided_by=opt_str(row[11]),
             payload=as_object(db, row[12]),
+            drift_key=opt_str(row[13]),
+            page=opt_str(row[14]),
+        )
+
+    def _insert_occurrence(
+        self, proposal_id: int, occurrence: NewOccurrence, created: datetime
+    ) -> HealOccurrence:
+        db = self._db
+        row = db.fetchone(
+            f"INSERT INTO heal_occurrences ({_OCCURRENCE_COLUMNS.removeprefix('id, ')}) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_OCCURRENCE_COLUMNS}",
+            (
+                proposal_id,
+                occurrence.req_id,
+                occurrence.step_index,
+                occurrence.base_version,
+                occurrence.deployment,
+                occurrence.url,
+                db.json_in(occurrence.failed_locator),
+                occurrence.score,
+                occurrence.runner_up_score,
+                db.json_in(dict(occurrence.evidence or {})),
+                db.ts_in(created),
+            ),
+        )
+        assert row is not None
+        return self._occurrence(row)
+
+    def _occurrence(self, row: Row) -> HealOccurrence:
+        db = self._db
+        return HealOccurrence(
+            id=as_int(row[0]),
+            proposal_id=as_int(row[1]),
+            req_id=as_str(row[2]),
+            step_index=as_int(row[3]),
+            base_version=opt_str(row[4]),
+            deployment=as_str(row[5]),
+            url=as_str(row[6]),
+            failed_locator=db.json_out(row[7]),
+            score=opt_float(row[8]),
+            runner_up_score=opt_float(row[9]),
+            evidence=as_object(db, row[10]),
+            created_at=as_ts(db, row[11]),
         )

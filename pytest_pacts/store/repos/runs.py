@@ -248,6 +248,56 @@ class RunRepository(RunRecordsRepository):
             params.append(int(limit))
         return [self._run(r) for r in self._db.fetchall(sql, params)]
 
+    def page(
+        self,
+        *,
+        req_id: str | None = None,
+        session_id: str | None = None,
+        status: RunStatus | None = None,
+        verdict: Verdict | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[Run], int]:
+        """One page of the runs matching the filters, latest first, and how many match in
+        all (the dashboard's runs list; served by the ``runs_started`` and
+        ``runs_req_started`` indexes)."""
+        if limit < 1 or offset < 0:
+            raise ValueError(f"limit must be >= 1 and offset >= 0, got {limit}/{offset}")
+        clauses: list[str] = []
+        params: list[object] = []
+        for column, value in (("req_id", req_id), ("session_id", session_id)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if status is not None:
+            if status not in _STATUSES:
+                raise ValueError(f"status must be one of {sorted(_STATUSES)}, got {status!r}")
+            clauses.append("status = ?")
+            params.append(status)
+        if verdict is not None:
+            if verdict not in _VERDICTS:
+                raise ValueError(f"verdict must be one of {sorted(_VERDICTS)}, got {verdict!r}")
+            clauses.append("verdict = ?")
+            params.append(verdict)
+        if since is not None:
+            clauses.append("started_at >= ?")
+            params.append(self._db.ts_in(since))
+        if until is not None:
+            clauses.append("started_at < ?")
+            params.append(self._db.ts_in(until))
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        with self._db.transaction():
+            counted = self._db.fetchone(f"SELECT COUNT(*) FROM runs{where}", params)
+            rows = self._db.fetchall(
+                f"SELECT {_RUN_COLUMNS} FROM runs{where} "
+                "ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
+                [*params, int(limit), int(offset)],
+            )
+        total = as_int(counted[0]) if counted is not None else 0
+        return [self._run(r) for r in rows], total
+
     def in_flight(self) -> list[Run]:
         """Every run currently marked running (stale ones included; see :meth:`is_stale`)."""
         return self.query(status="running")
