@@ -15,13 +15,7 @@ import json
 from collections.abc import Callable
 
 from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, STORE_ENV, opened_store
-from pytest_pacts.cli.heals_review import (
-    DECISION_REASON_EVENT,
-    GO,
-    load_proposal,
-    run_accept,
-    run_reject,
-)
+from pytest_pacts.cli.heals_review import GO, load_proposal, run_accept, run_reject
 from pytest_pacts.cli.render import clip, compact, out, score, table, when
 from pytest_pacts.governance import (
     REQUIRED_CONTRACT_FIELDS,
@@ -30,6 +24,7 @@ from pytest_pacts.governance import (
     review,
     track_badge,
 )
+from pytest_pacts.governance.review import DECISION_REASON_EVENT
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.store import HealProposal as ProposalRecord
 from pytest_pacts.store import Store

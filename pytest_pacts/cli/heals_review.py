@@ -2,9 +2,10 @@
 
 Accepting checks the patch against the contract and the latest recipe version and writes
 the next version; a major proposal needs an explicit GO first. Rejecting leaves the recipe
-unchanged and keeps the reason as an audit event. The loader and that event's name live
-here rather than in ``heals_cmd`` (whose ``show`` reads them) so imports run one way:
-``heals_cmd`` -> ``heals_review``.
+unchanged and keeps the reason as an audit event. Both decisions are governance code
+(``governance.review``), shared with ``pacts serve``. The loader lives here rather than in
+``heals_cmd`` (whose ``show`` reads it) so imports run one way: ``heals_cmd`` ->
+``heals_review``.
 """
 
 from __future__ import annotations
@@ -21,10 +22,6 @@ from pytest_pacts.governance import proposal_from_record, review
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.store import HealProposal as ProposalRecord
 from pytest_pacts.store import RecordNotFound, Store
-
-#: Audit event carrying a rejection's reason: ``proposals.decide`` records who and when,
-#: not why, so the reason is its own fact, written in the decision's transaction.
-DECISION_REASON_EVENT = "RUNTIME_PATCH_PROPOSAL_DECISION_REASON"
 
 #: What a reviewer types to accept a major proposal.
 GO = "GO"
@@ -129,20 +126,10 @@ def run_reject(args: argparse.Namespace) -> int:
     with opened_store(args) as store:
         record, _ = load_proposal(store, args.id)
         _pending(record)
-        with store.transaction():
-            store.proposals.decide(record.id, "rejected", decided_by=by)
-            if reason is not None:
-                store.audit.record(
-                    DECISION_REASON_EVENT,
-                    {
-                        "proposal_id": record.id,
-                        "status": "rejected",
-                        "decided_by": by,
-                        "reason": reason,
-                    },
-                    req_id=record.req_id,
-                    exception_fingerprint=record.exception_fingerprint,
-                )
+        try:
+            review.reject(store, record.id, by=by, reason=reason)
+        except review.ReviewError as exc:
+            raise CommandError(str(exc)) from None
     because = f": {reason}" if reason else ""
     print(f"rejected heal proposal #{record.id} ({record.req_id}) by {by}{because}")
     return EXIT_OK

@@ -24,6 +24,10 @@ from pytest_pacts.store import StaleParentError, Store
 
 ReviewProblem = Literal["not_pending", "no_recipe", "stale", "contract", "needs_approval"]
 
+#: Audit event carrying a rejection's reason: ``proposals.decide`` records who and when,
+#: not why, so the reason is its own fact, written in the decision's transaction.
+DECISION_REASON_EVENT = "RUNTIME_PATCH_PROPOSAL_DECISION_REASON"
+
 
 class ReviewError(Exception):
     """Why a proposal was not accepted; ``problem`` names the rule, the text says what to do."""
@@ -150,3 +154,29 @@ def accept(store: Store, proposal_id: int, *, by: str, approved_major: bool) -> 
             "stale", f"heal proposal #{record.id} is stale: {exc}; nothing was written"
         ) from None
     return Accepted(record.id, record.req_id, recipe.version, written.version, major, rebased)
+
+
+def reject(store: Store, proposal_id: int, *, by: str, reason: str | None = None) -> ProposalRecord:
+    """Reject a pending proposal (the recipe is unchanged); ``reason`` is kept as a
+    :data:`DECISION_REASON_EVENT` audit event in the same transaction. Raises
+    :class:`ReviewError` (``not_pending``) for a proposal already decided."""
+    record = store.proposals.get(proposal_id)
+    if record.status != "pending":
+        raise ReviewError(
+            "not_pending", f"heal proposal #{record.id} is {record.status}, not pending"
+        )
+    with store.transaction():
+        decided = store.proposals.decide(record.id, "rejected", decided_by=by)
+        if reason:
+            store.audit.record(
+                DECISION_REASON_EVENT,
+                {
+                    "proposal_id": record.id,
+                    "status": "rejected",
+                    "decided_by": by,
+                    "reason": reason,
+                },
+                req_id=record.req_id,
+                exception_fingerprint=record.exception_fingerprint,
+            )
+    return decided
