@@ -70,6 +70,8 @@ class HealContext:
     # what the rungs answered so far in this round, in ladder order (the healing ladder
     # fills it; the human checkpoint shows the best declined proposal from it)
     round_results: list[RungResult] = field(default_factory=list)
+    # the page as this round found it, taken once by the run (None: no artifacts directory)
+    screenshot_before: str | None = None
 
 
 @dataclass(frozen=True)

@@ -223,6 +223,7 @@ class Run:
             value = self.runner.value_of(self.plan.steps[self.index])
         except ValueError:
             value = None
+        before = self.shots.take(f"step{self.index + 1}-heal{prog.heal_rounds}-before")
         ctx = HealContext(
             page=self.page,
             plan=self.plan,
@@ -232,8 +233,8 @@ class Run:
             options=self.options,
             attempts=list(prog.heals),
             value=value,
+            screenshot_before=before,
         )
-        before = self.shots.take(f"step{self.index + 1}-heal{prog.heal_rounds}-before")
         old = state.locator
         started = time.monotonic()
         try:

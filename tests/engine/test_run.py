@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from playwright.sync_api import Page
 from pytest_pacts.engine.api import record_run
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealAttempt, HealRung, RcaClass
 from pytest_pacts.store import open_store
@@ -89,6 +91,22 @@ def test_a_heal_retries_the_step_and_is_used_for_the_rest_of_the_run(
     assert heal.screenshot_before and Path(heal.screenshot_before).is_file()
     assert heal.screenshot_after and Path(heal.screenshot_after).is_file()
     assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT  # why the heal was needed
+
+
+def test_a_heal_round_takes_one_before_screenshot(
+    shared_tab: Page, url: str, tmp_path: Path
+) -> None:
+    """The run takes the page as a round found it, once; the ladder records that picture
+    (it took a second one of its own before, and the attempt kept only the run's)."""
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path), max_heal_rounds=1)
+    p = plan(url, ("click", "Buy", "", "text_visible:Bought 1"))
+    record = run(
+        shared_tab, p, pom={0: css("#gone", "Buy")}, healer=HealingLadder(), options=options
+    )
+    heals = record.steps[0].heals
+    assert len(heals) == 1, record.steps[0]
+    befores = sorted(str(f) for f in tmp_path.rglob("*.png") if "before" in f.name)
+    assert befores == [heals[0].screenshot_before], befores
 
 
 def test_a_repair_retries_the_same_locator(shared_tab: Page, site: Site) -> None:

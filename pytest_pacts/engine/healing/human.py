@@ -1,19 +1,16 @@
 """Rung 7: the human checkpoint.
 
 With ``--pacts-interactive`` on a terminal, the best declined proposal of this round is
-shown (with a screenshot path) and a person answers GO or NOT GO. Anything else (CI, no
-terminal, no proposal, any answer but GO) declines: the step fails with its evidence.
+shown (with the round's screenshot, taken by the run) and a person answers GO or NOT GO.
+Anything else (CI, no terminal, no proposal, any answer but GO) declines: the step fails
+with its evidence.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
-from playwright.sync_api import Error as PlaywrightError
-
-from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import gate_evidence, locator_json
 from pytest_pacts.models.outcome import HealRung
@@ -47,7 +44,6 @@ class HumanRung:
         offer = max(offers, key=lambda r: r.score or 0.0)
         proposed = offer.proposed
         assert proposed is not None
-        shot = self._screenshot(ctx)
         step = ctx.state.step
         self.say(
             f"\npytest-pacts: step {step.index + 1} ({step.describe()}) failed: "
@@ -55,7 +51,7 @@ class HumanRung:
             f"  candidate from {offer.rung.value}: {proposed.describe()}"
             f" (score {offer.score or 0:.2f}, runner-up {offer.runner_up_score or 0:.2f})\n"
             f"  why it was not applied: {offer.reason}\n"
-            f"  screenshot: {shot or '(no artifacts directory)'}"
+            f"  screenshot: {ctx.screenshot_before or '(no artifacts directory)'}"
         )
         try:
             answer = self.ask("  GO / NOT GO? ").strip().upper()
@@ -79,17 +75,3 @@ class HumanRung:
             candidates=offer.candidates,
             evidence=evidence,
         )
-
-    def _screenshot(self, ctx: HealContext) -> str | None:
-        folder = ctx.options.artifacts_dir
-        if folder is None:
-            return None
-        path = (
-            Path(folder) / f"checkpoint_{ctx.plan.req_id}_s{ctx.state.step.index}_r{ctx.round}.png"
-        )
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            bounded.call(ctx.page, "a screenshot", lambda: ctx.page.screenshot(path=str(path)))
-        except (PlaywrightError, OSError):
-            return None
-        return str(path)

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Rung, RungResult
 from pytest_pacts.engine.healing._common import element_key, first_line, locator_json, resolve
 from pytest_pacts.engine.healing.alternate import AlternateRung
@@ -43,6 +42,7 @@ from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.engine.healing.repair import RepairRung
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
 from pytest_pacts.engine.healing.similarity import SimilarityRung
+from pytest_pacts.governance import HealSite, deployment_of
 from pytest_pacts.models.outcome import HealAttempt, HealRung
 from pytest_pacts.models.recipe import Recipe
 
@@ -102,7 +102,9 @@ class HealingLadder:
 
     ``store`` (optional) enables healing memory and heal proposals; ``recipes`` gives the
     recipe a proposal patches (default: ``Recipe.from_plan``); ``extensions`` are the
-    external healers of rung 6; ``rungs`` replaces the whole ladder (tests, plugins).
+    external healers of rung 6; ``rungs`` replaces the whole ladder (tests, plugins);
+    ``deployment`` is the base URL the run drives (default: the page's origin), recorded
+    with each proposal's occurrence.
     """
 
     def __init__(
@@ -114,8 +116,11 @@ class HealingLadder:
         rungs: Sequence[Rung] | None = None,
         human: HumanRung | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        deployment: str = "",
     ) -> None:
         self.store = store
+        # the base URL the run drives: a proposal's occurrence names where it was healed
+        self.deployment = deployment
         self.recipes: RecipeSource = recipes or Recipe.from_plan
         self.rungs: tuple[Rung, ...] = tuple(
             rungs if rungs is not None else default_rungs(store, extensions, human=human)
@@ -127,7 +132,6 @@ class HealingLadder:
         ctx.round_results.clear()
         if ctx.failure.cause == "identity_changed":
             mark_impostor(ctx)
-        before = self._screenshot(ctx, "before")
         for rung in self.rungs:
             if self._spent(ctx, rung):
                 continue
@@ -143,7 +147,7 @@ class HealingLadder:
             if result.accepted:
                 break
         accepted = next((r for r in ctx.round_results if r.accepted), None)
-        attempt = self._attempt(ctx, accepted, before, (self.clock() - start) * 1000)
+        attempt = self._attempt(ctx, accepted, (self.clock() - start) * 1000)
         return attempt, accepted
 
     def confirm(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> HealAttempt:
@@ -162,7 +166,15 @@ class HealingLadder:
             return attempt
         if result.locator is not None and old is not None:
             remember(self.store, ctx, result, locator_json(old))
-        proposal = proposal_for(self.store, self.recipes, ctx, result, old)
+        site = HealSite(
+            deployment=self.deployment or deployment_of(None, ctx.page.url),
+            url=ctx.page.url,
+            screenshots={
+                "screenshot_before": attempt.screenshot_before or "",
+                "screenshot_after": attempt.screenshot_after or "",
+            },
+        )
+        proposal = proposal_for(self.store, self.recipes, ctx, result, old, site)
         return attempt if proposal is None else with_proposal(attempt, proposal)
 
     def reject(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> None:
@@ -181,9 +193,7 @@ class HealingLadder:
             for a in ctx.attempts
         )
 
-    def _attempt(
-        self, ctx: HealContext, accepted: RungResult | None, before: str | None, ms: float
-    ) -> HealAttempt:
+    def _attempt(self, ctx: HealContext, accepted: RungResult | None, ms: float) -> HealAttempt:
         results = ctx.round_results
         shown: RungResult | None = accepted
         if accepted is not None:
@@ -206,20 +216,6 @@ class HealingLadder:
             score=shown.score if shown else None,
             runner_up_score=shown.runner_up_score if shown else None,
             candidates=shown.candidates if shown else (),
-            screenshot_before=before,
+            screenshot_before=ctx.screenshot_before,
             duration_ms=round(ms, 1),
         )
-
-    @staticmethod
-    def _screenshot(ctx: HealContext, label: str) -> str | None:
-        folder = ctx.options.artifacts_dir
-        if folder is None:
-            return None
-        name = f"heal_{ctx.plan.req_id}_s{ctx.state.step.index}_r{ctx.round}_{label}.png"
-        path = Path(folder) / name
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            bounded.call(ctx.page, "a screenshot", lambda: ctx.page.screenshot(path=str(path)))
-        except (PlaywrightError, OSError):
-            return None
-        return str(path)
