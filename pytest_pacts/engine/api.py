@@ -49,7 +49,6 @@ class Runtime:
     ``pom`` is the cached POM for this plan (step index → discovery result, possibly
     empty); ``on_discovered`` is told every fresh discovery so the caller can persist it.
     ``healer`` ``None`` means no healing: failures go straight to the verdict.
-    ``generator`` is the no-op seam of the generator stage.
     ``navigate`` ``False`` runs the steps on the page as it is (the ``pacts`` fixture of a
     hand-written test, which drives navigation itself); the plan's URL is then only recorded.
     ``observer`` is told each step's element after the gate passed, before the action
@@ -69,7 +68,6 @@ class Runtime:
     on_discovered: Callable[[int, DiscoveryResult], None] | None = None
     session_id: str = "local"
     artifacts_dir: str | None = None
-    generator: Callable[[Plan], None] | None = None
     discoverer: Discoverer | None = None
     navigate: bool = True
     record: bool = True
@@ -81,7 +79,7 @@ class RequirementFailed(Exception):
 
 
 def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
-    """Run ``plan`` on ``page``: planner → discovery → generator → executor ⇄ healer →
+    """Run ``plan`` on ``page``: planner → discovery → executor ⇄ healer →
     verdict (``engine/machine.py``). Returns the run's record; never raises for a failing
     requirement, a broken page or a dead server."""
     started = datetime.now(UTC)
@@ -109,7 +107,6 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         base_url=runtime.base_url or plan.requirement.base_url,
         healer=runtime.healer,
         shots=Shots(page, runtime.artifacts_dir or runtime.options.artifacts_dir, plan.req_id),
-        generator=runtime.generator,
         navigate=runtime.navigate,
         observer=runtime.observer,
     )

@@ -1,6 +1,6 @@
 """The run as a small explicit state machine (docs/engine.md "The state machine").
 
-Stages: planner → discovery → generator → executor ⇄ healer → verdict. The executor runs one
+Stages: planner → discovery → executor ⇄ healer → verdict. The executor runs one
 step per visit; after each visit :func:`route` decides, from a :class:`Signal`, where the run
 goes next and whether the step pointer moves. The table is pure data and pure logic, so it is
 unit-tested on its own (``tests/engine/test_machine.py``); :class:`Machine` only dispatches.
@@ -31,7 +31,6 @@ from pytest_pacts.models.outcome import FailureType
 class Stage(enum.StrEnum):
     PLANNER = "planner"
     DISCOVERY = "discovery"
-    GENERATOR = "generator"
     EXECUTOR = "executor"
     HEALER = "healer"
     VERDICT = "verdict"
@@ -115,10 +114,8 @@ def can_heal(sig: Signal) -> bool:
 def route(stage: Stage, sig: Signal) -> Transition:
     """The routing table. Raises ``ValueError`` for a signal a stage cannot produce."""
     if stage is Stage.PLANNER or stage is Stage.DISCOVERY:
-        nxt = Stage.DISCOVERY if stage is Stage.PLANNER else Stage.GENERATOR
+        nxt = Stage.DISCOVERY if stage is Stage.PLANNER else Stage.EXECUTOR
         return Transition(nxt) if sig.outcome is Outcome.OK else Transition(Stage.VERDICT)
-    if stage is Stage.GENERATOR:
-        return Transition(Stage.EXECUTOR)
     if stage is Stage.EXECUTOR:
         if sig.outcome is Outcome.OK:
             return Transition(Stage.VERDICT if sig.last_step else Stage.EXECUTOR, Move.NEXT)

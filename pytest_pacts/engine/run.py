@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -59,9 +58,6 @@ class StepProgress:
     pending: tuple[HealContext, int, RungResult] | None = None
 
 
-Hook = Callable[[Plan], None]
-
-
 class Run:
     def __init__(
         self,
@@ -75,7 +71,6 @@ class Run:
         base_url: str | None,
         healer: Healer | None,
         shots: Shots,
-        generator: Hook | None = None,
         navigate: bool = True,
         observer: ActionObserver | None = None,
     ) -> None:
@@ -86,7 +81,6 @@ class Run:
         self.monitor = monitor
         self.healer = healer
         self.shots = shots
-        self.generator = generator
         self.base_url = base_url
         self.navigate = navigate
         self.runner = StepRunner(
@@ -104,7 +98,6 @@ class Run:
             {
                 Stage.PLANNER: self._planner,
                 Stage.DISCOVERY: self._discovery,
-                Stage.GENERATOR: self._generator,
                 Stage.EXECUTOR: self._executor,
                 Stage.HEALER: self._healer,
                 Stage.VERDICT: self._verdict,
@@ -171,13 +164,6 @@ class Run:
         if failure is not None:
             self.start_failure = failure
             return Signal(Outcome.FAILED, failure.type)
-        return Signal(Outcome.OK)
-
-    def _generator(self) -> Signal:
-        # Seam for the generator: code generation happens outside the run, from
-        # the verified locators; a hook may observe the plan here. No-op by default.
-        if self.generator is not None:
-            self.generator(self.plan)
         return Signal(Outcome.OK)
 
     # -- executor ⇄ healer -------------------------------------------------------------------

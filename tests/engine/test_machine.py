@@ -28,12 +28,11 @@ ABSTAINED = Outcome.ABSTAINED
 @pytest.mark.parametrize(
     ("stage", "signal", "expected"),
     [
-        # the pipeline: planner -> discovery -> generator -> executor
+        # the pipeline: planner -> discovery -> executor
         (Stage.PLANNER, Signal(OK), Transition(Stage.DISCOVERY)),
         (Stage.PLANNER, Signal(FAILED, F.NAVIGATION_ERROR), Transition(Stage.VERDICT)),
-        (Stage.DISCOVERY, Signal(OK), Transition(Stage.GENERATOR)),
+        (Stage.DISCOVERY, Signal(OK), Transition(Stage.EXECUTOR)),
         (Stage.DISCOVERY, Signal(FAILED, F.ENV_FAULT), Transition(Stage.VERDICT)),
-        (Stage.GENERATOR, Signal(OK), Transition(Stage.EXECUTOR)),
         # a passing step: continue, or the verdict after the last
         (Stage.EXECUTOR, Signal(OK), Transition(Stage.EXECUTOR, Move.NEXT)),
         (Stage.EXECUTOR, Signal(OK, last_step=True), Transition(Stage.VERDICT, Move.NEXT)),
@@ -127,7 +126,6 @@ def test_machine_runs_a_heal_loop_to_the_verdict() -> None:
     script = {
         Stage.PLANNER: [Signal(OK)],
         Stage.DISCOVERY: [Signal(OK)],
-        Stage.GENERATOR: [Signal(OK)],
         Stage.EXECUTOR: [
             Signal(OK),
             Signal(FAILED, F.NOT_UNIQUE, healer=True),
@@ -144,7 +142,7 @@ def test_machine_runs_a_heal_loop_to_the_verdict() -> None:
     machine = Machine({s: handler(s) for s in script}, moves.append)
     machine.run()
     assert [t[0] for t in machine.trace] == [
-        Stage.PLANNER, Stage.DISCOVERY, Stage.GENERATOR, Stage.EXECUTOR, Stage.EXECUTOR,
+        Stage.PLANNER, Stage.DISCOVERY, Stage.EXECUTOR, Stage.EXECUTOR,
         Stage.HEALER, Stage.EXECUTOR, Stage.VERDICT,
     ]  # fmt: skip
     assert moves == [Move.NEXT, Move.STAY, Move.STAY, Move.NEXT]
