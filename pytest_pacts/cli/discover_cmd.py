@@ -47,13 +47,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _gate_text(result: DiscoveryResult) -> str:
-    if result.gate is None:
-        return "gate: not checked"
-    marks = " ".join(f"{p.name}={'ok' if p.ok else p.code}" for p in result.gate.points)
-    return f"gate: {marks}"
-
-
 def _step_json(
     plan: Plan, index: int, result: DiscoveryResult | None, later: bool
 ) -> dict[str, object]:

@@ -80,27 +80,6 @@ class Violation(_Frozen):
     violation_id: str | None = None
     evidence: JsonObject = Field(default_factory=dict)
 
-    @classmethod
-    def for_heal(
-        cls,
-        *,
-        req_id: str,
-        element_key: str,
-        rca_class: str,
-        failure_type: str,
-        tool_name: str,
-        evidence: JsonObject | None = None,
-    ) -> Violation:
-        """The violation behind a heal, with the domain mapping applied."""
-        merged: JsonObject = dict(evidence or {})
-        merged["mismatch_type"] = failure_type
-        merged["tool_name"] = tool_name
-        return cls(
-            principle_key=rca_class,
-            violation_key=f"{req_id}.{element_key}",
-            evidence=merged,
-        )
-
 
 def _new_id() -> str:
     return f"hp_{uuid.uuid4().hex}"
