@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from playwright.sync_api import ElementHandle
 from playwright.sync_api import Locator as PWLocator
 
+from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery._js import call_on_elements
 from pytest_pacts.discovery.chain import Root, apply
 from pytest_pacts.discovery.render import frame_calls, region_calls, to_playwright
@@ -39,7 +40,11 @@ def check_actionable(
     recorded (tag kind, accessible name, label, text, the step's words): when it is not,
     ``GateSnapshot.changed`` says why (a cached locator that now finds another element).
     """
-    regions: list[ElementHandle] = region.element_handles() if region is not None else []
+    regions: list[ElementHandle] = (
+        bounded.call(region, "finding the step's region", region.element_handles)
+        if region is not None
+        else []
+    )
     try:
         raw = call_on_elements(
             target,

@@ -98,3 +98,40 @@ def test_a_hang_in_a_bare_evaluate_closes_the_context(fresh: Page, site: Site) -
     hang = bounded.hang_of(fresh)
     assert hang is not None and hang.call == "reading"
     assert fresh.is_closed()
+
+
+@pytest.mark.parametrize("stage", ["gate", "repair", "region"])
+def test_region_and_count_calls_of_gate_and_healing_are_bounded(
+    fresh: Page, site: Site, stage: str
+) -> None:
+    """The gate's region lookup and the healing rungs' counts were plain Playwright calls
+    without a deadline: on a hung page they waited forever. Now the deadline closes the page
+    (the rung that reads "region gone?" takes the closed page as an answer and goes on)."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from pytest_pacts.discovery import check_locator
+    from pytest_pacts.engine.healing.region import _region_gone
+    from pytest_pacts.engine.healing.repair import RepairRung
+    from pytest_pacts.models.locator import Locator, Region, RegionMatch, Strategy
+
+    fresh.goto(site.add(f"calm-{stage}", "<nav id='bar'><button>Go</button></nav>"))
+    region = Region(description="Bar", css="#bar", matched_by=RegionMatch.ID_TOKEN)
+    locator = Locator(
+        strategy=Strategy.ROLE_NAME, confidence=0.9, role="button", name="Go", region=region
+    )
+    ctx = cast(Any, SimpleNamespace(page=fresh))
+    fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
+    time.sleep(0.1)
+    started = time.monotonic()
+    with bounded.budget(500):
+        if stage == "gate":
+            with pytest.raises(bounded.PageUnresponsive):
+                check_locator(fresh, locator, "click")
+        elif stage == "repair":
+            with pytest.raises(bounded.PageUnresponsive):
+                RepairRung()._reveal(ctx, locator)
+        else:
+            assert _region_gone(ctx, locator) is False
+    assert time.monotonic() - started < 0.5 + bounded.MARGIN_MS / 1000 + 3
+    assert bounded.hang_of(fresh) is not None and fresh.is_closed()

@@ -9,7 +9,7 @@ from typing import cast
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
-from pytest_pacts.discovery import UnrenderableLocator, check_locator, to_playwright
+from pytest_pacts.discovery import UnrenderableLocator, bounded, check_locator, to_playwright
 from pytest_pacts.engine.contracts import HealContext
 from pytest_pacts.engine.gate import blocking_point
 from pytest_pacts.engine.healing._js import call_on_elements
@@ -53,7 +53,7 @@ def frame_of(page: Page, path: tuple[str, ...]) -> Frame | None:
     frame = page.main_frame
     for selector in path:
         try:
-            handle = frame.query_selector(selector)
+            handle = bounded.call(frame, "finding a frame", frame.query_selector, selector)
             child = handle.content_frame() if handle is not None else None
         except PlaywrightError:
             return None
@@ -195,7 +195,7 @@ def exact_name(ctx: HealContext, locator: Locator, found: Resolved) -> str | Non
     try:
         for role in roles:
             named = frame.get_by_role(role, name=new.accessible_name, exact=True)  # type: ignore[arg-type]
-            same += named.count()
+            same += bounded.call(frame, "counting look-alikes", named.count)
     except PlaywrightError:
         return None
     if same != 1:

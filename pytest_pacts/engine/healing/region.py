@@ -34,7 +34,7 @@ from dataclasses import replace
 
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import Discoverer, UnrenderableLocator
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
@@ -73,7 +73,8 @@ def _region_gone(ctx: HealContext, locator: Locator) -> bool:
         return False
     try:
         calls = (*frame_calls(locator), *region_calls(locator.region))
-        return apply(ctx.page, calls).count() == 0
+        region = apply(ctx.page, calls)
+        return bounded.call(ctx.page, "looking for the region", region.count) == 0
     except (PlaywrightError, UnrenderableLocator):
         return False
 

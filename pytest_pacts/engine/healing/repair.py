@@ -23,7 +23,7 @@ from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import Discoverer, UnrenderableLocator, to_playwright
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded, to_playwright
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import first_line, frame_of, gate_evidence
 from pytest_pacts.engine.healing._js import call_on_elements, handle_in_frame
@@ -78,7 +78,7 @@ class RepairRung:
 
     def _reveal(self, ctx: HealContext, locator: Locator) -> str:
         target = to_playwright(ctx.page, locator)
-        if target.count() != 1:
+        if bounded.call(ctx.page, "counting matches", target.count) != 1:
             return "nothing to reveal: the locator does not resolve to one element"
         heal_id = f"r{next(_ids)}"
         step = ctx.state.step
@@ -122,7 +122,7 @@ class RepairRung:
 
     def _reprobe(self, ctx: HealContext, locator: Locator) -> RungResult | None:
         target = ctx.state.step.target
-        count = to_playwright(ctx.page, locator).count()
+        count = bounded.call(ctx.page, "counting matches", to_playwright(ctx.page, locator).count)
         if count < 2 or target is None or target.region is None or locator.region is not None:
             return None  # zero matches is drift (later rungs); without a region, nothing to add
         found = self.discoverer.discover(ctx.page, [(0, target, ctx.state.step.action)])[0]
@@ -136,7 +136,13 @@ class RepairRung:
         return "waited for a stable box" if steady else "waited; the box kept moving"
 
     def _enable(self, ctx: HealContext, locator: Locator) -> str:
-        handle = to_playwright(ctx.page, locator).element_handle(timeout=self._timeout(ctx))
+        found = to_playwright(ctx.page, locator)
+        handle = bounded.call(
+            ctx.page,
+            "finding the element",
+            lambda: found.element_handle(timeout=self._timeout(ctx)),
+            timeout_ms=self._timeout(ctx),
+        )
         try:
             handle.wait_for_element_state("enabled", timeout=ctx.options.step_timeout_ms)
         except PlaywrightError:

@@ -213,7 +213,8 @@ def region_scope(page: Page, state: StepState) -> Scope | None:
             continue
         try:
             calls = frame_calls(locator) + region_calls(locator.region)
-            handles = tuple(apply(page, calls).element_handles())
+            region = apply(page, calls)
+            handles = tuple(bounded.call(page, "finding the region", region.element_handles))
         except (PlaywrightError, UnrenderableLocator):
             continue
         if handles:
