@@ -12,17 +12,18 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pytest_pacts.discovery.planning import resolve_url
 from pytest_pacts.discovery.pom import load_pom, remember_step
 from pytest_pacts.engine.api import Runtime
 from pytest_pacts.engine.contracts import EngineOptions, ExtensionHealer
 from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.healing import HealingLadder, HumanRung, default_rungs
+from pytest_pacts.governance.drift import deployment_of
 from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overlay
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.models.recipe import Recipe
+from pytest_pacts.planner.urls import UrlError, resolve_url
 from pytest_pacts.store import Store
 
 __all__ = ["PreparedRun", "RunSettings", "conclude_run", "prepare_run"]
@@ -52,6 +53,7 @@ class PreparedRun:
     store: Store
     runtime: Runtime
     verified: dict[int, DiscoveryResult]
+    deployment: str = ""
 
 
 def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
@@ -60,8 +62,14 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
     healing ladder whose proposals patch the stored recipe."""
     _state, entry = load_pom(store, plan)
     verified: dict[int, DiscoveryResult] = dict(entry.steps) if entry is not None else {}
-    pom = overlay(plan, current_recipe(store, plan), verified)
-    url = resolve_url(plan, settings.base_url) or plan.requirement.url
+    try:
+        url = resolve_url(plan.requirement.url, settings.base_url or plan.requirement.base_url)
+    except UrlError:
+        url = plan.requirement.url  # the run says so, with what to do
+    # the deployment this run drives: each element's locator verified there comes first
+    deployment = deployment_of(settings.base_url or plan.requirement.base_url, url)
+    known = store.locators.for_requirement(plan.req_id)
+    pom = overlay(plan, current_recipe(store, plan), verified, known, deployment)
 
     def on_discovered(index: int, result: DiscoveryResult) -> None:
         if result.locator is not None:
@@ -79,7 +87,9 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
         base_url=settings.base_url,
         options=settings.options,
         store=store,
-        healer=HealingLadder(store=store, recipes=recipe_source, rungs=rungs),
+        healer=HealingLadder(
+            store=store, recipes=recipe_source, rungs=rungs, deployment=deployment
+        ),
         pom=pom,
         on_discovered=on_discovered,
         session_id=settings.session_id,
@@ -87,10 +97,22 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
         navigate=settings.navigate,
         observer=settings.observer,
     )
-    return PreparedRun(plan, store, runtime, verified)
+    return PreparedRun(plan, store, runtime, verified, deployment)
 
 
 def conclude_run(prepared: PreparedRun, record: RunRecord) -> None:
-    """After the run: a clean pass becomes the requirement's first recipe version."""
+    """After the run: a clean pass becomes the requirement's first recipe version; every
+    locator that passed the gate and acted is counted as verified on this deployment."""
     if record.verdict == "pass" and not record.healed:
         ensure_recipe(prepared.store, prepared.plan, prepared.verified)
+    if not prepared.deployment:
+        return
+    for step in record.steps:
+        if step.status not in ("passed", "healed") or step.locator is None:
+            continue
+        if not step.element_key:
+            continue
+        locator = step.locator.model_dump(mode="json", exclude_none=True)
+        prepared.store.locators.verify(
+            prepared.plan.req_id, step.element_key, locator, prepared.deployment
+        )

@@ -10,7 +10,10 @@ Public surface (everything else is internal):
   :func:`apply_patch`, :func:`recipe_diff`;
 - :func:`build_heal_proposal`, which turns a heal into a proposal with honest
   contract/exception fields, and :func:`render_copy_text` ("copy proposal");
-- :func:`propose`: gate a proposal with the store's repeat counts and persist it.
+- :func:`propose`: gate a proposal with the store's repeat counts and persist it, or
+  record it as an occurrence of the proposal of the same drift (:func:`drift_key`);
+- locators per deployment: :func:`deployment_of`, :func:`merge_heal`,
+  :func:`order_for_deployment`, :func:`locator_strength`.
 
 See ``docs/governance.md``.
 """
@@ -26,9 +29,18 @@ from pytest_pacts.governance.contracts import (
     VIOLATION_EVIDENCE_CONTRACTS,
     evidence_contract_for,
 )
+from pytest_pacts.governance.drift import (
+    HealSite,
+    Merged,
+    deployment_of,
+    drift_key,
+    merge_heal,
+    order_for_deployment,
+    page_of,
+)
 from pytest_pacts.governance.fingerprint import compute_exception_fingerprint
 from pytest_pacts.governance.gate import GATE_VERSION, EvidenceContract, build_self_heal_gate, gated
-from pytest_pacts.governance.locators import locator_signals, locator_strategy
+from pytest_pacts.governance.locators import locator_signals, locator_strategy, locator_strength
 from pytest_pacts.governance.patch import (
     ALLOWED_OPS,
     OpCheck,
@@ -47,7 +59,14 @@ from pytest_pacts.governance.promotion import (
     compute_promotion_required,
     normalise_exception_stats,
 )
-from pytest_pacts.governance.render import PROMOTION_REQUIRED_LABEL, render_copy_text, track_badge
+from pytest_pacts.governance.render import (
+    LANGUAGES,
+    PROMOTION_REQUIRED_LABEL,
+    heal_rule,
+    promotion_label,
+    render_copy_text,
+    track_badge,
+)
 from pytest_pacts.governance.service import proposal_from_record, propose
 from pytest_pacts.governance.signals import (
     CHANGE_PLAN_KEYWORDS,
@@ -62,6 +81,7 @@ __all__ = [
     "DEFAULT_EXCEPTION_TTL",
     "GATE_VERSION",
     "HARD_CODED_BRANCH_REGEX",
+    "LANGUAGES",
     "PRINCIPLE_EVIDENCE_CONTRACTS",
     "PROMOTION_REQUIRED_LABEL",
     "PROMOTION_THRESHOLD_7D",
@@ -72,6 +92,8 @@ __all__ = [
     "SWITCH_LITERAL_REGEX",
     "VIOLATION_EVIDENCE_CONTRACTS",
     "EvidenceContract",
+    "HealSite",
+    "Merged",
     "OpCheck",
     "PatchRejected",
     "Promotion",
@@ -82,12 +104,20 @@ __all__ = [
     "compute_exception_fingerprint",
     "compute_promotion_required",
     "default_exception_expiry",
+    "deployment_of",
     "detect_case_specific_signals",
+    "drift_key",
     "evidence_contract_for",
     "gated",
+    "heal_rule",
     "locator_signals",
     "locator_strategy",
+    "locator_strength",
+    "merge_heal",
     "normalise_exception_stats",
+    "order_for_deployment",
+    "page_of",
+    "promotion_label",
     "proposal_from_record",
     "propose",
     "recipe_diff",

@@ -102,7 +102,7 @@ def _exception_fields(
             f"the heal produced a brittle locator ({', '.join(signals)}) instead of a role, "
             "label, test id or placeholder one"
         ),
-        "exception_scope": f"{recipe.req_id}.{element_key} only (step {step_index})",
+        "exception_scope": f"{recipe.req_id}.{element_key} only (step {step_index + 1})",
         "exception_expiry": default_exception_expiry(created_at),
         "promotion_plan": (
             f"give {element_key!r} a stable semantic anchor (a data-testid, a <label>, or an "
@@ -149,7 +149,7 @@ def build_heal_proposal(
     runner_up = "none" if runner_up_score is None else f"{runner_up_score:.2f}"
     change_plan = (
         f"{'Replace' if op.op == 'replace' else 'Add'} the primary locator of {element_key!r} "
-        f"(step {step_index}) in recipe {recipe.req_id} {recipe.version} -> "
+        f"(step {step_index + 1}) in recipe {recipe.req_id} {recipe.version} -> "
         f"{new_recipe.version}: {_compact(failed) if failed else '(none)'} -> "
         f"{_compact(healed_locator)}, found by {tool_name} after {failure_type} "
         f"(score {score:.2f}, runner-up {runner_up})"

@@ -130,6 +130,36 @@ def locator_signals(locator: Mapping[str, object]) -> list[str]:
     return signals
 
 
+# How much a locator can be trusted to keep finding its element, by strategy (discovery's
+# order, docs/discovery.md): a test id is set for tests, an accessible name or label is
+# what a person reads, CSS and text follow layout and wording.
+_STRENGTH = {
+    "test_id": 5,
+    "role_name": 4,
+    "role": 4,
+    "label": 4,
+    "placeholder": 3,
+    "aria": 3,
+    "relational": 2,
+    "shadow": 2,
+    "css": 1,
+    "xpath": 1,
+    "text": 1,
+}
+
+
+def locator_strength(locator: Mapping[str, object]) -> int:
+    """A rank to compare two locators of one element: higher is stronger.
+
+    0 for a brittle locator (any :func:`locator_signals`: positional, generated id/class,
+    text only), else by strategy: test id 5; role and name, label 4; placeholder,
+    aria-label/title/alt 3; relational, shadow 2; CSS, XPath, text 1.
+    """
+    if locator_signals(locator):
+        return 0
+    return _STRENGTH.get(locator_strategy(locator), 1)
+
+
 def locator_strategy(locator: Mapping[str, object]) -> str:
     """The strategy a locator matches by: its ``strategy`` field, else its strongest key."""
     strategy = locator.get("strategy")

@@ -4,19 +4,21 @@
   changed) from the plan and its verified locators when the store has none for the current
   plan hash; written versions never change.
 - :func:`overlay` lets a run prefer the latest recipe's selectors over the POM cache: an
-  accepted heal lives in the recipe, so the next run uses it and needs no healing.
+  accepted heal lives in the recipe, so the next run uses it and needs no healing. Of an
+  element's locators, the one verified on the run's deployment comes first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 
+from pytest_pacts.governance.drift import order_for_deployment
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult, Locator
 from pytest_pacts.models.recipe import Recipe, SelectorEntry
-from pytest_pacts.store import RecipeVersion, Store
+from pytest_pacts.store import RecipeVersion, Store, VerifiedLocator
 
 
 def recipe_of(version: RecipeVersion) -> Recipe:
@@ -74,9 +76,18 @@ def ensure_recipe(store: Store, plan: Plan, verified: Mapping[int, DiscoveryResu
 
 
 def overlay(
-    plan: Plan, recipe: Recipe | None, pom: Mapping[int, DiscoveryResult]
+    plan: Plan,
+    recipe: Recipe | None,
+    pom: Mapping[int, DiscoveryResult],
+    verified: Sequence[VerifiedLocator] = (),
+    deployment: str = "",
 ) -> dict[int, DiscoveryResult]:
-    """The POM with the recipe's selectors taking precedence for every step they name."""
+    """The POM with the recipe's selectors taking precedence for every step they name.
+
+    ``verified`` (the requirement's verified locators) and ``deployment`` (the base URL of
+    this run) put first the recipe locator of each element verified on this deployment,
+    so two deployments that need different locators each use their own without healing.
+    """
     merged = dict(pom)
     if recipe is None:
         return merged
@@ -86,9 +97,11 @@ def overlay(
         entry = recipe.selectors.get(step.target.key)
         if entry is None:
             continue
+        mine = [v for v in verified if v.element_key == step.target.key]
+        first, rest = order_for_deployment(entry, deployment, mine)
         try:
-            primary = Locator.model_validate(entry.primary)
-            fallbacks = tuple(Locator.model_validate(f) for f in entry.fallbacks)
+            primary = Locator.model_validate(first)
+            fallbacks = tuple(Locator.model_validate(f) for f in rest)
         except ValidationError:
             continue
         known = merged.get(step.index)

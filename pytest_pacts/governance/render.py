@@ -2,19 +2,42 @@
 
 The copied text holds the gate result, the suggested diff, the confidence
 and the evidence contract. Reports and ``pacts heals show`` use these helpers, so the
-badge words are defined once here.
+badge words and the rule a heal was held to (:func:`heal_rule`) are defined once here.
+Steps are numbered from 1, as in the requirement sheet.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from pytest_pacts.governance.contracts import evidence_contract_for
 from pytest_pacts.models.heal import HealProposal, SelfHealGate
 
-PROMOTION_REQUIRED_LABEL = "Promotion required (승격 필요)"
-"""Shown beside the track badge when ``promotion_required`` (English and Korean words)."""
+Language = Literal["en", "ko"]
+LANGUAGES: tuple[Language, ...] = ("en", "ko")
+
+PROMOTION_REQUIRED_LABELS: Mapping[str, str] = {
+    "en": "Promotion required",
+    "ko": "승격 필요",
+}
+"""Shown beside the track badge when ``promotion_required``: the exception keeps coming
+back and needs a lasting fix. English unless Korean is asked for (``--lang ko``)."""
+
+PROMOTION_REQUIRED_LABEL = PROMOTION_REQUIRED_LABELS["en"]
+"""The English label, the default everywhere."""
+
+# The bars a heal is held to when the proposal does not record them (EngineOptions'
+# defaults, docs/healing.md).
+DEFAULT_HEAL_THRESHOLD = 0.75
+DEFAULT_HEAL_MARGIN = 0.10
+DEFAULT_MEMORY_THRESHOLD = 0.7
+
+
+def promotion_label(lang: str = "en") -> str:
+    """The "promotion required" label in ``lang`` (``en`` or ``ko``; anything else: en)."""
+    return PROMOTION_REQUIRED_LABELS.get(lang, PROMOTION_REQUIRED_LABEL)
 
 
 def track_badge(gate: SelfHealGate | None) -> str:
@@ -32,11 +55,65 @@ def _confidence(proposal: HealProposal) -> str:
     return text + f", runner-up {proposal.runner_up_score:.2f} (margin {margin:.2f})"
 
 
-def render_copy_text(proposal: HealProposal, evidence_contract: Sequence[str] | None = None) -> str:
+def _bar(proposal: HealProposal, name: str, default: float) -> float:
+    for item in proposal.evidence:
+        if isinstance(item, dict):
+            value = item.get(name)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return float(value)
+    return default
+
+
+def heal_rule(proposal: HealProposal) -> str:
+    """Which rule the heal was held to, and whether its score meets the heal threshold.
+
+    Only relocations by similarity (the similarity and extension rungs) are held to the
+    heal threshold and the margin over the runner-up. A recorded or re-discovered locator
+    (alternate, re-discovery, memory, region drift) that passed the five-point gate is held
+    to agreement instead: no other element may resemble the recorded one better by the
+    margin. A repair keeps the locator; its gate passing is the evidence. See
+    docs/healing.md, "What a heal reports".
+    """
+    threshold = _bar(proposal, "heal_threshold", DEFAULT_HEAL_THRESHOLD)
+    margin = _bar(proposal, "heal_margin", DEFAULT_HEAL_MARGIN)
+    score = proposal.score
+    meets = "meets" if score > threshold else "is below"
+    tool = proposal.tool_name
+    if tool in ("similarity", "extension"):
+        return (
+            f"held to the heal threshold {threshold:.2f} and a margin of {margin:.2f} over "
+            f"the runner-up; score {score:.2f} {meets} the threshold"
+        )
+    if tool == "memory":
+        memory = _bar(proposal, "memory_threshold", DEFAULT_MEMORY_THRESHOLD)
+        return (
+            f"a remembered locator (confidence above {memory:.2f}) that passed the gate; not "
+            f"held to the heal threshold {threshold:.2f} but to agreement (no other element "
+            f"more similar by {margin:.2f}); score {score:.2f} {meets} the threshold"
+        )
+    if tool in ("alternate", "rediscovery") or (
+        tool == "repair" and proposal.healed_locator != proposal.failed_locator
+    ):
+        return (
+            f"a recorded or re-discovered locator that passed the gate; not held to the heal "
+            f"threshold {threshold:.2f} but to agreement (no other element more similar by "
+            f"{margin:.2f}); score {score:.2f} {meets} the threshold"
+        )
+    if tool == "repair":
+        return "a repair with the same locator: the gate passing after it is the evidence"
+    return f"{tool}: chosen outside the automatic rungs; score {score:.2f}"
+
+
+def render_copy_text(
+    proposal: HealProposal,
+    evidence_contract: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+) -> str:
     """The proposal as plain text: header, track, confidence, plan, evidence, gate, diff.
 
     ``evidence_contract`` defaults to the contract of the proposal's RCA class (or its
-    violation key), as the gate looks it up.
+    violation key), as the gate looks it up; ``lang`` is the labels' language.
     """
     gate = proposal.self_heal_gate
     violation = proposal.violation
@@ -47,10 +124,10 @@ def render_copy_text(proposal: HealProposal, evidence_contract: Sequence[str] | 
     )
     badge = track_badge(gate)
     if gate is not None and gate["promotion_required"]:
-        badge += f" · {PROMOTION_REQUIRED_LABEL}: {gate['promotion_reason']}"
+        badge += f" · {promotion_label(lang)}: {gate['promotion_reason']}"
     missing = gate["missing_evidence_fields"] if gate is not None else []
     lines = [
-        f"Heal proposal {proposal.id}: {proposal.req_id}, step {proposal.step_index}, "
+        f"Heal proposal {proposal.id}: {proposal.req_id}, step {proposal.step_index + 1}, "
         f"{proposal.element_key}",
         f"Track: {badge}",
         f"Status: {proposal.status.value} · severity {proposal.severity.value} · "
@@ -58,6 +135,7 @@ def render_copy_text(proposal: HealProposal, evidence_contract: Sequence[str] | 
         f"Healed by: {proposal.tool_name} after {proposal.failure_type or '-'} "
         f"(RCA {proposal.rca_class or '-'})",
         f"Confidence: {_confidence(proposal)}",
+        f"Rule: {heal_rule(proposal)}",
         f"Change plan: {proposal.change_plan or '-'}",
         f"Target files: {', '.join(proposal.target_files) or '-'}",
         f"Evidence contract: {', '.join(contract) or '(none)'}"

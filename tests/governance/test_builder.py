@@ -105,7 +105,8 @@ def test_patch_replaces_the_selector_and_keeps_the_old_as_last_fallback(recipe: 
     assert v2.selectors[USER].primary == ROLE_LOCATOR
     assert '+        "role": "textbox",' in proposal.suggested_diff
     assert proposal.suggested_diff.startswith("--- recipes/REQ-LOGIN-001/v001\n")
-    assert "Replace the primary locator of 'Username@LoginForm' (step 1)" in proposal.change_plan
+    # step_index 1 is the sheet's step 2
+    assert "Replace the primary locator of 'Username@LoginForm' (step 2)" in proposal.change_plan
     assert "score 0.93, runner-up 0.41" in proposal.change_plan
     assert "keep the old locator as the last fallback" in proposal.change_plan
 

@@ -16,7 +16,7 @@ from pydantic import JsonValue
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import element_key, locator_json
-from pytest_pacts.governance import PatchRejected, build_heal_proposal, propose
+from pytest_pacts.governance import HealSite, PatchRejected, build_heal_proposal, propose
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import FailureType, HealAttempt
@@ -62,10 +62,13 @@ def proposal_for(
     ctx: HealContext,
     result: RungResult,
     old: Locator | None,
+    site: HealSite | None = None,
 ) -> HealProposal | None:
     """Build, gate and persist the heal proposal; ``None`` if the patch contract refuses it.
 
-    ``old`` is the locator that failed (the step's state may already hold the new one).
+    ``old`` is the locator that failed (the step's state may already hold the new one);
+    ``site`` where it healed (deployment, page, screenshots). The same drift healed before
+    is an occurrence of its proposal, which is returned.
     """
     healed = result.locator or old
     if healed is None:
@@ -74,6 +77,15 @@ def proposal_for(
         {name: _json(value)} for name, value in result.evidence.items() if value is not None
     ]
     evidence.append({"url": ctx.page.url})
+    # the bars in effect, so a reviewer reads the score against them (docs/healing.md)
+    options = ctx.options
+    evidence.append(
+        {
+            "heal_threshold": options.heal_threshold,
+            "heal_margin": options.heal_margin,
+            "memory_threshold": options.memory_threshold,
+        }
+    )
     evidence.append(f"{result.rung.value}: {result.reason}")
     try:
         proposal = build_heal_proposal(
@@ -91,7 +103,7 @@ def proposal_for(
         )
     except PatchRejected:
         return None
-    return propose(store, proposal)
+    return propose(store, proposal, site=site)
 
 
 def _json(value: object) -> JsonValue:

@@ -193,10 +193,19 @@ class ProposalRepository:
         self, drift_key: str, statuses: Sequence[ProposalStatus] = ("pending", "rejected")
     ) -> HealProposal | None:
         """The newest proposal of this drift among ``statuses`` (pending and rejected by
-        default: a rejected drift is not filed again, an accepted one may need a new patch)."""
+        default: a rejected drift is not filed again, an accepted one may need a new patch).
+
+        Call it inside :meth:`Store.transaction` together with the ``create`` it decides
+        on: on PostgreSQL it takes a transaction lock on the drift key.
+        """
         wanted = [s for s in statuses if s in _STATUSES]
         if not wanted:
             return None
+        if self._db.name == "postgresql":
+            # Two runners healing the same drift at once: the second waits for the first's
+            # transaction (in which it creates the proposal) and then finds it. SQLite's
+            # BEGIN IMMEDIATE already serialises writers.
+            self._db.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (drift_key,))
         row = self._db.fetchone(
             f"SELECT {_COLUMNS} FROM heal_proposals WHERE drift_key = ? "
             f"AND status IN ({placeholders(len(wanted))}) ORDER BY id DESC LIMIT 1",
