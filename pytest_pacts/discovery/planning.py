@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwright
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +29,7 @@ from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.models import Action, ExpectationKind, Plan, SourceRef, Step
 from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.planner.urls import UrlError, resolve_url
 
 POM_PAYLOAD_VERSION = 1
 _MAY_LEAVE_PAGE = frozenset({Action.GOTO, Action.CLICK, Action.PRESS})
@@ -57,17 +58,6 @@ class PomEntry(BaseModel):
 
 def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def resolve_url(plan: Plan, base_url: str | None) -> str | None:
-    """Absolute URL of the requirement's start page, or ``None`` when there is no base."""
-    url = plan.requirement.url
-    if "://" in url:
-        return url
-    base = base_url or plan.requirement.base_url
-    if not base:
-        return None
-    return urljoin(base if base.endswith("/") else base + "/", url.lstrip("/"))
 
 
 def may_leave_page(step: Step, result: DiscoveryResult | None) -> bool:
@@ -192,7 +182,11 @@ def discover_plan(
     settle become :class:`DiscoveryProblem` entries naming the requirement's row.
     """
     started = time.perf_counter()
-    url = resolve_url(plan, base_url)
+    url: str | None
+    try:
+        url = resolve_url(plan.requirement.url, base_url or plan.requirement.base_url)
+    except UrlError:
+        url = None  # said below, once the plan is known to have start-page steps
     out = PlanDiscovery(plan=plan, url=url)
     where = plan.requirement.source
 

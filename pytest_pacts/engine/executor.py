@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import urljoin
 
 from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import to_playwright
+from pytest_pacts.discovery import bounded, to_playwright
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, env_failure
@@ -29,6 +28,7 @@ from pytest_pacts.models import Action, ExpectationKind, Step
 from pytest_pacts.models.locator import GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.planner.templating import Resolver, Secret, TemplateError, reveal
+from pytest_pacts.planner.urls import UrlError, resolve_url
 
 _STATE_KINDS = frozenset(
     {
@@ -50,22 +50,6 @@ MIN_ACTION_MS = 2_000.0
 # Told the element a step is about to act on, after the gate passed and before the action
 # (benchmarks check it against a ground-truth selector; nothing in the engine depends on it).
 ActionObserver = Callable[[Step, PWLocator], None]
-
-
-class UrlError(ValueError):
-    """A relative URL with no base URL to join it to."""
-
-
-def resolve_url(url: str, base_url: str | None) -> str:
-    """Absolute URLs as they are; relative ones joined with ``base_url``."""
-    if "://" in url or url.startswith(("about:", "data:", "chrome:")):
-        return url
-    if not base_url:
-        raise UrlError(
-            f"the URL {url!r} is relative and no base URL is set: pass --base-url, set "
-            "base_url in the requirement file's Config, or write an absolute URL"
-        )
-    return urljoin(base_url if base_url.endswith("/") else base_url + "/", url.lstrip("/"))
 
 
 @dataclass
@@ -301,7 +285,12 @@ class StepRunner:
         if step.expected is None or step.expected.kind not in _STATE_KINDS:
             return None
         try:
-            return element.element_handle(timeout=1000)
+            return bounded.call(
+                element,
+                "finding the acted-on element",
+                lambda: element.element_handle(timeout=1000),
+                timeout_ms=1000,
+            )
         except PlaywrightError:
             return None
 

@@ -28,8 +28,6 @@ from pytest_pacts.engine.executor import (
     ActionObserver,
     Attempt,
     StepRunner,
-    UrlError,
-    resolve_url,
 )
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
@@ -44,6 +42,7 @@ from pytest_pacts.models.outcome import (
     StepStatus,
 )
 from pytest_pacts.planner.templating import Resolver
+from pytest_pacts.planner.urls import UrlError, resolve_url
 
 
 @dataclass
