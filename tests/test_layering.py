@@ -1,4 +1,4 @@
-"""The layering rule of STYLE.md habit 2, written down as a test so it cannot rot.
+"""The layering of docs/architecture.md, written down as a test so it cannot rot.
 
 - models import nothing from the rest of the package;
 - the engine side (planner, discovery, engine, governance, store) never imports pytest or
