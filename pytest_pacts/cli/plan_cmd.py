@@ -2,23 +2,22 @@
 
 This is the dry run a QA engineer uses before committing a sheet: every step after block
 expansion, in words, with its source row; templates are shown unresolved and secret vars
-masked, so the output is safe to paste into a ticket.
+masked, so the output is safe to paste into a ticket. Files are read with the project's
+pytest settings and validated by the function pytest's collection uses (``cli/project.py``),
+so what ``plan`` accepts pytest collects, and what pytest refuses ``plan`` reports, in the
+same words (unregistered tags under strict markers, ``pacts_blocks_files``, read limits).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, CommandError
+from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS
+from pytest_pacts.cli.project import load_project
 from pytest_pacts.models import Plan
-from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
-from pytest_pacts.planner.blocks import BlockDefinition
-from pytest_pacts.planner.loader import load_blocks_file
-from pytest_pacts.planner.readers import READERS
 from pytest_pacts.planner.templating import MASK
 
 
@@ -26,8 +25,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "plan",
         help="validate requirement files and print their normalised plans (no browser)",
-        description="Validate requirement files (.xlsx, .json, .yaml) and print each "
-        "requirement's normalised plan. Directories are searched recursively.",
+        description="Validate requirement files (.xlsx, .json, .yaml) as pytest would collect "
+        "them from here (the same ini file, markers, pacts_* settings and checks) and print "
+        "each requirement's normalised plan. Directories are searched as pytest searches them.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -37,38 +37,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         default=[],
         metavar="FILE",
-        help="a shared blocks file (repeatable)",
+        help="a shared blocks file, besides pacts_blocks_files (repeatable)",
     )
     parser.add_argument(
         "--secret-var",
         action="append",
         default=[],
         metavar="NAME",
-        help="a var name whose value is secret (repeatable)",
+        help="a var name whose value is secret, besides pacts_secret_vars (repeatable)",
     )
     parser.set_defaults(func=run)
-
-
-def collect_files(paths: list[Path]) -> list[Path]:
-    """Requirement files named, or found under named directories (sorted)."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.suffix.lower() in READERS
-                    and p.is_file()
-                    and not p.name.startswith("~$")
-                    and (p.suffix.lower() == ".xlsx" or ".req." in p.name)
-                )
-            )
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise CommandError(f"{path} does not exist", EXIT_USAGE)
-    return found
 
 
 def plan_as_json(plan: Plan) -> dict[str, object]:
@@ -112,32 +90,17 @@ def _print_text(plan: Plan) -> None:
         print(f"  {step.index + 1:>3}. {step.describe()}{via}  ({step.source.render()})")
 
 
-def load_shared_blocks(files: list[Path]) -> dict[str, BlockDefinition]:
-    shared: dict[str, BlockDefinition] = {}
-    try:
-        for blocks_file in files:
-            shared.update(load_blocks_file(blocks_file, LoaderOptions(env=dict(os.environ))))
-    except RequirementFileError as exc:
-        raise CommandError(f"shared blocks: {exc}") from None
-    return shared
-
-
 def load_plans(
     paths: list[Path], blocks: list[Path], secret_vars: list[str] | None = None
 ) -> tuple[list[Plan], int]:
-    """Every plan under ``paths`` (files or directories) and how many files had problems;
-    each problem is printed to stderr, located, and the other files still load."""
-    options = LoaderOptions(env=dict(os.environ), secret_vars=frozenset(secret_vars or ()),
-                            shared_blocks=load_shared_blocks(blocks))  # fmt: skip
-    plans: list[Plan] = []
-    failed = 0
-    for path in collect_files(paths):
-        try:
-            plans.extend(load_file(path, options).plans)
-        except RequirementFileError as exc:
-            failed += 1
-            print(str(exc), file=sys.stderr)
-    return plans, failed
+    """Every plan under ``paths`` (files or directories) as pytest would collect them, and
+    how many files pytest would refuse; each problem is printed to stderr as pytest words
+    it, and the other files still load."""
+    project = load_project(paths, blocks, secret_vars or ())
+    for refused in project.failed:
+        for problem in refused.problems:
+            print(problem, file=sys.stderr)
+    return project.plans, len(project.failed)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -44,7 +44,7 @@ from pytest_pacts.planner.templating import Resolver, TemplateError, is_secret_n
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _REQ_ID_RE = re.compile(r"^[^\s:/\\\[\]]+$")
 _REQ_ID_WORD_RE = re.compile(r"[^\W_]")
-_TAG_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # pytest refuses marker names starting with _
 
 
 @dataclass(frozen=True)
@@ -415,7 +415,7 @@ class _Builder:
                 self.sink.add(
                     at,
                     f"tag {tag!r} cannot be used as a pytest marker",
-                    "letters, digits and _ (not starting with a digit), e.g. smoke",
+                    "letters, digits and _, starting with a letter, e.g. smoke",
                 )
             elif tag not in tags:
                 tags.append(tag)

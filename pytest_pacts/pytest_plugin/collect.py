@@ -9,8 +9,6 @@ so every xdist worker collects the same items in the same order.
 from __future__ import annotations
 
 import fnmatch
-import os
-import re
 from pathlib import Path
 
 import pytest
@@ -18,15 +16,17 @@ from _pytest._code.code import TerminalRepr
 
 from pytest_pacts.engine.api import RequirementFailed
 from pytest_pacts.models import Plan
-from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
-from pytest_pacts.planner.blocks import BlockDefinition
-from pytest_pacts.planner.loader import load_blocks_file
 from pytest_pacts.planner.readers import READERS
-from pytest_pacts.planner.readers.limits import MIB, ReadLimits
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import dry_run_test, requirement_test
+from pytest_pacts.pytest_plugin.validation import (
+    loader_options,
+    project_settings,
+    shared_blocks,
+    validate_file,
+)
 
-SHARED_BLOCKS_KEY = pytest.StashKey[dict[str, BlockDefinition]]()
+__all__ = ["RequirementFile", "RequirementItem", "loader_options", "shared_blocks", "wants_file"]
 
 
 def _explicit_args(config: pytest.Config) -> list[Path]:
@@ -57,93 +57,21 @@ def wants_file(config: pytest.Config, file_path: Path) -> bool:
     return False
 
 
-def _registered_markers(config: pytest.Config) -> set[str]:
-    names = set()
-    for line in config.getini("markers"):
-        names.add(re.split(r"[:(]", line, maxsplit=1)[0].strip())
-    return names
-
-
-def _strict_markers(config: pytest.Config) -> bool:
-    try:
-        value = config.getini("strict_markers")
-        if value is None:
-            value = config.getini("strict")
-        return bool(value)
-    except ValueError:  # pytest 8: option only
-        return bool(getattr(config.option, "strict_markers", False))
-
-
-def shared_blocks(config: pytest.Config) -> dict[str, BlockDefinition]:
-    """Blocks from ``pacts_blocks_files``, read once per session."""
-    if SHARED_BLOCKS_KEY in config.stash:
-        return config.stash[SHARED_BLOCKS_KEY]
-    blocks: dict[str, BlockDefinition] = {}
-    for name in options.get_list(config, "pacts_blocks_files"):
-        path = config.rootpath / name
-        if not path.is_file():
-            raise pytest.UsageError(f"pacts_blocks_files: {name} does not exist (looked at {path})")
-        try:
-            blocks.update(load_blocks_file(path, LoaderOptions(env=dict(os.environ))))
-        except RequirementFileError as exc:
-            raise pytest.UsageError(f"pacts_blocks_files: {exc}") from None
-    config.stash[SHARED_BLOCKS_KEY] = blocks
-    return blocks
-
-
-def loader_options(config: pytest.Config) -> LoaderOptions:
-    secret = frozenset(options.get_list(config, "pacts_secret_vars"))
-    max_mb = options.get_float(config, "pacts_max_file_mb") or 20.0
-    limits = ReadLimits(
-        max_uncompressed_bytes=int(options.get_float(config, "pacts_max_uncompressed_mb") * MIB),
-        max_compression_ratio=options.get_float(config, "pacts_max_compression_ratio"),
-        max_rows=int(options.get_float(config, "pacts_max_rows")),
-        max_cell_chars=int(options.get_float(config, "pacts_max_cell_chars")),
-        max_depth=int(options.get_float(config, "pacts_max_nesting")),
-        max_nodes=int(options.get_float(config, "pacts_max_yaml_nodes")),
-    )
-    return LoaderOptions(
-        env=dict(os.environ),
-        secret_vars=secret,
-        shared_blocks=shared_blocks(config),
-        max_file_bytes=int(max_mb * MIB),
-        limits=limits,
-    )
-
-
 class RequirementFile(pytest.File):
     """One requirement file; a bad file is one clean collection error, no traceback."""
 
     def collect(self) -> list[pytest.Item]:
         config = self.config
-        display = (
-            self.path.relative_to(config.rootpath).as_posix()
-            if self.path.is_relative_to(config.rootpath)
-            else str(self.path)
-        )
-        try:
-            loaded = load_file(self.path, loader_options(config), display=display)
-        except RequirementFileError as exc:
-            raise self.CollectError(str(exc)) from None
-        problems: list[str] = []
-        registered = _registered_markers(config)
-        strict = _strict_markers(config)
+        # The same validation as `pacts plan` (validation.py): they cannot disagree.
+        checked = validate_file(self.path, project_settings(config))
+        if checked.problems:
+            raise self.CollectError("\n".join(checked.problems))
+        for tag in checked.new_markers:
+            # Not strict: tags are markers by design, register instead of warning.
+            config.addinivalue_line("markers", f"{tag}: requirement tag")
         items: list[pytest.Item] = []
         body = dry_run_test if options.get_bool(config, "pacts_dry_run") else requirement_test
-        for plan in loaded.plans:
-            unknown = [t for t in plan.requirement.tags if t not in registered]
-            if unknown and strict:
-                problems.append(
-                    f"{plan.requirement.source.render()}: tag(s) "
-                    + ", ".join(repr(t) for t in unknown)
-                    + f" of {plan.req_id} are not registered markers and strict markers are on;"
-                    " expected them under `markers` or `pacts_markers` in your ini file"
-                )
-                continue
-            for tag in unknown:
-                # Not strict: tags are markers by design, register instead of warning.
-                config.addinivalue_line("markers", f"{tag}: requirement tag")
-                registered.add(tag)
+        for plan in checked.plans:
             # Every item of a file has the same test body and location, so the same fixture
             # closure: computing it once per file makes collecting 1,000 requirements ~4x
             # faster. ``fixtureinfo`` is a Function constructor parameter; if a future pytest
@@ -155,8 +83,6 @@ class RequirementFile(pytest.File):
                     self, name=plan.req_id, callobj=body, plan=plan, **extra
                 )
             )
-        if problems:
-            raise self.CollectError("\n".join(problems))
         return items
 
 

@@ -256,7 +256,14 @@ TEXT_CASES: dict[str, tuple[str, list[str]]] = {
         "req_id: R1\nurl: /\ntags: [smoke, high-priority]\nsteps: [Login | click]\n",
         [
             "bad_tag.req.yaml:3:7: tag 'high-priority' cannot be used as a pytest marker; expected "
-            "letters, digits and _ (not starting with a digit), e.g. smoke"
+            "letters, digits and _, starting with a letter, e.g. smoke"
+        ],
+    ),
+    "underscore_tag.req.yaml": (
+        "req_id: R1\nurl: /\ntags: [_private]\nsteps: [Login | click]\n",
+        [
+            "underscore_tag.req.yaml:3:7: tag '_private' cannot be used as a pytest marker; "
+            "expected letters, digits and _, starting with a letter, e.g. smoke"
         ],
     ),
     "params_outside.req.yaml": (
