@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES = (
     "pytest_pacts.cli.init_cmd",
     "pytest_pacts.cli.generate_cmd",
     "pytest_pacts.cli.report_cmd",
+    "pytest_pacts.cli.serve_cmd",
 )
 
 

@@ -1,0 +1,96 @@
+"""Who may write, and which files may be served (``docs/observer.md``, "Security").
+
+- Reading (pages, ``GET /api/...``) is open to whoever reaches the server; it binds to
+  127.0.0.1 unless told otherwise.
+- Writing (every ``POST``) needs the server's token: API clients send
+  ``Authorization: Bearer <token>``; a browser signs in once on ``/login`` (the token in a
+  form body, never in a URL, so it never reaches an access log) and gets an ``HttpOnly``,
+  ``SameSite=Strict`` cookie, and then each write also carries the CSRF token of the page in
+  the ``X-Pacts-CSRF`` header, which a cross-site form or image cannot set. A request whose
+  ``Origin`` is not this server is refused either way.
+- Artifacts are served only from inside the run's artifact folder: a name that is
+  absolute, has a ``..`` part (also percent-encoded: the router decodes before we check),
+  or resolves (through a symlink) outside the folder is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+TOKEN_ENV = "PACTS_SERVE_TOKEN"
+COOKIE = "pacts_session"
+CSRF_HEADER = "x-pacts-csrf"
+MIN_TOKEN_LENGTH = 16
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class Guard:
+    """The write token and what is derived from it (cookie value, CSRF token)."""
+
+    token: str
+
+    def __post_init__(self) -> None:
+        if len(self.token) < MIN_TOKEN_LENGTH:
+            raise ValueError(
+                f"the write token must be at least {MIN_TOKEN_LENGTH} characters long "
+                f"(${TOKEN_ENV}); leave it unset to have one generated"
+            )
+
+    def _derive(self, purpose: str) -> str:
+        return hmac.new(self.token.encode(), purpose.encode(), hashlib.sha256).hexdigest()
+
+    @property
+    def cookie_value(self) -> str:
+        """What the session cookie holds: derived, so the token itself never sits in a
+        browser's cookie jar."""
+        return self._derive("session-cookie")
+
+    @property
+    def csrf_token(self) -> str:
+        return self._derive("csrf")
+
+    def token_ok(self, given: str | None) -> bool:
+        return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
+
+    def bearer_ok(self, authorization: str | None) -> bool:
+        if not authorization:
+            return False
+        scheme, _, value = authorization.partition(" ")
+        return scheme.lower() == "bearer" and self.token_ok(value.strip())
+
+    def cookie_ok(self, cookie: str | None) -> bool:
+        return cookie is not None and hmac.compare_digest(
+            cookie.encode(), self.cookie_value.encode()
+        )
+
+    def csrf_ok(self, header: str | None) -> bool:
+        return header is not None and hmac.compare_digest(header.encode(), self.csrf_token.encode())
+
+
+def same_origin(origin: str | None, host: str | None, scheme: str) -> bool:
+    """A browser's ``Origin`` names this server (absent: not a cross-site browser request)."""
+    if origin is None:
+        return True
+    return host is not None and origin == f"{scheme}://{host}"
+
+
+def inside(folder: Path, name: str) -> Path | None:
+    """The file ``name`` names inside ``folder``, or ``None`` when it would leave it."""
+    if not name or "\x00" in name or "\\" in name:
+        return None
+    pure = PurePosixPath(name)
+    if pure.is_absolute() or any(part in ("..", "") for part in name.split("/")):
+        return None
+    base = folder.resolve()
+    target = (base / pure).resolve()
+    if not target.is_relative_to(base) or not target.is_file():
+        return None
+    return target

@@ -1,0 +1,112 @@
+"""Running the observer: open the store, build the app, serve it with uvicorn.
+
+:func:`build` is what tests and the benchmark use to get the real app on a real store;
+:func:`serve` adds the socket, the printed URL and token, and a clean stop on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import uvicorn
+from starlette.applications import Starlette
+
+from pytest_pacts.web.app import create_app
+from pytest_pacts.web.context import Observer
+from pytest_pacts.web.launcher import Launcher
+from pytest_pacts.web.projection import environment_secrets, open_projection
+from pytest_pacts.web.security import TOKEN_ENV, Guard, new_token
+
+
+@dataclass
+class Built:
+    """An app over an open store; :meth:`close` stops launched runs and closes the store."""
+
+    app: Starlette
+    observer: Observer
+    token_generated: bool
+
+    def close(self) -> None:
+        self.observer.launcher.stop_all()
+        self.observer.projection.close()
+
+
+def build(
+    store_target: str,
+    *,
+    root: Path,
+    token: str | None = None,
+    secret_vars: Iterable[str] = (),
+) -> Built:
+    """The observer app over ``store_target``; ``token`` defaults to ``$PACTS_SERVE_TOKEN``,
+    else a new random one."""
+    given = token or os.environ.get(TOKEN_ENV, "").strip() or None
+    guard = Guard(given or new_token())
+    secrets = [guard.token, *environment_secrets(os.environ, secret_vars)]
+    projection = open_projection(store_target, root=root, secrets=secrets)
+    launcher = Launcher(root, store_target, mask=projection.mask)
+    state = Observer(projection=projection, launcher=launcher, guard=guard, root=root)
+    return Built(create_app(state), state, token_generated=given is None)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket (port 0: a free one), so the URL printed is the real one."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(
+    store_target: str,
+    *,
+    host: str,
+    port: int,
+    root: Path,
+    secret_vars: Iterable[str] = (),
+    out: TextIO = sys.stdout,
+    access_log: bool = True,
+) -> None:
+    """Serve until Ctrl-C (SIGINT) or SIGTERM; then stop launched runs and close the store."""
+    built = build(store_target, root=root, secret_vars=secret_vars)
+    try:
+        sock = bind(host, port)
+        bound_port = sock.getsockname()[1]
+        shown_host = f"[{host}]" if ":" in host else host
+        url = f"http://{shown_host}:{bound_port}/"
+        print(f"pacts serve: dashboard and API at {url}", file=out)
+        print(f"  store: {built.observer.projection.location}", file=out)
+        if built.token_generated:
+            print(
+                f"  write token (shown once; sign in at {url}login or send "
+                f"'Authorization: Bearer <token>'): {built.observer.guard.token}",
+                file=out,
+            )
+        else:
+            print(f"  write token: from ${TOKEN_ENV}", file=out)
+        print("  Ctrl-C stops the server.", file=out, flush=True)
+        config = uvicorn.Config(
+            built.app,
+            log_level="info" if access_log else "warning",
+            access_log=access_log,
+            timeout_graceful_shutdown=5,
+        )
+        server = uvicorn.Server(config)
+        with sock:
+            server.run(sockets=[sock])
+    finally:
+        built.close()
+    print("pacts serve: stopped", file=out, flush=True)
