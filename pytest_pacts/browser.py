@@ -3,8 +3,8 @@
 Playwright's browser download is impossible on some machines (no internet); Debian's
 ``chromium`` package works when launched with ``executable_path`` and a few flags.
 Everything that launches a browser outside
-pytest-playwright's fixtures (collection-time discovery, ``pacts discover``, benchmarks)
-takes its options from :func:`launch_options`; the pytest layer feeds the same options into
+pytest-playwright's fixtures (:class:`StandaloneBrowser`, benchmarks) takes its options from
+:func:`launch_options`; the pytest layer feeds the same options into
 pytest-playwright's ``browser_type_launch_args`` fixture.
 """
 
@@ -12,8 +12,14 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Playwright
 
 # Without the networking flags Chromium keeps trying to reach the internet; ``--no-sandbox``
 # is needed when running as root (CI containers).
@@ -154,3 +160,55 @@ def launch_options(
     options = choose_browser(configured_path).launch_kwargs()
     options["headless"] = headless
     return options
+
+
+class StandaloneBrowser:
+    """A Playwright and a Chromium of their own, outside pytest-playwright's fixtures.
+
+    The one way this package launches a browser itself: collection-time discovery (fixtures
+    do not exist yet, and a sync Playwright still running when pytest-playwright starts
+    makes its fixtures fail, so this one is stopped before tests run), ``pacts discover``
+    and ``pacts generate --discover``. Chromium starts on first use, with
+    :func:`launch_options`; :class:`NoBrowserError` is raised then, before Playwright
+    starts, when there is none.
+    """
+
+    def __init__(self, browser_path: str | None = None) -> None:
+        self._browser_path = browser_path
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self.launches = 0
+
+    def __enter__(self) -> StandaloneBrowser:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def browser(self) -> Browser:
+        if self._browser is None:
+            from playwright.sync_api import sync_playwright
+
+            options = launch_options(self._browser_path)
+            self._pw = sync_playwright().start()
+            self._browser = self._pw.chromium.launch(**options)  # type: ignore[arg-type]
+            self.launches += 1
+        return self._browser
+
+    @contextmanager
+    def page(self, context_options: Mapping[str, object] | None = None) -> Iterator[Page]:
+        """A page in a fresh browser context, closed with it."""
+        context = self.browser.new_context(**dict(context_options or {}))  # type: ignore[arg-type]
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+
+    def close(self) -> None:
+        if self._browser is not None:
+            self._browser.close()
+            self._browser = None
+        if self._pw is not None:
+            self._pw.stop()
+            self._pw = None

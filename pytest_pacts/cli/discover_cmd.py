@@ -119,8 +119,8 @@ def _print_plan(report: dict[str, object]) -> None:
 def run(args: argparse.Namespace) -> int:
     from playwright.sync_api import Error as PlaywrightError
 
-    from pytest_pacts.browser import NoBrowserError
-    from pytest_pacts.discovery.planning import DiscoveryBrowser, discover_plan, start_page_steps
+    from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
+    from pytest_pacts.discovery.planning import discover_plan, start_page_steps
 
     plans, failed_files = load_plans(args.paths, args.blocks)
     reports: list[dict[str, object]] = []
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
 
             base_url = stack.enter_context(DemoServer(args.demo)).url
         try:
-            browser = stack.enter_context(DiscoveryBrowser(args.browser_path))
+            browser = stack.enter_context(StandaloneBrowser(args.browser_path))
             for plan in plans:
                 with browser.page(dict(plan.requirement.context)) as page:
                     outcome = discover_plan(page, plan, base_url)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
 from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, STORE_ENV, CommandError, opened_store
 from pytest_pacts.cli.plan_cmd import load_plans
 from pytest_pacts.generator import (
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 if _missing(plan, locators) and args.discover:
                     if browser is None:
-                        browser = stack.enter_context(_browser())
+                        browser = stack.enter_context(StandaloneBrowser())
                     locators = merged(_walk(browser, plan, args.base_url), locators)
                 result = write_test(plan, locators, args.out, force=args.force, secret_vars=secret)
             except GenerationError as exc:
@@ -116,35 +117,14 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_PROBLEMS if failed else EXIT_OK
 
 
-@contextmanager
-def _browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    from pytest_pacts.browser import NoBrowserError, launch_options
-
-    try:
-        options = launch_options()
-    except NoBrowserError as exc:
-        raise CommandError(str(exc), 3) from None
-    with sync_playwright() as p:
-        browser = p.chromium.launch(**options)  # type: ignore[arg-type]
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def _walk(browser: object, plan: Plan, base_url: str | None) -> Locators:
-    from playwright.sync_api import Browser
-
+def _walk(browser: StandaloneBrowser, plan: Plan, base_url: str | None) -> Locators:
     from pytest_pacts.generator.walk import discover_locators
 
-    assert isinstance(browser, Browser)
     base = base_url or plan.requirement.base_url
     if base is None and "://" not in plan.requirement.url:
         raise GenerationError(f"{plan.requirement.url!r} is relative: give --base-url")
-    page = browser.new_page(**plan.requirement.context)  # type: ignore[arg-type]
     try:
-        return discover_locators(page, plan, base or "", dict(os.environ))
-    finally:
-        page.close()
+        with browser.page(dict(plan.requirement.context)) as page:
+            return discover_locators(page, plan, base or "", dict(os.environ))
+    except NoBrowserError as exc:
+        raise CommandError(str(exc), 3) from None

@@ -16,15 +16,12 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, Error, Page, Playwright, sync_playwright
+from playwright.sync_api import Error, Page
 from pydantic import BaseModel, ConfigDict, Field
 
-from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.models import Action, ExpectationKind, Plan, SourceRef, Step
@@ -258,47 +255,3 @@ def discover_plan(
             break  # the steps after it are discovered when they run, on their own page
     out.seconds = time.perf_counter() - started
     return out
-
-
-class DiscoveryBrowser:
-    """A Playwright + Chromium of its own for collection time, stopped before tests run.
-
-    Fixtures do not exist during collection, and a sync Playwright still running when
-    pytest-playwright starts makes its fixtures fail.
-    """
-
-    def __init__(self, browser_path: str | None = None) -> None:
-        self._browser_path = browser_path
-        self._pw: Playwright | None = None
-        self._browser: Browser | None = None
-        self.launches = 0
-
-    def __enter__(self) -> DiscoveryBrowser:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @property
-    def browser(self) -> Browser:
-        if self._browser is None:
-            self._pw = sync_playwright().start()
-            self._browser = self._pw.chromium.launch(**launch_options(self._browser_path))  # type: ignore[arg-type]
-            self.launches += 1
-        return self._browser
-
-    @contextmanager
-    def page(self, context_options: Mapping[str, object] | None = None) -> Iterator[Page]:
-        context = self.browser.new_context(**dict(context_options or {}))  # type: ignore[arg-type]
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
-
-    def close(self) -> None:
-        if self._browser is not None:
-            self._browser.close()
-            self._browser = None
-        if self._pw is not None:
-            self._pw.stop()
-            self._pw = None

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pacts.discovery.planning import DiscoveryBrowser, PlanDiscovery, discover_plan
+from pytest_pacts.browser import StandaloneBrowser
+from pytest_pacts.discovery.planning import PlanDiscovery, discover_plan
 from pytest_pacts.discovery.pom import load_pom, save_pom
 from pytest_pacts.models import Plan
 from pytest_pacts.planner import RequirementFileError, load_file
@@ -89,7 +90,7 @@ def run_discovery(config: pytest.Config, plans: Iterable[Plan]) -> None:
     done: list[PlanDiscovery] = []
     position = {id(plan): n for n, plan in enumerate(todo, start=1)}
 
-    with DiscoveryBrowser(options.get_str(config, "pacts_browser_path")) as browser:
+    with StandaloneBrowser(options.get_str(config, "pacts_browser_path")) as browser:
 
         def discover(plan: Plan) -> None:
             _say(

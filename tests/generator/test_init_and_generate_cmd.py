@@ -101,3 +101,21 @@ def test_generate_without_locators_says_what_to_do(
     assert main(["generate", str(req), "--out", str(tmp_path / "gen")]) == 1
     out = capsys.readouterr().out
     assert "REQ-GEN-001: not generated" in out and "--discover" in out
+
+
+def test_generate_discover_walks_the_demo_app_in_its_own_browser(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_pacts.demo_app import DemoServer
+
+    monkeypatch.chdir(tmp_path)
+    req = _requirement(tmp_path)
+    out = tmp_path / "gen"
+    with DemoServer("v1") as demo:
+        args = ["generate", str(req), "--out", str(out), "--discover", "--base-url", demo.url]
+        assert main(args) == 0
+    assert "REQ-GEN-001: wrote" in capsys.readouterr().out
+    source = (out / "test_req_gen_001.py").read_text()
+    ast.parse(source)
+    assert """.locator('[data-test="username"]')""" in source  # found on the page
+    assert 'get_by_role("button", name="Login", exact=True)' in source
