@@ -12,6 +12,7 @@ Public surface (everything else is internal):
   contract/exception fields, and :func:`render_copy_text` ("copy proposal");
 - :func:`propose`: gate a proposal with the store's repeat counts and persist it, or
   record it as an occurrence of the proposal of the same drift (:func:`drift_key`);
+- choosing proposals to review: :class:`ProposalFilter`, :func:`select_proposals`;
 - locators per deployment: :func:`deployment_of`, :func:`merge_heal`,
   :func:`order_for_deployment`, :func:`locator_strength`.
 
@@ -67,6 +68,12 @@ from pytest_pacts.governance.render import (
     render_copy_text,
     track_badge,
 )
+from pytest_pacts.governance.selection import (
+    ProposalFilter,
+    Selected,
+    select_proposals,
+    with_occurrences,
+)
 from pytest_pacts.governance.service import proposal_from_record, propose
 from pytest_pacts.governance.signals import (
     CHANGE_PLAN_KEYWORDS,
@@ -97,6 +104,8 @@ __all__ = [
     "OpCheck",
     "PatchRejected",
     "Promotion",
+    "ProposalFilter",
+    "Selected",
     "apply_patch",
     "build_heal_proposal",
     "build_self_heal_gate",
@@ -123,6 +132,8 @@ __all__ = [
     "recipe_diff",
     "recipe_json",
     "render_copy_text",
+    "select_proposals",
     "track_badge",
     "validate_patch",
+    "with_occurrences",
 ]

@@ -235,7 +235,11 @@ def is_major(record: ProposalRecord, proposal: HealProposal) -> bool:
 
 
 def prepare(store: Store, record: ProposalRecord) -> tuple[HealProposal, Recipe, bool]:
-    """The proposal, the recipe to patch (the latest) and whether it was rebased onto it."""
+    """The proposal, the recipe to patch (the latest) and whether it was rebased onto it.
+
+    Raises :class:`ReviewError` when accepting would fail (not pending, no recipe, stale,
+    a patch the contract refuses); a drift proposal is checked with :func:`plan_accept`.
+    """
     if record.status != "pending":
         raise ReviewError(
             "not_pending", f"heal proposal #{record.id} is {record.status}, not pending"
@@ -257,6 +261,10 @@ def prepare(store: Store, record: ProposalRecord) -> tuple[HealProposal, Recipe,
             f"recipe {record.req_id} {latest.version} in the store "
             f"is not a valid recipe ({exc.errors()[0]['msg']})",
         ) from None
+    if is_drift(record, proposal):
+        # merged on each requirement's latest version when accepted: never stale
+        plan_accept(store, record)
+        return proposal, recipe, False
     rebased = False
     base = proposal.base_version
     if base is not None and base != latest.version:

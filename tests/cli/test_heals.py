@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pacts.governance import apply_patch, build_heal_proposal, propose, recipe_diff
+from pytest_pacts.governance import apply_patch, build_heal_proposal, gated, propose, recipe_diff
 from pytest_pacts.models.heal import HealProposal, Severity
 from pytest_pacts.models.recipe import PatchOp, Recipe
 from pytest_pacts.planner import load_file
@@ -89,7 +89,8 @@ def seeded(tmp_path: Path) -> Seeded:
         store.recipes.add_version(REQ, recipe.model_dump(mode="json"), plan_hash=recipe.plan_hash)
         propose(store, _heal(recipe, start), now=start)
         propose(store, _major(recipe, start), now=start)
-        # The same brittle heal three times in three days: the third needs promotion.
+        # The Login button healed three times in three days, each time to another brittle
+        # locator (three drifts, one exception fingerprint): the third needs promotion.
         for day in range(3):
             moment = start + timedelta(days=day, hours=1)
             brittle = _heal(
@@ -97,7 +98,7 @@ def seeded(tmp_path: Path) -> Seeded:
                 moment,
                 element_key=LOGIN,
                 step_index=1,
-                healed_locator={"strategy": "css", "css": "form > button:nth-child(3)"},
+                healed_locator={"strategy": "css", "css": f"form > button:nth-child({day + 3})"},
                 tool_name="similarity",
                 score=0.81,
                 runner_up_score=None,
@@ -155,29 +156,50 @@ def test_list_table_is_aligned_and_shows_each_column(seeded: Seeded) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     header, first = lines[0], lines[1]
-    for column in ("ID", "REQ", "STEP", "ELEMENT", "RUNG", "SCORE/RUNNER-UP", "SEVERITY"):
+    for column in ("ID", "REQ", "STEP", "PAGE", "ELEMENT", "RUNG", "SCORE/RUNNER-UP", "SEEN"):
         assert column in header
-    for column in ("TRACK", "PROMOTION", "CREATED"):
+    for column in ("SEVERITY", "TRACK", "PROMOTION", "LAST SEEN"):
         assert column in header
-    assert first.split()[:4] == ["1", "pending", REQ, "0"]
+    # steps are numbered from 1, as in the sheet: step_index 0 is step 1
+    assert first.split()[:4] == ["1", "pending", REQ, "1"]
     assert "semantic" in first and "0.92/0.41" in first and "minor" in first
     assert "0.81/-" in lines[3]
     # columns line up: every row's RUNG cell starts where the header's does
     col = header.index("RUNG")
     assert all(line[col - 2 : col] == "  " and line[col] != " " for line in lines[1:6])
-    assert "5 pending heal proposal(s) shown" in result.stdout
+    assert "5 pending heal proposal(s) shown (5 occurrence(s))" in result.stdout
+    assert "PROMOTION yes: Promotion required" in result.stdout
 
 
-def test_show_prints_gate_diff_and_copy_text(seeded: Seeded) -> None:
+def test_show_is_written_for_a_person(seeded: Seeded) -> None:
     result = pacts("show", "5", "--store", str(seeded.path))
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert out.startswith("Heal proposal #5 · pending · minor · Exception")
-    assert "Promotion required (승격 필요): repeat_count_7d>=2" in out
-    assert '"gate_version": "v1"' in out and '"repeat_count_7d": 2' in out
+    assert out.startswith(
+        "Heal proposal #5 · pending · minor · Exception · seen 1 time(s) in 1 requirement(s)"
+    )
+    assert '  old locator  {"name": "Login", "role": "button", "strategy": "role_name"}' in out
+    assert '  new locator  {"css": "form > button:nth-child(5)", "strategy": "css"}' in out
+    assert "  score        0.81, no runner-up" in out
+    assert "  rule         held to the heal threshold 0.75" in out
+    assert "Occurrences (1):\n  1. " in out and f"{REQ} step 2" in out
+    assert "Exception track: the new locator is brittle (positional_locator)" in out
+    assert "Promotion required: repeat_count_7d>=2" in out and "승격" not in out
+    assert "Accepting writes:\n  REQ-LOGIN-001 v001 -> v002" in out
     assert "--- recipes/REQ-LOGIN-001/v001" in out and "+++ recipes/REQ-LOGIN-001/v002" in out
-    assert "exception_expiry" in out and "positional_locator" in out
-    assert "Heal proposal 5: REQ-LOGIN-001, step 1, Login@Login form" in out  # copy text
+    assert '"gate_version"' not in out  # the gate JSON is in --json and --copy
+    korean = pacts("show", "5", "--lang", "ko", "--store", str(seeded.path)).stdout
+    assert "승격 필요: repeat_count_7d>=2" in korean
+
+
+def test_show_copy_prints_the_copy_proposal_block(seeded: Seeded) -> None:
+    result = pacts("show", "5", "--copy", "--store", str(seeded.path))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("Heal proposal 5: REQ-LOGIN-001, step 2, Login@Login form")
+    assert "Promotion required: repeat_count_7d>=2" in out
+    assert '"gate_version": "v1"' in out and '"repeat_count_7d": 2' in out
+    assert "positional_locator" in out
 
 
 def test_show_json(seeded: Seeded) -> None:
@@ -190,7 +212,10 @@ def test_show_json(seeded: Seeded) -> None:
     assert shown["copy_text"].startswith("Heal proposal 2: REQ-LOGIN-001")
     assert shown["suggested_diff"] in shown["copy_text"]
     assert shown["proposal"]["patch_ops"][0]["path"] == "workflow.s002.expect"
-    assert (shown["latest_recipe_version"], shown["stale"]) == ("v001", False)
+    assert (shown["cannot_accept"], shown["stale"]) == (None, False)
+    assert shown["accept_writes"] == ["REQ-LOGIN-001 v001 -> next"]
+    assert (shown["step"], shown["step_index"], shown["occurrences"]) == (2, 1, 1)
+    assert shown["occurrence_list"][0]["req_id"] == REQ
 
 
 def test_accept_minor_writes_the_next_version(seeded: Seeded) -> None:
@@ -207,7 +232,7 @@ def test_accept_minor_writes_the_next_version(seeded: Seeded) -> None:
     assert new.selectors[USER].fallbacks == ({"strategy": "css", "css": "#user-name"},)
     assert (record.status, record.decided_by) == ("accepted", "alice")
     shown = json.loads(pacts("show", "1", "--json", "--store", str(seeded.path)).stdout)
-    assert shown["recipe_version_written"] == "v002"
+    assert shown["recipe_versions_written"] == ["REQ-LOGIN-001 v002"]
 
 
 def test_accept_rebases_when_the_patched_paths_did_not_move(seeded: Seeded) -> None:
@@ -221,21 +246,46 @@ def test_accept_rebases_when_the_patched_paths_did_not_move(seeded: Seeded) -> N
     assert v3.selectors[USER].primary == {"strategy": "label", "label": "Username"}
 
 
-def test_accept_after_the_same_path_moved_on_is_stale(seeded: Seeded) -> None:
-    # proposals 3, 4 and 5 all patch the Login selector
+def test_two_drifts_of_one_element_are_both_kept_not_stale(seeded: Seeded) -> None:
+    # proposals 3, 4 and 5 heal the Login button to three locators: each is merged into
+    # the latest version, the newest accepted one primary, the others kept as fallbacks
     assert pacts("accept", "3", "--store", str(seeded.path)).returncode == 0
-    result = pacts("accept", "4", "--yes", "--store", str(seeded.path))
+    result = pacts("accept", "4", "--store", str(seeded.path))
+    assert result.returncode == 0, result.stderr
+    assert "recipe REQ-LOGIN-001 v002 -> v003" in result.stdout
+    with open_store(seeded.path) as store:
+        v3 = Recipe.model_validate(store.recipes.get(REQ, "v003").body)
+    assert v3.selectors[LOGIN].primary == {"strategy": "css", "css": "form > button:nth-child(4)"}
+    assert {"strategy": "css", "css": "form > button:nth-child(3)"} in v3.selectors[LOGIN].fallbacks
+
+
+def test_a_proposal_from_before_drifts_is_stale_when_its_path_moved_on(seeded: Seeded) -> None:
+    # a store migrated from schema v3 holds proposals without a drift key: each patches
+    # its own recipe version and is stale once what it patches changed
+    with open_store(seeded.path) as store:
+        old = gated(_heal(seeded.recipe, datetime.now(UTC), healed_locator={"css": "#u"}))
+        assert old.self_heal_gate is not None
+        legacy = store.proposals.create(
+            req_id=REQ,
+            step_index=0,
+            element_key=USER,
+            severity="minor",
+            track=old.self_heal_gate["track"],
+            promotion_required=False,
+            payload=old.payload(),
+        ).id
+    assert pacts("accept", "1", "--store", str(seeded.path)).returncode == 0
+    result = pacts("accept", str(legacy), "--yes", "--store", str(seeded.path))
     assert result.returncode == 1
     assert (
         "was made against recipe REQ-LOGIN-001 v001, and what it patches changed in v002"
         in result.stderr
     )
-    assert "stale" in result.stderr
-    text = pacts("show", "4", "--store", str(seeded.path)).stdout
-    assert "stale: the recipe moved on" in text
+    text = pacts("show", str(legacy), "--store", str(seeded.path)).stdout
+    assert "cannot be accepted: " in text and "it is stale" in text
     with open_store(seeded.path) as store:
         assert [v.version for v in store.recipes.versions(REQ)] == ["v001", "v002"]
-        assert store.proposals.get(4).status == "pending"
+        assert store.proposals.get(legacy).status == "pending"
 
 
 def test_major_needs_yes_when_not_interactive(seeded: Seeded) -> None:
@@ -354,3 +404,99 @@ def test_missing_or_unreadable_store_is_exit_3_and_never_created(tmp_path: Path)
     assert not (tmp_path / ".pacts").exists()
     assert elsewhere.returncode == 3 and not (tmp_path / "nope.db").exists()
     assert unreadable.returncode == 3 and "cannot open the store" in unreadable.stderr
+
+
+def test_bulk_accept_lists_the_proposals_and_needs_a_go(seeded: Seeded) -> None:
+    store = ("--store", str(seeded.path))
+    refused = pacts("accept", "1", "3", *store)
+    assert refused.returncode == 1
+    assert "2 heal proposal(s) selected to accept" in refused.stderr and "--yes" in refused.stderr
+    listed = refused.stdout.splitlines()
+    assert listed[0].split()[:3] == ["ID", "REQUIREMENTS", "PAGE"]
+    assert [line.split()[0] for line in listed[1:]] == ["1", "3"]
+    with open_store(seeded.path) as opened:
+        assert opened.recipes.latest(REQ).version == "v001"  # type: ignore[union-attr]
+
+    accepted = pacts("accept", "1", "3", "--yes", "--by", "lead", *store)
+    assert accepted.returncode == 0, accepted.stderr
+    assert "accepted heal proposal #1 (minor) by lead: recipe REQ-LOGIN-001 v001 -> v002" in (
+        accepted.stdout
+    )
+    assert "accepted heal proposal #3 (minor) by lead: recipe REQ-LOGIN-001 v002 -> v003" in (
+        accepted.stdout
+    )
+    with open_store(seeded.path) as opened:
+        assert [opened.proposals.get(i).status for i in (1, 2, 3, 4)] == [
+            "accepted", "pending", "accepted", "pending",
+        ]  # fmt: skip
+
+
+def test_bulk_decisions_need_ids_all_or_a_filter(seeded: Seeded) -> None:
+    store = ("--store", str(seeded.path))
+    nothing, both = pacts_all(
+        Call(("accept", *store)), Call(("reject", "1", "--all", "--yes", *store))
+    )
+    assert nothing.returncode == 2 and "--all, or a filter" in nothing.stderr
+    assert both.returncode == 2 and "not both" in both.stderr
+    rejected = pacts(
+        "reject", "--min-score", "0.8", "--max-score", "0.85", "--reason", "dup", "--yes", *store
+    )
+    assert rejected.returncode == 0, rejected.stderr
+    assert [line.split()[3] for line in rejected.stdout.splitlines() if "rejected" in line] == [
+        "#3", "#4", "#5",
+    ]  # fmt: skip
+    with open_store(seeded.path) as opened:
+        assert [p.id for p in opened.proposals.query(status="pending")] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("answer", "code", "status"), [("GO", 0, "accepted"), ("NOT GO", 1, "pending")]
+)
+def test_bulk_go_at_a_terminal(seeded: Seeded, answer: str, code: int, status: str) -> None:
+    controller, terminal = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest_pacts.cli", "heals", "accept", "--all", "--track",
+             "contract"],
+            env={**CLEAN_ENV, "PACTS_STORE": str(seeded.path)},
+            stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        os.write(controller, f"{answer}\n".encode())
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert proc.returncode == code, err
+    assert "Type GO to accept these 2 proposal(s)" in out
+    with open_store(seeded.path) as store:
+        # the contract track holds the minor #1 and the major #2: a bulk GO covers both
+        assert [store.proposals.get(i).status for i in (1, 2)] == [status, status]
+        assert store.proposals.get(3).status == "pending"
+
+
+def test_one_drift_in_two_requirements_and_two_runs_is_one_proposal(seeded: Seeded) -> None:
+    other = seeded.recipe.model_copy(update={"req_id": "REQ-OTHER-002"})
+    later = datetime.now(UTC)
+    with open_store(seeded.path) as store:
+        store.recipes.add_version(
+            "REQ-OTHER-002", other.model_dump(mode="json"), plan_hash=other.plan_hash
+        )
+        first = propose(store, _heal(other, later, step_index=2), now=later)
+        again = propose(store, _heal(other, later, step_index=2), now=later + timedelta(hours=1))
+        assert first.id == again.id == "1"  # the seeded #1 is the same drift
+        assert [o.req_id for o in store.proposals.occurrences(1)] == [
+            REQ, "REQ-OTHER-002", "REQ-OTHER-002",
+        ]  # fmt: skip
+    listed = rows(pacts("list", "--req", "REQ-OTHER-002", "--json", "--store", str(seeded.path)))
+    assert [(r["id"], r["occurrences"], r["requirements"]) for r in listed] == [
+        (1, 3, [REQ, "REQ-OTHER-002"])
+    ]
+    accepted = pacts("accept", "1", "--store", str(seeded.path))
+    assert accepted.returncode == 0, accepted.stderr
+    assert "recipe REQ-LOGIN-001 v001 -> v002, REQ-OTHER-002 v001 -> v002" in accepted.stdout
+    with open_store(seeded.path) as store:
+        for req in (REQ, "REQ-OTHER-002"):
+            latest = store.recipes.latest(req)
+            assert latest is not None and latest.proposal_id == 1
+            body = Recipe.model_validate(latest.body)
+            assert body.selectors[USER].primary == {"strategy": "label", "label": "Username"}
