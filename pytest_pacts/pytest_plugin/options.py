@@ -217,6 +217,25 @@ SETTINGS: tuple[Setting, ...] = (
         "(0 keeps all).",
     ),
     Setting(
+        "pacts_results",
+        "choice",
+        "on",
+        "Results back to the sheet: at session end, <report dir>/<run id>/results/ gets a "
+        "copy of each requirement .xlsx with Verdict, Step result, Root cause, Heal and "
+        "Duration columns beside the rows (the original is never written), and a CSV per "
+        "JSON/YAML file. 'off' writes none.",
+        choices=("on", "off"),
+    ),
+    Setting(
+        "pacts_slos",
+        "choice",
+        "auto",
+        "SLOs in the terminal summary, the HTML report and index.md: auto (only once the "
+        "store holds earlier sessions' runs, and only the SLOs with runs to measure: LLM "
+        "calls/run only where runs made LLM calls), always, off.",
+        choices=("auto", "always", "off"),
+    ),
+    Setting(
         "pacts_generate",
         "bool",
         False,

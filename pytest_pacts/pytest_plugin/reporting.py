@@ -26,7 +26,7 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
-from pytest_pacts.reports import artifacts, html, junit
+from pytest_pacts.reports import artifacts, html, junit, results
 from pytest_pacts.reports import summary as run_summary
 from pytest_pacts.reports.proposals import ProposalView, proposal_views
 from pytest_pacts.reports.redact import Redactor, plan_secrets
@@ -71,6 +71,9 @@ class Reporting:
         self.run_id: str = str(run_id) if run_id else _new_run_id()
         self.entries: list[dict[str, object]] = []
         self.no_record = 0
+        self.unrecorded: list[dict[str, object]] = []  # entries of items without a record
+        self.results: results.Written | None = None
+        self.started = datetime.now(UTC)
         self._store: Store | None = None
         self._store_tried = False
 
@@ -120,7 +123,12 @@ class Reporting:
         record = item.stash.get(RUN_KEY, None)
         if record is None:
             if plan is not None:
-                report.pacts = {"nodeid": item.nodeid, "req_id": plan.req_id, "verdict": None}  # type: ignore[attr-defined]
+                report.pacts = {  # type: ignore[attr-defined]
+                    "nodeid": item.nodeid,
+                    "req_id": plan.req_id,
+                    "verdict": None,
+                    "result": self._result(item, plan, None, Redactor()),
+                }
             return report
         try:
             self._report_record(item, report, record, plan)
@@ -177,10 +185,26 @@ class Reporting:
             entry[key] = str(path)
         if plan is not None and options.get_bool(self.config, "pacts_generate"):
             entry["generated"] = self._generate(plan, record)
+        if plan is not None:
+            entry["result"] = self._result(item, plan, record, redactor)
         report.pacts = entry  # type: ignore[attr-defined]
         if self.config.pluginmanager.hasplugin("html"):
             extras = self._html_extras(record, views, redactor)
             report.extras = [*getattr(report, "extras", []), *extras]  # type: ignore[attr-defined]
+
+    def _result(
+        self, item: pytest.Item, plan: Plan, record: RunRecord | None, redactor: Redactor
+    ) -> dict[str, object] | None:
+        """What the results workbook says about this item (built here, written by the
+        controller at session end)."""
+        if not self._results_on():
+            return None
+        return results.requirement_result(
+            plan, record, nodeid=item.nodeid, path=item.path, redact=redactor.text
+        ).as_json()
+
+    def _results_on(self) -> bool:
+        return self.run_dir is not None and options.get_str(self.config, "pacts_results") != "off"
 
     def _generate(self, plan: Plan, record: RunRecord) -> str | None:
         if record.verdict != "pass":
@@ -232,23 +256,69 @@ class Reporting:
         if isinstance(entry, dict):
             if entry.get("verdict") is None:
                 self.no_record += 1
+                self.unrecorded.append(entry)
             else:
                 self.entries.append(entry)
+
+    def pytest_report_teststatus(
+        self, report: pytest.TestReport, config: pytest.Config
+    ) -> tuple[str, str, tuple[str, dict[str, bool]]] | None:
+        """A ``partial`` verdict (steps with ``on_fail: skip`` were skipped) is its own
+        outcome in pytest's terminal: ``P`` / ``PARTIAL`` and "1 partial" in the last line,
+        not a plain "passed". The test still counts as passed for the exit code and JUnit."""
+        entry = getattr(report, "pacts", None)
+        partial = isinstance(entry, dict) and entry.get("verdict") == "partial"
+        if report.when == "call" and report.passed and partial:
+            return "partial", "P", ("PARTIAL", {"yellow": True})
+        return None
 
     def summary(self) -> run_summary.RunSummary:
         result = run_summary.from_entries(self.entries, self.no_record)
         store = self.store()
         if store is not None:
             since = datetime.now(UTC) - SLO_WINDOW
-            result = run_summary.with_store_history(result, store, since)
+            result = run_summary.with_store_history(result, store, since, self.started)
+        mode = options.get_str(self.config, "pacts_slos") or "auto"
+        budget = options.get(self.config, "pacts_extension_budget")
+        run_summary.select_slos(
+            result,
+            "always" if mode == "always" else "off" if mode == "off" else "auto",
+            llm_configured=isinstance(budget, int) and budget > 0,
+        )
         if self.entries and self.run_dir is not None:
             result.report_dir = str(self.run_dir)
+        if self.results is not None:
+            result.results = [str(p) for p in self.results.paths]
         return result
+
+    def _write_results(self, run_dir: Path) -> results.Written:
+        """The results workbooks and CSVs of the session (controller only)."""
+        from pytest_pacts.pytest_plugin.collect import loader_options
+
+        found = []
+        for entry in [*self.entries, *self.unrecorded]:
+            data = entry.get("result")
+            if isinstance(data, dict):
+                found.append(results.RequirementResult.from_json(data))
+        loader = loader_options(self.config)
+        return results.write_results(
+            run_dir / "results",
+            found,
+            run_id=self.run_id,
+            limits=loader.limits,
+            max_file_bytes=loader.max_file_bytes,
+        )
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.is_worker or not self.entries or self.run_dir is None:
             return
+        if self._results_on():
+            self.results = self._write_results(self.run_dir)
+            for problem in self.results.problems:
+                session.config.issue_config_time_warning(
+                    pytest.PytestWarning(f"pacts: {problem}"), 2
+                )
         result = self.summary()
         index = {
             "run_id": self.run_id,
@@ -273,6 +343,8 @@ class Reporting:
         terminalreporter.section("pytest-pacts")
         for line in self.summary().terminal_lines():
             terminalreporter.write_line(line)
+        for problem in self.results.problems if self.results is not None else ():
+            terminalreporter.write_line(f"results not written: {problem}", yellow=True)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if self._store is not None:

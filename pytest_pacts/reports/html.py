@@ -200,12 +200,17 @@ def summary_html(summary: RunSummary) -> str:
     tracks = ", ".join(f"{e(t)} {n}" for t, n in summary.heals_by_track.items())
     pending = ", ".join(f"{e(t)} {n}" for t, n in summary.pending_by_track.items())
     where = f"<p>Artifacts: <code>{e(summary.report_dir)}</code></p>" if summary.report_dir else ""
+    slo_table = (
+        f"<table><tr><th>SLO ({e(summary.slo_scope)})</th><th>Target</th><th>Actual</th>"
+        f"<th>Status</th></tr>{slo_rows}</table>"
+        if summary.slos
+        else ""
+    )
     return (
         f'{STYLE}<div class="pacts pacts-summary"><h2>pytest-pacts</h2>'
         f"<p>Verdicts: <b>{v['pass']}</b> pass, <b>{v['fail']}</b> fail, "
         f"<b>{v['partial']}</b> partial · healed: <b>{summary.healed}</b></p>"
         f"<p>Heals by track: {tracks} · pending proposals: {pending} · "
         f"promotion required (승격 필요): <b>{summary.promotion_required}</b></p>"
-        f"<table><tr><th>SLO ({e(summary.slo_scope)})</th><th>Target</th><th>Actual</th>"
-        f"<th>Status</th></tr>{slo_rows}</table>{where}</div>"
+        f"{slo_table}{where}</div>"
     )

@@ -13,7 +13,9 @@ from this session's test reports (terminal summary without a store). Definitions
   ``pass``. Target >= 80%.
 
 An SLO with no qualifying run has no value and status ``N/A``: nothing measured is neither
-a pass nor a failure.
+a pass nor a failure. :func:`shown` picks the SLOs worth printing: the LLM target applies
+only to projects whose runs make LLM calls, and by default a session shows SLOs only once
+the store holds runs of earlier sessions (one session is no trend).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from pytest_pacts.store import Run
 
 SloStatus = Literal["PASS", "FAIL", "N/A"]
+SloMode = Literal["auto", "always", "off"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,26 @@ def second_run_pairs(runs: Iterable[RunFact]) -> list[tuple[RunFact, RunFact]]:
         group.sort(key=lambda r: r.started_at)
         pairs.extend((a, b) for a, b in itertools.pairwise(group) if a.verdict == "pass")
     return pairs
+
+
+def applicable(results: Sequence[SloResult], *, llm_in_use: bool) -> list[SloResult]:
+    """The SLOs whose target applies: "LLM calls/run" only where runs made LLM calls or an
+    external healer is configured (a project that uses no LLM has nothing to keep low)."""
+    return [s for s in results if s.key != "llm_calls_per_run" or llm_in_use]
+
+
+def shown(
+    results: Sequence[SloResult], mode: SloMode, *, history: bool, llm_in_use: bool
+) -> list[SloResult]:
+    """The SLOs a run summary shows. ``always``: every SLO that applies, ``N/A`` included;
+    ``off``: none; ``auto``: only with ``history`` (the store holds runs of earlier
+    sessions), and only the SLOs that apply and have runs to measure."""
+    if mode == "off":
+        return []
+    chosen = applicable(results, llm_in_use=llm_in_use)
+    if mode == "always":
+        return chosen
+    return [s for s in chosen if s.value is not None] if history else []
 
 
 def compute_slos(runs: Sequence[RunFact]) -> list[SloResult]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pytest_pacts.reports.slo import RunFact, SloResult, compute_slos
+from pytest_pacts.reports.slo import RunFact, SloMode, SloResult, applicable, compute_slos, shown
 
 if TYPE_CHECKING:
     from pytest_pacts.store import Store
@@ -30,7 +30,10 @@ class RunSummary:
     promotion_required: int = 0
     slos: list[SloResult] = field(default_factory=list)
     slo_scope: str = ""
+    llm_calls: int = 0  # LLM calls made by the runs the SLOs were computed over
+    earlier_runs: int = 0  # stored runs that started before this session
     report_dir: str | None = None
+    results: list[str] = field(default_factory=list)  # the results workbooks and CSVs
     store: str | None = None
     recent: list[RunFact] = field(default_factory=list)
 
@@ -49,6 +52,7 @@ class RunSummary:
             "slo_scope": self.slo_scope,
             "slos": [s.as_json() for s in self.slos],
             "report_dir": self.report_dir,
+            "results": list(self.results),
             "store": self.store,
         }
 
@@ -64,8 +68,9 @@ class RunSummary:
             line,
             f"healed: {self.healed} requirement(s); heals by track: {heals}",
             f"pending proposals: {pending}; promotion required: {self.promotion_required}",
-            f"SLOs ({self.slo_scope}):",
         ]
+        if self.slos:
+            lines.append(f"SLOs ({self.slo_scope}):")
         for s in self.slos:
             lines.append(
                 f"  {s.status:<4} {s.title:<20} {s.actual:>6} (target {s.target}, "
@@ -73,6 +78,7 @@ class RunSummary:
             )
         if self.report_dir:
             lines.append(f"reports: {self.report_dir}")
+        lines.extend(f"results: {path}" for path in self.results)
         return lines
 
     def markdown(self, title: str = "pytest-pacts report") -> str:
@@ -85,12 +91,17 @@ class RunSummary:
             "- Heals by track: " + _pairs(self.heals_by_track),
             "- Pending proposals: " + _pairs(self.pending_by_track),
             f"- Promotion required (승격 필요): {self.promotion_required}",
-            "",
-            f"## SLO Compliance ({self.slo_scope})",
-            "| SLO | Target | Actual | Status |",
-            "|-----|--------|--------|--------|",
         ]
-        out += [f"| {s.title} | {s.target} | {s.actual} | {s.status} |" for s in self.slos]
+        if self.slos:
+            out += [
+                "",
+                f"## SLO Compliance ({self.slo_scope})",
+                "| SLO | Target | Actual | Status |",
+                "|-----|--------|--------|--------|",
+            ]
+            out += [f"| {s.title} | {s.target} | {s.actual} | {s.status} |" for s in self.slos]
+        if self.results:
+            out += ["", "## Results files", *(f"- `{path}`" for path in self.results)]
         if self.recent:
             out += ["", "## Recent Runs", "| Requirement | Started | Verdict | Heals | LLM |"]
             out.append("|---|---|---|---|---|")
@@ -138,7 +149,9 @@ def from_store(store: Store, since: datetime | None) -> RunSummary:
     for p in store.proposals.query(since=since):
         summary.heals_by_track[p.track if p.track in TRACKS else "ungated"] += 1
     add_store_proposals(summary, store)
-    summary.slos = compute_slos(facts)
+    llm_calls = sum(f.llm_calls for f in facts)
+    summary.slos = applicable(compute_slos(facts), llm_in_use=llm_calls > 0)
+    summary.llm_calls = llm_calls
     summary.slo_scope = f"{len(facts)} stored run(s)" + (
         f" since {since.isoformat(timespec='seconds')}" if since else ""
     )
@@ -165,6 +178,7 @@ def from_entries(entries: Iterable[Mapping[str, object]], no_record: int = 0) ->
         facts.append(_fact(e))
     summary.slos = compute_slos(facts)
     summary.slo_scope = f"this session, {len(facts)} run(s)"
+    summary.llm_calls = sum(f.llm_calls for f in facts)
     return summary
 
 
@@ -185,16 +199,39 @@ def _fact(e: Mapping[str, object]) -> RunFact:
     )
 
 
-def with_store_history(summary: RunSummary, store: Store, since: datetime | None) -> RunSummary:
-    """Replace session-only SLOs and proposal counts by the store's (terminal summary)."""
+def with_store_history(
+    summary: RunSummary,
+    store: Store,
+    since: datetime | None,
+    session_start: datetime | None = None,
+) -> RunSummary:
+    """Replace session-only SLOs and proposal counts by the store's (terminal summary);
+    ``earlier_runs`` counts the stored runs started before ``session_start``."""
     facts = store_facts(store, since)
     if facts:  # a store that has recorded no run yet says less than this session does
         summary.slos = compute_slos(facts)
+        summary.llm_calls = sum(f.llm_calls for f in facts)
+        if session_start is not None:
+            summary.earlier_runs = sum(
+                1 for f in facts if datetime.fromisoformat(f.started_at) < session_start
+            )
         summary.slo_scope = f"store, {len(facts)} run(s)" + (
             f" since {since.date().isoformat()}" if since else ""
         )
     add_store_proposals(summary, store)
     summary.store = store.location
+    return summary
+
+
+def select_slos(summary: RunSummary, mode: SloMode, *, llm_configured: bool = False) -> RunSummary:
+    """Keep the SLOs worth showing (:func:`~pytest_pacts.reports.slo.shown`): the store
+    has history when it holds runs of earlier sessions."""
+    summary.slos = shown(
+        summary.slos,
+        mode,
+        history=summary.earlier_runs > 0,
+        llm_in_use=llm_configured or summary.llm_calls > 0,
+    )
     return summary
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_pacts.store import open_store
 from tests.reports.helpers import BRITTLE, NASTY, NEW, png, record, stored_proposal, write_project
 
 
@@ -93,7 +94,8 @@ def test_html_report_self_contained(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=3, failed=1)
     text = (root / "report.html").read_text()
     assert 'data-column-type="verdict"' in text
-    assert "pytest-pacts" in text and "Post-patch recovery" in text  # summary section
+    assert "pytest-pacts" in text and "Verdicts:" in text  # summary section
+    assert "Post-patch recovery" not in text, "no SLOs before the store has history"
     tests = _html_data(root / "report.html")["tests"]
     assert isinstance(tests, dict)
     healed = next(v for k, v in tests.items() if k.endswith("test_healed"))[0]
@@ -152,13 +154,57 @@ def test_without_pytest_html_and_terminal_summary(pytester: pytest.Pytester) -> 
             "verdicts: 3 pass, 1 fail, 0 partial",
             "healed: 2 requirement(s); heals by track: 1 contract, 1 exception",
             "pending proposals: 1 contract, 1 exception; promotion required: *",
-            "SLOs (*run(s)*",
-            "*LLM calls/run*",
-            "*2nd run success*",
-            "*Post-patch recovery*",
             "reports: *out*",
         ]
     )
+    assert "SLO" not in result.stdout.str(), "one session is no trend: no SLO table"
+
+
+def _history(store_path: Path) -> None:
+    """Runs of earlier sessions: REQ-HEAL-001 passed twice, then needed a heal."""
+    with open_store(store_path) as store:
+        for i, heals in enumerate((0, 0, 1)):
+            run = store.runs.begin(f"earlier-{i}", "REQ-HEAL-001", plan_hash="sha256:" + "ab" * 32)
+            store.runs.finish(run.id, verdict="pass", healed=heals > 0, heal_count=heals)
+
+
+def test_slos_once_the_store_has_history(pytester: pytest.Pytester) -> None:
+    root = _project(pytester)
+    _history(root / "store.db")
+    result = pytester.runpytest_subprocess("--html=report.html", "--self-contained-html")
+    result.assert_outcomes(passed=3, failed=1)
+    out = result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["SLOs (store, 3 run(s) since *", "*2nd run success*", "*Post-patch recovery*"]
+    )
+    assert "LLM calls/run" not in out, "no run made an LLM call: the target does not apply"
+    html_text = (root / "report.html").read_text()
+    assert "Post-patch recovery" in html_text and "LLM calls/run" not in html_text
+    # opt in with no history, or opt out with it
+    always = pytester.runpytest_subprocess("-p", "no:html", "--pacts-slos=always")
+    always.stdout.fnmatch_lines(["SLOs (*", "*2nd run success*", "*Post-patch recovery*"])
+    assert "LLM calls/run" not in always.stdout.str()
+    off = pytester.runpytest_subprocess("-p", "no:html", "--pacts-slos=off")
+    assert "SLO" not in off.stdout.str()
+    assert "verdicts: 3 pass, 1 fail, 0 partial" in off.stdout.str()
+
+
+def test_partial_is_its_own_outcome(pytester: pytest.Pytester) -> None:
+    root = pytester.path
+    records = {
+        "test_plain": record("REQ-PLAIN-001"),
+        "test_part": record("REQ-P", verdict="partial"),
+    }
+    write_project(root, records, ini="pacts_report_dir = out\n")
+    result = pytester.runpytest_subprocess("-p", "no:html", "--junitxml=junit.xml")
+    outcomes = result.parseoutcomes()
+    assert (outcomes.get("passed"), outcomes.get("partial")) == (1, 1), outcomes
+    result.stdout.fnmatch_lines(["test_reqs.py .P*", "*1 passed, 1 partial*"])
+    assert result.ret == 0, "a partial verdict still passes"
+    verbose = pytester.runpytest_subprocess("-p", "no:html", "-v", "-n", "2")
+    verbose.stdout.fnmatch_lines(["*PARTIAL*test_reqs.py::test_part*"])
+    cases = {c.get("name"): c for c in ET.parse(root / "junit.xml").iter("testcase")}
+    assert cases["test_part"].find("failure") is None and cases["test_part"].find("skipped") is None
 
 
 def test_no_record_is_tolerated(pytester: pytest.Pytester) -> None:

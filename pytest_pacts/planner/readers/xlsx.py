@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from openpyxl import load_workbook
@@ -94,7 +94,7 @@ def _rows(ws: object, display: str, limits: ReadLimits) -> Iterator[tuple[int, l
         yield row_number, cells
 
 
-def _check_archive(path: Path, display: str, limits: ReadLimits) -> None:
+def check_archive(path: Path, display: str, limits: ReadLimits) -> None:
     """Refuse an archive that would inflate beyond the limits, from its directory alone
     (nothing is inflated). Python's zip reader never inflates a member past the size its
     directory declares, so the declared sizes bound what openpyxl can read."""
@@ -171,15 +171,23 @@ class _SheetReader:
     def header(self, rows: list[tuple[int, list[_Cell]]]) -> tuple[int, dict[str, str]] | None:
         """The first row naming at least three known columns including Action or Block."""
         for row_number, cells in rows[:HEADER_SCAN_ROWS]:
-            found: dict[str, str] = {}
-            for cell in cells:
-                if isinstance(cell.value, str):
-                    name = _COLUMNS.get(_norm(cell.value))
-                    if name and name not in found:
-                        found[name] = cell.column
-            if len(found) >= 3 and ("action" in found or "block" in found):
+            found = header_columns((cell.column, cell.value) for cell in cells)
+            if found is not None:
                 return row_number, found
         return None
+
+
+def header_columns(cells: Iterable[tuple[str, object]]) -> dict[str, str] | None:
+    """``{field: column letter}`` when the row of ``(column letter, value)`` cells is a
+    header row (at least three known columns including Action or Block), else ``None``.
+    The results workbook finds the header row again with this same rule."""
+    found: dict[str, str] = {}
+    for column, value in cells:
+        if isinstance(value, str):
+            name = _COLUMNS.get(_norm(value))
+            if name and name not in found:
+                found[name] = column
+    return found if len(found) >= 3 and ("action" in found or "block" in found) else None
 
 
 def _record(cells: list[_Cell], columns: dict[str, str]) -> dict[str, _Cell]:
@@ -369,7 +377,7 @@ def read_xlsx(path: Path, display: str, limits: ReadLimits | None = None) -> Doc
     """Read a workbook into the schema shape; raises :class:`ReadFailure` when unreadable
     or over the :class:`ReadLimits`."""
     limits = limits or ReadLimits()
-    _check_archive(path, display, limits)
+    check_archive(path, display, limits)
     try:
         workbook = load_workbook(path, read_only=True, data_only=False)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, EOFError) as exc:
