@@ -1,0 +1,103 @@
+"""The results files on their own: untrusted text stays text, a changed or oversized
+workbook is a problem in words and never overwritten, names never collide with the
+requirement file. Real .xlsx files written and read with openpyxl; no browser."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from openpyxl import Workbook, load_workbook
+
+from pytest_pacts.planner.readers.limits import ReadLimits
+from pytest_pacts.reports.results import (
+    RequirementResult,
+    StepResult,
+    results_name,
+    write_results,
+)
+
+EVIL = '=HYPERLINK("http://evil.test","click")'
+
+
+def _workbook(path: Path, req_id: str = "REQ-A") -> None:
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Reqs"
+    ws.append(["Req ID", "URL", "Element@Region", "Action", "Value"])
+    ws.append([req_id, "/", "Name@Form", "fill", "x"])
+    ws.append([None, None, "Send@Form", "click", None])
+    wb.save(path)
+
+
+def _result(path: Path, display: str, *, sheet: str | None = "Reqs") -> RequirementResult:
+    line = None if sheet else 3
+    steps = (
+        StepResult(1, sheet, 2 if sheet else None, line, EVIL, "passed", 12.0, "", False),
+        StepResult(2, sheet, 3 if sheet else None, line, "click", "failed", 30.0, EVIL, True),
+    )
+    return RequirementResult(
+        path=str(path), display=display, req_id="REQ-A", nodeid=f"{display}::REQ-A",
+        verdict="fail", rca="selector_drift (0.80): gone", recommendation=EVIL, heals=1,
+        duration_ms=42.0, sheet=sheet, row=2 if sheet else None, line=line, steps=steps,
+    )  # fmt: skip
+
+
+def test_untrusted_text_is_never_a_formula(tmp_path: Path) -> None:
+    source = tmp_path / "reqs.xlsx"
+    _workbook(source)
+    (tmp_path / "api.req.json").write_text("{}")
+    out = tmp_path / "out"
+    written = write_results(
+        out,
+        [_result(source, "reqs.xlsx"), _result(tmp_path / "api.req.json", "api.req.json",
+                                                sheet=None)],
+        run_id="r1", limits=ReadLimits(), max_file_bytes=10**7,
+    )  # fmt: skip
+    assert written.problems == ()
+    book, table = out / "reqs.results.xlsx", out / "api.req.json.results.csv"
+    assert set(written.paths) == {book, table}
+    ws = load_workbook(book)["Reqs"]
+    heal = ws.cell(row=3, column=9)
+    assert ws.cell(row=1, column=9).value == "Heal"
+    assert heal.value == f"step 2: {EVIL}" and heal.data_type == "s"
+    rca = ws.cell(row=3, column=8)
+    assert rca.value == f"selector_drift (0.80): gone\n{EVIL}" and rca.data_type == "s"
+    assert ws.cell(row=2, column=8).value is None, "the root cause sits on the failed row"
+    assert ws.cell(row=2, column=10).value == 0.012
+    summary = load_workbook(book)["pacts results"]
+    assert summary["D4"].value == EVIL and summary["D4"].data_type == "s"
+    rows = list(csv.reader(table.read_text(encoding="utf-8-sig").splitlines()))
+    assert rows[1][4] == "'" + EVIL, "a spreadsheet opening the CSV sees text"
+    assert rows[2][8] == "'" + EVIL
+
+
+def test_changed_or_oversized_workbook_is_a_problem(tmp_path: Path) -> None:
+    source = tmp_path / "reqs.xlsx"
+    _workbook(source, req_id="REQ-OTHER")  # the rows moved since collection
+    written = write_results(
+        tmp_path / "out", [_result(source, "reqs.xlsx")], run_id="r1", limits=ReadLimits(),
+        max_file_bytes=10**7,
+    )  # fmt: skip
+    assert written.problems == (
+        "reqs.xlsx:Reqs:2:A: expected 'REQ-A', found 'REQ-OTHER': the file changed during "
+        "the run; no results written for REQ-A",
+    )
+    ws = load_workbook(written.paths[0])["Reqs"]
+    assert ws.max_column == 5, "no result columns for rows that are not the requirement's"
+    small = write_results(
+        tmp_path / "small", [_result(source, "reqs.xlsx")], run_id="r1", limits=ReadLimits(),
+        max_file_bytes=100,
+    )  # fmt: skip
+    assert small.paths == ()
+    assert small.problems[0].startswith("reqs.xlsx: the workbook is 0.0 MB, over the")
+    assert small.problems[0].endswith("its results workbook was not written")
+
+
+def test_results_names() -> None:
+    assert results_name("reqs/login.req.xlsx", ".xlsx") == "reqs/login.req.results.xlsx"
+    assert results_name("a.req.yaml", ".csv") == "a.req.yaml.results.csv"
+    outside = results_name("/elsewhere/login.xlsx", ".xlsx")
+    assert "/" not in outside and outside.endswith(".results.xlsx")
+    assert ".." not in results_name("../up/login.xlsx", ".xlsx")
