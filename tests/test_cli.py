@@ -100,6 +100,7 @@ def test_discover_against_the_demo_app(tmp_path: Path) -> None:
     req.write_text(
         "req_id: R-LOGIN\nurl: /\nsteps:\n"
         "  - Username@LoginForm | fill | standard_user\n"
+        "  - Password@LoginForm | fill | secret_sauce\n"
         "  - Login@LoginForm | click | | navigates_to:Products\n"
         "  - Open Menu | click\n"
     )
@@ -107,11 +108,13 @@ def test_discover_against_the_demo_app(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     (report,) = json.loads(result.stdout)
     steps = report["steps"]
-    assert [s["status"] for s in steps] == ["resolved", "resolved", "later"]
+    # the walk logs in, so the menu button of the next page is found too
+    assert [s["status"] for s in steps] == ["resolved"] * 4
     assert steps[0]["strategy"] == "test_id" and steps[0]["confidence"] == 0.98
     assert steps[0]["code"] == 'page.locator("#login_form").locator(\'[data-test="username"]\')'
-    assert all(p["ok"] for p in steps[1]["gate"].values())
-    assert steps[1]["alternates"]
+    assert all(p["ok"] for p in steps[2]["gate"].values())
+    assert steps[2]["alternates"]
+    assert "inventory" in steps[3]["url"]
 
 
 def test_discover_reports_unresolved_with_candidates(tmp_path: Path) -> None:
@@ -122,6 +125,7 @@ def test_discover_reports_unresolved_with_candidates(tmp_path: Path) -> None:
     result = pacts("discover", str(req), "--demo", "v1")
     assert result.returncode == 1
     out = result.stdout
-    assert "NOT RESOLVED (ambiguous)" in out and "candidate: " in out and "Draft A" in out
+    assert "NOT RESOLVED" in out and "is ambiguous" in out and "candidate: " in out
+    assert "Draft A" in out and "why: step 1 did not pass" in out
     assert 'w.req.yaml:4:5: R-W: step 1 (click "Delete")' in out
     assert "Traceback" not in result.stderr

@@ -1,38 +1,63 @@
-"""``pacts discover FILES``: find-first discovery outside pytest, for checking a sheet.
+"""``pacts discover FILES``: walk each requirement's flow in a browser and say, per step, the
+locator the run will use or why there is none.
 
-Prints, per step, the chosen locator, strategy, confidence, gate result and alternates, or
-why the step could not be resolved with the top candidates. Steps after the first one that
-may leave the start page are discovered when the test runs (they need the earlier steps to
-have happened); they are listed as such.
+The walk is a dry run of the engine (``cli/walk.py``): it performs the flow's own steps,
+in order, as a test run would (it fills the fields and clicks the links and buttons the
+steps name, so later pages are reached and discovered), and nothing else: no healing, and
+nothing written (no store, cache, proposals, screenshots or reports). ``--until N`` stops
+before step N: the steps before it are performed, step N and the later steps of that page
+are only located. Files are read as pytest reads them (``cli/project.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from pytest_pacts.cli.common import EXIT_ENVIRONMENT, EXIT_OK, EXIT_PROBLEMS, CommandError
-from pytest_pacts.cli.plan_cmd import load_plans
-from pytest_pacts.models import Plan
-from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.cli.common import (
+    EXIT_ENVIRONMENT,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CommandError,
+)
+from pytest_pacts.cli.project import load_project
+from pytest_pacts.cli.walk import Walk
+
+WHAT_IT_DOES = (
+    "The walk performs the flow's steps as the test would (it fills fields and clicks the "
+    "links and buttons the steps name), so use a test deployment; --until N stops before "
+    "step N. It never heals and writes nothing (no store, proposals or screenshots)."
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "discover",
-        help="discover the locators of requirement files in a real browser (no pytest)",
-        description="Open each requirement's start page in Chromium and resolve its steps "
-        "find-first: the chosen locator, strategy, confidence, gate result and alternates, "
-        "or why a step could not be resolved. Exit 1 when any step or page has a problem.",
+        help="walk requirement flows in a real browser and report each step's locator",
+        description="Walk each requirement's flow in Chromium as a dry run and report, per "
+        "step, the locator the run will use (strategy, confidence, gate, alternates) or why "
+        "the step could not be resolved, with the closest candidates. " + WHAT_IT_DOES + " "
+        "Exit 1 when any step or page has a problem.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    parser.add_argument("--base-url", help="base for relative requirement URLs")
+    parser.add_argument(
+        "--base-url", help="base for relative requirement URLs (default: the ini's base_url)"
+    )
     parser.add_argument(
         "--demo",
         choices=("v1", "v2"),
         help="serve the bundled demo app (this release) and use it as base URL",
+    )
+    parser.add_argument(
+        "--until",
+        type=int,
+        metavar="STEP",
+        help="stop before step STEP (1-based, as printed): perform the steps before it, only "
+        "locate it and the later steps on its page (e.g. stop before 'Place order')",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument(
@@ -41,121 +66,94 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         default=[],
         metavar="FILE",
-        help="a shared blocks file (repeatable)",
+        help="a shared blocks file, besides pacts_blocks_files (repeatable)",
     )
     parser.add_argument("--browser-path", help="Chromium executable (default: detect)")
     parser.set_defaults(func=run)
 
 
-def _step_json(
-    plan: Plan, index: int, result: DiscoveryResult | None, later: bool
-) -> dict[str, object]:
-    from pytest_pacts.discovery import to_code
-
-    step = plan.steps[index]
-    out: dict[str, object] = {
-        "index": index,
-        "text": step.describe(),
-        "source": step.source.render(),
-    }
-    if later:
-        out["status"] = "later"
-        return out
-    if result is None:
-        out["status"] = "no_element"
-        return out
-    out["status"] = (
-        "resolved" if result.ok else ("found_not_actionable" if result.locator else "unresolved")
-    )
-    if result.locator is not None:
-        out["locator"] = result.locator.model_dump(mode="json", exclude_none=True)
-        out["code"] = to_code(result.locator)
-        out["strategy"] = result.locator.strategy.value
-        out["confidence"] = result.locator.confidence
-    out["alternates"] = [to_code(a) for a in result.alternates]
-    if result.gate is not None:
-        out["gate"] = {
-            p.name: {"ok": p.ok, "code": p.code, "reason": p.reason} for p in result.gate.points
-        }
-    if result.unresolved is not None:
-        out["unresolved"] = result.unresolved.model_dump(mode="json", exclude_none=True)
-    return out
+_HEADS = {
+    "resolved": "found and performed",
+    "done": "performed",
+    "located": "found, not performed (--until)",
+    "skipped": "FAILED, skipped (on_fail: skip)",
+    "failed": "found, FAILED",
+    "unresolved": "NOT RESOLVED",
+    "not_reached": "not reached",
+}
 
 
-def _print_plan(report: dict[str, object]) -> None:
+def _print_walk(report: dict[str, object]) -> None:
     print(f"{report['req_id']}  {report['url'] or '(no URL)'}  [{report['source']}]")
     for problem in report["problems"]:  # type: ignore[attr-defined]
         print(f"  ! {problem}")
     for step in report["steps"]:  # type: ignore[attr-defined]
-        head = f"  {step['index'] + 1:>3}. {step['text']}  ({step['source']})"
-        status = step["status"]
-        if status == "later":
-            print(head + "\n       on a later page: discovered right before it runs")
-            continue
-        if status == "no_element":
-            print(head + "\n       no element to find")
-            continue
-        print(head)
+        print(f"  {step['index'] + 1:>3}. {step['text']}  ({step['source']})")
+        print(f"       {_HEADS.get(step['status'], step['status'])}")
         if "code" in step:
             print(f"       -> {step['code']}  [{step['strategy']} {step['confidence']:.2f}]")
         if "gate" in step:
-            gate = step["gate"]
-            print(
-                "       gate: "
-                + " ".join(
-                    f"{name}={'ok' if point['ok'] else point['code']}"
-                    for name, point in gate.items()
-                )
+            marks = " ".join(
+                f"{name}={'ok' if point['ok'] else point['code']}"
+                for name, point in step["gate"].items()
             )
+            print(f"       gate: {marks}")
         if step.get("alternates"):
             print("       alternates: " + "; ".join(step["alternates"]))
-        if "unresolved" in step:
-            unresolved = step["unresolved"]
-            print(f"       NOT RESOLVED ({unresolved['reason']}): {unresolved['message']}")
-            for cand in unresolved.get("candidates", [])[:3]:
-                print(f"         candidate: {cand['description']} ({cand['score']:.2f})")
+        if "message" in step:
+            print(f"       why: {step['message']}")
+        elif step["status"] == "not_reached":
+            print("       why: the start page could not be opened")
+        for cand in step.get("candidates", []):
+            print(f"         candidate: {cand}")
+        for note in step.get("notes", []):
+            print(f"       note: {note}")
+
+
+def _report(walk: Walk) -> dict[str, object]:
+    return {
+        "req_id": walk.plan.req_id,
+        "url": walk.url,
+        "source": walk.plan.requirement.source.render(),
+        "problems": walk.problems,
+        "stopped_before": walk.stopped_before,
+        "steps": [s.as_json() for s in walk.steps],
+    }
 
 
 def run(args: argparse.Namespace) -> int:
     from playwright.sync_api import Error as PlaywrightError
 
     from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
-    from pytest_pacts.discovery.planning import discover_plan, start_page_steps
+    from pytest_pacts.cli.walk import walk_plan
 
-    plans, failed_files = load_plans(args.paths, args.blocks)
+    if args.until is not None and args.until < 1:
+        raise CommandError("--until counts steps from 1, as they are printed", EXIT_USAGE)
+    project = load_project(args.paths, args.blocks)
+    for refused in project.failed:
+        for problem in refused.problems:
+            print(problem, file=sys.stderr)
     reports: list[dict[str, object]] = []
-    problems = failed_files
+    problems = len(project.failed)
     with ExitStack() as stack:
-        base_url = args.base_url
+        base_url = args.base_url or project.base_url
         if args.demo:
             from pytest_pacts.demo_app import DemoServer
 
             base_url = stack.enter_context(DemoServer(args.demo)).url
         try:
             browser = stack.enter_context(StandaloneBrowser(args.browser_path))
-            for plan in plans:
+            for plan in project.plans:
                 with browser.page(dict(plan.requirement.context)) as page:
-                    outcome = discover_plan(page, plan, base_url)
-                start = {s.index for s in start_page_steps(plan)}
-                steps = [
-                    _step_json(
+                    walk = walk_plan(
+                        page,
                         plan,
-                        s.index,
-                        outcome.results.get(s.index),
-                        later=s.index not in start and s.target is not None,
+                        base_url,
+                        step_timeout_ms=project.step_timeout_ms,
+                        until=None if args.until is None else args.until - 1,
                     )
-                    for s in plan.steps
-                ]
-                problems += len(outcome.problems)
-                reports.append(
-                    {
-                        "req_id": plan.req_id,
-                        "url": outcome.url,
-                        "source": plan.requirement.source.render(),
-                        "problems": [str(p) for p in outcome.problems],
-                        "steps": steps,
-                    }
-                )
+                problems += len(walk.problems)
+                reports.append(_report(walk))
         except NoBrowserError as exc:
             raise CommandError(str(exc), EXIT_ENVIRONMENT) from None
         except PlaywrightError as exc:
@@ -165,8 +163,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reports, indent=2, ensure_ascii=False))
     else:
+        print(f"pacts discover: {WHAT_IT_DOES}\n")
         for report in reports:
-            _print_plan(report)
+            _print_walk(report)
             print()
-        print(f"{len(reports)} requirement(s) discovered, {problems} problem(s)")
+        print(f"{len(reports)} requirement(s) walked, {problems} problem(s)")
     return EXIT_PROBLEMS if problems else EXIT_OK

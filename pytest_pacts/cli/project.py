@@ -22,6 +22,7 @@ from pytest_pacts.cli.common import EXIT_USAGE, CommandError
 from pytest_pacts.models import Plan
 from pytest_pacts.planner import LoaderOptions, RequirementFileError
 from pytest_pacts.planner.loader import load_blocks_file
+from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.collect import wants_file
 from pytest_pacts.pytest_plugin.validation import (
     ProjectSettings,
@@ -87,6 +88,7 @@ class Project:
     settings: ProjectSettings
     files: list[ValidatedFile] = field(default_factory=list)
     base_url: str | None = None
+    step_timeout_ms: float = 10_000.0
 
     @property
     def plans(self) -> list[Plan]:
@@ -139,7 +141,11 @@ def load_project(
         if secret_vars:
             secret = settings.loader.secret_vars | frozenset(secret_vars)
             settings = replace(settings, loader=replace(settings.loader, secret_vars=secret))
-        project = Project(settings, base_url=_base_url(config))
+        project = Project(
+            settings,
+            base_url=_base_url(config),
+            step_timeout_ms=options.get_float(config, "pacts_step_timeout") * 1000,
+        )
         for file in requirement_files(config, paths):
             project.files.append(validate_file(file, settings))
     return project

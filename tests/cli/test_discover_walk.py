@@ -1,0 +1,181 @@
+"""``pacts discover`` walks the whole flow (a dry run of the engine) in real Chromium.
+
+Multi-page flows used to stop at the start page ("on a later page" / NOT RESOLVED); the walk
+performs the flow's steps and discovers every page on the state the step meets. ``--until``
+stops before a step, which is then located and never performed; nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_requirements"
+
+CHECKOUT = """\
+req_id: R-CHECKOUT
+url: /
+steps:
+  - Username | fill | standard_user
+  - Password | fill | secret_sauce
+  - Login | click | | navigates_to:Products
+  - Add to cart@Sauce Labs Backpack | click | | text_visible:Remove
+  - Shopping cart | click | | navigates_to:Your Cart
+  - Checkout | click | | navigates_to:Your Information
+  - First Name | fill | Ada
+  - Last Name | fill | Lovelace
+  - Zip/Postal Code | fill | 10115
+  - Continue | click | | navigates_to:Overview
+  - Finish | click | | text_visible:Thank you for your order
+"""
+
+
+def pacts(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_pacts.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
+
+
+def test_a_multi_page_flow_resolves_every_step(tmp_path: Path) -> None:
+    (tmp_path / "checkout.req.yaml").write_text(CHECKOUT)
+    result = pacts("discover", "checkout.req.yaml", "--demo", "v1", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (report,) = json.loads(result.stdout)
+    assert report["problems"] == []
+    steps = report["steps"]
+    assert len(steps) == 11
+    assert [s["status"] for s in steps] == ["resolved"] * 11
+    assert all(s["code"].startswith("page.") for s in steps)
+    # each page's steps were discovered on that page
+    assert "checkout-step-one" in steps[6]["url"] and "checkout-step-two" in steps[10]["url"]
+    # a dry run writes nothing: no store was created in the project
+    assert not (tmp_path / ".pacts").exists()
+
+
+def test_the_samples_checkout_with_the_projects_blocks(tmp_path: Path) -> None:
+    """Run from the samples' folder: its pytest.ini's pacts_blocks_files give the SignIn
+    block, as for pytest; every step of both multi-page requirements resolves."""
+    result = pacts("discover", "shopping.req.yaml", "--demo", "v1", cwd=SAMPLES)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "on a later page" not in out and "NOT RESOLVED" not in out
+    # 8 + 12 steps; the cart's last one is a wait on an expectation, with no element
+    assert out.count("\n       found and performed\n") == 19
+    assert out.count("\n       performed\n") == 1
+    assert "2 requirement(s) walked, 0 problem(s)" in out
+    assert "fills fields and clicks the links and buttons the steps name" in out
+
+
+def test_a_step_on_a_later_page_that_does_not_resolve_says_why(tmp_path: Path) -> None:
+    (tmp_path / "typo.req.yaml").write_text(
+        "req_id: R-TYPO\nurl: /\nsteps:\n  - Username | fill | standard_user\n"
+        "  - Password | fill | secret_sauce\n  - Login | click | | navigates_to:Products\n"
+        "  - Shoping Cart | click\n  - Checkout | click\n"
+    )
+    result = pacts("discover", "typo.req.yaml", "--demo", "v1", "--json", cwd=tmp_path)
+    assert result.returncode == 1
+    (report,) = json.loads(result.stdout)
+    statuses = [s["status"] for s in report["steps"]]
+    assert statuses == ["resolved", "resolved", "resolved", "unresolved", "not_reached"]
+    typo = report["steps"][3]
+    assert "did you mean 'Shopping cart'?" in typo["message"]
+    assert report["steps"][4]["message"] == "step 4 did not pass"
+    assert report["problems"] == [
+        f'typo.req.yaml:7:5: R-TYPO: step 4 (click "Shoping Cart"): {typo["message"]}'
+    ]
+
+
+class _Shop(BaseHTTPRequestHandler):
+    orders: ClassVar[list[bytes]] = []
+
+    PAGES: ClassVar[dict[str, str]] = {
+        "/": "<h1>Basket</h1><label>Name <input id=n name=n></label><a href='/confirm'>Next</a>",
+        "/confirm": "<h1>Confirm</h1><form method=post action='/order'>"
+        "<button>Place order</button> <button type=button>Cancel</button></form>",
+        "/done": "<h1>Thank you</h1>",
+    }
+
+    def do_GET(self) -> None:
+        body = self.PAGES.get(self.path.split("?")[0])
+        self._send(200 if body else 404, body or "not found")
+
+    def do_POST(self) -> None:
+        self.orders.append(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+        self.send_response(303)
+        self.send_header("Location", "/done")
+        self.end_headers()
+
+    def _send(self, status: int, body: str) -> None:
+        data = f"<!doctype html><html><body>{body}</body></html>".encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def shop() -> Iterator[tuple[str, list[bytes]]]:
+    _Shop.orders = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Shop)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", _Shop.orders
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+ORDER = """\
+req_id: R-ORDER
+url: /
+steps:
+  - Name | fill | Ada
+  - Next | click | | navigates_to:Confirm
+  - Place order | click | | text_visible:Thank you
+"""
+
+
+def test_until_locates_the_step_and_never_performs_it(
+    tmp_path: Path, shop: tuple[str, list[bytes]]
+) -> None:
+    base, orders = shop
+    (tmp_path / "order.req.yaml").write_text(ORDER)
+    held = pacts(
+        "discover", "order.req.yaml", "--base-url", base, "--until", "3", "--json", cwd=tmp_path
+    )
+    assert held.returncode == 0, held.stdout + held.stderr
+    (report,) = json.loads(held.stdout)
+    assert [s["status"] for s in report["steps"]] == ["resolved", "resolved", "located"]
+    assert report["stopped_before"] == 2
+    assert (
+        report["steps"][2]["code"] == 'page.get_by_role("button", name="Place order", exact=True)'
+    )
+    assert orders == []  # located on the confirm page, never clicked
+    walked = pacts("discover", "order.req.yaml", "--base-url", base, "--json", cwd=tmp_path)
+    assert walked.returncode == 0, walked.stdout + walked.stderr
+    assert [s["status"] for s in json.loads(walked.stdout)[0]["steps"]] == ["resolved"] * 3
+    assert len(orders) == 1  # without --until the walk does what the flow says
+
+
+def test_until_zero_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "order.req.yaml").write_text(ORDER)
+    result = pacts("discover", "order.req.yaml", "--until", "0", cwd=tmp_path)
+    assert result.returncode == 2 and "--until counts steps from 1" in result.stderr
