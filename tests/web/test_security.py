@@ -1,0 +1,190 @@
+"""Write token, CSRF-safe browser sessions, confined artifact paths, validated bodies and
+no secret in any answer (docs/observer.md, "Security")."""
+
+from __future__ import annotations
+
+import http.client
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from pytest_pacts.store import open_store
+
+from .conftest import TOKEN, Filled, Server, serving
+
+WRITES = (
+    "/api/run",
+    "/api/proposals/1/accept",
+    "/api/proposals/1/reject",
+)
+
+
+def _raw_get(server: Server, path: str) -> tuple[int, bytes]:
+    """GET ``path`` byte for byte (httpx would normalise ``..`` away before sending)."""
+    parts = urlsplit(server.url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def _sign_in(server: Server) -> str:
+    """Sign in through the form; returns the page's CSRF token."""
+    response = server.client.post("/login", data={"token": TOKEN})
+    assert response.status_code == 303
+    page = server.client.get("/").text
+    found = re.search(r'<meta name="pacts-csrf" content="([0-9a-f]+)">', page)
+    assert found is not None
+    return found.group(1)
+
+
+@pytest.mark.parametrize("path", WRITES)
+def test_writes_without_a_token_are_refused(sqlite_server: Server, path: str) -> None:
+    client = sqlite_server.client
+    missing = client.post(path, json={"paths": ["web.req.yaml"]})
+    assert missing.status_code == 401 and missing.json()["error"] == "TOKEN_REQUIRED"
+    wrong = client.post(path, headers={"Authorization": "Bearer not-the-token"}, json={})
+    assert wrong.status_code == 401
+    assert (
+        client.get("/api/proposals", params={"status": "pending"}).json()["counts"]["accepted"] == 0
+    )
+
+
+def test_browser_session_needs_the_csrf_header_and_the_same_origin(sqlite_server: Server) -> None:
+    client = sqlite_server.client
+    assert 'content=""' in client.get("/").text  # no CSRF token before signing in
+    wrong = client.post("/login", data={"token": "guess-guess-guess-guess"})
+    assert wrong.status_code == 401 and "not the token" in wrong.text
+    csrf = _sign_in(sqlite_server)
+    cookie = next(c for c in client.cookies.jar if c.name == "pacts_session")
+    assert cookie.value != TOKEN and TOKEN not in cookie.value
+    assert cookie.has_nonstandard_attr("HttpOnly")
+    assert (cookie.get_nonstandard_attr("SameSite") or "").lower() == "strict"
+
+    no_header = client.post("/api/proposals/1/reject", json={})
+    assert no_header.status_code == 403 and no_header.json()["error"] == "CSRF"
+    bad_header = client.post("/api/proposals/1/reject", headers={"X-Pacts-CSRF": "0" * 64})
+    assert bad_header.status_code == 403
+    other_site = client.post(
+        "/api/proposals/1/reject",
+        headers={"X-Pacts-CSRF": csrf, "Origin": "http://evil.example"},
+        json={},
+    )
+    assert other_site.status_code == 403 and other_site.json()["error"] == "CROSS_ORIGIN"
+    # even the token does not make a cross-site request acceptable
+    with_token = client.post(
+        "/api/proposals/1/reject",
+        headers={"Authorization": f"Bearer {TOKEN}", "Origin": "http://evil.example"},
+    )
+    assert with_token.status_code == 403
+    ok = client.post(
+        "/api/proposals/1/reject",
+        headers={"X-Pacts-CSRF": csrf, "Origin": sqlite_server.url},
+        json={"reason": "from the dashboard"},
+    )
+    assert ok.status_code == 200, ok.text
+    assert "by dashboard" in ok.json()["message"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../../../../../../etc/passwd",
+        "%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "%2E%2E%2F%2E%2E%2F%2E%2E%2F%2E%2E%2Fpacts.db",
+        "..%2f..%2f..%2fpacts.db",
+        "/etc/passwd",
+        "%2Fetc%2Fpasswd",
+        "..%5c..%5cpacts.db",
+        "escape.png",
+    ],
+)
+def test_artifact_paths_cannot_leave_the_run_folder(
+    sqlite_server: Server, filled: Filled, name: str
+) -> None:
+    run_id = sqlite_server.client.get("/api/runs").json()["runs"][0]["id"]
+    listing = sqlite_server.client.get(f"/api/artifacts/{run_id}").json()
+    folder = filled.project / listing["folder"]
+    link = folder / "escape.png"
+    if not link.exists():
+        link.symlink_to(filled.db)  # a symlink inside the folder pointing out of it
+    status, body = _raw_get(sqlite_server, f"/api/artifacts/{run_id}/{name}")
+    assert status in (404, 400), (status, body[:200])
+    assert b"root:" not in body and b"SQLite format" not in body
+
+
+def test_bodies_are_validated_with_clear_errors(sqlite_server: Server) -> None:
+    client, auth = sqlite_server.client, sqlite_server.auth
+    cases = [
+        (
+            {"content": b"{not json", "headers": {"Content-Type": "application/json"}},
+            "not valid JSON",
+        ),
+        (
+            {"content": b"paths=a", "headers": {"Content-Type": "text/plain"}},
+            "Content-Type: application/json",
+        ),
+        ({"json": {"paths": []}}, "paths: List should have at least 1 item"),
+        (
+            {"json": {"paths": ["web.req.yaml"], "shell": "rm -rf /"}},
+            "shell: Extra inputs are not permitted",
+        ),
+        ({"json": {"paths": ["../outside.yaml"]}}, "must be relative to the project folder"),
+        ({"json": {"paths": ["/etc/passwd"]}}, "must be relative to the project folder"),
+        ({"json": {"paths": ["missing.req.yaml"]}}, "does not exist"),
+        (
+            {"json": {"paths": ["web.req.yaml"], "base_url": "ftp://x"}},
+            "must be an http:// or https:// URL",
+        ),
+        ({"json": {"paths": ["web.req.yaml"], "session": "a b"}}, "session: 'a b' must be"),
+        ({"json": {"paths": ["x" * 70000]}}, "larger than 65536 bytes"),
+    ]
+    for kwargs, words in cases:
+        response = client.post("/api/run", headers={**auth, **kwargs.pop("headers", {})}, **kwargs)  # type: ignore[arg-type]
+        assert response.status_code == 422, (words, response.text)
+        body = response.json()
+        assert words in body["message"] + " ".join(body["details"]), (words, body)
+
+
+def test_no_secret_value_in_any_answer(
+    filled: Filled, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "hunter2-correct-horse"
+    monkeypatch.setenv("SHOP_ADMIN_PASSWORD", secret)
+    db = tmp_path / "pacts.db"
+    db.write_bytes(filled.db.read_bytes())
+    with open_store(db) as store:  # a run whose record leaked the value by accident
+        run = store.runs.begin("s", "REQ-LEAK-001")
+        store.runs.add_step(
+            run.id,
+            step_index=0,
+            action="fill",
+            status="failed",
+            element_key=f"Password {secret}",
+            locator={"strategy": "css", "css": f"input[value='{secret}']"},
+        )
+        store.runs.finish(run.id, verdict="fail", rca_class="data_issue")
+    with serving(str(db), filled.project) as running:
+        client = running.client
+        _sign_in(running)
+        answers = [
+            client.get(f"/api/runs/{run.id}"),
+            client.get(f"/api/runs/{run.id}/steps"),
+            client.get("/api/runs"),
+            client.get(f"/runs/{run.id}"),
+            client.get("/"),
+            client.get("/proposals"),
+            client.get("/trends"),
+            client.get("/api/health"),
+        ]
+        for answer in answers:
+            assert answer.status_code == 200, answer.request.url
+            assert secret not in answer.text, answer.request.url
+            assert TOKEN not in answer.text, answer.request.url
+        step = answers[1].json()["steps"][0]
+        assert step["element"] == "Password ***" and "***" in step["locator"]
