@@ -108,11 +108,9 @@ def copy_records(source: Store, target: Store) -> None:
     for req in source.recipes.requirements():
         for version in source.recipes.versions(req):
             assert version.proposal_id is None, "the filled store has no accepted proposal"
+            assert isinstance(version.body, dict)
             target.recipes.add_version(
-                req,
-                version.body,
-                plan_hash=version.plan_hash,
-                now=version.created_at,  # type: ignore[arg-type]
+                req, version.body, plan_hash=version.plan_hash, now=version.created_at
             )
     for p in source.proposals.query():
         target.proposals.create(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -62,7 +63,7 @@ def test_browser_session_needs_the_csrf_header_and_the_same_origin(sqlite_server
     assert wrong.status_code == 401 and "not the token" in wrong.text
     csrf = _sign_in(sqlite_server)
     cookie = next(c for c in client.cookies.jar if c.name == "pacts_session")
-    assert cookie.value != TOKEN and TOKEN not in cookie.value
+    assert cookie.value is not None and TOKEN not in cookie.value
     assert cookie.has_nonstandard_attr("HttpOnly")
     assert (cookie.get_nonstandard_attr("SameSite") or "").lower() == "strict"
 
@@ -120,7 +121,7 @@ def test_artifact_paths_cannot_leave_the_run_folder(
 
 def test_bodies_are_validated_with_clear_errors(sqlite_server: Server) -> None:
     client, auth = sqlite_server.client, sqlite_server.auth
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         (
             {"content": b"{not json", "headers": {"Content-Type": "application/json"}},
             "not valid JSON",
@@ -145,7 +146,8 @@ def test_bodies_are_validated_with_clear_errors(sqlite_server: Server) -> None:
         ({"json": {"paths": ["x" * 70000]}}, "larger than 65536 bytes"),
     ]
     for kwargs, words in cases:
-        response = client.post("/api/run", headers={**auth, **kwargs.pop("headers", {})}, **kwargs)  # type: ignore[arg-type]
+        headers = {**auth, **kwargs.pop("headers", {})}
+        response = client.post("/api/run", headers=headers, **kwargs)
         assert response.status_code == 422, (words, response.text)
         body = response.json()
         assert words in body["message"] + " ".join(body["details"]), (words, body)
