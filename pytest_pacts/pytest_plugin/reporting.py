@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import os
 import secrets
+import urllib.parse
 from collections.abc import Generator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -44,6 +45,13 @@ def register(config: pytest.Config) -> None:
     """Register the report hooks once per config (``plugin.py`` calls this)."""
     if not config.pluginmanager.has_plugin(PLUGIN_NAME):
         config.pluginmanager.register(Reporting(config), PLUGIN_NAME)
+
+
+def run_folder(config: pytest.Config) -> Path | None:
+    """This session's run folder (``<report dir>/<run id>``; the same on every xdist
+    worker), or ``None`` when reports are off."""
+    plugin = config.pluginmanager.get_plugin(PLUGIN_NAME)
+    return plugin.run_dir if isinstance(plugin, Reporting) else None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -117,6 +125,10 @@ class Reporting:
         report = yield
         if call.when == "teardown":
             self._redact_traces(item)
+            try:
+                self._keep_playwright_artifacts(item, report)
+            except OSError as exc:
+                item.warn(pytest.PytestWarning(f"pacts: could not keep the artifacts: {exc}"))
         if call.when != "call":
             return report
         plan = _plan(item)
@@ -150,6 +162,35 @@ class Reporting:
         redactor = Redactor(plan_secrets(plan, dict(os.environ), secret_vars))
         for trace in sorted(Path(folder).glob("*.zip")):
             redactor.archive(trace)
+
+    def _keep_playwright_artifacts(self, item: pytest.Item, report: pytest.TestReport) -> None:
+        """Copy what pytest-playwright kept of a requirement's test (traces, screenshots,
+        videos) into the run's own folder and point the HTML report's links and the
+        ``playwright_*`` JUnit properties at the copies: pytest-playwright empties its
+        ``--output`` folder when the next session starts, which broke old reports."""
+        funcargs: dict[str, object] = getattr(item, "funcargs", None) or {}
+        folder = funcargs.get("output_path")
+        run_dir = self.run_dir
+        if run_dir is None or not isinstance(folder, str) or not Path(folder).is_dir():
+            return
+        if _plan(item) is None and RUN_KEY not in item.stash:
+            return  # not a pytest-pacts test: its artifacts are none of our business
+        kept = artifacts.copy_tree(
+            Path(folder), artifacts.requirement_dir(run_dir, item.nodeid) / "playwright"
+        )
+        if not kept:
+            return
+        invocation = item.config.invocation_params.dir
+        links = {_html_link(self.config, old): _html_link(self.config, new) for old, new in kept}
+        for extra in getattr(report, "extras", []):
+            if isinstance(extra, dict) and extra.get("content") in links:
+                extra["content"] = links[extra["content"]]
+        paths = {str(old): new for old, new in kept}
+        for i, (name, value) in enumerate(report.user_properties):
+            if name.startswith("playwright_") and isinstance(value, str):
+                new = paths.get(str(invocation / value)) or paths.get(value)
+                if new is not None:
+                    report.user_properties[i] = (name, _relative_to(new, invocation))
 
     def _report_record(
         self, item: pytest.Item, report: pytest.TestReport, record: RunRecord, plan: Plan | None
@@ -376,6 +417,27 @@ class Reporting:
 
 def _opt_str(value: object) -> str | None:
     return None if value is None else str(value)
+
+
+def _relative_to(path: Path, base: Path) -> str:
+    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+
+
+def _html_link(config: pytest.Config, path: Path) -> str:
+    """The link pytest-playwright puts into the HTML report for ``path``: relative to the
+    report's folder (``--html`` resolved against the invocation directory, as pytest-html
+    4 does), URL-quoted."""
+    html_path = getattr(config.option, "htmlpath", None)
+    if not html_path:
+        return str(path)
+    html_dir = Path(
+        config.invocation_params.dir, Path(os.path.expandvars(html_path)).expanduser()
+    ).parent
+    try:
+        relative = os.path.relpath(path, html_dir)
+    except ValueError:  # another drive on Windows
+        return path.as_uri()
+    return urllib.parse.quote(Path(relative).as_posix())
 
 
 def _read_png(path: str) -> str | None:

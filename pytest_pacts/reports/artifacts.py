@@ -226,6 +226,19 @@ def write_requirement_artifacts(
     return {"record": verdict, "log": log, "summary": summary}
 
 
+def copy_tree(source: Path, target: Path) -> list[tuple[Path, Path]]:
+    """Copy every file under ``source`` to the same place under ``target``; returns the
+    ``(original, copy)`` pairs."""
+    copied: list[tuple[Path, Path]] = []
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            dest = target / path.relative_to(source)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest)
+            copied.append((path, dest))
+    return copied
+
+
 def write_index(run_dir: Path, index: Mapping[str, object], markdown: str) -> tuple[Path, Path]:
     """``index.json`` and ``index.md`` of the run (controller only)."""
     data = json.dumps(index, indent=2, ensure_ascii=False) + "\n"
