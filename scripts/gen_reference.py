@@ -1,17 +1,30 @@
-"""Regenerate the settings table of docs/reference.md from the one SETTINGS table.
+"""Regenerate the generated tables of docs/reference.md: the settings (from the one
+SETTINGS table) and the `pacts` command line (from the CLI's own argparse parsers, so a
+new subcommand or option cannot be missing).
 
 Run: .venv/bin/python scripts/gen_reference.py   (tests/test_docs.py checks it is current)
 """
 
 from __future__ import annotations
 
+import argparse
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
+from pytest_pacts.cli.main import build_parser
 from pytest_pacts.pytest_plugin.options import SETTINGS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "reference.md"
 BEGIN, END = "<!-- settings:begin -->", "<!-- settings:end -->"
+CLI_BEGIN, CLI_END = "<!-- cli:begin -->", "<!-- cli:end -->"
+# not a `pacts` subcommand, but a command people run
+EXTRA_COMMANDS = (
+    (
+        "python -m pytest_pacts.demo_app [--release v1|v2] [--port N]",
+        "serve the bundled demo app",
+    ),
+)
 
 
 def settings_table() -> str:
@@ -27,9 +40,43 @@ def settings_table() -> str:
     return "\n".join(rows)
 
 
+def _subcommands(
+    parser: argparse.ArgumentParser,
+) -> Iterator[tuple[argparse.ArgumentParser, str]]:
+    """Every (sub)subcommand parser with its one-line help, in registration order."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help or "" for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                nested = list(_subcommands(sub))
+                if nested:
+                    yield from nested
+                else:
+                    yield sub, helps.get(name, "")
+
+
+def _usage(parser: argparse.ArgumentParser) -> str:
+    parser.formatter_class = lambda prog: argparse.HelpFormatter(prog, width=10_000)
+    return parser.format_usage().removeprefix("usage: ").replace(" [-h]", "").strip()
+
+
+def cli_table() -> str:
+    rows = ["| command | what it does |", "| --- | --- |"]
+    commands = [(_usage(sub), text) for sub, text in _subcommands(build_parser())]
+    for usage, text in [*commands, *EXTRA_COMMANDS]:
+        said = text.replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+        rows.append(f"| `{usage.replace('|', chr(92) + '|')}` | {said} |")
+    return "\n".join(rows)
+
+
+def _replace(text: str, begin: str, end: str, body: str) -> str:
+    block = f"{begin}\n{body}\n{end}"
+    return re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+
+
 def render(text: str) -> str:
-    block = f"{BEGIN}\n{settings_table()}\n{END}"
-    return re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
+    text = _replace(text, BEGIN, END, settings_table())
+    return _replace(text, CLI_BEGIN, CLI_END, cli_table())
 
 
 if __name__ == "__main__":
