@@ -121,6 +121,7 @@ class HealingLadder:
         self.store = store
         # the base URL the run drives: a proposal's occurrence names where it was healed
         self.deployment = deployment
+        self._heal_urls: dict[tuple[int, int], str] = {}
         self.recipes: RecipeSource = recipes or Recipe.from_plan
         self.rungs: tuple[Rung, ...] = tuple(
             rungs if rungs is not None else default_rungs(store, extensions, human=human)
@@ -129,6 +130,8 @@ class HealingLadder:
 
     def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
         start = self.clock()
+        # the page the element was healed on: by confirm() the action may have navigated
+        self._heal_urls[(ctx.state.step.index, ctx.round)] = ctx.page.url
         ctx.round_results.clear()
         if ctx.failure.cause == "identity_changed":
             mark_impostor(ctx)
@@ -168,7 +171,7 @@ class HealingLadder:
             remember(self.store, ctx, result, locator_json(old))
         site = HealSite(
             deployment=self.deployment or deployment_of(None, ctx.page.url),
-            url=ctx.page.url,
+            url=self._heal_urls.pop((ctx.state.step.index, ctx.round), ctx.page.url),
             screenshots={
                 "screenshot_before": attempt.screenshot_before or "",
                 "screenshot_after": attempt.screenshot_after or "",
