@@ -110,6 +110,9 @@ def test_unknown_run_and_requirement_are_404(server: Server) -> None:
     }
     assert server.client.get("/api/requirements/REQ-NONE/runs").status_code == 404
     assert server.client.get("/api/nothing").json()["error"] == "NOT_FOUND"
+    page = server.client.get("/runs/999999")
+    assert page.status_code == 404 and "no run #999999 in the store" in page.text
+    assert "<h1>404 · NOT_FOUND</h1>" in page.text
 
 
 def test_requirement_runs_latest_first(server: Server) -> None:
