@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pytest_pacts.errors import PactsError
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright
 
@@ -54,7 +56,7 @@ HOW_TO_GET_ONE = (
 )
 
 
-class NoBrowserError(RuntimeError):
+class NoBrowserError(RuntimeError, PactsError):
     """No Chromium could be found; the message says how to get one."""
 
     def __init__(self, detail: str = "") -> None:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.store import (
     InvalidTransition,
     RecordNotFound,
@@ -33,7 +34,7 @@ EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 3
 
 
-class CommandError(Exception):
+class CommandError(PactsError):
     """A failure meant for a person: printed without a traceback, with an exit code."""
 
     def __init__(self, message: str, exit_code: int = EXIT_PROBLEMS) -> None:

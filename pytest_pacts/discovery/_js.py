@@ -18,6 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import bounded
+from pytest_pacts.errors import PactsError
 
 _FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js", "api.js")
 
@@ -66,7 +67,7 @@ def installed_page_function(name: str) -> str:
     )
 
 
-class PageScriptError(PlaywrightError):
+class PageScriptError(PlaywrightError, PactsError):
     """Our in-page code threw inside the page's JavaScript world (a Playwright ``Error``, so
     every handler of browser errors still catches it): usually a page or library that
     replaced a built-in the code relies on (``Array.prototype.map``, ``JSON``, ``Map``)."""

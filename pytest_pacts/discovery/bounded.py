@@ -33,6 +33,8 @@ from playwright.sync_api import Frame, Page
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from pytest_pacts.errors import PactsError
+
 T = TypeVar("T")
 
 MESSAGE = "the page stopped responding: its main thread is busy"
@@ -54,7 +56,7 @@ class Hang:
         return f"{self.call} got no answer within {self.waited_ms / 1000:.1f} s"
 
 
-class PageUnresponsive(PlaywrightError):
+class PageUnresponsive(PlaywrightError, PactsError):
     """A bounded call passed its deadline; the page's context was closed (a Playwright
     ``Error``, so every handler of browser errors still catches it)."""
 

@@ -18,6 +18,7 @@ from typing import get_args
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery.chain import Call
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models.locator import CONFIDENCE, Locator, Strategy
 
 # Read from Playwright's own signature so the set follows the installed version.
@@ -27,7 +28,7 @@ ARIA_ROLES: frozenset[str] = frozenset(
 """The roles Playwright's ``get_by_role`` accepts."""
 
 
-class UnrenderableLocator(ValueError):
+class UnrenderableLocator(ValueError, PactsError):
     """A locator whose fields cannot be expressed as Playwright calls."""
 
 

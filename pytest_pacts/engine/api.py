@@ -27,6 +27,7 @@ from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.recording import Recorder
 from pytest_pacts.engine.run import Run, not_run
 from pytest_pacts.engine.verdict import build_verdict
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Failure, RunRecord
@@ -74,7 +75,7 @@ class Runtime:
     observer: ActionObserver | None = None
 
 
-class RequirementFailed(Exception):
+class RequirementFailed(PactsError):
     """Raised by the pytest layer with a text written for a person (no plugin traceback)."""
 
 

@@ -25,7 +25,7 @@ from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import GateOutcome, run_gate
 from pytest_pacts.engine.waiting import READY_CAP_MS, wait_until_ready
 from pytest_pacts.models import Action, ExpectationKind, Step
-from pytest_pacts.models.locator import GateSnapshot
+from pytest_pacts.models.locator import Fingerprint, GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.planner.templating import Resolver, Secret, TemplateError, reveal
 from pytest_pacts.planner.urls import UrlError, resolve_url
@@ -63,21 +63,25 @@ class Attempt:
     notes: list[str] = field(default_factory=list)
 
 
-def _identity(step: Step, located: Located) -> dict[str, object] | None:
-    """What the gate checks a *cached* locator's element against (same round trip): the
+def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
+    """What the gate checks a *recorded* locator's element against (same round trip): the
     recorded fingerprint and the step's words. A locator recorded on one version of the app
     can resolve on the next to another element (``#submit`` was "Save", is now "Delete");
-    it must not be trusted blindly. Locators discovered or healed in this run were just
-    verified against the page, so they are not checked again."""
+    it must not be trusted blindly."""
+    fields = {"tag", "role", "type", "accessible_name", "label", "text", "placeholder", "alt"}
+    return {
+        "fp": fingerprint.model_dump(mode="json", include=fields | {"title"}),
+        "words": step.target.element if step.target is not None else "",
+    }
+
+
+def _identity(step: Step, located: Located) -> dict[str, object] | None:
+    """:func:`identity_of` for a cached locator. Locators discovered or healed in this run
+    were just verified against the page, so they are not checked again."""
     state = located.state
     if located.source != "cache" or state is None or state.fingerprint is None:
         return None
-    fp = state.fingerprint
-    fields = {"tag", "role", "type", "accessible_name", "label", "text", "placeholder", "alt"}
-    return {
-        "fp": fp.model_dump(mode="json", include=fields | {"title"}),
-        "words": step.target.element if step.target is not None else "",
-    }
+    return identity_of(step, state.fingerprint)
 
 
 class StepRunner:

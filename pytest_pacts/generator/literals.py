@@ -14,13 +14,14 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Plan
 from pytest_pacts.planner.templating import TemplateError, is_secret_name, parse_templates
 
 _MAX_DEPTH = 10
 
 
-class GenerationError(ValueError):
+class GenerationError(ValueError, PactsError):
     """A requirement cannot be generated; the message names the step and what is missing."""
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, JsonValue, ValidationError
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models.heal import Severity
 from pytest_pacts.models.recipe import (
     RECIPE_SECTIONS,
@@ -66,7 +67,7 @@ class OpCheck:
     reason: str = ""
 
 
-class PatchRejected(ValueError):
+class PatchRejected(ValueError, PactsError):
     """A patch broke the contract; :attr:`checks` holds every op's verdict and reason."""
 
     def __init__(self, checks: Sequence[OpCheck], message: str | None = None) -> None:

@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import ValidationError
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.governance.drift import merge_heal, same
 from pytest_pacts.governance.patch import PatchRejected, apply_patch, classify_patch, validate_patch
 from pytest_pacts.governance.recipes import recipe_of
@@ -40,7 +41,7 @@ ReviewProblem = Literal["not_pending", "no_recipe", "stale", "contract", "needs_
 DECISION_REASON_EVENT = "RUNTIME_PATCH_PROPOSAL_DECISION_REASON"
 
 
-class ReviewError(Exception):
+class ReviewError(PactsError):
     """Why a proposal was not accepted; ``problem`` names the rule, the text says what to do."""
 
     def __init__(self, problem: ReviewProblem, message: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models import SourceRef
 from pytest_pacts.planner.templating import TemplateError, substitute
 
@@ -46,7 +47,7 @@ class BlockDefinition:
     source: SourceRef
 
 
-class BlockError(ValueError):
+class BlockError(ValueError, PactsError):
     """A block cannot be expanded; ``source`` is where the problem was written."""
 
     def __init__(self, source: SourceRef, message: str, expected: str | None = None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models import SourceRef
 
 
@@ -26,7 +27,7 @@ class Problem:
         return text
 
 
-class RequirementFileError(Exception):
+class RequirementFileError(PactsError):
     """A requirement file that cannot be planned. ``str()`` lists every problem, one a line."""
 
     def __init__(self, problems: list[Problem]) -> None:

@@ -10,6 +10,7 @@ import difflib
 import re
 import unicodedata
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Action, Expectation, ExpectationKind, Target
 
 # Characters a person cannot see but a matcher would: zero-width spaces and joiners used
@@ -28,7 +29,7 @@ _INVISIBLE = {
 _SPACES = re.compile(r"\s+")
 
 
-class StepSyntaxError(ValueError):
+class StepSyntaxError(ValueError, PactsError):
     """Text that is not a valid step part. ``expected`` says what would be."""
 
     def __init__(self, message: str, expected: str | None = None) -> None:

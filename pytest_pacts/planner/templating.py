@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from pytest_pacts.errors import PactsError
+
 MASK = "***"
 
 TEMPLATE_RE = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
@@ -38,7 +40,7 @@ class TemplateRef:
     end: int
 
 
-class TemplateError(ValueError):
+class TemplateError(ValueError, PactsError):
     """A template that cannot be parsed or resolved; the message is for a person."""
 
 

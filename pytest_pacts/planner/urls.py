@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
+from pytest_pacts.errors import PactsError
 
-class UrlError(ValueError):
+
+class UrlError(ValueError, PactsError):
     """A relative URL with no base URL to join it to."""
 
 

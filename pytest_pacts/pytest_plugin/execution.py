@@ -24,6 +24,7 @@ from pytest_pacts.application import PreparedRun, RunSettings, conclude_run, pre
 from pytest_pacts.engine.api import RequirementFailed, Runtime, render_failure, run_requirement
 from pytest_pacts.engine.contracts import EngineOptions, ExtensionHealer, HealContext
 from pytest_pacts.engine.healing import HumanRung
+from pytest_pacts.errors import PactsHealWarning
 from pytest_pacts.governance import review
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import Locator
@@ -33,10 +34,6 @@ from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
 from pytest_pacts.pytest_plugin.store_access import get_store
 from pytest_pacts.store import Store
-
-
-class PactsHealWarning(UserWarning):
-    """A requirement passed because a locator was healed: review the heal proposal."""
 
 
 def engine_options(config: pytest.Config, artifacts_dir: str | None) -> EngineOptions:

@@ -28,6 +28,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.engine.api import RequirementFailed, Runtime, record_run, run_requirement
 from pytest_pacts.engine.combine import combine_runs
+from pytest_pacts.errors import PactsError, PactsStoreWarning
 from pytest_pacts.models import Plan, SourceRef, Step
 from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.planner.inline import inline_plan, inline_step
@@ -44,11 +45,7 @@ __all__ = ["PactsStepError", "PactsSteps", "PactsStoreWarning", "pacts"]
 _SECRET_ENV = "PACTS_STEP_SECRET_{n}"
 
 
-class PactsStoreWarning(UserWarning):
-    """The test ran, but its run could not be written to the store's run history."""
-
-
-class PactsStepError(ValueError):
+class PactsStepError(ValueError, PactsError):
     """A ``pacts.step(...)`` call whose arguments are not a valid step (nothing ran)."""
 
 

@@ -20,6 +20,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.scaffold.workbook import SheetRequirement, WorkbookSpec, write_workbook
 
 TEMPLATES_ENV = "PACTS_TEMPLATES_DIR"
@@ -37,7 +38,7 @@ EXAMPLE_SHEET = SheetRequirement(
 )
 
 
-class ScaffoldExists(FileExistsError):
+class ScaffoldExists(FileExistsError, PactsError):
     """Files of the scaffold already exist and ``force`` was not given."""
 
     def __init__(self, paths: list[Path]) -> None:
@@ -46,7 +47,7 @@ class ScaffoldExists(FileExistsError):
         super().__init__(f"{names} already exist{'s' if len(paths) == 1 else ''}")
 
 
-class TemplatesMissing(FileNotFoundError):
+class TemplatesMissing(FileNotFoundError, PactsError):
     """``conftest_templates/`` cannot be found."""
 
 

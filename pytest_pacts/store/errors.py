@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pytest_pacts.errors import PactsError
 
-class StoreError(Exception):
+
+class StoreError(PactsError):
     """Base class for every error raised by :mod:`pytest_pacts.store`."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models import SourceRef
 
 JsonLike: TypeAlias = "str | int | float | bool | list[JsonLike] | dict[str, JsonLike] | None"
@@ -22,7 +23,7 @@ def text_loc(path: str, line: int, column: int | None = None) -> SourceRef:
     return SourceRef(path=path, line=line, column=str(column) if column is not None else None)
 
 
-class ReadFailure(Exception):
+class ReadFailure(PactsError):
     """The file could not be read at all (syntax, encoding, not a workbook)."""
 
     def __init__(self, source: SourceRef, message: str, expected: str | None = None) -> None:

@@ -1,0 +1,188 @@
+"""Discovery and healing as two library calls, for a hand-written Playwright test or a tool.
+
+- :func:`discover_element`: find ``Element@Region`` for an action on a page as it is now,
+  verified through Playwright (the same discovery a requirement's steps get);
+- :func:`relocate_element`: given what discovery recorded (a :class:`DiscoveryResult`),
+  find that element again on a page that may have changed since, or abstain.
+
+Both only read the page: nothing is clicked, typed, dismissed or stored, and every page call
+is bounded by ``timeout_ms`` (a page that hangs past it is closed and
+:class:`~pytest_pacts.discovery.bounded.PageUnresponsive` is raised, as in a run).
+See docs/api.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import Discoverer, bounded
+from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung, StepState
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.executor import identity_of
+from pytest_pacts.engine.gate import run_gate
+from pytest_pacts.engine.healing import (
+    AlternateRung,
+    HealingLadder,
+    RediscoveryRung,
+    SimilarityRung,
+)
+from pytest_pacts.engine.healing.region import RegionDriftRung
+from pytest_pacts.models import Action, Plan, Requirement, SourceRef, Step, Target
+from pytest_pacts.models.locator import Candidate, DiscoveryResult, Fingerprint, Locator
+from pytest_pacts.models.outcome import HealRung
+from pytest_pacts.planner.steps import parse_action, parse_target
+
+__all__ = ["RelocatedElement", "discover_element", "relocate_element"]
+
+_SOURCE = SourceRef(path="<pytest_pacts.elements>")
+
+
+def discover_element(
+    page: Page, element: str, action: str = "click", *, timeout_ms: float = 10_000
+) -> DiscoveryResult:
+    """Discover ``element`` (``"Login"``, ``"Username@LoginForm"``) for ``action`` on ``page``.
+
+    The page is read as it is now, in one in-page scan per frame; the chosen locator is
+    verified through Playwright (exactly one element) and measured by the five-point gate.
+    The result says what was found (``locator``, ``alternates``, ``fingerprint``, ``gate``)
+    or why nothing was (``unresolved``, with the closest candidates); ``result.ok`` means
+    found *and* actionable. Keep the result to :func:`relocate_element` it later.
+
+    Raises :class:`~pytest_pacts.planner.steps.StepSyntaxError` for an empty element or an
+    unknown action, ``ValueError`` for an action without an element (``goto``).
+    """
+    target = parse_target(element)
+    verb = parse_action(action)
+    with bounded.budget(timeout_ms):
+        return Discoverer().discover(page, [(0, target, verb)])[0]
+
+
+@dataclass(frozen=True)
+class RelocatedElement:
+    """Where a recorded element is now, or why it was not found again.
+
+    ``locator`` is the recorded one when it still finds the same, actionable element
+    (``moved`` false, ``rung`` ``None``); a new verified locator when the element was found
+    again (``moved`` true, ``rung`` names how: ``alternate``, ``repair`` for a renamed
+    region, ``rediscovery`` or ``similarity``); ``None`` when the ladder abstained rather
+    than risk the wrong element. ``reason`` says which, in words; ``score`` and
+    ``runner_up_score`` are the similarity scores when candidates were weighed.
+    """
+
+    locator: Locator | None
+    fingerprint: Fingerprint | None
+    moved: bool
+    rung: HealRung | None
+    reason: str
+    score: float | None = None
+    runner_up_score: float | None = None
+    candidates: tuple[Candidate, ...] = ()
+
+    @property
+    def found(self) -> bool:
+        return self.locator is not None
+
+
+def relocate_element(
+    page: Page,
+    recorded: DiscoveryResult,
+    *,
+    heal_threshold: float = 0.75,
+    heal_margin: float = 0.10,
+    timeout_ms: float = 10_000,
+) -> RelocatedElement:
+    """Find the element ``recorded`` (a :func:`discover_element` result) again on ``page``.
+
+    First the recorded locator is checked by the gate, with the recorded fingerprint: when
+    it still finds exactly the same element and that element is actionable, it is returned
+    unchanged. Otherwise the healing ladder's relocating rungs run in order (the recorded
+    alternates, a renamed region, discovery again by the element's words, similarity to the
+    recorded fingerprint), each candidate re-verified and gated, under the abstain rule: a
+    candidate must score at least ``heal_threshold`` and beat the runner-up by
+    ``heal_margin``. Rungs that change the page (dismissing a banner, waiting it out) and
+    healing memory are left out: this call only reads.
+
+    Raises ``ValueError`` when ``recorded`` has no locator or no fingerprint (nothing was
+    found when it was recorded).
+    """
+    if recorded.locator is None or recorded.fingerprint is None:
+        raise ValueError(
+            f"{recorded.element!r} has no recorded locator and fingerprint to relocate "
+            "(discovery did not find it); discover it instead"
+        )
+    action = Action(recorded.action)
+    step = Step(
+        index=0,
+        action=action,
+        target=Target(element=recorded.element, region=recorded.region),
+        source=_SOURCE,
+    )
+    requirement = Requirement(req_id="relocate", url=page.url, steps=(step,), source=_SOURCE)
+    plan = Plan(requirement=requirement, steps=(step,), plan_hash="relocate")
+    options = EngineOptions(
+        step_timeout_ms=timeout_ms, heal_threshold=heal_threshold, heal_margin=heal_margin
+    )
+    monitor = EnvMonitor(page)
+    try:
+        with bounded.budget(timeout_ms):
+            checked = run_gate(
+                page,
+                recorded.locator,
+                action,
+                step_index=0,
+                timeout_ms=options.settle_timeout_ms,
+                settle_ms=options.settle_timeout_ms,
+                monitor=monitor,
+                identity=identity_of(step, recorded.fingerprint),
+            )
+            if checked.failure is None:
+                return RelocatedElement(
+                    locator=recorded.locator,
+                    fingerprint=recorded.fingerprint,
+                    moved=False,
+                    rung=None,
+                    reason="the recorded locator still finds the element, and it is actionable",
+                )
+            state = StepState(
+                step=step,
+                discovery=recorded,
+                locator=recorded.locator,
+                alternates=recorded.alternates,
+                fingerprint=recorded.fingerprint,
+            )
+            ctx = HealContext(
+                page=page, plan=plan, state=state, failure=checked.failure, round=1, options=options
+            )
+            found = Discoverer()
+            rungs: list[Rung] = [
+                AlternateRung(),
+                RegionDriftRung(found),
+                RediscoveryRung(found),
+                SimilarityRung(),
+            ]
+            attempt, result = HealingLadder(rungs=rungs).heal(ctx)
+    finally:
+        monitor.detach()
+    if result is not None and result.accepted and result.locator is not None:
+        return RelocatedElement(
+            locator=result.locator,
+            fingerprint=result.fingerprint or recorded.fingerprint,
+            moved=True,
+            rung=result.rung,
+            reason=result.reason,
+            score=result.score,
+            runner_up_score=result.runner_up_score,
+            candidates=result.candidates,
+        )
+    return RelocatedElement(
+        locator=None,
+        fingerprint=None,
+        moved=False,
+        rung=None,
+        reason=f"{checked.failure.message}; not found again: {attempt.reason}",
+        score=attempt.score,
+        runner_up_score=attempt.runner_up_score,
+        candidates=attempt.candidates,
+    )

@@ -1,0 +1,175 @@
+"""The public surface of ``pytest_pacts`` (docs/api.md): every name imports, the error tree
+has one root, importing the package stays light, and the two library entry points work in a
+real Chromium."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright
+
+import pytest_pacts
+from pytest_pacts.browser import launch_options
+from pytest_pacts.discovery import to_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("name", pytest_pacts.__all__)
+def test_every_public_name_imports(name: str) -> None:
+    namespace: dict[str, object] = {}
+    exec(f"from pytest_pacts import {name}", namespace)
+    assert namespace[name] is getattr(pytest_pacts, name)
+
+
+def test_every_public_name_is_documented() -> None:
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `([A-Za-z_]+)`", text, flags=re.M))
+    assert documented == set(pytest_pacts.__all__), (
+        "docs/api.md's tables and pytest_pacts.__all__ differ: "
+        f"undocumented {sorted(set(pytest_pacts.__all__) - documented)}, "
+        f"not public {sorted(documented - set(pytest_pacts.__all__))}"
+    )
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        pytest_pacts.nothing_here  # noqa: B018
+
+
+def test_importing_the_package_loads_neither_playwright_nor_pydantic() -> None:
+    code = (
+        "import sys, pytest_pacts; "
+        "print(sorted(m for m in ('playwright', 'pydantic', 'pytest') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    assert out.strip() == "[]"
+
+
+def _package_exceptions() -> list[type[BaseException]]:
+    found: list[type[BaseException]] = []
+    for info in pkgutil.walk_packages(pytest_pacts.__path__, "pytest_pacts."):
+        if info.name.endswith("__main__") or ".demo_app" in info.name or ".web" in info.name:
+            continue  # entry scripts run on import; the demo and dashboard raise to no caller
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if (
+                inspect.isclass(value)
+                and issubclass(value, BaseException)
+                and value.__module__ == module.__name__
+                and not name.startswith("_")
+            ):
+                found.append(value)
+    return found
+
+
+def test_every_exception_of_the_package_derives_from_pacts_error() -> None:
+    exceptions = _package_exceptions()
+    assert len(exceptions) > 20
+    stray = [
+        f"{e.__module__}.{e.__qualname__}"
+        for e in exceptions
+        if not issubclass(e, (pytest_pacts.PactsError, pytest_pacts.PactsWarning))
+    ]
+    assert not stray, f"not under PactsError / PactsWarning: {stray}"
+
+
+def test_the_roots_keep_the_builtin_bases() -> None:
+    from playwright.sync_api import Error as PlaywrightError
+
+    from pytest_pacts.planner.urls import UrlError
+    from pytest_pacts.scaffold.init import ScaffoldExists
+
+    assert issubclass(pytest_pacts.PageUnresponsive, PlaywrightError)
+    assert issubclass(UrlError, ValueError) and issubclass(ScaffoldExists, FileExistsError)
+    assert issubclass(pytest_pacts.PactsHealWarning, UserWarning)
+
+
+# -- the entry points, in a real Chromium -----------------------------------------------------
+
+LOGIN = """<h1>Shop</h1>
+<form id="login_form">
+  <label>Username <input name="user"></label>
+  <button type="button" id="login" data-mark="real">Log in</button>
+  <button type="button" id="cancel">Cancel</button>
+</form>"""
+
+
+@pytest.fixture(scope="module")
+def api_browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def tab(api_browser: Browser) -> Iterator[Page]:
+    context = api_browser.new_context(viewport={"width": 1000, "height": 700})
+    context.set_default_timeout(5_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def _mark(page: Page, locator: pytest_pacts.Locator) -> str | None:
+    return to_playwright(page, locator).get_attribute("data-mark")
+
+
+def test_discover_element_finds_element_at_region(tab: Page) -> None:
+    tab.set_content(LOGIN)
+    found = pytest_pacts.discover_element(tab, "Log in@LoginForm", "click")
+    assert found.ok and found.locator is not None, found.unresolved
+    assert _mark(tab, found.locator) == "real"
+    assert found.fingerprint is not None and found.fingerprint.accessible_name == "Log in"
+    assert found.locator.region is not None  # scoped to the form the step named
+
+    missing = pytest_pacts.discover_element(tab, "Checkout", "click")
+    assert not missing.ok and missing.unresolved is not None
+
+
+def test_discover_element_rejects_a_bad_step_with_a_pacts_error(tab: Page) -> None:
+    tab.set_content(LOGIN)
+    with pytest.raises(pytest_pacts.PactsError, match="unknown action 'clik'"):
+        pytest_pacts.discover_element(tab, "Log in", "clik")
+
+
+def test_relocate_element_keeps_moves_or_abstains(tab: Page) -> None:
+    tab.set_content(LOGIN)
+    recorded = pytest_pacts.discover_element(tab, "Log in@LoginForm")
+    assert recorded.locator is not None
+
+    same = pytest_pacts.relocate_element(tab, recorded)
+    assert same.found and not same.moved and same.locator == recorded.locator
+
+    # the next release renames the button and drops its id: found again by similarity
+    tab.evaluate(
+        """() => { const b = document.querySelector('#login');
+                   b.removeAttribute('id'); b.textContent = 'Sign in'; }"""
+    )
+    moved = pytest_pacts.relocate_element(tab, recorded)
+    assert moved.found and moved.moved, moved.reason
+    assert moved.locator is not None and _mark(tab, moved.locator) == "real"
+    assert moved.rung is not None
+
+    # the button is gone: the only other button is not taken for it
+    tab.evaluate("() => document.querySelector('[data-mark=real]').remove()")
+    gone = pytest_pacts.relocate_element(tab, recorded)
+    assert not gone.found and gone.locator is None and not gone.moved
+    assert "not found again" in gone.reason
+
+
+def test_relocate_element_needs_a_recorded_element(tab: Page) -> None:
+    tab.set_content(LOGIN)
+    missing = pytest_pacts.discover_element(tab, "Checkout")
+    with pytest.raises(ValueError, match="discover it instead"):
+        pytest_pacts.relocate_element(tab, missing)
