@@ -133,6 +133,32 @@ def test_heading_names_the_list_that_follows_it(tab: Page) -> None:
     assert chosen_id(tab, find(tab, "All", region="By author")) == "a-all"
 
 
+SIDEBAR_WITH_LABELLED_HEADER = """
+<div class="sidebar">
+  <div class="projects"><h2>Projects</h2><span class="icon-plus"></span></div>
+  <input placeholder="Search">
+  <ul><li><a id="p-alpha" href="#a">alpha</a></li><li><a href="#b">beta</a></li></ul>
+</div>
+<main><h1>alpha</h1><a id="main-alpha" href="#a">alpha</a></main>
+"""
+
+
+def test_a_container_named_like_the_region_that_holds_only_its_title_names_its_section(
+    tab: Page,
+) -> None:
+    """A class (or id) token can name the header row over a list rather than the list's
+    container: when no container so named holds a candidate, the region is found the way a
+    heading names it (its section), not given up."""
+    tab.set_content(SIDEBAR_WITH_LABELLED_HEADER)
+    assert chosen_id(tab, find(tab, "alpha", region="Projects")) == "p-alpha"
+    # a container so named that does hold candidates still decides alone
+    tab.set_content(
+        '<nav class="projects"><a id="in" href="#a">alpha</a></nav>'
+        '<h2>Projects</h2><ul><li><a id="out" href="#b">alpha</a></li></ul>'
+    )
+    assert chosen_id(tab, find(tab, "alpha", region="Projects")) == "in"
+
+
 # 6. Closed menus: no hidden candidate, no container of controls.
 
 FILTER_MENU = """

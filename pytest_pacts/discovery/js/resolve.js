@@ -212,7 +212,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
           if (scope.structured.has(a)) { where.set(e, { container: a, how: scope.structured.get(a) }); break; }
         }
       }
-      return { els: els.filter((e) => where.has(e)), where };
+      // A container named like the region by its id or class but holding none of the
+      // candidates is most often the title row over the section (<div class="experiments">
+      // <h2>Experiments</h2><icon/></div> above the list): the region is then found as a
+      // heading or a mention names it, below.
+      if (where.size || !els.length) return { els: els.filter((e) => where.has(e)), where };
     }
     const groups = nearestGroups(els, anchorsOf(scope));
     const single = groups.filter((g) => g.els.length === 1);
