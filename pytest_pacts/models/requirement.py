@@ -189,6 +189,23 @@ class SourceRef(_Frozen):
         return self.render()
 
 
+# How each action reads in a sentence (errors, reports, the CLI).
+_VERBS: dict[str, str] = {
+    "click": "click {target}",
+    "fill": "fill {target} with {value}",
+    "type": "type {value} into {target}",
+    "press": "press {value} on {target}",
+    "select": "select {value} in {target}",
+    "check": "check {target}",
+    "uncheck": "uncheck {target}",
+    "hover": "hover over {target}",
+    "focus": "focus {target}",
+    "goto": "go to {value}",
+    "wait": "wait until {expected}",
+    "use": "use block {value}",
+}
+
+
 class Step(_Frozen):
     """One normalised step. ``value`` holds the unresolved text (templates intact)."""
 
@@ -202,10 +219,19 @@ class Step(_Frozen):
     block: str | None = Field(default=None, description="The block this step was expanded from.")
 
     def describe(self) -> str:
-        """The step in words, for errors and reports (values are shown unresolved)."""
-        from pytest_pacts.models.text import describe_step
-
-        return describe_step(self)
+        """The step in words, for errors and reports (values are shown unresolved):
+        ``fill "Username" in "LoginForm" with "standard_user", expect field_populated``."""
+        target = "the page"
+        if self.target is not None:
+            target = f'"{self.target.element}"'
+            if self.target.region:
+                target += f' in "{self.target.region}"'
+        value = f'"{self.value}"' if self.value is not None else "(no value)"
+        expected = str(self.expected) if self.expected is not None else "(no expectation)"
+        text = _VERBS[self.action.value].format(target=target, value=value, expected=expected)
+        if self.expected is not None and self.action is not Action.WAIT:
+            text += f", expect {self.expected}"
+        return text
 
 
 class BlockDef(_Frozen):
