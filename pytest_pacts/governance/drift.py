@@ -169,16 +169,22 @@ def merge_heal(
 def order_for_deployment(
     entry: SelectorEntry, deployment: str, verified: Sequence[VerifiedLocator]
 ) -> tuple[JsonObject, tuple[JsonObject, ...]]:
-    """The entry's locators for a run on ``deployment``: the one most recently verified
-    there first (primary), the others after it in the recipe's order. With nothing
-    verified on this deployment, the recipe's own order."""
+    """The entry's locators for a run on ``deployment``, primary first.
+
+    The one most recently verified on this deployment comes first; on a deployment with
+    nothing verified yet (a new host, a review app on a fresh port), the one most recently
+    verified anywhere, since the last deployment run is the likeliest to look like this
+    one. The others follow in the recipe's order. ``verified`` is most recent first
+    (``store.locators.for_requirement``); with none of its locators verified, the
+    recipe's own order.
+    """
     locators = _unique([entry.primary, *entry.fallbacks])
-    here = [
-        v.locator for v in verified if v.deployment == deployment and isinstance(v.locator, dict)
-    ]
-    for candidate in here:
-        chosen = next((loc for loc in locators if same(loc, candidate)), None)
-        if chosen is not None:
-            rest = tuple(loc for loc in locators if loc is not chosen)
-            return chosen, rest
+    mine = [v for v in verified if isinstance(v.locator, dict)]
+    here = [v for v in mine if v.deployment == deployment]
+    for candidates in (here, mine if not here else []):
+        for record in candidates:
+            assert isinstance(record.locator, dict)
+            chosen = next((loc for loc in locators if same(loc, record.locator)), None)
+            if chosen is not None:
+                return chosen, tuple(loc for loc in locators if loc is not chosen)
     return entry.primary, tuple(locators[1:])

@@ -103,9 +103,10 @@ def test_the_same_drift_in_two_requirements_and_two_runs_is_one_proposal(
         # the page is where the element was healed, before the click navigated away
         pages = {p.element_key: p.page for p in proposals}
         assert pages["Username@LoginForm"] == pages["Login@LoginForm"] == "/"
-        # every heal of the run names its drift's proposal
+        # every heal of the run names its drift's proposal, except a heal to a locator the
+        # recipe already holds (a fallback): accepting it would change nothing
         named = {h.proposal_id for r in first for s in r.steps for h in s.heals if h.accepted}
-        assert named == {str(p.id) for p in proposals}
+        assert named - {None} == {str(p.id) for p in proposals}
 
         # the next run heals the same drifts again: occurrences, not proposals
         before = {p.id: len(store.proposals.occurrences(p.id)) for p in proposals}

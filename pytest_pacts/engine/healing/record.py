@@ -17,6 +17,7 @@ from pydantic import JsonValue
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import element_key, locator_json
 from pytest_pacts.governance import HealSite, PatchRejected, build_heal_proposal, propose
+from pytest_pacts.governance.drift import same
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import FailureType, HealAttempt
@@ -68,7 +69,8 @@ def proposal_for(
 
     ``old`` is the locator that failed (the step's state may already hold the new one);
     ``site`` where it healed (deployment, page, screenshots). The same drift healed before
-    is an occurrence of its proposal, which is returned.
+    is an occurrence of its proposal, which is returned. ``None`` too when the recipe
+    already holds the healed locator for the element.
     """
     healed = result.locator or old
     if healed is None:
@@ -87,9 +89,12 @@ def proposal_for(
         }
     )
     evidence.append(f"{result.rung.value}: {result.reason}")
+    recipe = recipes(ctx.plan)
+    if result.locator is not None and _held(recipe, element_key(ctx), healed, old):
+        return None
     try:
         proposal = build_heal_proposal(
-            recipes(ctx.plan),
+            recipe,
             step_index=ctx.state.step.index,
             element_key=element_key(ctx),
             healed_locator=locator_json(healed),
@@ -104,6 +109,18 @@ def proposal_for(
     except PatchRejected:
         return None
     return propose(store, proposal, site=site)
+
+
+def _held(recipe: Recipe, key: str, healed: Locator, old: Locator | None) -> bool:
+    """Whether the recipe already holds the healed locator for this element (a fallback
+    discovery verified, or a heal accepted for another deployment): accepting would write
+    nothing, so there is nothing to propose; the run counts it as verified on this
+    deployment, and the next run here uses it without healing."""
+    entry = recipe.selectors.get(key)
+    if entry is None or (old is not None and healed == old):
+        return False
+    target = locator_json(healed)
+    return any(same(target, held) for held in (entry.primary, *entry.fallbacks))
 
 
 def _json(value: object) -> JsonValue:

@@ -9,6 +9,7 @@ from pytest_pacts.engine.contracts import RungResult
 from pytest_pacts.engine.healing import HealingLadder, RepairRung
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
+from pytest_pacts.models.recipe import Recipe, SelectorEntry
 from pytest_pacts.store import HealingEvidence, Store
 
 from .helpers import discovered, failing_context
@@ -121,3 +122,31 @@ def test_a_css_heal_goes_on_the_exception_track(tab: Page, store: Store) -> None
     attempt, _ = HealingLadder(store=store, rungs=[]).heal(ctx)
     confirmed = HealingLadder(store=store).confirm(ctx, attempt, result)
     assert confirmed.track == "exception"
+
+
+def test_a_heal_to_a_locator_the_recipe_holds_proposes_nothing(tab: Page, store: Store) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Login")
+    assert state.locator is not None
+    _drift(tab)
+    ctx = failing_context(tab, plan, state)
+    held = Recipe.from_plan(plan).model_copy(
+        update={
+            "selectors": {
+                "Login": SelectorEntry(
+                    primary=state.locator.model_dump(mode="json", exclude_none=True),
+                    fallbacks=(ENTER.model_dump(mode="json", exclude_none=True),),
+                )
+            }
+        }
+    )
+    result = RungResult(HealRung.ALTERNATE, True, "test", locator=ENTER, score=0.9)
+    attempt, _ = HealingLadder(store=store, rungs=[]).heal(ctx)
+    # the fallback is already in the recipe: accepting would write nothing
+    confirmed = HealingLadder(store=store, recipes=lambda _plan: held).confirm(ctx, attempt, result)
+    assert confirmed.proposal_id is None and store.proposals.query() == []
+    # a locator the recipe does not hold is proposed, as one drift
+    other = Locator(strategy=Strategy.CSS, confidence=0.7, css="#login_form .cta")
+    again = RungResult(HealRung.ALTERNATE, True, "test", locator=other, score=0.9)
+    proposed = HealingLadder(store=store, recipes=lambda _plan: held).confirm(ctx, attempt, again)
+    assert proposed.proposal_id is not None and len(store.proposals.query()) == 1

@@ -1,0 +1,97 @@
+"""Drift identity, deployments, and merging a heal into an element's locators."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from pytest_pacts.governance import (
+    deployment_of,
+    drift_key,
+    locator_strength,
+    merge_heal,
+    order_for_deployment,
+    page_of,
+)
+from pytest_pacts.models.recipe import JsonObject, SelectorEntry
+from pytest_pacts.store import VerifiedLocator
+
+T0 = datetime(2026, 11, 23, 12, tzinfo=UTC)
+ROLE: JsonObject = {"strategy": "role_name", "role": "button", "name": "Login", "confidence": 0.95}
+TEXT: JsonObject = {"strategy": "text", "text": "Sign in", "confidence": 0.86}
+TEST_ID: JsonObject = {"strategy": "test_id", "test_id": "login", "confidence": 0.98}
+CSS: JsonObject = {"strategy": "css", "css": "#login-button", "confidence": 0.66}
+A, B, C = "http://a.test", "http://b.test:8080/app", "http://c.test"
+
+
+def _verified(locator: JsonObject, deployment: str, minutes: int = 0) -> VerifiedLocator:
+    moment = T0 + timedelta(minutes=minutes)
+    return VerifiedLocator(0, "REQ-1", "Login@Form", locator, deployment, 1, moment, moment)
+
+
+def test_deployment_is_the_base_url_else_the_origin() -> None:
+    assert deployment_of("http://b.test:8080/app/", "http://x/y") == B
+    assert deployment_of(None, "http://a.test/login?next=/") == A
+    assert deployment_of(None, "about:blank") == ""
+    assert deployment_of("  ", None) == ""
+
+
+def test_the_page_is_the_path_relative_to_the_deployment() -> None:
+    assert page_of("http://b.test:8080/app/login?x=1#top", B) == "/login"
+    assert page_of("http://a.test/", A) == "/"
+    assert page_of("http://elsewhere.test/cart/", A) == "/cart"
+    assert page_of("", A) == ""
+
+
+def test_a_drift_is_the_page_the_element_and_its_new_locator() -> None:
+    key = drift_key("/login", "Login@Form", ROLE)
+    # how sure discovery was, and unset fields, are not part of the locator
+    assert key == drift_key("/login", "Login@Form", {**ROLE, "confidence": 0.5, "css": None})
+    assert key != drift_key("/", "Login@Form", ROLE)
+    assert key != drift_key("/login", "Login@Other", ROLE)
+    assert key != drift_key("/login", "Login@Form", TEXT)
+    assert key.startswith("drift:")
+
+
+def test_strength_ranks_test_ids_over_names_over_css_and_text() -> None:
+    positional: JsonObject = {"strategy": "css", "css": "form > button:nth-child(3)"}
+    ranks = [locator_strength(x) for x in (TEST_ID, ROLE, CSS, TEXT, positional)]
+    assert ranks == sorted(ranks, reverse=True) and ranks[0] > ranks[1] > ranks[2]
+    assert locator_strength(positional) == locator_strength(TEXT) == 0  # brittle
+
+
+def test_a_weaker_heal_keeps_a_primary_that_works_on_another_deployment() -> None:
+    entry = SelectorEntry(primary=ROLE, fallbacks=(CSS,))
+    merged = merge_heal(entry, TEXT, [ROLE], [_verified(ROLE, A)], [B])
+    assert merged.kept_primary and merged.entry.primary == ROLE
+    assert merged.entry.fallbacks == (TEXT, CSS)
+    assert "still works on http://a.test" in merged.reason
+
+
+def test_a_heal_replaces_a_primary_verified_nowhere_else() -> None:
+    entry = SelectorEntry(primary=ROLE, fallbacks=(CSS,))
+    # verified only where it now fails: the healed locator becomes primary, the old last
+    merged = merge_heal(entry, TEXT, [ROLE], [_verified(ROLE, B)], [B])
+    assert not merged.kept_primary
+    assert (merged.entry.primary, merged.entry.fallbacks) == (TEXT, (CSS, ROLE))
+    # a stronger heal replaces it even when it works elsewhere; the old one comes first
+    stronger = merge_heal(entry, TEST_ID, [ROLE], [_verified(ROLE, A)], [B])
+    assert (stronger.entry.primary, stronger.entry.fallbacks) == (TEST_ID, (ROLE, CSS))
+    # no entry yet: the heal adds one, the failed locator kept
+    added = merge_heal(None, TEXT, [ROLE], [], [B])
+    assert (added.entry.primary, added.entry.fallbacks) == (TEXT, (ROLE,))
+    # already the primary: nothing changes
+    assert merge_heal(entry, {**ROLE, "confidence": 0.1}, [CSS], [], [B]).entry == entry
+
+
+def test_each_deployment_runs_its_own_verified_locator_first() -> None:
+    entry = SelectorEntry(primary=ROLE, fallbacks=(TEXT, CSS))
+    # most recent first, as the store gives them
+    verified = [_verified(TEXT, B, 2), _verified(CSS, C, 1), _verified(ROLE, A)]
+    assert order_for_deployment(entry, A, verified) == (ROLE, (TEXT, CSS))
+    assert order_for_deployment(entry, B, verified) == (TEXT, (ROLE, CSS))
+    assert order_for_deployment(entry, C, verified) == (CSS, (ROLE, TEXT))
+    # a new deployment takes the one verified most recently anywhere
+    assert order_for_deployment(entry, "http://new.test", verified) == (TEXT, (ROLE, CSS))
+    # nothing verified, or verified locators the recipe does not hold: the recipe's order
+    assert order_for_deployment(entry, A, []) == (ROLE, (TEXT, CSS))
+    assert order_for_deployment(entry, A, [_verified(TEST_ID, A)]) == (ROLE, (TEXT, CSS))
