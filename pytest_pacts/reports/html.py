@@ -211,6 +211,6 @@ def summary_html(summary: RunSummary) -> str:
         f"<p>Verdicts: <b>{v['pass']}</b> pass, <b>{v['fail']}</b> fail, "
         f"<b>{v['partial']}</b> partial · healed: <b>{summary.healed}</b></p>"
         f"<p>Heals by track: {tracks} · pending proposals: {pending} · "
-        f"promotion required (승격 필요): <b>{summary.promotion_required}</b></p>"
+        f"promotion required: <b>{summary.promotion_required}</b></p>"
         f"{slo_table}{where}</div>"
     )

@@ -90,7 +90,7 @@ class RunSummary:
             f"- Healed requirements: {self.healed}",
             "- Heals by track: " + _pairs(self.heals_by_track),
             "- Pending proposals: " + _pairs(self.pending_by_track),
-            f"- Promotion required (승격 필요): {self.promotion_required}",
+            f"- Promotion required: {self.promotion_required}",
         ]
         if self.slos:
             out += [
