@@ -69,7 +69,8 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
     # the deployment this run drives: each element's locator verified there comes first
     deployment = deployment_of(settings.base_url or plan.requirement.base_url, url)
     known = store.locators.for_requirement(plan.req_id)
-    pom = overlay(plan, current_recipe(store, plan), verified, known, deployment)
+    recipe = current_recipe(store, plan)
+    pom = overlay(plan, recipe, verified, known, deployment)
 
     def on_discovered(index: int, result: DiscoveryResult) -> None:
         if result.locator is not None:
@@ -96,17 +97,22 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
         artifacts_dir=settings.options.artifacts_dir,
         navigate=settings.navigate,
         observer=settings.observer,
+        recipe_version=recipe.version if recipe is not None else None,
     )
     return PreparedRun(plan, store, runtime, verified, deployment)
 
 
-def conclude_run(prepared: PreparedRun, record: RunRecord) -> None:
+def conclude_run(prepared: PreparedRun, record: RunRecord) -> RunRecord:
     """After the run: a clean pass becomes the requirement's first recipe version; every
-    locator that passed the gate and acted is counted as verified on this deployment."""
+    locator that passed the gate and acted is counted as verified on this deployment.
+    Returns the record naming the recipe version it ran on: the one it started from, else
+    the one its clean pass just wrote (``v001`` on a first run)."""
     if record.verdict == "pass" and not record.healed:
-        ensure_recipe(prepared.store, prepared.plan, prepared.verified)
+        recipe = ensure_recipe(prepared.store, prepared.plan, prepared.verified)
+        if record.recipe_version is None:
+            record = record.model_copy(update={"recipe_version": recipe.version})
     if not prepared.deployment:
-        return
+        return record
     for step in record.steps:
         if step.status not in ("passed", "healed") or step.locator is None:
             continue
@@ -116,3 +122,4 @@ def conclude_run(prepared: PreparedRun, record: RunRecord) -> None:
         prepared.store.locators.verify(
             prepared.plan.req_id, step.element_key, locator, prepared.deployment
         )
+    return record

@@ -73,6 +73,7 @@ class Runtime:
     navigate: bool = True
     record: bool = True
     observer: ActionObserver | None = None
+    recipe_version: str | None = None  # the stored recipe version the run starts from
 
 
 class RequirementFailed(PactsError):
@@ -84,7 +85,12 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
     verdict (``engine/machine.py``). Returns the run's record; never raises for a failing
     requirement, a broken page or a dead server."""
     started = datetime.now(UTC)
-    recorder = Recorder(runtime.store if runtime.record else None, runtime.session_id, plan)
+    recorder = Recorder(
+        runtime.store if runtime.record else None,
+        runtime.session_id,
+        plan,
+        recipe_version=runtime.recipe_version,
+    )
     conflict = recorder.begin()
     if conflict is not None:
         return _not_started(plan, conflict, started)
@@ -118,6 +124,8 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         record = _not_started(plan, classify_error(exc, "running the requirement", None), started)
     finally:
         monitor.detach()
+    if runtime.recipe_version is not None:
+        record = record.model_copy(update={"recipe_version": runtime.recipe_version})
     problems = recorder.finish(record)
     if problems:
         record = record.model_copy(

@@ -13,10 +13,18 @@ from pytest_pacts.store import SessionConflict, Store, StoreError
 
 
 class Recorder:
-    def __init__(self, store: Store | None, session_id: str, plan: Plan) -> None:
+    def __init__(
+        self,
+        store: Store | None,
+        session_id: str,
+        plan: Plan,
+        *,
+        recipe_version: str | None = None,
+    ) -> None:
         self.store = store
         self.session_id = session_id
         self.plan = plan
+        self.recipe_version = recipe_version
         self.run_id: int | None = None
 
     def begin(self) -> Failure | None:
@@ -24,7 +32,10 @@ class Recorder:
             return None
         try:
             run = self.store.runs.begin(
-                self.session_id, self.plan.req_id, plan_hash=self.plan.plan_hash
+                self.session_id,
+                self.plan.req_id,
+                plan_hash=self.plan.plan_hash,
+                recipe_version=self.recipe_version,
             )
         except SessionConflict as exc:
             return Failure(

@@ -15,7 +15,6 @@ import sys
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
@@ -31,6 +30,7 @@ from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.models.text import file_stem
 from pytest_pacts.pytest_plugin import options
+from pytest_pacts.pytest_plugin.items import RequirementItem
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
 from pytest_pacts.pytest_plugin.store_access import get_store
 from pytest_pacts.store import Store
@@ -99,12 +99,16 @@ def _extensions(config: pytest.Config) -> list[ExtensionHealer]:
 
 
 def artifacts_dir(config: pytest.Config, plan: Plan) -> str | None:
-    """Where the engine's screenshots of ``plan`` go: keyed by file and req_id (the same id
-    in two files never shares a folder), or ``None`` under ``--pacts-report-dir=off``."""
-    if (options.get_str(config, "pacts_report_dir") or "").lower() == "off":
+    """Where the engine's screenshots of ``plan`` go: in this run's report folder (a later
+    run never overwrites them and an old report's pictures stay), keyed by file and req_id
+    (the same id in two files never shares a folder); ``None`` under
+    ``--pacts-report-dir=off``."""
+    from pytest_pacts.pytest_plugin.reporting import run_folder
+
+    base = run_folder(config)
+    if base is None:
         return None
-    base = Path(str(config.rootpath)) / ".pacts" / "artifacts"
-    path = base / file_stem(plan.requirement.source.path) / file_stem(plan.req_id)
+    path = base / "screenshots" / file_stem(plan.requirement.source.path) / file_stem(plan.req_id)
     path.mkdir(parents=True, exist_ok=True)
     return str(path)
 
@@ -147,23 +151,22 @@ def prepare(
     return Prepared(config, prepare_run(get_store(config), plan, settings))
 
 
-def conclude(prepared: Prepared, record: RunRecord) -> list[str]:
+def conclude(prepared: Prepared, record: RunRecord) -> tuple[RunRecord, list[str]]:
     """After the run: a clean pass becomes recipe v001; ``--pacts-accept-heals`` applies.
-    Returns the notes on accepted proposals for :func:`outcome`."""
-    conclude_run(prepared.run, record)
-    return _accept_heals(record, prepared.config, prepared.run.store)
+    Returns the record naming its recipe version and the notes on accepted proposals for
+    :func:`outcome`."""
+    record = conclude_run(prepared.run, record)
+    return record, _accept_heals(record, prepared.config, prepared.run.store)
 
 
 def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str | None) -> None:
     """The test body of every requirement item (the ``callobj`` of its Function). The
     ``base_url`` fixture is pytest-playwright's (option, ini key) or a project's override."""
-    from pytest_pacts.pytest_plugin.collect import RequirementItem
-
     item = request.node
     assert isinstance(item, RequirementItem)
     prepared = prepare(request.config, item.plan, base_url=base_url)
     record = run_requirement(item.plan, page, prepared.runtime)
-    accepted = conclude(prepared, record)
+    record, accepted = conclude(prepared, record)
     item.stash[RUN_KEY] = record
     outcome(record, request.config, accepted)
 
@@ -203,7 +206,6 @@ def dry_run_test(request: pytest.FixtureRequest) -> None:
     ``--pacts-discover``.
     """
     from pytest_pacts.planner.templating import Resolver, TemplateError
-    from pytest_pacts.pytest_plugin.collect import RequirementItem
 
     item = request.node
     assert isinstance(item, RequirementItem)

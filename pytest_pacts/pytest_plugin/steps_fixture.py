@@ -124,7 +124,8 @@ class PactsSteps:
         # the store's run history gets one run per test (finish()), not one per step
         self._runtime = replace(prepared.runtime, record=False)
         run = run_requirement(plan, self._page, self._runtime)
-        self._accepted.extend(conclude(prepared, run))
+        run, accepted = conclude(prepared, run)
+        self._accepted.extend(accepted)
         self._steps.append(step)
         self._runs.append(run)
         self._first_url = self._first_url or plan.requirement.url
