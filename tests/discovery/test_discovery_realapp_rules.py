@@ -228,6 +228,21 @@ def test_click_search_is_the_button_not_the_search_box(tab: Page) -> None:
     assert chosen_id(tab, find(tab, "Username", "click")) == "u"  # nothing else by that name
 
 
+def test_a_field_is_not_clicked_for_words_that_are_only_part_of_its_placeholder(
+    tab: Page,
+) -> None:
+    """"Parameters | click" over a table headed "Parameters" with a "Search parameters"
+    box: the box is about parameters, it is not the parameters; a click on it would be the
+    wrong element. A field named by the whole words is still clicked."""
+    tab.set_content(
+        '<h4 id="h">Parameters (3)</h4><input id="q" placeholder="Search parameters">'
+        "<table><tr><td>alpha</td><td>0.5</td></tr></table>"
+    )
+    assert chosen_id(tab, find(tab, "Parameters", "click")) == "h"
+    assert chosen_id(tab, find(tab, "Search parameters", "click")) == "q"
+    assert chosen_id(tab, find(tab, "Parameters", "fill")) == "q"  # typing into it: the box
+
+
 def test_nothing_in_the_modal_matches_so_the_page_is_searched(tab: Page) -> None:
     # an interstitial covering the page: the element is found, and the gate says obscured
     # (healing may dismiss the dialog); it is never reported as acted-on-able

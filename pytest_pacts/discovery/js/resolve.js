@@ -480,6 +480,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
             rows = rows.filter((r) => keep.has(r.el));
           }
           rows = rows.filter((r) => (pass === 2 ? compatOf(r.el) === 2 : compatOf(r.el) >= 1));
+          // A field is clicked for its whole name, never for words that are only part of
+          // it: "Parameters | click" is not the "Search parameters" box (it is about the
+          // parameters, not them).
+          if (step.action === 'click' && tier === 1) {
+            rows = rows.filter((r) => !isEditableType(r.el, dom.roleOf));
+          }
           let els = [...new Set(rows.map((r) => r.el))].filter(reachable);
           // A hidden element is not a candidate (a closed menu's item is discovered again
           // when the menu is open); a checkbox drawn by its label is operated through it.
