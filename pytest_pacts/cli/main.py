@@ -21,6 +21,8 @@ SUBCOMMAND_MODULES = (
     "pytest_pacts.cli.generate_cmd",
     "pytest_pacts.cli.report_cmd",
     "pytest_pacts.cli.serve_cmd",
+    "pytest_pacts.cli.elements_cmd",
+    "pytest_pacts.cli.locators_cmd",
 )
 
 

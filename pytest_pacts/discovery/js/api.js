@@ -94,4 +94,139 @@ function names(els) {
   return els.map((e) => ({ role: dom.roleOf(e), name: dom.accName(e) }));
 }
 
-return { scan, gates, verify, check, frameInfo, suggest, names };
+// The elements a person can name on this page (``pacts elements``): every visible control of
+// the document and its open shadow roots, in document order, with the action that suits it,
+// the names it shows (best first), the texts of the containers around it (nearest first, the
+// candidate regions), the landmark it stands in and its box in page coordinates. The list is
+// kept by id so Python can check that a discovered locator resolves to the listed element
+// itself (``listed``). arg: {list_id, limit}.
+const lists = new Map();
+const GROUP_TAGS = new Set(['HEADER', 'NAV', 'MAIN', 'ASIDE', 'FOOTER', 'FORM', 'DIALOG',
+  'SECTION', 'ARTICLE', 'FIELDSET']);
+const GROUP_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
+  'form', 'dialog', 'alertdialog', 'region', 'search']);
+const INNER_TAGS = new Set(['FORM', 'SECTION', 'ARTICLE', 'FIELDSET']);
+const INNER_ROLES = new Set(['form', 'region']);
+function inventory(arg) {
+  prepared.clear();
+  const dom = makeDom(document);
+  const elements = allElements(document);
+  const human = (v) => tokens(v || '').join(' ');
+  const usable = (v) => !!v && v.length <= 80 && !/[@|]/.test(v);
+  const kindOf = (el) => {
+    if (el.tagName === 'INPUT' && inputType(el) === 'hidden') return null;
+    if (isCheckable(el, dom.roleOf)) return 'check';
+    if (isSelectable(el, dom.roleOf)) return 'select';
+    if (isEditableType(el, dom.roleOf)) return 'fill';
+    if (isClickable(el, dom.roleOf, true)) return 'click';
+    return null;
+  };
+  const headingIn = (a) => {
+    for (const h of a.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"], legend, caption')) {
+      if (!dom.isHidden(h)) return dom.accName(h) || dom.textOf(h);
+    }
+    return '';
+  };
+  // Short texts shown in ``a`` outside ``el``, title-like ones first (a card's or a row's
+  // name: an element named like one, a link, strong text), then the first one shown.
+  const TITLE_CLASS = /(^|[-_\s])(name|title|heading|header|label|caption)([-_\s]|$)/i;
+  const titleLike = (e, a) => {
+    for (let x = e; x && x !== a; x = parentOf(x)) {
+      if (TITLE_CLASS.test(x.className && typeof x.className === 'string' ? x.className : '')
+        || ['A', 'STRONG', 'B', 'TH', 'DT', 'LABEL'].includes(x.tagName)) return true;
+    }
+    return false;
+  };
+  const textsIn = (a, el) => {
+    let first = '';
+    let title = '';
+    for (const e of a.querySelectorAll('*')) {
+      if (e === el || containsComposed(el, e) || containsComposed(e, el) || SKIP_TAGS.has(e.tagName)) continue;
+      if (e.childElementCount || dom.isHidden(e)) continue;
+      const t = dom.textOf(e);
+      if (!t || t.length > 60) continue;
+      if (!first) first = t;
+      if (!title && titleLike(e, a)) title = t;
+      if (first && title) break;
+    }
+    return { first, title };
+  };
+  // The group a person sees the element in: the nearest heading around it, else the
+  // landmark it stands in (header, navigation, footer...). A form or section without a
+  // label of its own is named by the heading around it (a card's title), else by its id.
+  const groupOf = (el) => {
+    let fallback = '';
+    for (let a = parentOf(el); a && a !== document.body; a = parentOf(a)) {
+      const heading = headingIn(a);
+      if (heading) return heading;
+      const role = (a.getAttribute('role') || '').trim().split(/\s+/)[0];
+      if (!(role ? GROUP_ROLES.has(role) : GROUP_TAGS.has(a.tagName))) continue;
+      const label = norm(a.getAttribute('aria-label'));
+      if (label) return label;
+      const named = (a.id && !looksGenerated(a.id) ? human(a.id) : '') || tag(a);
+      if (!(role ? INNER_ROLES.has(role) : INNER_TAGS.has(a.tagName))) return fallback || named;
+      fallback = fallback || named;
+    }
+    return fallback;
+  };
+  const chosen = [];
+  const out = [];
+  for (const el of elements) {
+    if (chosen.length >= (arg.limit || 200)) break;
+    const action = kindOf(el);
+    if (!action || dom.isHidden(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    // the icon inside a listed button is that button to a person
+    if (chosen.some((c) => containsComposed(c, el))) continue;
+    const names = [];
+    const name = (v) => { v = norm(v); if (usable(v) && !names.includes(v)) names.push(v); };
+    name(dom.accName(el));
+    for (const l of dom.labelTexts(el)) name(l);
+    name(el.getAttribute('placeholder'));
+    if (action === 'click') name(dom.textOf(el));
+    name(el.getAttribute('title'));
+    if (!dom.accName(el)) {
+      // a control without a name of its own (a to-do's checkbox) is named by the text next
+      // to it: discovery finds "the checkbox in the row that mentions 'Buy milk'"
+      let up = 0;
+      for (let a = parentOf(el); a && a !== document.body && up < 3; a = parentOf(a), up++) {
+        name(textsIn(a, el).first);
+      }
+    }
+    for (const a of TEST_ID_ATTRS) name(human(el.getAttribute(a)));
+    if (el.id && !looksGenerated(el.id)) name(human(el.id));
+    name(human(el.getAttribute('name')));
+    // Candidate regions, by kind then nearness: headings, names and title-like texts, ids,
+    // then any first text (texts without letters, like a price, last).
+    const tiers = [[], [], [], [], []];
+    const region = (k, v) => { v = norm(v); if (usable(v) && !names.includes(v)) tiers[k].push(v); };
+    let depth = 0;
+    for (let a = parentOf(el); a && a !== document.body && depth < 12; a = parentOf(a), depth++) {
+      region(0, headingIn(a));
+      region(1, a.getAttribute('aria-label'));
+      const { first, title } = textsIn(a, el);
+      region(1, title);
+      if (a.id && !looksGenerated(a.id)) region(2, human(a.id));
+      region(/\p{L}/u.test(first) ? 3 : 4, first);
+    }
+    const regions = [...new Set(tiers.flat())].slice(0, 8);
+    chosen.push(el);
+    out.push({
+      index: chosen.length - 1, action, role: dom.roleOf(el) || null, names, regions,
+      group: groupOf(el), description: describeElement(el, dom),
+      box: { x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height },
+    });
+  }
+  lists.set(arg.list_id, chosen);
+  for (const old of [...lists.keys()].slice(0, -4)) lists.delete(old);
+  return out;
+}
+
+// Does a rendered locator resolve to exactly the listed element ``arg.index``?
+function listed(els, arg) {
+  const list = lists.get(arg.list_id);
+  return els.length === 1 && !!list && els[0] === list[arg.index];
+}
+
+return { scan, gates, verify, check, frameInfo, suggest, names, inventory, listed };

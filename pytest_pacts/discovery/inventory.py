@@ -1,0 +1,235 @@
+"""The elements a person can name on a page, each with an ``Element@Region`` text that
+discovery resolves to exactly that element (``pacts elements``: authoring help).
+
+One in-page pass (``inventory`` in ``js/api.js``) lists the visible controls of the top
+document with the names they show and the texts of the containers around them. Each
+element's candidate texts are tried in order (its name alone, then with each container
+text as region, nearest first) by the discovery the tests use (:class:`Discoverer`), all
+elements at once: one scan per round. A text is kept only when discovery resolves it and
+the resolved locator, run through Playwright, is the listed element itself, so no text is
+shown that would find another element or none. Every page call is bounded.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import bounded
+from pytest_pacts.discovery._js import call_on_elements, page_function
+from pytest_pacts.discovery.engine import Discoverer
+from pytest_pacts.discovery.render import to_code, to_playwright
+from pytest_pacts.discovery.strategies import UnrenderableLocator
+from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.requirement import Action, Target
+
+JSON = dict[str, object]
+_list_ids = itertools.count(1)
+MAX_CANDIDATES = 12  # texts tried per element (names x regions), best first
+
+
+@dataclass
+class PageElement:
+    """One control of the page. ``text`` is ``None`` when no candidate text singles it out;
+    ``why`` then says what discovery answered for the best one."""
+
+    number: int
+    action: str
+    description: str
+    group: str
+    box: tuple[float, float, float, float]
+    text: str | None = None
+    code: str | None = None
+    strategy: str | None = None
+    why: str | None = None
+    tried: list[str] = field(default_factory=list)
+
+    @property
+    def region(self) -> str | None:
+        if self.text is None or "@" not in self.text:
+            return None
+        return self.text.rpartition("@")[2]
+
+    def as_json(self) -> JSON:
+        x, y, w, h = self.box
+        out: JSON = {
+            "number": self.number,
+            "action": self.action,
+            "text": self.text,
+            "group": self.group,
+            "element": self.description,
+            "box": {"x": round(x), "y": round(y), "width": round(w), "height": round(h)},
+        }
+        if self.code is not None:
+            out["locator"] = self.code
+            out["strategy"] = self.strategy
+        if self.why is not None:
+            out["why"] = self.why
+        return out
+
+
+def _candidates(raw: JSON) -> list[Target]:
+    names = cast(list[str], raw["names"])[:3]
+    regions = cast(list[str], raw["regions"])
+    out = [
+        Target(element=name, region=region)
+        for name in names
+        for region in (None, *regions)
+        if region is None or region.casefold() != name.casefold()
+    ]
+    return out[:MAX_CANDIDATES]
+
+
+def _why(result: DiscoveryResult | None, text: str) -> str:
+    if result is None:
+        return f'"{text}" was not resolved'
+    if result.unresolved is not None:
+        return result.unresolved.message
+    return f'"{text}" resolves to another element'
+
+
+def list_elements(
+    page: Page, *, timeout_ms: float = 10_000.0, limit: int = 200
+) -> list[PageElement]:
+    """The page's nameable elements in document order, numbered from 1, each with the first
+    candidate text discovery resolves to it (see the module's docstring)."""
+    list_id = f"l{next(_list_ids)}"
+    with bounded.budget(timeout_ms):
+        raw = cast(
+            list[JSON],
+            bounded.call(
+                page,
+                "listing the page's elements",
+                lambda: page.main_frame.evaluate(
+                    page_function("inventory"), {"list_id": list_id, "limit": limit}
+                ),
+            ),
+        )
+        elements: list[PageElement] = []
+        candidates: dict[int, list[Target]] = {}
+        for item in raw:
+            box = cast(dict[str, float], item["box"])
+            index = cast(int, item["index"])
+            elements.append(
+                PageElement(
+                    number=index + 1,
+                    action=str(item["action"]),
+                    description=str(item["description"]),
+                    group=str(item["group"] or ""),
+                    box=(box["x"], box["y"], box["width"], box["height"]),
+                )
+            )
+            candidates[index] = _candidates(item)
+            if not candidates[index]:
+                elements[-1].why = "it shows no name (no text, label, title or test id)"
+        _resolve(page, list_id, elements, candidates)
+    return elements
+
+
+def _resolve(
+    page: Page, list_id: str, elements: list[PageElement], candidates: dict[int, list[Target]]
+) -> None:
+    """Try each element's candidates in rounds (one discovery scan per round, all elements)."""
+    tries = dict.fromkeys(candidates, 0)
+    first: dict[int, DiscoveryResult | None] = {}
+    while True:
+        pending = {i: candidates[i][n] for i, n in tries.items() if n < len(candidates[i])}
+        if not pending:
+            return
+        targets = [(i, t, Action(elements[i].action)) for i, t in pending.items()]
+        found = Discoverer(max_alternates=0).discover(page, targets)
+        for i, target in pending.items():
+            result = found.get(i)
+            elements[i].tried.append(str(target))
+            first.setdefault(i, result)
+            if (
+                result is not None
+                and result.locator is not None
+                and _is_listed(page, list_id, i, result)
+            ):
+                element = elements[i]
+                element.text, element.why = str(target), None
+                element.strategy = result.locator.strategy.value
+                try:
+                    element.code = to_code(result.locator)
+                except UnrenderableLocator:
+                    element.code = None
+                tries[i] = len(candidates[i])
+                continue
+            tries[i] += 1
+            if tries[i] >= len(candidates[i]):
+                elements[i].why = _why(first[i], str(candidates[i][0]))
+
+
+def _is_listed(page: Page, list_id: str, index: int, result: DiscoveryResult) -> bool:
+    assert result.locator is not None
+    try:
+        target = to_playwright(page, result.locator)
+        return bool(call_on_elements(target, "listed", {"list_id": list_id, "index": index}))
+    except (PlaywrightError, UnrenderableLocator):
+        return False
+
+
+def grouped(elements: list[PageElement]) -> OrderedDict[str, list[PageElement]]:
+    """Elements by region, in order of first appearance: the region their text names, else
+    the landmark they stand in (header, navigation, a form...), else "Page"."""
+    groups: OrderedDict[str, list[PageElement]] = OrderedDict()
+    for element in elements:
+        key = element.region or element.group or "Page"
+        groups.setdefault(key, []).append(element)
+    return groups
+
+
+_OVERLAY = """(boxes) => {
+  const old = document.getElementById('__pacts_elements__');
+  if (old) old.remove();
+  if (!boxes) return;
+  const root = document.createElement('div');
+  root.id = '__pacts_elements__';
+  root.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;'
+    + 'pointer-events:none;';
+  for (const b of boxes) {
+    const box = document.createElement('div');
+    const colour = b.named ? '#d6336c' : '#868e96';
+    box.style.cssText = `position:absolute;left:${b.x - 2}px;top:${b.y - 2}px;`
+      + `width:${b.width + 4}px;height:${b.height + 4}px;border:2px solid ${colour};`
+      + 'box-sizing:border-box;border-radius:3px;';
+    const tag = document.createElement('div');
+    tag.textContent = String(b.n);
+    // on a small element the number stands above it, so its text stays readable
+    const top = b.height < 24 ? Math.max(0, b.y - 16) : b.y - 2;
+    tag.style.cssText = `position:absolute;left:${b.x - 2}px;top:${top}px;`
+      + `background:${colour};color:#fff;font:bold 11px/14px sans-serif;padding:0 3px;`
+      + 'border-radius:3px 0 3px 0;opacity:0.9;';
+    root.append(box, tag);
+  }
+  document.documentElement.append(root);
+}"""
+
+
+def annotate(page: Page, elements: list[PageElement], path: Path, *, timeout_ms: float) -> Path:
+    """A full-page screenshot at ``path`` with a numbered box on each element (grey when no
+    text names it); the boxes are removed from the page afterwards."""
+    boxes = [
+        {"n": e.number, "x": e.box[0], "y": e.box[1], "width": e.box[2], "height": e.box[3],
+         "named": e.text is not None}
+        for e in elements
+    ]  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with bounded.budget(timeout_ms):
+        bounded.call(page, "drawing the element boxes", lambda: page.evaluate(_OVERLAY, boxes))
+        try:
+            bounded.call(
+                page,
+                "the annotated screenshot",
+                lambda: page.screenshot(path=str(path), full_page=True, timeout=timeout_ms),
+            )
+        finally:
+            bounded.call(page, "removing the element boxes", lambda: page.evaluate(_OVERLAY, None))
+    return path

@@ -1,0 +1,122 @@
+"""``pacts elements`` (authoring help) and ``pacts locators`` (what the store holds), through
+the console script, against the demo app in real Chromium and a real SQLite store."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from pytest_pacts.application import RunSettings, conclude_run, prepare_run
+from pytest_pacts.browser import StandaloneBrowser
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.engine.api import run_requirement
+from pytest_pacts.planner import LoaderOptions, load_file
+from pytest_pacts.store import open_store
+
+LOGIN = """\
+req_id: R-LOGIN
+url: /
+steps:
+  - Username | fill | standard_user
+  - Password | fill | secret_sauce
+  - Login | click | | navigates_to:Products
+"""
+
+
+def pacts(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_pacts.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
+
+
+def test_elements_of_a_page_as_json_with_the_screenshot(tmp_path: Path) -> None:
+    result = pacts(
+        "elements", "/widgets.html", "--demo", "v1", "--json", "--screenshot", "w.png",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["url"].endswith("/widgets.html") and report["screenshot"] == "w.png"
+    assert (tmp_path / "w.png").read_bytes()[:4] == b"\x89PNG"
+    by_text = {e["text"]: e for e in report["elements"]}
+    assert by_text["Delete@Draft A"]["group"] == "Draft A"
+    assert by_text["Delete@Draft B"]["locator"].startswith("page.")
+    assert by_text["Buy milk"]["action"] == "check"
+    assert [e["number"] for e in report["elements"]] == list(range(1, len(report["elements"]) + 1))
+
+
+def test_elements_after_a_login_flow_grouped_by_region(tmp_path: Path) -> None:
+    (tmp_path / "login.req.yaml").write_text(LOGIN)
+    result = pacts("elements", "--after", "login.req.yaml::R-LOGIN", "--demo", "v1", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith("/inventory.html")
+    assert "screenshot: elements-inventory.png" in lines[1]
+    assert (tmp_path / "elements-inventory.png").is_file()
+    at = lines.index("Sauce Labs Backpack")
+    assert "click   Add to cart@Sauce Labs Backpack" in lines[at + 1]
+    assert lines.index("Sauce Labs Onesie") > at
+
+
+def test_elements_usage_errors(tmp_path: Path) -> None:
+    (tmp_path / "login.req.yaml").write_text(LOGIN)
+    nothing = pacts("elements", cwd=tmp_path)
+    assert nothing.returncode == 2 and "give a URL" in nothing.stderr
+    relative = pacts("elements", "/cart.html", "--no-screenshot", cwd=tmp_path)
+    assert relative.returncode == 2 and "is relative and no base URL is set" in relative.stderr
+    unknown = pacts("elements", "--after", "login.req.yaml::R-NOPE", "--demo", "v1", cwd=tmp_path)
+    assert unknown.returncode == 2
+    assert "login.req.yaml has no requirement R-NOPE (it has: R-LOGIN)" in unknown.stderr
+
+
+def _run_on(store_path: Path, base_url: str, plan_file: Path) -> None:
+    """One run as pytest makes it (application layer), so the store holds what it would."""
+    (plan,) = load_file(plan_file, LoaderOptions()).plans
+    with open_store(store_path) as store, StandaloneBrowser() as browser:
+        prepared = prepare_run(store, plan, RunSettings(base_url=base_url))
+        with browser.page() as page:
+            record = run_requirement(plan, page, prepared.runtime)
+        assert record.verdict == "pass", record.rca
+        conclude_run(prepared, record)
+
+
+def test_locators_shows_the_recipe_and_where_each_was_verified(tmp_path: Path) -> None:
+    (tmp_path / "login.req.yaml").write_text(LOGIN)
+    store = tmp_path / "pacts.db"
+    with DemoServer("v1") as one, DemoServer("v1") as two:
+        first, second = one.url.rstrip("/"), two.url.rstrip("/")
+        _run_on(store, first, tmp_path / "login.req.yaml")
+        _run_on(store, first, tmp_path / "login.req.yaml")
+        _run_on(store, second, tmp_path / "login.req.yaml")
+        result = pacts("locators", "R-LOGIN", "--store", str(store), "--json", cwd=tmp_path)
+        text = pacts("locators", "R-LOGIN", "--store", str(store), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["recipe"]["version"] == "v001"
+    assert [s["element"] for s in report["steps"]] == ["Username", "Password", "Login"]
+    primary = report["steps"][0]["locators"][0]
+    assert primary["role"] == "primary" and primary["locator"].startswith("page.")
+    assert primary["strategy"] == "test_id" and primary["confidence"] == "0.98"
+    times = {v["deployment"].rstrip("/"): v["times"] for v in primary["verified"]}
+    assert times == {first: 2, second: 1}
+    assert text.returncode == 0
+    assert "step 1: fill Username" in text.stdout and "recipe v001" in text.stdout
+    assert f"{first} x2 (last " in text.stdout and f"{second} x1 (last " in text.stdout
+
+
+def test_locators_for_an_unknown_requirement(tmp_path: Path) -> None:
+    (tmp_path / "login.req.yaml").write_text(LOGIN)
+    store = tmp_path / "pacts.db"
+    with DemoServer("v1") as demo:
+        _run_on(store, demo.url, tmp_path / "login.req.yaml")
+    result = pacts("locators", "R-OTHER", "--store", str(store), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "holds no locators for R-OTHER" in result.stdout
+    missing = pacts("locators", "R-LOGIN", "--store", str(tmp_path / "none.db"), cwd=tmp_path)
+    assert missing.returncode == 3 and "no store at" in missing.stderr

@@ -1,0 +1,148 @@
+"""``discovery/inventory.py``: the nameable elements of a page, each with a text that the
+project's own discovery resolves to exactly that element, and the annotated screenshot."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.discovery import discover, to_playwright
+from pytest_pacts.discovery.inventory import (
+    PageElement,
+    _is_listed,
+    annotate,
+    grouped,
+    list_elements,
+)
+from pytest_pacts.models.requirement import Action, Target
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[DemoServer]:
+    server = DemoServer("v1").start()
+    yield server
+    server.stop()
+
+
+def _target(text: str) -> Target:
+    element, sep, region = text.rpartition("@")
+    return Target(element=element, region=region) if sep else Target(element=text)
+
+
+def _box_of(page: Page, text: str, action: str) -> tuple[float, float, float, float]:
+    """Where the project's discovery, asked afresh, finds ``text``."""
+    result = discover(page, [(0, _target(text), Action(action))])[0]
+    assert result.locator is not None, (text, result.unresolved)
+    box = to_playwright(page, result.locator).bounding_box()
+    assert box is not None
+    scroll = page.evaluate("[scrollX, scrollY]")
+    return box["x"] + scroll[0], box["y"] + scroll[1], box["width"], box["height"]
+
+
+def _same_box(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return all(abs(x - y) < 1.0 for x, y in zip(a, b, strict=True))
+
+
+def test_every_text_shown_finds_exactly_its_element(tab: Page, demo: DemoServer) -> None:
+    tab.goto(demo.url + "/widgets.html")
+    elements = list_elements(tab)
+    texts = {e.text: e for e in elements if e.text is not None}
+    # two cards with a "Delete" each: the region says which; the to-do checkboxes have no
+    # name of their own and are named by their row's text
+    assert {"Delete@Draft A", "Delete@Draft B", "Buy milk", "Walk the dog"} <= set(texts)
+    assert "Delete" not in texts
+    assert texts["Buy milk"].action == "check" and texts["Shipping method"].action == "select"
+    assert len(elements) >= 15 and all(e.text for e in elements)
+    for element in elements:
+        assert element.text is not None
+        assert _same_box(_box_of(tab, element.text, element.action), element.box), element
+    groups = grouped(elements)
+    assert [e.text for e in groups["Newsletter"]] == ["Email", "Subscribe"]
+    assert [e.text for e in groups["Draft A"]] == ["Delete@Draft A"]
+
+
+def test_regions_from_rows_and_what_cannot_be_told_apart(tab: Page) -> None:
+    tab.set_content(
+        "<table><tr><td>Alice</td><td><button id=a>Edit</button></td></tr>"
+        "<tr><td>Bob</td><td><button id=b>Edit <svg width=8 height=8></svg></button></td></tr>"
+        "</table><button class=d>Delete</button><button class=d>Delete</button>"
+        "<button id=h hidden>Ghost</button>"
+    )
+    elements = list_elements(tab)
+    assert [e.description.split(" ")[0] for e in elements] == [
+        "button#a",
+        "button#b",
+        "button.d",
+        "button.d",
+    ]  # the hidden button is not listed, the icon inside Bob's button is that button
+    assert [e.text for e in elements[:2]] == ["Edit@Alice", "Edit@Bob"]
+    for twin in elements[2:]:
+        assert twin.text is None  # nothing on the page tells the two apart
+        assert twin.why == '"Delete" matches 2 elements equally well (role_name); name a ' + (
+            'region to say which (e.g. "Delete@<container>")'
+        )
+        assert twin.tried == ["Delete"]
+
+
+def test_a_locator_of_another_element_is_refused(tab: Page) -> None:
+    tab.set_content("<button id=one>One</button><button id=two>Two</button>")
+    from pytest_pacts.discovery._js import page_function
+
+    tab.evaluate(page_function("inventory"), {"list_id": "t1", "limit": 10})
+    result = discover(tab, [(0, Target(element="One"), Action.CLICK)])[0]
+    assert _is_listed(tab, "t1", 0, result)
+    assert not _is_listed(tab, "t1", 1, result)  # "One" is not the second listed element
+
+
+def _pixel(page: Page, png: Path, x: float, y: float) -> list[int]:
+    data = base64.b64encode(png.read_bytes()).decode()
+    return list(
+        page.evaluate(
+            """async ([data, x, y]) => {
+              const img = new Image();
+              img.src = 'data:image/png;base64,' + data;
+              await img.decode();
+              const c = document.createElement('canvas');
+              c.width = img.width; c.height = img.height;
+              const g = c.getContext('2d');
+              g.drawImage(img, 0, 0);
+              return [...g.getImageData(x, y, 1, 1).data].slice(0, 3);
+            }""",
+            [data, x, y],
+        )
+    )
+
+
+def test_annotated_screenshot_boxes_each_element(
+    tab: Page, demo: DemoServer, tmp_path: Path
+) -> None:
+    tab.goto(demo.url)
+    elements = list_elements(tab)
+    shot = annotate(tab, elements, tmp_path / "login.png", timeout_ms=10_000)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert tab.locator("#__pacts_elements__").count() == 0  # the boxes are gone again
+    login = next(e for e in elements if e.text == "Login")
+    x, y, _w, h = login.box
+    checker = tab.context.new_page()
+    try:
+        # the box's left border, half-way down, is drawn in the named colour (#d6336c)
+        r, g, b = _pixel(checker, shot, x - 1, y + h / 2)
+        assert abs(r - 0xD6) < 40 and abs(g - 0x33) < 40 and abs(b - 0x6C) < 40, (r, g, b)
+        # the number tag in the box's corner holds white text on that colour
+        tag = _pixel(checker, shot, x + 1, y + 1)
+        assert tag != [255, 255, 255]
+    finally:
+        checker.close()
+    unnamed = PageElement(1, "click", "div", "", (10, 10, 40, 40))
+    grey = annotate(tab, [unnamed], tmp_path / "grey.png", timeout_ms=10_000)
+    checker = tab.context.new_page()
+    try:
+        r, g, b = _pixel(checker, grey, 9, 30)
+        assert abs(r - 0x86) < 30 and abs(g - 0x8E) < 30 and abs(b - 0x96) < 30, (r, g, b)
+    finally:
+        checker.close()
