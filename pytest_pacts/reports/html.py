@@ -20,6 +20,10 @@ from pytest_pacts.reports.summary import RunSummary
 
 STYLE = """<style>
 .pacts{font-family:system-ui,sans-serif;font-size:13px;margin:6px 0}
+/* pytest-html greys every table cell; the verdict and its evidence are the report */
+.pacts,.pacts td,.pacts th,.pacts li{color:#1f2328}
+.pacts td.pacts-slo-FAIL{color:#c62828;font-weight:600}
+.pacts td.pacts-slo-PASS{color:#2e7d32;font-weight:600}
 .pacts table{border-collapse:collapse;margin:6px 0;width:100%}
 .pacts th,.pacts td{border:1px solid #ccd;padding:3px 6px;text-align:left;vertical-align:top}
 .pacts th{background:#eef2f8}
