@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sys
@@ -105,7 +106,9 @@ def serve(
             timeout_graceful_shutdown=5,
         )
         server = uvicorn.Server(config)
-        with sock:
+        with sock, contextlib.suppress(KeyboardInterrupt):
+            # uvicorn shuts down gracefully on Ctrl-C, then raises the signal again for
+            # the caller; for a server, Ctrl-C is the normal way to stop
             server.run(sockets=[sock])
     finally:
         built.close()
