@@ -73,6 +73,7 @@ class StepResult:
     duration_ms: float
     heal: str
     culprit: bool  # the step whose failure (or skip) the root cause describes
+    block: str | None = None  # the block the step was expanded from
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ def requirement_result(
                 duration_ms=round(ran.duration_ms, 1) if ran is not None else 0.0,
                 heal=redact(_heal_text(ran)) if ran is not None else "",
                 culprit=culprit is not None and culprit.index == step.index,
+                block=step.block,
             )
         )
     if record is None:
@@ -375,9 +377,8 @@ def _fill_sheet(
         valid.append(r)
     rows: dict[int, list[tuple[RequirementResult, StepResult]]] = {}
     for r in valid:
-        for s in r.steps:
-            if s.sheet == title and s.row is not None:
-                rows.setdefault(s.row, []).append((r, s))
+        for row_number, s in _placed(ws, r, title, columns):
+            rows.setdefault(row_number, []).append((r, s))
     if not rows:
         return problems
     header_cells = {
@@ -426,6 +427,49 @@ def _fill_sheet(
             verdict_cell.fill = PatternFill("solid", fgColor=colour)
         ws.cell(row=row_number, column=first + 4).number_format = "0.00"  # type: ignore[attr-defined]
     return problems
+
+
+def _placed(
+    ws: object, r: RequirementResult, title: str, columns: Mapping[str, str]
+) -> list[tuple[int, StepResult]]:
+    """Each step of ``r`` with the row of the requirement's sheet it shows on: its own
+    row, or, for a step of a block defined on another sheet (a ``Blocks`` sheet), the
+    ``use`` row that brought it in (the n-th run of such steps on the n-th ``use`` row
+    of the requirement that has no step of its own)."""
+    own = [(s.row, s) for s in r.steps if s.sheet == title and s.row is not None]
+    placed: list[tuple[int, StepResult]] = [(row, s) for row, s in own if row is not None]
+    foreign = [s for s in r.steps if not (s.sheet == title and s.row is not None)]
+    if not foreign or "action" not in columns or r.row is None:
+        return placed
+    claimed = {row for row, _s in placed}
+    end = r.row + 1  # the requirement's rows end before the next requirement's first row
+    max_row = int(getattr(ws, "max_row", 0))
+    while end <= max_row:
+        found = ws[f"{columns['req_id']}{end}"].value  # type: ignore[index]
+        if found is not None and str(found).strip() not in ("", r.req_id):
+            break
+        end += 1
+    uses = [
+        n
+        for n in range(r.row, end)
+        if n not in claimed
+        and str(ws[f"{columns['action']}{n}"].value or "").strip().lower() == "use"  # type: ignore[index]
+    ]
+    runs: list[list[StepResult]] = []
+    previous: StepResult | None = None
+    for s in foreign:
+        if (
+            previous is None
+            or previous.number + 1 != s.number
+            or previous.block != s.block
+            or (s.row or 0) <= (previous.row or 0)  # the same block again
+        ):
+            runs.append([])
+        runs[-1].append(s)
+        previous = s
+    for use_row, run in zip(uses, runs, strict=False):
+        placed += [(use_row, s) for s in run]
+    return placed
 
 
 def _summary_sheet(workbook: object, results: Sequence[RequirementResult], run_id: str) -> None:

@@ -9,10 +9,13 @@ from pathlib import Path
 
 from openpyxl import Workbook, load_workbook
 
+from pytest_pacts.models.outcome import Rca, RcaClass, RunRecord, StepRecord
+from pytest_pacts.planner import LoaderOptions, load_file
 from pytest_pacts.planner.readers.limits import ReadLimits
 from pytest_pacts.reports.results import (
     RequirementResult,
     StepResult,
+    requirement_result,
     results_name,
     write_results,
 )
@@ -101,3 +104,51 @@ def test_results_names() -> None:
     outside = results_name("/elsewhere/login.xlsx", ".xlsx")
     assert "/" not in outside and outside.endswith(".results.xlsx")
     assert ".." not in results_name("../up/login.xlsx", ".xlsx")
+
+
+def test_steps_of_a_blocks_sheet_show_on_their_use_rows(tmp_path: Path) -> None:
+    source = tmp_path / "reqs.xlsx"
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Reqs"
+    ws.append(["Req ID", "URL", "Element@Region", "Action", "Value"])
+    ws.append(["REQ-B", "/", "LoginAs", "use", None])  # row 2: the block's three steps
+    ws.append([None, None, "Search", "fill", "shoes"])  # row 3
+    ws.append([None, None, "LoginAs", "use", None])  # row 4: the same block again
+    ws.append(["REQ-C", "/", "Go", "click", None])  # row 5: another requirement
+    blocks = wb.create_sheet("Blocks")
+    blocks.append(["Block", "Params", "Element@Region", "Action", "Value"])
+    blocks.append(["LoginAs", None, "User", "fill", "ada"])
+    blocks.append([None, None, "Password", "fill", "pw"])
+    blocks.append([None, None, "Login", "click", None])
+    wb.save(source)
+    plan = load_file(source, LoaderOptions(), display="reqs.xlsx").plans[0]
+    assert [s.source.sheet for s in plan.steps] == ["Blocks"] * 3 + ["Reqs"] + ["Blocks"] * 3
+    statuses = ["passed"] * 4 + ["passed", "failed", "not_run"]
+    steps = tuple(
+        StepRecord(index=s.index, action=s.action.value, description=s.describe(),
+                   source=s.source.render(), status=st, duration_ms=100.0)
+        for s, st in zip(plan.steps, statuses, strict=True)
+    )  # fmt: skip
+    record = RunRecord(
+        req_id="REQ-B", plan_hash=plan.plan_hash, verdict="fail", steps=steps,
+        rca=Rca(rca_class=RcaClass.SELECTOR_DRIFT, confidence=0.8, message="gone"),
+        started_at="2026-11-23T00:00:00+00:00", finished_at="2026-11-23T00:00:01+00:00",
+    )  # fmt: skip
+    result = requirement_result(plan, record, nodeid="reqs.xlsx::REQ-B", path=source)
+    written = write_results(
+        tmp_path / "out", [result], run_id="r1", limits=ReadLimits(), max_file_bytes=10**7
+    )
+    assert written.problems == ()
+    out = load_workbook(written.paths[0])
+    sheet = out["Reqs"]
+    table = [[sheet.cell(row=r, column=c).value for c in (6, 7, 10)] for r in range(2, 6)]
+    assert table == [
+        ["fail", "passed", 0.3],  # the first use: three passed steps
+        ["fail", "passed", 0.1],
+        ["fail", "failed", 0.3],  # the second use: the worst of its steps
+        [None, None, None],  # REQ-C did not run
+    ]
+    assert str(sheet.cell(row=4, column=8).value).startswith("selector_drift")
+    assert out["Blocks"].max_column == 5, "the shared block definition gets no results"
