@@ -243,6 +243,24 @@ def test_a_field_is_not_clicked_for_words_that_are_only_part_of_its_placeholder(
     assert chosen_id(tab, find(tab, "Parameters", "fill")) == "q"  # typing into it: the box
 
 
+ICON_ROWS = "".join(
+    f'<li><input type="checkbox"><a href="#{n}">{n}</a>'
+    f'<button id="rename-{n}" data-test-id="rename-item-button"><svg width="8" height="8"></svg>'
+    f'</button><button data-cy="delete-item-button" id="delete-{n}"><i class="fa fa-trash">'
+    "</i></button></li>"
+    for n in ("alpha", "beta", "gamma")
+)
+
+
+def test_icon_buttons_are_named_by_data_test_id_and_data_cy_in_their_row(tab: Page) -> None:
+    """``data-test-id`` and ``data-cy`` are test ids as much as ``data-testid``: an icon-only
+    button in a row is found by the step's words among their tokens, scoped by the row."""
+    tab.set_content(f"<ul>{ICON_ROWS}</ul>")
+    assert chosen_id(tab, find(tab, "Rename", region="beta")) == "rename-beta"
+    assert chosen_id(tab, find(tab, "Delete", region="gamma")) == "delete-gamma"
+    assert find(tab, "Rename").locator is None  # three rows: ambiguous without a region
+
+
 def test_nothing_in_the_modal_matches_so_the_page_is_searched(tab: Page) -> None:
     # an interstitial covering the page: the element is found, and the gate says obscured
     # (healing may dismiss the dialog); it is never reported as acted-on-able

@@ -7,7 +7,7 @@
 
 const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK',
   'TITLE', 'BASE']);
-const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-qa'];
+const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-test-id', 'data-qa', 'data-cy'];
 const BLOCK_TAGS = new Set(['DIV', 'P', 'LI', 'UL', 'OL', 'BR', 'H1', 'H2', 'H3', 'H4', 'H5',
   'H6', 'TD', 'TH', 'TR', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'FORM', 'FIELDSET',
   'TABLE', 'NAV', 'MAIN', 'ASIDE', 'LABEL', 'DT', 'DD', 'OPTION']);
