@@ -334,7 +334,7 @@ class Reporting:
 
     def _write_results(self, run_dir: Path) -> results.Written:
         """The results workbooks and CSVs of the session (controller only)."""
-        from pytest_pacts.pytest_plugin.collect import loader_options
+        from pytest_pacts.pytest_plugin.validation import loader_options
 
         found = []
         for entry in [*self.entries, *self.unrecorded]:
