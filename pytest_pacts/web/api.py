@@ -116,8 +116,9 @@ async def artifacts(request: Request) -> Response:
 
 async def artifact_file(request: Request) -> Response:
     run_id = _id(request, "run_id")
+    position = _id(request, "position")
     name = str(request.path_params["name"])
-    folder = await read(request, observer(request).projection.artifact_folder, run_id)
+    folder = await read(request, observer(request).projection.artifact_folder, run_id, position)
     path = await run_in_threadpool(inside, folder, name)
     if path is None:
         raise NotFound(
@@ -234,7 +235,7 @@ ROUTES = [
     Route("/api/runs/{run_id:int}/steps", run_steps, methods=["GET"]),
     Route("/api/requirements/{req_id}/runs", requirement_runs, methods=["GET"]),
     Route("/api/artifacts/{run_id:int}", artifacts, methods=["GET"]),
-    Route("/api/artifacts/{run_id:int}/{name:path}", artifact_file, methods=["GET"]),
+    Route("/api/artifacts/{run_id:int}/{position:int}/{name:path}", artifact_file, methods=["GET"]),
     Route("/api/proposals", proposals, methods=["GET"]),
     Route("/api/proposals/{proposal_id:int}", proposal, methods=["GET"]),
     Route("/api/proposals/{proposal_id:int}/accept", accept, methods=["POST"]),

@@ -101,7 +101,7 @@ class StepList(_DTO):
 
 
 class ArtifactView(_DTO):
-    name: str = Field(description="Path inside the run's artifact folder.")
+    name: str = Field(description="The file, relative to the project folder when inside it.")
     kind_label: str
     size_bytes: int | None
     sha256: str | None
@@ -111,7 +111,9 @@ class ArtifactView(_DTO):
 
 class ArtifactList(_DTO):
     run_id: int
-    folder: str | None = Field(description="The run's artifact folder, relative when possible.")
+    folders: list[str] = Field(
+        description="The run's artifact folders; files are served only from these."
+    )
     artifacts: list[ArtifactView]
 
 

@@ -73,8 +73,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         "get",
-        "/api/artifacts/{run_id}/{name}",
-        "One artifact file, only from inside the run's artifact folder.",
+        "/api/artifacts/{run_id}/{position}/{name}",
+        "One artifact file, only from inside the run's artifact folder number position.",
         None,
     ),
     Endpoint(

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
-import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
@@ -48,6 +47,7 @@ from pytest_pacts.store import (
 )
 from pytest_pacts.web import dto
 from pytest_pacts.web.errors import Conflict, Invalid, NotFound, Unavailable
+from pytest_pacts.web.report_files import ReportIndex
 
 D = TypeVar("D", bound=BaseModel)
 
@@ -170,6 +170,7 @@ class Projection:
         self._root = root.resolve()
         self._redactor = Redactor(secrets)
         self._owns = owns
+        self._reports = ReportIndex(self._root)
 
     def close(self) -> None:
         """Close the store if this projection opened it."""
@@ -360,13 +361,14 @@ class Projection:
         """A run's page: summary, steps with gate points, heal cards, its proposals."""
         run = self._get_run(run_id)
         steps = self._store.runs.steps(run_id)
-        shots = self._artifact_names(run)
+        files = self._files(run)
+        folders = self._folders(files)
         heals: dict[tuple[int, int], dict[str, str]] = {}
-        for kind, name in shots.items():
+        for kind, _label, path in files:
             match = _HEAL_SHOT.match(kind)
             if match:
                 key = (int(match[1]), int(match[2]))
-                heals.setdefault(key, {})[match[3]] = f"/api/artifacts/{run.id}/{quote(name)}"
+                heals.setdefault(key, {})[match[3]] = self._url(run.id, folders, path)
         elements = {s.step_index + 1: s.element_key for s in steps}
         for s in steps:
             for r in range(1, s.heal_round + 1):
@@ -405,31 +407,46 @@ class Projection:
         p = Path(path)
         return p if p.is_absolute() else self._root / p
 
-    def _folder(self, run: Run) -> Path | None:
-        """The run's artifact folder: the deepest folder holding every file it recorded."""
-        paths = [self._absolute(a.path) for a in self._store.runs.artifacts(run.id)]
-        if not paths:
-            return None
-        return Path(os.path.commonpath([str(p.parent) for p in paths]))
+    def _files(self, run: Run) -> list[tuple[str, str, Path]]:
+        """(kind, label, path) of every file of the run: what the store recorded
+        (screenshots) and the report files written for it (verdict JSON, step log, summary,
+        generated test)."""
+        files: list[tuple[str, str, Path]] = []
+        for artifact in self._store.runs.artifacts(run.id):
+            kind = artifact.kind
+            label = _words(kind.removeprefix("screenshot_"))
+            if kind.startswith("screenshot_"):
+                label += " (screenshot)"
+            files.append((kind, label, self._absolute(artifact.path)))
+        for found in self._reports.files_of(run.req_id, run.plan_hash, run.started_at):
+            files.append(("report", found.kind_label, self._absolute(str(found.path))))
+        return files
 
-    def _artifact_names(self, run: Run) -> dict[str, str]:
-        """Artifact kind -> its path inside the run's folder."""
-        folder = self._folder(run)
-        if folder is None:
-            return {}
-        return {
-            a.kind: self._absolute(a.path).relative_to(folder).as_posix()
-            for a in self._store.runs.artifacts(run.id)
-        }
+    @staticmethod
+    def _folders(files: list[tuple[str, str, Path]]) -> list[Path]:
+        """The run's artifact folders: each folder that directly holds one of its files.
+        Files are served only from these, by position (``/api/artifacts/{run}/{k}/...``)."""
+        return sorted({path.parent for _, _, path in files})
+
+    @staticmethod
+    def _url(run_id: int, folders: list[Path], path: Path) -> str:
+        k = folders.index(path.parent)
+        return f"/api/artifacts/{run_id}/{k}/{quote(path.name)}"
+
+    def _shown(self, path: Path) -> str:
+        return (
+            path.relative_to(self._root).as_posix()
+            if path.is_relative_to(self._root)
+            else str(path)
+        )
 
     def artifacts(self, run_id: int) -> dto.ArtifactList:
-        """What the run recorded, with size and SHA-256 of each file still on disk."""
+        """The run's files with size and SHA-256 of each one still on disk."""
         run = self._get_run(run_id)
-        folder = self._folder(run)
+        files = self._files(run)
+        folders = self._folders(files)
         views: list[dto.ArtifactView] = []
-        for artifact in self._store.runs.artifacts(run.id):
-            path = self._absolute(artifact.path)
-            name = path.relative_to(folder).as_posix() if folder else path.name
+        for _kind, label, path in files:
             size: int | None = None
             digest: str | None = None
             if path.is_file():
@@ -437,30 +454,27 @@ class Projection:
                 digest = _sha256(path)
             views.append(
                 dto.ArtifactView(
-                    name=name,
-                    kind_label=_words(artifact.kind.removeprefix("screenshot_"))
-                    + (" (screenshot)" if artifact.kind.startswith("screenshot_") else ""),
+                    name=self._shown(path),
+                    kind_label=label,
                     size_bytes=size,
                     sha256=digest,
-                    media_type=mimetypes.guess_type(name)[0] or "application/octet-stream",
-                    url=f"/api/artifacts/{run.id}/{quote(name)}" if size is not None else None,
+                    media_type=mimetypes.guess_type(path.name)[0] or "application/octet-stream",
+                    url=self._url(run.id, folders, path) if size is not None else None,
                 )
             )
-        shown: str | None = None
-        if folder is not None:
-            shown = (
-                folder.relative_to(self._root).as_posix()
-                if folder.is_relative_to(self._root)
-                else str(folder)
+        return self._masked(
+            dto.ArtifactList(
+                run_id=run.id, folders=[self._shown(f) for f in folders], artifacts=views
             )
-        return self._masked(dto.ArtifactList(run_id=run.id, folder=shown, artifacts=views))
+        )
 
-    def artifact_folder(self, run_id: int) -> Path:
-        """The folder whose files ``GET /api/artifacts/{run_id}/{name}`` may serve."""
-        folder = self._folder(self._get_run(run_id))
-        if folder is None:
-            raise NotFound(f"run #{run_id} recorded no artifacts")
-        return folder
+    def artifact_folder(self, run_id: int, position: int) -> Path:
+        """The folder ``position`` of the run, whose files ``GET /api/artifacts/{run}/
+        {position}/{name}`` may serve."""
+        folders = self._folders(self._files(self._get_run(run_id)))
+        if not 0 <= position < len(folders):
+            raise NotFound(f"run #{run_id} has no artifact folder {position}")
+        return folders[position]
 
     # -- proposals -----------------------------------------------------------------------
     def _proposal_summary(self, record: ProposalRecord) -> dto.ProposalSummary:

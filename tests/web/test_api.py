@@ -125,15 +125,30 @@ def test_requirement_runs_latest_first(server: Server) -> None:
 def test_artifacts_listed_with_hash_and_size_and_served(server: Server) -> None:
     latest = server.client.get("/api/runs").json()["runs"][0]
     listing = server.client.get(f"/api/artifacts/{latest['id']}").json()
-    assert listing["folder"].startswith(".pacts/artifacts/")
+    # the screenshots' folder and the report folder of this run
+    assert len(listing["folders"]) == 2 and all(f.startswith(".pacts/") for f in listing["folders"])
     files = listing["artifacts"]
-    assert files and all(a["media_type"] == "image/png" for a in files)
-    for artifact in files[:3]:
+    kinds = {a["kind_label"] for a in files}
+    # the report hooks' files, found through the run index, next to the screenshots
+    assert {"Verdict JSON", "Step log", "Summary"} <= kinds
+    assert any(k.endswith("(screenshot)") for k in kinds)
+    verdict = next(a for a in files if a["kind_label"] == "Verdict JSON")
+    assert (
+        verdict["name"].startswith(".pacts/reports/")
+        and verdict["media_type"] == "application/json"
+    )
+    assert server.client.get(verdict["url"]).json()["req_id"] == REQ
+    for artifact in [verdict, *files[:3]]:
         served = server.client.get(artifact["url"])
         assert served.status_code == 200
         assert len(served.content) == artifact["size_bytes"]
         assert artifact["sha256"] == "sha256:" + hashlib.sha256(served.content).hexdigest()
         assert served.headers["x-content-type-options"] == "nosniff"
+    # the first run's report files are its own, not the latest run's
+    first = server.client.get("/api/runs").json()["runs"][1]
+    older = server.client.get(f"/api/artifacts/{first['id']}").json()["artifacts"]
+    older_verdict = next(a for a in older if a["kind_label"] == "Verdict JSON")
+    assert older_verdict["name"] != verdict["name"]
 
 
 def test_proposals_list_and_detail_with_the_self_heal_gate(server: Server) -> None:

@@ -110,13 +110,16 @@ def test_artifact_paths_cannot_leave_the_run_folder(
 ) -> None:
     run_id = sqlite_server.client.get("/api/runs").json()["runs"][0]["id"]
     listing = sqlite_server.client.get(f"/api/artifacts/{run_id}").json()
-    folder = filled.project / listing["folder"]
-    link = folder / "escape.png"
-    if not link.exists():
-        link.symlink_to(filled.db)  # a symlink inside the folder pointing out of it
-    status, body = _raw_get(sqlite_server, f"/api/artifacts/{run_id}/{name}")
-    assert status in (404, 400), (status, body[:200])
-    assert b"root:" not in body and b"SQLite format" not in body
+    for position, shown in enumerate(listing["folders"]):
+        link = filled.project / shown / "escape.png"
+        if not link.exists():
+            link.symlink_to(filled.db)  # a symlink inside the folder pointing out of it
+        status, body = _raw_get(sqlite_server, f"/api/artifacts/{run_id}/{position}/{name}")
+        assert status in (404, 400), (status, body[:200])
+        assert b"root:" not in body and b"SQLite format" not in body
+    for path in (f"/api/artifacts/{run_id}/99/{name}", f"/api/artifacts/{run_id}/{name}"):
+        status, body = _raw_get(sqlite_server, path)
+        assert status == 404 and b"SQLite format" not in body
 
 
 def test_bodies_are_validated_with_clear_errors(sqlite_server: Server) -> None:
