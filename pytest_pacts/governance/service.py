@@ -62,10 +62,10 @@ def propose(
     key = drift_key(page, proposal.element_key, proposal.healed_locator)
     occurrence = _occurrence(proposal, where)
     with store.transaction():
+        fingerprint = compute_exception_fingerprint(proposal, violation)
         existing = store.proposals.find_drift(key)
         if existing is not None:
-            return _recur(store, existing, occurrence, evidence_contract, moment)
-        fingerprint = compute_exception_fingerprint(proposal, violation)
+            return _recur(store, existing, occurrence, fingerprint, evidence_contract, moment)
         stats = store.audit.exception_stats(fingerprint, now=moment)
         result = gated(proposal, violation, stats, evidence_contract=evidence_contract, now=moment)
         gate = result.self_heal_gate
@@ -106,15 +106,28 @@ def _recur(
     store: Store,
     existing: ProposalRecord,
     occurrence: NewOccurrence,
+    fingerprint: str,
     evidence_contract: EvidenceContract | None,
     moment: datetime,
 ) -> HealProposal:
-    """The same drift again: an occurrence, and a pending proposal gated anew."""
+    """The same drift again: an occurrence, and a pending proposal gated anew.
+
+    The recurrence is a repeat of the occurrence's own exception fingerprint (its
+    requirement, element, failure and rung), as a new proposal of that requirement used to
+    be: the same drift in four requirements of one run is one drift with a wide reach, not
+    an exception that keeps coming back; the same requirement healing it run after run is.
+    The proposal is gated with the larger counts of its own and the occurrence's.
+    """
     current = proposal_from_record(existing)
     payload: Payload | None = None
     promotion: bool | None = None
     if existing.status == "pending" and existing.exception_fingerprint:
-        stats = store.audit.exception_stats(existing.exception_fingerprint, now=moment)
+        own = store.audit.exception_stats(existing.exception_fingerprint, now=moment)
+        this = store.audit.exception_stats(fingerprint, now=moment)
+        stats = {
+            "count_7d": max(own["count_7d"], this["count_7d"]),
+            "count_30d": max(own["count_30d"], this["count_30d"]),
+        }
         regated = gated(current, None, stats, evidence_contract=evidence_contract, now=moment)
         gate = regated.self_heal_gate
         assert gate is not None
@@ -123,6 +136,11 @@ def _recur(
         stored["id"] = existing.payload.get("id", stored["id"])
         payload, promotion = stored, gate["promotion_required"]
     store.proposals.add_occurrence(
-        existing.id, occurrence, payload=payload, promotion_required=promotion, now=moment
+        existing.id,
+        occurrence,
+        payload=payload,
+        promotion_required=promotion,
+        exception_fingerprint=fingerprint,
+        now=moment,
     )
     return proposal_from_record(store.proposals.get(existing.id))

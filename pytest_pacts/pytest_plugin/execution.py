@@ -177,10 +177,14 @@ def _accept_heals(record: RunRecord, config: pytest.Config, store: Store) -> lis
     if mode == "none" or not record.healed:
         return []
     notes: list[str] = []
+    seen: set[str] = set()  # two heals of one drift share a proposal: accept it once
     for step in record.steps:
         for heal in step.heals:
             if not (heal.accepted and heal.proposal_id and heal.proposal_id.isdigit()):
                 continue
+            if heal.proposal_id in seen:
+                continue
+            seen.add(heal.proposal_id)
             try:
                 done = review.accept(
                     store,
@@ -191,10 +195,7 @@ def _accept_heals(record: RunRecord, config: pytest.Config, store: Store) -> lis
             except review.ReviewError as exc:
                 notes.append(f"proposal #{heal.proposal_id} not accepted: {exc}")
                 continue
-            notes.append(
-                f"proposal #{done.proposal_id} accepted: recipe {done.req_id} "
-                f"{done.from_version} -> {done.to_version}"
-            )
+            notes.append(f"proposal #{done.proposal_id} accepted: {done.summary()}")
     return notes
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pacts.governance import build_heal_proposal, propose
+from pytest_pacts.governance import HealSite, build_heal_proposal, propose
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.store import PROPOSAL_CREATED_EVENT, Store, open_store
@@ -76,3 +76,36 @@ def test_stored_proposal_round_trips(store: Store, recipe: Recipe) -> None:
     assert len(events) == 1
     assert events[0].payload["self_heal_gate"] == stored.self_heal_gate
     assert stored.model_copy(update={"id": proposal.id, "self_heal_gate": None}) == proposal
+
+
+def test_one_drift_in_several_requirements_is_one_proposal_not_a_repeat(
+    store: Store, recipe: Recipe
+) -> None:
+    site = HealSite(deployment="http://shop.test", url="http://shop.test/login?next=/")
+    reqs = ("REQ-LOGIN-001", "REQ-CART-001", "REQ-CHECKOUT-001")
+    stored = [
+        propose(store, brittle(recipe.model_copy(update={"req_id": r}), timedelta(0)),
+                now=T0 + timedelta(minutes=n), site=site)
+        for n, r in enumerate(reqs)
+    ]  # fmt: skip
+    assert {p.id for p in stored} == {"1"} and len(store.proposals.query()) == 1
+    record = store.proposals.get(1)
+    assert record.page == "/login"
+    assert [o.req_id for o in store.proposals.occurrences(1)] == list(reqs)
+    # four requirements healing one drift in one run is reach, not a recurring exception
+    assert record.promotion_required is False
+    # the same requirement healing it run after run is: the third time needs promotion
+    later = [
+        propose(store, brittle(recipe, timedelta(days=d)), now=T0 + timedelta(days=d), site=site)
+        for d in (1, 2)
+    ]
+    gate = later[-1].self_heal_gate
+    assert gate is not None and gate["promotion_required"] is True
+    assert gate["exception_stats"]["repeat_count_7d"] == 2
+    assert len(store.proposals.query()) == 1
+    assert len(store.proposals.occurrences(1)) == 5
+    # on another page it is another drift
+    elsewhere = HealSite(deployment="http://shop.test", url="http://shop.test/signup")
+    other = propose(store, brittle(recipe, timedelta(days=3)), now=T0 + timedelta(days=3),
+                    site=elsewhere)  # fmt: skip
+    assert other.id == "2"

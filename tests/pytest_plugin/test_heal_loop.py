@@ -60,3 +60,31 @@ def test_v2_heals_then_accepted_proposals_need_no_healing(
     again = pytester.runpytest_subprocess("-q", "-W", "always")
     again.assert_outcomes(passed=1)
     assert not _heals(again), again.stdout.str()
+
+
+def test_accept_heals_option_writes_the_recipe_in_the_run(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makefile(".req.yaml", login=LOGIN)
+    pytester.makeini("[pytest]\npacts_store = store.db\n")
+    monkeypatch.setenv("PACTS_DEMO_RELEASE", "v1")
+    pytester.runpytest_subprocess("-q").assert_outcomes(passed=1)
+
+    monkeypatch.setenv("PACTS_DEMO_RELEASE", "v2")
+    healed = pytester.runpytest_subprocess("-q", "-W", "always", "--pacts-accept-heals=minor")
+    healed.assert_outcomes(passed=1)
+    text = healed.stdout.str()
+    # each drift's proposal is accepted once, naming the versions it wrote
+    accepted = [line for line in healed.outlines if "accepted: recipe REQ-LOGIN v" in line]
+    assert len(accepted) == 3, text
+    listing = subprocess.run(
+        [sys.executable, "-m", "pytest_pacts.cli", "heals", "list", "--status", "accepted",
+         "--json", "--store", str(pytester.path / "store.db")],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert len(json.loads(listing.stdout)) == 3
+
+    again = pytester.runpytest_subprocess("-q", "-W", "always")
+    again.assert_outcomes(passed=1)
+    assert not _heals(again), again.stdout.str()

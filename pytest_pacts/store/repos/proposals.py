@@ -148,10 +148,12 @@ class ProposalRepository:
         *,
         payload: Mapping[str, object] | None = None,
         promotion_required: bool | None = None,
+        exception_fingerprint: str | None = None,
         now: datetime | None = None,
     ) -> HealOccurrence:
         """Record the same drift healed again, and its ``RUNTIME_PATCH_PROPOSAL_RECURRED``
-        event (the gate counts it as a repeat).
+        event (the gate counts it as a repeat of ``exception_fingerprint``: the occurrence's
+        own, default the proposal's).
 
         A pending proposal may take a re-gated ``payload`` and ``promotion_required`` in
         the same transaction (the repeat counts grew); a decided one keeps its own.
@@ -184,7 +186,7 @@ class ProposalRepository:
                     "deployment": occurrence.deployment,
                 },
                 req_id=occurrence.req_id,
-                exception_fingerprint=current.exception_fingerprint,
+                exception_fingerprint=exception_fingerprint or current.exception_fingerprint,
                 now=created,
             )
         return found
