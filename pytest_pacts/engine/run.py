@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -72,8 +73,10 @@ class Run:
         shots: Shots,
         navigate: bool = True,
         observer: ActionObserver | None = None,
+        on_step: Callable[[StepRecord], None] | None = None,
     ) -> None:
         self.plan = plan
+        self.on_step = on_step  # told each step's record as soon as the step is finished
         self.page = page
         self.options = options
         self.finder = finder
@@ -333,6 +336,8 @@ class Run:
             block=step.block,
             notes=tuple(dict.fromkeys(prog.attempt.notes)),
         )
+        if self.on_step is not None:
+            self.on_step(self.records[self.index])
 
     def _verdict(self) -> Signal:
         if self.start_failure is None and self.plan.steps and self.index < len(self.plan.steps):
