@@ -120,11 +120,11 @@ function setUpLive(section) {
   const meta = section.querySelector('[data-testid="live-meta"]');
   const body = section.querySelector('[data-testid="live-runs"] tbody');
   const output = section.querySelector('[data-testid="live-output"]');
-  const steps = {};  // run id -> step list, fetched once the run has finished
+  const steps = {};  // run id -> step list; kept once the run has finished
 
+  // Steps are recorded as each one finishes: a run in flight is asked again on every poll.
   async function stepsOf(run) {
-    if (run.in_flight) return null;
-    if (!steps[run.id]) {
+    if (run.in_flight || !steps[run.id]) {
       const response = await fetch("/api/runs/" + run.id + "/steps", { credentials: "same-origin" });
       if (response.ok) steps[run.id] = (await response.json()).steps;
     }
@@ -147,15 +147,19 @@ function setUpLive(section) {
       const list = await stepsOf(run);
       const ol = document.createElement("ol");
       ol.className = "steps";
-      if (list) {
+      if (list && list.length) {
         for (const s of list) {
           const li = document.createElement("li");
           li.appendChild(badge(s.badge));
           li.appendChild(document.createTextNode(" " + s.action_label + (s.element ? " " + s.element : "")));
           ol.appendChild(li);
         }
-      } else {
-        ol.textContent = "running...";
+      }
+      if (run.in_flight) {
+        const li = document.createElement("li");
+        li.className = "muted";
+        li.textContent = "running...";
+        ol.appendChild(li);
       }
       cell(row, ol);
       rows.push(row);
