@@ -60,6 +60,7 @@ class RunSummary(_DTO):
     healed: bool
     heal_count: int
     started_at: str
+    started_label: str = Field(description="The start time for people, in UTC.")
     finished_at: str | None
     duration_ms: float | None
     recipe_version: str | None

@@ -93,6 +93,11 @@ def _badge(table: Mapping[str, tuple[str, dto.Tone]], value: str) -> dto.Badge:
     return dto.Badge(label=label, tone=tone)
 
 
+def _when(moment: datetime) -> str:
+    """A time for people: ``2026-11-23 17:25:53 UTC``."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 def _iso(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).isoformat(timespec="seconds") if moment else None
 
@@ -257,7 +262,9 @@ class Projection:
             badge = _badge(_VERDICT_BADGES, run.verdict)
             verdict_label = badge.label
             if run.healed:
-                badge = dto.Badge(label=f"{badge.label} · healed", tone="info")
+                # a healed pass is told apart from a clean one; other verdicts keep their tone
+                healed_tone: dto.Tone = "info" if badge.tone == "good" else badge.tone
+                badge = dto.Badge(label=f"{badge.label} · healed", tone=healed_tone)
         duration = (
             (run.finished_at - run.started_at).total_seconds() * 1000 if run.finished_at else None
         )
@@ -273,6 +280,7 @@ class Projection:
             healed=run.healed,
             heal_count=run.heal_count,
             started_at=_iso(run.started_at) or "",
+            started_label=_when(run.started_at),
             finished_at=_iso(run.finished_at),
             duration_ms=round(duration, 1) if duration is not None else None,
             recipe_version=run.recipe_version,
