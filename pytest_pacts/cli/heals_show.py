@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
+
+from pydantic import ValidationError
 
 from pytest_pacts.cli.common import EXIT_OK, opened_store
 from pytest_pacts.cli.heals_review import load_proposal
@@ -28,6 +31,7 @@ from pytest_pacts.governance import (
 )
 from pytest_pacts.governance.review import DECISION_REASON_EVENT
 from pytest_pacts.models.heal import HealProposal, SelfHealGate
+from pytest_pacts.models.locator import Locator
 from pytest_pacts.store import HealOccurrence, Store
 from pytest_pacts.store import HealProposal as ProposalRecord
 
@@ -62,6 +66,17 @@ def summary(item: Selected) -> dict[str, object]:
         "decided_at": record.decided_at.isoformat() if record.decided_at else None,
         "decided_by": record.decided_by,
     }
+
+
+def _locator(value: object) -> str:
+    """A locator as a person reads it (``role_name button "Login" in "LoginForm"``),
+    else its JSON."""
+    if isinstance(value, Mapping):
+        try:
+            return Locator.model_validate(dict(value)).describe()
+        except ValidationError:
+            pass
+    return compact(value) if value not in (None, {}, "") else "(none)"
 
 
 def _occurrence_json(o: HealOccurrence) -> dict[str, object]:
@@ -171,7 +186,7 @@ def _occurrence_lines(occurrences: tuple[HealOccurrence, ...]) -> list[str]:
         where = o.deployment or "-"
         lines.append(
             f"  {n}. {when(o.created_at)}  {o.req_id} step {o.step_index + 1}  on {where}"
-            f"  score {score(o.score)}  from {compact(o.failed_locator)}"
+            f"  score {score(o.score)}  from {_locator(o.failed_locator)}"
         )
         for name, path in o.evidence.items():
             lines.append(f"       {name.replace('_', ' ')}: {path}")
@@ -214,8 +229,8 @@ def run_show(args: argparse.Namespace) -> int:
         f"{track_badge(gate)} · {seen}",
         "",
         f"  element      {record.element_key}" + (f" on page {record.page}" if record.page else ""),
-        f"  old locator  {compact(proposal.failed_locator)}",
-        f"  new locator  {compact(proposal.healed_locator)}",
+        f"  old locator  {_locator(proposal.failed_locator)}",
+        f"  new locator  {_locator(proposal.healed_locator)}",
         f"  found by     {proposal.tool_name} after {proposal.failure_type or '-'} "
         f"(RCA {proposal.rca_class or '-'})",
         f"  score        {_confidence(proposal)}",
@@ -248,12 +263,8 @@ def run_show(args: argparse.Namespace) -> int:
         lines += ["", f"Decision: {decision}"]
     lines += [
         "",
-        f"Suggested diff (as first proposed, against {record.req_id} "
-        f"{proposal.base_version or '-'}):",
-        proposal.suggested_diff.rstrip("\n") or "(none)",
-        "",
-        f"`pacts heals show {record.id} --copy` prints the block to paste into an issue; "
-        f"--json the whole record.",
+        f"`pacts heals show {record.id} --copy` prints the block to paste into an issue (gate "
+        "JSON, suggested diff); --json the whole record.",
     ]
     out("\n".join(lines))
     return EXIT_OK

@@ -168,6 +168,8 @@ def heal_box(view: ProposalView) -> str:
             f"<td>{e(f'{runner:.2f}' if isinstance(runner, float | int) else '-')}</td>"
             "</tr></table>"
         )
+    if view.rule:
+        lines.append(f"<p>Rule: {e(view.rule)}</p>")
     if view.gate is not None:
         gate = json.dumps(view.gate, indent=2, ensure_ascii=False)
         lines.append(

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from pytest_pacts.governance import (
     PROMOTION_REQUIRED_LABEL,
+    heal_rule,
     proposal_from_record,
     render_copy_text,
     track_badge,
@@ -45,6 +46,7 @@ class ProposalView:
     gate: JSON | None = None
     copy_text: str = ""
     heal: JSON = field(default_factory=dict)
+    rule: str = ""  # which rule the heal was held to (governance.heal_rule)
 
     @property
     def badge(self) -> str:
@@ -114,6 +116,7 @@ def _from_store(store: Store, proposal_id: str) -> ProposalView | None:
         status=record.status,
         gate=dict(gate) if gate is not None else None,
         copy_text=render_copy_text(model),
+        rule=heal_rule(model),
     )
 
 

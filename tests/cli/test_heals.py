@@ -186,8 +186,9 @@ def test_show_is_written_for_a_person(seeded: Seeded) -> None:
     assert "Exception track: the new locator is brittle (positional_locator)" in out
     assert "Promotion required: repeat_count_7d>=2" in out and "승격" not in out
     assert "Accepting writes:\n  REQ-LOGIN-001 v001 -> v002" in out
-    assert "--- recipes/REQ-LOGIN-001/v001" in out and "+++ recipes/REQ-LOGIN-001/v002" in out
-    assert '"gate_version"' not in out  # the gate JSON is in --json and --copy
+    # the gate JSON and the diff are in --copy and --json
+    assert '"gate_version"' not in out and "+++ recipes/" not in out
+    assert "`pacts heals show 5 --copy` prints the block to paste into an issue" in out
     korean = pacts("show", "5", "--lang", "ko", "--store", str(seeded.path)).stdout
     assert "승격 필요: repeat_count_7d>=2" in korean
 
@@ -200,6 +201,7 @@ def test_show_copy_prints_the_copy_proposal_block(seeded: Seeded) -> None:
     assert "Promotion required: repeat_count_7d>=2" in out
     assert '"gate_version": "v1"' in out and '"repeat_count_7d": 2' in out
     assert "positional_locator" in out
+    assert "--- recipes/REQ-LOGIN-001/v001" in out and "+++ recipes/REQ-LOGIN-001/v002" in out
 
 
 def test_show_json(seeded: Seeded) -> None:

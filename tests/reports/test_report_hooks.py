@@ -104,6 +104,7 @@ def test_html_report_self_contained(pytester: pytest.Pytester) -> None:
     block = next(x["content"] for x in extras if x["format_type"] == "html")
     assert "pacts-badge contract" in block and "Contract" in block
     assert "Self-heal gate (JSON)" in block and "Copy proposal" in block
+    assert "<p>Rule: " in block and "the heal threshold" in block  # which bar the heal met
     assert "role_name" in block and "Gate points" in block
     images = [x for x in extras if x["format_type"] == "image"]
     assert [x["name"] for x in images] == [
