@@ -17,16 +17,19 @@ from pytest_pacts.engine.api import Runtime
 from pytest_pacts.engine.contracts import EngineOptions, ExtensionHealer
 from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.healing import HealingLadder, HumanRung, default_rungs
+from pytest_pacts.engine.ports import ProposalSink
+from pytest_pacts.governance import HealSite, propose
 from pytest_pacts.governance.drift import deployment_of
 from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overlay
 from pytest_pacts.models import Plan
+from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.planner.urls import UrlError, resolve_url
 from pytest_pacts.store import Store
 
-__all__ = ["PreparedRun", "RunSettings", "conclude_run", "prepare_run"]
+__all__ = ["PreparedRun", "RunSettings", "conclude_run", "prepare_run", "store_proposals"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,15 @@ class PreparedRun:
     runtime: Runtime
     verified: dict[int, DiscoveryResult]
     deployment: str = ""
+
+
+def store_proposals(store: Store) -> ProposalSink:
+    """Heal proposals gated and kept in ``store`` (the engine's :data:`ProposalSink`)."""
+
+    def sink(proposal: HealProposal, site: HealSite | None) -> HealProposal:
+        return propose(store, proposal, site=site)
+
+    return sink
 
 
 def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
@@ -89,7 +101,11 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
         options=settings.options,
         store=store,
         healer=HealingLadder(
-            store=store, recipes=recipe_source, rungs=rungs, deployment=deployment
+            store=store,
+            proposals=store_proposals(store),
+            recipes=recipe_source,
+            rungs=rungs,
+            deployment=deployment,
         ),
         pom=pom,
         on_discovered=on_discovered,

@@ -3,6 +3,12 @@
 - models import nothing from the rest of the package;
 - the engine side (planner, discovery, engine, governance, store) never imports pytest or
   the pytest layer;
+- the engine and discovery reach the store only through narrow protocols
+  (``engine/ports.py``, ``discovery/pom.py``): of the store they import its plain record
+  types and errors, never ``Store``, its repositories or backends;
+- the store imports nothing of the package but the error root; ``errors.py`` imports nothing;
+- no import cycles anywhere in the package (every import counts: module level, inside
+  functions, under ``TYPE_CHECKING``);
 - reports and the CLI never import engine internals beyond their public entry points
   (checked in their own issues).
 """
@@ -51,6 +57,8 @@ ENGINE_SIDE = [
     "browser",
     "demo_app",
     "application",
+    "elements",
+    "errors",
 ]
 
 
@@ -69,6 +77,158 @@ def test_engine_side_never_imports_pytest(path: Path) -> None:
         )
     }
     assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+# -- the store behind narrow protocols -------------------------------------------------------
+
+STORE_DATA = {"pytest_pacts.store.records", "pytest_pacts.store.errors"}
+
+
+def _store_imports(path: Path) -> set[str]:
+    """The store modules ``path`` imports (``from pytest_pacts import store`` included)."""
+    found = {
+        m
+        for m in _imports(path)
+        if m == "pytest_pacts.store" or m.startswith("pytest_pacts.store.")
+    }
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "pytest_pacts":
+            found.update(f"pytest_pacts.{a.name}" for a in node.names if a.name == "store")
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*_modules("discovery"), *_modules("engine"), PACKAGE / "elements.py"],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_engine_and_discovery_reach_the_store_only_through_protocols(path: Path) -> None:
+    bad = _store_imports(path) - STORE_DATA
+    assert not bad, (
+        f"{path.relative_to(PACKAGE)} imports {sorted(bad)}: declare what it needs of a store "
+        "as a Protocol (engine/ports.py, discovery/pom.py) and let the caller pass the store"
+    )
+
+
+def test_the_store_check_would_catch_a_store_import(tmp_path: Path) -> None:
+    sample = tmp_path / "m.py"
+    sample.write_text("from pytest_pacts import store\nfrom pytest_pacts.store import Store\n")
+    assert _store_imports(sample) - STORE_DATA == {"pytest_pacts.store"}
+
+
+@pytest.mark.parametrize("path", _modules("store"), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_store_depends_on_nothing_but_the_error_root(path: Path) -> None:
+    inner = {m for m in _imports(path) if m.startswith("pytest_pacts")}
+    bad = {
+        m for m in inner if not m.startswith("pytest_pacts.store") and m != "pytest_pacts.errors"
+    }
+    assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+def test_the_error_root_imports_nothing() -> None:
+    assert not {m for m in _imports(PACKAGE / "errors.py") if m != "__future__"}
+
+
+# -- no import cycles -------------------------------------------------------------------------
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Module -> the package modules it imports, every import counted. ``from pkg import
+    sub`` is an edge to ``pkg.sub`` when that is a module, else to ``pkg``."""
+    paths = {_module_name(p, root): p for p in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*up, *([node.module] if node.module else [])])
+                subs = {f"{base}.{a.name}" for a in node.names} & paths.keys()
+                targets |= subs
+                if len(subs) < len(node.names):
+                    targets.add(base)
+        edges: set[str] = set()
+        for target in targets:
+            while target and target not in paths:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_package_has_no_import_cycles() -> None:
+    graph = import_graph(PACKAGE)
+    assert len(graph) > 100
+    assert not cycles(graph), "import cycles (break each with a module both sides import):\n" + (
+        "\n".join(" <-> ".join(c) for c in cycles(graph))
+    )
+
+
+def test_the_cycle_check_would_catch_a_cycle(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg.sub import b\n")
+    (pkg / "sub" / "b.py").write_text("def f():\n    from ..c import g\n")
+    (pkg / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.a\n"
+    )
+    (pkg / "d.py").write_text("import pkg.a\n")
+    assert cycles(import_graph(pkg)) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
 
 
 def test_schema_in_docs_is_the_packaged_one() -> None:

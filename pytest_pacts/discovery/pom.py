@@ -7,20 +7,43 @@ longer parses (written by an older version) counts as a miss: discovery simply r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import ValidationError
 
 from pytest_pacts.discovery.planning import PomEntry
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
-from pytest_pacts.store import Store
+from pytest_pacts.store.records import PomLookup
 
 PomState = Literal["hit", "miss", "expired", "plan_hash_mismatch"]
 
 
-def load_pom(store: Store, plan: Plan) -> tuple[PomState, PomEntry | None]:
+class PomCache(Protocol):
+    """A store's POM cache (``store.pom_cache``), keyed by requirement and plan hash."""
+
+    def get(self, req_id: str, plan_hash: str) -> PomLookup: ...
+
+    def put(
+        self,
+        req_id: str,
+        plan_hash: str,
+        payload: Mapping[str, object],
+        *,
+        ttl: timedelta | None = ...,
+    ) -> None: ...
+
+
+class PomStore(Protocol):
+    """What discovery needs of a store: its POM cache, nothing else."""
+
+    @property
+    def pom_cache(self) -> PomCache: ...
+
+
+def load_pom(store: PomStore, plan: Plan) -> tuple[PomState, PomEntry | None]:
     lookup = store.pom_cache.get(plan.req_id, plan.plan_hash)
     if lookup.status != "hit" or not isinstance(lookup.payload, dict):
         return (lookup.status if lookup.status != "hit" else "miss"), None
@@ -30,13 +53,18 @@ def load_pom(store: Store, plan: Plan) -> tuple[PomState, PomEntry | None]:
         return "miss", None
 
 
-def save_pom(store: Store, entry: PomEntry, ttl_seconds: int | None) -> None:
+def save_pom(store: PomStore, entry: PomEntry, ttl_seconds: int | None) -> None:
     ttl = timedelta(seconds=ttl_seconds) if ttl_seconds else None
     store.pom_cache.put(entry.req_id, entry.plan_hash, entry.model_dump(mode="json"), ttl=ttl)
 
 
 def remember_step(
-    store: Store, plan: Plan, index: int, result: DiscoveryResult, url: str, ttl_seconds: int | None
+    store: PomStore,
+    plan: Plan,
+    index: int,
+    result: DiscoveryResult,
+    url: str,
+    ttl_seconds: int | None,
 ) -> None:
     """Add a step discovered during execution, so the next collection knows the whole plan."""
     state, entry = load_pom(store, plan)

@@ -24,6 +24,7 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.ports import RunStore
 from pytest_pacts.engine.recording import Recorder
 from pytest_pacts.engine.run import Run, not_run
 from pytest_pacts.engine.verdict import build_verdict
@@ -32,7 +33,6 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Failure, RunRecord
 from pytest_pacts.planner.templating import Resolver
-from pytest_pacts.store import Store
 
 __all__ = [
     "RequirementFailed",
@@ -63,7 +63,7 @@ class Runtime:
     secret_vars: frozenset[str] = frozenset()
     base_url: str | None = None
     options: EngineOptions = field(default_factory=EngineOptions)
-    store: Store | None = None
+    store: RunStore | None = None
     healer: Healer | None = None
     pom: Mapping[int, DiscoveryResult] = field(default_factory=dict)
     on_discovered: Callable[[int, DiscoveryResult], None] | None = None
@@ -135,7 +135,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
     return record
 
 
-def record_run(store: Store | None, session_id: str, plan: Plan, record: RunRecord) -> list[str]:
+def record_run(store: RunStore | None, session_id: str, plan: Plan, record: RunRecord) -> list[str]:
     """Write a run that was executed in parts (``Runtime(record=False)``) to the store's run
     history as one run of ``plan``; returns store problems (never raises). A conflicting run
     of the same requirement in the session is reported, and this one is not recorded."""

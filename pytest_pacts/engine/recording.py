@@ -7,15 +7,16 @@ not the store. A second process starting the same requirement in the same sessio
 
 from __future__ import annotations
 
+from pytest_pacts.engine.ports import RunStore
 from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import Failure, FailureType, RunRecord
-from pytest_pacts.store import SessionConflict, Store, StoreError
+from pytest_pacts.store.errors import SessionConflict, StoreError
 
 
 class Recorder:
     def __init__(
         self,
-        store: Store | None,
+        store: RunStore | None,
         session_id: str,
         plan: Plan,
         *,

@@ -2,7 +2,7 @@
 
 Usage by the executor (one ladder per requirement run; the extension budget is per run)::
 
-    ladder = HealingLadder(store=store, extensions=hook_healers)
+    ladder = HealingLadder(store=store, proposals=sink, extensions=hook_healers)
     attempt, result = ladder.heal(ctx)          # one round, recorded as a HealAttempt
     if result is not None:                      # a new locator, or the page repaired
         ok = retry(result.locator or ctx.state.locator)
@@ -47,11 +47,11 @@ from pytest_pacts.models.outcome import HealAttempt, HealRung
 from pytest_pacts.models.recipe import Recipe
 
 if TYPE_CHECKING:
-    from pytest_pacts.store import Store
+    from pytest_pacts.engine.ports import HealStore, ProposalSink
 
 
 def default_rungs(
-    store: Store | None = None,
+    store: HealStore | None = None,
     extensions: Sequence[ExtensionHealer] = (),
     discoverer: Discoverer | None = None,
     human: HumanRung | None = None,
@@ -100,8 +100,10 @@ def mark_impostor(ctx: HealContext) -> None:
 class HealingLadder:
     """The :class:`~pytest_pacts.engine.contracts.Healer` (docs/healing.md).
 
-    ``store`` (optional) enables healing memory and heal proposals; ``recipes`` gives the
-    recipe a proposal patches (default: ``Recipe.from_plan``); ``extensions`` are the
+    ``store`` (optional) enables healing memory; ``proposals`` (optional) gates and keeps a
+    heal proposal for every confirmed heal (the application layer builds it over
+    governance); ``recipes`` gives the recipe a proposal patches (default:
+    ``Recipe.from_plan``); ``extensions`` are the
     external healers of rung 6; ``rungs`` replaces the whole ladder (tests, plugins);
     ``deployment`` is the base URL the run drives (default: the page's origin), recorded
     with each proposal's occurrence.
@@ -110,7 +112,8 @@ class HealingLadder:
     def __init__(
         self,
         *,
-        store: Store | None = None,
+        store: HealStore | None = None,
+        proposals: ProposalSink | None = None,
         recipes: RecipeSource | None = None,
         extensions: Sequence[ExtensionHealer] = (),
         rungs: Sequence[Rung] | None = None,
@@ -119,6 +122,7 @@ class HealingLadder:
         deployment: str = "",
     ) -> None:
         self.store = store
+        self.proposals = proposals
         # the base URL the run drives: a proposal's occurrence names where it was healed
         self.deployment = deployment
         self._heal_urls: dict[tuple[int, int], str] = {}
@@ -165,10 +169,10 @@ class HealingLadder:
             state.locator = result.locator
             if result.fingerprint is not None:
                 state.fingerprint = result.fingerprint
-        if self.store is None:
-            return attempt
-        if result.locator is not None and old is not None:
+        if self.store is not None and result.locator is not None and old is not None:
             remember(self.store, ctx, result, locator_json(old))
+        if self.proposals is None:
+            return attempt
         site = HealSite(
             deployment=self.deployment or deployment_of(None, ctx.page.url),
             url=self._heal_urls.pop((ctx.state.step.index, ctx.round), ctx.page.url),
@@ -177,7 +181,7 @@ class HealingLadder:
                 "screenshot_after": attempt.screenshot_after or "",
             },
         )
-        proposal = proposal_for(self.store, self.recipes, ctx, result, old, site)
+        proposal = proposal_for(self.proposals, self.recipes, ctx, result, old, site)
         return attempt if proposal is None else with_proposal(attempt, proposal)
 
     def reject(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> None:

@@ -19,13 +19,13 @@ from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import HealRung
 
 if TYPE_CHECKING:
-    from pytest_pacts.store import Store
+    from pytest_pacts.engine.ports import HealStore
 
 
 class MemoryRung:
     name = HealRung.MEMORY
 
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: HealStore | None) -> None:
         self.store = store
 
     def attempt(self, ctx: HealContext) -> RungResult | None:

@@ -16,17 +16,18 @@ from pydantic import JsonValue
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import element_key, locator_json
-from pytest_pacts.governance import HealSite, PatchRejected, build_heal_proposal, propose
+from pytest_pacts.governance import HealSite, PatchRejected, build_heal_proposal
 from pytest_pacts.governance.drift import same
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import FailureType, HealAttempt
 from pytest_pacts.models.recipe import JsonObject, Recipe
 from pytest_pacts.models.requirement import Plan
-from pytest_pacts.store import HealingEvidence
+from pytest_pacts.store.records import HealingEvidence
 
 if TYPE_CHECKING:
-    from pytest_pacts.store import JSONValue, Store
+    from pytest_pacts.engine.ports import HealStore, ProposalSink
+    from pytest_pacts.store.records import JSONValue
 
 RecipeSource = Callable[[Plan], Recipe]
 
@@ -46,7 +47,7 @@ def rca_class(ctx: HealContext, result: RungResult) -> str:
     return _REPAIR_RCA.get(ctx.failure.type, "selector_drift")
 
 
-def remember(store: Store, ctx: HealContext, result: RungResult, old: JSONValue) -> None:
+def remember(store: HealStore, ctx: HealContext, result: RungResult, old: JSONValue) -> None:
     """Healing memory, with evidence (no evidence, no record: an unproven heal is never reused)."""
     assert result.locator is not None
     evidence = HealingEvidence(
@@ -58,7 +59,7 @@ def remember(store: Store, ctx: HealContext, result: RungResult, old: JSONValue)
 
 
 def proposal_for(
-    store: Store,
+    proposals: ProposalSink,
     recipes: RecipeSource,
     ctx: HealContext,
     result: RungResult,
@@ -108,7 +109,7 @@ def proposal_for(
         )
     except PatchRejected:
         return None
-    return propose(store, proposal, site=site)
+    return proposals(proposal, site)
 
 
 def _held(recipe: Recipe, key: str, healed: Locator, old: Locator | None) -> bool:

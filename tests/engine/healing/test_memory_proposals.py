@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
+from pytest_pacts.application import store_proposals
 from pytest_pacts.engine.contracts import RungResult
 from pytest_pacts.engine.healing import HealingLadder, RepairRung
 from pytest_pacts.models.locator import Locator, Strategy
@@ -54,7 +55,7 @@ def test_confirm_records_memory_and_a_gated_proposal(tab: Page, store: Store) ->
     assert old is not None
     tab.evaluate("() => { document.querySelector('#login-button').textContent = 'Log in'; }")
     ctx = failing_context(tab, plan, state)
-    ladder = HealingLadder(store=store)
+    ladder = HealingLadder(store=store, proposals=store_proposals(store))
     attempt, result = ladder.heal(ctx)
     assert result is not None and result.locator is not None
     # nothing is written before the executor says the retried action succeeded
@@ -99,7 +100,7 @@ def test_a_repair_proposal_carries_the_evidence_its_rca_class_needs(
     # enabled a moment later, while the repair rung waits (started only now: a timer started
     # before the gate raced it on a busy machine)
     tab.evaluate("() => setTimeout(() => document.querySelector('#send').disabled = false, 200)")
-    ladder = HealingLadder(store=store, rungs=[RepairRung()])
+    ladder = HealingLadder(store=store, proposals=store_proposals(store), rungs=[RepairRung()])
     attempt, result = ladder.heal(ctx)
     assert result is not None and result.repaired
     confirmed = ladder.confirm(ctx, attempt, result)
@@ -120,7 +121,8 @@ def test_a_css_heal_goes_on_the_exception_track(tab: Page, store: Store) -> None
     result = RungResult(HealRung.SIMILARITY, True, "test", locator=brittle, score=0.9,
                         runner_up_score=0.4, evidence={"gate_result": {"ok": True}})  # fmt: skip
     attempt, _ = HealingLadder(store=store, rungs=[]).heal(ctx)
-    confirmed = HealingLadder(store=store).confirm(ctx, attempt, result)
+    ladder = HealingLadder(store=store, proposals=store_proposals(store))
+    confirmed = ladder.confirm(ctx, attempt, result)
     assert confirmed.track == "exception"
 
 
@@ -143,10 +145,28 @@ def test_a_heal_to_a_locator_the_recipe_holds_proposes_nothing(tab: Page, store:
     result = RungResult(HealRung.ALTERNATE, True, "test", locator=ENTER, score=0.9)
     attempt, _ = HealingLadder(store=store, rungs=[]).heal(ctx)
     # the fallback is already in the recipe: accepting would write nothing
-    confirmed = HealingLadder(store=store, recipes=lambda _plan: held).confirm(ctx, attempt, result)
+    ladder = HealingLadder(store=store, proposals=store_proposals(store), recipes=lambda _p: held)
+    confirmed = ladder.confirm(ctx, attempt, result)
     assert confirmed.proposal_id is None and store.proposals.query() == []
     # a locator the recipe does not hold is proposed, as one drift
     other = Locator(strategy=Strategy.CSS, confidence=0.7, css="#login_form .cta")
     again = RungResult(HealRung.ALTERNATE, True, "test", locator=other, score=0.9)
-    proposed = HealingLadder(store=store, recipes=lambda _plan: held).confirm(ctx, attempt, again)
+    proposed = ladder.confirm(ctx, attempt, again)
     assert proposed.proposal_id is not None and len(store.proposals.query()) == 1
+
+
+def test_without_a_proposal_sink_a_heal_is_remembered_but_not_proposed(
+    tab: Page, store: Store
+) -> None:
+    """The ladder reaches the store through two narrow seams: healing memory (the store's
+    ``healing``) and the proposal sink the application layer builds over governance."""
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Login")
+    tab.evaluate("() => { document.querySelector('#login-button').textContent = 'Log in'; }")
+    ctx = failing_context(tab, plan, state)
+    ladder = HealingLadder(store=store)
+    attempt, result = ladder.heal(ctx)
+    assert result is not None and result.locator is not None
+    confirmed = ladder.confirm(ctx, attempt, result)
+    assert confirmed.proposal_id is None and store.proposals.query() == []
+    assert len(store.healing.suggest("Login", req_id=plan.req_id)) == 1
