@@ -177,12 +177,12 @@ def _is_listed(page: Page, list_id: str, index: int, result: DiscoveryResult) ->
 
 
 def grouped(elements: list[PageElement]) -> OrderedDict[str, list[PageElement]]:
-    """Elements by region, in order of first appearance: the region their text names, else
-    the landmark they stand in (header, navigation, a form...), else "Page"."""
+    """Elements by the part of the page they stand in, in order of first appearance: the
+    nearest heading around them, else their landmark (header, navigation, a form...), else
+    "Page". A text's own region (a card's or a row's title) is in the text itself."""
     groups: OrderedDict[str, list[PageElement]] = OrderedDict()
     for element in elements:
-        key = element.region or element.group or "Page"
-        groups.setdefault(key, []).append(element)
+        groups.setdefault(element.group or "Page", []).append(element)
     return groups
 
 

@@ -146,3 +146,19 @@ def test_annotated_screenshot_boxes_each_element(
         assert abs(r - 0x86) < 30 and abs(g - 0x8E) < 30 and abs(b - 0x96) < 30, (r, g, b)
     finally:
         checker.close()
+
+
+def test_an_element_with_its_own_matches_property(tab: Page) -> None:
+    """Datasette 1.0's <navigation-search> keeps its results in a ``matches`` property, which
+    shadows ``Element.prototype.matches``: the scan called ``el.matches(...)`` and failed on
+    the whole page ("el.matches is not a function")."""
+    tab.set_content(
+        "<script>customElements.define('nav-search', class extends HTMLElement {"
+        " constructor() { super(); this.matches = []; } });</script>"
+        "<nav-search><input aria-label='Jump to'></nav-search>"
+        "<form><label>Search <input id=q></label><button>Go</button></form>"
+    )
+    result = discover(tab, [(0, Target(element="Search"), Action.FILL)])[0]
+    assert result.locator is not None, result.unresolved
+    texts = [e.text for e in list_elements(tab)]
+    assert texts == ["Jump to", "Search", "Go"]

@@ -85,12 +85,12 @@ function coverOf(hit, el) {
 // span or pseudo-element drawn over a transparent input).
 function receivesEvents(el, hit) {
   if (!hit) return false;
-  const own = el.matches('input, textarea, select') || el.isContentEditable;
+  const own = elMatches(el, 'input, textarea, select') || el.isContentEditable;
   const target = own ? el : el.closest('button, [role=button], a, [role=link]') || el;
   if (containsComposed(target, hit)) return true;
   for (let a = hit; a; a = parentOf(a)) {
     if (a.tagName === 'LABEL') return a.control === el;
-    if (a.matches('a[href], button, input, select, textarea')) return false;
+    if (elMatches(a, 'a[href], button, input, select, textarea')) return false;
   }
   return false;
 }
@@ -187,7 +187,7 @@ function checkVisible(el, action) {
 }
 
 function checkEnabled(el, action, roleOf) {
-  if (typeof el.disabled === 'boolean' && el.matches(':disabled')) {
+  if (typeof el.disabled === 'boolean' && elMatches(el, ':disabled')) {
     if (el.hasAttribute('disabled')) return gateFail('enabled', 'disabled', 'the disabled attribute is set');
     const fieldset = el.closest('fieldset[disabled]');
     return gateFail('enabled', 'disabled',

@@ -137,9 +137,12 @@ function inventory(arg) {
     }
     return false;
   };
+  // ``words``: the first text with a word in it (a row's name when its first cell is a
+  // number that other rows' texts also contain).
   const textsIn = (a, el) => {
     let first = '';
     let title = '';
+    let words = '';
     for (const e of a.querySelectorAll('*')) {
       if (e === el || containsComposed(el, e) || containsComposed(e, el) || SKIP_TAGS.has(e.tagName)) continue;
       if (e.childElementCount || dom.isHidden(e)) continue;
@@ -147,9 +150,10 @@ function inventory(arg) {
       if (!t || t.length > 60) continue;
       if (!first) first = t;
       if (!title && titleLike(e, a)) title = t;
-      if (first && title) break;
+      if (!words && /\p{L}{3}/u.test(t)) words = t;
+      if (first && title && words) break;
     }
-    return { first, title };
+    return { first, title, words };
   };
   // The group a person sees the element in: the nearest heading around it, else the
   // landmark it stands in (header, navigation, footer...). A form or section without a
@@ -186,17 +190,21 @@ function inventory(arg) {
     name(el.getAttribute('placeholder'));
     if (action === 'click') name(dom.textOf(el));
     name(el.getAttribute('title'));
-    if (!dom.accName(el)) {
-      // a control without a name of its own (a to-do's checkbox) is named by the text next
-      // to it: discovery finds "the checkbox in the row that mentions 'Buy milk'"
+    // A control without a name of its own is named by its identifiers, and a checkbox or
+    // radio first by the text next to it: discovery finds "the checkbox in the row that
+    // mentions 'Buy milk'".
+    const nextTo = () => {
+      if (dom.accName(el)) return;
       let up = 0;
       for (let a = parentOf(el); a && a !== document.body && up < 3; a = parentOf(a), up++) {
         name(textsIn(a, el).first);
       }
-    }
+    };
+    if (action === 'check') nextTo();
     for (const a of TEST_ID_ATTRS) name(human(el.getAttribute(a)));
     if (el.id && !looksGenerated(el.id)) name(human(el.id));
     name(human(el.getAttribute('name')));
+    nextTo();
     // Candidate regions, by kind then nearness: headings, names and title-like texts, ids,
     // then any first text (texts without letters, like a price, last).
     const tiers = [[], [], [], [], []];
@@ -205,10 +213,11 @@ function inventory(arg) {
     for (let a = parentOf(el); a && a !== document.body && depth < 12; a = parentOf(a), depth++) {
       region(0, headingIn(a));
       region(1, a.getAttribute('aria-label'));
-      const { first, title } = textsIn(a, el);
+      const { first, title, words } = textsIn(a, el);
       region(1, title);
       if (a.id && !looksGenerated(a.id)) region(2, human(a.id));
       region(/\p{L}/u.test(first) ? 3 : 4, first);
+      region(3, words);
     }
     const regions = [...new Set(tiers.flat())].slice(0, 8);
     chosen.push(el);

@@ -46,6 +46,11 @@ function parentOf(el) {
   const root = el.parentNode;
   return root && root.host ? root.host : null;
 }
+// Element.prototype.matches, whatever the element itself defines: a custom element may
+// have its own ``matches`` property (Datasette's <navigation-search> keeps its search
+// results there), which would shadow the method.
+const matchesSelector = Element.prototype.matches;
+function elMatches(el, selector) { return matchesSelector.call(el, selector); }
 function containsComposed(ancestor, el) {
   for (let e = el; e; e = parentOf(e)) if (e === ancestor) return true;
   return false;

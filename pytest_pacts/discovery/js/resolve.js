@@ -268,7 +268,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (modal !== undefined) return modal;
     const isModal = (e) => {
       if (e.tagName === 'DIALOG') {
-        try { return e.open && e.matches(':modal'); } catch (err) { return false; }
+        try { return e.open && elMatches(e, ':modal'); } catch (err) { return false; }
       }
       const role = (e.getAttribute('role') || '').trim();
       if ((role === 'dialog' || role === 'alertdialog') && e.getAttribute('aria-modal') === 'true') return true;
@@ -307,7 +307,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function countMatching(strategy, spec, region) {
     let n = 0;
     const same = strategy === 'relational'
-      ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : el.matches(spec.css))
+      ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : elMatches(el, spec.css))
       : (el) => strategies[strategy].same(el, spec);
     for (const el of elements) {
       if (same(el) && (!region || regions.within(el, region)) && ++n > 1) return n;

@@ -140,7 +140,7 @@ function makeStrategies(dom) {
           .filter(Boolean).map((v) => ({ value: v, host: cssVariants(h)[0] }));
       },
       spec: (k, el) => ({ host: k.host, css: cssVariants(el).slice(-2)[0] }),
-      same: (el, s) => el.matches(s.css) && inShadow(el) && el.getRootNode().host.matches(s.host),
+      same: (el, s) => elMatches(el, s.css) && inShadow(el) && elMatches(el.getRootNode().host, s.host),
     },
     css: {
       compare: tokenTier,
@@ -163,7 +163,7 @@ function makeStrategies(dom) {
         return out;
       },
       spec: (k) => ({ css: k.css }),
-      same: (el, s) => el.matches(s.css),
+      same: (el, s) => elMatches(el, s.css),
     },
   };
 }
@@ -249,7 +249,7 @@ function makeRegions(dom, elements) {
   };
   function matches(a, r) {
     if (r._els) return r._els.has(a);
-    if (r.css ? !a.matches(r.css) : (dom.roleOf(a) !== r.role || dom.accName(a) !== r.name)) return false;
+    if (r.css ? !elMatches(a, r.css) : (dom.roleOf(a) !== r.role || dom.accName(a) !== r.name)) return false;
     if (r.heading && !headingsCalled(r.heading).some((h) => h !== a && containsComposed(a, h))) return false;
     if (r.has_text && !lowText(a).includes(low(r.has_text))) return false;
     return true;
