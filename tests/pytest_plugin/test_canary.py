@@ -108,8 +108,12 @@ def test_canary_secret_appears_in_no_trace_under_xdist(
         "--self-contained-html",
     )  # fmt: skip
     result.assert_outcomes(passed=1, failed=1)
-    traces = list(pytester.path.rglob("trace*.zip"))
+    traces = list((pytester.path / "test-results").rglob("trace*.zip"))
     assert len(traces) == (2 if tracing == "on" else 1), traces
+    # the run folder keeps a copy of each (test-results/ is emptied by the next session);
+    # _leaks below opens the copies too
+    copies = list((pytester.path / ".pacts" / "reports").rglob("playwright/trace*.zip"))
+    assert len(copies) == len(traces), copies
     leaks, files, members = _leaks(pytester.path, (CANARY, LITERAL))
     assert not leaks, leaks
     assert files >= 8 and members >= 4  # junit, html, store, screenshots, traces opened
