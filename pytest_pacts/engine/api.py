@@ -116,6 +116,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         shots=Shots(page, runtime.artifacts_dir or runtime.options.artifacts_dir, plan.req_id),
         navigate=runtime.navigate,
         observer=runtime.observer,
+        on_step=recorder.step_done,
     )
     try:
         with bounded.budget(runtime.options.step_timeout_ms):

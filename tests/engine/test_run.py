@@ -12,6 +12,7 @@ from pytest_pacts.engine.api import record_run
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.models import Step
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealAttempt, HealRung, RcaClass
 from pytest_pacts.store import open_store
@@ -216,6 +217,25 @@ def test_the_run_is_recorded_in_the_store(shared_tab: Page, url: str, tmp_path: 
     assert stored.status == "finished" and stored.verdict == "pass"
     [step] = store.runs.steps(stored.id)
     assert step.status == "passed" and step.strategy == "role_name"
+
+
+def test_each_step_is_in_the_store_as_soon_as_it_finishes(
+    shared_tab: Page, url: str, tmp_path: Path
+) -> None:
+    # what the live view of pacts serve shows while a run is in flight
+    store = open_store(tmp_path / "pacts.db")
+    seen: list[tuple[int, list[str]]] = []
+
+    def before_action(step: Step, _locator: object) -> None:
+        [running] = store.runs.in_flight()
+        seen.append((step.index, [s.status for s in store.runs.steps(running.id)]))
+
+    p = plan(url, ("click", "Buy"), ("click", "Buy"), ("click", "Buy"))
+    record = run(shared_tab, p, store=store, session_id="s1", observer=before_action)
+    assert record.verdict == "pass"
+    assert seen == [(0, []), (1, ["passed"]), (2, ["passed", "passed"])]
+    [stored] = store.runs.query(req_id="REQ-T")
+    assert [s.step_index for s in store.runs.steps(stored.id)] == [0, 1, 2]  # each once
 
 
 def test_a_second_run_in_flight_is_a_session_conflict(
