@@ -43,7 +43,8 @@ $PACTS heals list --status all --store sample_requirements/.pacts/pacts.db || tr
 
 echo
 echo "Reports: reports/v1/report.html, reports/v2/report.html (and junit.xml beside them);"
-echo "         per-requirement verdicts under sample_requirements/.pacts/reports/"
+echo "         per-requirement verdicts under sample_requirements/.pacts/reports/, and the"
+echo "         results back in a copy of login.xlsx: sample_requirements/.pacts/reports/<run>/results/"
 if [ "$v2" -ne 0 ]; then
   echo "Release v2: some steps were not healed. That is the abstain rule at work when the"
   echo "evidence is weak; each failure above says why and lists the candidates."
