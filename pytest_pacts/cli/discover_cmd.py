@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -108,15 +109,31 @@ def _print_walk(report: dict[str, object]) -> None:
             print(f"         candidate: {cand}")
         for note in step.get("notes", []):
             print(f"       note: {note}")
+        if step["status"] == "unresolved" and report.get("elements_hint"):
+            print(f"       the names this page offers: {report['elements_hint']}")
 
 
-def _report(walk: Walk) -> dict[str, object]:
+def _elements_hint(walk: Walk, file: Path, args: argparse.Namespace) -> str | None:
+    """The ``pacts elements`` command that lists the page where the walk stopped."""
+    stuck = next((s for s in walk.steps if s.status == "unresolved"), None)
+    if stuck is None:
+        return None
+    where = os.path.relpath(file)
+    command = f"pacts elements --after {where}::{walk.plan.req_id} --until {stuck.index + 1}"
+    if args.demo:
+        return command + f" --demo {args.demo}"
+    return command + (f" --base-url {args.base_url}" if args.base_url else "")
+
+
+def _report(walk: Walk, hint: str | None = None) -> dict[str, object]:
     return {
         "req_id": walk.plan.req_id,
         "url": walk.url,
         "source": walk.plan.requirement.source.render(),
         "problems": walk.problems,
         "stopped_before": walk.stopped_before,
+        "last_url": walk.last_url,
+        "elements_hint": hint,
         "steps": [s.as_json() for s in walk.steps],
     }
 
@@ -143,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             base_url = stack.enter_context(DemoServer(args.demo)).url
         try:
             browser = stack.enter_context(StandaloneBrowser(args.browser_path))
-            for plan in project.plans:
+            for file, plan in ((f.path, p) for f in project.files for p in f.plans):
                 with browser.page(dict(plan.requirement.context)) as page:
                     walk = walk_plan(
                         page,
@@ -153,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
                         until=None if args.until is None else args.until - 1,
                     )
                 problems += len(walk.problems)
-                reports.append(_report(walk))
+                reports.append(_report(walk, _elements_hint(walk, file, args)))
         except NoBrowserError as exc:
             raise CommandError(str(exc), EXIT_ENVIRONMENT) from None
         except PlaywrightError as exc:

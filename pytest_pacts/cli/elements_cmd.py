@@ -52,6 +52,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "does) and list the page it ends on, or open URL after it in the same session",
     )
     parser.add_argument(
+        "--until",
+        type=int,
+        metavar="STEP",
+        help="with --after: walk only the steps before STEP and list the page STEP acts on",
+    )
+    parser.add_argument(
         "--screenshot",
         type=Path,
         metavar="PNG",
@@ -114,6 +120,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.url is None and args.after is None:
         raise CommandError("give a URL, or --after FILE::REQ-ID, or both", EXIT_USAGE)
+    if args.until is not None and (args.after is None or args.until < 1):
+        raise CommandError(
+            "--until STEP goes with --after and counts steps from 1, as they are printed",
+            EXIT_USAGE,
+        )
     plan = None
     project = None
     if args.after is not None:
@@ -142,8 +153,9 @@ def run(args: argparse.Namespace) -> int:
             context = dict(plan.requirement.context) if plan is not None else {}
             page = stack.enter_context(browser.page(context))
             if plan is not None:
-                walk = walk_plan(page, plan, base_url, step_timeout_ms=timeout_ms)
-                if walk.problems:
+                until = None if args.until is None else args.until - 1
+                walk = walk_plan(page, plan, base_url, step_timeout_ms=timeout_ms, until=until)
+                if walk.halted:
                     for problem in walk.problems:
                         print(problem, file=sys.stderr)
                     raise CommandError(

@@ -95,6 +95,8 @@ class Walk:
     steps: list[WalkedStep] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     stopped_before: int | None = None  # the 0-based step the walk stopped before (until)
+    last_url: str | None = None  # the page the walk ended on
+    halted: bool = False  # a step before ``stopped_before`` (or the start page) did not pass
 
 
 def _gate(
@@ -149,6 +151,13 @@ def _step(
     _describe_locator(out, result)
     out.gate = _gate(result, record)
     return out
+
+
+def _url(page: Page) -> str | None:
+    try:
+        return page.url
+    except PlaywrightError:  # closed: the run says why
+        return None
 
 
 def _locate_rest(page: Page, plan: Plan, start: int, timeout_ms: float) -> list[WalkedStep]:
@@ -217,6 +226,7 @@ def walk_plan(
     )
     record: RunRecord = run_requirement(performed, page, runtime)
     walk.url = record.url
+    walk.last_url = _url(page)
     records = {r.index: r for r in record.steps}
     started = any(r.status != "not_run" for r in record.steps)
     if record.verdict != "pass" and not started:  # the start page could not be opened
@@ -237,6 +247,7 @@ def walk_plan(
                 f"{step.source.render()}: {plan.req_id}: step {step.index + 1} "
                 f"({step.describe()}): {walked.message}"
             )
+    walk.halted = bool(walk.problems)
     if stop < len(plan.steps):
         walk.stopped_before = stop
         located = _locate_rest(page, plan, stop, step_timeout_ms) if not walk.problems else []

@@ -93,6 +93,14 @@ def test_a_step_on_a_later_page_that_does_not_resolve_says_why(tmp_path: Path) -
     typo = report["steps"][3]
     assert "did you mean 'Shopping cart'?" in typo["message"]
     assert report["steps"][4]["message"] == "step 4 did not pass"
+    # where to look next: the names the page of step 4 offers
+    hint = "pacts elements --after typo.req.yaml::R-TYPO --until 4 --demo v1"
+    assert report["elements_hint"] == hint
+    listed = pacts(*hint.split()[1:], "--json", "--no-screenshot", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    page = json.loads(listed.stdout)
+    assert page["url"].endswith("/inventory.html")
+    assert "Shopping cart" in [e["text"] for e in page["elements"]]
     assert report["problems"] == [
         f'typo.req.yaml:7:5: R-TYPO: step 4 (click "Shoping Cart"): {typo["message"]}'
     ]

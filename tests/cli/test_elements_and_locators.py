@@ -72,6 +72,8 @@ def test_elements_usage_errors(tmp_path: Path) -> None:
     assert nothing.returncode == 2 and "give a URL" in nothing.stderr
     relative = pacts("elements", "/cart.html", "--no-screenshot", cwd=tmp_path)
     assert relative.returncode == 2 and "is relative and no base URL is set" in relative.stderr
+    until = pacts("elements", "/", "--until", "2", cwd=tmp_path)
+    assert until.returncode == 2 and "--until STEP goes with --after" in until.stderr
     unknown = pacts("elements", "--after", "login.req.yaml::R-NOPE", "--demo", "v1", cwd=tmp_path)
     assert unknown.returncode == 2
     assert "login.req.yaml has no requirement R-NOPE (it has: R-LOGIN)" in unknown.stderr
