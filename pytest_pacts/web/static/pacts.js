@@ -120,13 +120,18 @@ function setUpLive(section) {
   const meta = section.querySelector('[data-testid="live-meta"]');
   const body = section.querySelector('[data-testid="live-runs"] tbody');
   const output = section.querySelector('[data-testid="live-output"]');
-  const steps = {};  // run id -> step list; kept once the run has finished
+  const steps = {};  // run id -> step list
+  const final = {};  // run id -> true once its steps were read after it finished
 
-  // Steps are recorded as each one finishes: a run in flight is asked again on every poll.
+  // Steps are recorded as each one finishes: a run in flight is asked again on every poll,
+  // and once more after it finished (its last steps may have come with the verdict).
   async function stepsOf(run) {
-    if (run.in_flight || !steps[run.id]) {
+    if (!final[run.id]) {
       const response = await fetch("/api/runs/" + run.id + "/steps", { credentials: "same-origin" });
-      if (response.ok) steps[run.id] = (await response.json()).steps;
+      if (response.ok) {
+        steps[run.id] = (await response.json()).steps;
+        if (!run.in_flight) final[run.id] = true;
+      }
     }
     return steps[run.id] || null;
   }
