@@ -5,6 +5,7 @@ requirement file. Real .xlsx files written and read with openpyxl; no browser.""
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 from pathlib import Path
 
 from openpyxl import Workbook, load_workbook
@@ -152,3 +153,42 @@ def test_steps_of_a_blocks_sheet_show_on_their_use_rows(tmp_path: Path) -> None:
     ]
     assert str(sheet.cell(row=4, column=8).value).startswith("selector_drift")
     assert out["Blocks"].max_column == 5, "the shared block definition gets no results"
+
+
+def test_dropdowns_merged_cells_and_conditional_formats_are_kept(tmp_path: Path) -> None:
+    from openpyxl.formatting.rule import CellIsRule
+    from openpyxl.styles import PatternFill
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    source = tmp_path / "reqs.xlsx"
+    _workbook(source)
+    wb = load_workbook(source)
+    ws = wb["Reqs"]
+    ws.insert_rows(1)  # a title row above the header, merged over the columns
+    ws["A1"] = "Checkout requirements"
+    ws.merge_cells("A1:E1")
+    dropdown = DataValidation(type="list", formula1='"fill,click,use"', allow_blank=True)
+    ws.add_data_validation(dropdown)
+    dropdown.add("D3:D100")
+    red = PatternFill("solid", fgColor="FFC7CE")
+    ws.conditional_formatting.add(
+        "E3:E100",
+        CellIsRule(operator="equal", formula=['"x"'], fill=red),  # type: ignore[no-untyped-call]
+    )
+    wb.save(source)
+    result = _result(source, "reqs.xlsx")  # rows 2-3 of the sheet before the title row
+    moved = replace(
+        result,
+        row=3,
+        steps=tuple(replace(s, row=(s.row or 0) + 1) for s in result.steps),
+    )
+    written = write_results(
+        tmp_path / "out", [moved], run_id="r1", limits=ReadLimits(), max_file_bytes=10**7
+    )
+    assert written.problems == ()
+    copy = load_workbook(written.paths[0])["Reqs"]
+    assert copy.cell(row=2, column=6).value == "Verdict", "the header row under the title"
+    assert [str(r) for r in copy.merged_cells.ranges] == ["A1:E1"]
+    assert [str(v.sqref) for v in copy.data_validations.dataValidation] == ["D3:D100"]
+    assert [str(r.sqref) for r in copy.conditional_formatting] == ["E3:E100"]
+    assert copy.cell(row=3, column=6).value == "fail"
