@@ -34,10 +34,8 @@ from pytest_pacts.governance.review import DECISION_REASON_EVENT
 from pytest_pacts.planner.templating import is_secret_name
 from pytest_pacts.reports.redact import Redactor
 from pytest_pacts.store import (
-    HealProposal as ProposalRecord,
-)
-from pytest_pacts.store import (
     InvalidTransition,
+    ProposalRecord,
     RecordNotFound,
     Run,
     RunStep,
@@ -155,10 +153,21 @@ def store_secrets(target: str) -> list[str]:
     return [password, unquote(password)] if password else []
 
 
+# Shell and tool bookkeeping whose names match the secret-name rule ("pwd", "pass") but
+# hold a folder or a list of names: masking the working folder would garble every path shown.
+_NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD"})
+
+
 def environment_secrets(env: Mapping[str, str], names: Iterable[str] = ()) -> list[str]:
     """Values of the environment variables whose names look secret or are listed."""
     listed = frozenset(names)
-    return [value for key, value in env.items() if is_secret_name(key, listed) and value]
+    return [
+        value
+        for key, value in env.items()
+        if value
+        and (key in listed or (key not in _NOT_SECRET_NAMES and not key.endswith("_PASSENV")))
+        and is_secret_name(key, listed)
+    ]
 
 
 class Projection:
@@ -374,7 +383,7 @@ class Projection:
         heals: dict[tuple[int, int], dict[str, str]] = {}
         for kind, _label, path in files:
             match = _HEAL_SHOT.match(kind)
-            if match:
+            if match and path.is_file():  # a screenshot deleted since shows as missing
                 key = (int(match[1]), int(match[2]))
                 heals.setdefault(key, {})[match[3]] = self._url(run.id, folders, path)
         elements = {s.step_index + 1: s.element_key for s in steps}

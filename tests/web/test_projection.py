@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pytest_pacts.store import open_store
-from pytest_pacts.web.projection import Projection
+from pytest_pacts.web.projection import Projection, environment_secrets
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -46,3 +46,16 @@ def test_secrets_are_masked_in_every_dto(tmp_path: Path) -> None:
         [run] = projection.runs().runs
         assert run.session == "session-with-***"
         assert projection.mask("a s3cr3t-value b") == "a *** b"
+
+
+def test_the_working_folder_is_not_taken_for_a_secret() -> None:
+    env = {
+        "PWD": "/work/project",
+        "OLDPWD": "/work",
+        "TOX_TESTENV_PASSENV": "HOME",
+        "SHOP_PASSWORD": "hunter22",
+        "API_TOKEN": "t0k3n-value",
+        "HOME": "/root",
+    }
+    assert sorted(environment_secrets(env)) == ["hunter22", "t0k3n-value"]
+    assert environment_secrets(env, ["HOME"]) == ["hunter22", "t0k3n-value", "/root"]
