@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from pytest_pacts.web.errors import Conflict, Invalid
+from pytest_pacts.web.security import TOKEN_ENV
 
 SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 MAX_PATHS = 50
@@ -156,7 +157,9 @@ class Launcher:
                 "--",
                 *request.paths,
             ]
-            env = {**os.environ, STORE_ENV: self._store_target, "PYTHONUNBUFFERED": "1"}
+            # the run needs no write token of ours: it is not passed on
+            env = {k: v for k, v in os.environ.items() if k != TOKEN_ENV}
+            env.update({STORE_ENV: self._store_target, "PYTHONUNBUFFERED": "1"})
             process = subprocess.Popen(
                 command,
                 cwd=self._root,
