@@ -4,7 +4,9 @@ PostgreSQL, through a real HTTP client."""
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
+from typing import Any
 
 from starlette.routing import Route
 
@@ -24,7 +26,7 @@ def test_health_reports_store_and_browser(server: Server) -> None:
     assert body["version"]
 
 
-def test_health_is_degraded_with_503_when_the_store_breaks(tmp_path: Path, filled: object) -> None:
+def test_health_is_degraded_with_503_when_the_store_breaks(tmp_path: Path) -> None:
     db = tmp_path / "broken.db"
     from pytest_pacts.store import open_store
 
@@ -40,6 +42,25 @@ def test_health_is_degraded_with_503_when_the_store_breaks(tmp_path: Path, fille
         assert body["services"]["store"].startswith("unreachable: ")
         runs = running.client.get("/api/runs")
         assert runs.status_code == 503 and runs.json()["error"] == "STORE_UNAVAILABLE"
+
+
+def test_health_is_degraded_when_the_postgresql_schema_goes_away(
+    postgres_cluster: Any, tmp_path: Path
+) -> None:
+    import psycopg
+
+    schema = f"gone_{os.getpid()}"
+    with psycopg.connect(postgres_cluster.dsn(), autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    dsn = postgres_cluster.dsn(schema=schema)
+    with serving(dsn, tmp_path) as running:
+        assert running.client.get("/api/health").json()["status"] == "healthy"
+        with psycopg.connect(postgres_cluster.dsn(), autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        response = running.client.get("/api/health")
+        assert response.status_code == 503, response.text
+        assert response.json()["services"]["store"].startswith("unreachable: ")
+        assert running.client.get("/api/runs").json()["error"] == "STORE_UNAVAILABLE"
 
 
 def test_runs_list_latest_first_with_filters_and_paging(server: Server) -> None:
