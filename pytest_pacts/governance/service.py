@@ -21,8 +21,7 @@ from pytest_pacts.models.heal import HealProposal, Violation
 from pytest_pacts.store import NewOccurrence
 
 if TYPE_CHECKING:
-    from pytest_pacts.store import HealProposal as ProposalRecord
-    from pytest_pacts.store import JSONObject, Store
+    from pytest_pacts.store import JSONObject, ProposalRecord, Store
 
 
 def proposal_from_record(record: ProposalRecord) -> HealProposal:
@@ -116,25 +115,23 @@ def _recur(
     requirement, element, failure and rung), as a new proposal of that requirement used to
     be: the same drift in four requirements of one run is one drift with a wide reach, not
     an exception that keeps coming back; the same requirement healing it run after run is.
-    The proposal is gated with the larger counts of its own and the occurrence's.
+    The proposal is gated with the occurrence's counts (the past repeats of its own
+    fingerprint, this one not included, as for a new proposal); once a promotion is
+    required it stays.
     """
     current = proposal_from_record(existing)
     payload: Payload | None = None
     promotion: bool | None = None
-    if existing.status == "pending" and existing.exception_fingerprint:
-        own = store.audit.exception_stats(existing.exception_fingerprint, now=moment)
-        this = store.audit.exception_stats(fingerprint, now=moment)
-        stats = {
-            "count_7d": max(own["count_7d"], this["count_7d"]),
-            "count_30d": max(own["count_30d"], this["count_30d"]),
-        }
+    if existing.status == "pending":
+        stats = store.audit.exception_stats(fingerprint, now=moment)
         regated = gated(current, None, stats, evidence_contract=evidence_contract, now=moment)
         gate = regated.self_heal_gate
         assert gate is not None
-        stored = regated.payload()
-        # the payload keeps its provisional id; the store's number is the record's
-        stored["id"] = existing.payload.get("id", stored["id"])
-        payload, promotion = stored, gate["promotion_required"]
+        if gate["promotion_required"] or not existing.promotion_required:
+            stored = regated.payload()
+            # the payload keeps its provisional id; the store's number is the record's
+            stored["id"] = existing.payload.get("id", stored["id"])
+            payload, promotion = stored, gate["promotion_required"]
     store.proposals.add_occurrence(
         existing.id,
         occurrence,

@@ -94,16 +94,23 @@ def test_one_drift_in_several_requirements_is_one_proposal_not_a_repeat(
     assert [o.req_id for o in store.proposals.occurrences(1)] == list(reqs)
     # four requirements healing one drift in one run is reach, not a recurring exception
     assert record.promotion_required is False
-    # the same requirement healing it run after run is: the third time needs promotion
-    later = [
-        propose(store, brittle(recipe, timedelta(days=d)), now=T0 + timedelta(days=d), site=site)
-        for d in (1, 2)
-    ]
-    gate = later[-1].self_heal_gate
+    # a second run of the three: each requirement's second time, still no promotion
+    for n, r in enumerate(reqs):
+        again = brittle(recipe.model_copy(update={"req_id": r}), timedelta(days=1))
+        propose(store, again, now=T0 + timedelta(days=1, minutes=n), site=site)
+    assert store.proposals.get(1).promotion_required is False
+    # the same requirement healing it a third time is a recurring exception
+    third = propose(store, brittle(recipe, timedelta(days=2)), now=T0 + timedelta(days=2),
+                    site=site)  # fmt: skip
+    gate = third.self_heal_gate
     assert gate is not None and gate["promotion_required"] is True
     assert gate["exception_stats"]["repeat_count_7d"] == 2
+    # and it stays required when a requirement healing it for the first time comes after
+    new = brittle(recipe.model_copy(update={"req_id": "REQ-NEW-001"}), timedelta(days=2))
+    propose(store, new, now=T0 + timedelta(days=2, minutes=1), site=site)
+    assert store.proposals.get(1).promotion_required is True
     assert len(store.proposals.query()) == 1
-    assert len(store.proposals.occurrences(1)) == 5
+    assert len(store.proposals.occurrences(1)) == 8
     # on another page it is another drift
     elsewhere = HealSite(deployment="http://shop.test", url="http://shop.test/signup")
     other = propose(store, brittle(recipe, timedelta(days=3)), now=T0 + timedelta(days=3),
