@@ -187,3 +187,22 @@ def test_until_zero_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "order.req.yaml").write_text(ORDER)
     result = pacts("discover", "order.req.yaml", "--until", "0", cwd=tmp_path)
     assert result.returncode == 2 and "--until counts steps from 1" in result.stderr
+
+
+def test_the_base_url_comes_from_the_ini_file(
+    tmp_path: Path, shop: tuple[str, list[bytes]]
+) -> None:
+    base, orders = shop
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\nbase_url = {base}\n")
+    (tmp_path / "order.req.yaml").write_text(ORDER)
+    result = pacts("discover", "order.req.yaml", "--until", "1", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (report,) = json.loads(result.stdout)
+    assert report["url"] == base + "/"
+    # nothing performed: the start page's steps located, the confirm page's not reached
+    assert [s["status"] for s in report["steps"]] == ["located", "located", "not_reached"]
+    assert report["steps"][0]["code"] == 'page.get_by_label("Name", exact=True)'
+    assert report["steps"][2]["message"] == (
+        "the walk stopped before step 1 (--until) and this step acts on a later page"
+    )
+    assert orders == []
