@@ -32,8 +32,7 @@ from pytest_pacts.governance import (
     with_occurrences,
 )
 from pytest_pacts.models.heal import HealProposal
-from pytest_pacts.store import HealProposal as ProposalRecord
-from pytest_pacts.store import RecordNotFound, Store
+from pytest_pacts.store import ProposalRecord, RecordNotFound, Store
 
 #: What a reviewer types to accept a major proposal, or to decide several at once.
 GO = "GO"

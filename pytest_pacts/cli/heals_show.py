@@ -32,8 +32,7 @@ from pytest_pacts.governance import (
 from pytest_pacts.governance.review import DECISION_REASON_EVENT
 from pytest_pacts.models.heal import HealProposal, SelfHealGate
 from pytest_pacts.models.locator import Locator
-from pytest_pacts.store import HealOccurrence, Store
-from pytest_pacts.store import HealProposal as ProposalRecord
+from pytest_pacts.store import HealOccurrence, ProposalRecord, Store
 
 
 def summary(item: Selected) -> dict[str, object]:

@@ -31,8 +31,7 @@ from pytest_pacts.governance.recipes import recipe_of
 from pytest_pacts.governance.service import proposal_from_record
 from pytest_pacts.models.heal import HealProposal, Severity
 from pytest_pacts.models.recipe import JsonObject, PatchOp, Recipe
-from pytest_pacts.store import HealProposal as ProposalRecord
-from pytest_pacts.store import StaleParentError, Store
+from pytest_pacts.store import ProposalRecord, StaleParentError, Store
 
 ReviewProblem = Literal["not_pending", "no_recipe", "stale", "contract", "needs_approval"]
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_pacts.store import HealOccurrence, Store
-from pytest_pacts.store import HealProposal as ProposalRecord
+from pytest_pacts.store import HealOccurrence, ProposalRecord, Store
 from pytest_pacts.store.records import ProposalStatus
 
 

@@ -123,8 +123,10 @@ class RecipeVersion:
 
 
 @dataclass(frozen=True, slots=True)
-class HealProposal:
-    """A recorded heal awaiting review; ``payload`` is the full proposal."""
+class ProposalRecord:
+    """A heal proposal as the store keeps it: its row (status, severity, track, decision)
+    and, in ``payload``, the proposal itself (governance reads it back as the
+    ``HealProposal`` model)."""
 
     id: int
     req_id: str
@@ -218,8 +220,10 @@ class NewAuditEvent:
     exception_fingerprint: str | None = None
 
 
-class ExceptionStats(TypedDict):
-    """Past repeats of one exception fingerprint."""
+class RepeatCounts(TypedDict):
+    """How often one exception fingerprint was proposed (created or recurred) in the last 7
+    and 30 days, from the audit trail; the self-heal gate records them as its
+    ``exception_stats``."""
 
     count_7d: int
     count_30d: int

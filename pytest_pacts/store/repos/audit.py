@@ -15,8 +15,8 @@ from pytest_pacts.store.records import (
     PROPOSAL_CREATED_EVENT,
     PROPOSAL_RECURRED_EVENT,
     AuditEvent,
-    ExceptionStats,
     NewAuditEvent,
+    RepeatCounts,
 )
 from pytest_pacts.store.repos._rows import as_int, as_object, as_str, as_ts, opt_str
 from pytest_pacts.store.timeutil import require_aware, utcnow
@@ -105,7 +105,7 @@ class AuditRepository:
         row = self._db.fetchone(sql, params)
         return 0 if row is None else as_int(row[0])
 
-    def exception_stats(self, fingerprint: str, now: datetime | None = None) -> ExceptionStats:
+    def exception_stats(self, fingerprint: str, now: datetime | None = None) -> RepeatCounts:
         """Past ``RUNTIME_PATCH_PROPOSAL_CREATED`` and ``…_RECURRED`` events (a proposal
         created, or the same drift healed again) with this exception fingerprint:
         ``count_7d`` in ``[now - 7d, now)``, ``count_30d`` in

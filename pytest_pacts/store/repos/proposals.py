@@ -18,8 +18,8 @@ from pytest_pacts.store.records import (
     PROPOSAL_CREATED_EVENT,
     PROPOSAL_RECURRED_EVENT,
     HealOccurrence,
-    HealProposal,
     NewOccurrence,
+    ProposalRecord,
     ProposalStatus,
     Severity,
     Track,
@@ -76,7 +76,7 @@ class ProposalRepository:
         page: str | None = None,
         occurrence: NewOccurrence | None = None,
         now: datetime | None = None,
-    ) -> HealProposal:
+    ) -> ProposalRecord:
         """Store a pending proposal and its ``RUNTIME_PATCH_PROPOSAL_CREATED`` event.
 
         ``payload`` is the whole proposal and must hold the ``self_heal_gate`` object.
@@ -193,7 +193,7 @@ class ProposalRepository:
 
     def find_drift(
         self, drift_key: str, statuses: Sequence[ProposalStatus] = ("pending", "rejected")
-    ) -> HealProposal | None:
+    ) -> ProposalRecord | None:
         """The newest proposal of this drift among ``statuses`` (pending and rejected by
         default: a rejected drift is not filed again, an accepted one may need a new patch).
 
@@ -267,7 +267,7 @@ class ProposalRepository:
         *,
         decided_by: str,
         now: datetime | None = None,
-    ) -> HealProposal:
+    ) -> ProposalRecord:
         """Accept or reject a pending proposal; a decided one never changes again."""
         if status not in ("accepted", "rejected"):
             raise ValueError(f"a proposal is decided as accepted or rejected, not {status!r}")
@@ -299,7 +299,7 @@ class ProposalRepository:
             )
         return proposal
 
-    def get(self, proposal_id: int) -> HealProposal:
+    def get(self, proposal_id: int) -> ProposalRecord:
         row = self._db.fetchone(
             f"SELECT {_COLUMNS} FROM heal_proposals WHERE id = ?", (proposal_id,)
         )
@@ -314,7 +314,7 @@ class ProposalRepository:
         req_id: str | None = None,
         since: datetime | None = None,
         limit: int | None = None,
-    ) -> list[HealProposal]:
+    ) -> list[ProposalRecord]:
         """Proposals matching the filters, oldest first (``pacts heals list``)."""
         clauses: list[str] = []
         params: list[object] = []
@@ -343,9 +343,9 @@ class ProposalRepository:
             counts[as_str(row[0])] = as_int(row[1])
         return counts
 
-    def _proposal(self, row: Row) -> HealProposal:
+    def _proposal(self, row: Row) -> ProposalRecord:
         db = self._db
-        return HealProposal(
+        return ProposalRecord(
             id=as_int(row[0]),
             req_id=as_str(row[1]),
             step_index=as_int(row[2]),
