@@ -11,6 +11,7 @@ in ``test_dashboard.py``).
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import os
 import shutil
@@ -95,10 +96,23 @@ class Filled:
 
 @pytest.fixture(scope="session")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> Filled:
-    """The demo project after a clean v1 run and a healing v2 run of REQ-WEB-001."""
-    project = make_project(tmp_path_factory.mktemp("web-project"))
-    run_pytest(project, "web.req.yaml", release="v1")
-    run_pytest(project, "web.req.yaml", release="v2")
+    """The demo project after a clean v1 run and a healing v2 run of REQ-WEB-001.
+
+    Made once per test session: under xdist the workers share it through their common
+    temp folder (unique to this session), the first one making it under a file lock."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent
+    else:
+        shared = tmp_path_factory.mktemp("web-shared")
+    project = shared / "web-project"
+    with (shared / "web-project.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "web-project.done").exists():
+            shutil.rmtree(project, ignore_errors=True)
+            make_project(project)
+            run_pytest(project, "web.req.yaml", release="v1")
+            run_pytest(project, "web.req.yaml", release="v2")
+            (shared / "web-project.done").touch()
     return Filled(project, project / ".pacts" / "pacts.db")
 
 
