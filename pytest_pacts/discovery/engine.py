@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
@@ -28,6 +28,13 @@ from pytest_pacts.discovery._js import (
     installed_page_function,
     page_error,
     page_function,
+)
+from pytest_pacts.discovery.payloads import (
+    FrameInfo,
+    JsonDict,
+    ScanResult,
+    VerifyResult,
+    checked,
 )
 from pytest_pacts.discovery.render import to_playwright
 from pytest_pacts.models.locator import (
@@ -63,7 +70,7 @@ class _FrameScan:
     frame: Frame
     path: tuple[str, ...]
     scan_id: str
-    results: list[JSON]
+    results: list[ScanResult]
 
 
 class Discoverer:
@@ -147,8 +154,7 @@ class Discoverer:
             for child in frame.child_frames:
                 try:
                     handle = child.frame_element()
-                    info = cast(
-                        JSON,
+                    info = checked(
                         bounded.call(
                             frame,
                             "reading an iframe",
@@ -156,14 +162,16 @@ class Discoverer:
                             element_function("frameInfo"),
                             {"regions": regions},
                         ),
+                        FrameInfo,
+                        "the in-page 'frameInfo' call",
                     )
                     handle.dispose()
                 except PlaywrightError:  # detached while we looked: nothing to search
                     continue
                 if not info["same_origin"]:  # a cross-origin frame cannot be read
                     continue
-                child_path = (*path, str(info["selector"]))
-                flags = cast(list[bool], info["in_regions"])
+                child_path = (*path, info["selector"])
+                flags = info["in_regions"]
                 child_held = held | {r for r, inside in zip(regions, flags, strict=True) if inside}
                 out.append((child, child_path, child_held))
                 visit(child, child_path, child_held)
@@ -181,13 +189,14 @@ class Discoverer:
             "loose": LOOSE_FACTOR,
         }
         try:
-            results = cast(
-                list[JSON],
+            results = checked(
                 bounded.call(
                     frame,
                     "the in-page discovery scan",
                     lambda: frame.evaluate(page_function("scan"), args),
                 ),
+                list[ScanResult],
+                "the in-page discovery scan",
             )
         except PlaywrightError as exc:
             if not path:
@@ -214,19 +223,21 @@ class Discoverer:
             missing = bool(answers) and all(r.get("region_missing") for _s, r in answers)
             unresolved = Unresolved(reason="none", message=message, region_missing=missing)
             return DiscoveryResult(**base.fields(), unresolved=unresolved)
-        best = min(cast(int, r["rank"]) for _s, r in ranked)
+        best = min(r["rank"] or 0 for _s, r in ranked)
         top = [(s, r) for s, r in ranked if r["rank"] == best]
         if len(top) > 1 or top[0][1]["status"] == "ambiguous":
             return DiscoveryResult(**base.fields(), unresolved=_ambiguous(target, top))
         scan, raw = top[0]
-        chosen[key] = (scan, cast(int, raw["element_index"]))
+        chosen[key] = (scan, raw["element_index"])
         return self._verify(page, scan, raw, base)
 
-    def _verify(self, page: Page, scan: _FrameScan, raw: JSON, base: _Base) -> DiscoveryResult:
+    def _verify(
+        self, page: Page, scan: _FrameScan, raw: ScanResult, base: _Base
+    ) -> DiscoveryResult:
         accepted: list[Locator] = []
         rejected: list[RejectedLocator] = []
         seen: list[str] = []
-        for option in cast(list[JSON], raw["options"]):
+        for option in raw["options"]:
             if len(accepted) > self.max_alternates:
                 break
             locator = Locator.model_validate({**option, "frame_path": scan.path})
@@ -235,14 +246,18 @@ class Discoverer:
                 continue
             try:
                 arg = {"scan_id": scan.scan_id, "index": raw["element_index"]}
-                check = cast(JSON, call_on_elements(to_playwright(page, locator), "verify", arg))
+                check = checked(
+                    call_on_elements(to_playwright(page, locator), "verify", arg),
+                    VerifyResult,
+                    "the in-page 'verify' call",
+                )
             except (PlaywrightError, strategies.UnrenderableLocator) as exc:
                 rejected.append(RejectedLocator(locator=locator, reason=str(exc).splitlines()[0]))
                 continue
             if check["same"]:
                 accepted.append(locator)
                 continue
-            found = cast(list[str], check["found"])
+            found = check["found"]
             seen.extend(found)
             reason = (
                 f"resolves to {check['count']} elements through Playwright"
@@ -250,9 +265,7 @@ class Discoverer:
                 else f"resolves to a different element ({found[0]})"
             )
             rejected.append(RejectedLocator(locator=locator, reason=reason))
-        fingerprint = Fingerprint.model_validate(
-            {**cast(JSON, raw["fingerprint"]), "frame_path": scan.path}
-        )
+        fingerprint = Fingerprint.model_validate({**raw["fingerprint"], "frame_path": scan.path})
         if not accepted:
             lost = Unresolved(
                 reason="ambiguous" if seen else "none",
@@ -292,7 +305,9 @@ def _gates(scan: _FrameScan) -> list[JSON] | None:
         if isinstance(error := page_error(exc, "the in-page gate"), PageScriptError):
             raise error from exc
         return None  # navigated or closed meanwhile
-    return None if raw == NOT_INSTALLED else cast(list[JSON] | None, raw)
+    if raw == NOT_INSTALLED or raw is None:
+        return None
+    return checked(raw, list[JsonDict], "the in-page gate")
 
 
 # ``press`` may name an element or act on the focused one; ``wait`` may name the element to
@@ -345,22 +360,22 @@ def _describe(fp: Fingerprint) -> str:
     return shown + (f" (#{fp.id})" if fp.id else "")
 
 
-def _ambiguous(target: Target, top: list[tuple[_FrameScan, JSON]]) -> Unresolved:
+def _ambiguous(target: Target, top: list[tuple[_FrameScan, ScanResult]]) -> Unresolved:
     candidates: list[Candidate] = []
     for scan, raw in top:
         where = f" in frame {' > '.join(scan.path)}" if scan.path else ""
-        for c in cast(list[JSON], raw.get("candidates") or []):
+        for c in raw.get("candidates") or []:
             candidates.append(
                 Candidate(
-                    description=str(c["description"]) + where,
-                    score=cast(float, c["score"]),
-                    strategy=Strategy(cast(str, c["strategy"])),
+                    description=c["description"] + where,
+                    score=c["score"],
+                    strategy=Strategy(c["strategy"]),
                 )
             )
         if raw["status"] == "found":
-            fp = cast(JSON, raw["fingerprint"])
+            fp = raw["fingerprint"]
             shown = f'{fp["tag"]} "{fp["accessible_name"]}"{where}'
-            chosen_by = Strategy(cast(str, raw["strategy"]))
+            chosen_by = Strategy(raw["strategy"])
             candidates.append(Candidate(description=shown, score=0.0, strategy=chosen_by))
     strategy = candidates[0].strategy.value if candidates and candidates[0].strategy else "?"
     hint = (

@@ -7,13 +7,12 @@ can use ("Shopping Cart") tell them what to write. One round trip, on the failur
 
 from __future__ import annotations
 
-from typing import cast
-
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery._js import page_function
+from pytest_pacts.discovery.payloads import PayloadError, checked
 from pytest_pacts.models.requirement import Action
 
 
@@ -29,4 +28,7 @@ def suggest_names(page: Page, element: str, action: Action | str, limit: int = 3
         )
     except PlaywrightError:
         return []
-    return [str(n) for n in cast(list[object], found or [])]
+    try:
+        return checked(found or [], list[str], "the in-page 'suggest' call")
+    except PayloadError:
+        return []  # suggestions are a courtesy: a page that broke them loses only them

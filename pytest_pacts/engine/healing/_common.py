@@ -10,6 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import UnrenderableLocator, bounded, check_locator, to_playwright
+from pytest_pacts.discovery.payloads import SameElement, ScoreResult, checked
 from pytest_pacts.engine.contracts import HealContext
 from pytest_pacts.engine.gate import blocking_point
 from pytest_pacts.engine.healing._js import call_on_elements
@@ -91,22 +92,23 @@ def resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
     """One round trip: count, fresh fingerprint and similarity of ``locator``'s element."""
     arg = {"fp": fingerprint_json(fp) if fp else None, "weights": dict(WEIGHTS)}
     try:
-        raw = cast(JSON, call_on_elements(to_playwright(page, locator), "scoreOf", arg))
+        raw = checked(
+            call_on_elements(to_playwright(page, locator), "scoreOf", arg),
+            ScoreResult,
+            "the in-page healing 'scoreOf' call",
+        )
     except (PlaywrightError, UnrenderableLocator):
         return Resolved(0)
     if raw["fingerprint"] is None:
-        return Resolved(cast(int, raw["count"]))
-    fresh = Fingerprint.model_validate(
-        {**cast(JSON, raw["fingerprint"]), "frame_path": locator.frame_path}
-    )
-    score, anchor = raw["score"], raw["anchor"]
+        return Resolved(raw["count"])
+    fresh = Fingerprint.model_validate({**raw["fingerprint"], "frame_path": locator.frame_path})
     return Resolved(
         1,
-        float(cast(float, score)) if score is not None else None,
+        raw["score"],
         fresh,
-        str(raw["description"]),
-        float(cast(float, anchor)) if anchor is not None else None,
-        {str(k): float(v) for k, v in cast(dict[str, float], raw.get("parts") or {}).items()},
+        raw.get("description", ""),
+        raw.get("anchor"),
+        dict(raw.get("parts") or {}),
     )
 
 
@@ -211,7 +213,8 @@ def _inside(ctx: HealContext, locator: Locator, scope: Scope) -> bool:
         return False
     arg = {"regions": list(scope.containers)}
     try:
-        return bool(call_on_elements(to_playwright(ctx.page, locator), "inside", arg))
+        answer = call_on_elements(to_playwright(ctx.page, locator), "inside", arg)
+        return checked(answer, bool, "the in-page healing 'inside' call")
     except (PlaywrightError, UnrenderableLocator):
         return False
 
@@ -256,10 +259,14 @@ def names_intent(element: str, fp: Fingerprint | None) -> bool:
 def _is_ranked(ctx: HealContext, locator: Locator, scored: Scored) -> bool:
     arg = {"heal_id": scored.heal_id, "index": scored.index}
     try:
-        raw = cast(JSON, call_on_elements(to_playwright(ctx.page, locator), "isSame", arg))
+        raw = checked(
+            call_on_elements(to_playwright(ctx.page, locator), "isSame", arg),
+            SameElement,
+            "the in-page healing 'isSame' call",
+        )
     except (PlaywrightError, UnrenderableLocator):
         return False
-    return bool(raw["same"])
+    return raw["same"]
 
 
 def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:

@@ -10,12 +10,12 @@ exactly the ranked element (identity, not "some element"), then pass the five-po
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_locator, to_playwright
+from pytest_pacts.discovery.payloads import LocateResult, SameElement, checked
 from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements
 from pytest_pacts.engine.healing.scoring import Scored
 from pytest_pacts.models.locator import (
@@ -52,19 +52,24 @@ class Relocation:
 def render(page: Page, scored: Scored) -> tuple[Locator, Fingerprint] | str:
     """The best verified locator for ``scored`` and its fingerprint, or why there is none."""
     arg = {"heal_id": scored.heal_id, "index": scored.index, "order": [s.value for s in ORDER]}
-    raw = cast(JSON, call_in_frame(scored.frame, "locate", arg))
+    answer = call_in_frame(scored.frame, "locate", arg)
+    raw = checked(answer, LocateResult, "the in-page healing 'locate' call")
     if raw["fingerprint"] is None:
         return "the candidate left the document"
     fingerprint = Fingerprint.model_validate(
-        {**cast(JSON, raw["fingerprint"]), "frame_path": scored.frame_path}
+        {**raw["fingerprint"], "frame_path": scored.frame_path}
     )
-    for spec in cast(list[JSON], raw["specs"]):
-        strategy = Strategy(cast(str, spec["strategy"]))
+    for spec in raw["specs"]:
+        strategy = Strategy(str(spec["strategy"]))
         locator = Locator.model_validate(
             {**spec, "confidence": CONFIDENCE[strategy], "frame_path": scored.frame_path}
         )
         try:
-            check = cast(JSON, call_on_elements(to_playwright(page, locator), "isSame", arg))
+            check = checked(
+                call_on_elements(to_playwright(page, locator), "isSame", arg),
+                SameElement,
+                "the in-page healing 'isSame' call",
+            )
         except (PlaywrightError, UnrenderableLocator):
             continue
         if check["same"]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import time
-from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded, to_playwright
+from pytest_pacts.discovery.payloads import OverlayResult, checked
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import first_line, frame_of, gate_evidence
 from pytest_pacts.engine.healing._js import call_on_elements, handle_in_frame
@@ -84,7 +84,11 @@ class RepairRung:
         step = ctx.state.step
         words = step.target.element if step.target is not None else ""
         arg = {"heal_id": heal_id, "words": words}
-        info = cast(JSON, call_on_elements(target, "overlayAt", arg))
+        info = checked(
+            call_on_elements(target, "overlayAt", arg),
+            OverlayResult,
+            "the in-page 'overlayAt' call",
+        )
         if not info["covered"]:
             target.scroll_into_view_if_needed(timeout=self._timeout(ctx))
             try:
@@ -100,9 +104,9 @@ class RepairRung:
             # (a code editor's rendered lines over its textarea) is not in their way
             action = step.action.value
             return f"covered by {cover}, but {action} does not use the pointer: left alone"
-        if info["overlay"] is None:
+        if info.get("overlay") is None:
             return f"covered by {cover}, which is not a consent banner or dialog: left alone"
-        if info["button"] is None:
+        if info.get("button") is None:
             return f"covered by the {info['overlay']} {cover}, which has no accept/close button"
         frame = frame_of(ctx.page, locator.frame_path)
         if frame is None:
@@ -132,7 +136,11 @@ class RepairRung:
 
     def _stabilise(self, ctx: HealContext, locator: Locator) -> str:
         arg = {"timeout_ms": self._timeout(ctx)}
-        steady = call_on_elements(to_playwright(ctx.page, locator), "stable", arg)
+        steady = checked(
+            call_on_elements(to_playwright(ctx.page, locator), "stable", arg),
+            bool,
+            "the in-page 'stable' call",
+        )
         return "waited for a stable box" if steady else "waited; the box kept moving"
 
     def _enable(self, ctx: HealContext, locator: Locator) -> str:

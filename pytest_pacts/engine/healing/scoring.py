@@ -20,6 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 from pytest_pacts.discovery import UnrenderableLocator, bounded
 from pytest_pacts.discovery._js import element_function
 from pytest_pacts.discovery.chain import apply
+from pytest_pacts.discovery.payloads import FrameInfo, RankResult, checked
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.healing._js import call_in_frame
@@ -96,20 +97,21 @@ def frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
         for child in frame.child_frames:
             try:
                 handle = child.frame_element()
-                info = cast(
-                    JSON,
+                info = checked(
                     bounded.call(
                         frame,
                         "reading an iframe",
                         handle.evaluate,
                         element_function("frameInfo"),
                     ),
+                    FrameInfo,
+                    "the in-page 'frameInfo' call",
                 )
                 handle.dispose()
             except PlaywrightError:  # detached while we looked
                 continue
             if info["same_origin"]:
-                child_path = (*path, str(info["selector"]))
+                child_path = (*path, info["selector"])
                 out.append((child, child_path))
                 visit(child, child_path)
 
@@ -152,24 +154,26 @@ def rank_page(
             arg["regions"] = list(scope.containers)
             arg["region_text"] = scope.text
         try:
-            raw = cast(JSON, call_in_frame(frame, "rank", arg))
+            raw = checked(
+                call_in_frame(frame, "rank", arg), RankResult, "the in-page healing 'rank' call"
+            )
         except PlaywrightError:
             if not path:
                 raise
             continue  # a child frame went away mid-scan
-        considered += cast(int, raw["considered"])
-        for c in cast(list[JSON], raw["candidates"]):
+        considered += raw["considered"]
+        for c in raw["candidates"]:
             ranked.append(
                 Scored(
                     frame=frame,
                     frame_path=path,
                     heal_id=heal_id,
-                    index=cast(int, c["index"]),
-                    score=float(cast(float, c["score"])),
-                    description=str(c["description"]),
-                    fits=bool(c["fits"]),
-                    anchor=float(cast(float, c["anchor"])),
-                    parts=cast(dict[str, float], c["parts"]),
+                    index=c["index"],
+                    score=c["score"],
+                    description=c["description"],
+                    fits=c["fits"],
+                    anchor=c["anchor"],
+                    parts=c["parts"],
                 )
             )
     ranked.sort(key=lambda s: -s.score)
@@ -185,7 +189,8 @@ def settle(page: Page, timeout_ms: float, quiet_ms: float = 100.0) -> bool:
     try:
         page.wait_for_load_state("load", timeout=timeout_ms)
         arg = {"quiet_ms": quiet_ms, "timeout_ms": timeout_ms}
-        return bool(call_in_frame(page.main_frame, "settled", arg))
+        answer = call_in_frame(page.main_frame, "settled", arg)
+        return checked(answer, bool, "the in-page healing 'settled' call")
     except PlaywrightError:
         return False
 

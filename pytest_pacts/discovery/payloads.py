@@ -1,0 +1,201 @@
+"""The shapes of what the in-page JavaScript sends back, checked where they enter Python.
+
+Every in-page API function (``js/api.js`` for discovery, ``engine/healing/js/healing.js``
+for healing) returns plain JSON. Each has a ``TypedDict`` here, next to the function that
+returns it, and every call names the shape it expects (:func:`checked`): a page that broke
+a built-in the scripts rely on, or a script change that forgot a field, fails at the
+boundary with a message naming the call and the field, instead of a ``KeyError`` three
+functions later. Types are checked strictly (the string ``"yes"`` is no ``bool``). Unknown keys are kept (``extra="allow"``); nested fingerprints and
+locator specs stay plain dicts here because the pydantic models that own them
+(``Fingerprint``, ``Locator``, ``GateSnapshot``) validate them when they are built.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypeVar
+
+from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
+
+from pytest_pacts.errors import PactsError
+
+T = TypeVar("T")
+
+JsonDict = dict[str, Any]
+"""A nested object another model validates (a fingerprint, a locator spec, a gate)."""
+
+_OPEN = ConfigDict(extra="allow")
+
+
+class PayloadError(PactsError, ValueError):
+    """An in-page call answered with something other than the shape its Python caller
+    expects: the page replaced a JavaScript built-in the scripts use, or the scripts and
+    the Python code disagree (a bug: please report it with the message)."""
+
+
+# -- discovery (js/api.js) ---------------------------------------------------------------------
+
+
+@with_config(_OPEN)
+class FrameInfo(TypedDict):
+    """``frameInfo(iframe, {regions})``: how the parent names an iframe and whether it can be
+    read."""
+
+    same_origin: bool
+    selector: str
+    in_regions: list[bool]
+
+
+@with_config(_OPEN)
+class ScanCandidate(TypedDict):
+    """One of the equally good matches of an ambiguous step."""
+
+    description: str
+    score: float
+    strategy: str
+
+
+@with_config(_OPEN)
+class ScanResult(TypedDict):
+    """``scan({steps, ...})``, one per step: ``found`` (with the element's index among the
+    scan's chosen elements, its locator options best first and its fingerprint),
+    ``ambiguous`` (with candidates) or ``none`` (with a message)."""
+
+    key: str
+    status: Literal["found", "ambiguous", "none"]
+    rank: int | None
+    strategy: NotRequired[str]
+    element_index: NotRequired[int]
+    options: NotRequired[list[JsonDict]]
+    fingerprint: NotRequired[JsonDict]
+    candidates: NotRequired[list[ScanCandidate]]
+    message: NotRequired[str]
+    region_missing: NotRequired[bool]
+
+
+@with_config(_OPEN)
+class VerifyResult(TypedDict):
+    """``verify(elements, {scan_id, index})``: does a rendered locator resolve to exactly
+    the element the scan chose? ``found`` describes up to five elements it resolves to."""
+
+    count: int
+    same: bool
+    found: list[str]
+
+
+# ``gates({scan_id})``: one gate snapshot per chosen element (``GateSnapshot`` validates
+# each), or ``None`` when the page lost the scan (a navigation).
+Gates = list[JsonDict] | None
+
+# ``check(elements, {...})``: one gate snapshot, validated by ``GateSnapshot``.
+GateCheck = JsonDict
+
+# ``suggest({element, action, limit})``: names on the page close to the step's words.
+Suggestions = list[str]
+
+
+# -- healing (engine/healing/js/healing.js) ----------------------------------------------------
+
+
+@with_config(_OPEN)
+class RankedCandidate(TypedDict):
+    """One element of ``rank``'s ranking by similarity to the recorded fingerprint."""
+
+    index: int
+    score: float
+    parts: dict[str, float]
+    anchor: float
+    description: str
+    fits: bool
+
+
+@with_config(_OPEN)
+class RankResult(TypedDict):
+    """``rank({fp, action, weights, limit, heal_id, ...})``: the best candidates of a frame."""
+
+    considered: int
+    candidates: list[RankedCandidate]
+
+
+@with_config(_OPEN)
+class LocateResult(TypedDict):
+    """``locate({heal_id, index, order})``: every unique rendering of a ranked element, most
+    semantic first, and its fresh fingerprint (``None`` when the element is gone)."""
+
+    specs: list[JsonDict]
+    fingerprint: JsonDict | None
+
+
+@with_config(_OPEN)
+class SameElement(TypedDict):
+    """``isSame(elements, {heal_id, index})``: does a locator resolve to the ranked element?"""
+
+    count: int
+    same: bool
+
+
+@with_config(_OPEN)
+class ScoreResult(TypedDict):
+    """``scoreOf(elements, {fp, weights})``: the similarity of what a locator resolves to."""
+
+    count: int
+    score: float | None
+    fingerprint: JsonDict | None
+    anchor: NotRequired[float | None]
+    description: NotRequired[str]
+    parts: NotRequired[dict[str, float]]
+
+
+@with_config(_OPEN)
+class OverlayResult(TypedDict):
+    """``overlayAt(elements, {heal_id, words})``: what covers the element's centre, if
+    anything, and the button that dismisses it."""
+
+    covered: bool
+    overlay: NotRequired[str | None]
+    cover: NotRequired[str]
+    own: NotRequired[str | bool]
+    button: NotRequired[str | None]
+
+
+_adapters: dict[object, TypeAdapter[Any]] = {}
+
+
+def _adapter(shape: Any) -> TypeAdapter[Any]:
+    adapter = _adapters.get(shape)
+    if adapter is None:
+        adapter = _adapters[shape] = TypeAdapter(shape)
+    return adapter
+
+
+def checked(value: object, shape: type[T], what: str) -> T:
+    """``value`` (an in-page call's answer) as ``shape``; :class:`PayloadError` naming
+    ``what`` and the first wrong field otherwise."""
+    try:
+        return _adapter(shape).validate_python(value, strict=True)  # type: ignore[no-any-return]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the answer"
+        raise PayloadError(
+            f"{what} answered with an unexpected shape: {where}: {first['msg']} "
+            f"(got {str(value)[:200]!r})"
+        ) from None
+
+
+__all__ = [
+    "FrameInfo",
+    "GateCheck",
+    "Gates",
+    "LocateResult",
+    "OverlayResult",
+    "PayloadError",
+    "RankResult",
+    "RankedCandidate",
+    "SameElement",
+    "ScanCandidate",
+    "ScanResult",
+    "ScoreResult",
+    "Suggestions",
+    "VerifyResult",
+    "checked",
+]
