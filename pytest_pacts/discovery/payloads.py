@@ -5,9 +5,10 @@ for healing) returns plain JSON. Each has a ``TypedDict`` here, next to the func
 returns it, and every call names the shape it expects (:func:`checked`): a page that broke
 a built-in the scripts rely on, or a script change that forgot a field, fails at the
 boundary with a message naming the call and the field, instead of a ``KeyError`` three
-functions later. Types are checked strictly (the string ``"yes"`` is no ``bool``). Unknown keys are kept (``extra="allow"``); nested fingerprints and
-locator specs stay plain dicts here because the pydantic models that own them
-(``Fingerprint``, ``Locator``, ``GateSnapshot``) validate them when they are built.
+functions later. Types are checked strictly (the string ``"yes"`` is no ``bool``). Unknown
+keys are kept (``extra="allow"``); nested fingerprints and locator specs stay plain dicts
+here because the pydantic models that own them (``Fingerprint``, ``Locator``,
+``GateSnapshot``) validate them when they are built.
 """
 
 from __future__ import annotations
