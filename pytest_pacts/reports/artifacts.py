@@ -228,13 +228,19 @@ def write_requirement_artifacts(
 
 def copy_tree(source: Path, target: Path) -> list[tuple[Path, Path]]:
     """Copy every file under ``source`` to the same place under ``target``; returns the
-    ``(original, copy)`` pairs."""
+    ``(original, copy)`` pairs. A hard link where the file system allows one (traces and
+    videos take no second copy of disk space, and the link outlives the original's
+    deletion), else a real copy."""
     copied: list[tuple[Path, Path]] = []
     for path in sorted(source.rglob("*")):
         if path.is_file() and not path.is_symlink():
             dest = target / path.relative_to(source)
             dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, dest)
+            dest.unlink(missing_ok=True)
+            try:
+                os.link(path, dest)
+            except OSError:  # another file system, or links not supported
+                shutil.copy2(path, dest)
             copied.append((path, dest))
     return copied
 
