@@ -1,4 +1,4 @@
-"""Runs this repository's generated tests against the bundled demo app (SPEC.md §12, §15).
+"""Runs the generated tests against the bundled demo app (pytest_pacts/demo_app/README.md).
 
 The generated tests are plain pytest-playwright tests: ``pytest generated_tests/``. They
 open URLs relative to pytest-playwright's ``base_url``; without ``--base-url`` this conftest

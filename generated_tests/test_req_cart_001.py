@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 PLAN_HASH = "sha256:9b75b8e5656b05bff736de047c44b1f811434861716ac94ddd3394dc27e69974"
 REQ_ID = "REQ-CART-001"
 
-# navigates_to:<X> (SPEC.md §3): the URL changed and X is in the URL path, the title or a
+# navigates_to:<X>: the URL changed and X is in the URL path, the title or a
 # visible heading, case-insensitive.
 NAVIGATED_JS = """([text, before]) => {
   const norm = (s) => (s || "").replace(/\\s+/g, " ").trim().toLowerCase();

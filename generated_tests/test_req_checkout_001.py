@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 PLAN_HASH = "sha256:7de7d09ce63bd83145ecf2f59545374d11da56d20064f18fac9e168db3649e99"
 REQ_ID = "REQ-CHECKOUT-001"
 
-# navigates_to:<X> (SPEC.md §3): the URL changed and X is in the URL path, the title or a
+# navigates_to:<X>: the URL changed and X is in the URL path, the title or a
 # visible heading, case-insensitive.
 NAVIGATED_JS = """([text, before]) => {
   const norm = (s) => (s || "").replace(/\\s+/g, " ").trim().toLowerCase();

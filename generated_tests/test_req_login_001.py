@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 PLAN_HASH = "sha256:5a65b74a4fa71798336d756771f573c439b656da5113e0cb9296a9024f3e7deb"
 REQ_ID = "REQ-LOGIN-001"
 
-# navigates_to:<X> (SPEC.md §3): the URL changed and X is in the URL path, the title or a
+# navigates_to:<X>: the URL changed and X is in the URL path, the title or a
 # visible heading, case-insensitive.
 NAVIGATED_JS = """([text, before]) => {
   const norm = (s) => (s || "").replace(/\\s+/g, " ").trim().toLowerCase();

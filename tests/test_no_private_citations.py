@@ -3,8 +3,9 @@
 The project was designed from a product brief and a few design notes that are not part of
 the package. A sentence such as "as the brief's section 6 says" sends a user or a new
 maintainer to a file they cannot open, so the package, its docs, the README, the
-CHANGELOG, the tests, the benchmarks and the scripts explain the why in place or link a
-``docs/`` page instead. This test fails on the first such citation that comes back.
+CHANGELOG, the tests, the benchmarks, the scripts and the sample files explain the why in
+place or link a ``docs/`` page instead. This test fails on the first such citation that
+comes back.
 """
 
 from __future__ import annotations
@@ -15,7 +16,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SCANNED = ["pytest_pacts", "docs", "tests", "bench", "scripts", "README.md", "CHANGELOG.md"]
+SCANNED = [
+    "pytest_pacts",
+    "docs",
+    "tests",
+    "bench",
+    "scripts",
+    "generated_tests",
+    "conftest_templates",
+    "sample_requirements",
+    "README.md",
+    "CHANGELOG.md",
+]
 TEXT_SUFFIXES = {
     ".py", ".pyi", ".js", ".mjs", ".html", ".css", ".md", ".j2", ".json", ".yaml", ".yml",
     ".toml", ".txt", ".cfg", ".ini",
