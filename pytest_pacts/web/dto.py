@@ -148,8 +148,21 @@ class ProposalSummary(_DTO):
     url: str
 
 
+class OccurrenceView(_DTO):
+    """One time the drift a proposal stands for was healed."""
+
+    req_id: str
+    step_number: int
+    deployment: str | None
+    page_url: str | None
+    failed_locator: str | None
+    score: float | None
+    seen_at: str
+
+
 class ProposalDetail(_DTO):
     summary: ProposalSummary
+    occurrences: list[OccurrenceView]
     failed_locator: str | None
     healed_locator: str | None
     patch: list[str]

@@ -581,6 +581,18 @@ class Projection:
         return self._masked(
             dto.ProposalDetail(
                 summary=self._proposal_summary(record),
+                occurrences=[
+                    dto.OccurrenceView(
+                        req_id=o.req_id,
+                        step_number=o.step_index + 1,
+                        deployment=o.deployment or None,
+                        page_url=o.url or None,
+                        failed_locator=_locator_text(o.failed_locator),
+                        score=o.score,
+                        seen_at=_when(o.created_at),
+                    )
+                    for o in self._store.proposals.occurrences(record.id)
+                ],
                 failed_locator=_locator_text(model.failed_locator),
                 healed_locator=_locator_text(model.healed_locator),
                 patch=[f"{op.op} {op.path}" for op in model.patch_ops],

@@ -187,6 +187,9 @@ def test_proposals_list_and_detail_with_the_self_heal_gate(server: Server) -> No
     assert detail["suggested_diff"].startswith("--- recipes/")
     assert f"Heal proposal {first['id']}" in detail["copy_text"]
     assert detail["latest_recipe_version"] == "v001" and not detail["stale"]
+    [seen] = detail["occurrences"]  # one run healed it once
+    assert seen["req_id"] == REQ and seen["step_number"] == first["step_number"]
+    assert seen["seen_at"].endswith(" UTC")
     assert (
         server.client.get("/api/proposals", params={"status": "accepted"}).json()["proposals"] == []
     )
