@@ -110,7 +110,6 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
         pom=pom,
         on_discovered=on_discovered,
         session_id=settings.session_id,
-        artifacts_dir=settings.options.artifacts_dir,
         navigate=settings.navigate,
         observer=settings.observer,
         recipe_version=recipe.version if recipe is not None else None,

@@ -68,7 +68,6 @@ class Runtime:
     pom: Mapping[int, DiscoveryResult] = field(default_factory=dict)
     on_discovered: Callable[[int, DiscoveryResult], None] | None = None
     session_id: str = "local"
-    artifacts_dir: str | None = None
     discoverer: Discoverer | None = None
     navigate: bool = True
     record: bool = True
@@ -113,7 +112,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         monitor=monitor,
         base_url=runtime.base_url or plan.requirement.base_url,
         healer=runtime.healer,
-        shots=Shots(page, runtime.artifacts_dir or runtime.options.artifacts_dir, plan.req_id),
+        shots=Shots(page, runtime.options.artifacts_dir, plan.req_id),
         navigate=runtime.navigate,
         observer=runtime.observer,
         on_step=recorder.step_done,

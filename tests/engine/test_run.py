@@ -80,9 +80,8 @@ def test_a_heal_retries_the_step_and_is_used_for_the_rest_of_the_run(
         ("click", "Buy", "", "text_visible:Bought 2"),
     )
     broken = css("#buy-1")
-    record = run(
-        shared_tab, p, pom={0: broken, 1: broken}, healer=healer, artifacts_dir=str(tmp_path)
-    )
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path))
+    record = run(shared_tab, p, pom={0: broken, 1: broken}, healer=healer, options=options)
     assert record.verdict == "pass" and record.healed and record.heal_count == 1
     assert [s.status for s in record.steps] == ["healed", "passed"]
     assert healer.rounds == [1] and healer.confirmed == [GOOD]
@@ -201,8 +200,10 @@ def test_on_fail_skip_makes_a_partial_run(shared_tab: Page, url: str) -> None:
 
 def test_on_fail_abort_stops_the_run(shared_tab: Page, url: str, tmp_path: Path) -> None:
     p = plan(url, ("click", "Buy", "", "text_visible:Sold out"), ("click", "Buy"))
-    options = EngineOptions(step_timeout_ms=500, navigation_timeout_ms=10_000)
-    record = run(shared_tab, p, options=options, artifacts_dir=str(tmp_path))
+    options = EngineOptions(
+        step_timeout_ms=500, navigation_timeout_ms=10_000, artifacts_dir=str(tmp_path)
+    )
+    record = run(shared_tab, p, options=options)
     assert [s.status for s in record.steps] == ["failed", "not_run"]
     shots = list(record.artifacts.values())
     assert shots and all(Path(s).is_file() and s.endswith(".png") for s in shots)
