@@ -680,7 +680,7 @@ class Projection:
             req = per_req.setdefault(run.req_id, Counter())
             req["runs"] += 1
             req["healed"] += 1 if run.healed else 0
-        elements = Counter(p.element_key for p in self._store.proposals.query(since=since))
+        elements = self._store.runs.healed_elements(since=since, limit=10)
         return self._masked(
             dto.Trends(
                 days=[
@@ -699,9 +699,7 @@ class Projection:
                     ),
                     key=lambda h: (-h.rate, h.req_id),
                 )[:20],
-                elements=[
-                    dto.ElementHeals(element=e, heals=n) for e, n in elements.most_common(10)
-                ],
+                elements=[dto.ElementHeals(element=e, heals=n) for e, n in elements],
                 window_days=days,
             )
         )

@@ -52,3 +52,26 @@ def test_bad_paging_and_filters_are_refused(store: Store) -> None:
         store.runs.page(limit=0)
     with pytest.raises(ValueError, match="verdict must be one of"):
         store.runs.page(verdict="maybe")  # type: ignore[arg-type]
+
+
+def test_healed_elements_most_first_within_the_window(store: Store) -> None:
+    for minute, healed in ((0, ["Login", "Cart"]), (5, ["Login"]), (10, ["Login", "Search"])):
+        run = store.runs.begin("s", f"REQ-{minute}", now=T0 + timedelta(minutes=minute))
+        for i, element in enumerate([*healed, "Untouched"]):
+            store.runs.add_step(
+                run.id,
+                step_index=i,
+                action="click",
+                status="healed" if element != "Untouched" else "passed",
+                element_key=element,
+                heal_round=0 if element == "Untouched" else 1,
+            )
+        store.runs.finish(
+            run.id, verdict="pass", healed=True, now=T0 + timedelta(minutes=minute, seconds=1)
+        )
+    assert store.runs.healed_elements() == [("Login", 3), ("Cart", 1), ("Search", 1)]
+    assert store.runs.healed_elements(since=T0 + timedelta(minutes=5)) == [
+        ("Login", 2),
+        ("Search", 1),
+    ]
+    assert store.runs.healed_elements(limit=1) == [("Login", 3)]

@@ -298,6 +298,23 @@ class RunRepository(RunRecordsRepository):
         total = as_int(counted[0]) if counted is not None else 0
         return [self._run(r) for r in rows], total
 
+    def healed_elements(
+        self, *, since: datetime | None = None, limit: int = 10
+    ) -> list[tuple[str, int]]:
+        """The elements healed most often in runs started since ``since``: ``(element_key,
+        steps healed)``, most first (the dashboard's trends)."""
+        sql = (
+            "SELECT s.element_key, COUNT(*) FROM run_steps s JOIN runs r ON r.id = s.run_id "
+            "WHERE s.heal_round > 0 AND s.element_key IS NOT NULL"
+        )
+        params: list[object] = []
+        if since is not None:
+            sql += " AND r.started_at >= ?"
+            params.append(self._db.ts_in(since))
+        sql += " GROUP BY s.element_key ORDER BY COUNT(*) DESC, s.element_key LIMIT ?"
+        params.append(int(limit))
+        return [(as_str(row[0]), as_int(row[1])) for row in self._db.fetchall(sql, params)]
+
     def in_flight(self) -> list[Run]:
         """Every run currently marked running (stale ones included; see :meth:`is_stale`)."""
         return self.query(status="running")
