@@ -85,6 +85,9 @@ class RelocatedElement:
         return self.locator is not None
 
 
+_GATE_MS = 1_500.0  # how long relocate_element re-checks the recorded locator
+
+
 def relocate_element(
     page: Page,
     recorded: DiscoveryResult,
@@ -132,7 +135,9 @@ def relocate_element(
                 recorded.locator,
                 action,
                 step_index=0,
-                timeout_ms=options.settle_timeout_ms,
+                # a transient state (hidden, disabled, moving) gets a short wait; a locator
+                # that matches nothing goes to the rungs as soon as the page is settled
+                timeout_ms=min(timeout_ms, _GATE_MS),
                 settle_ms=options.settle_timeout_ms,
                 monitor=monitor,
                 identity=identity_of(step, recorded.fingerprint),

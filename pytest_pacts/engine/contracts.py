@@ -24,9 +24,10 @@ class EngineOptions:
     """Settings the pytest layer (or ``pacts``) passes in; defaults are the spec's."""
 
     step_timeout_ms: float = 10_000.0
-    # a cached locator matching nothing on a settled page goes to healing after this
-    # (quickly, not after the full timeout)
-    settle_timeout_ms: float = 1_500.0
+    # a cached locator matching nothing goes to healing as soon as the page is observed
+    # settled (engine/waiting.py), but not before this: raise it for an app that renders
+    # from timers long after its last request and DOM change
+    settle_timeout_ms: float = 0.0
     max_heal_rounds: int = 3  # healing rounds per step before it fails
     heal_threshold: float = 0.75  # similarity score a relocation must reach
     heal_margin: float = 0.10  # ... and beat the runner-up by

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Error as PlaywrightError
@@ -50,8 +51,9 @@ class EnvMonitor:
     # main-frame document requests in flight: a navigation is pending, the page is not settled
     pending: set[Request] = field(default_factory=set)
     # The page's open requests (any frame) of the kinds readiness waits for: documents,
-    # scripts, fetch and XHR (``_READINESS_KINDS``).
-    inflight: set[Request] = field(default_factory=set)
+    # scripts, fetch and XHR (``_READINESS_KINDS``), each with when it started
+    # (``time.monotonic()`` seconds).
+    inflight: dict[Request, float] = field(default_factory=dict)
     requests: int = 0  # such requests started since the monitor was attached
     documents: int = 0  # main-frame navigations committed (a new page, or an SPA route)
     loaded: int = 0  # ``documents`` when the last ``load`` event fired
@@ -112,12 +114,12 @@ class EnvMonitor:
         except PlaywrightError:
             return
         if kind in _READINESS_KINDS:
-            self.inflight.add(request)
+            self.inflight[request] = time.monotonic()
             self.requests += 1
 
     def _on_request_done(self, request: Request) -> None:
         self.pending.discard(request)
-        self.inflight.discard(request)
+        self.inflight.pop(request, None)
 
     def _on_load(self, _page: Page) -> None:
         self.loaded = self.documents
@@ -137,6 +139,15 @@ class EnvMonitor:
             and self.loaded == self.documents
             and self.requests == self.requests_at_load
         )
+
+    def busy(self, patience_ms: float) -> bool:
+        """A navigation in flight, or a request the page may still be waiting on: one opened
+        less than ``patience_ms`` ago. An older one is taken for a connection the page keeps
+        open by design (a long-poll, a slow analytics call), which no waiting will finish."""
+        if self.pending:
+            return True
+        since = time.monotonic() - patience_ms / 1000.0
+        return any(started > since for started in self.inflight.values())
 
     def pending_url(self) -> str | None:
         """The URL of a navigation still in flight, if any."""
@@ -161,7 +172,7 @@ class EnvMonitor:
 
     def _on_request_failed(self, request: Request) -> None:
         self.pending.discard(request)
-        self.inflight.discard(request)
+        self.inflight.pop(request, None)
         if not self._is_navigation(request):
             return
         reason = request.failure or "failed"

@@ -9,8 +9,12 @@ trip when the element is ready; the same code discovery snapshots, so both agree
   frames measuring stability, so the loop polls on animation frames, never a fixed sleep;
 - *structural* states (matches nothing, matches several, covered by another element, the
   wrong kind of element, outside its scope) are re-checked only until the page has settled
-  and ``settle_timeout_ms`` has passed: on a loaded, quiet page a locator that matches
-  nothing will not start matching by waiting, so healing starts quickly.
+  (and at least ``settle_timeout_ms``, 0 by default): on a loaded, quiet page a locator
+  that matches nothing will not start matching by waiting, so healing starts at once.
+  "Settled" is observed, not guessed (``waiting.settled``): no navigation or request the
+  page is waiting on, ``readyState`` complete, and no DOM change over the check's own two
+  animation frames, so a settled page costs no round trip beyond the check itself. A page
+  still loading, fetching or re-rendering keeps being re-checked up to the step timeout.
 
 Which points an action needs follows Playwright's actionability table: ``hover`` and
 ``focus`` do not need an enabled element (hovering a disabled button to read its tooltip is
@@ -27,7 +31,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_actionable, to_playwright
 from pytest_pacts.engine.env import EnvMonitor, classify_error
-from pytest_pacts.engine.waiting import now_ms, settled
+from pytest_pacts.engine.waiting import now_ms, settled_after_check
 from pytest_pacts.models.locator import GateCode, GatePoint, GateSnapshot, Locator
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.models.requirement import Action
@@ -140,7 +144,8 @@ def run_gate(
             )
         if last.changed is not None and last.count == 1:
             now = now_ms()
-            if now < deadline and (now < settle_after or not settled(page, monitor)):
+            quiet = settled_after_check(page, monitor, last.settled)
+            if now < deadline and (now < settle_after or not quiet):
                 continue  # a re-render in progress may still put the right element back
             failure = Failure(
                 type=FailureType.NOT_UNIQUE,
@@ -159,7 +164,7 @@ def run_gate(
         if now < deadline:
             if point.code in TRANSIENT:
                 continue
-            if now < settle_after or not settled(page, monitor):
+            if now < settle_after or not settled_after_check(page, monitor, last.settled):
                 continue
         return GateOutcome(
             last, gate_failure(last, point, locator, step_index, now - start), checks

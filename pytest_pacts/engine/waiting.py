@@ -53,28 +53,35 @@ def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS) -> bool:
         raise
 
 
-def settled(page: Page, monitor: EnvMonitor, quiet_ms: float = POLL_CAP_MS) -> bool:
-    """Loaded and quiet: no navigation in flight, ``readyState`` complete, and no DOM change
-    for ``quiet_ms``. A missing element on a settled page is missing."""
-    if monitor.navigating:
+def settled(page: Page, monitor: EnvMonitor) -> bool:
+    """Loaded and quiet, as observed: no navigation or request the page is waiting on in
+    flight (:meth:`EnvMonitor.busy`), ``readyState`` complete, and no DOM change for two
+    animation frames (one round trip). A missing element on a settled page is missing."""
+    if monitor.busy(READY_CAP_MS):
         return False
     try:
-        state = bounded.call(
-            page, "reading the page state", lambda: page.evaluate("document.readyState")
+        quiet = bounded.call(
+            page, "waiting for a quiet page", lambda: page.evaluate(_QUIET_FRAMES, "complete")
         )
-        if state != "complete":
-            return False
     except PlaywrightError as exc:
         if "context was destroyed" in str(exc) or "navigat" in str(exc):
             return False
         raise
-    return not wait_for_change(page, quiet_ms)
+    return bool(quiet) and not monitor.busy(READY_CAP_MS)
 
 
-# True when the document is parsed (its deferred and module scripts have run) and nothing in
-# it changed for two animation frames.
+def settled_after_check(page: Page, monitor: EnvMonitor, observed: bool | None) -> bool:
+    """:func:`settled`, using what a gate check already observed over its two animation
+    frames (``GateSnapshot.settled``): no round trip when it was observed."""
+    if observed is None:
+        return settled(page, monitor)
+    return observed and not monitor.busy(READY_CAP_MS)
+
+
+# True when the document is parsed (its deferred and module scripts have run; with
+# "complete": loaded, images included) and nothing in it changed for two animation frames.
 # A hidden page gets no animation frames: a timer stands in for them.
-_QUIET_FRAMES = """() => new Promise((resolve) => {
+_QUIET_FRAMES = """(state) => new Promise((resolve) => {
   let changed = false;
   const observer = new MutationObserver(() => { changed = true; });
   observer.observe(document, {subtree: true, childList: true, attributes: true,
@@ -84,7 +91,9 @@ _QUIET_FRAMES = """() => new Promise((resolve) => {
     requestAnimationFrame(() => { clearTimeout(timer); next(); });
   });
   frame().then(frame).then(() => {
-    observer.disconnect(); resolve(!changed && document.readyState !== 'loading');
+    const ready = state ? document.readyState === state : document.readyState !== 'loading';
+    changed = changed || observer.takeRecords().length > 0;
+    observer.disconnect(); resolve(!changed && ready);
   });
 })"""
 

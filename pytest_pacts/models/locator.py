@@ -211,6 +211,13 @@ class GateSnapshot(_Frozen):
         'no longer the recorded one: why (e.g. \'it is now button#submit "Delete", '
         'recorded as "Save"\').',
     )
+    settled: bool | None = Field(
+        default=None,
+        exclude=True,
+        description="Whether the page stayed loaded (readyState complete) and unchanged (no "
+        "DOM mutation) over the check's two animation frames; None when that was not "
+        "observed. Decides how soon a structural failure goes to healing; not recorded.",
+    )
 
     @property
     def ok(self) -> bool:

@@ -49,8 +49,22 @@ function verify(els, arg) {
 
 async function check(els, opts) {
   const dom = makeDom(document);
-  const [result] = await checkActionable([{ els, action: opts.action, regions: opts.regions || [],
-    in_shadow: opts.in_shadow }], dom.roleOf);
+  // Did the document stay loaded and unchanged over the gate's two animation frames? The
+  // executor's "settled" for a locator that matches nothing, measured at no extra round trip.
+  let changed = false;
+  const observer = new MutationObserver(() => { changed = true; });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const framed = callbacksRun();
+  let result;
+  try {
+    [result] = await checkActionable([{ els, action: opts.action, regions: opts.regions || [],
+      in_shadow: opts.in_shadow }], dom.roleOf);
+  } finally {
+    changed = changed || observer.takeRecords().length > 0;
+    observer.disconnect();
+  }
+  // without animation frames (scripts disabled in this world) nothing was watched: unknown
+  result.settled = framed ? !changed && document.readyState === 'complete' : null;
   if (opts.identity && els.length === 1 && els[0].isConnected) result.changed = identityChange(els[0], opts.identity, dom);
   return result;
 }

@@ -22,6 +22,8 @@ from pytest_pacts.engine.healing.scoring import (
 from pytest_pacts.models.locator import Fingerprint, Locator
 from pytest_pacts.models.outcome import HealRung
 
+SETTLE_CAP_MS = 1_500.0
+
 
 class SimilarityRung:
     name = HealRung.SIMILARITY
@@ -31,8 +33,10 @@ class SimilarityRung:
         if fp is None:
             return None
         options = ctx.options
-        # Healenium relocates while the page is still loading: we do not.
-        if not settle(ctx.page, options.settle_timeout_ms):
+        # Healenium relocates while the page is still loading: we do not. A page that keeps
+        # changing gets up to SETTLE_CAP_MS (or the settle timeout, when longer) to settle.
+        cap = min(options.step_timeout_ms, max(options.settle_timeout_ms, SETTLE_CAP_MS))
+        if not settle(ctx.page, cap):
             return RungResult(
                 self.name, False, "abstained: the page did not settle, so nothing was scored"
             )

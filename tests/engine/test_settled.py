@@ -1,0 +1,164 @@
+"""When a cached locator that matches nothing goes to healing: as soon as the page is
+observed settled (no request it waits on, loaded, no DOM change over the gate's animation
+frames), never while it is still fetching or re-rendering.
+
+No timings are asserted: each test checks which path was taken (how many gate checks,
+whether a heal happened, which element was acted on).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.engine.contracts import EngineOptions
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.gate import GateOutcome, run_gate
+from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.engine.waiting import settled
+from pytest_pacts.models import Action
+from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+from pytest_pacts.models.outcome import FailureType
+
+from .helpers import Site, plan, run
+
+# Long enough that giving up early and waiting it out cannot be confused.
+PATIENT = EngineOptions(step_timeout_ms=8_000, navigation_timeout_ms=10_000)
+
+# "Go" appears only after a request the page makes (800 ms on the server) has answered; a
+# decoy a heal could take for it is there from the start. Served from the demo app's origin
+# (``_on_demo``): the browser refuses a request from the routed fake origin to loopback.
+FETCHING = """
+<h1>Orders</h1>
+<button id="load" onclick="load()">Load</button>
+<button id="back">Go back</button>
+<div id="out"></div>
+<script>
+function load() {
+  fetch('{slow}', {cache: 'no-store'}).finally(() => {
+    document.getElementById('out').innerHTML =
+      '<button id="go" onclick="this.textContent=\\'Gone\\'">Go</button>';
+  });
+}
+</script>
+"""
+
+# "Go" appears after the page has re-rendered every few milliseconds for a while, with no
+# request at all (a client-side render or an animation in scripts).
+RENDERING = """
+<h1>Orders</h1>
+<button id="load" onclick="load()">Load</button>
+<button id="back">Go back</button>
+<div id="out"></div>
+<script>
+function load() {
+  let n = 0;
+  const tick = setInterval(() => {
+    n += 1;
+    document.getElementById('out').textContent = 'rendering ' + n;
+    if (n < 40) return;
+    clearInterval(tick);
+    document.getElementById('out').innerHTML =
+      '<button id="go" onclick="this.textContent=\\'Gone\\'">Go</button>';
+  }, 15);
+}
+</script>
+"""
+
+DRIFTED = """
+<h1>Orders</h1>
+<button id="load">Load</button>
+<button id="back">Go back</button>
+<div id="out"><button id="go-v2" data-testid="go" onclick="this.textContent='Gone'">Go</button></div>
+"""
+
+
+def _go_with_fingerprint(page: Page, site: Site) -> DiscoveryResult:
+    """The "Go" button as a first run discovers and caches it (locator ``#go``, with its
+    fingerprint and alternates)."""
+    url = site.add(
+        "settled-seed.html",
+        "<h1>Orders</h1><button id='load'>Load</button><button id='back'>Go back</button>"
+        "<div id='out'><button id='go' data-testid='go'>Go</button></div>",
+    )
+    found: dict[int, DiscoveryResult] = {}
+    record = run(page, plan(url, ("click", "Go")), on_discovered=found.__setitem__)
+    assert record.verdict == "pass", record.failed_step
+    result = found[0]
+    assert result.fingerprint is not None
+    css = Locator(strategy=Strategy.CSS, confidence=0.7, css="#go")
+    return result.model_copy(update={"locator": css})
+
+
+@pytest.mark.parametrize("page_kind", ["fetching", "rendering"])
+def test_a_page_still_loading_is_not_healed(
+    tab: Page, site: Site, demo_v1: DemoServer, page_kind: str
+) -> None:
+    cached = _go_with_fingerprint(tab, site)
+    url = _on_demo(tab, demo_v1, FETCHING if page_kind == "fetching" else RENDERING)
+    p = plan(url, ("click", "Load"), ("click", "Go", "", "text_visible:Gone"))
+    record = run(tab, p, pom={1: cached}, healer=HealingLadder(), options=PATIENT, navigate=False)
+    assert record.verdict == "pass", record.failed_step
+    go = record.steps[1]
+    assert go.status == "passed" and go.heals == (), go.heals
+    assert go.locator is not None and go.locator.css == "#go"
+
+
+def test_the_gate_keeps_checking_while_a_request_is_open(tab: Page, demo_v1: DemoServer) -> None:
+    monitor = EnvMonitor(tab)
+    _on_demo(tab, demo_v1, FETCHING)
+    tab.click("#load")
+    outcome = _gate(tab, monitor, "#go")
+    assert outcome.failure is None, outcome.failure
+    assert outcome.checks > 1  # it matched nothing at first, and was checked again
+
+
+def test_a_settled_page_without_the_element_fails_on_the_first_check(tab: Page, site: Site) -> None:
+    url = site.add("settled-drifted.html", DRIFTED)
+    monitor = EnvMonitor(tab)
+    tab.goto(url)
+    assert settled(tab, monitor)
+    outcome = _gate(tab, monitor, "#go")
+    assert outcome.failure is not None and outcome.failure.type is FailureType.NOT_UNIQUE
+    assert outcome.snapshot is not None and outcome.snapshot.count == 0
+    assert outcome.checks == 1  # no second check, no extra wait for the page to settle
+
+
+def test_a_settled_page_without_the_element_is_healed(tab: Page, site: Site) -> None:
+    cached = _go_with_fingerprint(tab, site)
+    url = site.add("settled-drifted-run.html", DRIFTED)
+    record = run(
+        tab,
+        plan(url, ("click", "Go", "", "text_visible:Gone")),
+        pom={0: cached},
+        healer=HealingLadder(),
+        options=PATIENT,
+    )
+    assert record.verdict == "pass", record.failed_step
+    step = record.steps[0]
+    assert step.status == "healed" and len(step.heals) == 1
+    heal = step.heals[0]
+    assert heal.failure is FailureType.NOT_UNIQUE and heal.accepted
+    assert heal.old_locator is not None and heal.old_locator.css == "#go"
+
+
+def _on_demo(page: Page, demo: DemoServer, body: str) -> str:
+    """``body`` as a page of the demo app's origin (so its requests to the demo's slow
+    endpoint are same-origin); returns its URL."""
+    url = demo.url + "/__faults/slow?ms=0"
+    page.goto(url)
+    page.set_content(body.replace("{slow}", "/__faults/slow?ms=800"))
+    return url
+
+
+def _gate(page: Page, monitor: EnvMonitor, selector: str) -> GateOutcome:
+    return run_gate(
+        page,
+        Locator(strategy=Strategy.CSS, confidence=0.7, css=selector),
+        Action.CLICK,
+        step_index=0,
+        timeout_ms=PATIENT.step_timeout_ms,
+        settle_ms=PATIENT.settle_timeout_ms,
+        monitor=monitor,
+    )
