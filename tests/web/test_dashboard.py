@@ -1,6 +1,7 @@
 """The dashboard in a real Chromium against the real server: pages render with no console
-errors, review works with the GO / NOT GO confirmation, and the live view follows a run
-started from the UI (whose session then refuses a second run with SESSION_CONFLICT)."""
+errors and review works with the GO / NOT GO confirmation (on SQLite and PostgreSQL), and
+the live view follows a run started from the UI (whose session then refuses a second run
+with SESSION_CONFLICT)."""
 
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ def _sign_in(page: Page, url: str) -> None:
     expect(page.get_by_text("Signed in: can review and run")).to_be_visible()
 
 
-def test_pages_render(page: Page, store_copy: str, filled: Filled) -> None:
-    with serving(store_copy, filled.project) as server:
+def test_pages_render(page: Page, store_target: str, filled: Filled) -> None:
+    with serving(store_target, filled.project) as server:
         page.goto(server.url + "/")
         rows = page.get_by_test_id("runs-table").locator("tbody tr")
         expect(rows).to_have_count(2)
@@ -89,9 +90,9 @@ def test_pages_render(page: Page, store_copy: str, filled: Filled) -> None:
         expect(page.get_by_role("heading", name=REQ)).to_be_visible()
 
 
-def test_review_accept_reject_and_go(page: Page, store_copy: str, filled: Filled) -> None:
-    major = add_major_proposal(store_copy)
-    with serving(store_copy, filled.project) as server:
+def test_review_accept_reject_and_go(page: Page, store_target: str, filled: Filled) -> None:
+    major = add_major_proposal(store_target)
+    with serving(store_target, filled.project) as server:
         pending = server.client.get("/api/proposals?status=pending").json()["proposals"]
         minor = [p["id"] for p in pending if not p["major"]]
         page.goto(server.url + f"/proposals/{minor[0]}")
