@@ -350,7 +350,9 @@ class Reporting:
             max_file_bytes=loader.max_file_bytes,
         )
 
-    @pytest.hookimpl(trylast=True)
+    # tryfirst: pytest-html writes its report in its own (trylast) pytest_sessionfinish, and
+    # its summary names the results files written here
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.is_worker or not self.entries or self.run_dir is None:
             return

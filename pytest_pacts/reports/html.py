@@ -206,6 +206,9 @@ def summary_html(summary: RunSummary) -> str:
     tracks = ", ".join(f"{e(t)} {n}" for t, n in summary.heals_by_track.items())
     pending = ", ".join(f"{e(t)} {n}" for t, n in summary.pending_by_track.items())
     where = f"<p>Artifacts: <code>{e(summary.report_dir)}</code></p>" if summary.report_dir else ""
+    if summary.results:
+        files = "".join(f"<li><code>{e(path)}</code></li>" for path in summary.results)
+        where += f"<p>Results back to the sheet:</p><ul>{files}</ul>"
     slo_table = (
         f"<table><tr><th>SLO ({e(summary.slo_scope)})</th><th>Target</th><th>Actual</th>"
         f"<th>Status</th></tr>{slo_rows}</table>"

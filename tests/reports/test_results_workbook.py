@@ -92,7 +92,7 @@ def test_results_workbook_and_csv_under_xdist_then_a_heal(
         "pacts_max_heal_rounds = 1\n"
     )
     monkeypatch.setenv("PACTS_DEMO_RELEASE", "v1")
-    result = pytester.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider", "--html=r.html")
     outcomes = result.parseoutcomes()
     assert (outcomes["passed"], outcomes["partial"], outcomes["failed"]) == (2, 1, 1), outcomes
     assert hashlib.sha256(source.read_bytes()).hexdigest() == digest, "the original changed"
@@ -142,6 +142,7 @@ def test_results_workbook_and_csv_under_xdist_then_a_heal(
     ]
     assert rows[0]["Root cause"].startswith("success") and rows[1]["Root cause"] == ""
     assert rows[0]["File"] == "reqs/api.req.json" and rows[0]["Line"].isdigit()
+    assert f"<code>{book}</code>" in (root / "r.html").read_text(), "the HTML report names it"
     index = json.loads((run / "index.json").read_text())
     assert index["summary"]["results"] == [str(table), str(book)]
 
