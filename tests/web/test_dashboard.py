@@ -100,11 +100,15 @@ def test_review_accept_reject_and_go(page: Page, store_target: str, filled: Fill
         _sign_in(page, server.url)
 
         page.goto(server.url + f"/proposals/{minor[-1]}")
+        page.get_by_label("Your name").fill("Ada QA")
         page.get_by_test_id("accept").click()
         expect(page.get_by_test_id("review-result")).to_contain_text(f"recipe {REQ} v001 -> v002")
         expect(page.get_by_test_id("proposal-status")).to_have_text("Accepted")
+        accepted = server.client.get(f"/api/proposals/{minor[-1]}").json()
+        assert accepted["summary"]["decided_by"] == "Ada QA"
 
         page.goto(server.url + f"/proposals/{minor[0]}")
+        expect(page.get_by_label("Your name")).to_have_value("Ada QA")  # remembered
         page.get_by_label("Reason for rejecting").fill("a test build's ids")
         page.get_by_test_id("reject").click()
         expect(page.get_by_test_id("proposal-status")).to_have_text("Rejected")
@@ -123,7 +127,7 @@ def test_review_accept_reject_and_go(page: Page, store_target: str, filled: Fill
         dialog.get_by_test_id("go").click()
         expect(page.get_by_test_id("proposal-status")).to_have_text("Accepted")
         decided = server.client.get(f"/api/proposals/{major}").json()
-        assert decided["summary"]["decided_by"] == "dashboard"
+        assert decided["summary"]["decided_by"] == "Ada QA"
 
 
 def test_live_view_follows_a_run_started_from_the_ui(

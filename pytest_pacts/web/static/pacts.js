@@ -42,7 +42,19 @@ function setUpReview(section) {
       text(result, problem(r.data, r.status));
     }
   };
-  const accept = async (confirm) => done(await post("/api/proposals/" + id + "/accept", confirm ? { confirm: confirm } : {}));
+  // who decides: remembered in this browser; the server says "dashboard" when empty
+  const byField = section.querySelector("input.by");
+  if (byField) byField.value = window.localStorage.getItem("pacts-reviewer") || "";
+  const decision = (extra) => {
+    const body = Object.assign({}, extra);
+    const by = byField ? byField.value.trim() : "";
+    if (by) {
+      body.by = by;
+      window.localStorage.setItem("pacts-reviewer", by);
+    }
+    return body;
+  };
+  const accept = async (confirm) => done(await post("/api/proposals/" + id + "/accept", decision(confirm ? { confirm: confirm } : {})));
   const acceptButton = section.querySelector("button.accept");
   if (acceptButton) {
     acceptButton.addEventListener("click", () => {
@@ -73,7 +85,7 @@ function setUpReview(section) {
   if (rejectButton) {
     rejectButton.addEventListener("click", async () => {
       const reason = section.querySelector("input.reason").value.trim();
-      done(await post("/api/proposals/" + id + "/reject", reason ? { reason: reason } : {}));
+      done(await post("/api/proposals/" + id + "/reject", decision(reason ? { reason: reason } : {})));
     });
   }
 }
