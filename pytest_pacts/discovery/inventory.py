@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import call_on_elements, page_function
+from pytest_pacts.discovery._js import call_on_elements, element_function, page_function
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import UnrenderableLocator
@@ -97,46 +97,100 @@ def _why(result: DiscoveryResult | None, text: str) -> str:
 def list_elements(
     page: Page, *, timeout_ms: float = 10_000.0, limit: int = 200
 ) -> list[PageElement]:
-    """The page's nameable elements in document order, numbered from 1, each with the first
+    """The page's nameable elements in document order (the top document, then each
+    same-origin iframe, as discovery searches them), numbered from 1, each with the first
     candidate text discovery resolves to it (see the module's docstring)."""
-    list_id = f"l{next(_list_ids)}"
+    elements: list[PageElement] = []
+    listed_as: list[tuple[str, int]] = []  # (the frame's list id, index in that list)
+    candidates: list[list[Target]] = []
     with bounded.budget(timeout_ms):
-        raw = cast(
-            list[JSON],
-            bounded.call(
-                page,
-                "listing the page's elements",
-                lambda: page.main_frame.evaluate(
-                    page_function("inventory"), {"list_id": list_id, "limit": limit}
+        for frame, origin, label in _frames(page):
+            if len(elements) >= limit:
+                break
+            list_id = f"l{next(_list_ids)}"
+            raw = cast(
+                list[JSON],
+                bounded.call(
+                    frame,
+                    "listing the page's elements",
+                    lambda f=frame, i=list_id: f.evaluate(
+                        page_function("inventory"),
+                        {"list_id": i, "limit": limit - len(elements)},
+                    ),
                 ),
-            ),
-        )
-        elements: list[PageElement] = []
-        candidates: dict[int, list[Target]] = {}
-        for item in raw:
-            box = cast(dict[str, float], item["box"])
-            index = cast(int, item["index"])
-            elements.append(
-                PageElement(
-                    number=index + 1,
+            )
+            for item in raw:
+                box = cast(dict[str, float], item["box"])
+                if origin is not None:  # inside an iframe: where the frame shows it
+                    view = cast(dict[str, float], item["view"])
+                    box = {**box, "x": origin[0] + view["x"], "y": origin[1] + view["y"]}
+                element = PageElement(
+                    number=len(elements) + 1,
                     action=str(item["action"]),
                     description=str(item["description"]),
-                    group=str(item["group"] or ""),
+                    group=str(item["group"] or label),
                     box=(box["x"], box["y"], box["width"], box["height"]),
                 )
-            )
-            candidates[index] = _candidates(item)
-            if not candidates[index]:
-                elements[-1].why = "it shows no name (no text, label, title or test id)"
-        _resolve(page, list_id, elements, candidates)
+                options = _candidates(item)
+                if not options:
+                    element.why = "it shows no name (no text, label, title or test id)"
+                elements.append(element)
+                listed_as.append((list_id, cast(int, item["index"])))
+                candidates.append(options)
+        _resolve(page, listed_as, elements, candidates)
     return elements
 
 
+_ORIGIN = """(el) => {
+  const r = el.getBoundingClientRect();
+  return [r.x + el.clientLeft, r.y + el.clientTop];
+}"""
+
+
+def _frames(page: Page) -> list[tuple[Frame, tuple[float, float] | None, str]]:
+    """The top frame, then every same-origin iframe (depth first, as discovery searches
+    them), each with where its content starts on the page (``None`` for the top frame) and
+    the group its elements fall back to."""
+    out: list[tuple[Frame, tuple[float, float] | None, str]] = [(page.main_frame, None, "")]
+    scroll = cast(
+        list[float], bounded.call(page, "reading the scroll", page.evaluate, "[scrollX, scrollY]")
+    )
+
+    def visit(frame: Frame, origin: tuple[float, float]) -> None:
+        for child in frame.child_frames:
+            try:
+                handle = child.frame_element()
+                info = cast(
+                    JSON,
+                    bounded.call(
+                        frame, "reading an iframe", handle.evaluate, element_function("frameInfo")
+                    ),
+                )
+                at = cast(
+                    list[float],
+                    bounded.call(frame, "placing an iframe", handle.evaluate, _ORIGIN),
+                )
+                handle.dispose()
+            except PlaywrightError:  # detached while we looked: nothing to list
+                continue
+            if not info["same_origin"]:  # discovery cannot read it either
+                continue
+            here = (origin[0] + at[0], origin[1] + at[1])
+            out.append((child, here, f"frame {info['selector']}"))
+            visit(child, here)
+
+    visit(page.main_frame, (scroll[0], scroll[1]))
+    return out
+
+
 def _resolve(
-    page: Page, list_id: str, elements: list[PageElement], candidates: dict[int, list[Target]]
+    page: Page,
+    listed_as: list[tuple[str, int]],
+    elements: list[PageElement],
+    candidates: list[list[Target]],
 ) -> None:
     """Try each element's candidates in rounds (one discovery scan per round, all elements)."""
-    tries = dict.fromkeys(candidates, 0)
+    tries = dict.fromkeys(range(len(elements)), 0)
     first: dict[int, DiscoveryResult | None] = {}
     while True:
         pending = {i: candidates[i][n] for i, n in tries.items() if n < len(candidates[i])}
@@ -148,10 +202,11 @@ def _resolve(
             result = found.get(i)
             elements[i].tried.append(str(target))
             first.setdefault(i, result)
+            list_id, index = listed_as[i]
             if (
                 result is not None
                 and result.locator is not None
-                and _is_listed(page, list_id, i, result)
+                and _is_listed(page, list_id, index, result)
             ):
                 element = elements[i]
                 element.text, element.why = str(target), None

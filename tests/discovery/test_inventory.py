@@ -56,6 +56,10 @@ def test_every_text_shown_finds_exactly_its_element(tab: Page, demo: DemoServer)
     # name of their own and are named by their row's text
     assert {"Delete@Draft A", "Delete@Draft B", "Buy milk", "Walk the dog"} <= set(texts)
     assert "Delete" not in texts
+    # the payment form is a same-origin iframe: listed after the page's own elements, its
+    # boxes where the frame shows them (checked below like the others)
+    assert [e.text for e in elements[-2:]] == ["Card number", "Pay now"]
+    assert elements[-1].group == "payment form"
     assert texts["Buy milk"].action == "check" and texts["Shipping method"].action == "select"
     assert len(elements) >= 15 and all(e.text for e in elements)
     for element in elements:

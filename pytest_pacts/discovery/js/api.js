@@ -239,6 +239,7 @@ function inventory(arg) {
       index: chosen.length - 1, action, role: dom.roleOf(el) || null, names, regions,
       group: groupOf(el), description: describeElement(el, dom),
       box: { x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height },
+      view: { x: r.x, y: r.y },
     });
   }
   lists.set(arg.list_id, chosen);
