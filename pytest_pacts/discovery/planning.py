@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.models import Action, ExpectationKind, Plan, SourceRef, Step
-from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.locator import CONFIDENCE, DiscoveryResult
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
 POM_PAYLOAD_VERSION = 1
@@ -55,6 +55,16 @@ class PomEntry(BaseModel):
 
 def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def binds_ahead(result: DiscoveryResult) -> bool:
+    """May a step found ahead of its turn (in one batch with an earlier step) keep this
+    result? Only an exact match: a loose one ("Create" among the words of the sidebar's
+    ``create-experiment-button``) is often another element than the one the step will mean
+    once the earlier steps have run (the dialog's own "Create" button they open). The step
+    is then discovered when it runs."""
+    loc = result.locator
+    return loc is not None and loc.confidence >= CONFIDENCE[loc.strategy] - 1e-9
 
 
 def may_leave_page(step: Step, result: DiscoveryResult | None) -> bool:
@@ -244,7 +254,8 @@ def discover_plan(
         index = step.index
         if index != head:  # found ahead of its turn, on the start page
             result = result.model_copy(update={"batch_url": page.url})
-        out.results[index] = result
+        if index == head or result.locator is None or binds_ahead(result):
+            out.results[index] = result
         if result.locator is None and result.unresolved is not None:
             out.problems.append(
                 DiscoveryProblem(

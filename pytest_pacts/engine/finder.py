@@ -22,7 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer, bounded, suggest_names
-from pytest_pacts.discovery.planning import may_leave_page, same_page
+from pytest_pacts.discovery.planning import binds_ahead, may_leave_page, same_page
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
@@ -129,7 +129,7 @@ class Finder:
                 result = results.get(i)
                 if i == index or result is None:
                     continue
-                if result.ok and not leaving:
+                if result.ok and not leaving and binds_ahead(result):
                     result = result.model_copy(update={"batch_url": self._url()})
                     self._report(i, result)
                     self._adopt(i, result, "discovery")

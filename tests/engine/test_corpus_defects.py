@@ -370,3 +370,35 @@ def test_the_exact_name_rule_never_leaves_the_steps_region(tab: Page, site: Site
     )
     assert record.verdict == "fail"
     assert tab.evaluate("window.hit") is None
+
+
+# -- a loose match found ahead of its turn is not kept ---------------------------------------
+
+SIDEBAR_AND_DIALOG = """
+<aside><h2>Projects</h2><span role="img" title="New project" data-test-id="create-project-button"
+  onclick="document.getElementById('d').showModal()">+</span></aside>
+<dialog id="d"><label for="n">Project name</label><input id="n">
+  <button id="create" onclick="document.body.dataset.made = document.getElementById('n').value;
+    document.getElementById('d').close(); document.getElementById('out').textContent = 'Made'"
+  >Create</button></dialog><p id="out"></p>
+"""
+
+
+def test_a_loose_match_found_ahead_is_not_bound_for_a_later_step(tab: Page, site: Site) -> None:
+    """ "Create" on the start page is only a word of the sidebar icon's test id; once the
+    icon opened the dialog, "Create" is the dialog's button. A loose match found ahead of its
+    step is not kept (at collection or in the run's batch); the step is discovered when it
+    runs. Bound ahead, the click went to the icon under the modal (MLflow 2.4.2)."""
+    url = site.add("dialog.html", SIDEBAR_AND_DIALOG)
+    p = plan(
+        url,
+        ("click", "New project", "", "text_visible:Project name"),
+        ("fill", "Project name", "fraud"),
+        ("click", "Create", "", "text_visible:Made"),
+    )
+    found = discover_plan(tab, p, None)
+    assert 2 not in found.cacheable
+    record = run(tab, p, pom=found.cacheable, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.body.dataset.made") == "fraud"
+    assert not record.steps[2].heals
