@@ -261,6 +261,18 @@ def test_icon_buttons_are_named_by_data_test_id_and_data_cy_in_their_row(tab: Pa
     assert find(tab, "Rename").locator is None  # three rows: ambiguous without a region
 
 
+def test_an_abbreviated_identifier_is_found_by_the_word_it_stands_for(tab: Page) -> None:
+    """Developers abbreviate identifiers; a person writes the word: "Filter operator" is
+    ``<select name="_filter_op">``. Only common abbreviations count: "op" is not "open"."""
+    tab.set_content(
+        '<form><select name="_filter_column"><option>price</option></select>'
+        '<select id="op" name="_filter_op"><option value="gt">&gt;</option></select>'
+        '<input name="_filter_value"><button id="opn" name="op">Go</button></form>'
+    )
+    assert chosen_id(tab, find(tab, "Filter operator", "select")) == "op"
+    assert find(tab, "Open", "click").locator is None
+
+
 def test_nothing_in_the_modal_matches_so_the_page_is_searched(tab: Page) -> None:
     # an interstitial covering the page: the element is found, and the gate says obscured
     # (healing may dismiss the dialog); it is never reported as acted-on-able

@@ -39,12 +39,26 @@ function textTier(value, q) {
   return q.re.test(v) ? 1 : 0;
 }
 // Identifier-like values: "Login" ~ "login-button" (1), "User name" ~ "user_name" (2).
+// Identifiers are abbreviated by the developers who write them; a person writes the word:
+// "Filter operator" is <select name="_filter_op">. Only these common abbreviations count,
+// each for the words it stands for (never a prefix rule: "op" is not "open").
+const ABBREVIATIONS = new Map(Object.entries({
+  acct: ['account'], addr: ['address'], amt: ['amount'], avg: ['average'], btn: ['button'],
+  cat: ['category'], cb: ['checkbox'], chk: ['checkbox'], col: ['column'], cfg: ['config', 'configuration'],
+  del: ['delete'], desc: ['description'], dept: ['department'], img: ['image'], info: ['information'],
+  lang: ['language'], lbl: ['label'], max: ['maximum'], min: ['minimum'], msg: ['message'],
+  num: ['number'], op: ['operator', 'operation'], opt: ['option'], org: ['organization', 'organisation'],
+  pw: ['password'], pwd: ['password'], passwd: ['password'], pref: ['preference'],
+  prefs: ['preferences'], prev: ['previous'], qty: ['quantity'], ref: ['reference'], sel: ['select'],
+  srch: ['search'], tel: ['telephone', 'phone'], txt: ['text'], val: ['value'],
+}));
+const sameWord = (t, w) => t === w || (ABBREVIATIONS.get(t) || []).includes(w);
 function tokenTier(value, q) {
   const { toks: t, joined } = typeof value === 'string' ? prep(value) : value;
   if (!t.length || !q.tokens.length) return 0;
   if (joined === q.joined) return 2;
   for (let i = 0; i + q.tokens.length <= t.length; i++) {
-    if (q.tokens.every((w, j) => t[i + j] === w)) return 1;
+    if (q.tokens.every((w, j) => sameWord(t[i + j], w))) return 1;
   }
   return 0;
 }
