@@ -28,7 +28,7 @@ import httpx
 import pytest
 import uvicorn
 
-from pytest_pacts.store import Store, open_store
+from pytest_pacts.store import HealOccurrence, NewOccurrence, Store, open_store
 from pytest_pacts.web.server import Built, bind, build
 from tests.store.conftest import postgres_cluster  # noqa: F401  (the shared PostgreSQL fixture)
 
@@ -116,6 +116,20 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> Filled:
     return Filled(project, project / ".pacts" / "pacts.db")
 
 
+def _occurrence(o: HealOccurrence) -> NewOccurrence:
+    return NewOccurrence(
+        req_id=o.req_id,
+        step_index=o.step_index,
+        failed_locator=o.failed_locator,
+        base_version=o.base_version,
+        deployment=o.deployment,
+        url=o.url,
+        score=o.score,
+        runner_up_score=o.runner_up_score,
+        evidence=o.evidence,
+    )
+
+
 def copy_records(source: Store, target: Store) -> None:
     """Every recipe, proposal and run of ``source`` written again into ``target`` through
     the repository API, as the engine and governance write them (times kept)."""
@@ -127,7 +141,8 @@ def copy_records(source: Store, target: Store) -> None:
                 req, version.body, plan_hash=version.plan_hash, now=version.created_at
             )
     for p in source.proposals.query():
-        target.proposals.create(
+        first, *more = source.proposals.occurrences(p.id)
+        copied = target.proposals.create(
             req_id=p.req_id,
             step_index=p.step_index,
             element_key=p.element_key,
@@ -136,8 +151,13 @@ def copy_records(source: Store, target: Store) -> None:
             promotion_required=p.promotion_required,
             payload=p.payload,
             exception_fingerprint=p.exception_fingerprint,
+            drift_key=p.drift_key,
+            page=p.page,
+            occurrence=_occurrence(first),
             now=p.created_at,
         )
+        for o in more:  # the same drift healed again (another requirement or run)
+            target.proposals.add_occurrence(copied.id, _occurrence(o), now=o.created_at)
     for run in source.runs.query():
         copy = target.runs.begin(
             run.session_id, run.req_id, plan_hash=run.plan_hash, now=run.started_at
