@@ -44,6 +44,13 @@ def pytest_config(paths: Sequence[Path]) -> Iterator[pytest.Config]:
         config = _prepareconfig([os.fspath(p) for p in paths])
     except pytest.UsageError as exc:
         raise CommandError(f"pytest configuration: {exc}", EXIT_USAGE) from None
+    except Exception as exc:  # a conftest.py that fails to import fails pytest the same way
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise CommandError(
+            f"pytest could not load the project ({type(exc).__name__}: {first}); "
+            "`pytest --collect-only` shows the whole error",
+            EXIT_USAGE,
+        ) from None
     try:
         try:
             config._do_configure()

@@ -123,3 +123,13 @@ def test_a_bad_setting_is_a_usage_error_for_both(pytester: pytest.Pytester) -> N
     by_plan = plan(pytester, ".")
     assert by_plan.returncode == 2
     assert "pacts_discover" in by_plan.stderr and "Traceback" not in by_plan.stderr
+
+
+def test_a_conftest_that_fails_is_one_message(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".req.yaml", tagged=TAGGED)
+    pytester.makeconftest("import not_a_module_anywhere\n")
+    assert collected(pytester).ret != pytest.ExitCode.OK
+    by_plan = plan(pytester, ".")
+    assert by_plan.returncode == 2, by_plan.stderr
+    assert "pytest could not load the project" in by_plan.stderr
+    assert "not_a_module_anywhere" in by_plan.stderr and "Traceback" not in by_plan.stderr
