@@ -231,7 +231,7 @@ def test_click_search_is_the_button_not_the_search_box(tab: Page) -> None:
 def test_a_field_is_not_clicked_for_words_that_are_only_part_of_its_placeholder(
     tab: Page,
 ) -> None:
-    """"Parameters | click" over a table headed "Parameters" with a "Search parameters"
+    """ "Parameters | click" over a table headed "Parameters" with a "Search parameters"
     box: the box is about parameters, it is not the parameters; a click on it would be the
     wrong element. A field named by the whole words is still clicked."""
     tab.set_content(
