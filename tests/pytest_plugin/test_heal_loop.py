@@ -41,7 +41,8 @@ def test_v2_heals_then_accepted_proposals_need_no_healing(
     healed = pytester.runpytest_subprocess("-q", "-W", "always")
     healed.assert_outcomes(passed=1)
     text = healed.stdout.str()
-    assert "REQ-LOGIN passed after 3 heal(s)" in text, text
+    assert "REQ-LOGIN passed after 3 heal(s); review the proposal(s)" in text, text
+    assert "proposal #1, contract track)" in text  # each heal names its proposal
     listing = subprocess.run(
         [sys.executable, "-m", "pytest_pacts.cli", "heals", "list", "--json", "--store",
          str(pytester.path / "store.db")],
