@@ -66,6 +66,7 @@ from pytest_pacts.governance.render import (
     heal_rule,
     promotion_label,
     render_copy_text,
+    rule_text,
     track_badge,
 )
 from pytest_pacts.governance.selection import (
@@ -132,6 +133,7 @@ __all__ = [
     "recipe_diff",
     "recipe_json",
     "render_copy_text",
+    "rule_text",
     "select_proposals",
     "track_badge",
     "validate_patch",

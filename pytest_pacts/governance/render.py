@@ -64,8 +64,17 @@ def _bar(proposal: HealProposal, name: str, default: float) -> float:
     return default
 
 
-def heal_rule(proposal: HealProposal) -> str:
-    """Which rule the heal was held to, and whether its score meets the heal threshold.
+def rule_text(
+    tool: str,
+    score: float | None,
+    *,
+    relocated: bool = True,
+    threshold: float = DEFAULT_HEAL_THRESHOLD,
+    margin: float = DEFAULT_HEAL_MARGIN,
+    memory: float = DEFAULT_MEMORY_THRESHOLD,
+) -> str:
+    """Which rule a heal by the rung ``tool`` was held to, and whether ``score`` meets the
+    heal threshold; ``relocated`` is false for a repair that kept its locator.
 
     Only relocations by similarity (the similarity and extension rungs) are held to the
     heal threshold and the margin over the runner-up. A recorded or re-discovered locator
@@ -74,34 +83,41 @@ def heal_rule(proposal: HealProposal) -> str:
     margin. A repair keeps the locator; its gate passing is the evidence. See
     docs/healing.md, "What a heal reports".
     """
-    threshold = _bar(proposal, "heal_threshold", DEFAULT_HEAL_THRESHOLD)
-    margin = _bar(proposal, "heal_margin", DEFAULT_HEAL_MARGIN)
-    score = proposal.score
-    meets = "meets" if score > threshold else "is below"
-    tool = proposal.tool_name
+    if score is None:
+        meets = "no score"
+    else:
+        meets = f"score {score:.2f} " + ("meets" if score > threshold else "is below")
+        meets += " the threshold"
     if tool in ("similarity", "extension"):
         return (
             f"held to the heal threshold {threshold:.2f} and a margin of {margin:.2f} over "
-            f"the runner-up; score {score:.2f} {meets} the threshold"
+            f"the runner-up; {meets}"
         )
+    agreement = (
+        f"not held to the heal threshold {threshold:.2f} but to agreement (no other element "
+        f"more similar by {margin:.2f}); {meets}"
+    )
     if tool == "memory":
-        memory = _bar(proposal, "memory_threshold", DEFAULT_MEMORY_THRESHOLD)
-        return (
-            f"a remembered locator (confidence above {memory:.2f}) that passed the gate; not "
-            f"held to the heal threshold {threshold:.2f} but to agreement (no other element "
-            f"more similar by {margin:.2f}); score {score:.2f} {meets} the threshold"
+        return f"a remembered locator (confidence above {memory:.2f}) that passed the gate; " + (
+            agreement
         )
-    if tool in ("alternate", "rediscovery") or (
-        tool == "repair" and proposal.healed_locator != proposal.failed_locator
-    ):
-        return (
-            f"a recorded or re-discovered locator that passed the gate; not held to the heal "
-            f"threshold {threshold:.2f} but to agreement (no other element more similar by "
-            f"{margin:.2f}); score {score:.2f} {meets} the threshold"
-        )
+    if tool in ("alternate", "rediscovery") or (tool == "repair" and relocated):
+        return "a recorded or re-discovered locator that passed the gate; " + agreement
     if tool == "repair":
         return "a repair with the same locator: the gate passing after it is the evidence"
-    return f"{tool}: chosen outside the automatic rungs; score {score:.2f}"
+    return f"{tool}: chosen outside the automatic rungs; {meets}"
+
+
+def heal_rule(proposal: HealProposal) -> str:
+    """:func:`rule_text` of a proposal, with the bars its evidence recorded."""
+    return rule_text(
+        proposal.tool_name,
+        proposal.score,
+        relocated=proposal.healed_locator != proposal.failed_locator,
+        threshold=_bar(proposal, "heal_threshold", DEFAULT_HEAL_THRESHOLD),
+        margin=_bar(proposal, "heal_margin", DEFAULT_HEAL_MARGIN),
+        memory=_bar(proposal, "memory_threshold", DEFAULT_MEMORY_THRESHOLD),
+    )
 
 
 def render_copy_text(

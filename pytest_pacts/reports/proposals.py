@@ -21,6 +21,7 @@ from pytest_pacts.governance import (
     heal_rule,
     proposal_from_record,
     render_copy_text,
+    rule_text,
     track_badge,
 )
 from pytest_pacts.models.outcome import HealAttempt, RunRecord
@@ -79,6 +80,7 @@ def accepted_heals(record: RunRecord) -> list[tuple[int, HealAttempt]]:
 
 
 def _from_heal(step_index: int, heal: HealAttempt, element_key: str | None) -> ProposalView:
+    relocated = heal.new_locator is not None and heal.new_locator != heal.old_locator
     return ProposalView(
         id=heal.proposal_id or f"step{step_index}-round{heal.round}",
         step_index=step_index,
@@ -86,6 +88,7 @@ def _from_heal(step_index: int, heal: HealAttempt, element_key: str | None) -> P
         track=heal.track,
         promotion_required=heal.promotion_required,
         heal=heal_json(heal),
+        rule=rule_text(heal.rung.value, heal.score, relocated=relocated),
     )
 
 

@@ -50,3 +50,11 @@ def test_prune_keeps_the_newest_runs_and_nothing_else(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [*names[3:], "20261101T000000Z-000000-mine", "LATEST"]
     )
+
+
+def test_a_heal_without_the_store_still_says_which_rule_it_was_held_to() -> None:
+    rec = record("REQ-A/1", heal=NEW, proposal_id="7", track="contract")
+    (view,) = proposal_views(rec, None)
+    # the similarity rung is held to the heal threshold; the view says so, with the score
+    assert view.rule.startswith("held to the heal threshold 0.75 and a margin of 0.10")
+    assert view.rule.endswith("the threshold") and "score " in view.rule
