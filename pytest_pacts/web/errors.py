@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pytest_pacts.errors import PactsError
 
-class WebError(Exception):
+
+class WebError(PactsError):
     """A request that cannot be served; turned into an :class:`~pytest_pacts.web.dto.ApiError`
     JSON body (API) or an error page (dashboard)."""
 
