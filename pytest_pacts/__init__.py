@@ -15,6 +15,7 @@ The package tree follows the pipeline:
 - ``store``      SQLite / PostgreSQL persistence (the only place with SQL)
 - ``reports``    JUnit, pytest-html, per-requirement artifacts (read projections)
 - ``pytest_plugin`` the thin pytest adapter; ``cli`` the ``pacts`` command
+- ``web``        ``pacts serve``: the dashboard and JSON API over the store (reads DTOs)
 """
 
 from __future__ import annotations
