@@ -24,6 +24,8 @@ from pytest_pacts.web.launcher import Launcher
 from pytest_pacts.web.projection import environment_secrets, open_projection
 from pytest_pacts.web.security import TOKEN_ENV, Guard, new_token
 
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
 
 @dataclass
 class Built:
@@ -98,6 +100,13 @@ def serve(
             )
         else:
             print(f"  write token: from ${TOKEN_ENV}", file=out)
+        if host not in LOOPBACK:
+            print(
+                f"  warning: bound to {host}, not loopback: anyone who reaches this address "
+                "can read the runs and proposals (writing still needs the token); serve it "
+                "behind TLS",
+                file=out,
+            )
         print("  Ctrl-C stops the server.", file=out, flush=True)
         config = uvicorn.Config(
             built.app,
