@@ -1,9 +1,13 @@
 """The application layer: one place that builds a requirement run's services.
 
-A run needs the store's cached POM under the reviewed recipe, a callback that persists fresh
-discoveries, the healing ladder with its recipe source, and the engine options. The pytest
-item, the corpus benchmark and (later) the CLI and the web dashboard all build it here, so a
-run behaves the same whoever starts it. Nothing here imports pytest.
+A run needs the store (:func:`store_target`), the store's cached POM under the reviewed
+recipe, a callback that persists fresh discoveries, the healing ladder with its recipe
+source, and the engine options (:func:`run_settings`, from the session's
+:class:`~pytest_pacts.settings.PactsSettings`); after it, the store learns what passed,
+``--pacts-accept-heals`` applies and ``--pacts-generate`` writes the plain test
+(:func:`finish_run`). The pytest item, the ``pacts`` fixture, the corpus benchmark and (later)
+the CLI and the web dashboard all build it here, so a run behaves the same whoever starts it.
+Nothing here imports pytest.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pytest_pacts.discovery.pom import load_pom, remember_step
 from pytest_pacts.engine.api import Runtime
@@ -18,7 +23,7 @@ from pytest_pacts.engine.contracts import EngineOptions, ExtensionHealer
 from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.healing import HealingLadder, HumanRung, default_rungs
 from pytest_pacts.engine.ports import ProposalSink
-from pytest_pacts.governance import HealSite, propose
+from pytest_pacts.governance import HealSite, propose, review
 from pytest_pacts.governance.drift import deployment_of
 from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overlay
 from pytest_pacts.models import Plan
@@ -27,9 +32,23 @@ from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.planner.urls import UrlError, resolve_url
-from pytest_pacts.store import Store
+from pytest_pacts.settings import AcceptHeals, PactsSettings
+from pytest_pacts.store import Store, default_store_path
 
-__all__ = ["PreparedRun", "RunSettings", "conclude_run", "prepare_run", "store_proposals"]
+__all__ = [
+    "PreparedRun",
+    "RunConclusion",
+    "RunSettings",
+    "accept_heals",
+    "conclude_run",
+    "engine_options",
+    "finish_run",
+    "generate_test",
+    "prepare_run",
+    "run_settings",
+    "store_proposals",
+    "store_target",
+]
 
 
 @dataclass(frozen=True)
@@ -46,6 +65,63 @@ class RunSettings:
     extensions: Sequence[ExtensionHealer] = ()
     human: HumanRung | None = None
     observer: ActionObserver | None = None
+    accept_heals: AcceptHeals = "none"  # proposals persisted as recipe versions at the end
+    generate_dir: Path | None = None  # a passing run's plain pytest-playwright test goes here
+
+
+def engine_options(settings: PactsSettings, artifacts_dir: str | None = None) -> EngineOptions:
+    """What the engine takes of the session's settings; screenshots go to ``artifacts_dir``
+    (``None``: none are taken)."""
+    return EngineOptions(
+        step_timeout_ms=settings.step_timeout * 1000,
+        max_heal_rounds=settings.max_heal_rounds,
+        heal_threshold=settings.heal_threshold,
+        heal_margin=settings.heal_margin,
+        strict_heal=settings.strict_heal,
+        interactive=settings.interactive,
+        extension_budget=settings.extension_budget,
+        dialogs=settings.dialogs,
+        artifacts_dir=artifacts_dir,
+    )
+
+
+def run_settings(
+    settings: PactsSettings,
+    *,
+    artifacts_dir: str | None = None,
+    base_url: str | None = None,
+    env: Mapping[str, str] | None = None,
+    navigate: bool = True,
+    extensions: Sequence[ExtensionHealer] = (),
+    human: HumanRung | None = None,
+    generate_dir: Path | None = None,
+) -> RunSettings:
+    """A run's settings from the session's: ``base_url`` wins over the configured one (a
+    project's ``base_url`` fixture); ``generate_dir`` is where :func:`finish_run` writes the
+    plain test of a passing run (``None``: it writes none)."""
+    return RunSettings(
+        options=engine_options(settings, artifacts_dir),
+        base_url=base_url or settings.base_url,
+        env=env,
+        secret_vars=frozenset(settings.secret_vars),
+        session_id=settings.session_id,
+        discovery_ttl_seconds=settings.discovery_ttl,
+        navigate=navigate,
+        extensions=extensions,
+        human=human,
+        accept_heals=settings.accept_heals,
+        generate_dir=generate_dir,
+    )
+
+
+def store_target(
+    settings: PactsSettings, rootpath: Path, environ: Mapping[str, str] | None = None
+) -> str:
+    """Where the store is: ``pacts_store``, else ``PACTS_STORE``, else ``.pacts/pacts.db``
+    in the rootdir."""
+    environ = os.environ if environ is None else environ
+    configured = settings.store or environ.get("PACTS_STORE")
+    return configured or str(default_store_path(rootpath))
 
 
 @dataclass(frozen=True)
@@ -57,6 +133,7 @@ class PreparedRun:
     runtime: Runtime
     verified: dict[int, DiscoveryResult]
     deployment: str = ""
+    settings: RunSettings = field(default_factory=RunSettings)
 
 
 def store_proposals(store: Store) -> ProposalSink:
@@ -114,7 +191,7 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
         observer=settings.observer,
         recipe_version=recipe.version if recipe is not None else None,
     )
-    return PreparedRun(plan, store, runtime, verified, deployment)
+    return PreparedRun(plan, store, runtime, verified, deployment, settings)
 
 
 def conclude_run(prepared: PreparedRun, record: RunRecord) -> RunRecord:
@@ -138,3 +215,71 @@ def conclude_run(prepared: PreparedRun, record: RunRecord) -> RunRecord:
             prepared.plan.req_id, step.element_key, locator, prepared.deployment
         )
     return record
+
+
+@dataclass(frozen=True)
+class RunConclusion:
+    """What :func:`finish_run` did after a run: the record naming its recipe version, the
+    notes on proposals ``--pacts-accept-heals`` accepted, the generated test's path."""
+
+    record: RunRecord
+    accepted: tuple[str, ...] = ()
+    generated: str | None = None
+
+
+def finish_run(prepared: PreparedRun, record: RunRecord) -> RunConclusion:
+    """Everything after a run: :func:`conclude_run`, then the run's heal proposals accepted
+    as the settings say (:func:`accept_heals`), then its plain test written when it passed
+    and the settings name a folder (:func:`generate_test`)."""
+    record = conclude_run(prepared, record)
+    settings = prepared.settings
+    accepted = accept_heals(prepared.store, record, settings.accept_heals)
+    generated = (
+        generate_test(prepared.plan, record, settings.generate_dir)
+        if settings.generate_dir is not None
+        else None
+    )
+    return RunConclusion(record, tuple(accepted), generated)
+
+
+def accept_heals(store: Store, record: RunRecord, mode: AcceptHeals) -> list[str]:
+    """``--pacts-accept-heals=minor|all``: persist this run's proposals as recipe versions
+    (``all`` approves major changes too). Returns one note per proposal."""
+    if mode == "none" or not record.healed:
+        return []
+    notes: list[str] = []
+    seen: set[str] = set()  # two heals of one drift share a proposal: accept it once
+    for step in record.steps:
+        for heal in step.heals:
+            if not (heal.accepted and heal.proposal_id and heal.proposal_id.isdigit()):
+                continue
+            if heal.proposal_id in seen:
+                continue
+            seen.add(heal.proposal_id)
+            try:
+                done = review.accept(
+                    store,
+                    int(heal.proposal_id),
+                    by="--pacts-accept-heals",
+                    approved_major=(mode == "all"),
+                )
+            except review.ReviewError as exc:
+                notes.append(f"proposal #{heal.proposal_id} not accepted: {exc}")
+                continue
+            notes.append(f"proposal #{done.proposal_id} accepted: {done.summary()}")
+    return notes
+
+
+def generate_test(plan: Plan, record: RunRecord, out_dir: Path) -> str | None:
+    """``--pacts-generate``: ``<out_dir>/test_<req_id>.py`` (plain pytest-playwright) from the
+    locators a passing run used, rewritten only when the plan hash changes. ``None`` when the
+    run did not pass or the test cannot be written."""
+    if record.verdict != "pass":
+        return None
+    from pytest_pacts.generator import GenerationError, locators_from_record, write_test
+
+    try:
+        result = write_test(plan, locators_from_record(record), out_dir)
+    except (GenerationError, OSError):
+        return None
+    return str(result.path)

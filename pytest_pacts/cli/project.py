@@ -151,7 +151,7 @@ def load_project(
         project = Project(
             settings,
             base_url=_base_url(config),
-            step_timeout_ms=options.get_float(config, "pacts_step_timeout") * 1000,
+            step_timeout_ms=options.settings(config).step_timeout * 1000,
         )
         for file in requirement_files(config, paths):
             project.files.append(validate_file(file, settings))

@@ -34,7 +34,7 @@ def browser_type_launch_args(
     ):
         return browser_type_launch_args
     try:
-        choice = choose_browser(options.get_str(pytestconfig, "pacts_browser_path"))
+        choice = choose_browser(options.settings(pytestconfig).browser_path)
     except NoBrowserError as exc:
         pytest.fail(str(exc), pytrace=False)
     if not choice.launch_kwargs():

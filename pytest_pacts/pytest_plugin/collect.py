@@ -41,7 +41,7 @@ def wants_file(config: pytest.Config, file_path: Path) -> bool:
     if suffix not in READERS or file_path.name.startswith("~$"):
         return False
     rel = file_path.as_posix()
-    for pattern in options.get_list(config, "pacts_files"):
+    for pattern in options.settings(config).files:
         if fnmatch.fnmatch(file_path.name, pattern) or (
             "/" in pattern and fnmatch.fnmatch(rel, "*" + pattern)
         ):
@@ -68,7 +68,7 @@ class RequirementFile(pytest.File):
             # Not strict: tags are markers by design, register instead of warning.
             config.addinivalue_line("markers", f"{tag}: requirement tag")
         items: list[pytest.Item] = []
-        body = dry_run_test if options.get_bool(config, "pacts_dry_run") else requirement_test
+        body = dry_run_test if options.settings(config).dry_run else requirement_test
         for plan in checked.plans:
             # Every item of a file has the same test body and location, so the same fixture
             # closure: computing it once per file makes collecting 1,000 requirements ~4x

@@ -52,7 +52,7 @@ def _is_xdist_controller(config: pytest.Config) -> bool:
 
 
 def _mode(config: pytest.Config) -> str:
-    mode = options.get_str(config, "pacts_discover") or "auto"
+    mode = options.settings(config).discover
     if config.option.collectonly and mode != "always":
         return "off"
     return mode
@@ -69,9 +69,9 @@ def run_discovery(config: pytest.Config, plans: Iterable[Plan]) -> None:
     mode = _mode(config)
     if mode == "off":
         return
+    settings = options.settings(config)
     store = get_store(config)
-    ttl = options.get(config, "pacts_discovery_ttl")
-    ttl_seconds = int(ttl) if isinstance(ttl, (int, float)) else 3600
+    ttl_seconds = settings.discovery_ttl
     todo: list[Plan] = []
     cached = 0
     for plan in plans:
@@ -86,11 +86,11 @@ def run_discovery(config: pytest.Config, plans: Iterable[Plan]) -> None:
             f"discovery: {cached} requirement(s) cached, none to discover (no browser launched)",
         )
         return
-    base_url = options.configured_base_url(config)
+    base_url = settings.base_url
     done: list[PlanDiscovery] = []
     position = {id(plan): n for n, plan in enumerate(todo, start=1)}
 
-    with StandaloneBrowser(options.get_str(config, "pacts_browser_path")) as browser:
+    with StandaloneBrowser(settings.browser_path) as browser:
 
         def discover(plan: Plan) -> None:
             _say(

@@ -1,15 +1,22 @@
 """Every pytest-pacts setting, as a command-line option *and* an ini key.
 
 Precedence: command line > ini > default. One table, so docs/reference.md and ``--help``
-cannot drift apart: add a setting here and it exists in both places.
+cannot drift apart: add a setting here (and its field to
+:class:`~pytest_pacts.settings.PactsSettings`) and it exists in both places.
+
+The table is read once, when pytest configures (:func:`configure`): every other module
+reads the frozen :class:`~pytest_pacts.settings.PactsSettings` (:func:`settings`), never the
+pytest configuration.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
+
+from pytest_pacts.settings import PactsSettings
 
 Kind = Literal["string", "linelist", "bool", "int", "float", "choice"]
 
@@ -318,30 +325,32 @@ def get(config: pytest.Config, name: str) -> str | list[str] | bool | int | floa
     return str(value)
 
 
-def get_str(config: pytest.Config, name: str) -> str | None:
-    value = get(config, name)
-    return None if value is None else str(value)
+SETTINGS_KEY = pytest.StashKey[PactsSettings]()
 
 
-def get_list(config: pytest.Config, name: str) -> list[str]:
-    value = get(config, name)
-    return value if isinstance(value, list) else []
+def read_settings(config: pytest.Config) -> PactsSettings:
+    """Every setting of the table, read from ``config`` now; a bad value is one clean usage
+    error (``--pacts-step-timeout=abc``) rather than a failure in every item."""
+    values: dict[str, Any] = {}
+    for s in SETTINGS:
+        value: object = get(config, s.name)
+        if value is None or value == "":
+            value = s.default
+        values[s.name.removeprefix("pacts_")] = tuple(value) if isinstance(value, list) else value
+    return PactsSettings(**values, base_url=configured_base_url(config))
 
 
-def get_float(config: pytest.Config, name: str) -> float:
-    value = get(config, name)
-    return float(value) if isinstance(value, (int, float)) else 0.0
+def configure(config: pytest.Config) -> PactsSettings:
+    """Read the settings once (``pytest_configure``) and keep them on ``config``."""
+    config.stash[SETTINGS_KEY] = read_settings(config)
+    return config.stash[SETTINGS_KEY]
 
 
-def get_bool(config: pytest.Config, name: str) -> bool:
-    return bool(get(config, name))
-
-
-def validate(config: pytest.Config) -> None:
-    """Read every setting once at start-up, so a bad value is one clean usage error
-    (``--pacts-step-timeout=abc``) rather than a failure in every item."""
-    for setting in SETTINGS:
-        get(config, setting.name)
+def settings(config: pytest.Config) -> PactsSettings:
+    """This session's settings, as :func:`configure` read them (read now when the plugin's
+    ``pytest_configure`` has not run, e.g. a module registered on its own)."""
+    found = config.stash.get(SETTINGS_KEY, None)
+    return found if found is not None else configure(config)
 
 
 def configured_base_url(config: pytest.Config) -> str | None:

@@ -31,12 +31,12 @@ _PLAYWRIGHT_BASE_URL_WARNING = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    options.validate(config)
+    settings = options.configure(config)  # read once; modules read this object
     config.addinivalue_line("filterwarnings", _PLAYWRIGHT_BASE_URL_WARNING)
     config.addinivalue_line(
         "markers", "browser_context_args(**kwargs): Playwright context options for one test"
     )
-    for tag in options.get_list(config, "pacts_markers"):
+    for tag in settings.markers:
         config.addinivalue_line("markers", f"{tag}: requirement tag (pacts_markers)")
     from pytest_pacts.pytest_plugin import discovery_phase
 

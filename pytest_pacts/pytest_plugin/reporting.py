@@ -26,7 +26,7 @@ import pytest
 from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.pytest_plugin import options
-from pytest_pacts.pytest_plugin.keys import RUN_KEY
+from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY
 from pytest_pacts.reports import artifacts, html, junit, results
 from pytest_pacts.reports import summary as run_summary
 from pytest_pacts.reports.proposals import ProposalView, proposal_views
@@ -73,6 +73,7 @@ class Reporting:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.settings = options.settings(config)
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
         self.is_worker = workerinput is not None
         run_id = workerinput.get(RUN_ID_KEY) if workerinput else None
@@ -88,10 +89,8 @@ class Reporting:
     # -- where things go ------------------------------------------------------------------
     @property
     def run_dir(self) -> Path | None:
-        configured = options.get_str(self.config, "pacts_report_dir") or ".pacts/reports"
-        if configured.lower() in ("off", "none", "false", "0"):
-            return None
-        return self.config.rootpath / configured / self.run_id
+        root = self.settings.report_root(self.config.rootpath)
+        return None if root is None else root / self.run_id
 
     def store(self) -> Store | None:
         """A read connection to the store, when one exists (never creates one)."""
@@ -158,7 +157,7 @@ class Reporting:
         plan = _plan(item)
         if not isinstance(folder, str) or plan is None or not Path(folder).is_dir():
             return
-        secret_vars = frozenset(options.get_list(self.config, "pacts_secret_vars"))
+        secret_vars = frozenset(self.settings.secret_vars)
         redactor = Redactor(plan_secrets(plan, dict(os.environ), secret_vars))
         for trace in sorted(Path(folder).glob("*.zip")):
             redactor.archive(trace)
@@ -224,8 +223,9 @@ class Reporting:
         }
         for key, path in paths.items():
             entry[key] = str(path)
-        if plan is not None and options.get_bool(self.config, "pacts_generate"):
-            entry["generated"] = self._generate(plan, record)
+        if plan is not None and self.settings.generate:
+            # written by the application layer when the run concluded (application.finish_run)
+            entry["generated"] = item.stash.get(GENERATED_KEY, None)
         if plan is not None:
             entry["result"] = self._result(item, plan, record, redactor)
         report.pacts = entry  # type: ignore[attr-defined]
@@ -245,21 +245,7 @@ class Reporting:
         ).as_json()
 
     def _results_on(self) -> bool:
-        return self.run_dir is not None and options.get_str(self.config, "pacts_results") != "off"
-
-    def _generate(self, plan: Plan, record: RunRecord) -> str | None:
-        if record.verdict != "pass":
-            return None
-        from pytest_pacts.generator import GenerationError, locators_from_record, write_test
-
-        out = self.config.rootpath / (
-            options.get_str(self.config, "pacts_generate_dir") or "generated_tests"
-        )
-        try:
-            result = write_test(plan, locators_from_record(record), out)
-        except GenerationError:
-            return None
-        return str(result.path)
+        return self.run_dir is not None and self.settings.results != "off"
 
     def _html_extras(
         self, record: RunRecord, views: list[ProposalView], redactor: Redactor
@@ -319,12 +305,8 @@ class Reporting:
         if store is not None:
             since = datetime.now(UTC) - SLO_WINDOW
             result = run_summary.with_store_history(result, store, since, self.started)
-        mode = options.get_str(self.config, "pacts_slos") or "auto"
-        budget = options.get(self.config, "pacts_extension_budget")
         run_summary.select_slos(
-            result,
-            "always" if mode == "always" else "off" if mode == "off" else "auto",
-            llm_configured=isinstance(budget, int) and budget > 0,
+            result, self.settings.slos, llm_configured=self.settings.extension_budget > 0
         )
         if self.entries and self.run_dir is not None:
             result.report_dir = str(self.run_dir)
@@ -372,9 +354,8 @@ class Reporting:
         try:
             artifacts.write_index(self.run_dir, index, result.markdown(f"Run {self.run_id}"))
             artifacts.write_text(self.run_dir.parent / "LATEST", self.run_id + "\n")
-            keep = options.get(self.config, "pacts_report_keep")
-            if isinstance(keep, int) and keep > 0:
-                artifacts.prune_runs(self.run_dir.parent, keep)
+            if self.settings.report_keep > 0:
+                artifacts.prune_runs(self.run_dir.parent, self.settings.report_keep)
         except OSError as exc:
             session.config.issue_config_time_warning(
                 pytest.PytestWarning(f"pacts: could not write the run index: {exc}"), 2

@@ -26,6 +26,7 @@ from types import FrameType
 import pytest
 from playwright.sync_api import Page
 
+from pytest_pacts.application import finish_run
 from pytest_pacts.engine.api import RequirementFailed, Runtime, record_run, run_requirement
 from pytest_pacts.engine.combine import combine_runs
 from pytest_pacts.errors import PactsError, PactsStoreWarning
@@ -35,9 +36,10 @@ from pytest_pacts.planner.inline import inline_plan, inline_step
 from pytest_pacts.planner.steps import StepSyntaxError
 from pytest_pacts.planner.templating import MASK, Secret, reveal
 from pytest_pacts.pytest_plugin import options
-from pytest_pacts.pytest_plugin.execution import conclude, outcome, prepare
+from pytest_pacts.pytest_plugin.execution import outcome, prepare
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
 from pytest_pacts.reports.redact import Redactor
+from pytest_pacts.settings import PactsSettings
 
 __all__ = ["PactsStepError", "PactsSteps", "PactsStoreWarning", "pacts"]
 
@@ -54,6 +56,7 @@ class PactsSteps:
 
     def __init__(self, request: pytest.FixtureRequest, page: Page) -> None:
         self._config = request.config
+        self._settings = options.settings(request.config)
         self._item = request.node
         self._page = page
         self.req_id = _req_id(request.node)
@@ -116,16 +119,19 @@ class PactsSteps:
         except StepSyntaxError as exc:
             hint = f" (expected {exc.expected})" if exc.expected else ""
             raise PactsStepError(f"{call} at {source.render()}: {exc}{hint}") from None
-        base_url = options.configured_base_url(self._config)
         plan = inline_plan(
-            f"{self.req_id}.step{n + 1}", _start_url(self._page.url, base_url), (step,), source
+            f"{self.req_id}.step{n + 1}",
+            _start_url(self._page.url, self._settings.base_url),
+            (step,),
+            source,
         )
         prepared = prepare(self._config, plan, navigate=False, env=env)
         # the store's run history gets one run per test (finish()), not one per step
         self._runtime = replace(prepared.runtime, record=False)
         run = run_requirement(plan, self._page, self._runtime)
-        run, accepted = conclude(prepared, run)
-        self._accepted.extend(accepted)
+        done = finish_run(prepared, run)
+        run = done.record
+        self._accepted.extend(done.accepted)
         self._steps.append(step)
         self._runs.append(run)
         self._first_url = self._first_url or plan.requirement.url
@@ -136,7 +142,7 @@ class PactsSteps:
         if run.verdict == "fail":
             self.finish()
             redactor = Redactor(v.reveal() for v in self._secrets.values())
-            _fail_like_an_item(self._record, self._config, self._accepted, redactor)
+            _fail_like_an_item(self._record, self._settings, self._accepted, redactor)
         return self._record.steps[-1]
 
     def finish(self) -> None:
@@ -223,18 +229,18 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
             steps.finish()  # also when the body raised after some steps
     record = steps.record if steps is not None else None
     if steps is not None and record is not None:
-        _fail_like_an_item(record, item.config, steps.accepted, Redactor())
+        _fail_like_an_item(record, options.settings(item.config), steps.accepted, Redactor())
     return result
 
 
 def _fail_like_an_item(
-    record: RunRecord, config: pytest.Config, accepted: list[str], redactor: Redactor
+    record: RunRecord, settings: PactsSettings, accepted: list[str], redactor: Redactor
 ) -> None:
     """:func:`outcome`, with its failure text as the whole report (no traceback); known
     secret values are masked once more (the records already show them as ``***``)."""
     __tracebackhide__ = True
     try:
-        outcome(record, config, accepted)
+        outcome(record, settings, accepted)
     except RequirementFailed as exc:
         text = redactor.text(str(exc))
     else:

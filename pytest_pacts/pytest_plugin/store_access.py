@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
+from pytest_pacts import application
 from pytest_pacts.pytest_plugin import options
-from pytest_pacts.store import Store, StoreError, default_store_path, open_store
+from pytest_pacts.store import Store, StoreError, open_store
 
 _STORE_KEY = pytest.StashKey[Store]()
 
 
 def store_target(config: pytest.Config) -> str:
-    configured = options.get_str(config, "pacts_store") or os.environ.get("PACTS_STORE")
-    if configured:
-        return configured
-    return str(default_store_path(config.rootpath))
+    return application.store_target(options.settings(config), config.rootpath)
 
 
 def get_store(config: pytest.Config) -> Store:

@@ -84,7 +84,7 @@ def shared_blocks(config: pytest.Config) -> dict[str, BlockDefinition]:
     if SHARED_BLOCKS_KEY in config.stash:
         return config.stash[SHARED_BLOCKS_KEY]
     blocks: dict[str, BlockDefinition] = {}
-    for name in options.get_list(config, "pacts_blocks_files"):
+    for name in options.settings(config).blocks_files:
         path = config.rootpath / name
         if not path.is_file():
             raise pytest.UsageError(f"pacts_blocks_files: {name} does not exist (looked at {path})")
@@ -97,15 +97,16 @@ def shared_blocks(config: pytest.Config) -> dict[str, BlockDefinition]:
 
 
 def loader_options(config: pytest.Config) -> LoaderOptions:
-    secret = frozenset(options.get_list(config, "pacts_secret_vars"))
-    max_mb = options.get_float(config, "pacts_max_file_mb") or 20.0
+    settings = options.settings(config)
+    secret = frozenset(settings.secret_vars)
+    max_mb = settings.max_file_mb or 20.0
     limits = ReadLimits(
-        max_uncompressed_bytes=int(options.get_float(config, "pacts_max_uncompressed_mb") * MIB),
-        max_compression_ratio=options.get_float(config, "pacts_max_compression_ratio"),
-        max_rows=int(options.get_float(config, "pacts_max_rows")),
-        max_cell_chars=int(options.get_float(config, "pacts_max_cell_chars")),
-        max_depth=int(options.get_float(config, "pacts_max_nesting")),
-        max_nodes=int(options.get_float(config, "pacts_max_yaml_nodes")),
+        max_uncompressed_bytes=int(settings.max_uncompressed_mb * MIB),
+        max_compression_ratio=settings.max_compression_ratio,
+        max_rows=settings.max_rows,
+        max_cell_chars=settings.max_cell_chars,
+        max_depth=settings.max_nesting,
+        max_nodes=settings.max_yaml_nodes,
     )
     return LoaderOptions(
         env=dict(os.environ),
