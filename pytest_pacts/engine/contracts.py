@@ -55,6 +55,30 @@ class StepState:
     fingerprint: Fingerprint | None = None
 
 
+@dataclass(frozen=True)
+class Resolved:
+    """What a locator resolves to now: how many elements, and for one, its fingerprint and
+    similarity to the stored fingerprint (``None`` when there is none to compare with)."""
+
+    count: int
+    score: float | None = None
+    fingerprint: Fingerprint | None = None
+    description: str = ""
+    anchor: float | None = None
+    parts: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def name_similarity(self) -> float | None:
+        """How alike the element's own names (text, label, placeholder, accessible name,
+        alt/title) are to the recorded ones, synonyms included ("Log in" ~ "Sign in");
+        ``None`` when the recorded fingerprint has no name to compare."""
+        names = [self.parts[k] for k in _NAME_PARTS if k in self.parts]
+        return max(names) if names else None
+
+
+_NAME_PARTS = ("text", "label", "placeholder", "aria_label", "alt_title")
+
+
 @dataclass
 class HealContext:
     """Everything one healing round may look at. ``round`` starts at 1."""
@@ -73,6 +97,9 @@ class HealContext:
     round_results: list[RungResult] = field(default_factory=list)
     # the page as this round found it, taken once by the run (None: no artifacts directory)
     screenshot_before: str | None = None
+    # what candidate locators resolved to during the current rung (``_common.resolve``); the
+    # ladder empties it before each rung, since a rung may change the page
+    resolved: dict[tuple[str, str], Resolved] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
@@ -11,7 +10,7 @@ from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import UnrenderableLocator, bounded, check_locator, to_playwright
 from pytest_pacts.discovery.payloads import SameElement, ScoreResult, checked
-from pytest_pacts.engine.contracts import HealContext
+from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.gate import blocking_point
 from pytest_pacts.engine.healing._js import call_on_elements
 from pytest_pacts.engine.healing.relocate import gate_json
@@ -64,32 +63,26 @@ def frame_of(page: Page, path: tuple[str, ...]) -> Frame | None:
     return frame
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """What a locator resolves to now: how many elements, and for one, its fingerprint and
-    similarity to the stored fingerprint (``None`` when there is none to compare with)."""
+def resolve(
+    page: Page,
+    locator: Locator,
+    fp: Fingerprint | None,
+    memo: dict[tuple[str, str], Resolved] | None = None,
+) -> Resolved:
+    """One round trip: count, fresh fingerprint and similarity of ``locator``'s element.
 
-    count: int
-    score: float | None = None
-    fingerprint: Fingerprint | None = None
-    description: str = ""
-    anchor: float | None = None
-    parts: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def name_similarity(self) -> float | None:
-        """How alike the element's own names (text, label, placeholder, accessible name,
-        alt/title) are to the recorded ones, synonyms included ("Log in" ~ "Sign in");
-        ``None`` when the recorded fingerprint has no name to compare."""
-        names = [self.parts[k] for k in _NAME_PARTS if k in self.parts]
-        return max(names) if names else None
+    ``memo`` (``HealContext.resolved``) keeps the answers of one rung: its candidate checks
+    ask about the same locators again on a page that has not changed in between."""
+    key = (locator.model_dump_json(), fp.model_dump_json() if fp else "")
+    if memo is not None and key in memo:
+        return memo[key]
+    found = _resolve(page, locator, fp)
+    if memo is not None:
+        memo[key] = found
+    return found
 
 
-_NAME_PARTS = ("text", "label", "placeholder", "aria_label", "alt_title")
-
-
-def resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
-    """One round trip: count, fresh fingerprint and similarity of ``locator``'s element."""
+def _resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
     arg = {"fp": fingerprint_json(fp) if fp else None, "weights": dict(WEIGHTS)}
     try:
         raw = checked(

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, RungResult
+from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing._common import (
-    Resolved,
     first_line,
     gate_evidence,
     locator_json,

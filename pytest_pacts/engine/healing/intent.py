@@ -43,7 +43,7 @@ def try_locators(
     for locator, score, extra in options:
         if locator == current:
             continue
-        found = resolve(ctx.page, locator, ctx.state.fingerprint)
+        found = resolve(ctx.page, locator, ctx.state.fingerprint, ctx.resolved)
         if found.count != 1:
             notes.append(f"{locator.describe()}: resolves to {found.count} elements")
             continue

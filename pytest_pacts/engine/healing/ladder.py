@@ -137,11 +137,13 @@ class HealingLadder:
         # the page the element was healed on: by confirm() the action may have navigated
         self._heal_urls[(ctx.state.step.index, ctx.round)] = ctx.page.url
         ctx.round_results.clear()
+        ctx.resolved.clear()
         if ctx.failure.cause == "identity_changed":
             mark_impostor(ctx)
         for rung in self.rungs:
             if self._spent(ctx, rung):
                 continue
+            ctx.resolved.clear()  # a rung before this one may have changed the page
             try:
                 result = rung.attempt(ctx)
             except (PlaywrightError, UnrenderableLocator) as exc:

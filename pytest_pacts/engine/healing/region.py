@@ -261,7 +261,7 @@ class RegionDriftRung:
             if source is None:
                 continue
             unscoped = loc.model_copy(update={"region": None})
-            found = resolve(ctx.page, unscoped, ctx.state.fingerprint)
+            found = resolve(ctx.page, unscoped, ctx.state.fingerprint, ctx.resolved)
             if found.count != 1 or found.fingerprint is None:
                 continue
             key = found.fingerprint.model_dump_json()
