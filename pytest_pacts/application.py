@@ -36,6 +36,7 @@ from pytest_pacts.settings import AcceptHeals, PactsSettings
 from pytest_pacts.store import Store, default_store_path
 
 __all__ = [
+    "HumanRung",
     "PreparedRun",
     "RunConclusion",
     "RunSettings",

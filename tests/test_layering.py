@@ -9,6 +9,9 @@
 - the store imports nothing of the package but the error root; ``errors.py`` imports nothing;
 - no import cycles anywhere in the package (every import counts: module level, inside
   functions, under ``TYPE_CHECKING``);
+- the pytest layer (``pytest_plugin/``) is thin: it never composes a run's services itself
+  (the store's recipes and proposals, the healing ladder, the generator); it translates pytest
+  objects to and from the application layer (``application.py``), which does;
 - reports and the CLI never import engine internals beyond their public entry points
   (checked in their own issues).
 """
@@ -57,6 +60,7 @@ ENGINE_SIDE = [
     "browser",
     "demo_app",
     "application",
+    "settings",
     "elements",
     "errors",
 ]
@@ -77,6 +81,60 @@ def test_engine_side_never_imports_pytest(path: Path) -> None:
         )
     }
     assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+# -- a thin pytest layer ------------------------------------------------------------------------
+
+# What a run is made of, composed by application.py only (prepare_run, finish_run).
+COMPOSED_BY_THE_APPLICATION = (
+    "pytest_pacts.governance",
+    "pytest_pacts.generator",
+    "pytest_pacts.engine.healing",
+)
+
+
+def _composes(path: Path) -> set[str]:
+    found = {
+        m
+        for m in _imports(path)
+        if any(m == p or m.startswith(p + ".") for p in COMPOSED_BY_THE_APPLICATION)
+    }
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module in (
+            "pytest_pacts",
+            "pytest_pacts.engine",
+        ):
+            found.update(
+                f"{node.module}.{a.name}"
+                for a in node.names
+                if f"{node.module}.{a.name}" in COMPOSED_BY_THE_APPLICATION
+            )
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", _modules("pytest_plugin"), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_the_pytest_layer_leaves_composing_a_run_to_the_application_layer(path: Path) -> None:
+    bad = _composes(path)
+    assert not bad, (
+        f"{path.relative_to(PACKAGE)} imports {sorted(bad)}: build the run's services in "
+        "application.py (prepare_run, finish_run) and call that"
+    )
+
+
+def test_the_composition_check_would_catch_an_import(tmp_path: Path) -> None:
+    sample = tmp_path / "m.py"
+    sample.write_text(
+        "from pytest_pacts import generator\n"
+        "from pytest_pacts.engine import healing\n"
+        "def f():\n    from pytest_pacts.governance.review import accept\n"
+    )
+    assert _composes(sample) == {
+        "pytest_pacts.generator",
+        "pytest_pacts.engine.healing",
+        "pytest_pacts.governance.review",
+    }
 
 
 # -- the store behind narrow protocols -------------------------------------------------------

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.application import (
+    HumanRung,
     PreparedRun,
     RunConclusion,
     finish_run,
@@ -28,7 +29,6 @@ from pytest_pacts.application import (
 )
 from pytest_pacts.engine.api import RequirementFailed, render_failure, run_requirement
 from pytest_pacts.engine.contracts import ExtensionHealer, HealContext
-from pytest_pacts.engine.healing import HumanRung
 from pytest_pacts.errors import PactsHealWarning
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import Locator
