@@ -119,17 +119,6 @@ def _with_blocks(settings: ProjectSettings, extra: Sequence[Path]) -> ProjectSet
     return replace(settings, loader=replace(settings.loader, shared_blocks=shared))
 
 
-def _base_url(config: pytest.Config) -> str | None:
-    """``--base-url`` / ``base_url`` as pytest-base-url or pytest-playwright read them."""
-    value = config.getoption("base_url", default=None)
-    if not value:
-        try:
-            value = config.getini("base_url")
-        except ValueError:  # no plugin declares it
-            value = None
-    return str(value) if value else None
-
-
 def load_project(
     paths: Sequence[Path],
     blocks: Sequence[Path] = (),
@@ -148,10 +137,9 @@ def load_project(
         if secret_vars:
             secret = settings.loader.secret_vars | frozenset(secret_vars)
             settings = replace(settings, loader=replace(settings.loader, secret_vars=secret))
+        pacts = options.settings(config)  # as the plugin read them when pytest configured
         project = Project(
-            settings,
-            base_url=_base_url(config),
-            step_timeout_ms=options.settings(config).step_timeout * 1000,
+            settings, base_url=pacts.base_url, step_timeout_ms=pacts.step_timeout * 1000
         )
         for file in requirement_files(config, paths):
             project.files.append(validate_file(file, settings))
