@@ -23,10 +23,35 @@ from pytest_pacts.errors import PactsError
 _FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js", "api.js")
 
 
+def modules_source(files: tuple[tuple[str, str], ...]) -> str:
+    """One module per file, in order: each file is the body of its own function, reads what
+    it uses from earlier files through ``modules`` (its first lines say what, from which)
+    and returns what later files use (its last statement); nothing else is shared. The last
+    file's return value is the API, with the modules under ``__modules`` (for the unit tests
+    of the pure functions)."""
+    parts = ["const modules = {};"]
+    for module, text in files:
+        parts.append(f"modules[{module!r}] = ((modules) => {{\n{text}\n}})(modules);")
+    last = files[-1][0]
+    parts.append(
+        f"Object.defineProperty(modules[{last!r}], '__modules', {{ value: modules }});"
+        f" return modules[{last!r}];"
+    )
+    return "\n".join(parts)
+
+
+def read_modules(package: str, names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``(module name, source)`` of ``names`` in ``package``'s ``js`` folder."""
+    folder = resources.files(package).joinpath("js")
+    return tuple(
+        (name.removesuffix(".js"), folder.joinpath(name).read_text(encoding="utf-8"))
+        for name in names
+    )
+
+
 @cache
 def _installer() -> tuple[str, str]:
-    folder = resources.files("pytest_pacts.discovery").joinpath("js")
-    source = "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in _FILES)
+    source = modules_source(read_modules("pytest_pacts.discovery", _FILES))
     key = "__pacts_discovery_" + hashlib.sha256(source.encode()).hexdigest()[:12]
     install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = (() => {{\n{source}\n}})()))"
     return key, install
@@ -36,6 +61,17 @@ def page_function(name: str) -> str:
     """``async (arg) => api.name(arg)``, for ``Page.evaluate`` / ``Frame.evaluate``."""
     _, install = _installer()
     return f"async (arg) => {{ const api = {install}; return await api.{name}(arg); }}"
+
+
+def module_function(module: str, name: str) -> str:
+    """``async (args) => modules[module][name](...args)``: one function of one in-page
+    module, for the unit tests of the pure functions (``__modules``, see
+    :func:`modules_source`)."""
+    _, install = _installer()
+    return (
+        f"async (args) => {{ const api = {install}; "
+        f"return await api.__modules[{module!r}][{name!r}](...args); }}"
+    )
 
 
 def elements_function(name: str) -> str:

@@ -5,6 +5,12 @@
 // pytest_pacts.discovery.check_actionable), so both agree on what "actionable" means.
 // Every point is measured, none is assumed (a gate point hard-coded to pass would let a wrong element through).
 
+// Imports (see discovery/_js.py: one module per file).
+const {
+  TEST_ID_ATTRS, norm, tokens, parentOf, elMatches, containsComposed, inShadow, isEditableType,
+  isCheckable, isSelectable, describeElement
+} = modules.dom;
+
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
 
 function gatePass(name, reason) { return { name, ok: true, code: 'ok', reason }; }
@@ -313,3 +319,9 @@ function identityChange(el, id, dom) {
   if (words && [...names, ...idents].some((n) => agree(words, n))) return null;
   return `it is now ${shown}, recorded as "${recorded[0]}"`;
 }
+
+// Exports: what the later files use.
+return {
+  viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, selectProxy,
+  checkActionable, identityChange
+};

@@ -1,9 +1,18 @@
 // The installed API (one object per document, see pytest_pacts/discovery/_js.py).
 
+// Imports (see discovery/_js.py: one module per file).
+const {
+  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag,
+  inputType, makeDom, isEditableType, isCheckable, isSelectable, isClickable, describeElement
+} = modules.dom;
+const { callbacksRun, checkActionable, identityChange } = modules.actionability;
+const { resetPrepared, cssString, looksGenerated, makeStrategies, makeRegions } = modules.scan;
+const { makeResolver, fingerprintOf, suggestNames } = modules.resolve;
+
 const registry = new Map();  // scan id -> {chosen elements (identity checks), gate promise}
 
 async function scan(args) {
-  prepared.clear();
+  resetPrepared();
   const dom = makeDom(document);
   const elements = allElements(document);
   const strategies = makeStrategies(dom);
@@ -97,7 +106,7 @@ function frameInfo(el, arg) {
 // The visible names closest to a step's element that matched nothing ("did you mean"):
 // a first run with a misspelt Element cell. arg: {element, action, limit}.
 function suggest(arg) {
-  prepared.clear();
+  resetPrepared();
   const dom = makeDom(document);
   return suggestNames(dom, allElements(document), arg.element, arg.action, arg.limit || 3);
 }
@@ -122,7 +131,7 @@ const GROUP_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'c
 const INNER_TAGS = new Set(['FORM', 'SECTION', 'ARTICLE', 'FIELDSET']);
 const INNER_ROLES = new Set(['form', 'region']);
 function inventory(arg) {
-  prepared.clear();
+  resetPrepared();
   const dom = makeDom(document);
   const elements = allElements(document);
   const human = (v) => tokens(v || '').join(' ');

@@ -467,3 +467,10 @@ function describeElement(el, dom) {
   if (shown) d += ` "${shown.length > 40 ? shown.slice(0, 39) + '…' : shown}"`;
   return d;
 }
+
+// Exports: what the later files use.
+return {
+  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, elMatches,
+  containsComposed, inShadow, allElements, tag, inputType, makeDom, isEditableType, isCheckable,
+  isSelectable, isClickable, compatibility, describeElement
+};

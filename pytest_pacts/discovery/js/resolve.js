@@ -7,6 +7,14 @@
 // in scope decides: one element is resolved, several are REPORTED as ambiguous (never "first
 // match": the first of several may be the wrong one).
 
+// Imports (see discovery/_js.py: one module per file).
+const {
+  TEST_ID_ATTRS, norm, low, bare, tokens, parentOf, elMatches, containsComposed, inShadow, tag,
+  inputType, isEditableType, isClickable, compatibility, describeElement
+} = modules.dom;
+const { selectProxy } = modules.actionability;
+const { makeQuery, prep, cssString, cssVariants } = modules.scan;
+
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
   'DIALOG', 'LI', 'TR', 'TABLE']);
@@ -613,3 +621,8 @@ function suggestNames(dom, elements, element, action, limit) {
   }
   return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit).map((b) => b.name);
 }
+
+// Exports: what the later files use.
+return {
+  makeResolver, fingerprintOf, suggestNames
+};

@@ -5,6 +5,12 @@
 // args: {scan_id, steps: [{key, element, region, action}], strategies: [names in order],
 //        confidence: {name: c}, loose: factor}
 
+// Imports (see discovery/_js.py: one module per file).
+const {
+  TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, elMatches, containsComposed,
+  inShadow, tag, isClickable
+} = modules.dom;
+
 function makeQuery(text) {
   const t = tokens(text);
   const b = bare(text);
@@ -16,6 +22,7 @@ function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
 // Normalised forms of every string compared during a scan, computed once per string:
 // the same labels, names and ids are compared against every step.
 const prepared = new Map();
+function resetPrepared() { prepared.clear(); }
 function prep(value) {
   let p = prepared.get(value);
   if (!p) {
@@ -274,3 +281,9 @@ function makeRegions(dom, elements) {
   }
   return { structured, headingsNamed, specs, within };
 }
+
+// Exports: what the later files use, and the tiers the unit tests check.
+return {
+  makeQuery, resetPrepared, prep, cssString, looksGenerated, cssVariants, makeStrategies,
+  makeRegions, textTier, tokenTier
+};

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache
-from importlib import resources
 
 from playwright.sync_api import Frame, JSHandle
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import bounded
+from pytest_pacts.discovery._js import modules_source, read_modules
 
 _DISCOVERY_FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js")
 _NOT_INSTALLED = "__pacts_healing_not_installed__"
@@ -24,10 +24,8 @@ _NOT_INSTALLED = "__pacts_healing_not_installed__"
 
 @cache
 def _installer() -> tuple[str, str]:
-    discovery = resources.files("pytest_pacts.discovery").joinpath("js")
-    parts = [discovery.joinpath(n).read_text(encoding="utf-8") for n in _DISCOVERY_FILES]
-    parts.append(resources.files(__package__).joinpath("js", "healing.js").read_text("utf-8"))
-    source = "\n".join(parts)
+    files = read_modules("pytest_pacts.discovery", _DISCOVERY_FILES)
+    source = modules_source((*files, *read_modules(__package__, ("healing.js",))))
     key = "__pacts_healing_" + hashlib.sha256(source.encode()).hexdigest()[:12]
     install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = (() => {{\n{source}\n}})()))"
     return key, install
@@ -45,6 +43,12 @@ def _elements_fn(name: str, installed_only: bool) -> str:
     api = f"globalThis[{key!r}]" if installed_only else install
     guard = f"if (!api) return {_NOT_INSTALLED!r}; " if installed_only else ""
     return f"async (els, arg) => {{ const api = {api}; {guard}return await api.{name}(els, arg); }}"
+
+
+def pure_function(name: str) -> str:
+    """``async (args) => healing.pure[name](...args)``, for the unit tests."""
+    _, install = _installer()
+    return f"async (args) => {{ const api = {install}; return await api.pure[{name!r}](...args); }}"
 
 
 def call_in_frame(frame: Frame, name: str, arg: object) -> object:

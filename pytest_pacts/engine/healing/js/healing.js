@@ -8,6 +8,15 @@
 // and only the attributes of the published stability study are read: an attribute outside
 // the fingerprint (a benchmark's marker, say) can never influence a score.
 
+// Imports (see discovery/_js.py: one module per file).
+const {
+  TEST_ID_ATTRS, norm, low, tokens, parentOf, containsComposed, inShadow, allElements, tag,
+  makeDom, compatibility, describeElement
+} = modules.dom;
+const { viewRect, sameRect, nextFrame, hitTarget, receivesEvents } = modules.actionability;
+const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
+const { fingerprintOf } = modules.resolve;
+
 const healRegistry = new Map();  // heal id -> ranked elements, for identity checks
 
 // Common UI wordings that mean the same action (the "wording/synonym" drift). Generic
@@ -163,7 +172,7 @@ function inRegion(el, args, dom) {
 // whose type fits the action (and inside the step's region) is scored; the best ``limit``
 // come back and are kept for identity checks.
 function rank(args) {
-  prepared.clear();
+  resetPrepared();
   const dom = makeDom(document);
   const fp = args.fp;
   const scored = [];
@@ -199,7 +208,7 @@ function rank(args) {
 function locate(args) {
   const el = (healRegistry.get(args.heal_id) || [])[args.index];
   if (!el || !el.isConnected) return { specs: [], fingerprint: null };
-  prepared.clear();
+  resetPrepared();
   const dom = makeDom(document);
   const elements = allElements(document);
   const strategies = makeStrategies(dom);
@@ -243,7 +252,7 @@ function isSame(els, arg) {
 // The similarity of whatever a locator resolves to, and where it sits in a ranking.
 function scoreOf(els, arg) {
   if (els.length !== 1) return { count: els.length, score: 0, fingerprint: null };
-  prepared.clear();
+  resetPrepared();
   const dom = makeDom(document);
   const fingerprint = describeFor(els[0], dom);
   const sim = arg.fp ? similarity(arg.fp, fingerprint, arg.weights) : null;
@@ -368,4 +377,8 @@ function inside(els, arg) {
 }
 function registered(arg) { return (healRegistry.get(arg.heal_id) || [])[arg.index] || null; }
 
-return { rank, locate, isSame, scoreOf, settled, stable, overlayAt, registered, inside };
+return {
+  rank, locate, isSame, scoreOf, settled, stable, overlayAt, registered, inside,
+  // pure functions, for the unit tests
+  pure: { canonWords, textSim, tokenSim, classSim, similarity },
+};

@@ -1,0 +1,185 @@
+"""The in-page JavaScript: module boundaries (read from the files) and unit tests of its pure
+functions (accessible names, text normalisation, match tiers, similarity), run in Chromium.
+
+Each file is one module (``discovery/_js.py`` ``modules_source``): its first lines read
+what it uses from earlier modules (``const { a, b } = modules.dom;``), its last statement
+returns what later modules use. Nothing else is shared between files.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery._js import _FILES, module_function, read_modules
+from pytest_pacts.engine.healing._js import _DISCOVERY_FILES, pure_function
+
+_IMPORT = re.compile(r"^const \{([^}]*)\} = modules\.(\w+);", re.M)
+_EXPORT = re.compile(r"\nreturn \{([^}]*)\};\s*$")
+_TOP_LEVEL = re.compile(
+    r"^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|^(?:const|let|var|class)\s+([A-Za-z_$][\w$]*)",
+    re.M,
+)
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in re.sub(r"//[^\n]*", "", text).split(",") if n.strip()]
+
+
+def _modules() -> list[tuple[str, str]]:
+    healing = resources.files("pytest_pacts.engine.healing").joinpath("js", "healing.js")
+    return [*read_modules("pytest_pacts.discovery", _FILES), ("healing", healing.read_text())]
+
+
+def test_each_file_imports_only_what_earlier_files_export() -> None:
+    order = [name for name, _ in _modules()]
+    exports: dict[str, set[str]] = {}
+    declared: dict[str, str] = {}
+    for name, text in _modules():
+        top = {a or b for a, b in _TOP_LEVEL.findall(text)}
+        for imported_from, names in ((m, _names(n)) for n, m in _IMPORT.findall(text)):
+            assert order.index(imported_from) < order.index(name), (name, imported_from)
+            missing = set(names) - exports[imported_from]
+            assert not missing, (
+                f"{name}.js imports {missing} that {imported_from}.js does not export"
+            )
+        for n in top:
+            assert n not in declared or (name == "healing" and declared[n] == "api"), (
+                f"{n} is declared by {declared.get(n)}.js and {name}.js"
+            )
+            declared.setdefault(n, name)
+        assert not re.search(r"^(?:let|var) ", text, re.M), f"{name}.js has a mutable global"
+        if name in ("api", "healing"):  # the API of its installer
+            continue
+        found = _EXPORT.search(text)
+        assert found is not None, f"{name}.js ends without its exports"
+        exported = set(_names(found.group(1)))
+        assert exported <= top, exported - top
+        exports[name] = exported
+    assert _FILES[:-1] == _DISCOVERY_FILES  # healing loads discovery's modules but its API
+
+
+def _call(page: Page, module: str, name: str, *args: Any) -> Any:
+    return page.evaluate(module_function(module, name), list(args))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("fooBarBaz_qux-1", ["foo", "bar", "baz", "qux", "1"]),
+        ("HTMLParser", ["html", "parser"]),
+        ("  Log\u00a0in  ", ["log", "in"]),
+        ("Größe ändern", ["größe", "ändern"]),
+        ("", []),
+    ],
+)
+def test_tokens(tab: Page, text: str, words: list[str]) -> None:
+    assert _call(tab, "dom", "tokens", text) == words
+
+
+def test_norm_and_bare(tab: Page) -> None:
+    assert _call(tab, "dom", "norm", "  Add \n to\tcart ") == "Add to cart"
+    assert _call(tab, "dom", "low", "Add To CART") == "add to cart"
+    assert _call(tab, "dom", "bare", " Add  To cart ") == _call(tab, "dom", "bare", "add to cart")
+
+
+def test_match_tiers(tab: Page) -> None:
+    def tier(kind: str, value: str, query: str) -> int:
+        fn = "textTier" if kind == "text" else "tokenTier"
+        return int(
+            tab.evaluate(
+                module_function("scan", fn).replace(
+                    "(...args)", "(args[0], api.__modules['scan'].makeQuery(args[1]))"
+                ),
+                [value, query],
+            )
+        )
+
+    assert tier("text", "Add to cart", "add to cart") == 2
+    assert tier("text", "Add to cart now", "add to cart") == 1
+    assert tier("text", "Address", "add") == 0  # whole words only
+    assert tier("token", "login-button", "Login button") == 2
+    assert tier("token", "rename-experiment-button", "Rename") == 1
+    assert tier("token", "_filter_op", "Filter operator") == 1  # an abbreviation it stands for
+    assert tier("token", "open-menu", "op") == 0
+
+
+ACCESSIBLE_NAMES = """
+<button data-t="text">Save</button>
+<button data-t="aria" aria-label="Close dialog">×</button>
+<label for="e">Email address</label><input data-t="label-for" id="e">
+<label>Remember me <input data-t="label-wrap" type="checkbox"></label>
+<input data-t="placeholder" placeholder="Search">
+<img data-t="alt" alt="Company logo" src="data:,">
+<span id="l1">Billing</span><span id="l2">address</span>
+<input data-t="labelledby" aria-labelledby="l1 l2">
+<a data-t="title" href="#" title="Help"><svg></svg></a>
+"""
+
+
+def test_accessible_names(tab: Page) -> None:
+    tab.set_content(ACCESSIBLE_NAMES)
+    names = tab.evaluate(
+        module_function("dom", "makeDom").replace(
+            "return await api.__modules['dom']['makeDom'](...args);",
+            "const dom = api.__modules['dom'].makeDom(document); return [...document"
+            ".querySelectorAll('[data-t]')].map((e) => [e.dataset.t, dom.accName(e)]);",
+        ),
+        [],
+    )
+    assert dict(names) == {
+        "text": "Save",
+        "aria": "Close dialog",
+        "label-for": "Email address",
+        "label-wrap": "Remember me",
+        "placeholder": "Search",
+        "alt": "Company logo",
+        "labelledby": "Billing address",
+        "title": "Help",
+    }
+
+
+def _pure(page: Page, name: str, *args: Any) -> Any:
+    return page.evaluate(pure_function(name), list(args))
+
+
+def test_similarity_functions(tab: Page) -> None:
+    assert _pure(tab, "textSim", "Log in", "Log in") == 1
+    assert _pure(tab, "textSim", "Log in", "Checkout") < 0.2
+    assert _pure(tab, "textSim", "Sign in", "Log in") == _pure(tab, "textSim", "Log in", "Sign in")
+    assert _pure(tab, "tokenSim", "login-button", "login_button") == 1
+    assert 0 < _pure(tab, "tokenSim", "login-button", "login-submit") < 1
+    assert _pure(tab, "classSim", ["btn", "btn-primary"], ["btn", "btn-primary"]) == 1
+    assert _pure(tab, "classSim", ["btn"], ["card"]) == 0
+
+
+def test_similarity_of_a_fingerprint_to_itself_and_to_another_element(tab: Page) -> None:
+    tab.set_content(
+        "<form id='f'><button id='login' class='btn primary'>Log in</button>"
+        "<button id='reset' class='btn'>Reset</button></form>"
+    )
+    scores = tab.evaluate(
+        pure_function("similarity").replace(
+            "return await api.pure['similarity'](...args);",
+            "const m = api.__modules; const dom = m.dom.makeDom(document);"
+            " const fp = (e) => m.resolve.fingerprintOf(e, dom);"
+            " const [a, b] = document.querySelectorAll('button');"
+            " const w = args[0];"
+            " return [api.pure.similarity(fp(a), fp(a), w).score,"
+            " api.pure.similarity(fp(a), fp(b), w).score];",
+        ),
+        [_weights()],
+    )
+    same, other = scores
+    assert same == pytest.approx(1.0)
+    assert other < 0.75  # a sibling button stays under the heal threshold
+
+
+def _weights() -> dict[str, float]:
+    from pytest_pacts.engine.healing.scoring import WEIGHTS
+
+    return dict(WEIGHTS)
