@@ -141,6 +141,10 @@ def test_a_heal_on_release_v2_warns_and_fails_under_strict_heal(
     (project.path / "test_login.py").write_text(LOGIN)
     project.runpytest_subprocess().assert_outcomes(passed=1)  # v1: locators are cached
 
+    # the store as release v1 left it: every later run below starts from it
+    pacts = project.path / ".pacts"
+    shutil.copytree(pacts, project.path / "after-v1")
+
     monkeypatch.setenv("PACTS_DEMO_RELEASE", "v2")
     healed = project.runpytest_subprocess("--junitxml=junit.xml")
     healed.assert_outcomes(passed=1, warnings=1)
@@ -154,6 +158,13 @@ def test_a_heal_on_release_v2_warns_and_fails_under_strict_heal(
     props = _properties(project.path / "junit.xml")["test_login[chromium]"]
     assert props["pacts_verdict"] == "pass" and props["pacts_healed"] == "true"
 
+    # The heal is remembered (the alternate that acted is now the locator verified most
+    # recently), so a run from this store needs none; from the v1 store it needs one again.
+    again = project.runpytest_subprocess()
+    again.assert_outcomes(passed=1)
+    assert "PactsHealWarning" not in again.stdout.str()
+    shutil.rmtree(pacts)
+    shutil.copytree(project.path / "after-v1", pacts)
     strict = project.runpytest_subprocess("--pacts-strict-heal")
     strict.assert_outcomes(failed=1)
     strict.stdout.fnmatch_lines(["*--pacts-strict-heal: a healed run fails*"])
