@@ -213,9 +213,15 @@ def region_scope(page: Page, state: StepState) -> Scope | None:
     recorded = [state.locator, *state.alternates]
     if state.discovery is not None:
         recorded += [state.discovery.locator, *state.discovery.alternates]
+    tried: set[tuple[tuple[str, ...], str]] = set()
     for locator in recorded:
         if locator is None or locator.region is None:
             continue
+        # the alternates of one element usually share its region: look each one up once
+        key = (locator.frame_path, locator.region.model_dump_json())
+        if key in tried:
+            continue
+        tried.add(key)
         try:
             calls = frame_calls(locator) + region_calls(locator.region)
             region = apply(page, calls)
