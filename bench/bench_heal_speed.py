@@ -1,0 +1,329 @@
+"""Heal speed: what a drifted run costs over a clean one, measured side by side in one run.
+
+Run: ``.venv/bin/python bench/bench_heal_speed.py [--rounds N] [--profile]``.
+
+Every sample requirement (``sample_requirements/``) first runs cold on demo release v1
+through the application layer (``prepare_run`` → ``run_requirement`` → ``conclude_run``)
+with a real SQLite store, which then holds its recipes and locators. Then, round after
+round, each requirement runs twice, interleaved (the order alternates per round, so a
+burst of load on the machine hits both sides alike):
+
+- **A, clean**: on release v1 from a copy of that store: every locator cached and good;
+- **B, drifted**: on release v2 from a copy of that store, healing: ids renamed, texts
+  reworded, a form's container renamed; every drift is healed from the v1 recipes.
+
+Both take screenshots and write the store as a pytest run does (heal proposals, healing
+memory, the run history), in one Chromium, a fresh context per run. Printed:
+
+- **(a) healed step cost**: for every step B healed, B's step time minus A's for the same
+  step (median; target ≤ 250 ms);
+- **(b) relocation**: the healing ladder's own time per accepted heal
+  (``HealAttempt.duration_ms``, median; target ≤ 50 ms);
+- **(c) suite**: B's whole suite over A's (wall and CPU, median over rounds; target ≤ 1.5×,
+  stretch 1.2×). CPU is this process plus the browser and Playwright driver processes it
+  started (read from ``/proc``), the figure to quote when the machine is loaded.
+
+``--profile`` then runs B once more under cProfile (not part of the figures) and prints
+where a drifted run's time goes (the gate, the ladder and each rung, screenshots, store
+writes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, sync_playwright
+
+from pytest_pacts.application import RunSettings, conclude_run, prepare_run
+from pytest_pacts.browser import launch_options
+from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.engine.api import run_requirement
+from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
+from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.models import Plan
+from pytest_pacts.models.outcome import HealAttempt, RunRecord
+from pytest_pacts.planner import LoaderOptions, load_file
+from pytest_pacts.planner.loader import load_blocks_file
+from pytest_pacts.store import open_store
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_requirements"
+TICK = os.sysconf("SC_CLK_TCK")
+HealOutcome = tuple[HealAttempt, RungResult | None]
+
+
+def sample_plans() -> list[Plan]:
+    blocks = load_blocks_file(SAMPLES / "blocks" / "common.blocks.yaml", LoaderOptions(env={}))
+    shared = LoaderOptions(env={}, shared_blocks=blocks)
+    files = sorted(SAMPLES.glob("*.xlsx")) + sorted(SAMPLES.glob("*.req.*"))
+    return [plan for f in files for plan in load_file(f, shared).plans]
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and every live process it started (browser, driver)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            raw = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = raw[raw.rindex(")") + 2 :].split()
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / TICK
+    me = os.getpid()
+    total = 0.0
+    for pid, spent in times.items():
+        p = pid
+        while p > 1 and p != me:
+            p = parents.get(p, 0)
+        if p == me and pid != me:
+            total += spent
+    return total + time.process_time()
+
+
+@dataclass
+class Side:
+    """One side's measurements over all rounds."""
+
+    suite_wall: list[float] = field(default_factory=list)
+    suite_cpu: list[float] = field(default_factory=list)
+    steps: dict[tuple[str, int], list[float]] = field(default_factory=lambda: defaultdict(list))
+
+
+@dataclass
+class Healed:
+    step_ms: list[float] = field(default_factory=list)  # B step time minus A's, same step
+    relocation_ms: list[float] = field(default_factory=list)
+    rungs: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    verdicts: set[str] = field(default_factory=set)
+    keys: set[tuple[int, str, int]] = field(default_factory=set)  # (round, req_id, step)
+
+
+class Bench:
+    def __init__(self, browser: Browser, v1: DemoServer, v2: DemoServer, tmp: Path) -> None:
+        self.browser, self.v1, self.v2, self.tmp = browser, v1, v2, tmp
+        self.seed = tmp / "seed.db"
+        self.runs = 0
+        self.heal_cpu: list[float] = []  # CPU seconds of each accepted heal round
+        # what reading the CPU times costs by itself (subtracted from each heal's figure)
+        self.probe = statistics.median(-cpu_seconds() + cpu_seconds() for _ in range(5))
+
+    def _timed_heal(self, heal: Callable[[HealContext], HealOutcome]) -> Callable[..., HealOutcome]:
+        def timed_heal(ctx: HealContext) -> HealOutcome:
+            spent = cpu_seconds()
+            outcome = heal(ctx)
+            if outcome[0].accepted:
+                self.heal_cpu.append(cpu_seconds() - spent - self.probe)
+            return outcome
+
+        return timed_heal
+
+    def run(self, plan: Plan, server: DemoServer, store_file: Path) -> RunRecord:
+        self.runs += 1
+        options = EngineOptions(
+            step_timeout_ms=8_000,
+            navigation_timeout_ms=15_000,
+            artifacts_dir=str(self.tmp / f"shots{self.runs}"),
+        )
+        with open_store(store_file) as store:
+            settings = RunSettings(options=options, base_url=server.url, env={})
+            prepared = prepare_run(store, plan, settings)
+            healer = prepared.runtime.healer
+            if server is self.v2 and isinstance(healer, HealingLadder):
+                healer.heal = self._timed_heal(healer.heal)  # type: ignore[method-assign]
+            context = self.browser.new_context(viewport={"width": 1280, "height": 800})
+            try:
+                record = run_requirement(plan, context.new_page(), prepared.runtime)
+            finally:
+                context.close()
+            conclude_run(prepared, record)
+        return record
+
+    def fresh_store(self, name: str) -> Path:
+        path = self.tmp / f"{name}.db"
+        shutil.copyfile(self.seed, path)
+        return path
+
+
+@contextmanager
+def timed(into: list[float], cpu: list[float]) -> Iterator[None]:
+    wall, spent = time.perf_counter(), cpu_seconds()
+    yield
+    into.append(time.perf_counter() - wall)
+    cpu.append(cpu_seconds() - spent)
+
+
+def suite(bench: Bench, plans: list[Plan], release: str, side: Side, tag: str) -> list[RunRecord]:
+    server = bench.v1 if release == "v1" else bench.v2
+    records: list[RunRecord] = []
+    wall: list[float] = []
+    cpu: list[float] = []
+    with timed(wall, cpu):
+        for plan in plans:
+            records.append(bench.run(plan, server, bench.fresh_store(f"{tag}-{plan.req_id}")))
+    side.suite_wall.append(wall[0])
+    side.suite_cpu.append(cpu[0])
+    for plan, record in zip(plans, records, strict=True):
+        for step in record.steps:
+            side.steps[(plan.req_id, step.index)].append(step.duration_ms)
+    return records
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def p90(values: list[float]) -> float:
+    if len(values) < 2:
+        return median(values)
+    return statistics.quantiles(values, n=10)[-1]
+
+
+# Where a drifted run spends its time: (label, file suffix, function name).
+PROFILED = (
+    ("gate (all checks)", "engine/gate.py", "run_gate"),
+    ("healing ladder, one round", "healing/ladder.py", "heal"),
+    ("  rung: alternates", "healing/alternate.py", "attempt"),
+    ("  rung: region drift", "healing/region.py", "attempt"),
+    ("  rung: repair", "healing/repair.py", "attempt"),
+    ("  rung: re-discovery", "healing/rediscovery.py", "attempt"),
+    ("  rung: memory", "healing/memory.py", "attempt"),
+    ("  rung: similarity", "healing/similarity.py", "attempt"),
+    ("  candidate check: resolve", "healing/_common.py", "_resolve"),
+    ("  candidate check: gate", "healing/_common.py", "gate_evidence"),
+    ("  candidate check: agreement", "healing/_common.py", "agreement"),
+    ("screenshots", "engine/artifacts.py", "take"),
+    ("confirm (memory, proposal)", "healing/ladder.py", "confirm"),
+    ("store: run written (conclude)", "pytest_pacts/application.py", "conclude_run"),
+    ("discovery", "discovery/engine.py", "discover"),
+    ("actions", "engine/actions.py", "perform"),
+    ("expectations", "engine/expectations.py", "check"),
+)
+
+
+def print_profile(stats: pstats.Stats, heals: int, rounds: int) -> None:
+    table = stats.stats  # type: ignore[attr-defined]
+    print(f"\nWhere the drifted suite's time goes (one profiled pass, wall; {heals} heals):")
+    for label, suffix, name in PROFILED:
+        total = 0.0
+        calls = 0
+        for (path, _line, func), (_cc, nc, _tt, ct, _callers) in table.items():
+            if func == name and path.endswith(suffix):
+                total += ct
+                calls += nc
+        if calls:
+            per_heal = f"{total / rounds / max(heals, 1) * 1000:7.1f} ms per heal"
+            print(f"  {label:34} {total / rounds:7.2f} s  {calls // rounds:5d} calls  {per_heal}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--profile", action="store_true", help="profile the drifted side")
+    args = parser.parse_args()
+    plans = sample_plans()
+    load = os.getloadavg()
+    print(f"{len(plans)} sample requirements, {args.rounds} rounds; load average "
+          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
+    clean, drifted, healed = Side(), Side(), Healed()
+    profile = cProfile.Profile() if args.profile else None
+    bench_heal_cpu: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        v1, v2 = DemoServer("v1").start(), DemoServer("v2").start()
+        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        try:
+            bench = Bench(browser, v1, v2, Path(tmp))
+            bench_heal_cpu = bench.heal_cpu
+            with open_store(bench.seed):
+                pass
+            for plan in plans:  # the cold run on v1 that fills the store
+                record = bench.run(plan, v1, bench.seed)
+                assert record.verdict == "pass", (plan.req_id, record.rca.message)
+            for r in range(args.rounds):
+                order = ("v1", "v2") if r % 2 == 0 else ("v2", "v1")
+                for release in order:
+                    if release == "v1":
+                        a = suite(bench, plans, "v1", clean, f"a{r}")
+                        bad = [x.req_id for x in a if x.verdict != "pass" or x.healed]
+                        assert not bad, f"the clean side must pass without healing: {bad}"
+                        continue
+                    b = suite(bench, plans, "v2", drifted, f"b{r}")
+                    for record in b:
+                        healed.verdicts.add(f"{record.req_id}:{record.verdict}")
+                        for step in record.steps:
+                            if step.status == "healed":
+                                healed.keys.add((r, record.req_id, step.index))
+                            for heal in step.heals:
+                                if heal.accepted:
+                                    healed.relocation_ms.append(heal.duration_ms)
+                                    healed.rungs[heal.rung.value] += 1
+                print(f"round {r + 1}: clean {clean.suite_wall[-1]:.1f} s, "
+                      f"drifted {drifted.suite_wall[-1]:.1f} s")  # fmt: skip
+            if profile is not None:  # a pass of its own: the profiler's cost is not measured
+                profile.enable()
+                suite(bench, plans, "v2", Side(), "profiled")
+                profile.disable()
+        finally:
+            browser.close()
+            v1.stop()
+            v2.stop()
+    # (a) per healed step: B minus A for the same step in the same round
+    for r, req_id, index in sorted(healed.keys):
+        a_ms, b_ms = clean.steps[(req_id, index)][r], drifted.steps[(req_id, index)][r]
+        healed.step_ms.append(b_ms - a_ms)
+    heals = len(healed.relocation_ms)
+    print(f"\nverdicts on v2: {sorted(healed.verdicts)}")
+    print(f"accepted heals by rung: {dict(healed.rungs)}")
+    print(
+        f"(a) healed step minus the same step with a good locator: median "
+        f"{median(healed.step_ms):.0f} ms, p90 {p90(healed.step_ms):.0f} ms over "
+        f"{len(healed.step_ms)} healed steps (target ≤ 250 ms)"
+    )
+    print(
+        f"(b) relocation (the ladder's round): median {median(healed.relocation_ms):.1f} ms, "
+        f"p90 {p90(healed.relocation_ms):.1f} ms over {heals} heals (target ≤ 50 ms)"
+    )
+    per_round = len(healed.keys) / args.rounds
+    extra = [(b - a) / per_round for a, b in zip(clean.suite_cpu, drifted.suite_cpu, strict=True)]
+    print(
+        f"(a) in CPU time (unaffected by the load): the drifted suite's CPU minus the clean "
+        f"one's, per healed step: median {median(extra) * 1000:.0f} ms"
+    )
+    cpu_heals = [x * 1000 for x in bench_heal_cpu]
+    print(
+        f"(b) in CPU time: one accepted heal round costs median {median(cpu_heals):.1f} ms, "
+        f"p90 {p90(cpu_heals):.1f} ms of CPU (this process, browser and driver)"
+    )
+    wall = [b / a for a, b in zip(clean.suite_wall, drifted.suite_wall, strict=True)]
+    cpu = [b / a for a, b in zip(clean.suite_cpu, drifted.suite_cpu, strict=True)]
+    print(
+        f"(c) suite on v2 healing from a v1 store / suite on v1 warm: wall {median(wall):.2f}x "
+        f"(clean {median(clean.suite_wall):.1f} s, drifted {median(drifted.suite_wall):.1f} s), "
+        f"CPU {median(cpu):.2f}x (clean {median(clean.suite_cpu):.1f} s, drifted "
+        f"{median(drifted.suite_cpu):.1f} s); target ≤ 1.5x, stretch 1.2x"
+    )
+    if profile is not None:
+        print_profile(pstats.Stats(profile), heals // args.rounds, 1)
+    load = os.getloadavg()
+    print(f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
