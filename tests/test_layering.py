@@ -298,14 +298,14 @@ def test_schema_in_docs_is_the_packaged_one() -> None:
 
 
 # -- the web observer: DTO isolation ------------------------------------------------------
-# The web layer reads projections, never core types: only web/projection.py may import the
+# The web layer reads projections, never core types: only web/projection/ may import the
 # store, governance, models or engine; every other web module imports the web package and
 # the package version only, and compares no core value (a verdict, a status, a track) in
 # code, templates or scripts: labels, tones and booleans come from the projection.
 
 WEB = PACKAGE / "web"
-PROJECTION = WEB / "projection.py"
-WEB_MODULES = [p for p in _modules("web") if p != PROJECTION]
+PROJECTION = WEB / "projection"
+WEB_MODULES = [p for p in _modules("web") if not p.is_relative_to(PROJECTION)]
 
 
 def _core_literals() -> set[str]:
@@ -347,7 +347,7 @@ def _compared_strings(path: Path) -> set[str]:
 
 
 def test_web_modules_exist() -> None:
-    assert PROJECTION.is_file() and len(WEB_MODULES) >= 5
+    assert (PROJECTION / "__init__.py").is_file() and len(WEB_MODULES) >= 5
 
 
 @pytest.mark.parametrize("path", WEB_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
