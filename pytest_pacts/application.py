@@ -7,17 +7,21 @@ source, and the engine options (:func:`run_settings`, from the session's
 ``--pacts-accept-heals`` applies and ``--pacts-generate`` writes the plain test
 (:func:`finish_run`). The pytest item, the ``pacts`` fixture, the corpus benchmark and (later)
 the CLI and the web dashboard all build it here, so a run behaves the same whoever starts it.
-Nothing here imports pytest.
+Find-first discovery before the runs (:func:`discover_plans`: the POM cache, the browser,
+the store's discovery leases) is composed here too. Nothing here imports pytest.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
-from pytest_pacts.discovery.pom import load_pom, remember_step
+from pytest_pacts.discovery.pom import load_pom, remember_step, save_pom
 from pytest_pacts.engine.api import Runtime
 from pytest_pacts.engine.contracts import EngineOptions, ExtensionHealer
 from pytest_pacts.engine.executor import ActionObserver
@@ -40,8 +44,11 @@ __all__ = [
     "PreparedRun",
     "RunConclusion",
     "RunSettings",
+    "SharedDiscovery",
     "accept_heals",
     "conclude_run",
+    "discover_once",
+    "discover_plans",
     "engine_options",
     "finish_run",
     "generate_test",
@@ -284,3 +291,156 @@ def generate_test(plan: Plan, record: RunRecord, out_dir: Path) -> str | None:
     except (GenerationError, OSError):
         return None
     return str(result.path)
+
+
+# -- find first, before the runs ---------------------------------------------------------------
+
+#: How often a runner waiting for another runner's discovery looks at the store.
+POLL_SECONDS = 0.25
+
+
+def discover_plans(
+    store: Store,
+    plans: Iterable[Plan],
+    *,
+    mode: str = "auto",
+    base_url: str | None = None,
+    browser_path: str | None = None,
+    ttl_seconds: int = 3600,
+    say: Callable[[str], None] = lambda _text: None,
+) -> None:
+    """Discover the start page of each plan without a valid cached POM (every plan under
+    ``mode="always"``) in one browser, once across every runner sharing ``store``
+    (:func:`discover_once`), and cache what was verified; progress and problems go to
+    ``say``. A warm cache launches no browser (docs/discovery.md)."""
+    from pytest_pacts.browser import StandaloneBrowser
+    from pytest_pacts.discovery.planning import PlanDiscovery, discover_plan
+
+    todo: list[Plan] = []
+    cached = 0
+    for plan in plans:
+        state, _entry = ("miss", None) if mode == "always" else load_pom(store, plan)
+        if state == "hit":
+            cached += 1
+        else:
+            todo.append(plan)
+    if not todo:
+        say(f"discovery: {cached} requirement(s) cached, none to discover (no browser launched)")
+        return
+    done: list[PlanDiscovery] = []
+    position = {id(plan): n for n, plan in enumerate(todo, start=1)}
+
+    with StandaloneBrowser(browser_path) as browser:
+
+        def discover(plan: Plan) -> None:
+            say(
+                f"discovering {plan.req_id} ({position[id(plan)]}/{len(todo)}) "
+                f"[{plan.requirement.source.render()}]"
+            )
+            with browser.page(dict(plan.requirement.context)) as page:
+                outcome = discover_plan(page, plan, base_url)
+            done.append(outcome)
+            if outcome.cacheable:
+                save_pom(store, outcome.entry(), ttl_seconds)
+            for problem in outcome.problems:
+                if problem.kind == "step":
+                    # often an element shown only after earlier steps: not an error yet
+                    say(
+                        f"  {problem} (not resolved on the start page; it is "
+                        "discovered again right before it runs)"
+                    )
+                else:
+                    say(f"  {problem}")
+
+        shared = discover_once(store, todo, discover, mode=mode, say=say)
+        launches = browser.launches
+    found = sum(len(d.cacheable) for d in done)
+    elsewhere = (
+        f", {shared.elsewhere} discovered by another runner (waited {shared.waited:.1f} s)"
+        if shared.elsewhere
+        else ""
+    )
+    say(
+        f"discovery: {shared.here} requirement(s) discovered ({found} step locator(s) "
+        f"verified), {cached} cached{elsewhere}; browser launched {launches} time(s)"
+    )
+
+
+@dataclass
+class SharedDiscovery:
+    """What :func:`discover_once` did: discovered here, by another runner, time waited."""
+
+    here: int = 0
+    elsewhere: int = 0
+    waited: float = 0.0
+
+
+def discover_once(
+    store: Store,
+    todo: Sequence[Plan],
+    discover: Callable[[Plan], None],
+    *,
+    mode: str = "auto",
+    say: Callable[[str], None] = lambda _text: None,
+    poll_seconds: float = POLL_SECONDS,
+) -> SharedDiscovery:
+    """Call ``discover`` for each plan of ``todo`` that no other process sharing the store is
+    discovering or has just discovered; wait for those that one is (docs/store.md,
+    "Discovery leases").
+
+    A plan is claimed through the store's discovery lease of ``(req_id, plan_hash)``: one
+    claimer wins, the others wait until it is released and then read the POM cache it wrote.
+    If the holder left nothing cached (nothing verified, or it crashed and its lease ran
+    out), a waiter claims the lease and discovers itself. Under ``--pacts-discover=always``
+    a result counts as fresh only if its lease was released after this phase began.
+    """
+    leases = store.discovery_leases
+    began = datetime.now(UTC)
+    result = SharedDiscovery()
+    pending = deque(todo)
+    waiting: list[Plan] = []
+    waiting_since: float | None = None
+    while pending or waiting:
+        if pending:
+            plan = pending.popleft()
+            claim = leases.claim(plan.req_id, plan.plan_hash)
+            if not claim.granted:
+                waiting.append(plan)
+                continue
+            fresh = mode != "always" or (
+                claim.previous_released_at is not None and claim.previous_released_at >= began
+            )
+            if fresh and load_pom(store, plan)[0] == "hit":
+                leases.release(plan.req_id, plan.plan_hash, discovered=False)
+                result.elsewhere += 1
+                continue
+            discovered = False
+            try:
+                discover(plan)
+                discovered = True
+            finally:
+                leases.release(plan.req_id, plan.plan_hash, discovered=discovered)
+            result.here += 1
+            continue
+        if waiting_since is None:
+            waiting_since = time.monotonic()
+            first = leases.get(waiting[0].req_id, waiting[0].plan_hash)
+            holder = f" (first: {waiting[0].req_id} by {first.holder})" if first else ""
+            say(
+                f"waiting for {len(waiting)} requirement(s) being discovered by another "
+                f"runner sharing the store{holder}"
+            )
+        time.sleep(poll_seconds)
+        still: list[Plan] = []
+        for plan in waiting:
+            lease = leases.get(plan.req_id, plan.plan_hash)
+            if lease is not None and not leases.is_free(lease):
+                still.append(plan)
+            elif load_pom(store, plan)[0] == "hit":
+                result.elsewhere += 1
+            else:
+                pending.append(plan)  # its holder left nothing cached: discover it here
+        waiting = still
+    if waiting_since is not None:
+        result.waited = time.monotonic() - waiting_since
+    return result

@@ -85,11 +85,14 @@ def test_engine_side_never_imports_pytest(path: Path) -> None:
 
 # -- a thin pytest layer ------------------------------------------------------------------------
 
-# What a run is made of, composed by application.py only (prepare_run, finish_run).
+# What a run is made of, composed by application.py only (prepare_run, finish_run,
+# discover_plans): recipes and proposals, the generator, the healing ladder, the POM cache
+# and the discovery of a plan.
 COMPOSED_BY_THE_APPLICATION = (
     "pytest_pacts.governance",
     "pytest_pacts.generator",
     "pytest_pacts.engine.healing",
+    "pytest_pacts.discovery",
 )
 
 
@@ -129,11 +132,13 @@ def test_the_composition_check_would_catch_an_import(tmp_path: Path) -> None:
         "from pytest_pacts import generator\n"
         "from pytest_pacts.engine import healing\n"
         "def f():\n    from pytest_pacts.governance.review import accept\n"
+        "from pytest_pacts.discovery.pom import save_pom\n"
     )
     assert _composes(sample) == {
         "pytest_pacts.generator",
         "pytest_pacts.engine.healing",
         "pytest_pacts.governance.review",
+        "pytest_pacts.discovery.pom",
     }
 
 

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from pytest_pacts.application import SharedDiscovery, discover_once
 from pytest_pacts.discovery.planning import PomEntry
 from pytest_pacts.discovery.pom import save_pom
 from pytest_pacts.models import Plan
 from pytest_pacts.planner import load_file
-from pytest_pacts.pytest_plugin.discovery_phase import SharedDiscovery, discover_once
 from pytest_pacts.store import open_store
 
 REQS = "requirements:\n" + "".join(
