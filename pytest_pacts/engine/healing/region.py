@@ -103,8 +103,15 @@ class RegionDriftRung:
         if state.discovery is not None:
             known.extend(state.discovery.alternates)
 
-        rediscovered, failed = self._rediscover(ctx)
-        agreed = self._agreed(ctx, known, rediscovered)
+        # The recorded locators alone, when every one that still singles out an element
+        # singles out the same one from two independent sources: re-discovery (a scan of
+        # the page) could only add the "name" source to that element, never outvote it.
+        rediscovered: list[Locator] | None = None
+        failed = ""
+        agreed = self._agreed(ctx, known, [], unanimous=True)
+        if agreed is None:
+            rediscovered, failed = self._rediscover(ctx)
+            agreed = self._agreed(ctx, known, rediscovered)
         if agreed is not None:
             locator, sources = agreed
             extra = {"region_gone": region, "agreeing_sources": ", ".join(sources)}
@@ -112,6 +119,8 @@ class RegionDriftRung:
             result = try_locators(ctx, self.name, [option], what)
             if result is not None and result.accepted:
                 return result
+        if rediscovered is None:
+            rediscovered, failed = self._rediscover(ctx)
 
         notes: list[str] = []
         if failed:
@@ -247,11 +256,16 @@ class RegionDriftRung:
 
     @staticmethod
     def _agreed(
-        ctx: HealContext, known: list[Locator], rediscovered: list[Locator]
+        ctx: HealContext,
+        known: list[Locator],
+        rediscovered: list[Locator],
+        *,
+        unanimous: bool = False,
     ) -> tuple[Locator, list[str]] | None:
         """A locator whose element at least two independent locators (the recorded ones and
         those re-discovered by the step's words) single out once the vanished region is
-        dropped, and the sources that agree."""
+        dropped, and the sources that agree. ``unanimous``: only when no locator singles out
+        another element."""
         groups: dict[str, tuple[Locator, set[str]]] = {}
         # everything re-discovery returns was found through the step's words: one source,
         # however many renderings of that element it offers
@@ -267,6 +281,8 @@ class RegionDriftRung:
             key = found.fingerprint.model_dump_json()
             first, sources = groups.get(key, (unscoped, set()))
             groups[key] = (first, sources | {source})
+        if unanimous and len(groups) != 1:
+            return None
         best = max(groups.values(), key=lambda group: len(group[1]), default=None)
         if best is None or len(best[1]) < 2:
             return None
