@@ -273,6 +273,22 @@ def test_an_abbreviated_identifier_is_found_by_the_word_it_stands_for(tab: Page)
     assert find(tab, "Open", "click").locator is None
 
 
+NESTED_LIST_ROWS = "".join(
+    f'<li class="row"><ul class="cells"><li><input type="checkbox"></li>'
+    f'<li><a href="#{n}">{n}</a></li>'
+    f'<li><button id="rename-{n}" data-test-id="rename-button"><svg width="8" height="8">'
+    "</svg></button></li></ul></li>"
+    for n in ("alpha", "beta")
+)
+
+
+def test_a_list_item_around_the_regions_name_is_no_section_boundary(tab: Page) -> None:
+    """Rows built of list items (each cell an <li>): the item holding only the name is the
+    name's wrapper; the row around it is the section (MLflow's experiment list)."""
+    tab.set_content(f"<ul>{NESTED_LIST_ROWS}</ul>")
+    assert chosen_id(tab, find(tab, "Rename", region="beta")) == "rename-beta"
+
+
 def test_nothing_in_the_modal_matches_so_the_page_is_searched(tab: Page) -> None:
     # an interstitial covering the page: the element is found, and the gate says obscured
     # (healing may dismiss the dialog); it is never reported as acted-on-able

@@ -135,7 +135,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (let a = anchor.el; a && a.tagName !== 'HTML'; a = parentOf(a)) {
         const inside = els.filter((e) => chains.get(e).has(a));
         if (inside.length) { group = { container: a, how: anchor.how, els: inside }; break; }
-        if (isSection(a)) break;
+        // a section that holds nothing but the anchor (and empty decoration) is the anchor's
+        // wrapper (a list item around the name in a row built of list items), not its section
+        if (isSection(a) && !wrapsOnly(a, anchor.el)) break;
       }
       // A heading also names what follows it up to the next heading of its level or higher
       // (its section), whatever wraps them: "All@By in stock" in a filter sidebar of
@@ -150,6 +152,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return groups;
   }
 
+  function wrapsOnly(section, anchor) {
+    if (section === anchor) return false;
+    for (const e of section.querySelectorAll('*')) {
+      if (e === anchor || e.contains(anchor) || anchor.contains(e)) continue;
+      if (e.tagName === 'IFRAME' || dom.textOf(e) || isClickable(e, dom.roleOf, true)) return false;
+    }
+    return true;
+  }
   function headingLevel(h) {
     const m = /^H([1-6])$/.exec(h.tagName);
     if (m) return Number(m[1]);
