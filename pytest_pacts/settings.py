@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from pytest_pacts.planner.readers.limits import ReadLimits
 
 __all__ = [
     "AcceptHeals",
@@ -80,6 +83,26 @@ class PactsSettings:
     def session_id(self) -> str:
         """Runs of one requirement against one deployment conflict while in flight."""
         return self.session or self.base_url or "default"
+
+    @property
+    def max_file_bytes(self) -> int:
+        """The largest requirement file read (0 or less: the default)."""
+        from pytest_pacts.planner.readers.limits import MIB
+
+        return int((self.max_file_mb or PactsSettings.max_file_mb) * MIB)
+
+    def read_limits(self) -> ReadLimits:
+        """What reading one requirement file may cost (docs/reference.md)."""
+        from pytest_pacts.planner.readers.limits import MIB, ReadLimits
+
+        return ReadLimits(
+            max_uncompressed_bytes=int(self.max_uncompressed_mb * MIB),
+            max_compression_ratio=self.max_compression_ratio,
+            max_rows=self.max_rows,
+            max_cell_chars=self.max_cell_chars,
+            max_depth=self.max_nesting,
+            max_nodes=self.max_yaml_nodes,
+        )
 
     def report_root(self, rootpath: Path) -> Path | None:
         """The folder holding one folder per run, or ``None`` when reports are off."""

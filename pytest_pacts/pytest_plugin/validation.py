@@ -25,7 +25,6 @@ from pytest_pacts.models import Plan
 from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
 from pytest_pacts.planner.blocks import BlockDefinition
 from pytest_pacts.planner.loader import load_blocks_file
-from pytest_pacts.planner.readers.limits import MIB, ReadLimits
 from pytest_pacts.pytest_plugin import options
 
 SHARED_BLOCKS_KEY = pytest.StashKey[dict[str, BlockDefinition]]()
@@ -98,22 +97,12 @@ def shared_blocks(config: pytest.Config) -> dict[str, BlockDefinition]:
 
 def loader_options(config: pytest.Config) -> LoaderOptions:
     settings = options.settings(config)
-    secret = frozenset(settings.secret_vars)
-    max_mb = settings.max_file_mb or 20.0
-    limits = ReadLimits(
-        max_uncompressed_bytes=int(settings.max_uncompressed_mb * MIB),
-        max_compression_ratio=settings.max_compression_ratio,
-        max_rows=settings.max_rows,
-        max_cell_chars=settings.max_cell_chars,
-        max_depth=settings.max_nesting,
-        max_nodes=settings.max_yaml_nodes,
-    )
     return LoaderOptions(
         env=dict(os.environ),
-        secret_vars=secret,
+        secret_vars=frozenset(settings.secret_vars),
         shared_blocks=shared_blocks(config),
-        max_file_bytes=int(max_mb * MIB),
-        limits=limits,
+        max_file_bytes=settings.max_file_bytes,
+        limits=settings.read_limits(),
     )
 
 
