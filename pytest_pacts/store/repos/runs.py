@@ -224,29 +224,46 @@ class RunRepository(RunRecordsRepository):
         limit: int | None = None,
     ) -> list[Run]:
         """Runs started in ``[since, until)`` matching the filters, oldest first."""
+        where, params = self._where(req_id, session_id, status, None, since, until)
+        sql = f"SELECT {_RUN_COLUMNS} FROM runs{where} ORDER BY started_at, id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        return [self._run(r) for r in self._db.fetchall(sql, params)]
+
+    def _where(
+        self,
+        req_id: str | None,
+        session_id: str | None,
+        status: RunStatus | None,
+        verdict: Verdict | None,
+        since: datetime | None,
+        until: datetime | None,
+    ) -> tuple[str, list[object]]:
+        """The ``WHERE`` clause and its parameters for the run filters (``""`` for none)."""
         clauses: list[str] = []
         params: list[object] = []
         for column, value in (("req_id", req_id), ("session_id", session_id)):
             if value is not None:
                 clauses.append(f"{column} = ?")
                 params.append(value)
-        if status is not None:
-            if status not in _STATUSES:
-                raise ValueError(f"status must be one of {sorted(_STATUSES)}, got {status!r}")
-            clauses.append("status = ?")
-            params.append(status)
+        for column, value, allowed in (
+            ("status", status, _STATUSES),
+            ("verdict", verdict, _VERDICTS),
+        ):
+            if value is None:
+                continue
+            if value not in allowed:
+                raise ValueError(f"{column} must be one of {sorted(allowed)}, got {value!r}")
+            clauses.append(f"{column} = ?")
+            params.append(value)
         if since is not None:
             clauses.append("started_at >= ?")
             params.append(self._db.ts_in(since))
         if until is not None:
             clauses.append("started_at < ?")
             params.append(self._db.ts_in(until))
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        sql = f"SELECT {_RUN_COLUMNS} FROM runs{where} ORDER BY started_at, id"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(int(limit))
-        return [self._run(r) for r in self._db.fetchall(sql, params)]
+        return (f" WHERE {' AND '.join(clauses)}" if clauses else ""), params
 
     def page(
         self,
@@ -265,29 +282,7 @@ class RunRepository(RunRecordsRepository):
         ``runs_req_started`` indexes)."""
         if limit < 1 or offset < 0:
             raise ValueError(f"limit must be >= 1 and offset >= 0, got {limit}/{offset}")
-        clauses: list[str] = []
-        params: list[object] = []
-        for column, value in (("req_id", req_id), ("session_id", session_id)):
-            if value is not None:
-                clauses.append(f"{column} = ?")
-                params.append(value)
-        if status is not None:
-            if status not in _STATUSES:
-                raise ValueError(f"status must be one of {sorted(_STATUSES)}, got {status!r}")
-            clauses.append("status = ?")
-            params.append(status)
-        if verdict is not None:
-            if verdict not in _VERDICTS:
-                raise ValueError(f"verdict must be one of {sorted(_VERDICTS)}, got {verdict!r}")
-            clauses.append("verdict = ?")
-            params.append(verdict)
-        if since is not None:
-            clauses.append("started_at >= ?")
-            params.append(self._db.ts_in(since))
-        if until is not None:
-            clauses.append("started_at < ?")
-            params.append(self._db.ts_in(until))
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        where, params = self._where(req_id, session_id, status, verdict, since, until)
         with self._db.transaction():
             counted = self._db.fetchone(f"SELECT COUNT(*) FROM runs{where}", params)
             rows = self._db.fetchall(
