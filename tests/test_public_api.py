@@ -10,14 +10,12 @@ import pkgutil
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Page
 
 import pytest_pacts
-from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import to_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,22 +101,6 @@ LOGIN = """<h1>Shop</h1>
   <button type="button" id="login" data-mark="real">Log in</button>
   <button type="button" id="cancel">Cancel</button>
 </form>"""
-
-
-@pytest.fixture(scope="module")
-def api_browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    yield browser
-    browser.close()
-
-
-@pytest.fixture
-def tab(api_browser: Browser) -> Iterator[Page]:
-    context = api_browser.new_context(viewport={"width": 1000, "height": 700})
-    context.set_default_timeout(5_000)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def _mark(page: Page, locator: pytest_pacts.Locator) -> str | None:

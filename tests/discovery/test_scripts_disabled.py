@@ -27,8 +27,8 @@ STATIC_FORM = """
 
 
 @pytest.fixture
-def no_script_tab(discovery_browser: Browser) -> Iterator[Page]:
-    context = discovery_browser.new_context(
+def no_script_tab(module_browser: Browser) -> Iterator[Page]:
+    context = module_browser.new_context(
         java_script_enabled=False, viewport={"width": 1000, "height": 700}
     )
     context.set_default_timeout(5_000)

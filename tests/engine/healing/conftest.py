@@ -7,27 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright
 
-from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import RELEASES, DemoServer
 from pytest_pacts.store import Store, open_store
-
-
-@pytest.fixture(scope="module")
-def heal_browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    yield browser
-    browser.close()
-
-
-@pytest.fixture
-def tab(heal_browser: Browser) -> Iterator[Page]:
-    context = heal_browser.new_context(viewport={"width": 1000, "height": 700})
-    context.set_default_timeout(5_000)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 @pytest.fixture(scope="session")
