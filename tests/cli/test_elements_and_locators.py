@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from playwright.sync_api import Browser
+
 from pytest_pacts.application import RunSettings, conclude_run, prepare_run
-from pytest_pacts.browser import StandaloneBrowser
 from pytest_pacts.demo_app import DemoServer
 from pytest_pacts.engine.api import run_requirement
 from pytest_pacts.planner import LoaderOptions, load_file
@@ -79,25 +80,32 @@ def test_elements_usage_errors(tmp_path: Path) -> None:
     assert "login.req.yaml has no requirement R-NOPE (it has: R-LOGIN)" in unknown.stderr
 
 
-def _run_on(store_path: Path, base_url: str, plan_file: Path) -> None:
-    """One run as pytest makes it (application layer), so the store holds what it would."""
+def _run_on(browser: Browser, store_path: Path, base_url: str, plan_file: Path) -> None:
+    """One run as pytest makes it (application layer), so the store holds what it would.
+    The browser is the session's (pytest-playwright's ``playwright``): a second sync
+    Playwright in this process would fail once that one has started."""
     (plan,) = load_file(plan_file, LoaderOptions()).plans
-    with open_store(store_path) as store, StandaloneBrowser() as browser:
+    with open_store(store_path) as store:
         prepared = prepare_run(store, plan, RunSettings(base_url=base_url))
-        with browser.page() as page:
-            record = run_requirement(plan, page, prepared.runtime)
+        context = browser.new_context()
+        try:
+            record = run_requirement(plan, context.new_page(), prepared.runtime)
+        finally:
+            context.close()
         assert record.verdict == "pass", record.rca
         conclude_run(prepared, record)
 
 
-def test_locators_shows_the_recipe_and_where_each_was_verified(tmp_path: Path) -> None:
+def test_locators_shows_the_recipe_and_where_each_was_verified(
+    tmp_path: Path, module_browser: Browser
+) -> None:
     (tmp_path / "login.req.yaml").write_text(LOGIN)
     store = tmp_path / "pacts.db"
     with DemoServer("v1") as one, DemoServer("v1") as two:
         first, second = one.url.rstrip("/"), two.url.rstrip("/")
-        _run_on(store, first, tmp_path / "login.req.yaml")
-        _run_on(store, first, tmp_path / "login.req.yaml")
-        _run_on(store, second, tmp_path / "login.req.yaml")
+        _run_on(module_browser, store, first, tmp_path / "login.req.yaml")
+        _run_on(module_browser, store, first, tmp_path / "login.req.yaml")
+        _run_on(module_browser, store, second, tmp_path / "login.req.yaml")
         result = pacts("locators", "R-LOGIN", "--store", str(store), "--json", cwd=tmp_path)
         text = pacts("locators", "R-LOGIN", "--store", str(store), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -114,11 +122,11 @@ def test_locators_shows_the_recipe_and_where_each_was_verified(tmp_path: Path) -
     assert f"{first} x2 (last " in text.stdout and f"{second} x1 (last " in text.stdout
 
 
-def test_locators_for_an_unknown_requirement(tmp_path: Path) -> None:
+def test_locators_for_an_unknown_requirement(tmp_path: Path, module_browser: Browser) -> None:
     (tmp_path / "login.req.yaml").write_text(LOGIN)
     store = tmp_path / "pacts.db"
     with DemoServer("v1") as demo:
-        _run_on(store, demo.url, tmp_path / "login.req.yaml")
+        _run_on(module_browser, store, demo.url, tmp_path / "login.req.yaml")
     result = pacts("locators", "R-OTHER", "--store", str(store), cwd=tmp_path)
     assert result.returncode == 1
     assert "holds no locators for R-OTHER" in result.stdout
