@@ -12,12 +12,14 @@ import json
 from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import fastjsonschema
-from jsonschema import Draft202012Validator, ValidationError
 
 from pytest_pacts.planner.readers.base import JsonLike, PathKey
+
+if TYPE_CHECKING:  # imported to word the errors of an invalid file, never for a valid one
+    from jsonschema import Draft202012Validator, ValidationError
 
 SCHEMA_FILE = "requirements.schema.json"
 _TYPE_WORDS = {
@@ -39,6 +41,8 @@ def schema() -> dict[str, JsonLike]:
 
 @cache
 def _collection_validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     # Readers normalise single-requirement files to the collection form first, so errors
     # are reported against one branch instead of jsonschema's vague "anyOf" failure.
     full = schema()

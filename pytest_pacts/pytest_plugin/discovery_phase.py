@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pacts.application import discover_plans
 from pytest_pacts.models import Plan
 from pytest_pacts.planner import RequirementFileError, load_file
 from pytest_pacts.pytest_plugin import options
@@ -63,6 +62,9 @@ def run_discovery(config: pytest.Config, plans: Iterable[Plan]) -> None:
     mode = _mode(config)
     if mode == "off":
         return
+    # imported here: ``--collect-only`` discovers nothing and loads none of it
+    from pytest_pacts.application import discover_plans
+
     settings = options.settings(config)
     discover_plans(
         get_store(config),

@@ -15,20 +15,10 @@ import os
 import sys
 import warnings
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Page
 
-from pytest_pacts.application import (
-    HumanRung,
-    PreparedRun,
-    RunConclusion,
-    finish_run,
-    prepare_run,
-    run_settings,
-)
-from pytest_pacts.engine.api import RequirementFailed, render_failure, run_requirement
-from pytest_pacts.engine.contracts import ExtensionHealer, HealContext
 from pytest_pacts.errors import PactsHealWarning
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import Locator
@@ -40,8 +30,18 @@ from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY
 from pytest_pacts.pytest_plugin.store_access import get_store
 from pytest_pacts.settings import PactsSettings
 
+# The application layer, the engine and Playwright are imported by the functions that run a
+# requirement: collection (which builds items around these test bodies) loads none of them.
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from pytest_pacts.application import HumanRung, PreparedRun, RunConclusion
+    from pytest_pacts.engine.contracts import ExtensionHealer, HealContext
+
 
 def _human(config: pytest.Config) -> HumanRung:
+    from pytest_pacts.application import HumanRung
+
     capture = config.pluginmanager.getplugin("capturemanager")
 
     def ask(prompt: str) -> str:
@@ -106,6 +106,8 @@ def prepare(
     settings. ``navigate=False`` runs on the page as it is (the ``pacts`` fixture); ``env``
     replaces ``os.environ`` for value templates; ``generate`` writes the plain test of a
     passing run under ``--pacts-generate``."""
+    from pytest_pacts.application import prepare_run, run_settings
+
     settings = options.settings(config)
     generate_dir = (
         config.rootpath / settings.generate_dir if generate and settings.generate else None
@@ -126,6 +128,9 @@ def prepare(
 def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str | None) -> None:
     """The test body of every requirement item (the ``callobj`` of its Function). The
     ``base_url`` fixture is pytest-playwright's (option, ini key) or a project's override."""
+    from pytest_pacts.application import finish_run
+    from pytest_pacts.engine.api import run_requirement
+
     item = request.node
     assert isinstance(item, RequirementItem)
     prepared = prepare(request.config, item.plan, base_url=base_url, generate=True)
@@ -144,6 +149,7 @@ def dry_run_test(request: pytest.FixtureRequest) -> None:
     disappeared) without driving the app; collection-time discovery still follows
     ``--pacts-discover``.
     """
+    from pytest_pacts.engine.api import RequirementFailed
     from pytest_pacts.planner.templating import Resolver, TemplateError
 
     item = request.node
@@ -168,6 +174,8 @@ def outcome(record: RunRecord, settings: PactsSettings, accepted: list[str]) -> 
     """The pytest outcome of a record: fail raises :class:`RequirementFailed`
     with the failure text; a healed pass warns (:class:`PactsHealWarning`), or raises under
     ``--pacts-strict-heal``."""
+    from pytest_pacts.engine.api import RequirementFailed, render_failure
+
     if record.verdict == "fail":
         raise RequirementFailed(render_failure(record))
     if record.healed:

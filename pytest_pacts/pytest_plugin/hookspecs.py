@@ -8,11 +8,14 @@ implementation by any other name would silently never be called.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_pacts.engine.contracts import HealContext
 from pytest_pacts.models.locator import Locator
+
+if TYPE_CHECKING:  # the engine is loaded when a requirement runs, not at start-up
+    from pytest_pacts.engine.contracts import HealContext
 
 
 @pytest.hookspec

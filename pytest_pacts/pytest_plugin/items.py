@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from _pytest._code.code import TerminalRepr
 
-from pytest_pacts.engine.api import RequirementFailed
 from pytest_pacts.models import Plan
 
 __all__ = ["RequirementItem"]
@@ -39,6 +38,9 @@ class RequirementItem(pytest.Function):
     def repr_failure(  # type: ignore[override]
         self, excinfo: pytest.ExceptionInfo[BaseException]
     ) -> str | TerminalRepr:
+        # imported here: collection, which builds items, never loads the engine
+        from pytest_pacts.engine.api import RequirementFailed
+
         if isinstance(excinfo.value, RequirementFailed):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

@@ -27,12 +27,14 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY
-from pytest_pacts.reports import artifacts, html, junit, results
-from pytest_pacts.reports import summary as run_summary
-from pytest_pacts.reports.proposals import ProposalView, proposal_views
-from pytest_pacts.reports.redact import Redactor, plan_secrets
 
+# The report writers (and, through the heal proposals, governance) are imported by the hooks
+# that write: collection (``--collect-only`` in an IDE) loads none of them.
 if TYPE_CHECKING:
+    from pytest_pacts.reports import results
+    from pytest_pacts.reports import summary as run_summary
+    from pytest_pacts.reports.proposals import ProposalView
+    from pytest_pacts.reports.redact import Redactor
     from pytest_pacts.store import Store
 
 PLUGIN_NAME = "pacts-reporting"
@@ -134,6 +136,8 @@ class Reporting:
         record = item.stash.get(RUN_KEY, None)
         if record is None:
             if plan is not None:
+                from pytest_pacts.reports.redact import Redactor
+
                 report.pacts = {  # type: ignore[attr-defined]
                     "nodeid": item.nodeid,
                     "req_id": plan.req_id,
@@ -157,6 +161,8 @@ class Reporting:
         plan = _plan(item)
         if not isinstance(folder, str) or plan is None or not Path(folder).is_dir():
             return
+        from pytest_pacts.reports.redact import Redactor, plan_secrets
+
         secret_vars = frozenset(self.settings.secret_vars)
         redactor = Redactor(plan_secrets(plan, dict(os.environ), secret_vars))
         for trace in sorted(Path(folder).glob("*.zip")):
@@ -174,6 +180,8 @@ class Reporting:
             return
         if _plan(item) is None and RUN_KEY not in item.stash:
             return  # not a pytest-pacts test: its artifacts are none of our business
+        from pytest_pacts.reports import artifacts
+
         kept = artifacts.copy_tree(
             Path(folder), artifacts.requirement_dir(run_dir, item.nodeid) / "playwright"
         )
@@ -194,6 +202,10 @@ class Reporting:
     def _report_record(
         self, item: pytest.Item, report: pytest.TestReport, record: RunRecord, plan: Plan | None
     ) -> None:
+        from pytest_pacts.reports import artifacts, junit
+        from pytest_pacts.reports.proposals import proposal_views
+        from pytest_pacts.reports.redact import Redactor, plan_secrets
+
         views = proposal_views(record, self.store() if record.proposals else None)
         env = dict(os.environ)
         redactor = Redactor(plan_secrets(plan, env) if plan is not None else ())
@@ -240,6 +252,8 @@ class Reporting:
         controller at session end)."""
         if not self._results_on():
             return None
+        from pytest_pacts.reports import results
+
         return results.requirement_result(
             plan, record, nodeid=item.nodeid, path=item.path, redact=redactor.text
         ).as_json()
@@ -251,6 +265,8 @@ class Reporting:
         self, record: RunRecord, views: list[ProposalView], redactor: Redactor
     ) -> list[dict[str, str | None]]:
         from pytest_html import extras as html_extras
+
+        from pytest_pacts.reports import html
 
         out = [html_extras.html(redactor.text(html.requirement_html(record, views)))]
         images: list[tuple[str, str]] = []
@@ -300,6 +316,8 @@ class Reporting:
         return None
 
     def summary(self) -> run_summary.RunSummary:
+        from pytest_pacts.reports import summary as run_summary
+
         result = run_summary.from_entries(self.entries, self.no_record)
         store = self.store()
         if store is not None:
@@ -317,6 +335,7 @@ class Reporting:
     def _write_results(self, run_dir: Path) -> results.Written:
         """The results workbooks and CSVs of the session (controller only)."""
         from pytest_pacts.pytest_plugin.validation import loader_options
+        from pytest_pacts.reports import results
 
         found = []
         for entry in [*self.entries, *self.unrecorded]:
@@ -338,6 +357,9 @@ class Reporting:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.is_worker or not self.entries or self.run_dir is None:
             return
+        from pytest_pacts.reports import artifacts
+        from pytest_pacts.reports import summary as run_summary
+
         if self._results_on():
             self.results = self._write_results(self.run_dir)
             for problem in self.results.problems:
@@ -378,10 +400,14 @@ class Reporting:
     # -- pytest-html (optional) -----------------------------------------------------------
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_table_header(self, cells: list[str]) -> None:
+        from pytest_pacts.reports import html
+
         cells.insert(2, html.VERDICT_HEADER)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_table_row(self, report: pytest.TestReport, cells: list[str]) -> None:
+        from pytest_pacts.reports import html
+
         entry = getattr(report, "pacts", None)
         if isinstance(entry, dict):
             cells.insert(
@@ -395,6 +421,8 @@ class Reporting:
         self, prefix: list[str], summary: list[str], postfix: list[str], session: pytest.Session
     ) -> None:
         if self.entries or self.no_record:
+            from pytest_pacts.reports import html
+
             prefix.append(html.summary_html(self.summary()))
 
 

@@ -22,13 +22,10 @@ from collections.abc import Generator
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Page
 
-from pytest_pacts.application import finish_run
-from pytest_pacts.engine.api import RequirementFailed, Runtime, record_run, run_requirement
-from pytest_pacts.engine.combine import combine_runs
 from pytest_pacts.errors import PactsError, PactsStoreWarning
 from pytest_pacts.models import Plan, SourceRef, Step
 from pytest_pacts.models.outcome import RunRecord, StepRecord
@@ -38,8 +35,15 @@ from pytest_pacts.planner.templating import MASK, Secret, reveal
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import outcome, prepare
 from pytest_pacts.pytest_plugin.keys import RUN_KEY
-from pytest_pacts.reports.redact import Redactor
 from pytest_pacts.settings import PactsSettings
+
+# The engine, the application layer, the report writers and Playwright are imported when a
+# step runs: the plugin registers this module at start-up, collection included.
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from pytest_pacts.engine.api import Runtime
+    from pytest_pacts.reports.redact import Redactor
 
 __all__ = ["PactsStepError", "PactsSteps", "PactsStoreWarning", "pacts"]
 
@@ -125,6 +129,10 @@ class PactsSteps:
             (step,),
             source,
         )
+        from pytest_pacts.application import finish_run
+        from pytest_pacts.engine.api import run_requirement
+        from pytest_pacts.engine.combine import combine_runs
+
         prepared = prepare(self._config, plan, navigate=False, env=env)
         # the store's run history gets one run per test (finish()), not one per step
         self._runtime = replace(prepared.runtime, record=False)
@@ -140,6 +148,8 @@ class PactsSteps:
         self._record = combine_runs(whole, self._runs)
         self._item.stash[RUN_KEY] = self._record
         if run.verdict == "fail":
+            from pytest_pacts.reports.redact import Redactor
+
             self.finish()
             redactor = Redactor(v.reveal() for v in self._secrets.values())
             _fail_like_an_item(self._record, self._settings, self._accepted, redactor)
@@ -154,6 +164,8 @@ class PactsSteps:
         runtime = self._runtime
         if runtime is None or runtime.store is None:
             return
+        from pytest_pacts.engine.api import record_run
+
         # a store problem must not change the test's verdict, nor go unnoticed
         for problem in record_run(runtime.store, runtime.session_id, self._whole, self._record):
             warnings.warn(PactsStoreWarning(f"{self.req_id}: {problem}"), stacklevel=1)
@@ -229,6 +241,8 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
             steps.finish()  # also when the body raised after some steps
     record = steps.record if steps is not None else None
     if steps is not None and record is not None:
+        from pytest_pacts.reports.redact import Redactor
+
         _fail_like_an_item(record, options.settings(item.config), steps.accepted, Redactor())
     return result
 
@@ -239,6 +253,8 @@ def _fail_like_an_item(
     """:func:`outcome`, with its failure text as the whole report (no traceback); known
     secret values are masked once more (the records already show them as ``***``)."""
     __tracebackhide__ = True
+    from pytest_pacts.engine.api import RequirementFailed
+
     try:
         outcome(record, settings, accepted)
     except RequirementFailed as exc:
