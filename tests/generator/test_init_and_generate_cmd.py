@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,18 +105,25 @@ def test_generate_without_locators_says_what_to_do(
     assert "REQ-GEN-001: not generated" in out and "--discover" in out
 
 
-def test_generate_discover_walks_the_demo_app_in_its_own_browser(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_generate_discover_walks_the_demo_app_in_its_own_browser(tmp_path: Path) -> None:
+    """Through the console script in its own process: the command starts its own Playwright,
+    which a test process whose pytest-playwright has started one cannot do a second time."""
     from pytest_pacts.demo_app import DemoServer
 
-    monkeypatch.chdir(tmp_path)
     req = _requirement(tmp_path)
     out = tmp_path / "gen"
     with DemoServer("v1") as demo:
         args = ["generate", str(req), "--out", str(out), "--discover", "--base-url", demo.url]
-        assert main(args) == 0
-    assert "REQ-GEN-001: wrote" in capsys.readouterr().out
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest_pacts.cli", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "REQ-GEN-001: wrote" in done.stdout
     source = (out / "test_req_gen_001.py").read_text()
     ast.parse(source)
     assert """.locator('[data-test="username"]')""" in source  # found on the page
