@@ -221,7 +221,10 @@ class Discoverer:
         if not ranked:
             message = str(answers[0][1].get("message", "no element matches"))
             missing = bool(answers) and all(r.get("region_missing") for _s, r in answers)
-            unresolved = Unresolved(reason="none", message=message, region_missing=missing)
+            hidden = sum(r.get("hidden", 0) for _s, r in answers)
+            unresolved = Unresolved(
+                reason="none", message=message, region_missing=missing, hidden_matches=hidden
+            )
             return DiscoveryResult(**base.fields(), unresolved=unresolved)
         best = min(r["rank"] or 0 for _s, r in ranked)
         top = [(s, r) for s, r in ranked if r["rank"] == best]

@@ -72,6 +72,7 @@ class ScanResult(TypedDict):
     candidates: NotRequired[list[ScanCandidate]]
     message: NotRequired[str]
     region_missing: NotRequired[bool]
+    hidden: NotRequired[int]
 
 
 @with_config(_OPEN)

@@ -141,8 +141,15 @@ class Finder:
             if now >= deadline:
                 break
             # A settled page that still has no single match (none, or several equally good
-            # ones) will not grow one by waiting: fail now so healing starts.
-            if now - start >= min(settle_ms, timeout_ms) and settled(self.page, self.monitor):
+            # ones) will not grow one by waiting: fail now so healing starts. Unless hidden
+            # elements match: a page shows them later (cards revealed after a timer), as
+            # Playwright waits for visibility, the step waits up to its timeout.
+            hidden = last.unresolved is not None and last.unresolved.hidden_matches > 0
+            if (
+                not hidden
+                and now - start >= min(settle_ms, timeout_ms)
+                and settled(self.page, self.monitor)
+            ):
                 break
             wait_for_change(self.page)
         step = self.plan.steps[index]

@@ -252,6 +252,11 @@ class Unresolved(_Frozen):
         description="Nothing matched because the step's region itself is not on the page (no "
         "container and no text of that name, in any frame).",
     )
+    hidden_matches: int = Field(
+        default=0,
+        description="Hidden elements that match the step: it is waited for (they may be about "
+        "to be shown), not failed as soon as the page is settled.",
+    )
 
 
 class RejectedLocator(_Frozen):

@@ -162,3 +162,27 @@ def _gate(page: Page, monitor: EnvMonitor, selector: str) -> GateOutcome:
         settle_ms=PATIENT.settle_timeout_ms,
         monitor=monitor,
     )
+
+
+# The button is in the page from the start but hidden; a timer shows it (cards revealed
+# after their data is "ready"). The page is settled meanwhile: no request, no DOM change.
+REVEALED_LATER = """
+<h1>Products</h1>
+<div id="card" style="display:none"><h2>Backpack</h2><button id="add">Add to cart</button></div>
+<p id="out"></p>
+<script>setTimeout(() => { document.getElementById('card').style.display = 'block'; }, 1200);
+document.getElementById('add').onclick = () => { document.getElementById('out').textContent = 'Added'; };
+</script>
+"""
+
+
+def test_a_hidden_match_is_waited_for_on_a_settled_page(tab: Page, site: Site) -> None:
+    """Nothing cached: the step's element exists but is hidden. A settled page fails a step
+    at once only when nothing matches; a hidden match is waited for (as Playwright waits for
+    visibility). It failed after one look, 'searched for 72 ms', before."""
+    url = site.add("revealed-later.html", REVEALED_LATER)
+    record = run(
+        tab, plan(url, ("click", "Add to cart", "", "text_visible:Added")), options=PATIENT
+    )
+    assert record.verdict == "pass", record.failed_step
+    assert record.steps[0].status == "passed"

@@ -552,7 +552,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     const hiddenNote = hiddenMatches ? ' (hidden elements match: they are looked for again once shown)' : '';
     const message = `no element matches "${step.element}" for ${step.action}${regionNote}${hiddenNote}`;
-    return { status: 'none', rank: null, message, region_missing: regionMissing };
+    return { status: 'none', rank: null, message, region_missing: regionMissing, hidden: hiddenMatches };
   }
 
   // Is ``el`` (an iframe) inside ``region``? Then the region holds the whole frame:
