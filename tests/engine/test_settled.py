@@ -44,8 +44,10 @@ function load() {
 </script>
 """
 
-# "Go" appears after the page has re-rendered every few milliseconds for a while, with no
-# request at all (a client-side render or an animation in scripts).
+# "Go" appears after the page has re-rendered on every animation frame for a while, with no
+# request at all (a client-side render or an animation in scripts). Frame by frame, not on
+# a timer: a loaded machine can delay timer ticks past two frames, which would be a quiet
+# page indeed.
 RENDERING = """
 <h1>Orders</h1>
 <button id="load" onclick="load()">Load</button>
@@ -54,14 +56,14 @@ RENDERING = """
 <script>
 function load() {
   let n = 0;
-  const tick = setInterval(() => {
+  const tick = () => {
     n += 1;
     document.getElementById('out').textContent = 'rendering ' + n;
-    if (n < 40) return;
-    clearInterval(tick);
+    if (n < 40) { requestAnimationFrame(tick); return; }
     document.getElementById('out').innerHTML =
       '<button id="go" onclick="this.textContent=\\'Gone\\'">Go</button>';
-  }, 15);
+  };
+  requestAnimationFrame(tick);
 }
 </script>
 """
