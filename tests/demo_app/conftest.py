@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Browser, Page
 
-from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import RELEASES, DemoServer
 
 from .demo_helpers import TEXT, App, log_in
@@ -32,16 +31,9 @@ def app(request: pytest.FixtureRequest, demo_servers: dict[str, DemoServer]) -> 
     return App(release, demo_servers[release].url, TEXT[release])
 
 
-@pytest.fixture(scope="module")
-def demo_browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    yield browser
-    browser.close()
-
-
 @pytest.fixture
-def demo_page(demo_browser: Browser) -> Iterator[Page]:
-    context = demo_browser.new_context(viewport={"width": 1280, "height": 800})
+def demo_page(module_browser: Browser) -> Iterator[Page]:
+    context = module_browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(5_000)
     page = context.new_page()
     errors: list[str] = []

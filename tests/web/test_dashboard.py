@@ -10,24 +10,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, expect
-
-from pytest_pacts.browser import launch_options
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import REQ, TOKEN, Filled, serving
 from .helpers import add_major_proposal
 
 
-@pytest.fixture(scope="module")
-def web_browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    yield browser
-    browser.close()
-
-
 @pytest.fixture
-def page(web_browser: Browser) -> Iterator[Page]:
-    context = web_browser.new_context(viewport={"width": 1280, "height": 900})
+def page(module_browser: Browser) -> Iterator[Page]:
+    context = module_browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
     tab = context.new_page()
     problems: list[str] = []
