@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import html
 import ipaddress
+import json
 import mimetypes
+import secrets
 import socket
 import sys
 import threading
@@ -25,6 +27,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 STATIC_ROOT = Path(__file__).resolve().parent / "static"
 RELEASES: tuple[str, ...] = ("v1", "v2")
 SLOW_CAP_MS = 10_000
+MAX_ORDER_BODY = 64 * 1024  # bytes a POST /api/order may send
 
 # mimetypes depends on the host's tables (Windows registry, /etc/mime.types); the browser
 # refuses module scripts and stylesheets served with the wrong type, so pin the ones we ship.
@@ -93,6 +96,37 @@ def _message_page(title: str, body: str) -> bytes:
     ).encode()
 
 
+class _Orders:
+    """The orders placed on one server: ``POST /api/order`` makes one, ``GET`` reads one.
+
+    Ids count up from ``ORD-100001`` per server; each order carries a receipt token (a
+    secret-looking field, so a requirement can show that captured bodies are never kept whole).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next = 100_001
+        self._by_id: dict[str, dict[str, object]] = {}
+
+    def place(self, items: list[str], total: str) -> dict[str, object]:
+        with self._lock:
+            order_id = f"ORD-{self._next}"
+            self._next += 1
+            order: dict[str, object] = {
+                "id": order_id,
+                "status": "confirmed",
+                "items": len(items),
+                "total": total,
+                "receipt_token": "rcpt_" + secrets.token_hex(12),
+            }
+            self._by_id[order_id] = order
+            return order
+
+    def get(self, order_id: str) -> dict[str, object] | None:
+        with self._lock:
+            return self._by_id.get(order_id)
+
+
 class _DemoHTTPServer(ThreadingHTTPServer):
     """The HTTP server with what its handlers need: the roots and a stop signal."""
 
@@ -102,6 +136,7 @@ class _DemoHTTPServer(ThreadingHTTPServer):
         self.release_root = release_root
         self.assets_root = STATIC_ROOT / "assets"
         self.stopping = threading.Event()
+        self.orders = _Orders()
         self._open: set[socket.socket] = set()
         self._open_lock = threading.Lock()
         super().__init__(address, _DemoHandler)
@@ -156,6 +191,30 @@ class _DemoHandler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self._dispatch(send_body=False)
 
+    def do_POST(self) -> None:
+        parts = urlsplit(self.path)
+        if parts.path != "/api/order":
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: POST {parts.path}"})
+            return
+        raw_length = self.headers.get("Content-Length", "0")
+        length = int(raw_length) if raw_length.isdigit() else -1
+        if not 0 <= length <= MAX_ORDER_BODY:
+            self.close_connection = True
+            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": "body too large"})
+            return
+        try:
+            data = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            self._json(HTTPStatus.BAD_REQUEST, {"error": "the body is not JSON"})
+            return
+        items = data.get("items") if isinstance(data, dict) else None
+        if not isinstance(items, list) or not items:
+            self._json(HTTPStatus.BAD_REQUEST, {"error": "an order needs items"})
+            return
+        total = data.get("total")
+        order = self.demo.orders.place([str(i) for i in items], str(total or ""))
+        self._json(HTTPStatus.CREATED, {"order": order})
+
     # -- routing -----------------------------------------------------------------------
 
     def _dispatch(self, *, send_body: bool) -> None:
@@ -163,6 +222,14 @@ class _DemoHandler(BaseHTTPRequestHandler):
         path = unquote(parts.path)
         if path.startswith("/__faults/"):
             self._fault(path.removeprefix("/__faults/"), parse_qs(parts.query), send_body)
+            return
+        if path == "/api/order":
+            order_id = parse_qs(parts.query).get("id", [""])[0]
+            order = self.demo.orders.get(order_id)
+            if order is None:
+                self._json(HTTPStatus.NOT_FOUND, {"error": f"no order {order_id!r}"}, send_body)
+            else:
+                self._json(HTTPStatus.OK, {"order": order}, send_body)
             return
         file = self._resolve(path)
         if file is None:
@@ -224,6 +291,10 @@ class _DemoHandler(BaseHTTPRequestHandler):
             return
         body = _message_page("404 Not Found", f"No such fault: {name!r}.")
         self._send(HTTPStatus.NOT_FOUND, body, html_type, send_body)
+
+    def _json(self, status: int, data: object, send_body: bool = True) -> None:
+        body = json.dumps(data).encode()
+        self._send(status, body, "application/json", send_body)
 
     def _send(self, status: int, body: bytes, content_type: str, send_body: bool) -> None:
         self.send_response(status)

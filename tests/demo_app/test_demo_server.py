@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 import subprocess
 import sys
 import time
@@ -179,3 +180,29 @@ def test_stop_also_ends_keep_alive_connections() -> None:
     finally:
         conn.close()
         app.stop()
+
+
+def test_order_api_places_and_reads_orders(v1: DemoServer) -> None:
+    def post(body: bytes) -> tuple[int, dict[str, object]]:
+        request = urllib.request.Request(
+            v1.url + "/api/order", data=body, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=15) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    status, data = post(b'{"items": ["sauce-labs-backpack"], "total": "32.39"}')
+    order = data["order"]
+    assert status == 201 and isinstance(order, dict)
+    assert order["status"] == "confirmed" and order["items"] == 1 and order["total"] == "32.39"
+    assert str(order["receipt_token"]).startswith("rcpt_")
+    second = post(b'{"items": ["a", "b"]}')[1]["order"]
+    assert isinstance(second, dict)
+    assert int(str(second["id"])[4:]) == int(str(order["id"])[4:]) + 1
+    code, kind, body = fetch(f"{v1.url}/api/order?id={order['id']}")
+    assert (code, kind, json.loads(body)) == (200, "application/json", {"order": order})
+    assert fetch(v1.url + "/api/order?id=ORD-1")[0] == 404
+    assert post(b"not json")[0] == 400
+    assert post(b'{"items": []}')[0] == 400

@@ -112,10 +112,22 @@ def test_checkout_from_backpack_to_thank_you(shop_page: Page, app: App) -> None:
     expect(page.get_by_text("Item total: $29.99")).to_be_visible()
     expect(page.get_by_text("Tax: $2.40")).to_be_visible()
     expect(page.get_by_text("Total: $32.39", exact=True)).to_be_visible()
-    page.get_by_role("button", name=text["finish"], exact=True).click()
+    with page.expect_response("**/api/order") as placed:
+        page.get_by_role("button", name=text["finish"], exact=True).click()
 
     expect(page.get_by_role("heading", name="Checkout: Complete!")).to_be_visible()
     expect(page.get_by_role("heading", name="Thank you for your order!")).to_be_visible()
+    # the order number shown is the one the server's JSON answer carried
+    order = placed.value.json()["order"]
+    assert placed.value.request.method == "POST" and order["status"] == "confirmed"
+    assert re.fullmatch(r"ORD-\d{6}", order["id"]) and order["total"] == "32.39"
+    number = page.locator("[data-test=order-number]")
+    expect(number).to_have_text(order["id"])
+    expect(number).to_have_attribute("data-order-id", order["id"])
+    with page.expect_response("**/api/order?id=*") as again:
+        page.reload()
+    assert again.value.json()["order"]["id"] == order["id"]  # a reload reads it back
+    expect(number).to_have_text(order["id"])
     expect(page.get_by_role("link", name="Shopping cart")).to_have_text("")
     page.get_by_role("button", name=text["back_home"], exact=True).click()
     expect(page.get_by_role("heading", name="Products")).to_be_visible()

@@ -30,7 +30,8 @@
 
   const USERS = ["standard_user", "locked_out_user", "problem_user", "performance_glitch_user"];
   const PASSWORD = "secret_sauce";
-  const KEY = {session: "pacts.session", cart: "pacts.cart", checkout: "pacts.checkout", cookies: "pacts.cookies"};
+  const KEY = {session: "pacts.session", cart: "pacts.cart", checkout: "pacts.checkout", cookies: "pacts.cookies",
+    pendingOrder: "pacts.pendingOrder", lastOrder: "pacts.lastOrder"};
   const PROTECTED = ["inventory", "cart", "checkout-one", "checkout-two", "complete"];
 
   const money = (n) => "$" + n.toFixed(2);
@@ -266,6 +267,8 @@
     $(s.total).textContent = "Total: " + money(subtotal + tax);
     $(s.cancel).addEventListener("click", () => { location.href = "/inventory.html"; });
     $(s.finish).addEventListener("click", () => {
+      // the complete page places the order (POST /api/order) and shows its number
+      sessionStorage.setItem(KEY.pendingOrder, JSON.stringify({items: cart(), total: (subtotal + tax).toFixed(2)}));
       saveCart([]);
       localStorage.removeItem(KEY.checkout);
       location.href = "/checkout-complete.html";
@@ -274,6 +277,27 @@
 
   function initComplete() {
     $(UI.complete.backHome).addEventListener("click", () => { location.href = "/inventory.html"; });
+    // The order number comes from the server's JSON answer: POST /api/order places the order
+    // checkout-step-two left pending; a reload reads the last order back (GET /api/order?id=).
+    const shown = $(UI.complete.orderNumber);
+    const pending = sessionStorage.getItem(KEY.pendingOrder);
+    const last = sessionStorage.getItem(KEY.lastOrder);
+    let answer;
+    if (pending) {
+      sessionStorage.removeItem(KEY.pendingOrder);
+      answer = fetch("/api/order", {method: "POST", headers: {"Content-Type": "application/json"}, body: pending});
+    } else if (last) {
+      answer = fetch("/api/order?id=" + encodeURIComponent(last));
+    } else {
+      return;
+    }
+    answer.then((res) => res.json()).then((data) => {
+      const id = data && data.order && data.order.id;
+      if (!id) return;
+      sessionStorage.setItem(KEY.lastOrder, id);
+      shown.textContent = id;
+      shown.setAttribute("data-order-id", id);
+    }).catch(() => { shown.textContent = "unavailable"; });
   }
 
   // -- widgets (the traps) -----------------------------------------------------------------

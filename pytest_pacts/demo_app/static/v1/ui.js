@@ -24,7 +24,7 @@ window.PACTS_UI = {
     list: ".cart_list", subtotal: ".summary_subtotal_label", tax: ".summary_tax_label",
     total: ".summary_total_label", finish: "#finish", cancel: "#cancel",
   },
-  complete: {backHome: "#back-to-products"},
+  complete: {backHome: "#back-to-products", orderNumber: "[data-test='order-number']"},
   renderLine(p, {removable}) {
     const e = this.escape;
     const remove = removable

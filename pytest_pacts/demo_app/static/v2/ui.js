@@ -25,7 +25,7 @@ window.PACTS_UI = {
     list: ".line-list", subtotal: ".summary__subtotal", tax: ".summary__tax",
     total: ".summary__total", finish: "#place-order", cancel: "#cancel-btn",
   },
-  complete: {backHome: "#back-to-products"},
+  complete: {backHome: "#back-to-products", orderNumber: "[data-test='order-number']"},
   renderLine(p, {removable}) {
     const e = this.escape;
     const remove = removable
