@@ -27,6 +27,7 @@ def test_every_widget_is_a_region_named_by_its_heading(widgets: Page) -> None:
         "Terms",
         "Late results",
         "Drafts",
+        "Sales chart",
         "Reports",
     ):
         region = widgets.get_by_role("region", name=name, exact=True)
@@ -179,3 +180,19 @@ def test_two_delete_buttons_are_told_apart_by_their_card(widgets: Page) -> None:
     expect(region.get_by_role("article", name="Draft B")).to_have_count(0)
     expect(widgets.get_by_text("Draft B")).to_have_count(0)
     expect(region.get_by_role("article", name="Draft A")).to_be_visible()
+
+
+def test_sales_chart_is_pixels_from_fetched_json_and_its_button_only_an_image(
+    widgets: Page,
+) -> None:
+    region = widgets.get_by_role("region", name="Sales chart")
+    canvas = region.locator("canvas")
+    expect(canvas).to_have_attribute("data-total", "11345")  # drawn from the fetched JSON
+    expect(region.get_by_text("Jan")).to_have_count(0)  # the labels are pixels
+    button = region.get_by_role("img")
+    expect(button).to_have_count(1)
+    assert button.evaluate(
+        "e => [e.textContent, e.getAttribute('alt'), e.getAttribute('aria-label'), e.title]"
+    ) == ["", None, None, ""]  # nothing but its picture names it
+    button.click()
+    expect(region.get_by_role("status")).to_have_text("Chart refreshed")
