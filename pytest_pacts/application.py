@@ -20,7 +20,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pytest_pacts.contexts import ContextSetup
 from pytest_pacts.discovery.pom import load_pom, remember_step, save_pom
 from pytest_pacts.engine.api import Runtime
 from pytest_pacts.engine.contracts import EngineOptions, ExtensionHealer
@@ -38,6 +40,9 @@ from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.planner.urls import UrlError, resolve_url
 from pytest_pacts.settings import AcceptHeals, PactsSettings
 from pytest_pacts.store import Store, default_store_path
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 __all__ = [
     "HumanRung",
@@ -308,11 +313,20 @@ def discover_plans(
     browser_path: str | None = None,
     ttl_seconds: int = 3600,
     say: Callable[[str], None] = lambda _text: None,
+    contexts: ContextSetup | None = None,
+    browser: Callable[[], Browser] | None = None,
 ) -> None:
     """Discover the start page of each plan without a valid cached POM (every plan under
     ``mode="always"``) in one browser, once across every runner sharing ``store``
     (:func:`discover_once`), and cache what was verified; progress and problems go to
-    ``say``. A warm cache launches no browser (docs/discovery.md)."""
+    ``say``. A warm cache launches no browser (docs/discovery.md).
+
+    Each plan's page opens in a context made by ``contexts`` (the one the tests use:
+    ``browser_context_args``, the requirement's ``context``, its auth session, the
+    project's customisation). ``browser`` gives the browser to use, called only when there
+    is something to discover (in a pytest session: the tests' own browser, launched or
+    connected to as pytest-playwright does); ``None``: a Chromium of its own
+    (:class:`~pytest_pacts.browser.StandaloneBrowser` with ``browser_path``)."""
     from pytest_pacts.browser import StandaloneBrowser
     from pytest_pacts.discovery.planning import PlanDiscovery, discover_plan
 
@@ -330,14 +344,21 @@ def discover_plans(
     done: list[PlanDiscovery] = []
     position = {id(plan): n for n, plan in enumerate(todo, start=1)}
 
-    with StandaloneBrowser(browser_path) as browser:
+    setup = contexts or ContextSetup()
+    with StandaloneBrowser(browser_path) as own:
+        given: list[Browser] = []
+
+        def current() -> Browser:
+            if not given:
+                given.append(browser() if browser is not None else own.browser)
+            return given[0]
 
         def discover(plan: Plan) -> None:
             say(
                 f"discovering {plan.req_id} ({position[id(plan)]}/{len(todo)}) "
                 f"[{plan.requirement.source.render()}]"
             )
-            with browser.page(dict(plan.requirement.context)) as page:
+            with setup.page(current(), plan.requirement) as page:
                 outcome = discover_plan(page, plan, base_url)
             done.append(outcome)
             if outcome.cacheable:
@@ -353,16 +374,19 @@ def discover_plans(
                     say(f"  {problem}")
 
         shared = discover_once(store, todo, discover, mode=mode, say=say)
-        launches = browser.launches
+        launches = own.launches
     found = sum(len(d.cacheable) for d in done)
     elsewhere = (
         f", {shared.elsewhere} discovered by another runner (waited {shared.waited:.1f} s)"
         if shared.elsewhere
         else ""
     )
+    where = (
+        "in the tests' browser" if browser is not None else f"browser launched {launches} time(s)"
+    )
     say(
         f"discovery: {shared.here} requirement(s) discovered ({found} step locator(s) "
-        f"verified), {cached} cached{elsewhere}; browser launched {launches} time(s)"
+        f"verified), {cached} cached{elsewhere}; {where}"
     )
 
 

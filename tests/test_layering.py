@@ -63,6 +63,7 @@ ENGINE_SIDE = [
     "settings",
     "elements",
     "errors",
+    "contexts",
 ]
 
 

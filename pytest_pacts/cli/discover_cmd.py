@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
 
     from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
     from pytest_pacts.cli.walk import walk_plan
+    from pytest_pacts.contexts import ContextSetup
 
     if args.until is not None and args.until < 1:
         raise CommandError("--until counts steps from 1, as they are printed", EXIT_USAGE)
@@ -160,8 +161,9 @@ def run(args: argparse.Namespace) -> int:
             base_url = stack.enter_context(DemoServer(args.demo)).url
         try:
             browser = stack.enter_context(StandaloneBrowser(args.browser_path))
+            contexts = ContextSetup()  # each requirement's context, as its test makes it
             for file, plan in ((f.path, p) for f in project.files for p in f.plans):
-                with browser.page(dict(plan.requirement.context)) as page:
+                with contexts.page(browser.browser, plan.requirement) as page:
                     walk = walk_plan(
                         page,
                         plan,

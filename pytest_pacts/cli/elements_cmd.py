@@ -116,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
     from pytest_pacts.cli.project import load_project
     from pytest_pacts.cli.walk import walk_plan
+    from pytest_pacts.contexts import ContextSetup
     from pytest_pacts.discovery.inventory import annotate, list_elements
 
     if args.url is None and args.after is None:
@@ -150,8 +151,11 @@ def run(args: argparse.Namespace) -> int:
         url = _absolute(args.url, base_url) if args.url is not None else None
         try:
             browser = stack.enter_context(StandaloneBrowser(args.browser_path))
-            context = dict(plan.requirement.context) if plan is not None else {}
-            page = stack.enter_context(browser.page(context))
+            page = stack.enter_context(
+                ContextSetup().page(browser.browser, plan.requirement)
+                if plan is not None
+                else browser.page()
+            )
             if plan is not None:
                 until = None if args.until is None else args.until - 1
                 walk = walk_plan(page, plan, base_url, step_timeout_ms=timeout_ms, until=until)

@@ -118,13 +118,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _walk(browser: StandaloneBrowser, plan: Plan, base_url: str | None) -> Locators:
+    from pytest_pacts.contexts import ContextSetup
     from pytest_pacts.generator.walk import discover_locators
 
     base = base_url or plan.requirement.base_url
     if base is None and "://" not in plan.requirement.url:
         raise GenerationError(f"{plan.requirement.url!r} is relative: give --base-url")
     try:
-        with browser.page(dict(plan.requirement.context)) as page:
+        with ContextSetup().page(browser.browser, plan.requirement) as page:
             return discover_locators(page, plan, base or "", dict(os.environ))
     except NoBrowserError as exc:
         raise CommandError(str(exc), 3) from None

@@ -1,4 +1,5 @@
-"""The Chromium launch fixture, registered by the plugin only when pytest-playwright is loaded."""
+"""The Chromium launch fixture and a requirement's browser context, registered by the plugin
+only when pytest-playwright is loaded."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.browser import NoBrowserError, choose_browser
 from pytest_pacts.pytest_plugin import options
+from pytest_pacts.pytest_plugin.context_setup import context_setup
+from pytest_pacts.pytest_plugin.items import RequirementItem
 
 
 @pytest.fixture(scope="session")
@@ -87,11 +90,41 @@ def browser(launch_browser: Callable[[], Browser]) -> Iterator[Browser]:
     live.close()
 
 
+_MISSING = object()
+
+
+@pytest.fixture(autouse=True)
+def _pacts_context_options(request: pytest.FixtureRequest) -> None:
+    """A requirement's context options, from the one place that builds them
+    (:func:`~pytest_pacts.pytest_plugin.context_setup.context_setup`): put where
+    pytest-playwright's ``new_context`` reads per-test options (the ``browser_context_args``
+    marker, whose keys win over the fixture's), before ``context`` is created. Autouse so it
+    runs before ``page``; does nothing for other tests, or a requirement that opens no page
+    (``--pacts-dry-run``)."""
+    item = request.node
+    if not isinstance(item, RequirementItem) or "context" not in request.fixturenames:
+        return
+    base: dict[str, object] = request.getfixturevalue("browser_context_args")
+    wanted = context_setup(request.config, base).options(item.plan.requirement)
+    own = {k: v for k, v in wanted.items() if base.get(k, _MISSING) != v}
+    if own:
+        item.add_marker(pytest.mark.browser_context_args(**own), append=False)
+
+
 @pytest.fixture
-def context(context: BrowserContext) -> BrowserContext:
-    """pytest-playwright's ``context``, whose teardown tolerates a context that is already
-    gone: closed because its page stopped responding, or its browser died during the test.
-    The failure is the test's (``env_fault``), never a second error at teardown."""
+def context(
+    context: BrowserContext, request: pytest.FixtureRequest, browser_context_args: dict[str, object]
+) -> BrowserContext:
+    """pytest-playwright's ``context``, customised for a requirement (the
+    ``pytest_pacts_configure_context`` hook, as discovery's context is), whose teardown
+    tolerates a context that is already gone: closed because its page stopped responding, or
+    its browser died during the test. The failure is the test's (``env_fault``), never a
+    second error at teardown."""
+    item = request.node
+    if isinstance(item, RequirementItem):
+        context_setup(request.config, browser_context_args).customise(
+            context, item.plan.requirement
+        )
     close = context.close
 
     def tolerant_close(*args: Any, **kwargs: Any) -> None:

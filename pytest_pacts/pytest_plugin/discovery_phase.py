@@ -64,6 +64,7 @@ def run_discovery(config: pytest.Config, plans: Iterable[Plan]) -> None:
         return
     # imported here: ``--collect-only`` discovers nothing and loads none of it
     from pytest_pacts.application import discover_plans
+    from pytest_pacts.pytest_plugin.context_setup import context_setup
 
     settings = options.settings(config)
     discover_plans(
@@ -74,6 +75,7 @@ def run_discovery(config: pytest.Config, plans: Iterable[Plan]) -> None:
         browser_path=settings.browser_path,
         ttl_seconds=settings.discovery_ttl,
         say=lambda text: _say(config, text),
+        contexts=context_setup(config, {}),
     )
 
 
