@@ -26,6 +26,7 @@ def check_actionable(
     in_shadow: bool | None = None,
     region: PWLocator | None = None,
     identity: Mapping[str, object] | None = None,
+    trace: bool = False,
 ) -> GateSnapshot:
     """Run the five points on ``target`` in the page: unique, visible (and not covered),
     enabled (and editable for fill/type), stable (two animation frames), scoped.
@@ -39,6 +40,8 @@ def check_actionable(
     the same round trip, that the one element found is still the one the fingerprint
     recorded (tag kind, accessible name, label, text, the step's words): when it is not,
     ``GateSnapshot.changed`` says why (a cached locator that now finds another element).
+    ``trace`` also reads the element's visible text and hashes the document, in the same
+    round trip (``GateSnapshot.text``, ``.dom_hash``: the step's trace).
     """
     regions: list[ElementHandle] = (
         bounded.call(region, "finding the step's region", region.element_handles)
@@ -54,6 +57,7 @@ def check_actionable(
                 "in_shadow": in_shadow,
                 "regions": regions,
                 "identity": dict(identity) if identity is not None else None,
+                "trace": trace,
             },
         )
     finally:

@@ -27,6 +27,7 @@ from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.ports import RunStore
 from pytest_pacts.engine.recording import Recorder
 from pytest_pacts.engine.run import Run, not_run
+from pytest_pacts.engine.tracing import Tracer, plan_secrets
 from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Plan
@@ -103,6 +104,17 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         monitor=monitor,
         discoverer=runtime.discoverer,
     )
+    options = runtime.options
+    tracer = (
+        Tracer(
+            page,
+            options.artifacts_dir,
+            secrets=plan_secrets(plan, resolver),
+            max_bytes=options.trace_max_bytes,
+        )
+        if options.trace
+        else None
+    )
     run = Run(
         plan,
         page,
@@ -116,13 +128,18 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         navigate=runtime.navigate,
         observer=runtime.observer,
         on_step=recorder.step_done,
+        tracer=tracer,
     )
     try:
         with bounded.budget(runtime.options.step_timeout_ms):
+            if tracer is not None:
+                tracer.start()
             record = run.execute()
     except PlaywrightError as exc:  # a browser error none of the stages expected
         record = _not_started(plan, classify_error(exc, "running the requirement", None), started)
     finally:
+        if tracer is not None:
+            tracer.stop()
         monitor.detach()
     if runtime.recipe_version is not None:
         record = record.model_copy(update={"recipe_version": runtime.recipe_version})

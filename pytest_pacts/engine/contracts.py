@@ -41,6 +41,11 @@ class EngineOptions:
     # what a native alert/confirm/prompt raised during a step gets: "accept" (a person clicks
     # OK; a prompt gets its default value) or "dismiss"; its text goes into the step's notes
     dialogs: str = "accept"
+    # record each step's trace (engine/tracing.py: URL, the element's text and box, a DOM
+    # hash, the requests, a small picture in ``artifacts_dir``); the pictures of one run
+    # stay under ``trace_max_bytes``
+    trace: bool = False
+    trace_max_bytes: int = 1_000_000
 
 
 @dataclass

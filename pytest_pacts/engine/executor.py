@@ -23,6 +23,7 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error, env_failure
 from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import GateOutcome, run_gate
+from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.waiting import READY_CAP_MS, wait_until_ready
 from pytest_pacts.models import Action, ExpectationKind, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
@@ -94,9 +95,11 @@ class StepRunner:
         monitor: EnvMonitor,
         base_url: str | None,
         observer: ActionObserver | None = None,
+        tracer: Tracer | None = None,
     ) -> None:
         self.page = page
         self.observer = observer
+        self.tracer = tracer  # keeps the page's picture when a step is about to act
         self.finder = finder
         self.resolver = resolver
         self.options = options
@@ -201,6 +204,8 @@ class StepRunner:
             subject = Subject(element, self._handle(element, step))
             if self.observer is not None:
                 self.observer(step, element)
+            if self.tracer is not None:
+                self.tracer.acting(step.index)
             if step.action is not Action.WAIT:
                 failure = perform(
                     self.page,
@@ -272,6 +277,7 @@ class StepRunner:
                 settle_ms=settle_ms,
                 monitor=self.monitor,
                 identity=_identity(step, located),
+                trace=self.tracer is not None,
             )
             stale = (
                 gate.failure is not None

@@ -107,13 +107,15 @@ def run_gate(
     settle_ms: float,
     monitor: EnvMonitor,
     identity: Mapping[str, object] | None = None,
+    trace: bool = False,
 ) -> GateOutcome:
     """Check ``locator`` until it passes, or fail with the gate's reason (see module doc).
 
     ``identity`` (a cached locator's fingerprint and the step's words) also checks, in the
     same round trip, that the element found is still the recorded one. A different element
     is a structural failure (``not_unique``, cause ``identity_changed``): never acted on,
-    handed to healing."""
+    handed to healing. ``trace`` also reads the element's text and the document's hash
+    (``engine/tracing.py``) in the same round trips."""
     start = now_ms()
     deadline = start + timeout_ms
     settle_after = start + min(settle_ms, timeout_ms)
@@ -126,7 +128,9 @@ def run_gate(
             # whatever it matches is inside them: the region need not be resolved again (two
             # round trips saved); "scoped" still checks the shadow-root expectation.
             target = to_playwright(page, locator)
-            last = check_actionable(target, action, in_shadow=locator.in_shadow, identity=identity)
+            last = check_actionable(
+                target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace
+            )
         except UnrenderableLocator as exc:
             failure = Failure(
                 type=FailureType.NOT_UNIQUE,

@@ -32,8 +32,9 @@ from pytest_pacts.engine.executor import (
 )
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
+from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.verdict import build_verdict
-from pytest_pacts.models import OnFail, Plan
+from pytest_pacts.models import Action, OnFail, Plan
 from pytest_pacts.models.outcome import (
     Failure,
     FailureType,
@@ -42,7 +43,7 @@ from pytest_pacts.models.outcome import (
     StepRecord,
     StepStatus,
 )
-from pytest_pacts.planner.templating import Resolver
+from pytest_pacts.planner.templating import Resolver, Secret, TemplateError
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
 
@@ -74,9 +75,11 @@ class Run:
         navigate: bool = True,
         observer: ActionObserver | None = None,
         on_step: Callable[[StepRecord], None] | None = None,
+        tracer: Tracer | None = None,
     ) -> None:
         self.plan = plan
         self.on_step = on_step  # told each step's record as soon as the step is finished
+        self.tracer = tracer  # each finished step's trace (engine/tracing.py)
         self.page = page
         self.options = options
         self.finder = finder
@@ -86,7 +89,7 @@ class Run:
         self.base_url = base_url
         self.navigate = navigate
         self.runner = StepRunner(
-            page, finder, resolver, options, monitor, base_url, observer=observer
+            page, finder, resolver, options, monitor, base_url, observer=observer, tracer=tracer
         )
         self.index = 0
         self.progress: dict[int, StepProgress] = {}
@@ -336,8 +339,28 @@ class Run:
             block=step.block,
             notes=tuple(dict.fromkeys(prog.attempt.notes)),
         )
+        if self.tracer is not None:
+            self._trace(step.index, prog)
         if self.on_step is not None:
             self.on_step(self.records[self.index])
+
+    def _trace(self, index: int, prog: StepProgress) -> None:
+        """Add the step's trace to its record (after its duration was measured: tracing is
+        not counted in the step's time)."""
+        assert self.tracer is not None
+        step = self.plan.steps[index]
+        trace = self.tracer.step_done(index, prog.attempt.gate, self.monitor.documents)
+        self.records[index] = self.records[index].model_copy(update={"trace": trace})
+        if step.action in (Action.FILL, Action.TYPE, Action.SELECT) and step.value is not None:
+            try:
+                value = self.runner.value_of(step)
+            except TemplateError:
+                return
+            state = self.finder.states.get(index)
+            fingerprint = state.fingerprint if state is not None else None
+            shown = fingerprint is None or fingerprint.type != "password"
+            if isinstance(value, Secret) and shown:
+                self.tracer.secret_typed(self.monitor.documents)
 
     def _verdict(self) -> Signal:
         if self.start_failure is None and self.plan.steps and self.index < len(self.plan.steps):

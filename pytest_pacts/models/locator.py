@@ -211,6 +211,19 @@ class GateSnapshot(_Frozen):
         'no longer the recorded one: why (e.g. \'it is now button#submit "Delete", '
         'recorded as "Save"\').',
     )
+    text: str | None = Field(
+        default=None,
+        exclude=True,
+        description="The one element's visible text when checked (whitespace collapsed, at "
+        "most 200 characters; empty for form fields, whose values are never read). Kept for "
+        "the step's trace; not recorded with the gate.",
+    )
+    dom_hash: str | None = Field(
+        default=None,
+        exclude=True,
+        description="A hash of the document's markup when checked, for the step's trace; "
+        "not recorded with the gate.",
+    )
     settled: bool | None = Field(
         default=None,
         exclude=True,

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from pytest_pacts.models.locator import Candidate, GateSnapshot, Locator
+from pytest_pacts.models.trace import Regression, StepTrace
 
 
 class _Frozen(BaseModel):
@@ -158,6 +159,11 @@ class StepRecord(_Frozen):
         description="Warnings about how the step ran although it passed, e.g. its region "
         "matched nothing and the element was found page-wide.",
     )
+    trace: StepTrace | None = Field(
+        default=None,
+        description="The page as the step found it (URL, the element's text and box, a "
+        "screenshot, a DOM hash, the requests); recorded when tracing is on.",
+    )
 
     @property
     def strategy(self) -> str | None:
@@ -190,6 +196,14 @@ class RunRecord(_Frozen):
     llm_calls: int = 0
     proposals: tuple[str, ...] = ()
     artifacts: dict[str, str] = Field(default_factory=dict)
+    regressions: tuple[Regression, ...] = Field(
+        default=(),
+        description="What differs from the last passing run of the requirement (its trace "
+        "bundle), flagged even when this run passes.",
+    )
+    baseline: str | None = Field(
+        default=None, description="The run this one was compared with (its run label)."
+    )
 
     @property
     def failed_step(self) -> StepRecord | None:

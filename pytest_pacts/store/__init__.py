@@ -46,6 +46,7 @@ from pytest_pacts.store.records import (
     RepeatCounts,
     Run,
     RunStep,
+    TraceBundleRecord,
     VerifiedLocator,
 )
 from pytest_pacts.store.repos.discovery_leases import DEFAULT_DISCOVERY_LEASE
@@ -90,6 +91,7 @@ __all__ = [
     "StaleParentError",
     "Store",
     "StoreError",
+    "TraceBundleRecord",
     "VerifiedLocator",
     "default_store_path",
     "open_store",

@@ -308,3 +308,20 @@ class DiscoveryClaim:
     granted: bool
     lease: DiscoveryLease
     previous_released_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class TraceBundleRecord:
+    """One stored trace bundle (``trace_bundles``): a passing run's steps, compact.
+
+    ``payload`` is the bundle as JSON (``pytest_pacts.models.trace.TraceBundle``);
+    ``folder`` is where its step pictures are on disk, ``None`` once they were pruned."""
+
+    id: int
+    req_id: str
+    label: str
+    plan_hash: str
+    created_at: datetime
+    folder: str | None
+    picture_bytes: int
+    payload: JSONObject

@@ -270,6 +270,27 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX element_locators_element ON element_locators (element_key, req_id)",
         ),
     ),
+    Migration(
+        version=5,
+        description="trace bundles: each passing run's steps (URL, text, box, DOM hash, "
+        "requests, duration) for regression compares; the pictures stay on disk",
+        common=(
+            # One row per passing run of a requirement. ``payload`` is the compact bundle
+            # (no pixels); ``folder`` is where its step pictures are, NULL once pruned.
+            """CREATE TABLE trace_bundles (
+                id {pk},
+                req_id TEXT NOT NULL,
+                label TEXT NOT NULL,
+                plan_hash TEXT NOT NULL,
+                created_at {ts} NOT NULL,
+                folder TEXT,
+                picture_bytes INTEGER NOT NULL DEFAULT 0,
+                payload {json} NOT NULL
+            )""",
+            "CREATE INDEX trace_bundles_req ON trace_bundles (req_id, id)",
+            "CREATE INDEX trace_bundles_label ON trace_bundles (label)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -16,6 +16,7 @@ from pytest_pacts.store.repos.pom_cache import PomCacheRepository
 from pytest_pacts.store.repos.proposals import ProposalRepository
 from pytest_pacts.store.repos.recipes import RecipeRepository
 from pytest_pacts.store.repos.runs import RunRepository
+from pytest_pacts.store.repos.traces import TraceRepository
 from pytest_pacts.store.schema import current_version, migrate
 
 #: Where the embedded store lives, relative to pytest's rootdir.
@@ -84,6 +85,7 @@ class Store:
         self.pom_cache = PomCacheRepository(backend)
         self.discovery_leases = DiscoveryLeaseRepository(backend)
         self.locators = LocatorRepository(backend)
+        self.traces = TraceRepository(backend)
 
     @property
     def backend_name(self) -> str:

@@ -32,6 +32,7 @@ TABLES = (
     "discovery_leases",
     "heal_occurrences",
     "element_locators",
+    "trace_bundles",
 )
 
 
@@ -77,14 +78,14 @@ def test_postgres_dsn_password_is_redacted() -> None:
 
 def test_migrating_an_empty_store_applies_every_step_in_order(store_target: str) -> None:
     with open_store(store_target) as store:
-        assert store.schema_version() == LATEST_VERSION == 4
+        assert store.schema_version() == LATEST_VERSION == 5
         rows = store.backend.fetchall("SELECT version FROM schema_version ORDER BY version")
         assert [r[0] for r in rows] == [m.version for m in MIGRATIONS]
         for table in TABLES:
             assert store.backend.fetchone(f"SELECT COUNT(*) FROM {table}") == (0,)
     # Re-opening is a no-op, not a second migration.
     with open_store(store_target) as store:
-        assert store.backend.fetchone("SELECT COUNT(*) FROM schema_version") == (4,)
+        assert store.backend.fetchone("SELECT COUNT(*) FROM schema_version") == (5,)
 
 
 def test_migrating_from_v1_keeps_data_and_adds_v2(store_target: str) -> None:
@@ -126,7 +127,7 @@ def test_a_store_from_a_newer_version_is_refused_not_downgraded(store_target: st
             "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
             (99, "from the future", store.backend.ts_in(datetime.now(UTC))),
         )
-    with pytest.raises(SchemaTooNewError, match=r"version 99.*up to 4; upgrade pytest-pacts"):
+    with pytest.raises(SchemaTooNewError, match=r"version 99.*up to 5; upgrade pytest-pacts"):
         open_store(store_target)
 
 

@@ -2,7 +2,7 @@
 
 // Imports (see discovery/_js.py: one module per file).
 const {
-  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag,
+  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches,
   inputType, makeDom, isEditableType, isCheckable, isSelectable, isClickable, describeElement
 } = modules.dom;
 const { callbacksRun, checkActionable, identityChange } = modules.actionability;
@@ -56,6 +56,16 @@ function verify(els, arg) {
     found: els.slice(0, 5).map((e) => describeElement(e, dom)) };
 }
 
+// FNV-1a over the document's markup (its first 2 million characters) and its length: the
+// step trace's DOM snapshot hash (pytest_pacts/engine/tracing.py computes the same).
+function domHash() {
+  const s = document.documentElement ? document.documentElement.outerHTML : '';
+  const n = Math.min(s.length, 2000000);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < n; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  return (h >>> 0).toString(16).padStart(8, '0') + '-' + s.length.toString(16);
+}
+
 async function check(els, opts) {
   const dom = makeDom(document);
   // Did the document stay loaded and unchanged over the gate's two animation frames? The
@@ -75,6 +85,14 @@ async function check(els, opts) {
   // without animation frames (scripts disabled in this world) nothing was watched: unknown
   result.settled = framed ? !changed && document.readyState === 'complete' : null;
   if (opts.identity && els.length === 1 && els[0].isConnected) result.changed = identityChange(els[0], opts.identity, dom);
+  if (opts.trace) {
+    // For the step's trace: the element's visible text (a form field's value is never
+    // read) and a hash of the document, in this same round trip.
+    if (els.length === 1 && !elMatches(els[0], 'input, textarea, select')) {
+      result.text = norm(els[0].innerText || els[0].textContent || '').slice(0, 200);
+    }
+    result.dom_hash = domHash();
+  }
   return result;
 }
 
