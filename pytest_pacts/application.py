@@ -94,6 +94,7 @@ def engine_options(settings: PactsSettings, artifacts_dir: str | None = None) ->
         interactive=settings.interactive,
         extension_budget=settings.extension_budget,
         dialogs=settings.dialogs,
+        max_response_bytes=int((settings.max_response_kb or PactsSettings.max_response_kb) * 1024),
         artifacts_dir=artifacts_dir,
     )
 

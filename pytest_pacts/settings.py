@@ -65,6 +65,7 @@ class PactsSettings:
     interactive: bool = False
     extension_budget: int = 0
     dialogs: DialogAnswer = "accept"
+    max_response_kb: float = 1024.0
     session: str | None = None
     accept_heals: AcceptHeals = "none"
     dry_run: bool = False

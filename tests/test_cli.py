@@ -64,6 +64,7 @@ def test_plan_samples_json() -> None:
         "focus",
         "goto",
         "wait",
+        "extract",
     }
     assert all(p["plan_hash"].startswith("sha256:") for p in plans)
 

@@ -133,7 +133,7 @@ class Discoverer:
         for i, (key, _target, action) in enumerate(targets):
             if str(i) in chosen:
                 scan, index = chosen[str(i)]
-                waits = Action(action) is Action.WAIT
+                waits = Action(action).observes
                 results[key] = _with_gate(results[key], gates[scan.scan_id], index, waits=waits)
         return results
 
@@ -324,7 +324,7 @@ def _scanned(action: Action | str) -> str:
     ``hover`` would: any element a person can see by that name, not an editable or
     clickable kind."""
     act = Action(action)
-    return Action.HOVER.value if act is Action.WAIT else act.value
+    return Action.HOVER.value if act.observes else act.value
 
 
 def _with_gate(

@@ -24,6 +24,7 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.network import ResponseLog, plan_patterns
 from pytest_pacts.engine.ports import RunStore
 from pytest_pacts.engine.recording import Recorder
 from pytest_pacts.engine.run import Run, not_run
@@ -95,6 +96,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
     if conflict is not None:
         return _not_started(plan, conflict, started)
     monitor = EnvMonitor(page)
+    responses = ResponseLog(page, plan_patterns(plan), runtime.options.max_response_bytes)
     resolver = Resolver(runtime.env, plan.requirement.vars, plan.secret_vars | runtime.secret_vars)
     finder = Finder(
         page,
@@ -129,6 +131,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         observer=runtime.observer,
         on_step=recorder.step_done,
         tracer=tracer,
+        responses=responses,
     )
     try:
         with bounded.budget(runtime.options.step_timeout_ms):
@@ -141,6 +144,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         if tracer is not None:
             tracer.stop()
         monitor.detach()
+        responses.detach()
     if runtime.recipe_version is not None:
         record = record.model_copy(update={"recipe_version": runtime.recipe_version})
     problems = recorder.finish(record)

@@ -46,6 +46,9 @@ class EngineOptions:
     # stay under ``trace_max_bytes``
     trace: bool = False
     trace_max_bytes: int = 1_000_000
+    # a JSON response a step reads (extract from response:, a response: outcome) is read
+    # only up to this size; a larger body is reported as too large, never kept
+    max_response_bytes: int = 1024 * 1024
 
 
 @dataclass

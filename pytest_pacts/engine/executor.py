@@ -9,6 +9,7 @@ environment event (the server went away, a 5xx, a crash) is reported as that eve
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,12 +24,20 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error, env_failure
 from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import GateOutcome, run_gate
+from pytest_pacts.engine.network import ResponseLog, lookup, mask_in, shown
 from pytest_pacts.engine.tracing import Tracer
-from pytest_pacts.engine.waiting import READY_CAP_MS, wait_until_ready
-from pytest_pacts.models import Action, ExpectationKind, Step
+from pytest_pacts.engine.waiting import READY_CAP_MS, now_ms, wait_for_change, wait_until_ready
+from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType
-from pytest_pacts.planner.templating import Resolver, Secret, TemplateError, reveal
+from pytest_pacts.planner.templating import (
+    MASK,
+    Resolver,
+    Secret,
+    TemplateError,
+    is_secret_name,
+    reveal,
+)
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
 _STATE_KINDS = frozenset(
@@ -62,6 +71,7 @@ class Attempt:
     expectation_ok: bool | None = None
     gate_checks: int = 0
     notes: list[str] = field(default_factory=list)
+    extracted: dict[str, str] = field(default_factory=dict)  # var → value as shown
 
 
 def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
@@ -85,6 +95,12 @@ def _identity(step: Step, located: Located) -> dict[str, object] | None:
     return identity_of(step, state.fingerprint)
 
 
+# What an extract step reads: the attribute when one is named, a form field's value, else the
+# text the element shows.
+_READ = """(el, attr) => attr ? el.getAttribute(attr)
+  : (el.matches('input, textarea, select') ? el.value : (el.innerText || el.textContent || ''))"""
+
+
 class StepRunner:
     def __init__(
         self,
@@ -96,6 +112,7 @@ class StepRunner:
         base_url: str | None,
         observer: ActionObserver | None = None,
         tracer: Tracer | None = None,
+        responses: ResponseLog | None = None,
     ) -> None:
         self.page = page
         self.observer = observer
@@ -105,12 +122,26 @@ class StepRunner:
         self.options = options
         self.monitor = monitor
         self.base_url = base_url
-        self.checker = Checker(page, finder)
+        self.responses = responses
+        self.checker = Checker(page, finder, responses, resolver.secret_vars)
         self._ready_document: int | None = None  # the document last found ready to act on
+        self._marks: dict[int, int] = {}  # step index → the response log's mark at its start
+        self._acted = 0  # the mark at the start of the last step that acted
 
     def value_of(self, step: Step) -> str | None:
-        """The step's value resolved now (a Secret prints as ***). Raises TemplateError."""
+        """The step's value resolved now (a Secret prints as ***). Raises TemplateError.
+        An ``extract`` step's value names a var: it has no value to resolve."""
+        if step.capture is not None:
+            return None
         return self.resolver.resolve(step.value) if step.value is not None else None
+
+    def _since(self, step: Step) -> int:
+        """Where a step's responses start in the log: at its own start for a step that acts,
+        at the start of the last step that acted for one that only observes (``wait``,
+        ``extract``): what it looks for was set off by that action (or by the start page)."""
+        if step.action.observes:
+            return self._acted
+        return self._marks.get(step.index, 0)
 
     def element(self, index: int) -> PWLocator | None:
         state = self.finder.states.get(index)
@@ -159,14 +190,29 @@ class StepRunner:
 
     def run(self, step: Step, attempt: Attempt) -> Failure | None:
         mark = self.monitor.mark()
+        if self.responses is not None and step.index not in self._marks:
+            self._marks[step.index] = self.responses.mark()
+            if not step.action.observes:
+                self._acted = self._marks[step.index]
         failure = self._run(step, attempt)
         if failure is None and self.monitor.since(mark):
             # The step looked fine, but the server failed a navigation under it (an error page
             # can even carry the URL that was asked for): no false pass.
             event = self.monitor.since(mark)[-1]
-            return env_failure(event, step.index, ("the step's own checks had passed",))
-        if failure is not None:
+            failure = env_failure(event, step.index, ("the step's own checks had passed",))
+        elif failure is not None:
             failure = self._blame_environment(failure, mark)
+        secrets = self.resolver.secret_values()
+        if secrets:
+            # a value a step stored as a secret is on the page: never in a failure text
+            attempt.notes[:] = [mask_in(n, secrets) for n in attempt.notes]
+            if failure is not None:
+                failure = failure.model_copy(
+                    update={
+                        "message": mask_in(failure.message, secrets),
+                        "evidence": tuple(mask_in(e, secrets) for e in failure.evidence),
+                    }
+                )
         return failure
 
     def _run(self, step: Step, attempt: Attempt) -> Failure | None:
@@ -185,6 +231,10 @@ class StepRunner:
         subject: Subject | None = None
         if step.action is Action.GOTO:
             failure = self.navigate(reveal(value or ""), step.index)
+            if failure is not None:
+                return failure
+        elif step.capture is not None and step.capture.response is not None:
+            failure = self._extract_response(step, step.capture, attempt)
             if failure is not None:
                 return failure
         elif step.target is not None:
@@ -206,7 +256,11 @@ class StepRunner:
                 self.observer(step, element)
             if self.tracer is not None:
                 self.tracer.acting(step.index)
-            if step.action is not Action.WAIT:
+            if step.capture is not None:
+                failure = self._extract_element(step, step.capture, element, attempt)
+                if failure is not None:
+                    return failure
+            elif step.action is not Action.WAIT:
                 failure = perform(
                     self.page,
                     element,
@@ -227,16 +281,154 @@ class StepRunner:
                 return failure
         if step.expected is None:
             return None
+        try:
+            expected, secret = self._resolved(step.expected)
+        except TemplateError as exc:
+            return Failure(
+                type=FailureType.EXPECTATION_FAILED,
+                message=f"the expected outcome cannot be resolved: {exc}",
+                step_index=step.index,
+                cause="configuration",
+            )
         failure = self.checker.check(
-            step.expected,
+            expected,
             element=subject,
             url_before=url_before,
             step_index=step.index,
             timeout_ms=opts.step_timeout_ms,
             mask=isinstance(value, Secret),
+            responses_since=self._since(step),
         )
+        if failure is not None and secret:
+            failure = failure.model_copy(
+                update={
+                    "message": mask_in(failure.message, secret),
+                    "evidence": tuple(mask_in(e, secret) for e in failure.evidence),
+                }
+            )
         attempt.expectation_ok = failure is None
         return failure
+
+    def _resolved(self, exp: Expectation) -> tuple[Expectation, list[str]]:
+        """The expectation with its templates resolved now (``text_visible:{{vars.order_id}}``
+        after an extract step), and the secret values it took in (to mask in its failure)."""
+        update: dict[str, object] = {}
+        secrets: list[str] = []
+        for name, text in (("text", exp.text),):
+            if text is not None and "{{" in text:
+                value = self.resolver.resolve(text)
+                if isinstance(value, Secret):
+                    secrets.append(value.reveal())
+                update[name] = reveal(value)
+        if exp.response is not None and "{{" in exp.response.url:
+            url = self.resolver.resolve(exp.response.url)
+            if isinstance(url, Secret):
+                secrets.append(url.reveal())
+            update["response"] = exp.response.model_copy(update={"url": reveal(url)})
+        return (exp.model_copy(update=update) if update else exp), secrets
+
+    # -- extract --------------------------------------------------------------------------
+
+    def _store(self, step: Step, capture: Capture, raw: str, attempt: Attempt) -> str | None:
+        """Keep the regex's part of ``raw`` (its first group when it has one) and store it;
+        ``None`` when there is nothing to store yet (empty, or the regex does not match)."""
+        value = " ".join(raw.split())
+        if capture.regex is not None:
+            match = re.search(capture.regex, value)
+            if match is None:
+                return None
+            value = match.group(1) if match.re.groups else match.group(0)
+            value = value or ""
+        if not value:
+            return None
+        attempt.extracted[capture.var] = self.resolver.bind(
+            capture.var, value, secret=capture.secret
+        )
+        return value
+
+    def _secret(self, capture: Capture) -> bool:
+        return capture.secret or is_secret_name(capture.var, self.resolver.secret_vars)
+
+    def _extract_element(
+        self, step: Step, capture: Capture, element: PWLocator, attempt: Attempt
+    ) -> Failure | None:
+        """Read the element's text (a form field's value, or the attribute) until there is a
+        value to store (not empty, matching the regex), up to the step timeout."""
+        deadline = now_ms() + self.options.step_timeout_ms
+        seen = "nothing read"
+        while True:
+            try:
+                raw = bounded.call(
+                    self.page,
+                    "reading the element to extract",
+                    lambda: element.evaluate(_READ, capture.attribute, timeout=1000),
+                )
+            except PlaywrightError as exc:
+                failure = classify_error(exc, f"reading {step.target}", step.index)
+                if failure.type is FailureType.ENV_FAULT:
+                    return failure
+                seen = failure.message
+            else:
+                if raw is None:
+                    seen = f"the element has no {capture.attribute} attribute"
+                elif self._store(step, capture, str(raw), attempt) is not None:
+                    return None
+                else:
+                    text = " ".join(str(raw).split())
+                    shown_text = (MASK if text else "''") if self._secret(capture) else repr(text)
+                    what = f"its {capture.attribute} attribute" if capture.attribute else "it"
+                    seen = f"{what} holds {shown_text}"
+            if now_ms() >= deadline:
+                break
+            wait_for_change(self.page)
+        return self._extract_failed(step, capture, seen)
+
+    def _extract_response(self, step: Step, capture: Capture, attempt: Attempt) -> Failure | None:
+        """Take the value at the JSON path of the latest matching response that finished
+        since the previous step started, waiting up to the step timeout for one."""
+        ref = capture.response
+        assert ref is not None
+        try:
+            url = reveal(self.resolver.resolve(ref.url))
+        except TemplateError as exc:
+            return Failure(
+                type=FailureType.EXPECTATION_FAILED,
+                message=f"the response's URL pattern cannot be resolved: {exc}",
+                step_index=step.index,
+                cause="configuration",
+            )
+        since = self._since(step)
+        deadline = now_ms() + self.options.step_timeout_ms
+        while True:
+            found = lookup(self.responses, url, ref.path, since, self.resolver.secret_vars)
+            if found.found:
+                text = shown(found.value)
+                if self._store(step, capture, text, attempt) is not None:
+                    return None
+                assert found.entry is not None
+                text = (MASK if text else "''") if self._secret(capture) else repr(text)
+                seen = f"{found.entry.label()} has {ref.path} = {text}"
+            else:
+                seen = found.why
+            if now_ms() >= deadline:
+                break
+            wait_for_change(self.page)
+        return self._extract_failed(step, capture, seen)
+
+    def _extract_failed(self, step: Step, capture: Capture, seen: str) -> Failure:
+        wanted = "a value that is not empty"
+        if capture.regex is not None:
+            wanted = f"a value matching the regex {capture.regex}"
+        return Failure(
+            type=FailureType.EXPECTATION_FAILED,
+            message=f"extract {capture.var}: expected {wanted}, but {seen}",
+            step_index=step.index,
+            evidence=(
+                f"expected {wanted}",
+                f"found: {seen}",
+                f"waited {self.options.step_timeout_ms:.0f} ms",
+            ),
+        )
 
     def _await_ready(self, attempt: Attempt) -> None:
         """Before the first action on a new page (document or route): wait until the page
@@ -262,7 +454,7 @@ class StepRunner:
         opts = self.options
         # A wait is for its element to appear: a quiet page without it yet is no reason to
         # give up early, so it gets the whole step timeout.
-        settle_ms = opts.step_timeout_ms if step.action is Action.WAIT else opts.settle_timeout_ms
+        settle_ms = opts.step_timeout_ms if step.action.observes else opts.settle_timeout_ms
         for fresh in (False, True):
             located = self.finder.locate(step.index, opts.step_timeout_ms, settle_ms)
             if located.failure is not None or located.state is None:

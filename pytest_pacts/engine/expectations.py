@@ -41,6 +41,7 @@ from playwright.sync_api import Locator as PWLocator
 from pytest_pacts.discovery import UnrenderableLocator, bounded, to_playwright
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.network import ResponseLog, lookup, secret_path, shown
 from pytest_pacts.engine.pagename import PAGE_NAMES_JS
 from pytest_pacts.engine.waiting import now_ms, wait_for_change
 from pytest_pacts.models import Action, Expectation, ExpectationKind, Target
@@ -88,9 +89,17 @@ class Probe:
 class Checker:
     """Checks one step's expectation against the page (see module doc)."""
 
-    def __init__(self, page: Page, finder: Finder) -> None:
+    def __init__(
+        self,
+        page: Page,
+        finder: Finder,
+        responses: ResponseLog | None = None,
+        secret_vars: frozenset[str] = frozenset(),
+    ) -> None:
         self.page = page
         self.finder = finder
+        self.responses = responses
+        self.secret_vars = secret_vars
 
     def check(
         self,
@@ -101,10 +110,13 @@ class Checker:
         step_index: int,
         timeout_ms: float,
         mask: bool = False,
+        responses_since: int = 0,
     ) -> Failure | None:
-        """``mask``: the step typed a secret, so the field's content is never shown."""
+        """``mask``: the step typed a secret, so the field's content is never shown.
+        ``responses_since``: a ``response:`` outcome looks at the responses that finished
+        after this mark of the response log."""
         try:
-            probe = self._probe_for(exp, element, url_before, mask)
+            probe = self._probe_for(exp, element, url_before, mask, responses_since)
         except _NeedsElement as exc:
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
@@ -141,10 +153,17 @@ class Checker:
     # -- probes ------------------------------------------------------------------------------
 
     def _probe_for(
-        self, exp: Expectation, element: Subject | None, url_before: str, mask: bool = False
+        self,
+        exp: Expectation,
+        element: Subject | None,
+        url_before: str,
+        mask: bool = False,
+        since: int = 0,
     ) -> Callable[[], Probe]:
         kind = exp.kind
         text = norm(exp.text or "")
+        if kind is ExpectationKind.RESPONSE:
+            return lambda: self._response(exp, since)
         if kind is ExpectationKind.TEXT_VISIBLE:
             return lambda: self._text(text, want=True)
         if kind is ExpectationKind.TEXT_HIDDEN:
@@ -276,6 +295,21 @@ class Checker:
         if result.unresolved is not None and result.unresolved.region_missing:
             seen += f' (the region "{exp.target.region}" is not on the page)'
         return Probe(n == exp.count, seen)
+
+    def _response(self, exp: Expectation, since: int) -> Probe:
+        """The latest matching response that has the path holds the value (exactly, as
+        text), or, with no value given, a value that is not null or empty."""
+        ref = exp.response
+        assert ref is not None
+        found = lookup(self.responses, ref.url, ref.path, since, self.secret_vars)
+        if not found.found:
+            return Probe(False, found.why)
+        assert found.entry is not None
+        value = shown(found.value)
+        present = found.value not in (None, "", [], {})
+        ok = value == exp.text if exp.text is not None else present
+        text = "***" if secret_path(ref.path, self.secret_vars) else repr(value)
+        return Probe(ok, f"{found.entry.label()} has {ref.path} = {text}")
 
 
 class _NeedsElement(Exception):

@@ -59,8 +59,8 @@ def blocking_point(snapshot: GateSnapshot, action: Action) -> GatePoint | None:
     for point in snapshot.points:
         if point.ok or point.code == "skipped":
             continue
-        if action is Action.WAIT and point.code not in _SEEN_BY_WAIT:
-            continue  # a wait acts on nothing: its element need only be there and visible
+        if action.observes and point.code not in _SEEN_BY_WAIT:
+            continue  # a wait or extract acts on nothing: its element need be there and visible
         if point.name == "enabled" and point.code == "disabled" and action in _NO_ENABLED:
             continue
         return point

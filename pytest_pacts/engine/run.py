@@ -32,6 +32,7 @@ from pytest_pacts.engine.executor import (
 )
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
+from pytest_pacts.engine.network import ResponseLog
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.models import Action, OnFail, Plan
@@ -76,6 +77,7 @@ class Run:
         observer: ActionObserver | None = None,
         on_step: Callable[[StepRecord], None] | None = None,
         tracer: Tracer | None = None,
+        responses: ResponseLog | None = None,
     ) -> None:
         self.plan = plan
         self.on_step = on_step  # told each step's record as soon as the step is finished
@@ -89,8 +91,9 @@ class Run:
         self.base_url = base_url
         self.navigate = navigate
         self.runner = StepRunner(
-            page, finder, resolver, options, monitor, base_url, observer=observer, tracer=tracer
-        )
+            page, finder, resolver, options, monitor, base_url, observer=observer,
+            tracer=tracer, responses=responses,
+        )  # fmt: skip
         self.index = 0
         self.progress: dict[int, StepProgress] = {}
         self.records: dict[int, StepRecord] = {}
@@ -338,6 +341,7 @@ class Run:
             duration_ms=(time.monotonic() - prog.started) * 1000,
             block=step.block,
             notes=tuple(dict.fromkeys(prog.attempt.notes)),
+            extracted=dict(prog.attempt.extracted),
         )
         if self.tracer is not None:
             self._trace(step.index, prog)

@@ -98,6 +98,11 @@ class Codegen:
             return [f"expect({loc}).to_be_visible()"] if loc is not None else []
         if action is Action.PRESS:
             return [f"{loc or 'page.keyboard'}.press({self._value(step)})"]
+        if action is Action.EXTRACT:
+            raise GenerationError(
+                f"step {step.index + 1}: extract steps (vars stored during the run) are not "
+                "generated as plain Playwright code yet"
+            )
         if loc is None:
             raise GenerationError(f"step {step.index + 1}: {action.value} needs an element")
         method = {

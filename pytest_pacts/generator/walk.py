@@ -76,7 +76,13 @@ def _walk_step(
     elements: dict[str, Locator],
     timeout_s: float,
 ) -> None:
-    value = reveal(resolver.resolve(step.value)) if step.value is not None else ""
+    if step.capture is not None and step.capture.response is not None:
+        # the walk keeps no responses: later steps get a stand-in to locate their elements
+        resolver.bind(step.capture.var, f"<{step.capture.var}>", secret=step.capture.secret)
+        return
+    value = ""
+    if step.value is not None and step.capture is None:
+        value = reveal(resolver.resolve(step.value))
     if step.action is Action.GOTO:
         page.goto(_absolute(base_url, value))
         return
@@ -114,6 +120,13 @@ def _walk_step(
             target.focus(timeout=timeout)
         elif act is Action.WAIT:
             target.wait_for(state="visible", timeout=timeout)
+        elif act is Action.EXTRACT and step.capture is not None:
+            target.wait_for(state="visible", timeout=timeout)
+            if step.capture.attribute:
+                text = target.get_attribute(step.capture.attribute, timeout=timeout) or ""
+            else:
+                text = target.inner_text(timeout=timeout)
+            resolver.bind(step.capture.var, text or "-", secret=step.capture.secret)
     expected = step.expected
     if expected is not None and expected.kind is ExpectationKind.ELEMENT_VISIBLE:
         assert expected.target is not None

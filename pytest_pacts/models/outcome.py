@@ -164,6 +164,11 @@ class StepRecord(_Frozen):
         description="The page as the step found it (URL, the element's text and box, a "
         "screenshot, a DOM hash, the requests); recorded when tracing is on.",
     )
+    extracted: dict[str, str] = Field(
+        default_factory=dict,
+        description="What an extract step stored: var name to the value as shown (*** for "
+        "a secret value).",
+    )
 
     @property
     def strategy(self) -> str | None:

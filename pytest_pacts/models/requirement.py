@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 
 class Action(enum.StrEnum):
-    """The nine element actions plus ``goto``, ``wait`` and ``use``."""
+    """The nine element actions plus ``goto``, ``wait``, ``extract`` and ``use``."""
 
     CLICK = "click"
     FILL = "fill"
@@ -28,6 +28,7 @@ class Action(enum.StrEnum):
     FOCUS = "focus"
     GOTO = "goto"
     WAIT = "wait"
+    EXTRACT = "extract"
     USE = "use"
 
     @property
@@ -39,6 +40,12 @@ class Action(enum.StrEnum):
     def needs_value(self) -> bool:
         """True when the step cannot run without a value."""
         return self in _VALUE_REQUIRED
+
+    @property
+    def observes(self) -> bool:
+        """True for steps that act on nothing (``wait``, ``extract``): their element need
+        only be there, unique and visible; it is looked for as a ``hover`` would."""
+        return self in (Action.WAIT, Action.EXTRACT)
 
     @property
     def edits(self) -> bool:
@@ -56,10 +63,13 @@ _ELEMENT_REQUIRED = frozenset(
         Action.UNCHECK,
         Action.HOVER,
         Action.FOCUS,
+        Action.EXTRACT,  # an element, or a response: in the Element column
     }
 )
 # ``press`` takes a key and an optional element (no element: the focused element / page).
-_VALUE_REQUIRED = frozenset({Action.FILL, Action.TYPE, Action.PRESS, Action.SELECT, Action.USE})
+_VALUE_REQUIRED = frozenset(
+    {Action.FILL, Action.TYPE, Action.PRESS, Action.SELECT, Action.USE, Action.EXTRACT}
+)
 
 
 class ExpectationKind(enum.StrEnum):
@@ -79,14 +89,18 @@ class ExpectationKind(enum.StrEnum):
     ENABLED = "enabled"
     DISABLED = "disabled"
     COUNT = "count"
+    RESPONSE = "response"
 
     @property
-    def argument(self) -> Literal["none", "text", "target", "count"]:
-        """What follows the colon: nothing, free text, an ``Element@Region``, or both + N."""
+    def argument(self) -> Literal["none", "text", "target", "count", "response"]:
+        """What follows the colon: nothing, free text, an ``Element@Region``, both + N, or
+        ``<url pattern> <json path> [= <value>]``."""
         return _EXPECTATION_ARGUMENT[self]
 
 
-_EXPECTATION_ARGUMENT: dict[ExpectationKind, Literal["none", "text", "target", "count"]] = {
+_EXPECTATION_ARGUMENT: dict[
+    ExpectationKind, Literal["none", "text", "target", "count", "response"]
+] = {
     ExpectationKind.FIELD_POPULATED: "none",
     ExpectationKind.NAVIGATES_TO: "text",
     ExpectationKind.TEXT_VISIBLE: "text",
@@ -101,6 +115,7 @@ _EXPECTATION_ARGUMENT: dict[ExpectationKind, Literal["none", "text", "target", "
     ExpectationKind.ENABLED: "none",
     ExpectationKind.DISABLED: "none",
     ExpectationKind.COUNT: "count",
+    ExpectationKind.RESPONSE: "response",
 }
 
 
@@ -130,17 +145,30 @@ class Target(_Frozen):
         return self.key
 
 
+class ResponseRef(_Frozen):
+    """A value in a JSON response the page received: which response (``url``, a substring
+    of its URL, or a glob with ``*``) and where in its body (``path``, e.g. ``order.id``)."""
+
+    url: str
+    path: str
+
+    def __str__(self) -> str:
+        return f"response:{self.url} {self.path}"
+
+
 class Expectation(_Frozen):
     """A typed expected outcome, e.g. ``navigates_to:Products``.
 
     ``text`` is set for text-argument kinds, ``target`` for element kinds, ``target`` and
-    ``count`` for ``count:<Element@Region>=<N>``.
+    ``count`` for ``count:<Element@Region>=<N>``; ``response`` (and ``text``, the value
+    wanted, or ``None`` for "present") for ``response:<url> <path> = <value>``.
     """
 
     kind: ExpectationKind
     text: str | None = None
     target: Target | None = None
     count: int | None = None
+    response: ResponseRef | None = None
 
     def __str__(self) -> str:
         arg = self.kind.argument
@@ -150,7 +178,34 @@ class Expectation(_Frozen):
             return f"{self.kind.value}:{self.text}"
         if arg == "target":
             return f"{self.kind.value}:{self.target}"
+        if arg == "response":
+            return f"{self.response}" + (f" = {self.text}" if self.text is not None else "")
         return f"{self.kind.value}:{self.target}={self.count}"
+
+
+class Capture(_Frozen):
+    """What an ``extract`` step stores in ``{{vars.<var>}}``: the text its element shows
+    (a form field's value), or an ``attribute`` of it, or a value of a JSON ``response``;
+    ``regex`` keeps the part it matches (its first group when it has one); ``secret`` masks
+    the value everywhere it is shown."""
+
+    var: str
+    attribute: str | None = None
+    regex: str | None = None
+    secret: bool = False
+    response: ResponseRef | None = None
+
+    def describe(self, target: str) -> str:
+        """``store "Order number" in {{vars.order_id}}`` (``target`` as a step names it)."""
+        if self.response is not None:
+            what = f"{self.response.path} of the response from {self.response.url}"
+        elif self.attribute:
+            what = f"the {self.attribute} attribute of {target}"
+        else:
+            what = target
+        more = f" (the part matching {self.regex})" if self.regex else ""
+        secret = " as a secret" if self.secret else ""
+        return f"store {what}{more} in {{{{vars.{self.var}}}}}{secret}"
 
 
 class SourceRef(_Frozen):
@@ -202,6 +257,7 @@ _VERBS: dict[str, str] = {
     "focus": "focus {target}",
     "goto": "go to {value}",
     "wait": "wait until {expected}",
+    "extract": "store {target} in {value}",
     "use": "use block {value}",
 }
 
@@ -217,6 +273,9 @@ class Step(_Frozen):
     on_fail: OnFail = OnFail.ABORT
     source: SourceRef
     block: str | None = Field(default=None, description="The block this step was expanded from.")
+    capture: Capture | None = Field(
+        default=None, description="For extract steps: the var and how its value is taken."
+    )
 
     def describe(self) -> str:
         """The step in words, for errors and reports (values are shown unresolved):
@@ -228,7 +287,10 @@ class Step(_Frozen):
                 target += f' in "{self.target.region}"'
         value = f'"{self.value}"' if self.value is not None else "(no value)"
         expected = str(self.expected) if self.expected is not None else "(no expectation)"
-        text = _VERBS[self.action.value].format(target=target, value=value, expected=expected)
+        if self.capture is not None:
+            text = self.capture.describe(target)
+        else:
+            text = _VERBS[self.action.value].format(target=target, value=value, expected=expected)
         if self.expected is not None and self.action is not Action.WAIT:
             text += f", expect {self.expected}"
         return text

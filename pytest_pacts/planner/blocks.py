@@ -93,13 +93,28 @@ def _action(params: Mapping[str, str], use: RawStep) -> list[RawStep]:
 
 
 def _extract(params: Mapping[str, str], use: RawStep) -> list[RawStep]:
-    """``extract``: target, scope? → wait until the element to extract is visible.
-
-    Values are not captured into vars in this version; the block checks the data is there.
-    """
+    """``extract``: target, scope?, var?, attribute?, regex?, secret? → with ``var``, one
+    ``extract`` step storing the element's text (or attribute) in ``{{vars.<var>}}``;
+    without, a wait until the element is visible (the data is there)."""
     _require(params, ("target",), use, "extract")
     target = params["target"] + (f"@{params['scope']}" if params.get("scope") else "")
-    return [RawStep(action="wait", expected=f"element_visible:{target}", source=use.source)]
+    if not params.get("var"):
+        return [RawStep(action="wait", expected=f"element_visible:{target}", source=use.source)]
+    spec = [params["var"]]
+    for option in ("attribute", "regex"):
+        if params.get(option):
+            spec.append(f"{option}=" + params[option].replace(";", "\\;"))
+    if params.get("secret", "").strip().lower() in ("true", "yes", "1", "secret"):
+        spec.append("secret")
+    return [
+        RawStep(
+            action="extract",
+            element=params["target"],
+            region=params.get("scope") or None,
+            value="; ".join(spec),
+            source=use.source,
+        )
+    ]
 
 
 def _validation(params: Mapping[str, str], use: RawStep) -> list[RawStep]:
@@ -112,7 +127,7 @@ def _validation(params: Mapping[str, str], use: RawStep) -> list[RawStep]:
 BUILTIN_BLOCKS: dict[str, tuple[tuple[str, ...], BuiltinExpander]] = {
     "navigation": (("url", "wait_for"), _navigation),
     "action": (("target", "method", "value", "expected"), _action),
-    "extract": (("target", "scope"), _extract),
+    "extract": (("target", "scope", "var", "attribute", "regex", "secret"), _extract),
     "validation": (("expectations",), _validation),
 }
 

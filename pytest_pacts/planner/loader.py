@@ -31,9 +31,11 @@ from pytest_pacts.planner.readers import READERS, Document, ReadFailure, ReadLim
 from pytest_pacts.planner.readers.base import JsonLike, PathKey
 from pytest_pacts.planner.schema import validate
 from pytest_pacts.planner.steps import (
+    RESPONSE_PREFIX,
     StepSyntaxError,
     clean_name,
     parse_action,
+    parse_capture,
     parse_expectation,
     parse_params,
     parse_target,
@@ -222,12 +224,36 @@ class _Builder:
             fail("action", str(exc), exc.expected)
             return None
         target = None
-        if raw.element:
+        capture = None
+        reads_response = action is Action.EXTRACT and (
+            raw.element or ""
+        ).strip().lower().startswith(RESPONSE_PREFIX)
+        if action is Action.EXTRACT and raw.value:
+            try:
+                capture, _ = parse_capture(raw.element, raw.value)
+            except StepSyntaxError as exc:
+                fail(exc.field or "value", str(exc), exc.expected)
+        if reads_response and raw.region:
+            fail(
+                "region",
+                "a response: step has no region",
+                "response:<url pattern> <json path> in the Element column alone",
+            )
+        if reads_response:
+            pass  # the step reads a JSON response, not an element
+        elif raw.element:
             text = raw.element if raw.region is None else f"{raw.element}@{raw.region}"
             try:
                 target = parse_target(text)
             except StepSyntaxError as exc:
                 fail("element", str(exc), exc.expected)
+        elif action is Action.EXTRACT:
+            fail(
+                "element",
+                "the 'extract' step has no element",
+                "the element whose text to store (Element@Region), or "
+                "response:<url pattern> <json path>",
+            )
         elif action.needs_element:
             fail(
                 "element",
@@ -242,6 +268,7 @@ class _Builder:
                     "press": "a key such as Enter",
                     "select": "the option to choose",
                     "goto": "a URL",
+                    "extract": "the name of the var to store the value in, e.g. order_id",
                 }.get(action.value, "the text to enter"),
             )
         if action is Action.GOTO and not raw.value:
@@ -265,7 +292,7 @@ class _Builder:
             except ValueError:
                 fail("on_fail", f"on_fail is {raw.on_fail!r}", "'abort' or 'skip'")
         value = raw.value
-        if value is not None and action is not Action.GOTO:
+        if value is not None and action not in (Action.GOTO, Action.EXTRACT):
             try:
                 clean_name(value, "value")
             except StepSyntaxError as exc:
@@ -281,19 +308,35 @@ class _Builder:
             on_fail=on_fail,
             source=raw.source,
             block=raw.from_block,
+            capture=capture,
         )
 
-    def check_templates(self, step: Step, raw: RawStep, resolver: Resolver) -> None:
+    def check_templates(
+        self,
+        step: Step,
+        raw: RawStep,
+        resolver: Resolver,
+        stored: frozenset[str] = frozenset(),
+        later: Mapping[str, SourceRef] | None = None,
+    ) -> None:
+        """Every template of the step resolves. ``stored``: the vars earlier extract steps
+        store (defined from then on); ``later``: those a later step stores, with where."""
+        later = later or {}
         texts = {
-            "value": step.value,
+            "value": step.value if step.capture is None else None,
             "element": str(step.target) if step.target else None,
             "expected": str(step.expected) if step.expected else None,
         }
+        if step.capture is not None and step.capture.response is not None:
+            texts["element"] = step.capture.response.url
         for name, text in texts.items():
             if not text:
                 continue
+            known = stored
+            if name == "expected" and step.capture is not None:
+                known = stored | {step.capture.var}  # checked after the value is stored
             try:
-                missing = list(resolver.unresolved(text))
+                missing = list(resolver.unresolved(text, known))
             except TemplateError as exc:
                 self.sink.add(
                     raw.where(name),
@@ -308,10 +351,21 @@ class _Builder:
                 hint = {
                     "env": f"set the environment variable {ref.name} or write "
                     f"{{{{env.{ref.name}:default}}}}",
-                    "vars": f"a var {ref.name!r} in vars (or the Config sheet)",
+                    "vars": f"a var {ref.name!r} in vars (or the Config sheet), or an "
+                    f"earlier step that stores it: <Element> | extract | {ref.name}",
                     "params": "{{params.*}} only inside a block's steps",
                 }[ref.namespace]
-                self.sink.add(raw.where(name), f"{ref.raw} cannot be resolved", hint)
+                message = f"{ref.raw} cannot be resolved"
+                if ref.namespace == "vars":
+                    where = later.get(ref.name)
+                    message += (
+                        f": the step that extracts {ref.name!r} comes later ({where.render()})"
+                        if where is not None
+                        else f": no var {ref.name!r} is defined and no earlier step extracts it"
+                    )
+                    if where is not None:
+                        hint = f"the step that extracts {ref.name!r} before this one (move it up)"
+                self.sink.add(raw.where(name), message, hint)
 
     # -- requirements ---------------------------------------------------------------------
     def requirement(
@@ -365,12 +419,26 @@ class _Builder:
             except BlockError as exc:
                 self.sink.add(exc.source, str(exc), exc.expected)
         resolver = Resolver(self.options.env, variables, self.options.secret_vars)
+        typed = [(self.typed_step(raw_step, n), raw_step) for n, raw_step in enumerate(expanded)]
+        # where each extracted var is first stored; a use before it is a located error
+        stores: dict[str, SourceRef] = {}
+        for step, raw_step in typed:
+            if step is not None and step.capture is not None:
+                stores.setdefault(step.capture.var, raw_step.where("value"))
         steps: list[Step] = []
-        for n, raw_step in enumerate(expanded):
-            step = self.typed_step(raw_step, n)
+        stored: set[str] = set()
+        for step, raw_step in typed:
             if step is not None:
-                self.check_templates(step, raw_step, resolver)
+                self.check_templates(
+                    step,
+                    raw_step,
+                    resolver,
+                    frozenset(stored),
+                    {k: v for k, v in stores.items() if k not in stored},
+                )
                 steps.append(step)
+                if step.capture is not None:
+                    stored.add(step.capture.var)
         url = _text(item.get("url")) or ""
         try:
             for ref in resolver.unresolved(url):

@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from pytest_pacts.errors import PactsError
-from pytest_pacts.models import Action, Expectation, ExpectationKind, Target
+from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, ResponseRef, Target
 
 # Characters a person cannot see but a matcher would: zero-width spaces and joiners used
 # outside emoji, bidi controls ("Trojan source"), BOM, soft hyphen.
@@ -32,9 +32,10 @@ _SPACES = re.compile(r"\s+")
 class StepSyntaxError(ValueError, PactsError):
     """Text that is not a valid step part. ``expected`` says what would be."""
 
-    def __init__(self, message: str, expected: str | None = None) -> None:
+    def __init__(self, message: str, expected: str | None = None, field: str = "") -> None:
         super().__init__(message)
         self.expected = expected
+        self.field = field  # the step field at fault, when the caller parsed several
 
 
 def clean_name(text: str, what: str) -> str:
@@ -111,6 +112,8 @@ def parse_expectation(text: str) -> Expectation:
         ) from None
     arg = arg.strip()
     shape = kind.argument
+    if shape == "response":
+        return parse_response_expectation(arg, raw)
     if shape == "none":
         if sep and arg:
             raise StepSyntaxError(
@@ -139,7 +142,134 @@ def _usage(kind: ExpectationKind) -> str:
         "text": f"{kind.value}:<text>",
         "target": f"{kind.value}:<Element@Region>",
         "count": f"{kind.value}:<Element@Region>=<N>",
+        "response": f"{kind.value}:<url pattern> <json path> = <value>",
     }[kind.argument]
+
+
+RESPONSE_PREFIX = "response:"
+_RESPONSE_USAGE = "response:<url pattern> <json path> = <value>, e.g. response:/api/order order.id"
+_PATH_TOKEN = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
+
+
+def parse_json_path(path: str) -> tuple[str | int, ...]:
+    """``order.id``, ``$.order.id``, ``items[0].name`` or ``items.0.name`` → the keys and
+    list indexes to follow (digits alone are indexes into a list, or keys of an object)."""
+    text = path.strip()
+    if text.startswith("$"):
+        text = text[1:]
+    if not text or text == ".":
+        raise StepSyntaxError(f"the JSON path {path!r} is empty", "a path such as order.id")
+    parts: list[str | int] = []
+    pos = 0
+    while pos < len(text):
+        match = _PATH_TOKEN.match(text, pos)
+        if match is None or match.end() == pos:
+            raise StepSyntaxError(
+                f"the JSON path {path!r} is ill-formed at {text[pos:]!r}",
+                "keys separated by dots, list indexes as [0]: items[0].name",
+            )
+        key, index = match.groups()
+        parts.append(int(index) if index is not None else key)
+        pos = match.end()
+    return tuple(parts)
+
+
+def parse_response_ref(text: str) -> ResponseRef:
+    """``/api/order order.id`` → ResponseRef(url="/api/order", path="order.id")."""
+    url, _, path = text.strip().partition(" ")
+    path = path.strip()
+    if not url or not path:
+        raise StepSyntaxError(
+            f"{RESPONSE_PREFIX}{text.strip()} needs a URL pattern and a JSON path",
+            _RESPONSE_USAGE,
+        )
+    if " " in path:
+        raise StepSyntaxError(f"the JSON path {path!r} contains a space", "a path such as order.id")
+    parse_json_path(path)
+    return ResponseRef(url=url, path=path)
+
+
+def parse_response_expectation(arg: str, raw: str) -> Expectation:
+    """``/api/order order.status = confirmed`` (or without ``= value``: the value is there
+    and not null or empty)."""
+    ref_text, sep, value = arg.partition("=")
+    if not ref_text.strip():
+        raise StepSyntaxError(f"expected outcome {raw!r} names no response", _RESPONSE_USAGE)
+    ref = parse_response_ref(ref_text)
+    return Expectation(
+        kind=ExpectationKind.RESPONSE, response=ref, text=value.strip() if sep else None
+    )
+
+
+_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_ATTRIBUTE = re.compile(r"^[^\s\"'>/=]+$")
+_EXTRACT_USAGE = "var_name, then options: attribute=NAME; regex=PATTERN; secret"
+
+
+def parse_capture(element: str | None, value: str) -> tuple[Capture, bool]:
+    """An extract step's value ``order_id; attribute=href; regex=ORD-(\\d+); secret`` (``\\;``
+    escapes a ``;`` in a regex). ``element`` ``response:<url> <path>`` takes the value from a
+    JSON response. Returns the capture and whether it reads a response."""
+    parts = [p.replace("\\;", ";").strip() for p in re.split(r"(?<!\\);", value)]
+    var = parts[0]
+    if not _VAR_NAME.match(var):
+        raise StepSyntaxError(
+            f"the extract step's value starts with {var!r}, not a var name", _EXTRACT_USAGE
+        )
+    options: dict[str, str | None] = {}
+    for part in parts[1:]:
+        if not part:
+            continue
+        name, sep, arg = part.partition("=")
+        name = name.strip().lower()
+        name = {"attr": "attribute", "re": "regex"}.get(name, name)
+        if name not in ("attribute", "regex", "secret"):
+            close = difflib.get_close_matches(name, ["attribute", "regex", "secret"], n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise StepSyntaxError(f"unknown extract option {part!r}{hint}", _EXTRACT_USAGE)
+        if name in options:
+            raise StepSyntaxError(f"extract option {name!r} is given twice", "each option once")
+        options[name] = arg.strip() if sep else None
+    attribute = options.get("attribute")
+    if "attribute" in options and not (attribute and _ATTRIBUTE.match(attribute)):
+        raise StepSyntaxError(
+            f"attribute={attribute or ''} is not an attribute name", "attribute=href"
+        )
+    regex = options.get("regex")
+    if "regex" in options:
+        if not regex:
+            raise StepSyntaxError("regex= is empty", "regex=ORD-(\\d+)")
+        try:
+            re.compile(regex)
+        except re.error as exc:
+            raise StepSyntaxError(
+                f"regex={regex} is not a valid regular expression: {exc}",
+                "a Python regular expression; its first group is kept when it has one",
+            ) from None
+    secret_flag = options.get("secret")
+    if "secret" in options and secret_flag not in (None, "true", "yes", "1"):
+        raise StepSyntaxError(f"secret={secret_flag} is not a flag", "secret")
+    response = None
+    reads_response = element is not None and element.strip().lower().startswith(RESPONSE_PREFIX)
+    if reads_response:
+        assert element is not None
+        try:
+            response = parse_response_ref(element.strip()[len(RESPONSE_PREFIX) :])
+        except StepSyntaxError as exc:
+            raise StepSyntaxError(str(exc), exc.expected, "element") from None
+        if attribute:
+            raise StepSyntaxError(
+                "attribute= takes an element's attribute; a response has none",
+                "the JSON path after the URL pattern",
+            )
+    capture = Capture(
+        var=var,
+        attribute=attribute,
+        regex=regex,
+        secret="secret" in options,
+        response=response,
+    )
+    return capture, reads_response
 
 
 def split_pipe(text: str) -> list[str]:

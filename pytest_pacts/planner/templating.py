@@ -153,19 +153,46 @@ class Resolver:
         self._env = env
         self._vars = variables
         self._secret_vars = secret_vars
+        # values ``extract`` steps stored during the run: literal text, never templates
+        self._extracted: dict[str, str] = {}
+        self._extracted_secret: set[str] = set()
 
-    def unresolved(self, text: str) -> Iterator[TemplateRef]:
-        """Templates in ``text`` that cannot be resolved (no value and no default)."""
+    @property
+    def secret_vars(self) -> frozenset[str]:
+        """Var names made secret by configuration (ini ``pacts_secret_vars``)."""
+        return self._secret_vars
+
+    def bind(self, name: str, value: str, *, secret: bool = False) -> str:
+        """Store what an ``extract`` step read as ``{{vars.<name>}}`` for the later steps
+        (it wins over a var of that name). Returns the value as it may be shown: ``***``
+        when ``secret`` or when the name looks secret."""
+        self._extracted[name] = reveal(value)
+        secret = secret or isinstance(value, Secret) or is_secret_name(name, self._secret_vars)
+        if secret:
+            self._extracted_secret.add(name)
+        else:
+            self._extracted_secret.discard(name)
+        return MASK if secret else self._extracted[name]
+
+    def secret_values(self) -> list[str]:
+        """The extracted values that are secret (to mask them in texts built from a page)."""
+        return [self._extracted[n] for n in self._extracted_secret if self._extracted[n]]
+
+    def unresolved(self, text: str, known: frozenset[str] = frozenset()) -> Iterator[TemplateRef]:
+        """Templates in ``text`` that cannot be resolved (no value and no default). Var
+        names in ``known`` count as defined (an earlier step extracts them)."""
         for ref in parse_templates(text):
             if ref.default is not None:
                 continue
-            known = self._env if ref.namespace == "env" else self._vars
-            if ref.namespace in ("env", "vars") and ref.name not in known:
+            if ref.namespace == "vars" and (ref.name in known or ref.name in self._extracted):
+                continue
+            defined = self._env if ref.namespace == "env" else self._vars
+            if ref.namespace in ("env", "vars") and ref.name not in defined:
                 yield ref
             elif ref.namespace == "params":
                 yield ref  # params only exist inside blocks; left over means unknown
             elif ref.namespace == "vars":
-                yield from self.unresolved(self._vars[ref.name])
+                yield from self.unresolved(self._vars[ref.name], known)
 
     def is_secret(self, text: str, _depth: int = 0) -> bool:
         """True when resolving ``text`` would pull in a secret value."""
@@ -173,6 +200,10 @@ class Resolver:
             if ref.namespace == "env":
                 return True
             if ref.namespace == "vars":
+                if ref.name in self._extracted:
+                    if ref.name in self._extracted_secret:
+                        return True
+                    continue
                 if is_secret_name(ref.name, self._secret_vars):
                     return True
                 inner = self._vars.get(ref.name)
@@ -199,6 +230,8 @@ class Resolver:
             pos = ref.end
             if ref.namespace == "env":
                 value = self._env.get(ref.name, ref.default)
+            elif ref.namespace == "vars" and ref.name in self._extracted:
+                value = self._extracted[ref.name]
             elif ref.namespace == "vars":
                 raw = self._vars.get(ref.name)
                 value = self._resolve(raw, depth + 1) if raw is not None else ref.default

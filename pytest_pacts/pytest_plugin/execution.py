@@ -158,7 +158,8 @@ def dry_run_test(request: pytest.FixtureRequest) -> None:
     secret = frozenset(options.settings(request.config).secret_vars)
     resolver = Resolver(dict(os.environ), plan.requirement.vars, plan.secret_vars | secret)
     for step in plan.steps:
-        for text in (step.value, plan.requirement.url if step.index == 0 else None):
+        value = step.value if step.capture is None else None
+        for text in (value, plan.requirement.url if step.index == 0 else None):
             if text is None:
                 continue
             try:
@@ -168,6 +169,8 @@ def dry_run_test(request: pytest.FixtureRequest) -> None:
                     f"{step.source.render()}: step {step.index + 1} ({step.describe()}): {exc}; "
                     "expected the value to be available when the test runs"
                 ) from None
+        if step.capture is not None:  # the run stores it; later steps may use it
+            resolver.bind(step.capture.var, "-", secret=step.capture.secret)
 
 
 def outcome(record: RunRecord, settings: PactsSettings, accepted: list[str]) -> None:

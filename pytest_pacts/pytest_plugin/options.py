@@ -180,6 +180,13 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("accept", "dismiss"),
     ),
     Setting(
+        "pacts_max_response_kb",
+        "float",
+        1024.0,
+        "Largest JSON response body a step reads (extract from response:, a response: "
+        "outcome), in KiB; a larger one is reported as too large and never read whole.",
+    ),
+    Setting(
         "pacts_session",
         "string",
         None,

@@ -77,6 +77,7 @@ def _step_json(step: StepRecord) -> JSON:
         "duration_ms": round(step.duration_ms, 1),
         "block": step.block,
         "notes": list(step.notes),
+        "extracted": dict(step.extracted),
     }
 
 

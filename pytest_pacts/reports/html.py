@@ -78,6 +78,12 @@ def _step_row(step: StepRecord) -> str:
     if step.expectation_ok is not None and expect:
         expect += " ✓" if step.expectation_ok else " ✗"
     notes = "".join(f'<br><small class="pacts-note">warning: {e(n)}</small>' for n in step.notes)
+    # what an extract step stored (secret values arrive as ***)
+    notes += "".join(
+        f'<br><small class="pacts-extracted">stored <code>{{{{vars.{e(k)}}}}}</code> = '
+        f"<code>{e(v)}</code></small>"
+        for k, v in step.extracted.items()
+    )
     return (
         f'<tr class="pacts-step-{e(step.status)}"><td>{step.index + 1}</td>'
         f"<td>{e(step.action)}</td><td>{e(step.description)}{notes}</td>"

@@ -22,7 +22,7 @@ OUTCOMES = (
     "field_populated, navigates_to:<text>, text_visible:<text>, text_hidden:<text>, "
     "url_contains:<text>, title_contains:<text>, element_visible:<Element@Region>, "
     "element_hidden:<Element@Region>, checked, unchecked, value:<text>, enabled, "
-    "disabled, count:<Element@Region>=<N>"
+    "disabled, count:<Element@Region>=<N>, response:<url pattern> <json path> = <value>"
 )
 XLSX_CASES: dict[str, tuple[list[list[object]], list[str]]] = {
     "missing_columns": (
@@ -43,7 +43,7 @@ XLSX_CASES: dict[str, tuple[list[list[object]], list[str]]] = {
         [H, ["R1", "/", "Login", "tap", None, None]],
         [
             "reqs.xlsx:Reqs:2:D: unknown action 'tap'; expected one of click, fill, type, press, "
-            "select, check, uncheck, hover, focus, goto, wait, use"
+            "select, check, uncheck, hover, focus, goto, wait, extract, use"
         ],
     ),
     "bad_outcomes": (
@@ -87,8 +87,9 @@ XLSX_CASES: dict[str, tuple[list[list[object]], list[str]]] = {
             [None, None, "X", "fill", "{{env.NOPE}}", None],
         ],
         [
-            "reqs.xlsx:Reqs:2:E: {{vars.nope}} cannot be resolved; expected a var 'nope' in vars "
-            "(or the Config sheet)",
+            "reqs.xlsx:Reqs:2:E: {{vars.nope}} cannot be resolved: no var 'nope' is defined and "
+            "no earlier step extracts it; expected a var 'nope' in vars (or the Config sheet), "
+            "or an earlier step that stores it: <Element> | extract | nope",
             "reqs.xlsx:Reqs:3:E: template '{{env.__class__}}' uses a path segment starting with "
             "'__', which is blocked for safety; expected {{env.NAME}}, {{env.NAME:default}}, "
             "{{vars.name}} or {{params.name}} inside a block",
@@ -322,7 +323,7 @@ def test_ten_megabyte_sheet_is_read_and_its_error_located(tmp_path: Path) -> Non
     out = problems(path)
     assert out == [
         "big.xlsx:Reqs:10002:D: unknown action 'tap'; expected one of click, fill, "
-        "type, press, select, check, uncheck, hover, focus, goto, wait, use"
+        "type, press, select, check, uncheck, hover, focus, goto, wait, extract, use"
     ]
     # generous bound: catches a pathological slowdown, not a benchmark (bench/ has figures)
     assert time.perf_counter() - started < 120 or os.environ.get("CI_SLOW")
