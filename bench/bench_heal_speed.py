@@ -236,6 +236,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="profile the drifted side")
+    parser.add_argument("--dump", metavar="FILE", help="with --profile: save the pstats there")
     args = parser.parse_args()
     plans = sample_plans()
     load = os.getloadavg()
@@ -320,6 +321,8 @@ def main() -> int:
     )
     if profile is not None:
         print_profile(pstats.Stats(profile), heals // args.rounds, 1)
+        if args.dump:
+            profile.dump_stats(args.dump)
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
     return 0

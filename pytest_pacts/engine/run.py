@@ -217,7 +217,15 @@ class Run:
             value = self.runner.value_of(self.plan.steps[self.index])
         except ValueError:
             value = None
-        before = self.shots.take(f"step{self.index + 1}-heal{prog.heal_rounds}-before")
+        # For a locator that matches no element or several (selector drift), every rung only
+        # reads the page: the page after the round is the page before it. Such a heal is
+        # shown by one picture taken afterwards with the healed element highlighted; the
+        # plain "before" picture is taken afterwards only when the round heals nothing. It is
+        # taken up front when a rung may change the page (revealing a hidden or covered
+        # element) and when a person is asked (the human checkpoint shows it).
+        shot = f"step{self.index + 1}-heal{prog.heal_rounds}"
+        read_only = prog.failure.type is FailureType.NOT_UNIQUE and not self.options.interactive
+        before = None if read_only else self.shots.take(f"{shot}-before")
         ctx = HealContext(
             page=self.page,
             plan=self.plan,
@@ -240,6 +248,8 @@ class Run:
             )
             return self._signal(Outcome.ABSTAINED, prog)
         applied = result is not None and result.accepted and (result.locator or result.repaired)
+        if read_only and not (applied and result is not None and result.locator):
+            before = self.shots.take(f"{shot}-before")
         update: dict[str, object] = {"screenshot_before": before, "accepted": bool(applied)}
         if not attempt.duration_ms:
             update["duration_ms"] = (time.monotonic() - started) * 1000
@@ -250,9 +260,7 @@ class Run:
                     outline = to_playwright(self.page, result.locator)
                 except UnrenderableLocator:
                     outline = None  # the retry's gate will say why; the shot stays plain
-                after = self.shots.take(
-                    f"step{self.index + 1}-heal{prog.heal_rounds}-after", outline=outline
-                )
+                after = self.shots.take(f"{shot}-after", outline=outline)
                 update["screenshot_after"] = after
             prog.healed = True
             prog.pending = (ctx, len(prog.heals), result)

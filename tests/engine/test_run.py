@@ -88,16 +88,18 @@ def test_a_heal_retries_the_step_and_is_used_for_the_rest_of_the_run(
     assert record.steps[1].locator == GOOD  # the healed locator, no second heal
     heal = record.steps[0].heals[0]
     assert heal.proposal_id == "P-1" and heal.track == "contract"  # confirm's answer kept
-    assert heal.screenshot_before and Path(heal.screenshot_before).is_file()
+    # a locator that matches nothing: the ladder only read the page, so one picture after
+    # the heal (the element highlighted) shows it; no "before" picture of the same page
+    assert heal.screenshot_before is None
     assert heal.screenshot_after and Path(heal.screenshot_after).is_file()
     assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT  # why the heal was needed
 
 
-def test_a_heal_round_takes_one_before_screenshot(
+def test_a_heal_of_a_vanished_locator_takes_one_picture(
     shared_tab: Page, url: str, tmp_path: Path
 ) -> None:
-    """The run takes the page as a round found it, once; the ladder records that picture
-    (it took a second one of its own before, and the attempt kept only the run's)."""
+    """A locator that matches nothing: the rungs only read the page, so one picture taken
+    after the heal with the element highlighted shows it (no second one of the same page)."""
     options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path), max_heal_rounds=1)
     p = plan(url, ("click", "Buy", "", "text_visible:Bought 1"))
     record = run(
@@ -105,8 +107,24 @@ def test_a_heal_round_takes_one_before_screenshot(
     )
     heals = record.steps[0].heals
     assert len(heals) == 1, record.steps[0]
-    befores = sorted(str(f) for f in tmp_path.rglob("*.png") if "before" in f.name)
-    assert befores == [heals[0].screenshot_before], befores
+    assert heals[0].accepted
+    shots = sorted(f.name for f in tmp_path.rglob("*.png") if "heal" in f.name)
+    assert shots == [Path(str(heals[0].screenshot_after)).name], shots
+
+
+def test_a_round_that_heals_nothing_keeps_the_page_it_found(
+    shared_tab: Page, url: str, tmp_path: Path
+) -> None:
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path), max_heal_rounds=1)
+    p = plan(url, ("click", "Nothing like it", "", "text_visible:Bought 1"))
+    record = run(
+        shared_tab, p, pom={0: css("#gone", "Nothing like it")}, healer=HealingLadder(),
+        options=options,
+    )  # fmt: skip
+    heals = record.steps[0].heals
+    assert len(heals) == 1 and not heals[0].accepted, record.steps[0]
+    shots = sorted(str(f) for f in tmp_path.rglob("*.png") if "heal" in f.name)
+    assert shots == [heals[0].screenshot_before], shots
 
 
 def test_a_repair_retries_the_same_locator(shared_tab: Page, site: Site) -> None:

@@ -113,7 +113,8 @@ def test_run_detail_steps_gate_and_heal_cards(server: Server) -> None:
     assert all(g["ok"] for g in gate)
     cards = detail["heals"]
     assert {c["step_number"] for c in cards} == {s["number"] for s in healed}
-    with_shots = [c for c in cards if c["before_url"] and c["after_url"]]
+    # a vanished locator's heal only reads the page: one picture, the element highlighted
+    with_shots = [c for c in cards if c["after_url"] and not c["before_url"]]
     assert with_shots, cards
     shot = server.client.get(with_shots[0]["after_url"])
     assert shot.status_code == 200 and shot.content[:8] == b"\x89PNG\r\n\x1a\n"

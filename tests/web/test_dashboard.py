@@ -62,6 +62,9 @@ def test_pages_render(page: Page, store_target: str, filled: Filled) -> None:
         image = cards.first.locator("img").first
         expect(image).to_be_visible()
         assert image.evaluate("img => img.complete && img.naturalWidth > 0")
+        expect(cards.first.locator("figcaption")).to_have_text(
+            "The healed element, highlighted (the heal only read the page)"
+        )
         expect(page.get_by_test_id("proposals-table").locator("tbody tr").first).to_contain_text(
             "Pending"
         )
