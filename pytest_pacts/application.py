@@ -314,7 +314,7 @@ def discover_plans(
     browser_path: str | None = None,
     ttl_seconds: int = 3600,
     say: Callable[[str], None] = lambda _text: None,
-    contexts: ContextSetup | None = None,
+    contexts: ContextSetup | Callable[[], ContextSetup] | None = None,
     browser: Callable[[], Browser] | None = None,
 ) -> None:
     """Discover the start page of each plan without a valid cached POM (every plan under
@@ -324,7 +324,8 @@ def discover_plans(
 
     Each plan's page opens in a context made by ``contexts`` (the one the tests use:
     ``browser_context_args``, the requirement's ``context``, its auth session, the
-    project's customisation). ``browser`` gives the browser to use, called only when there
+    project's customisation; a function giving it is called only when there is something
+    to discover). ``browser`` gives the browser to use, called only when there
     is something to discover (in a pytest session: the tests' own browser, launched or
     connected to as pytest-playwright does); ``None``: a Chromium of its own
     (:class:`~pytest_pacts.browser.StandaloneBrowser` with ``browser_path``)."""
@@ -345,7 +346,7 @@ def discover_plans(
     done: list[PlanDiscovery] = []
     position = {id(plan): n for n, plan in enumerate(todo, start=1)}
 
-    setup = contexts or ContextSetup()
+    setup = (contexts() if callable(contexts) else contexts) or ContextSetup()
     with StandaloneBrowser(browser_path) as own:
         given: list[Browser] = []
 
@@ -376,15 +377,17 @@ def discover_plans(
 
         shared = discover_once(store, todo, discover, mode=mode, say=say)
         launches = own.launches
+        used = bool(given)
     found = sum(len(d.cacheable) for d in done)
     elsewhere = (
         f", {shared.elsewhere} discovered by another runner (waited {shared.waited:.1f} s)"
         if shared.elsewhere
         else ""
     )
-    where = (
-        "in the tests' browser" if browser is not None else f"browser launched {launches} time(s)"
-    )
+    if browser is None:
+        where = f"browser launched {launches} time(s)"
+    else:
+        where = "in the tests' browser" if used else "no browser used"
     say(
         f"discovery: {shared.here} requirement(s) discovered ({found} step locator(s) "
         f"verified), {cached} cached{elsewhere}; {where}"

@@ -167,10 +167,10 @@ def launch_options(
 class StandaloneBrowser:
     """A Playwright and a Chromium of their own, outside pytest-playwright's fixtures.
 
-    The one way this package launches a browser itself: collection-time discovery (fixtures
-    do not exist yet, and a sync Playwright still running when pytest-playwright starts
-    makes its fixtures fail, so this one is stopped before tests run), ``pacts discover``
-    and ``pacts generate --discover``. Chromium starts on first use, with
+    The one way this package launches a browser itself: ``pacts discover``, ``pacts
+    elements`` and ``pacts generate --discover``, and discovery before the tests when
+    pytest-playwright is not loaded (in a pytest session it otherwise uses the tests' own
+    ``browser``). Chromium starts on first use, with
     :func:`launch_options`; :class:`NoBrowserError` is raised then, before Playwright
     starts, when there is none.
     """

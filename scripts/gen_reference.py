@@ -1,6 +1,7 @@
 """Regenerate the generated tables of docs/reference.md: the settings (from the one
-SETTINGS table) and the `pacts` command line (from the CLI's own argparse parsers, so a
-new subcommand or option cannot be missing).
+SETTINGS table), the `pacts` command line (from the CLI's own argparse parsers, so a
+new subcommand or option cannot be missing) and the hooks (from their specifications in
+``pytest_plugin/hookspecs.py``).
 
 Run: .venv/bin/python scripts/gen_reference.py   (tests/test_docs.py checks it is current)
 """
@@ -8,16 +9,19 @@ Run: .venv/bin/python scripts/gen_reference.py   (tests/test_docs.py checks it i
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from pytest_pacts.cli.main import build_parser
+from pytest_pacts.pytest_plugin import hookspecs
 from pytest_pacts.pytest_plugin.options import SETTINGS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "reference.md"
 BEGIN, END = "<!-- settings:begin -->", "<!-- settings:end -->"
 CLI_BEGIN, CLI_END = "<!-- cli:begin -->", "<!-- cli:end -->"
+HOOKS_BEGIN, HOOKS_END = "<!-- hooks:begin -->", "<!-- hooks:end -->"
 # not a `pacts` subcommand, but a command people run
 EXTRA_COMMANDS = (
     (
@@ -69,6 +73,18 @@ def cli_table() -> str:
     return "\n".join(rows)
 
 
+def hooks_table() -> str:
+    rows = ["| hook | what it is for |", "| --- | --- |"]
+    for name, function in inspect.getmembers(hookspecs, inspect.isfunction):
+        if not name.startswith("pytest_pacts_"):
+            continue
+        args = ", ".join(inspect.signature(function).parameters)
+        doc = inspect.getdoc(function) or ""
+        first = " ".join(doc.split("\n\n", 1)[0].split())
+        rows.append(f"| `{name}({args})` | {first.replace('|', chr(92) + '|')} |")
+    return "\n".join(rows)
+
+
 def _replace(text: str, begin: str, end: str, body: str) -> str:
     block = f"{begin}\n{body}\n{end}"
     return re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
@@ -76,6 +92,7 @@ def _replace(text: str, begin: str, end: str, body: str) -> str:
 
 def render(text: str) -> str:
     text = _replace(text, BEGIN, END, settings_table())
+    text = _replace(text, HOOKS_BEGIN, HOOKS_END, hooks_table())
     return _replace(text, CLI_BEGIN, CLI_END, cli_table())
 
 

@@ -1,134 +1,142 @@
-"""Find first, at collection (docs/discovery.md), as pytest hooks.
+"""Find first, before the first requirement runs (docs/discovery.md), as a session fixture.
 
-- A normal run discovers the start page of every selected requirement whose plan is not
-  cached (``--pacts-discover=auto``), or of every one (``always``).
-- Under xdist the controller does it once in ``pytest_sessionstart`` (it never collects, so
-  it reads the requirement files itself) before workers start; workers never discover at
-  collection. The results travel through the store, shared by every process.
-- Runners sharing one store (CI shards, several controllers) discover each requirement once:
-  a discovery lease in the store picks one discoverer, the others wait and reuse its result.
-- What discovering is (the POM cache, the browser, the leases) is the application layer's
+- A run discovers the start page of every selected requirement whose plan is not cached
+  (``--pacts-discover=auto``), or of every one (``always``), in the session-scoped autouse
+  fixture ``_pacts_find_first``: it runs before the first test, after collection is final
+  (``-k``, ``-m``, pytest-split's ``--group`` have deselected what will not run), so node IDs
+  and order never depend on discovery.
+- Being a fixture, it opens pages exactly as the tests do: in pytest-playwright's ``browser``
+  (launched with ``browser_type_launch_args``, or connected to through ``connect_options``),
+  with ``browser_context_args``, the requirement's ``context`` and the
+  ``pytest_pacts_configure_context`` hook (``context_setup.py``), against the ``base_url``
+  fixture. Without pytest-playwright (``-p no:playwright`` with ``--pacts-dry-run``) it
+  launches a Chromium of its own.
+- Under xdist every worker runs it; a discovery lease per requirement in the store (shared by
+  every process, and by runners sharing one store: CI shards) picks one discoverer, the
+  others wait and reuse its result. The controller prints each worker's lines at the end of
+  the run.
+- What discovering is (the POM cache, the leases) is the application layer's
   (``application.discover_plans``); this module decides when, and for which plans.
-- ``--collect-only`` (IDE discovery) discovers nothing unless ``always``.
-- A warm cache with unchanged plan hashes launches no browser.
-- Node IDs and order never depend on discovery: it runs after collection is final.
+- ``--collect-only`` (IDE discovery) runs no fixture, so it never discovers and opens no
+  browser. A warm cache with unchanged plan hashes launches no browser either.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_pacts.models import Plan
-from pytest_pacts.planner import RequirementFileError, load_file
 from pytest_pacts.pytest_plugin import options
-from pytest_pacts.pytest_plugin.collect import RequirementItem, loader_options, wants_file
+from pytest_pacts.pytest_plugin.collect import RequirementItem
 from pytest_pacts.pytest_plugin.store_access import get_store
 
-_SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".pacts", ".tox"}
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+    from pytest_pacts.contexts import ContextSetup
+
+#: ``config.workeroutput`` key under which an xdist worker hands its lines to the controller.
+WORKER_LINES = "pacts_discovery_lines"
 
 
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-def _is_xdist_controller(config: pytest.Config) -> bool:
-    return (
-        not _is_worker(config)
-        and config.pluginmanager.hasplugin("xdist")
-        and getattr(config.option, "numprocesses", None) not in (None, 0)
-        and getattr(config.option, "dist", "no") != "no"
-    )
-
-
-def _mode(config: pytest.Config) -> str:
-    mode = options.settings(config).discover
-    if config.option.collectonly and mode != "always":
-        return "off"
-    return mode
-
-
-def _say(config: pytest.Config, text: str) -> None:
+def _say(config: pytest.Config) -> Callable[[str], None]:
+    """Progress lines: on the terminal (past pytest's capture); in an xdist worker, also kept
+    for the controller, which prints them (a worker's terminal is not shown)."""
+    if _is_worker(config):
+        workeroutput: dict[str, Any] = getattr(config, "workeroutput", {})
+        kept: list[str] = workeroutput.setdefault(WORKER_LINES, [])
+        return kept.append
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"pacts: {text}")
+    capture = config.pluginmanager.getplugin("capturemanager")
+
+    def say(text: str) -> None:
+        if reporter is None:
+            return
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                reporter.write_line(f"pacts: {text}")
+        else:
+            reporter.write_line(f"pacts: {text}")
+
+    return say
 
 
-def run_discovery(config: pytest.Config, plans: Iterable[Plan]) -> None:
-    """Discover what needs it (the application layer's :func:`discover_plans`), reporting
-    progress and problems on the terminal."""
-    mode = _mode(config)
-    if mode == "off":
-        return
-    # imported here: ``--collect-only`` discovers nothing and loads none of it
+@pytest.fixture(scope="session", autouse=True)
+def _pacts_find_first(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Discover what needs it before the first test (:func:`discover_plans`), in the tests'
+    browser and contexts; a warm cache asks for no browser."""
+    config = request.config
+    mode = options.settings(config).discover
+    plans = [item.plan for item in request.session.items if isinstance(item, RequirementItem)]
+    if mode != "off" and plans:
+        try:
+            _discover(request, plans, mode)
+        except Exception as exc:  # the tests still run: each discovers its steps itself
+            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            _say(config)(
+                f"discovery before the tests failed: {first}; each requirement discovers "
+                "its steps when it runs"
+            )
+    yield
+
+
+def _discover(request: pytest.FixtureRequest, plans: list[Any], mode: str) -> None:
+    # imported here: a run whose requirements are all cached still loads none of it
     from pytest_pacts.application import discover_plans
     from pytest_pacts.pytest_plugin.context_setup import context_setup
 
+    config = request.config
     settings = options.settings(config)
+    playwright = config.pluginmanager.hasplugin("playwright")
+    base_url = settings.base_url
+    if playwright:
+        base_url = request.getfixturevalue("base_url") or base_url
+
+    def contexts() -> ContextSetup:
+        base = request.getfixturevalue("browser_context_args") if playwright else {}
+        return context_setup(config, base)
+
+    def browser() -> Browser:
+        found: Browser = request.getfixturevalue("browser")
+        return found
+
     discover_plans(
         get_store(config),
         plans,
         mode=mode,
-        base_url=settings.base_url,
+        base_url=base_url,
         browser_path=settings.browser_path,
         ttl_seconds=settings.discovery_ttl,
-        say=lambda text: _say(config, text),
-        contexts=context_setup(config, {}),
+        say=_say(config),
+        contexts=contexts,
+        browser=browser if playwright else None,
     )
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    # after every plugin's pytest_collection_modifyitems: -k/-m and pytest-split's
-    # --splits/--group have deselected what this run will not execute
-    config = session.config
-    if _is_worker(config):
-        return  # the controller discovered before workers started
-    plans = [item.plan for item in session.items if isinstance(item, RequirementItem)]
-    if plans:
-        run_discovery(config, plans)
+_FROM_WORKERS = pytest.StashKey[list[str]]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist controller: keep what a worker's discovery said, for the summary."""
+    lines = getattr(node, "workeroutput", {}).get(WORKER_LINES) or []
+    name = getattr(getattr(node, "gateway", None), "id", "worker")
+    kept = node.config.stash.setdefault(_FROM_WORKERS, [])
+    kept.extend(f"pacts: [{name}] {line}" for line in lines)
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    config = session.config
-    if not _is_xdist_controller(config) or _mode(config) == "off":
-        return
-    plans = list(_plans_from_args(config))
-    if plans:
-        run_discovery(config, plans)
-
-
-def _plans_from_args(config: pytest.Config) -> Iterable[Plan]:
-    """The controller reads requirement files itself (xdist controllers never collect)."""
-    base = config.invocation_params.dir
-    seen: set[Path] = set()
-    loader = loader_options(config)
-    for arg in config.args:
-        path = (base / arg.split("::", 1)[0]).resolve()
-        files = (
-            [path]
-            if path.is_file()
-            else sorted(
-                p
-                for p in path.rglob("*")
-                if p.is_file() and not (_SKIP_DIRS & set(p.relative_to(path).parts))
-            )
-        )
-        for file in files:
-            if file in seen or not wants_file(config, file):
-                continue
-            seen.add(file)
-            display = (
-                file.relative_to(config.rootpath).as_posix()
-                if file.is_relative_to(config.rootpath)
-                else str(file)
-            )
-            try:
-                yield from load_file(file, loader, display=display).plans
-            except (RequirementFileError, OSError):
-                continue  # collection in the workers reports it, located
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """xdist controller: what each worker's discovery said (a worker's terminal is not
+    shown)."""
+    for line in config.stash.get(_FROM_WORKERS, []):
+        terminalreporter.write_line(line)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -146,7 +146,7 @@ def dry_run_test(request: pytest.FixtureRequest) -> None:
     """``--pacts-dry-run``: resolve every value at its moment of use, open no browser.
 
     Catches what changes between collection and run time (an environment variable that
-    disappeared) without driving the app; collection-time discovery still follows
+    disappeared) without driving the app; discovery before the tests still follows
     ``--pacts-discover``.
     """
     from pytest_pacts.engine.api import RequirementFailed

@@ -123,8 +123,9 @@ SETTINGS: tuple[Setting, ...] = (
         "pacts_discover",
         "choice",
         "auto",
-        "Find-first discovery at collection time: auto (requirements without a valid cached "
-        "plan), always (every requirement, even with --collect-only), off.",
+        "Find-first discovery before the first test, in the tests' browser and contexts: auto "
+        "(requirements without a valid cached plan), always (every selected requirement), "
+        "off. --collect-only never discovers.",
         choices=("auto", "always", "off"),
     ),
     Setting(
@@ -206,7 +207,7 @@ SETTINGS: tuple[Setting, ...] = (
         "bool",
         False,
         "Run items without a browser: resolve every value at its moment of use and pass "
-        "(collection-time discovery still follows --pacts-discover).",
+        "(discovery before the tests still follows --pacts-discover).",
     ),
     Setting(
         "pacts_browser_path",
