@@ -16,9 +16,11 @@ from collections.abc import Mapping
 from pytest_pacts.models import Action, OnFail, Plan, Requirement, SourceRef, Step
 from pytest_pacts.planner.planhash import plan_hash
 from pytest_pacts.planner.steps import (
+    RESPONSE_PREFIX,
     StepSyntaxError,
     clean_name,
     parse_action,
+    parse_capture,
     parse_expectation,
     parse_target,
 )
@@ -47,6 +49,15 @@ def inline_step(
             "call a Python function that makes the block's steps",
         )
     tgt = None
+    capture = None
+    if act is Action.EXTRACT and target and target.strip().lower().startswith(RESPONSE_PREFIX):
+        raise StepSyntaxError(
+            "a 'response:' extract reads what the steps before it received; each pacts.step "
+            "runs on its own",
+            "page.expect_response() around the step that makes the request, in the test",
+        )
+    if act is Action.EXTRACT and value:
+        capture, _ = parse_capture(target, value)
     if target:
         tgt = parse_target(target)
     elif act.needs_element:
@@ -64,10 +75,11 @@ def inline_step(
     text = value
     if secret_name is not None and value is not None:
         text = "{{env." + secret_name + "}}"
-    elif value is not None and act is not Action.GOTO:
+    elif value is not None and act not in (Action.GOTO, Action.EXTRACT):
         clean_name(value, "value")
     resolver = Resolver(env, {})
-    for part in (text, str(tgt) if tgt else None, str(exp) if exp else None):
+    value_part = text if capture is None else None
+    for part in (value_part, str(tgt) if tgt else None, str(exp) if exp else None):
         if not part:
             continue
         try:
@@ -86,6 +98,7 @@ def inline_step(
         expected=exp,
         on_fail=fail_mode,
         source=source,
+        capture=capture,
     )
 
 

@@ -156,6 +156,9 @@ class Resolver:
         # values ``extract`` steps stored during the run: literal text, never templates
         self._extracted: dict[str, str] = {}
         self._extracted_secret: set[str] = set()
+        # secret values this resolver handed out (typed into the page): a value read back
+        # from the page that holds one is a secret too, whatever its var is called
+        self._handed_out: set[str] = set()
 
     @property
     def secret_vars(self) -> frozenset[str]:
@@ -167,7 +170,12 @@ class Resolver:
         (it wins over a var of that name). Returns the value as it may be shown: ``***``
         when ``secret`` or when the name looks secret."""
         self._extracted[name] = reveal(value)
-        secret = secret or isinstance(value, Secret) or is_secret_name(name, self._secret_vars)
+        secret = (
+            secret
+            or isinstance(value, Secret)
+            or is_secret_name(name, self._secret_vars)
+            or any(len(s) >= 4 and s in self._extracted[name] for s in self._handed_out)
+        )
         if secret:
             self._extracted_secret.add(name)
         else:
@@ -218,7 +226,10 @@ class Resolver:
         catches those first).
         """
         plain = self._resolve(text, 0)
-        return Secret(plain) if self.is_secret(text) else plain
+        if not self.is_secret(text):
+            return plain
+        self._handed_out.add(plain)
+        return Secret(plain)
 
     def _resolve(self, text: str, depth: int) -> str:
         if depth > 10:

@@ -4,11 +4,14 @@ Every file the run writes is read back (JUnit, self-contained HTML, verdict JSON
 logs, summaries, generated tests, screenshots) and the store is dumped as SQL; stdout and
 stderr are checked too. The canary reaches the app through ``{{env.PACTS_CANARY}}`` and
 through a var whose name marks it secret, in a passing step and in a failing one (whose
-failure text quotes the step).
+failure text quotes the step), and as values ``extract`` steps read back from the page (a
+var marked secret, and one that holds what a secret typed), used in later steps, passing and
+failing.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import zipfile
@@ -27,11 +30,21 @@ requirements:
     url: /widgets.html
     steps:
       - "Email@Newsletter | fill | {{env.PACTS_CANARY}} | field_populated"
+      # read back from the page: secret because it holds what a secret typed
+      - "Email@Newsletter | extract | copied"
+      - "Email@Newsletter | fill | x{{vars.copied}} | value:x{{vars.copied}}"
       - "Email@Newsletter | fill | {{vars.api_token}} | field_populated"
+      - "Email@Newsletter | extract | marked; secret"
   - req_id: REQ-CANARY-FAIL
     url: /
     steps:
       - "Username@LoginForm | fill | {{env.PACTS_CANARY}} | value:someone else"
+  - req_id: REQ-CANARY-EXTRACTED-FAIL
+    url: /
+    steps:
+      - "Username@LoginForm | fill | {{env.PACTS_CANARY}}"
+      - "Username@LoginForm | extract | typed; secret"
+      - "| wait | | text_visible:{{vars.typed}}"
 """.replace("LITERAL", LITERAL)
 
 
@@ -47,7 +60,7 @@ def test_canary_secret_appears_in_no_artifact(
         "--html=out/report.html", "--self-contained-html", "--pacts-generate",
         "--pacts-generate-dir=out/generated",
     )  # fmt: skip
-    result.assert_outcomes(passed=7, failed=1)
+    result.assert_outcomes(passed=7, failed=2)
     written = [p for p in pytester.path.rglob("*") if p.is_file()]
     sources = {pytester.path / "canary.req.yaml"}
     checked = 0
@@ -67,6 +80,12 @@ def test_canary_secret_appears_in_no_artifact(
         assert CANARY not in stream and LITERAL not in stream
     # the failing step's text is still useful: the step and the masked value
     assert "REQ-CANARY-FAIL" in result.stdout.str()
+    assert "expected text_visible:***, but no visible text on the page contains '***'" in (
+        result.stdout.str()
+    )
+    html = (pytester.path / "out" / "report.html").read_text()
+    # the step table shows what the extract stored, masked (markup escaped in the report)
+    assert re.search(r"\{\{vars\.copied\}\}.{1,60}?= .{0,30}?\*\*\*", html), "no extracted value"
 
 
 def _leaks(root: Path, secrets: tuple[str, ...]) -> tuple[list[str], int, int]:
@@ -107,9 +126,9 @@ def test_canary_secret_appears_in_no_trace_under_xdist(
         "--screenshot=on", "--junitxml=out/junit.xml", "--html=out/report.html",
         "--self-contained-html",
     )  # fmt: skip
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=1, failed=2)
     traces = list((pytester.path / "test-results").rglob("trace*.zip"))
-    assert len(traces) == (2 if tracing == "on" else 1), traces
+    assert len(traces) == (3 if tracing == "on" else 2), traces
     # the run folder keeps a copy of each (test-results/ is emptied by the next session);
     # _leaks below opens the copies too
     copies = list((pytester.path / ".pacts" / "reports").rglob("playwright/trace*.zip"))
