@@ -1,7 +1,7 @@
 """Serve the bundled demo app for the sample requirements (copied from conftest_templates/).
 
-The server starts in ``pytest_configure``, not in a fixture: find-first discovery runs at
-collection time, before any fixture exists, and needs the base URL then.
+The server starts in ``pytest_configure``, not in a fixture: it gives pytest-playwright's
+``--base-url`` its value, which the tests and discovery before them both use.
 Choose the release with ``PACTS_DEMO_RELEASE=v1|v2`` (v2 has realistic DOM drift); a
 ``--base-url`` on the command line wins and no server is started. Under xdist the workers
 inherit the controller's server through ``PACTS_DEMO_URL``.

@@ -6,10 +6,12 @@ Give it on the command line::
     pytest requirements/ --base-url https://staging.example.com
 
 or fix it for the project with ``base_url = https://staging.example.com`` in pytest.ini
-(collection-time discovery and the run both use it), or by uncommenting the fixture below
-(the run uses it; discovery then happens on each requirement's first run). Values the steps
-read from the environment (``{{env.NAME}}``) are secrets: they are shown as *** in every
-report.
+or by uncommenting the fixture below (discovery before the tests and the run both use
+either). Context options for every requirement (locale, headers, a saved session) go in
+pytest-playwright's ``browser_context_args`` fixture, routes and other customisation of a
+new context in the ``pytest_pacts_configure_context`` hook: discovery and the tests use
+both (docs/user-guide.md, "Browser context"). Values the steps read from the environment
+(``{{env.NAME}}``) are secrets: they are shown as *** in every report.
 """
 
 from __future__ import annotations

@@ -172,11 +172,13 @@ class StandaloneBrowser:
     pytest-playwright is not loaded (in a pytest session it otherwise uses the tests' own
     ``browser``). Chromium starts on first use, with
     :func:`launch_options`; :class:`NoBrowserError` is raised then, before Playwright
-    starts, when there is none.
+    starts, when there is none. With ``connect`` (a Playwright browser server's
+    ``ws://`` endpoint) it connects to that browser instead and launches none.
     """
 
-    def __init__(self, browser_path: str | None = None) -> None:
+    def __init__(self, browser_path: str | None = None, *, connect: str | None = None) -> None:
         self._browser_path = browser_path
+        self._connect = connect
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self.launches = 0
@@ -192,6 +194,10 @@ class StandaloneBrowser:
         if self._browser is None:
             from playwright.sync_api import sync_playwright
 
+            if self._connect:
+                self._pw = sync_playwright().start()
+                self._browser = self._pw.chromium.connect(self._connect)
+                return self._browser
             options = launch_options(self._browser_path)
             self._pw = sync_playwright().start()
             self._browser = self._pw.chromium.launch(**options)  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ run_release() {
 }
 
 echo
-echo "== 2/4  release v1: find first at collection, run, record verified recipes"
+echo "== 2/4  release v1: find first before the tests, run, record verified recipes"
 set +e
 run_release v1 "$@"
 v1=$?

@@ -70,6 +70,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="a shared blocks file, besides pacts_blocks_files (repeatable)",
     )
     parser.add_argument("--browser-path", help="Chromium executable (default: detect)")
+    parser.add_argument(
+        "--connect",
+        metavar="WS_ENDPOINT",
+        help="connect to a Playwright browser server (ws://host:port/path, what the tests' "
+        "connect_options name) instead of launching a local Chromium",
+    )
     parser.set_defaults(func=run)
 
 
@@ -160,7 +166,9 @@ def run(args: argparse.Namespace) -> int:
 
             base_url = stack.enter_context(DemoServer(args.demo)).url
         try:
-            browser = stack.enter_context(StandaloneBrowser(args.browser_path))
+            browser = stack.enter_context(
+                StandaloneBrowser(args.browser_path, connect=args.connect)
+            )
             contexts = ContextSetup()  # each requirement's context, as its test makes it
             for file, plan in ((f.path, p) for f in project.files for p in f.plans):
                 with contexts.page(browser.browser, plan.requirement) as page:

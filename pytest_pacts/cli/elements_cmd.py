@@ -66,6 +66,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--no-screenshot", action="store_true", help="write no screenshot")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument("--browser-path", help="Chromium executable (default: detect)")
+    parser.add_argument(
+        "--connect",
+        metavar="WS_ENDPOINT",
+        help="connect to a Playwright browser server (ws://host:port/path) instead of "
+        "launching a local Chromium",
+    )
     parser.set_defaults(func=run)
 
 
@@ -150,7 +156,9 @@ def run(args: argparse.Namespace) -> int:
             base_url = stack.enter_context(DemoServer(args.demo)).url
         url = _absolute(args.url, base_url) if args.url is not None else None
         try:
-            browser = stack.enter_context(StandaloneBrowser(args.browser_path))
+            browser = stack.enter_context(
+                StandaloneBrowser(args.browser_path, connect=args.connect)
+            )
             page = stack.enter_context(
                 ContextSetup().page(browser.browser, plan.requirement)
                 if plan is not None

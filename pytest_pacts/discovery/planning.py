@@ -1,4 +1,4 @@
-"""Find first, at collection: discover a plan's start-page steps before any test runs.
+"""Find first, before the tests: discover a plan's start-page steps before any test runs.
 
 When to discover (docs/discovery.md): requirements whose plan is not cached are discovered on the
 page reachable from their URL; steps on pages reached only after actions are discovered right

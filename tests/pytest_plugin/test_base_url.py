@@ -5,6 +5,7 @@ warning in the output."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -47,7 +48,7 @@ def test_base_url_ini_key_serves_collection_and_run(
         )
     result = pytester.runpytest_subprocess("login.req.yaml::REQ-LOGIN", "-q")
     _check(result)
-    assert "discovering REQ-LOGIN" in result.stdout.str()  # collection-time discovery ran
+    assert "discovering REQ-LOGIN" in result.stdout.str()  # discovery before the tests ran
 
 
 def test_base_url_fixture_override_serves_the_run(pytester: pytest.Pytester, demo: str) -> None:
@@ -64,3 +65,7 @@ def base_url():
     )
     result = pytester.runpytest_subprocess("login.req.yaml::REQ-LOGIN", "-q")
     _check(result)
+    # discovery before the tests is a fixture too: it used the override
+    assert re.search(
+        r"pacts: discovery: 1 requirement\(s\) discovered \([1-9] step locator", result.stdout.str()
+    ), result.stdout.str()

@@ -6,7 +6,8 @@ a header the server requires and a locale the script checks), the requirement's 
 ``pytest_pacts_configure_context`` hook answers the CDN script locally) is discovered
 before the tests exactly as the test discovers it at run time: the same locators, each
 found independently (two stores). Against a Playwright browser server (pytest-playwright's
-``connect_options``), discovery connects to it too instead of launching a Chromium.
+``connect_options``), discovery connects to it too instead of launching a Chromium, and so
+does ``pacts discover --connect``.
 """
 
 from __future__ import annotations
@@ -199,6 +200,21 @@ def test_discovery_connects_to_the_remote_browser_the_tests_use(
         assert "pacts: discovery: 1 requirement(s) discovered (2 step locator(s) verified)" in (
             "\n".join(_pacts_lines(result))
         )
+        # `pacts discover --connect` walks in the server's browser too: no local Chromium
+        # could be launched here (the configured one does not exist)
+        page = "data:text/html,<title>Remote</title><button>Envoyer</button>"
+        (tmp_path / "remote.req.yaml").write_text(
+            f"requirements:\n  - req_id: R\n    url: '{page}'\n    steps: ['Envoyer | click']\n"
+        )
+        walked = subprocess.run(
+            [sys.executable, "-m", "pytest_pacts.cli", "discover", "remote.req.yaml", "--json",
+             "--connect", endpoint],
+            cwd=tmp_path, capture_output=True, text=True, timeout=120,
+            env={**os.environ, "PACTS_BROWSER_PATH": "/nonexistent/chromium"},
+        )  # fmt: skip
+        assert walked.returncode == 0, walked.stdout + walked.stderr
+        (report,) = json.loads(walked.stdout)
+        assert [step["status"] for step in report["steps"]] == ["resolved"], report
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
