@@ -341,9 +341,12 @@ class StepRunner:
             value = value or ""
         if not value:
             return None
-        attempt.extracted[capture.var] = self.resolver.bind(
-            capture.var, value, secret=capture.secret
-        )
+        shown_as = self.resolver.bind(capture.var, value, secret=capture.secret)
+        attempt.extracted[capture.var] = shown_as
+        if shown_as == MASK and self.tracer is not None:
+            # the page shows the secret: its trace masks it and keeps no picture of the page
+            self.tracer.add_secret(value)
+            self.tracer.secret_typed(self.monitor.documents)
         return value
 
     def _secret(self, capture: Capture) -> bool:

@@ -206,6 +206,12 @@ class Tracer:
         """The step ``index`` passed its gate and is about to act: keep the page's picture."""
         self._shots[index] = (self._frame_seq, self._frame)
 
+    def add_secret(self, value: str) -> None:
+        """A secret the run learnt while it ran (an ``extract`` step's secret value): masked
+        from now on like the plan's own."""
+        if len(value) >= MIN_SECRET_LENGTH and value not in self.secrets:
+            self.secrets = sorted({*self.secrets, value}, key=len, reverse=True)
+
     def secret_typed(self, document: int) -> None:
         """A secret was typed into a field that shows it, on the page's ``document``."""
         self._withheld_at = document

@@ -155,3 +155,18 @@ def test_a_body_over_the_size_bound_is_not_read(
         failure.message,
     ), failure.message
     assert failure.message.startswith("extract order_id: expected a value that is not empty")
+
+
+def test_a_secret_extracted_value_stays_out_of_the_step_trace(
+    order_page: Page, demo_v1: DemoServer, tmp_path: Path
+) -> None:
+    plan = _plan(tmp_path, ["Order number | extract | hidden; secret"])
+    traced = EngineOptions(step_timeout_ms=4_000, navigation_timeout_ms=15_000, trace=True,
+                           artifacts_dir=str(tmp_path / "art"))  # fmt: skip
+    record = _run(order_page, demo_v1, plan, traced)
+    step = record.steps[0]
+    assert record.verdict == "pass" and step.extracted == {"hidden": "***"}
+    order_id = order_page.locator("[data-test=order-number]").inner_text()
+    assert step.trace is not None and step.trace.text == "***", step.trace
+    assert step.trace.screenshot is None and "withheld" in (step.trace.note or "")
+    assert order_id not in record.model_dump_json()
