@@ -176,6 +176,8 @@ def summary_markdown(record: RunRecord, proposals: Sequence[ProposalView]) -> st
     for step in record.steps:
         for note in step.notes:
             events.append(f"- Step {step.index + 1} warning: {note}")
+        for name, shown in step.extracted.items():  # secret values arrive as ***
+            events.append(f"- Step {step.index + 1} stored {{{{vars.{name}}}}} = {shown}")
         if step.status == "failed":
             why = step.failure.message if step.failure else "failed"
             events.append(f"- Step {step.index + 1} failed: {step.description}: {why}")

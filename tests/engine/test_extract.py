@@ -23,7 +23,7 @@ from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.planner import LoaderOptions, load_file
-from pytest_pacts.reports.artifacts import step_log
+from pytest_pacts.reports.artifacts import step_log, summary_markdown
 from pytest_pacts.reports.html import step_table
 
 OPTIONS = EngineOptions(step_timeout_ms=4_000, navigation_timeout_ms=15_000)
@@ -103,7 +103,10 @@ def test_extract_then_use_attribute_regex_response_and_secrets(
     token = _token(demo_v1, order_id)
     html = step_table(record)
     assert "{{vars.receipt_token}}</code> = <code>***" in html and order_id in html
-    for text in (record.model_dump_json(), html, json.dumps(step_log(record))):
+    summary = summary_markdown(record, ())
+    assert f"- Step 1 stored {{{{vars.order_id}}}} = {order_id}" in summary
+    assert "- Step 5 stored {{vars.receipt_token}} = ***" in summary
+    for text in (record.model_dump_json(), html, json.dumps(step_log(record)), summary):
         assert token not in text
 
 
