@@ -100,7 +100,9 @@ def _discover(request: pytest.FixtureRequest, plans: list[Any], mode: str) -> No
 
     def contexts() -> ContextSetup:
         base = request.getfixturevalue("browser_context_args") if playwright else {}
-        return context_setup(config, base)
+        # what records a test's artifacts (video, HAR) is the test's, not discovery's
+        shaping = {k: v for k, v in base.items() if not k.startswith("record_")}
+        return context_setup(config, shaping)
 
     def browser() -> Browser:
         found: Browser = request.getfixturevalue("browser")
