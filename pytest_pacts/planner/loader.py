@@ -41,7 +41,12 @@ from pytest_pacts.planner.steps import (
     parse_target,
     split_pipe,
 )
-from pytest_pacts.planner.templating import Resolver, TemplateError, is_secret_name
+from pytest_pacts.planner.templating import (
+    Resolver,
+    TemplateError,
+    is_secret_name,
+    parse_templates,
+)
 
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _REQ_ID_RE = re.compile(r"^[^\s:/\\\[\]]+$")
@@ -345,6 +350,24 @@ class _Builder:
                     "{{vars.name}} or {{params.name}} inside a block",
                 )
                 continue
+            reads_response = step.capture is not None and step.capture.response is not None
+            names_element = (name == "element" and not reads_response) or (
+                name == "expected"
+                and step.expected is not None
+                and step.expected.kind.argument in ("target", "count")
+            )
+            extracted = stored | set(later) | ({step.capture.var} if step.capture else set())
+            for ref in parse_templates(text) if names_element else ():
+                if ref.namespace == "vars" and ref.name in extracted:
+                    # elements are found before the run (and cached): never by a value the
+                    # run reads
+                    self.sink.add(
+                        raw.where(name),
+                        f"{ref.raw} names an element by a value an extract step stores while "
+                        "the requirement runs; elements are found before the run",
+                        "a fixed name in the Element column; check the stored value with "
+                        f"text_visible:{{{{vars.{ref.name}}}}} or value:{{{{vars.{ref.name}}}}}",
+                    )
             for ref in missing:
                 if ref.namespace == "env" and not self.options.check_env:
                     continue

@@ -122,3 +122,20 @@ def test_pacts_step_extracts_an_element_but_not_a_response() -> None:
     assert step.capture == Capture(var="oid", secret=True)
     with pytest.raises(StepSyntaxError, match=r"each pacts\.step runs on its own"):
         inline_step(0, "response:/api/o o.id", "extract", "oid", None, "abort", at, env={})
+
+
+def test_an_extracted_var_cannot_name_an_element(tmp_path: Path) -> None:
+    bad = _load(
+        tmp_path,
+        [
+            "Order number | extract | order_id",
+            "Cancel@{{vars.order_id}} | click",
+            "| wait | | element_visible:{{vars.order_id}}",
+        ],
+    )
+    assert len(bad) == 2 and all(
+        "{{vars.order_id}} names an element by a value an extract step stores while the "
+        "requirement runs; elements are found before the run; expected a fixed name in the "
+        "Element column" in line
+        for line in bad
+    ), bad
