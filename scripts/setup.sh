@@ -2,8 +2,8 @@
 # Idempotent setup shared by scripts/demo.sh and scripts/test.sh.
 #   - system packages when missing (Debian/Ubuntu): python3-venv, chromium, and with
 #     PACTS_SETUP_POSTGRES=1 postgresql (the store tests start their own throwaway cluster)
-#   - .venv with pytest-pacts installed editable with its dev and serve extras (the suite runs
-#     the pacts serve web server); reinstalled only when
+#   - .venv with pytest-pacts installed editable with its dev, serve and vision extras (the suite runs
+#     the pacts serve web server and the image-target tests); reinstalled only when
 #     pyproject.toml changes
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,7 +60,7 @@ stamp=".venv/.pacts-setup-$(sha256sum pyproject.toml | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing pytest-pacts and its dev tools into .venv"
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e '.[dev,serve]'
+  .venv/bin/python -m pip install -q -e '.[dev,serve,vision]'
   rm -f .venv/.pacts-setup-*
   touch "$stamp"
 fi

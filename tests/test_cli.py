@@ -49,6 +49,7 @@ def test_plan_samples_json() -> None:
         "REQ-CART-001",
         "REQ-CHECKOUT-001",
         "REQ-WIDGETS-001",
+        "REQ-WIDGETS-002",
     ]
     actions = {s["action"] for p in plans for s in p["steps"]}
     # every action kind appears in the samples (use steps are expanded away)

@@ -109,7 +109,8 @@ def start_page_steps(plan: Plan) -> list[Step]:
             break
         # A wait that names an element is left to run time: what it waits for usually
         # appears only after the steps before it, so the start page rarely shows it yet.
-        if step.target is not None and not step.action.observes:
+        # An image target is found by its picture when it runs: nothing to discover.
+        if step.target is not None and not step.action.observes and step.target.image is None:
             steps.append(step)
         # A click or key press with a same-page expectation ("text_visible:Saved",
         # "checked") stays on the page; without one it may navigate.

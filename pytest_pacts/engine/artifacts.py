@@ -48,3 +48,17 @@ class Shots:
             return None
         self.taken[f"screenshot_{_safe(label)}"] = str(path)
         return str(path)
+
+    def save(self, label: str, png: bytes) -> str | None:
+        """Save ``png`` (made elsewhere, e.g. an annotated screenshot) as
+        ``<req_id>-<label>.png``; ``None`` without a folder or when it cannot be written."""
+        if self.folder is None:
+            return None
+        path = self.folder / f"{self.req_id}-{_safe(label)}.png"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(png)
+        except OSError:
+            return None
+        self.taken[f"screenshot_{_safe(label)}"] = str(path)
+        return str(path)

@@ -24,12 +24,13 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error, env_failure
 from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import GateOutcome, run_gate
+from pytest_pacts.engine.imagestep import run_image_step
 from pytest_pacts.engine.network import ResponseLog, lookup, mask_in, shown
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.waiting import READY_CAP_MS, now_ms, wait_for_change, wait_until_ready
 from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
-from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
 from pytest_pacts.planner.templating import (
     MASK,
     Resolver,
@@ -72,6 +73,8 @@ class Attempt:
     gate_checks: int = 0
     notes: list[str] = field(default_factory=list)
     extracted: dict[str, str] = field(default_factory=dict)  # var → value as shown
+    image: ImageMatch | None = None  # an image target's match
+    image_png: bytes | None = None  # its annotated screenshot
 
 
 def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
@@ -237,6 +240,21 @@ class StepRunner:
             failure = self._extract_response(step, step.capture, attempt)
             if failure is not None:
                 return failure
+        elif step.target is not None and step.target.image is not None:
+            self._await_ready(attempt)
+            if self.tracer is not None:
+                self.tracer.acting(step.index)
+            found = run_image_step(
+                self.page,
+                step,
+                self.finder.plan.requirement.folder,
+                self.monitor,
+                timeout_ms=opts.step_timeout_ms,
+                settle_ms=opts.settle_timeout_ms,
+            )
+            attempt.image, attempt.image_png = found.record, found.annotated
+            if found.failure is not None:
+                return found.failure
         elif step.target is not None:
             if step.action is not Action.WAIT:
                 self._await_ready(attempt)

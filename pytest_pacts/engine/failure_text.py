@@ -31,6 +31,15 @@ def _step_block(step: StepRecord, total: int) -> list[str]:
         )
     if step.code:
         out.append(f"    code:     {step.code}")
+    image = step.image_match
+    if image is not None:
+        bx, by, bw, bh = image.box
+        out.append(
+            f"    picture:  {image.template} {image.verdict}: best {image.score:.3f} at "
+            f"({bx}, {by}) {bw}x{bh} px, runner-up {image.runner_up:.3f} (threshold "
+            f"{image.threshold:.2f})"
+            + (f"; annotated: {image.screenshot}" if image.screenshot else "")
+        )
     for note in step.notes:
         out.append(f"    warning:  {note}")
     failure = step.failure

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer, bounded, suggest_names
+from pytest_pacts.discovery import Discoverer, suggest_names
 from pytest_pacts.discovery.planning import binds_ahead, may_leave_page, same_page
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.surfaces import special_surface
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
 from pytest_pacts.models.locator import DiscoveryResult
@@ -85,7 +86,8 @@ class Finder:
         for step in self.plan.steps[index:]:
             if step.index != index and step.action is Action.GOTO:
                 break
-            if step.target is not None and step.index not in self.states:
+            image = step.target is not None and step.target.image is not None
+            if step.target is not None and not image and step.index not in self.states:
                 out.append(step.index)
             if step.expected is not None and step.expected.kind is ExpectationKind.NAVIGATES_TO:
                 break
@@ -162,7 +164,7 @@ class Finder:
             # Found neither in the cache nor earlier in this run nor on the page now: there is
             # nothing recorded to heal from (a first run; most often a misspelt Element cell).
             failure = not_found(step, failure, self._suggestions(step))
-            failure = special_surface(self.page, failure)
+            failure = special_surface(self.page, failure, step)
         return Located(None, failure, "")
 
     def _bound_elsewhere(self, index: int) -> bool:
@@ -221,53 +223,6 @@ class Finder:
         describe what the page shows, they are checked fresh)."""
         self.discover_calls += 1
         return self.discoverer.discover(self.page, [(0, target, action)])[0]
-
-
-# Surfaces no DOM strategy can act on: a challenge a person must answer, or a
-# canvas that draws what the step names. Checked only when nothing matched.
-_SURFACE = """() => {
-  const captcha = document.querySelector(
-    'iframe[src*="captcha" i], iframe[title*="captcha" i], [class*="captcha" i], [id*="captcha" i],'
-    + ' input[autocomplete="one-time-code"]');
-  if (captcha) return ['captcha', captcha.outerHTML.slice(0, 120)];
-  const area = innerWidth * innerHeight;
-  for (const c of document.querySelectorAll('canvas')) {
-    const r = c.getBoundingClientRect();
-    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
-    if (r.width * r.height > 0.25 * area) return ['canvas', `canvas ${size}`];
-  }
-  return null;
-}"""
-
-
-def special_surface(page: Page, failure: Failure) -> Failure:
-    """``captcha_or_2fa`` / ``canvas_detected`` instead of "no element" when the page shows
-    a challenge or draws on a large canvas (failure types of docs/engine.md)."""
-    try:
-        found = bounded.call(
-            page, "looking for a challenge or canvas", lambda: page.evaluate(_SURFACE)
-        )
-    except PlaywrightError:
-        return failure
-    if not found:
-        return failure
-    kind, what = found
-    if kind == "captcha":
-        return failure.model_copy(
-            update={
-                "type": FailureType.CAPTCHA_OR_2FA,
-                "message": f"the page asks for a CAPTCHA or one-time code ({what})",
-                "evidence": (*failure.evidence, f"challenge: {what}"),
-            }
-        )
-    return failure.model_copy(
-        update={
-            "type": FailureType.CANVAS_DETECTED,
-            "message": f"{failure.message}; the page draws on a {what}, which has no DOM "
-            "elements to find",
-            "evidence": (*failure.evidence, f"surface: {what}"),
-        }
-    )
 
 
 def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:

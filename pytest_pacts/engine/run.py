@@ -34,6 +34,7 @@ from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
 from pytest_pacts.engine.network import ResponseLog
 from pytest_pacts.engine.tracing import Tracer
+from pytest_pacts.engine.surfaces import matched_nothing, special_surface
 from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.models import Action, OnFail, Plan
 from pytest_pacts.models.outcome import (
@@ -321,12 +322,25 @@ class Run:
         prog = self.progress.get(self.index, StepProgress())
         state = self.finder.states.get(self.index)
         locator = state.locator if state else None
+        if (
+            status in ("failed", "skipped")
+            and prog.failure is not None
+            and prog.failure.type is FailureType.NOT_UNIQUE
+            and matched_nothing(prog.failure)
+        ):
+            # a recorded locator that finds nothing, healing included: a special surface
+            # explains it better than drift (the target is now drawn on a canvas, ...)
+            prog.failure = special_surface(self.page, prog.failure, step)
         if status in ("failed", "skipped") and prog.failure is not None:
             path = self.shots.take(f"step{self.index + 1}-{status}")
             if path:
                 prog.failure = prog.failure.model_copy(
                     update={"evidence": (*prog.failure.evidence, f"screenshot: {path}")}
                 )
+        image = prog.attempt.image
+        if image is not None and prog.attempt.image_png is not None:
+            shot = self.shots.save(f"step{self.index + 1}-image-match", prog.attempt.image_png)
+            image = image.model_copy(update={"screenshot": shot})
         try:
             code = to_code(locator) if locator is not None else None
         except Exception:  # an unrenderable locator has no code; the record still stands
@@ -348,6 +362,7 @@ class Run:
             heals=tuple(prog.heals),
             duration_ms=(time.monotonic() - prog.started) * 1000,
             block=step.block,
+            image_match=image,
             notes=tuple(dict.fromkeys(prog.attempt.notes)),
             extracted=dict(prog.attempt.extracted),
         )

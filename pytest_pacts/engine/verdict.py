@@ -23,7 +23,10 @@ disabled (or not editable)                enablement_issue    0.85
 expectation_failed, value rejected        data_issue          0.85
 expectation_failed, unresolvable value    data_issue          0.8
 expectation_failed                        assertion_mismatch  0.85
-canvas_detected                           selector_drift      0.5
+canvas_detected, pdf_embed_detected,      unsupported_surface 0.7
+closed_shadow_root_detected,
+cross_origin_iframe_detected
+image_not_matched                         selector_drift      0.6
 all steps passed                          success             1.0
 ========================================  ==================  ==========
 
@@ -119,9 +122,40 @@ RCA_TABLE: dict[FailureType, tuple[RcaClass, float, str]] = {
         "behaviour or the Expected Outcome cell.",
     ),
     FailureType.CANVAS_DETECTED: (
+        RcaClass.UNSUPPORTED_SURFACE,
+        0.7,
+        "What a canvas draws is pixels, with no element to act on: click it by its picture "
+        "with an image target (`image:path/to/picture.png | click`), and check the figures "
+        "it draws in the data the page fetched (a network capture) rather than on screen.",
+    ),
+    FailureType.PDF_EMBED_DETECTED: (
+        RcaClass.UNSUPPORTED_SURFACE,
+        0.7,
+        "The browser's PDF viewer is not part of the page: check the PDF itself (its "
+        "response, with a network capture, or its URL opened on its own), or act on what "
+        "the viewer shows with an image target (`image:path/to/picture.png | click`).",
+    ),
+    FailureType.CLOSED_SHADOW_ROOT_DETECTED: (
+        RcaClass.UNSUPPORTED_SURFACE,
+        0.7,
+        "A closed shadow root cannot be entered by any script or locator: ask for the "
+        "component with an open shadow root (or a test build that opens it), or act on it "
+        "by its picture with an image target (`image:path/to/picture.png | click`).",
+    ),
+    FailureType.CROSS_ORIGIN_IFRAME_DETECTED: (
+        RcaClass.UNSUPPORTED_SURFACE,
+        0.7,
+        "Another origin's frame cannot be searched from this page: test it in a requirement "
+        "of its own that opens the frame's URL (`goto`), or act on it by its picture with "
+        "an image target (`image:path/to/picture.png | click`).",
+    ),
+    FailureType.IMAGE_NOT_MATCHED: (
         RcaClass.SELECTOR_DRIFT,
-        0.5,
-        "The target is drawn on a canvas and has no DOM element to act on.",
+        0.6,
+        "The picture was not found once and clearly on the page: look at the annotated "
+        "screenshot; re-capture the template PNG from the page as it is now (the same zoom, "
+        "only the control, nothing around it that changes), or crop it to what makes it "
+        "unique.",
     ),
 }
 

@@ -60,6 +60,12 @@ class Codegen:
         var = f"step{step.index + 1}"
         loc_expr: str | None = None
         root = "page"  # where text expectations look: the step's own frame, if any
+        if step.target is not None and step.target.image is not None:
+            raise GenerationError(
+                f"{step.source.render()}: step {step.index + 1} ({step.describe()}) is an "
+                "image target, found by its picture when the requirement runs; a plain "
+                "Playwright test has no locator for it, so none is generated"
+            )
         if step.target is not None:
             locator = self.locators.for_step(step)
             if locator is None:

@@ -87,6 +87,11 @@ def _walk_step(
         page.goto(_absolute(base_url, value))
         return
     target = None
+    if step.target is not None and step.target.image is not None:
+        raise GenerationError(
+            f"{step.source.render()}: step {step.index + 1} ({step.describe()}) is an image "
+            "target: a plain Playwright test has no locator for it"
+        )
     if step.target is not None:
         result = _find(page, discoverer, step.target, step.action, timeout_s)
         if result.locator is None:

@@ -41,6 +41,7 @@ RCA_CLASSES: tuple[str, ...] = (
     "assertion_mismatch",
     "data_issue",
     "env_fault",
+    "unsupported_surface",
 )
 """The principle keys of this domain: the RCA classes (docs/engine.md "Verdict and RCA")."""
 
@@ -72,6 +73,8 @@ PRINCIPLE_EVIDENCE_CONTRACTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "data_issue": (*_COMMON, "field", "value_template"),
         # Network error, browser crash, HTTP 5xx: the error and the URL it happened on.
         "env_fault": (*_COMMON, "error", "url"),
+        # A canvas, PDF viewer, closed shadow root or cross-origin frame: what was found.
+        "unsupported_surface": (*_COMMON, "surface", "url"),
     }
 )
 """Required evidence fields per principle key (RCA class)."""

@@ -29,6 +29,12 @@ class FailureType(enum.StrEnum):
     for the first time (nothing cached, nothing found earlier in the run) that matches no
     element: there is nothing recorded to heal from, so it is not healed (most often the
     Element cell is misspelt; the failure names the closest visible names).
+
+    ``canvas_detected``, ``pdf_embed_detected``, ``closed_shadow_root_detected`` and
+    ``cross_origin_iframe_detected`` replace a "not found" when the page shows a surface no
+    locator can reach (``engine/surfaces.py``). ``image_not_matched`` is an ``image:`` target
+    whose picture was not found once and clearly on the page (none, a weak or an ambiguous
+    match).
     """
 
     NONE = "none"
@@ -45,6 +51,10 @@ class FailureType(enum.StrEnum):
     ENV_FAULT = "env_fault"
     CAPTCHA_OR_2FA = "captcha_or_2fa"
     CANVAS_DETECTED = "canvas_detected"
+    PDF_EMBED_DETECTED = "pdf_embed_detected"
+    CLOSED_SHADOW_ROOT_DETECTED = "closed_shadow_root_detected"
+    CROSS_ORIGIN_IFRAME_DETECTED = "cross_origin_iframe_detected"
+    IMAGE_NOT_MATCHED = "image_not_matched"
 
 
 FailureCause = Literal[
@@ -85,6 +95,7 @@ class RcaClass(enum.StrEnum):
     ASSERTION_MISMATCH = "assertion_mismatch"
     DATA_ISSUE = "data_issue"
     ENV_FAULT = "env_fault"
+    UNSUPPORTED_SURFACE = "unsupported_surface"
 
 
 class Rca(_Frozen):
@@ -132,6 +143,22 @@ class HealAttempt(_Frozen):
     duration_ms: float = 0.0
 
 
+class ImageMatch(_Frozen):
+    """Where an image target's picture was found on the page's screenshot, and whether the
+    match was trusted (``ok``) or refused (``weak``: below the threshold; ``ambiguous``: the
+    picture is on the page more than once)."""
+
+    template: str
+    verdict: Literal["ok", "weak", "ambiguous"]
+    box: tuple[int, int, int, int] = Field(description="x, y, width, height in CSS px")
+    score: float
+    runner_up: float
+    threshold: float
+    screenshot: str | None = Field(default=None, description="The annotated screenshot.")
+    hit: str | None = Field(default=None, description="The element under the box's centre.")
+    duration_ms: float = 0.0
+
+
 StepStatus = Literal["passed", "healed", "failed", "skipped", "not_run"]
 
 
@@ -154,6 +181,7 @@ class StepRecord(_Frozen):
     heals: tuple[HealAttempt, ...] = ()
     duration_ms: float = 0.0
     block: str | None = None
+    image_match: ImageMatch | None = None
     notes: tuple[str, ...] = Field(
         default=(),
         description="Warnings about how the step ran although it passed, e.g. its region "

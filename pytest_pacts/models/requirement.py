@@ -130,11 +130,22 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+IMAGE_PREFIX = "image:"
+"""An element written ``image:<path to a PNG>`` is found by its picture (an image target)."""
+
+
 class Target(_Frozen):
     """``Element@Region``: a human name for an element and an optional container name."""
 
     element: str
     region: str | None = None
+
+    @property
+    def image(self) -> str | None:
+        """The template path of an image target (``image:buttons/refresh.png``), else None."""
+        if self.element[:6].lower() != IMAGE_PREFIX:
+            return None
+        return self.element[6:].strip() or None
 
     @property
     def key(self) -> str:
@@ -319,6 +330,12 @@ class Requirement(_Frozen):
     context: dict[str, JsonValue] = Field(default_factory=dict)
     steps: tuple[Step, ...]
     source: SourceRef
+    folder: str | None = Field(
+        default=None,
+        exclude=True,
+        description="The absolute folder of the file it was read from, where the paths it "
+        "names (image targets) are relative to; not part of the plan hash or its JSON.",
+    )
 
 
 class Plan(_Frozen):

@@ -597,9 +597,45 @@ def load_file(
         if isinstance(item, dict):
             plan = builder.requirement(item, i, file_vars, blocks, base_url, seen)
             if plan is not None:
-                plans.append(plan)
+                plans.append(_in_folder(plan, path.resolve().parent, builder.sink))
     builder.sink.raise_if_any()
     return LoadedFile(display, tuple(plans))
+
+
+_IMAGE_ACTIONS = frozenset({Action.CLICK, Action.HOVER})
+
+
+def _in_folder(plan: Plan, folder: Path, sink: ProblemSink) -> Plan:
+    """``plan`` knowing the folder of its file, its image targets checked: a click or a
+    hover, no region, a file that exists (relative to the requirement file's folder)."""
+    for step in plan.steps:
+        image = step.target.image if step.target is not None else None
+        if step.target is None or image is None:
+            if step.target is not None and step.target.element[:6].lower() == "image:":
+                sink.add(step.source, "the image target names no file", "image:<path to a PNG>")
+            continue
+        if step.action not in _IMAGE_ACTIONS:
+            sink.add(
+                step.source,
+                f"an image target can be clicked or hovered, not {step.action.value!r}",
+                "click or hover",
+            )
+        if step.target.region is not None:
+            sink.add(
+                step.source,
+                f"the image target {image!r} has a region ({step.target.region!r}); a picture "
+                "is looked for on the whole page",
+                f"image:{image} with no @region",
+            )
+        if not (folder / image).is_file():
+            sink.add(
+                step.source,
+                f"the image target's file {image!r} does not exist (looked in {folder})",
+                "the path of a PNG, relative to the requirement file",
+            )
+    return plan.model_copy(
+        update={"requirement": plan.requirement.model_copy(update={"folder": str(folder)})}
+    )
 
 
 def load_blocks_file(

@@ -74,6 +74,15 @@ def gate_text(gate: GateSnapshot | None) -> str:
 def _step_row(step: StepRecord) -> str:
     locator = step.code or (step.locator.describe() if step.locator else "-")
     conf = f"{step.confidence:.2f}" if step.confidence is not None else "-"
+    strategy = step.strategy or "-"
+    image = step.image_match
+    if image is not None:
+        x, y, w, h = image.box
+        locator = (
+            f"image:{image.template} {image.verdict} at ({x}, {y}) {w}x{h} px, runner-up "
+            f"{image.runner_up:.2f}" + (f", clicked {image.hit}" if image.hit else "")
+        )
+        conf, strategy = f"{image.score:.2f}", "image"
     expect = step.expectation or ""
     if step.expectation_ok is not None and expect:
         expect += " ✓" if step.expectation_ok else " ✗"
@@ -87,7 +96,7 @@ def _step_row(step: StepRecord) -> str:
     return (
         f'<tr class="pacts-step-{e(step.status)}"><td>{step.index + 1}</td>'
         f"<td>{e(step.action)}</td><td>{e(step.description)}{notes}</td>"
-        f"<td><code>{e(locator)}</code></td><td>{e(step.strategy or '-')}</td>"
+        f"<td><code>{e(locator)}</code></td><td>{e(strategy)}</td>"
         f"<td>{e(conf)}</td><td>{e(gate_text(step.gate))}</td><td>{e(expect)}</td>"
         f"<td>{e(step.status)}{' x' + str(len(step.heals)) if step.heals else ''}</td>"
         f"<td>{step.duration_ms:.0f} ms</td></tr>"

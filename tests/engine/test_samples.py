@@ -50,7 +50,7 @@ def test_sample_runs_green_on_demo_v1(
     failed = record.failed_step
     assert record.verdict == "pass", failed and failed.failure
     assert all(s.status == "passed" for s in record.steps)
-    targets = {s.index for s in plan.steps if s.target is not None}
+    targets = {s.index for s in plan.steps if s.target is not None and s.target.image is None}
     assert targets <= set(pom), "every element step was discovered and handed to the cache"
 
 
@@ -86,7 +86,9 @@ def test_sample_heals_through_demo_v2_from_the_v1_pom(
                   options=options)  # fmt: skip
     failed = record.failed_step
     assert record.verdict in ("pass", "partial"), failed and failed.failure
-    assert record.healed and record.heal_count > 0, "release v2 drifts on every sample"
+    if any(s.target is not None and s.target.image is None for s in plan.steps):
+        # (a picture is found by itself, not by a locator: REQ-WIDGETS-002 needs no heal)
+        assert record.healed and record.heal_count > 0, "release v2 drifts on every sample"
     for step, result in zip(plan.steps, record.steps, strict=True):
         # only a step allowed to fail may be skipped (the cookie button's new wording is
         # abstained: everything about it changed)

@@ -1,0 +1,101 @@
+"""Image targets (``image:<png> | click``): the picture is found on a screenshot of the page
+and clicked at its centre; a weak or an ambiguous match is refused like any other match; the
+screenshot is capped so time and memory stay bounded."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from playwright.sync_api import Page
+
+from pytest_pacts.engine import vision
+from pytest_pacts.engine.failure_text import render_failure
+
+from .helpers import FAST, Site, plan, run
+
+TEMPLATE = Path(__file__).parents[2] / "pytest_pacts/demo_app/static/assets/img/refresh.png"
+_CLICK = (
+    "<p id='status' role='status'></p><script>document.querySelectorAll('img').forEach("
+    "(img, i) => img.addEventListener('click', () => {"
+    " document.getElementById('status').textContent = 'Clicked ' + (i + 1); }));</script>"
+)
+
+
+def _img(data: bytes) -> str:
+    return f"<img src='data:image/png;base64,{base64.b64encode(data).decode()}'>"
+
+
+def test_match_accepts_one_clear_copy_and_refuses_two_or_none() -> None:
+    template = vision.load_template(TEMPLATE)
+    rng = np.random.default_rng(7)
+    screen = rng.integers(0, 255, (300, 500, 3), dtype=np.uint8)
+    screen[100:140, 200:240] = template
+    found = vision.match(screen, template)
+    assert found.verdict == "ok" and found.box == vision.Box(200, 100, 40, 40)
+    assert found.score > 0.99 and found.runner_up < 0.5
+    screen[20:60, 400:440] = template  # a second identical copy
+    twice = vision.match(screen, template)
+    assert twice.verdict == "ambiguous" and twice.runner_up > 0.99
+    none = vision.match(rng.integers(0, 255, (300, 500, 3), dtype=np.uint8), template)
+    assert none.verdict == "weak" and none.score < vision.THRESHOLD
+    # the largest screenshot searched (the cap) is matched coarse to fine: bounded time
+    big = rng.integers(0, 255, (vision.MAX_SHOT_HEIGHT, vision.MAX_SHOT_WIDTH, 3), np.uint8)
+    big[3900:3940, 1800:1840] = template
+    far = vision.match(big, template)
+    assert far.verdict == "ok" and far.box == vision.Box(1800, 3900, 40, 40)
+    assert far.duration_ms < 3_000, far.duration_ms  # ~0.2 s here; generous for a busy CI
+
+
+def test_an_image_target_is_clicked_and_refused_when_weak_or_ambiguous(
+    tab: Page, site: Site, tmp_path: Path
+) -> None:
+    picture = TEMPLATE.read_bytes()
+    other = cv2.imencode(".png", 255 - cv2.imread(str(TEMPLATE)))[1].tobytes()  # inverted
+    target = f"image:{TEMPLATE}"
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path))
+
+    # one copy, below the fold: scrolled to and clicked at its centre
+    url = site.add(
+        "one.html",
+        f"<h1>Chart</h1><div style='height:1500px'></div>{_img(other)} {_img(picture)}{_CLICK}",
+    )
+    record = run(tab, plan(url, ("click", target, "", "text_visible:Clicked 2")), options=options)
+    assert record.verdict == "pass", render_failure(record)
+    match = record.steps[0].image_match
+    assert match is not None and match.verdict == "ok" and match.score > 0.99
+    assert match.box[1] > 1500 and match.box[2:] == (40, 40) and match.hit == "img"
+    assert match.screenshot is not None and Path(match.screenshot).stat().st_size > 0
+    assert match.screenshot in record.artifacts.values()  # the reports show it
+
+    # two identical copies: ambiguous, refused, nothing clicked
+    url = site.add("two.html", f"<h1>Chart</h1>{_img(picture)} {_img(picture)}{_CLICK}")
+    record = run(tab, plan(url, ("click", target)), options=options)
+    step = record.steps[0]
+    assert step.failure is not None and step.failure.type.value == "image_not_matched"
+    assert "ambiguous" in step.failure.message and "more than once" in step.failure.message
+    assert step.image_match is not None and step.image_match.verdict == "ambiguous"
+    assert step.image_match.screenshot is not None
+    assert tab.text_content("#status") == ""
+    assert "re-capture the template" in record.rca.recommendation
+
+    # weak (only a different picture) on a huge page: refused, the screenshot capped and the
+    # search bounded in time
+    url = site.add(
+        "weak.html",
+        f"<div style='width:6000px;height:20000px'>{_img(other)}</div>{_CLICK}",
+    )
+    started = time.monotonic()
+    record = run(tab, plan(url, ("click", target)), options=options)
+    elapsed = time.monotonic() - started
+    step = record.steps[0]
+    assert step.failure is not None and step.failure.type.value == "image_not_matched"
+    assert "not on the page" in step.failure.message
+    shot = f"searched a {vision.MAX_SHOT_WIDTH}x{vision.MAX_SHOT_HEIGHT} px screenshot"
+    assert any(shot in e for e in step.failure.evidence), step.failure.evidence
+    assert elapsed < 10, elapsed  # step timeout 3 s, settle 0.3 s: a few capped shots
+    assert tab.text_content("#status") == ""
