@@ -33,8 +33,8 @@ from pytest_pacts.engine.executor import (
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
 from pytest_pacts.engine.network import ResponseLog
-from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.surfaces import matched_nothing, special_surface
+from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.models import Action, OnFail, Plan
 from pytest_pacts.models.outcome import (
