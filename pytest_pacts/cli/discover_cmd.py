@@ -17,6 +17,7 @@ import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from pytest_pacts.cli.common import (
     EXIT_ENVIRONMENT,
@@ -25,7 +26,7 @@ from pytest_pacts.cli.common import (
     EXIT_USAGE,
     CommandError,
 )
-from pytest_pacts.cli.project import load_project
+from pytest_pacts.cli.project import Project, load_project
 from pytest_pacts.cli.walk import Walk
 
 WHAT_IT_DOES = (
@@ -76,6 +77,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="connect to a Playwright browser server (ws://host:port/path, what the tests' "
         "connect_options name) instead of launching a local Chromium",
     )
+    parser.add_argument(
+        "--as-tests",
+        action="store_true",
+        help="walk inside a pytest session of the project, so each page opens as its test's "
+        "does: with the conftest's browser_context_args, connect_options, base_url fixture "
+        "and the pytest_pacts_configure_context hook (slower: one pytest session)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -124,24 +132,19 @@ def _elements_hint(walk: Walk, file: Path, args: argparse.Namespace) -> str | No
     stuck = next((s for s in walk.steps if s.status == "unresolved"), None)
     if stuck is None:
         return None
+    return _hint(walk.plan.req_id, stuck.index, file, args)
+
+
+def _hint(req_id: str, index: int, file: Path, args: argparse.Namespace) -> str:
     where = os.path.relpath(file)
-    command = f"pacts elements --after {where}::{walk.plan.req_id} --until {stuck.index + 1}"
+    command = f"pacts elements --after {where}::{req_id} --until {index + 1}"
     if args.demo:
         return command + f" --demo {args.demo}"
     return command + (f" --base-url {args.base_url}" if args.base_url else "")
 
 
 def _report(walk: Walk, hint: str | None = None) -> dict[str, object]:
-    return {
-        "req_id": walk.plan.req_id,
-        "url": walk.url,
-        "source": walk.plan.requirement.source.render(),
-        "problems": walk.problems,
-        "stopped_before": walk.stopped_before,
-        "last_url": walk.last_url,
-        "elements_hint": hint,
-        "steps": [s.as_json() for s in walk.steps],
-    }
+    return walk.report(hint)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -159,6 +162,10 @@ def run(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
     reports: list[dict[str, object]] = []
     problems = len(project.failed)
+    if args.as_tests:
+        walked = _walk_as_tests(project, args)
+        problems += sum(len(r["problems"]) for r in walked)
+        return _print_reports(list(walked), problems, args)
     with ExitStack() as stack:
         base_url = args.base_url or project.base_url
         if args.demo:
@@ -187,6 +194,12 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(
                 f"the browser failed: {str(exc).splitlines()[0]}", EXIT_ENVIRONMENT
             ) from None
+    return _print_reports(reports, problems, args)
+
+
+def _print_reports(
+    reports: list[dict[str, object]], problems: int, args: argparse.Namespace
+) -> int:
     if args.json:
         print(json.dumps(reports, indent=2, ensure_ascii=False))
     else:
@@ -196,3 +209,54 @@ def run(args: argparse.Namespace) -> int:
             print()
         print(f"{len(reports)} requirement(s) walked, {problems} problem(s)")
     return EXIT_PROBLEMS if problems else EXIT_OK
+
+
+def _walk_as_tests(project: Project, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """``--as-tests``: the walk in a pytest session (``cli/walk_in_pytest.py``), its reports
+    in the order of the files and their requirements."""
+    import tempfile
+
+    from pytest_pacts.cli.walk_in_pytest import walk_as_tests
+
+    if args.connect or args.browser_path:
+        raise CommandError(
+            "--as-tests opens the tests' browser: name a browser server in the "
+            "connect_options fixture (or the Chromium in browser_type_launch_args), not "
+            "with --connect/--browser-path",
+            EXIT_USAGE,
+        )
+    order = {
+        (str(f.path.resolve()), p.req_id): n
+        for n, (f, p) in enumerate((f, p) for f in project.files for p in f.plans)
+    }
+    steps = sum(len(p.steps) for f in project.files for p in f.plans)
+    with ExitStack() as stack:
+        base_url = args.base_url
+        if args.demo:
+            from pytest_pacts.demo_app import DemoServer
+
+            base_url = stack.enter_context(DemoServer(args.demo)).url
+        out = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pacts-walk-")))
+        found, said = walk_as_tests(
+            [f.path for f in project.files],
+            out,
+            base_url=base_url,
+            until=None if args.until is None else args.until - 1,
+            timeout_s=steps * project.step_timeout_ms / 1000 * 2,
+        )
+    if len(found) < len(order):
+        tail = "\n".join(said.strip().splitlines()[-15:])
+        raise CommandError(
+            f"the pytest session walked {len(found)} of {len(order)} requirement(s); "
+            f"its output ends with:\n{tail}",
+            EXIT_ENVIRONMENT,
+        )
+    found.sort(key=lambda r: order.get((str(Path(r["file"]).resolve()), r["req_id"]), len(order)))
+    for report in found:
+        stuck = next((s for s in report["steps"] if s["status"] == "unresolved"), None)
+        if stuck is not None:
+            report["elements_hint"] = _hint(
+                report["req_id"], stuck["index"], Path(report["file"]), args
+            )
+        del report["file"]
+    return found

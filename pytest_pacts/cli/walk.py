@@ -98,6 +98,20 @@ class Walk:
     last_url: str | None = None  # the page the walk ended on
     halted: bool = False  # a step before ``stopped_before`` (or the start page) did not pass
 
+    def report(self, hint: str | None = None) -> dict[str, object]:
+        """The walk as ``pacts discover --json`` prints it (``hint``: the ``pacts elements``
+        command for the page where it stopped)."""
+        return {
+            "req_id": self.plan.req_id,
+            "url": self.url,
+            "source": self.plan.requirement.source.render(),
+            "problems": self.problems,
+            "stopped_before": self.stopped_before,
+            "last_url": self.last_url,
+            "elements_hint": hint,
+            "steps": [s.as_json() for s in self.steps],
+        }
+
 
 def _gate(
     result: DiscoveryResult | None, record: StepRecord | None

@@ -159,8 +159,18 @@ def test_discovery_before_the_tests_sees_the_page_the_test_sees(
     assert discovered == _run_locators(project.path), (discovered, run.outlines)
     assert (discovered[0]["strategy"], discovered[0]["label"]) == ("label", "Nom")
     assert (discovered[1]["role"], discovered[1]["name"]) == ("button", "Enregistrer")
-    # the hook customised both contexts: discovery's and the test's
-    assert (project.path / "hook.log").read_text().split() == ["REQ-CTX", "REQ-CTX"]
+    # `pacts discover --as-tests` walks the flow in a pytest session of the project: the
+    # same context, so both steps resolve (and are performed) there too
+    walked = subprocess.run(
+        [sys.executable, "-m", "pytest_pacts.cli", "discover", "profil.req.yaml", "--as-tests",
+         "--json"],
+        cwd=project.path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert walked.returncode == 0, walked.stdout + walked.stderr
+    (report,) = json.loads(walked.stdout)
+    assert [step["status"] for step in report["steps"]] == ["resolved", "resolved"], report
+    # the hook customised every context: discovery's, the test's and the walk's
+    assert (project.path / "hook.log").read_text().split() == ["REQ-CTX"] * 3
 
 
 def _browser_server(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
