@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_pacts.models import Plan
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.collect import RequirementItem
 from pytest_pacts.pytest_plugin.store_access import get_store
@@ -86,8 +87,8 @@ def _pacts_find_first(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
 
 
-def _discover(request: pytest.FixtureRequest, plans: list[Any], mode: str) -> None:
-    # imported here: a run whose requirements are all cached still loads none of it
+def _discover(request: pytest.FixtureRequest, plans: list[Plan], mode: str) -> None:
+    # imported here: --collect-only runs no fixture and loads none of it
     from pytest_pacts.application import discover_plans
     from pytest_pacts.pytest_plugin.context_setup import context_setup
 
