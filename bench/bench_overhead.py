@@ -6,14 +6,19 @@ against the bundled demo app (v1), alternating, each repetition in a fresh conte
 figure is the ratio of median wall times (target ≤ 1.15×). The engine runs warm (locators
 from the POM cached by one discovery run first: a requirement that passed once
 runs with no discovery); the cold ratio (discovery included) is printed for information.
+``run_requirement (traced)`` is the warm run with the trace bundle recorded as the plugin does
+by default (each step's text, box, DOM hash, requests and a small picture written to a
+temporary folder): its ratio to the warm run is the cost of the per-step recording.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
@@ -142,9 +147,14 @@ def main() -> None:
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         pom: dict[int, DiscoveryResult] = {}
 
-        def engine(cache: dict[int, DiscoveryResult]) -> Callable[[Page], None]:
+        pictures = tempfile.TemporaryDirectory(prefix="bench-trace-")
+        traced = replace(options, trace=True, artifacts_dir=pictures.name)
+
+        def engine(
+            cache: dict[int, DiscoveryResult], opts: EngineOptions = options
+        ) -> Callable[[Page], None]:
             def body(page: Page) -> None:
-                runtime = Runtime(env={}, base_url=app.url, options=options, pom=dict(cache),
+                runtime = Runtime(env={}, base_url=app.url, options=opts, pom=dict(cache),
                                   on_discovered=pom.__setitem__)  # fmt: skip
                 record = run_requirement(plan, page, runtime)
                 if record.verdict != "pass":
@@ -155,21 +165,29 @@ def main() -> None:
         timed(browser, lambda p: plain(p, app.url))  # warm-up: browser, server, caches
         cold = [timed(browser, engine({}))]
         warm_pom = dict(pom)
-        samples: dict[str, list[float]] = {"plain": [], "engine": [], "cold": cold}
+        samples: dict[str, list[float]] = {"plain": [], "engine": [], "traced": [], "cold": cold}
         for _ in range(args.repeat):
             samples["plain"].append(timed(browser, lambda p: plain(p, app.url)))
             samples["engine"].append(timed(browser, engine(warm_pom)))
+            samples["traced"].append(timed(browser, engine(warm_pom, traced)))
         samples["cold"].append(timed(browser, engine({})))
         browser.close()
+        pictures.cleanup()
     med = {k: statistics.median(v) for k, v in samples.items()}
     print(f"20-step requirement, {args.repeat} repetitions each, median wall time")
     print(f"  plain Playwright       {med['plain'] * 1000:8.0f} ms")
     print(f"  run_requirement (warm) {med['engine'] * 1000:8.0f} ms")
+    print(f"  run_requirement (traced) {med['traced'] * 1000:6.0f} ms  (trace bundle recorded)")
     print(f"  run_requirement (cold) {med['cold'] * 1000:8.0f} ms  (discovery included)")
     ratio = med["engine"] / med["plain"]
     verdict = "PASS" if ratio <= 1.15 else "FAIL"
     print(f"overhead ratio (warm / plain): {ratio:.2f}x  target <= 1.15x  {verdict}")
     print(f"cold ratio (first run, discovery included): {med['cold'] / med['plain']:.2f}x")
+    print(
+        f"trace recording: traced / warm {med['traced'] / med['engine']:.2f}x "
+        f"(+{(med['traced'] - med['engine']) * 1000 / len(ROWS):.1f} ms per step); "
+        f"traced / plain {med['traced'] / med['plain']:.2f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +40,9 @@ from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.planner.urls import UrlError, resolve_url
 from pytest_pacts.settings import AcceptHeals, PactsSettings
 from pytest_pacts.store import Store, default_store_path
+from pytest_pacts.traces import RunComparison, Thresholds, TraceSettings, UnknownRun
+from pytest_pacts.traces import compare_runs as _compare_runs
+from pytest_pacts.traces import conclude as conclude_traces
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -47,10 +50,13 @@ if TYPE_CHECKING:
 __all__ = [
     "HumanRung",
     "PreparedRun",
+    "RunComparison",
     "RunConclusion",
     "RunSettings",
     "SharedDiscovery",
+    "UnknownRun",
     "accept_heals",
+    "compare_runs",
     "conclude_run",
     "discover_once",
     "discover_plans",
@@ -61,6 +67,7 @@ __all__ = [
     "run_settings",
     "store_proposals",
     "store_target",
+    "trace_settings",
 ]
 
 
@@ -80,6 +87,9 @@ class RunSettings:
     observer: ActionObserver | None = None
     accept_heals: AcceptHeals = "none"  # proposals persisted as recipe versions at the end
     generate_dir: Path | None = None  # a passing run's plain pytest-playwright test goes here
+    # the run's name in the trace bundles (the id of its report folder); None: no bundles
+    run_label: str | None = None
+    trace: TraceSettings = field(default_factory=TraceSettings)
 
 
 def engine_options(settings: PactsSettings, artifacts_dir: str | None = None) -> EngineOptions:
@@ -96,6 +106,23 @@ def engine_options(settings: PactsSettings, artifacts_dir: str | None = None) ->
         dialogs=settings.dialogs,
         max_response_bytes=int((settings.max_response_kb or PactsSettings.max_response_kb) * 1024),
         artifacts_dir=artifacts_dir,
+        trace=settings.trace == "on",
+        trace_max_bytes=settings.trace_max_kb * 1024,
+    )
+
+
+def trace_settings(settings: PactsSettings) -> TraceSettings:
+    """The ``pacts_trace*`` settings: when a difference from the last passing run is a
+    regression, how many bundles the store keeps."""
+    return TraceSettings(
+        enabled=settings.trace == "on",
+        thresholds=Thresholds(
+            slower=settings.trace_slower,
+            slow_floor_ms=settings.trace_slow_floor_ms,
+            move_px=settings.trace_move_px,
+        ),
+        keep=settings.trace_keep,
+        max_bytes=settings.trace_max_kb * 1024,
     )
 
 
@@ -109,12 +136,17 @@ def run_settings(
     extensions: Sequence[ExtensionHealer] = (),
     human: HumanRung | None = None,
     generate_dir: Path | None = None,
+    run_label: str | None = None,
 ) -> RunSettings:
     """A run's settings from the session's: ``base_url`` wins over the configured one (a
     project's ``base_url`` fixture); ``generate_dir`` is where :func:`finish_run` writes the
-    plain test of a passing run (``None``: it writes none)."""
+    plain test of a passing run (``None``: it writes none); ``run_label`` names the run in
+    the trace bundles (``None``: the run keeps none and is compared with none)."""
+    options = engine_options(settings, artifacts_dir)
+    if run_label is None:  # nothing would keep or compare the steps' traces
+        options = replace(options, trace=False)
     return RunSettings(
-        options=engine_options(settings, artifacts_dir),
+        options=options,
         base_url=base_url or settings.base_url,
         env=env,
         secret_vars=frozenset(settings.secret_vars),
@@ -125,6 +157,8 @@ def run_settings(
         human=human,
         accept_heals=settings.accept_heals,
         generate_dir=generate_dir,
+        run_label=run_label,
+        trace=trace_settings(settings),
     )
 
 
@@ -242,11 +276,20 @@ class RunConclusion:
 
 
 def finish_run(prepared: PreparedRun, record: RunRecord) -> RunConclusion:
-    """Everything after a run: :func:`conclude_run`, then the run's heal proposals accepted
-    as the settings say (:func:`accept_heals`), then its plain test written when it passed
-    and the settings name a folder (:func:`generate_test`)."""
+    """Everything after a run: :func:`conclude_run`; the run compared with the last passing
+    trace bundle of its requirement (its regressions go into the record) and its own bundle
+    kept when it passed (``traces.conclude``); then the run's heal proposals accepted as the
+    settings say (:func:`accept_heals`), then its plain test written when it passed and the
+    settings name a folder (:func:`generate_test`)."""
     record = conclude_run(prepared, record)
     settings = prepared.settings
+    record = conclude_traces(
+        prepared.store,
+        record,
+        label=settings.run_label,
+        settings=settings.trace,
+        artifacts_dir=settings.options.artifacts_dir,
+    )
     accepted = accept_heals(prepared.store, record, settings.accept_heals)
     generated = (
         generate_test(prepared.plan, record, settings.generate_dir)
@@ -297,6 +340,28 @@ def generate_test(plan: Plan, record: RunRecord, out_dir: Path) -> str | None:
     except (GenerationError, OSError):
         return None
     return str(result.path)
+
+
+def compare_runs(
+    store: Store,
+    first: str,
+    second: str,
+    thresholds: Thresholds | None = None,
+    req_ids: Sequence[str] = (),
+) -> RunComparison:
+    """``pacts compare``: run ``second`` against run ``first`` (run ids as their report folders
+    are named, a unique prefix, ``latest`` or ``previous``), requirement by requirement, from
+    the trace bundles in the store; only ``req_ids`` when given. Raises :class:`UnknownRun`."""
+    result = _compare_runs(store, first, second, thresholds)
+    if not req_ids:
+        return result
+    wanted = set(req_ids)
+    return replace(
+        result,
+        comparisons=tuple(c for c in result.comparisons if c.current.req_id in wanted),
+        only_first=tuple(r for r in result.only_first if r in wanted),
+        only_second=tuple(r for r in result.only_second if r in wanted),
+    )
 
 
 # -- find first, before the runs ---------------------------------------------------------------

@@ -26,6 +26,7 @@ __all__ = [
     "PactsSettings",
     "ResultsMode",
     "SloMode",
+    "TraceMode",
 ]
 
 DiscoverMode = Literal["auto", "always", "off"]
@@ -33,6 +34,7 @@ DialogAnswer = Literal["accept", "dismiss"]
 AcceptHeals = Literal["none", "minor", "all"]
 ResultsMode = Literal["on", "off"]
 SloMode = Literal["auto", "always", "off"]
+TraceMode = Literal["on", "off"]
 
 #: ``pacts_report_dir`` values that turn the report folders off.
 REPORTS_OFF = frozenset({"off", "none", "false", "0"})
@@ -76,6 +78,12 @@ class PactsSettings:
     slos: SloMode = "auto"
     generate: bool = False
     generate_dir: str = "generated_tests"
+    trace: TraceMode = "on"
+    trace_slower: float = 3.0
+    trace_slow_floor_ms: float = 300.0
+    trace_move_px: float = 100.0
+    trace_max_kb: int = 1024
+    trace_keep: int = 20
     # not a pacts_* setting: pytest-playwright's --base-url / base_url ini key (a project's
     # ``base_url`` fixture override is only known once fixtures exist)
     base_url: str | None = None

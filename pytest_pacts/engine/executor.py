@@ -119,7 +119,7 @@ class StepRunner:
     ) -> None:
         self.page = page
         self.observer = observer
-        self.tracer = tracer  # keeps the page's picture when a step is about to act
+        self.tracer = tracer  # the step traces (its gate reads the element's text too)
         self.finder = finder
         self.resolver = resolver
         self.options = options
@@ -272,8 +272,6 @@ class StepRunner:
             subject = Subject(element, self._handle(element, step))
             if self.observer is not None:
                 self.observer(step, element)
-            if self.tracer is not None:
-                self.tracer.acting(step.index)
             if step.capture is not None:
                 failure = self._extract_element(step, step.capture, element, attempt)
                 if failure is not None:

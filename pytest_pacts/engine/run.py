@@ -376,18 +376,20 @@ class Run:
         not counted in the step's time)."""
         assert self.tracer is not None
         step = self.plan.steps[index]
-        trace = self.tracer.step_done(index, prog.attempt.gate, self.monitor.documents)
-        self.records[index] = self.records[index].model_copy(update={"trace": trace})
+        secret_shown = False
         if step.action in (Action.FILL, Action.TYPE, Action.SELECT) and step.value is not None:
             try:
                 value = self.runner.value_of(step)
             except TemplateError:
-                return
+                value = None
             state = self.finder.states.get(index)
             fingerprint = state.fingerprint if state is not None else None
-            shown = fingerprint is None or fingerprint.type != "password"
-            if isinstance(value, Secret) and shown:
-                self.tracer.secret_typed(self.monitor.documents)
+            password = fingerprint is not None and fingerprint.type == "password"
+            secret_shown = isinstance(value, Secret) and not password
+        trace = self.tracer.step_done(
+            index, prog.attempt.gate, self.monitor.documents, secret_shown=secret_shown
+        )
+        self.records[index] = self.records[index].model_copy(update={"trace": trace})
 
     def _verdict(self) -> Signal:
         if self.start_failure is None and self.plan.steps and self.index < len(self.plan.steps):

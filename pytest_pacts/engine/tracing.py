@@ -9,12 +9,14 @@ What a :class:`~pytest_pacts.models.trace.StepTrace` holds and where each part c
 - the **URL**: Playwright's own record of the page's URL (no round trip);
 - the **requests**: the page's ``response`` and ``requestfailed`` events between this step's
   end and the previous one's (no round trip);
-- a **screenshot**: Chromium pushes a small JPEG (at most 640×400, quality 40) of every
-  repaint over a screencast started once per run; the step keeps the latest one when it acts
-  (after its gate), so taking it costs no round trip either. A step whose page did not
-  repaint since the previous step shares that step's file. The pictures of one run are
-  bounded in bytes (``EngineOptions.trace_max_bytes``); later steps then keep none. Without
-  Chromium (no screencast) steps keep no picture.
+- a **screenshot**: a small JPEG (the viewport scaled to at most 640 px wide, quality 40)
+  of the page after the step. It is asked of Chromium (over a CDP session of the run) when
+  the step ends and written when it comes in, in the background while the next step runs,
+  so no step waits for a picture (the run waits, bounded, for the last one). A picture
+  identical to the previous one is a hard link to it. The pictures of one run are bounded in
+  bytes (``EngineOptions.trace_max_bytes``); later steps then keep none. Without Chromium (no
+  CDP session) steps keep no picture. A picture that never came in leaves its file missing
+  (the bundle drops the reference, ``traces/bundles.py``).
 
 Secrets: every secret value the plan can type is masked (``***``) in texts and URLs; query
 values are dropped from URLs (names kept); after a secret is typed into a field that shows
@@ -24,8 +26,10 @@ navigates.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -41,9 +45,9 @@ from pytest_pacts.models.trace import StepTrace, TracedRequest
 from pytest_pacts.planner.templating import MASK, Resolver, Secret, TemplateError
 
 MAX_REQUESTS_PER_STEP = 40
-SHOT_MAX_WIDTH = 640
-SHOT_MAX_HEIGHT = 400
+SHOT_MAX_WIDTH = 640  # CSS pixels: wider viewports are scaled down
 SHOT_QUALITY = 40
+SHOT_WAIT_S = 2.0  # the longest the run waits for its last pictures at its end
 MIN_SECRET_LENGTH = 4  # shorter values are not masked (they would mangle every text)
 _ABORTED = re.compile(r"ERR_ABORTED|NS_BINDING_ABORTED|cancelled", re.I)
 
@@ -93,10 +97,9 @@ class Tracer:
         self._requests: list[TracedRequest] = []
         self._dropped = 0
         self._cdp: CDPSession | None = None
-        self._frame: str | None = None  # base64 JPEG of the latest repaint
-        self._frame_seq = 0
-        self._shots: dict[int, tuple[int, str | None]] = {}  # step -> (frame seq, frame)
-        self._written: dict[int, str] = {}  # frame seq -> file
+        # the pictures asked for and not written yet, in step order: (file, capture)
+        self._pending: list[tuple[Path, asyncio.Task[str | None]]] = []
+        self._last: tuple[str, Path] | None = None  # the last picture written and its file
         self._withheld_at: int | None = None  # the document a secret was typed on
         self._budget_spent = False
         self._attached = False
@@ -109,28 +112,12 @@ class Tracer:
         if self.folder is None:
             return
         try:
-            session = bounded.call(
+            self._cdp = bounded.call(
                 self.page,
-                "starting the step pictures",
+                "opening a session for the step pictures",
                 lambda: self.page.context.new_cdp_session(self.page),
                 timeout_ms=2_000,
             )
-            session.on("Page.screencastFrame", self._on_frame)
-            bounded.call(
-                self.page,
-                "starting the step pictures",
-                lambda: session.send(
-                    "Page.startScreencast",
-                    {
-                        "format": "jpeg",
-                        "quality": SHOT_QUALITY,
-                        "maxWidth": SHOT_MAX_WIDTH,
-                        "maxHeight": SHOT_MAX_HEIGHT,
-                    },
-                ),
-                timeout_ms=2_000,
-            )
-            self._cdp = session
         except PlaywrightError:  # not Chromium, or the page is gone: steps keep no picture
             self._cdp = None
 
@@ -143,6 +130,7 @@ class Tracer:
                 with contextlib.suppress(PlaywrightError, ValueError, KeyError):
                     self.page.remove_listener(event, handler)
             self._attached = False
+        self._flush(wait=True)
         session, self._cdp = self._cdp, None
         if session is not None:
             with contextlib.suppress(PlaywrightError):
@@ -188,24 +176,7 @@ class Tracer:
         else:
             self._requests.append(request)
 
-    def _on_frame(self, event: dict[str, Any]) -> None:
-        self._frame = str(event.get("data") or "") or None
-        self._frame_seq += 1
-        session = self._cdp
-        if session is None:
-            return
-        # acknowledged without waiting for the answer (the next frame needs it, nothing else)
-        impl = getattr(session, "_impl_obj", None)
-        loop = getattr(self.page, "_loop", None)
-        if impl is not None and loop is not None and not loop.is_closed():
-            ack = impl.send("Page.screencastFrameAck", {"sessionId": event.get("sessionId")}, None)
-            loop.create_task(_quietly(ack))
-
     # -- per step ------------------------------------------------------------------------
-    def acting(self, index: int) -> None:
-        """The step ``index`` passed its gate and is about to act: keep the page's picture."""
-        self._shots[index] = (self._frame_seq, self._frame)
-
     def add_secret(self, value: str) -> None:
         """A secret the run learnt while it ran (an ``extract`` step's secret value): masked
         from now on like the plan's own."""
@@ -216,9 +187,17 @@ class Tracer:
         """A secret was typed into a field that shows it, on the page's ``document``."""
         self._withheld_at = document
 
-    def step_done(self, index: int, gate: GateSnapshot | None, document: int) -> StepTrace:
+    def step_done(
+        self,
+        index: int,
+        gate: GateSnapshot | None,
+        document: int,
+        *,
+        secret_shown: bool = False,
+    ) -> StepTrace:
         """The trace of step ``index``, which just finished on ``document`` (the monitor's
-        count of main-frame navigations). Clears the requests for the next step."""
+        count of main-frame navigations); ``secret_shown`` when it typed a secret into a
+        field that shows it. Clears the requests for the next step."""
         requests, dropped = tuple(self._requests), self._dropped
         self._requests, self._dropped = [], 0
         text = self.mask(gate.text) if gate is not None and gate.text is not None else None
@@ -226,6 +205,8 @@ class Tracer:
         dom_hash = gate.dom_hash if gate is not None else None
         if dom_hash is None:
             dom_hash = self._dom_hash()
+        if secret_shown:
+            self._withheld_at = document
         shot, note = self._picture(index, document)
         return StepTrace(
             url=self.clean_url(self._url()),
@@ -239,37 +220,63 @@ class Tracer:
         )
 
     def _picture(self, index: int, document: int) -> tuple[str | None, str | None]:
+        """Ask for the page's picture now; returns the file it will be written to (or why
+        there is none). The pictures that came in meanwhile are written."""
+        self._flush(wait=False)
         if self.folder is None:
             return None, None
         if self._cdp is None:
-            return None, "no step picture: the browser offers no screencast (Chromium only)"
+            return None, "no step picture: the browser offers no CDP session (Chromium only)"
         if self._withheld_at is not None:
             if self._withheld_at == document:
                 return None, "picture withheld: a secret was typed on this page"
             self._withheld_at = None
-        seq, frame = self._shots.pop(index, (self._frame_seq, self._frame))
-        if frame is None:
-            return None, "no picture yet: the page had not painted"
-        if seq in self._written:
-            return self._written[seq], None  # nothing repainted since: the same picture
         if self._budget_spent:
             return None, "picture left out: the run's pictures reached their byte budget"
-        try:
-            data = base64.b64decode(frame)
-        except ValueError:
+        loop = getattr(self.page, "_loop", None)
+        impl = getattr(self._cdp, "_impl_obj", None)
+        if loop is None or impl is None or loop.is_closed():
             return None, None
-        if self.bytes + len(data) > self.max_bytes:
-            self._budget_spent = True
-            return None, "picture left out: the run's pictures reached their byte budget"
         path = self.folder / f"step{index + 1:02d}.jpg"
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        except OSError as exc:
-            return None, f"picture not written: {exc.strerror or exc}"
-        self.bytes += len(data)
-        self._written[seq] = str(path)
+        self._pending.append((path, loop.create_task(_capture(impl))))
         return str(path), None
+
+    def _flush(self, *, wait: bool) -> None:
+        """Write the pictures that came in, in order; with ``wait``, wait (bounded) for the
+        rest first (the end of the run), and give up on those still out."""
+        if wait and self._pending:
+            sync = getattr(self.page, "_sync", None)
+            tasks = [task for _path, task in self._pending]
+            if sync is not None:
+                with contextlib.suppress(Exception):  # the page or the loop went away
+                    sync(_settle(tasks, SHOT_WAIT_S))
+        while self._pending:
+            path, task = self._pending[0]
+            if not task.done():
+                if not wait:
+                    return
+                task.cancel()
+            self._pending.pop(0)
+            frame = task.result() if task.done() and not task.cancelled() else None
+            if frame is not None:
+                self._write(path, frame)
+
+    def _write(self, path: Path, frame: str) -> None:
+        try:
+            if self._last is not None and self._last[0] == frame:
+                path.unlink(missing_ok=True)
+                os.link(self._last[1], path)  # the same picture: no second copy
+                return
+            data = base64.b64decode(frame)
+            if self.bytes + len(data) > self.max_bytes:
+                self._budget_spent = True
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except (OSError, ValueError):  # the step keeps no picture
+            return
+        self.bytes += len(data)
+        self._last = (frame, path)
 
     def _dom_hash(self) -> str | None:
         try:
@@ -294,14 +301,15 @@ class Tracer:
         return text
 
     def clean_url(self, url: str) -> str:
-        """``url`` without query values or fragment (``/cart?id&token``), secrets masked."""
+        """``url`` without query values or fragment (``/cart?id=...&token=...``), secrets
+        masked."""
         try:
             parts = urlsplit(url)
         except ValueError:
             return self.mask(url.split("?", 1)[0])
         if parts.scheme in ("data", "blob", "javascript"):
             return f"{parts.scheme}:…"
-        names = [p.split("=", 1)[0] for p in parts.query.split("&") if p]
+        names = [p.split("=", 1)[0] + "=..." for p in parts.query.split("&") if p]
         query = ("?" + "&".join(names)) if names else ""
         base = f"{parts.scheme}://{parts.netloc}{parts.path}" if parts.netloc else parts.path
         return self.mask(base + query)
@@ -315,6 +323,26 @@ def _rounded(box: BoundingBox | None) -> BoundingBox | None:
     )
 
 
-async def _quietly(awaitable: Any) -> None:
-    with contextlib.suppress(Exception):
-        await awaitable
+async def _capture(session: Any) -> str | None:
+    """The page's viewport as a small JPEG (base64), or ``None``; never raises."""
+    try:
+        metrics = await session.send("Page.getLayoutMetrics", None, None)
+        view = metrics["cssVisualViewport"]
+        width, height = float(view["clientWidth"]), float(view["clientHeight"])
+        clip = {
+            "x": float(view["pageX"]),
+            "y": float(view["pageY"]),
+            "width": width,
+            "height": height,
+            "scale": min(1.0, SHOT_MAX_WIDTH / width) if width > 0 else 1.0,
+        }
+        params = {"format": "jpeg", "quality": SHOT_QUALITY, "clip": clip}
+        shot = await session.send("Page.captureScreenshot", params, None)
+        data = shot.get("data") if isinstance(shot, dict) else None
+        return str(data) if data else None
+    except Exception:  # the page navigated, closed or crashed: no picture
+        return None
+
+
+async def _settle(tasks: list[asyncio.Task[str | None]], seconds: float) -> None:
+    await asyncio.wait(tasks, timeout=seconds)

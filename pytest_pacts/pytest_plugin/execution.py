@@ -101,12 +101,15 @@ def prepare(
     env: Mapping[str, str] | None = None,
     base_url: str | None = None,
     generate: bool = False,
+    trace: bool = False,
 ) -> PreparedRun:
     """The runtime of a run of ``plan``, built by the application layer from this session's
     settings. ``navigate=False`` runs on the page as it is (the ``pacts`` fixture); ``env``
     replaces ``os.environ`` for value templates; ``generate`` writes the plain test of a
-    passing run under ``--pacts-generate``."""
+    passing run under ``--pacts-generate``; ``trace`` compares the run with the last passing
+    trace bundle of its requirement and keeps its own (requirement items)."""
     from pytest_pacts.application import prepare_run, run_settings
+    from pytest_pacts.pytest_plugin.reporting import run_label
 
     settings = options.settings(config)
     generate_dir = (
@@ -121,6 +124,7 @@ def prepare(
         extensions=_extensions(config),
         human=_human(config),
         generate_dir=generate_dir,
+        run_label=run_label(config) if trace else None,
     )
     return prepare_run(get_store(config), plan, run)
 
@@ -133,7 +137,7 @@ def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str |
 
     item = request.node
     assert isinstance(item, RequirementItem)
-    prepared = prepare(request.config, item.plan, base_url=base_url, generate=True)
+    prepared = prepare(request.config, item.plan, base_url=base_url, generate=True, trace=True)
     record = run_requirement(item.plan, page, prepared.runtime)
     done: RunConclusion = finish_run(prepared, record)
     item.stash[RUN_KEY] = done.record

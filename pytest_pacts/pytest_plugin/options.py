@@ -263,6 +263,48 @@ SETTINGS: tuple[Setting, ...] = (
         "generated_tests",
         "Folder (relative to the rootdir) that --pacts-generate writes into.",
     ),
+    Setting(
+        "pacts_trace",
+        "choice",
+        "on",
+        "Trace bundles: every passing run keeps, per requirement, each step's URL, the "
+        "element's text and box, a small picture, a DOM hash, the requests with their status "
+        "and the duration; the next runs are compared with the last passing one and what "
+        "changed is flagged as a regression, even when the test passes. 'off' records none.",
+        choices=("on", "off"),
+    ),
+    Setting(
+        "pacts_trace_slower",
+        "float",
+        3.0,
+        "A step more than this many times slower than in the last passing run is a regression.",
+    ),
+    Setting(
+        "pacts_trace_slow_floor_ms",
+        "float",
+        300.0,
+        "Steps are compared with at least this many milliseconds, so a tiny step is not "
+        "flagged on noise (a 20 ms step must take over slower x this to be flagged).",
+    ),
+    Setting(
+        "pacts_trace_move_px",
+        "float",
+        100.0,
+        "An element whose centre moved more than this many CSS pixels is a regression.",
+    ),
+    Setting(
+        "pacts_trace_max_kb",
+        "int",
+        1024,
+        "Most kilobytes of step pictures one trace bundle keeps; later steps keep none.",
+    ),
+    Setting(
+        "pacts_trace_keep",
+        "int",
+        20,
+        "Trace bundles kept per requirement in the store (only the newest keeps its "
+        "pictures); 0 keeps all.",
+    ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}

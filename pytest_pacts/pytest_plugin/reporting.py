@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 PLUGIN_NAME = "pacts-reporting"
 RUN_ID_KEY = "pacts_run_id"
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
+MAX_REGRESSION_PICTURES = 12  # regressions of one test shown with their pictures
 SLO_WINDOW = timedelta(days=30)
 
 
@@ -54,6 +55,13 @@ def run_folder(config: pytest.Config) -> Path | None:
     worker), or ``None`` when reports are off."""
     plugin = config.pluginmanager.get_plugin(PLUGIN_NAME)
     return plugin.run_dir if isinstance(plugin, Reporting) else None
+
+
+def run_label(config: pytest.Config) -> str | None:
+    """This session's run id (the name of its report folder; the same on every xdist
+    worker), which names its trace bundles; ``None`` when the report hooks are not loaded."""
+    plugin = config.pluginmanager.get_plugin(PLUGIN_NAME)
+    return plugin.run_id if isinstance(plugin, Reporting) else None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -235,6 +243,14 @@ class Reporting:
         }
         for key, path in paths.items():
             entry[key] = str(path)
+        if record.baseline is not None:
+            from pytest_pacts.reports.regressions import regression_json
+
+            entry["baseline"] = record.baseline
+            entry["regressions"] = [
+                {k: redactor.text(v) if isinstance(v, str) else v for k, v in item.items()}
+                for item in map(regression_json, record.regressions)
+            ]
         if plan is not None and self.settings.generate:
             # written by the application layer when the run concluded (application.finish_run)
             entry["generated"] = item.stash.get(GENERATED_KEY, None)
@@ -269,6 +285,16 @@ class Reporting:
         from pytest_pacts.reports import html
 
         out = [html_extras.html(redactor.text(html.requirement_html(record, views)))]
+        if record.regressions:
+            from pytest_pacts.reports.regressions import html_box
+
+            pictures: dict[str, str] = {}
+            for r in record.regressions[:MAX_REGRESSION_PICTURES]:
+                for path in (r.screenshot_before, r.screenshot_after):
+                    data = _read_image(path) if path else None
+                    if path and data is not None:
+                        pictures[path] = "data:image/jpeg;base64," + data
+            out.append(html_extras.html(redactor.text(html_box(record, pictures))))
         images: list[tuple[str, str]] = []
         for key, path in sorted(record.artifacts.items()):
             if "screenshot" in key and path.lower().endswith(".png"):
@@ -286,7 +312,7 @@ class Reporting:
             if path in seen:
                 continue
             seen.add(path)
-            data = _read_png(path)
+            data = _read_image(path)
             if data is not None:
                 out.append(html_extras.png(data, name=name))
         return out
@@ -375,6 +401,11 @@ class Reporting:
         }
         try:
             artifacts.write_index(self.run_dir, index, result.markdown(f"Run {self.run_id}"))
+            if self.settings.trace == "on":
+                from pytest_pacts.reports.regressions import run_markdown
+
+                text = run_markdown(self.run_id, self.entries, self.run_dir)
+                artifacts.write_text(self.run_dir / "regressions.md", text)
             artifacts.write_text(self.run_dir.parent / "LATEST", self.run_id + "\n")
             if self.settings.report_keep > 0:
                 artifacts.prune_runs(self.run_dir.parent, self.settings.report_keep)
@@ -451,7 +482,7 @@ def _html_link(config: pytest.Config, path: Path) -> str:
     return urllib.parse.quote(Path(relative).as_posix())
 
 
-def _read_png(path: str) -> str | None:
+def _read_image(path: str) -> str | None:
     try:
         p = Path(path)
         if not p.is_file() or p.stat().st_size > MAX_IMAGE_BYTES:

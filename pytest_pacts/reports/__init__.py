@@ -9,7 +9,9 @@ internals:
 - :mod:`~pytest_pacts.reports.artifacts`: ``verdict_<req_id>.json``, the JSONL step log,
   ``summary.md`` and the run index;
 - :mod:`~pytest_pacts.reports.slo`: the SLOs over runs;
-- :mod:`~pytest_pacts.reports.summary`: the terminal / Markdown / JSON run summary.
+- :mod:`~pytest_pacts.reports.summary`: the terminal / Markdown / JSON run summary;
+- :mod:`~pytest_pacts.reports.regressions`: what changed since the last passing run (trace
+  bundles): the per-test HTML box, ``regressions.md``, ``pacts compare``'s text.
 
 See ``docs/reports.md``.
 """

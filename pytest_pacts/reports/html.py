@@ -40,6 +40,7 @@ STYLE = """<style>
 .pacts-heal{border:1px solid #f0c36d;background:#fffdf5;padding:6px 10px;margin:6px 0}
 .pacts textarea{width:100%;height:10em;font-family:monospace;font-size:12px}
 .pacts pre{white-space:pre-wrap;margin:4px 0}
+.pacts-regressions{border-left:5px solid #8e24aa;background:#f8f0fb;padding:6px 10px;margin:6px 0}
 </style>"""
 
 
@@ -210,6 +211,14 @@ def requirement_html(record: RunRecord, proposals: Sequence[ProposalView]) -> st
     )
 
 
+def _regressions(summary: RunSummary) -> str:
+    if not summary.regression_lines:
+        return ""
+    head, *rest = summary.regression_lines
+    items = "".join(f"<li>{e(line.strip())}</li>" for line in rest)
+    return f'<div class="pacts-regressions"><b>{e(head)}</b><ul>{items}</ul></div>'
+
+
 def summary_html(summary: RunSummary) -> str:
     """The pytest-html summary section: verdicts, heals by track, SLOs."""
     v = summary.verdicts
@@ -236,5 +245,5 @@ def summary_html(summary: RunSummary) -> str:
         f"<b>{v['partial']}</b> partial · healed: <b>{summary.healed}</b></p>"
         f"<p>Heals by track: {tracks} · pending proposals: {pending} · "
         f"promotion required: <b>{summary.promotion_required}</b></p>"
-        f"{slo_table}{where}</div>"
+        f"{_regressions(summary)}{slo_table}{where}</div>"
     )

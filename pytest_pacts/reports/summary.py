@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from pytest_pacts.reports import regressions
 from pytest_pacts.reports.slo import RunFact, SloMode, SloResult, applicable, compute_slos, shown
 
 if TYPE_CHECKING:
@@ -36,6 +37,9 @@ class RunSummary:
     results: list[str] = field(default_factory=list)  # the results workbooks and CSVs
     store: str | None = None
     recent: list[RunFact] = field(default_factory=list)
+    # differences from the last passing runs (trace bundles): the count and the lines shown
+    regressions: int = 0
+    regression_lines: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -51,6 +55,7 @@ class RunSummary:
             "promotion_required": self.promotion_required,
             "slo_scope": self.slo_scope,
             "slos": [s.as_json() for s in self.slos],
+            "regressions": self.regressions,
             "report_dir": self.report_dir,
             "results": list(self.results),
             "store": self.store,
@@ -69,6 +74,7 @@ class RunSummary:
             f"healed: {self.healed} requirement(s); heals by track: {heals}",
             f"pending proposals: {pending}; promotion required: {self.promotion_required}",
         ]
+        lines.extend(self.regression_lines)
         if self.slos:
             lines.append(f"SLOs ({self.slo_scope}):")
         for s in self.slos:
@@ -78,6 +84,8 @@ class RunSummary:
             )
         if self.report_dir:
             lines.append(f"reports: {self.report_dir}")
+            if self.regressions:
+                lines.append(f"regressions: {self.report_dir}/regressions.md")
         lines.extend(f"results: {path}" for path in self.results)
         return lines
 
@@ -92,6 +100,8 @@ class RunSummary:
             "- Pending proposals: " + _pairs(self.pending_by_track),
             f"- Promotion required: {self.promotion_required}",
         ]
+        if self.regression_lines:
+            out += ["", "## Regressions", "", *(f"- {x.strip()}" for x in self.regression_lines)]
         if self.slos:
             out += [
                 "",
@@ -161,6 +171,7 @@ def from_store(store: Store, since: datetime | None) -> RunSummary:
 
 def from_entries(entries: Iterable[Mapping[str, object]], no_record: int = 0) -> RunSummary:
     """The session's summary from the per-test ``pacts`` report entries (controller side)."""
+    entries = list(entries)
     summary = RunSummary(no_record=no_record)
     facts: list[RunFact] = []
     for e in entries:
@@ -178,6 +189,10 @@ def from_entries(entries: Iterable[Mapping[str, object]], no_record: int = 0) ->
         facts.append(_fact(e))
     summary.slos = compute_slos(facts)
     summary.slo_scope = f"this session, {len(facts)} run(s)"
+    summary.regression_lines = regressions.summary_lines(list(entries))
+    summary.regressions = sum(
+        len(r) for e in entries if isinstance(r := e.get("regressions"), list)
+    )
     summary.llm_calls = sum(f.llm_calls for f in facts)
     return summary
 

@@ -2,7 +2,8 @@
 
 Every file the run writes is read back (JUnit, self-contained HTML, verdict JSON, JSONL step
 logs, summaries, generated tests, screenshots) and the store is dumped as SQL; stdout and
-stderr are checked too. The canary reaches the app through ``{{env.PACTS_CANARY}}`` and
+stderr are checked too (trace bundles included: the store's, and the step pictures, none of
+a page showing a typed secret). The canary reaches the app through ``{{env.PACTS_CANARY}}`` and
 through a var whose name marks it secret, in a passing step and in a failing one (whose
 failure text quotes the step), and as values ``extract`` steps read back from the page (a
 var marked secret, and one that holds what a secret typed), used in later steps, passing and
@@ -11,6 +12,7 @@ failing.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sqlite3
@@ -76,6 +78,16 @@ def test_canary_secret_appears_in_no_artifact(
         for secret in (CANARY, LITERAL):
             assert secret.encode() not in data, f"{secret} leaked into {path}"
     assert checked >= 20  # junit, html, store, verdicts, logs, summaries, generated tests
+    # trace bundles: kept for the passing runs, with step pictures (read above), but no
+    # picture of a page after a secret was typed into a field that shows it
+    assert any(p.suffix == ".jpg" and "trace" in p.parts for p in written)
+    with sqlite3.connect(next(p for p in written if p.suffix == ".db")) as db:
+        (payload,) = db.execute(
+            "SELECT payload FROM trace_bundles WHERE req_id = 'REQ-CANARY-OK'"
+        ).fetchone()
+    steps = json.loads(payload)["steps"]
+    assert len(steps) == 5 and all(s["trace"].get("screenshot") is None for s in steps)
+    assert all("withheld" in s["trace"]["note"] for s in steps)
     for stream in (result.stdout.str(), result.stderr.str()):
         assert CANARY not in stream and LITERAL not in stream
     # the failing step's text is still useful: the step and the masked value
