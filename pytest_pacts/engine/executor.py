@@ -242,8 +242,6 @@ class StepRunner:
                 return failure
         elif step.target is not None and step.target.image is not None:
             self._await_ready(attempt)
-            if self.tracer is not None:
-                self.tracer.acting(step.index)
             found = run_image_step(
                 self.page,
                 step,
