@@ -163,8 +163,10 @@ class Finder:
         if last is not None and last.unresolved is not None and last.unresolved.reason == "none":
             # Found neither in the cache nor earlier in this run nor on the page now: there is
             # nothing recorded to heal from (a first run; most often a misspelt Element cell).
-            failure = not_found(step, failure, self._suggestions(step))
-            failure = special_surface(self.page, failure, step)
+            suggestions = self._suggestions(step)
+            failure = not_found(step, failure, suggestions)
+            # a close visible name ("did you mean ...?") explains it better than a chart
+            failure = special_surface(self.page, failure, step, misspelt=bool(suggestions))
         return Located(None, failure, "")
 
     def _bound_elsewhere(self, index: int) -> bool:

@@ -204,9 +204,15 @@ def matched_nothing(failure: Failure) -> bool:
     return "(count=0)" in failure.message
 
 
-def special_surface(page: Page, failure: Failure, step: Step | None = None) -> Failure:
+def special_surface(
+    page: Page, failure: Failure, step: Step | None = None, *, misspelt: bool = False
+) -> Failure:
     """``failure`` (a step whose element was not found) re-typed when the page shows a
-    challenge or a special surface, saying what was found; unchanged otherwise."""
+    challenge or a special surface, saying what was found; unchanged otherwise.
+
+    ``misspelt``: the page shows a name close to the step's (a likely typo). Then only a
+    cross-origin frame that shows the step's very words re-types the failure; other
+    surfaces are added to its evidence."""
     words = step.target.element if step is not None and step.target is not None else ""
     try:
         captcha, surfaces = find_surfaces(page, words)
@@ -223,10 +229,16 @@ def special_surface(page: Page, failure: Failure, step: Step | None = None) -> F
     if not surfaces:
         return failure
     first = surfaces[0]
+    evidence = [f"{s.kind.replace('_', ' ')}: {s.what}" for s in surfaces]
+    if misspelt and not first.has_words:
+        return failure.model_copy(
+            update={
+                "evidence": (*failure.evidence, *(f"the page also has a {e}" for e in evidence))
+            }
+        )
     intro, limit = _WHAT[first.kind]
     where = f', where "{words}" is written' if first.has_words else ""
     message = f"{failure.message}; the page {intro} {first.what}{where}: {limit}"
-    evidence = [f"{s.kind.replace('_', ' ')}: {s.what}" for s in surfaces]
     return failure.model_copy(
         update={
             "type": _TYPES[first.kind],

@@ -26,7 +26,7 @@ _PDF = (
     b"trailer<</Root 1 0 R>>\n%%EOF\n"
 )
 _PAGES = {
-    "chart.html": "<h1>Sales</h1><canvas width='400' height='200'></canvas>",
+    "chart.html": "<h1>Sales</h1><canvas width='400' height='200'></canvas><button>Export</button>",
     "pdf.html": "<h1>Invoice</h1><embed type='application/pdf' src='/invoice.pdf' "
     "width='500' height='300'>",
     "closed.html": "<h1>Shop</h1><pay-widget></pay-widget><script>"
@@ -99,6 +99,15 @@ def test_each_special_surface_is_named_with_what_to_do(tab: Page, origins: tuple
         assert todo in record.rca.recommendation, page
         text = render_failure(record)
         assert "selector drift" not in text.lower() and "selector_drift" not in text, page
+
+    # a misspelt name on a page with a chart: the typo, not the chart ("did you mean")
+    record = run(tab, plan(f"{main}/chart.html", ("click", "Exports")))
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert (
+        step.failure.type.value == "not_found" and "did you mean 'Export'" in step.failure.message
+    )
+    assert any("the page also has a canvas" in e for e in step.failure.evidence)
 
     # a small canvas and a custom element with light content explain nothing: not found
     record = run(tab, plan(f"{main}/plain.html", ("click", "Buy now")))
