@@ -115,6 +115,9 @@ def load(page: Page, where: str, base: str) -> None:
 
 
 def prepare_demo(page: Page, base: str) -> None:
+    # the shop's pages need the server's session cookie: log in as the form does
+    page.request.post(base + "/api/login", data={"user": "standard_user",
+                      "password": "secret_sauce"})  # fmt: skip
     page.goto(base + "/index.html")
     page.evaluate("""() => { localStorage.setItem('pacts.session', 'standard_user');
         localStorage.setItem('pacts.cart', JSON.stringify(['sauce-labs-backpack',

@@ -4,6 +4,12 @@ It serves ``static/<release>/`` at the site root and ``static/assets/`` (shared 
 images) at ``/assets/``, plus a few fault endpoints under ``/__faults/`` that the engine's
 tests use to provoke HTTP errors, slow responses and pages that never settle. Standard library
 only, so the sample conftest, the benchmarks and the tests can start it anywhere.
+
+The shop's pages need a signed-in session, as a real shop's do: the login form posts to
+``/api/login``, which checks the user and password and sets an HttpOnly session cookie; a
+shop page asked for without a live session is a redirect to the login page. A session
+expires ``session_ttl`` seconds after the login (``None``: never), and every successful login
+is counted (:attr:`DemoServer.logins`), so tests can tell how often a suite logged in.
 """
 
 from __future__ import annotations
@@ -17,17 +23,40 @@ import secrets
 import socket
 import sys
 import threading
+import time
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 STATIC_ROOT = Path(__file__).resolve().parent / "static"
 RELEASES: tuple[str, ...] = ("v1", "v2")
 SLOW_CAP_MS = 10_000
 MAX_ORDER_BODY = 64 * 1024  # bytes a POST /api/order may send
+
+# The accounts of the shop (docs: demo_app/README.md "Users"); one password for all.
+USERS: tuple[str, ...] = (
+    "standard_user",
+    "locked_out_user",
+    "problem_user",
+    "performance_glitch_user",
+)
+PASSWORD = "secret_sauce"
+SESSION_COOKIE = "pacts_demo_sid"
+# The pages of the shop that need a session (the login page and the widgets do not).
+PROTECTED_PAGES = frozenset(
+    {
+        "/inventory.html",
+        "/cart.html",
+        "/checkout-step-one.html",
+        "/checkout-step-two.html",
+        "/checkout-complete.html",
+    }
+)
+MAX_LOGIN_BODY = 4096
 
 # mimetypes depends on the host's tables (Windows registry, /etc/mime.types); the browser
 # refuses module scripts and stylesheets served with the wrong type, so pin the ones we ship.
@@ -127,14 +156,81 @@ class _Orders:
             return self._by_id.get(order_id)
 
 
+@dataclass
+class _Session:
+    user: str
+    started: float  # time.monotonic() at the login
+
+
+class _Sessions:
+    """The server's signed-in sessions: id -> user, with their age and a login count."""
+
+    def __init__(self, ttl: float | None = None, single_session: bool = False) -> None:
+        self.ttl = ttl
+        self.single_session = single_session  # a new login of a user ends its older session
+        self._by_id: dict[str, _Session] = {}
+        self._lock = threading.Lock()
+        self.logins: list[str] = []
+
+    def start(self, user: str) -> str:
+        sid = secrets.token_urlsafe(24)
+        with self._lock:
+            if self.single_session:
+                for old in [k for k, v in self._by_id.items() if v.user == user]:
+                    del self._by_id[old]
+            self._by_id[sid] = _Session(user, time.monotonic())
+            self.logins.append(user)
+        return sid
+
+    def user(self, sid: str | None) -> tuple[str | None, bool]:
+        """The user of a live session, and whether ``sid`` named one that has expired."""
+        if not sid:
+            return None, False
+        with self._lock:
+            found = self._by_id.get(sid)
+            if found is None:
+                return None, False
+            if self.ttl is not None and time.monotonic() - found.started > self.ttl:
+                del self._by_id[sid]
+                return None, True
+            return found.user, False
+
+    def end(self, sid: str | None) -> None:
+        with self._lock:
+            self._by_id.pop(sid or "", None)
+
+    def end_all(self) -> None:
+        with self._lock:
+            self._by_id.clear()
+
+
+def check_login(user: str, password: str) -> str:
+    """The login form's error message for these credentials, or "" when they sign in."""
+    if not user:
+        return "Epic sadface: Username is required"
+    if not password:
+        return "Epic sadface: Password is required"
+    if user not in USERS or password != PASSWORD:
+        return "Epic sadface: Username and password do not match any user in this service"
+    if user == "locked_out_user":
+        return "Epic sadface: Sorry, this user has been locked out."
+    return ""
+
+
 class _DemoHTTPServer(ThreadingHTTPServer):
     """The HTTP server with what its handlers need: the roots and a stop signal."""
 
     daemon_threads = True
 
-    def __init__(self, address: tuple[str, int], release_root: Path) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        release_root: Path,
+        sessions: _Sessions | None = None,
+    ) -> None:
         self.release_root = release_root
         self.assets_root = STATIC_ROOT / "assets"
+        self.sessions = sessions or _Sessions()
         self.stopping = threading.Event()
         self.orders = _Orders()
         self._open: set[socket.socket] = set()
@@ -193,6 +289,9 @@ class _DemoHandler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         parts = urlsplit(self.path)
+        if parts.path in ("/api/login", "/api/logout"):
+            self._session_post(parts.path)
+            return
         if parts.path != "/api/order":
             self._json(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: POST {parts.path}"})
             return
@@ -215,6 +314,67 @@ class _DemoHandler(BaseHTTPRequestHandler):
         order = self.demo.orders.place([str(i) for i in items], str(total or ""))
         self._json(HTTPStatus.CREATED, {"order": order})
 
+    # -- session -----------------------------------------------------------------------
+
+    def _session_post(self, path: str) -> None:
+        raw_length = self.headers.get("Content-Length", "0")
+        length = int(raw_length) if raw_length.isdigit() else -1
+        if not 0 <= length <= MAX_LOGIN_BODY:
+            self.close_connection = True
+            self._json_cookie(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": "body too large"})
+            return
+        raw = self.rfile.read(length) if length > 0 else b""
+        if path == "/api/login":
+            self._login(raw)
+        else:
+            self.demo.sessions.end(self._session_id())
+            self._json_cookie(HTTPStatus.OK, {"ok": True}, f"{SESSION_COOKIE}=; Max-Age=0")
+
+    def _session_id(self) -> str | None:
+        for part in (self.headers.get("Cookie") or "").split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == SESSION_COOKIE:
+                return value
+        return None
+
+    def _login(self, raw: bytes) -> None:
+        try:
+            data = json.loads(raw.decode("utf-8") or "{}")
+        except (UnicodeDecodeError, ValueError):
+            data = None
+        if not isinstance(data, dict):
+            self._json_cookie(HTTPStatus.BAD_REQUEST, {"error": "Expected a JSON object"})
+            return
+        user = str(data.get("user") or "").strip()
+        error = check_login(user, str(data.get("password") or ""))
+        if error:
+            self._json_cookie(HTTPStatus.UNAUTHORIZED, {"error": error})
+            return
+        sid = self.demo.sessions.start(user)
+        ttl = self.demo.sessions.ttl
+        cookie = f"{SESSION_COOKIE}={sid}; HttpOnly; SameSite=Lax"
+        if ttl is not None:
+            cookie += f"; Max-Age={max(1, int(ttl))}"
+        self._json_cookie(HTTPStatus.OK, {"user": user}, cookie)
+
+    def _json_cookie(self, status: int, body: dict[str, object], cookie: str | None = None) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        if cookie is not None:
+            self.send_header("Set-Cookie", cookie + "; Path=/")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _redirect(self, location: str) -> None:
+        self.send_response(HTTPStatus.FOUND)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+
     # -- routing -----------------------------------------------------------------------
 
     def _dispatch(self, *, send_body: bool) -> None:
@@ -231,6 +391,12 @@ class _DemoHandler(BaseHTTPRequestHandler):
             else:
                 self._json(HTTPStatus.OK, {"order": order}, send_body)
             return
+        if path in PROTECTED_PAGES:
+            user, expired = self.demo.sessions.user(self._session_id())
+            if user is None:
+                where = "/index.html?from=" + quote(path, safe="")
+                self._redirect(where + ("&expired=1" if expired else ""))
+                return
         file = self._resolve(path)
         if file is None:
             self._send(
@@ -311,11 +477,21 @@ class _DemoHandler(BaseHTTPRequestHandler):
 class DemoServer:
     """Serve one release of the demo app on loopback in a daemon thread.
 
-    ``with DemoServer("v2") as app: page.goto(app.url + "/inventory.html")``. ``port=0``
-    picks a free port; ``url`` has no trailing slash.
+    ``with DemoServer("v2") as app: page.goto(app.url + "/")``. ``port=0``
+    picks a free port; ``url`` has no trailing slash. ``session_ttl``: seconds a login's
+    session lives (``None``: until logout or :meth:`end_sessions`); ``single_session``: a
+    new login of a user ends that user's older session (apps that forbid two at once).
     """
 
-    def __init__(self, release: str = "v1", host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        release: str = "v1",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        session_ttl: float | None = None,
+        single_session: bool = False,
+    ) -> None:
         if release not in RELEASES:
             raise ValueError(
                 f"Unknown demo app release {release!r}; choose one of {', '.join(RELEASES)}."
@@ -328,6 +504,7 @@ class DemoServer:
         self.release = release
         self.host = host
         self._port = port
+        self._sessions = _Sessions(session_ttl, single_session)
         self._server: _DemoHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -357,7 +534,9 @@ class DemoServer:
                 address_family = socket.AF_INET6
 
             server_class = _V6Server
-        self._server = server_class((self.host, self._port), STATIC_ROOT / self.release)
+        self._server = server_class(
+            (self.host, self._port), STATIC_ROOT / self.release, self._sessions
+        )
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.1},
@@ -379,6 +558,16 @@ class DemoServer:
         if thread is not None:
             thread.join(timeout=5)
         self._server, self._thread = None, None
+
+    @property
+    def logins(self) -> list[str]:
+        """The user of every successful login so far, in order."""
+        return list(self._sessions.logins)
+
+    def end_sessions(self) -> None:
+        """End every signed-in session (an administrator signing everyone out): the next
+        shop page of each is a redirect to the login page."""
+        self._sessions.end_all()
 
     def __enter__(self) -> DemoServer:
         return self.start()

@@ -49,7 +49,7 @@ def v1() -> Iterator[DemoServer]:
     ("path", "content_type", "needle"),
     [
         ("/", "text/html; charset=utf-8", '<h1 class="login_logo">Swag Labs</h1>'),
-        ("/inventory.html", "text/html; charset=utf-8", "Sauce Labs Backpack"),
+        ("/widgets.html", "text/html; charset=utf-8", "Newsletter"),
         ("/assets/app.css", "text/css; charset=utf-8", ":root"),
         ("/assets/app.js", "text/javascript; charset=utf-8", "PACTS_UI"),
         ("/ui.js", "text/javascript; charset=utf-8", 'release: "v1"'),
@@ -62,6 +62,59 @@ def test_serves_release_and_shared_files_with_their_types(
     status, got_type, body = fetch(v1.url + path)
     assert (status, got_type) == (200, content_type)
     assert needle in body
+
+
+def post_login(base: str, user: str, password: str) -> tuple[int, str, str | None]:
+    """POST the login form's request: (status, body, the Set-Cookie header)."""
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=5)
+    try:
+        body = json.dumps({"user": user, "password": password})
+        connection.request("POST", "/api/login", body, {"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        return answer.status, answer.read().decode(), answer.getheader("Set-Cookie")
+    finally:
+        connection.close()
+
+
+def get_with_cookie(base: str, path: str, cookie: str | None) -> tuple[int, str | None, str]:
+    """GET without following redirects: (status, Location, body)."""
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=5)
+    try:
+        connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+        answer = connection.getresponse()
+        return answer.status, answer.getheader("Location"), answer.read().decode()
+    finally:
+        connection.close()
+
+
+def test_shop_pages_need_a_session_that_expires() -> None:
+    """The shop is behind a server-side login: no cookie, a redirect to the login page; a
+    login (counted) sets an HttpOnly cookie that opens the shop until the session's age
+    passes ``session_ttl`` or the server ends every session."""
+    with DemoServer("v1", session_ttl=3600) as app:
+        status, where, _ = get_with_cookie(app.url, "/inventory.html", None)
+        assert (status, where) == (302, "/index.html?from=%2Finventory.html")
+        status, body, _ = post_login(app.url, "standard_user", "wrong")
+        assert status == 401 and "do not match" in json.loads(body)["error"]
+        status, body, _ = post_login(app.url, "locked_out_user", "secret_sauce")
+        assert status == 401 and "locked out" in json.loads(body)["error"]
+        assert app.logins == []
+        status, _, set_cookie = post_login(app.url, "standard_user", "secret_sauce")
+        assert status == 200 and set_cookie is not None and "HttpOnly" in set_cookie
+        assert "Max-Age=3600" in set_cookie
+        cookie = set_cookie.split(";")[0]
+        status, _, body = get_with_cookie(app.url, "/inventory.html", cookie)
+        assert status == 200 and "Sauce Labs Backpack" in body
+        assert app.logins == ["standard_user"]
+        app.end_sessions()
+        status, where, _ = get_with_cookie(app.url, "/cart.html", cookie)
+        assert (status, where) == (302, "/index.html?from=%2Fcart.html")
+    with DemoServer("v1", session_ttl=0) as short:  # every session has expired at once
+        cookie = (post_login(short.url, "standard_user", "secret_sauce")[2] or "").split(";")[0]
+        status, where, _ = get_with_cookie(short.url, "/inventory.html", cookie)
+        assert (status, where) == (302, "/index.html?from=%2Finventory.html&expired=1")
 
 
 def test_releases_serve_their_own_pages() -> None:

@@ -28,8 +28,6 @@
   ];
   const byId = Object.fromEntries(PRODUCTS.map((p) => [p.id, p]));
 
-  const USERS = ["standard_user", "locked_out_user", "problem_user", "performance_glitch_user"];
-  const PASSWORD = "secret_sauce";
   const KEY = {session: "pacts.session", cart: "pacts.cart", checkout: "pacts.checkout", cookies: "pacts.cookies",
     pendingOrder: "pacts.pendingOrder", lastOrder: "pacts.lastOrder"};
   const PROTECTED = ["inventory", "cart", "checkout-one", "checkout-two", "complete"];
@@ -102,7 +100,8 @@
     if (logout) logout.addEventListener("click", (e) => {
       e.preventDefault();
       endSession();
-      location.href = "/";
+      const leave = () => { location.href = "/"; };
+      fetch("/api/logout", {method: "POST", credentials: "same-origin"}).then(leave, leave);
     });
     const reset = $(UI.header.reset);
     if (reset) reset.addEventListener("click", (e) => {
@@ -131,20 +130,35 @@
   function initLogin() {
     const s = UI.login;
     const form = $(s.form);
-    const from = new URLSearchParams(location.search).get("from");
-    if (from) {
+    const params = new URLSearchParams(location.search);
+    const from = params.get("from");
+    if (from && params.get("expired")) {
+      showError(s, "Epic sadface: Your session has expired. Please log in again.");
+    } else if (from) {
       showError(s, `Epic sadface: You can only access '${from}' when you are logged in.`);
     }
-    form.addEventListener("submit", (event) => {
+    let busy = false;
+    form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      if (busy) return;
       const user = $(s.username).value.trim();
       const password = $(s.password).value;
+      // the server checks the credentials and sets the session cookie (HttpOnly)
+      busy = true;
       let message = "";
-      if (!user) message = "Epic sadface: Username is required";
-      else if (!password) message = "Epic sadface: Password is required";
-      else if (!USERS.includes(user) || password !== PASSWORD)
-        message = "Epic sadface: Username and password do not match any user in this service";
-      else if (user === "locked_out_user") message = "Epic sadface: Sorry, this user has been locked out.";
+      try {
+        const answer = await fetch("/api/login", {
+          method: "POST",
+          headers: {"Content-Type": "application/json"},
+          body: JSON.stringify({user, password}),
+          credentials: "same-origin",
+        });
+        if (!answer.ok) message = (await answer.json()).error || "Epic sadface: Login failed";
+      } catch (e) {
+        message = "Epic sadface: The server cannot be reached. Try again.";
+      } finally {
+        busy = false;
+      }
       showError(s, message);
       if (message) return;
       startSession(user);
