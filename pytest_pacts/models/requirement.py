@@ -328,6 +328,9 @@ class Requirement(_Frozen):
     tags: tuple[str, ...] = ()
     vars: dict[str, str] = Field(default_factory=dict)
     context: dict[str, JsonValue] = Field(default_factory=dict)
+    auth: str | None = Field(
+        default=None, description="The auth profile whose saved session the run starts with."
+    )
     steps: tuple[Step, ...]
     source: SourceRef
     folder: str | None = Field(

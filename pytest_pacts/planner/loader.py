@@ -399,6 +399,7 @@ class _Builder:
         blocks: Mapping[str, BlockDefinition],
         base_url: str | None,
         seen: dict[str, SourceRef],
+        file_auth: str | None = None,
     ) -> Plan | None:
         path: PathKey = ("requirements", i)
         at = self.doc.locate(path)
@@ -484,6 +485,7 @@ class _Builder:
             tags=tags,
             vars=variables,
             context=_json(context),
+            auth=_text(item.get("auth")) or file_auth,
             steps=tuple(steps),
             source=at,
         )
@@ -571,7 +573,14 @@ def load_file(
     """Plan every requirement in ``path``; raises :class:`RequirementFileError`."""
     options = options or LoaderOptions()
     display = display or str(path)
-    doc = read_document(path, display, options)
+    return load_document(read_document(path, display, options), options)
+
+
+def load_document(doc: Document, options: LoaderOptions | None = None) -> LoadedFile:
+    """Plan every requirement of a document already read (schema-shaped data with the
+    location of its values); raises :class:`RequirementFileError`."""
+    options = options or LoaderOptions()
+    display = doc.path
     builder = _Builder(doc, options)
     for source, message, expected in doc.cell_problems:
         builder.sink.add(source, message, expected)
@@ -595,7 +604,9 @@ def load_file(
         )
     for i, item in enumerate(requirements):
         if isinstance(item, dict):
-            plan = builder.requirement(item, i, file_vars, blocks, base_url, seen)
+            plan = builder.requirement(
+                item, i, file_vars, blocks, base_url, seen, _text(data.get("auth")) or None
+            )
             if plan is not None:
                 plans.append(_in_folder(plan, path.resolve().parent, builder.sink))
     builder.sink.raise_if_any()

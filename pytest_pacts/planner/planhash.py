@@ -37,5 +37,7 @@ def plan_hash(requirement: Requirement, steps: Iterable[Step], secret_vars: froz
         },
         "steps": canonical_steps(steps),
     }
+    if requirement.auth:  # a signed-in start page is another page (absent: hashes unchanged)
+        body["auth"] = requirement.auth
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()

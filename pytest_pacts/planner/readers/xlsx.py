@@ -33,6 +33,8 @@ _COLUMNS: dict[str, str] = {
     "url": "url",
     "title": "title",
     "tags": "tags",
+    "auth": "auth",
+    "authprofile": "auth",
     "element@region": "target",
     "elementregion": "target",
     "element": "element",
@@ -46,7 +48,7 @@ _COLUMNS: dict[str, str] = {
     "params": "params",
     "parameters": "params",
 }
-_REQUIREMENT_FIELDS = ("req_id", "url", "title", "tags")
+_REQUIREMENT_FIELDS = ("req_id", "url", "title", "tags", "auth")
 _STEP_FIELDS = ("target", "element", "region", "action", "value", "expected", "on_fail")
 STEP_COLUMNS_HELP = (
     "Req ID, URL, Element@Region (or Element and Region), Action, Value, Expected Outcome"
@@ -256,7 +258,7 @@ def _read_steps_sheet(
             doc.positions[("requirements", current_index, "req_id")] = reader.pos(
                 row, columns["req_id"]
             )
-        for name in ("url", "title", "tags"):
+        for name in ("url", "title", "tags", "auth"):
             value = values.get(name)
             if value is None:
                 continue
