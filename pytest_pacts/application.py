@@ -35,7 +35,7 @@ from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overl
 from pytest_pacts.models import Plan
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.locator import DiscoveryResult
-from pytest_pacts.models.outcome import RunRecord
+from pytest_pacts.models.outcome import Rca, RunRecord
 from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.planner.urls import UrlError, resolve_url
 from pytest_pacts.settings import AcceptHeals, PactsSettings
@@ -45,7 +45,10 @@ from pytest_pacts.traces import compare_runs as _compare_runs
 from pytest_pacts.traces import conclude as conclude_traces
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
+
+    from pytest_pacts.auth import AuthFailed, Sessions
+    from pytest_pacts.planner.loader import LoaderOptions
 
 __all__ = [
     "HumanRung",
@@ -56,6 +59,8 @@ __all__ = [
     "SharedDiscovery",
     "UnknownRun",
     "accept_heals",
+    "auth_failure_record",
+    "auth_sessions",
     "compare_runs",
     "conclude_run",
     "discover_once",
@@ -170,6 +175,93 @@ def store_target(
     environ = os.environ if environ is None else environ
     configured = settings.store or environ.get("PACTS_STORE")
     return configured or str(default_store_path(rootpath))
+
+
+def auth_sessions(
+    settings: PactsSettings,
+    rootpath: Path,
+    store: Callable[[], Store],
+    *,
+    loader: LoaderOptions,
+    base_url: str | None = None,
+    env: Mapping[str, str] | None = None,
+    run_id: str = "",
+    slot: int = 0,
+    say: Callable[[str], None] = lambda _text: None,
+) -> Sessions:
+    """The auth sessions of this process (:class:`~pytest_pacts.auth.Sessions`): the
+    profiles of ``pacts_auth_file``, the private folder ``pacts_auth_dir``, and the engine
+    run that logs in (healing on, as for any requirement) or checks a saved session (one
+    ``wait`` step, no healing, at most 5 s). ``run_id`` is shared by every process of a run
+    (a failed login is not retried in it); ``slot`` picks the account (rotation). The store
+    is opened only when a login or a check runs."""
+    import dataclasses
+
+    from pytest_pacts.auth import Sessions, Vault, load_profiles
+    from pytest_pacts.engine.api import run_requirement
+
+    config = load_profiles(rootpath / settings.auth_file, settings.auth_file)
+    base_url = base_url or settings.base_url
+    verify_options = dataclasses.replace(
+        engine_options(settings), step_timeout_ms=min(settings.step_timeout, 5.0) * 1000
+    )
+
+    def run(plan: Plan, page: Page, verify: bool) -> RunRecord:
+        if verify:
+            runtime = Runtime(
+                env=dict(os.environ) if env is None else env,
+                secret_vars=frozenset(settings.secret_vars),
+                base_url=base_url,
+                options=verify_options,
+                record=False,
+            )
+            return run_requirement(plan, page, runtime)
+        prepared = prepare_run(
+            store(),
+            plan,
+            run_settings(settings, base_url=base_url, env=env),
+        )
+        runtime = dataclasses.replace(prepared.runtime, record=False)
+        record = run_requirement(plan, page, runtime)
+        return conclude_run(prepared, record)
+
+    return Sessions(
+        config=config,
+        vault=Vault(rootpath / settings.auth_dir),
+        run=run,
+        loader=loader,
+        base_url=base_url,
+        run_id=run_id,
+        slot=slot,
+        say=say,
+    )
+
+
+def auth_failure_record(plan: Plan, failure: AuthFailed) -> RunRecord:
+    """The record of a requirement that could not start: its auth profile has no session.
+    Its root cause is the login's (credentials: ``data_issue``; the login page or the
+    environment: ``env_fault``), never a step of the requirement's own."""
+    now = datetime.now(UTC).isoformat()
+    first = failure.text.splitlines()[0]
+    return RunRecord(
+        req_id=plan.req_id,
+        plan_hash=plan.plan_hash,
+        verdict="fail",
+        rca=Rca.model_validate(
+            {
+                "class": failure.rca.value,
+                "confidence": 0.9,
+                "message": first,
+                "evidence": (f"auth profile {failure.profile!r}",),
+                "recommendation": "fix the login of the profile; the requirement itself "
+                "did not run",
+            }
+        ),
+        steps=(),
+        started_at=now,
+        finished_at=now,
+        url=plan.requirement.url,
+    )
 
 
 @dataclass(frozen=True)
@@ -412,6 +504,7 @@ def discover_plans(
     position = {id(plan): n for n, plan in enumerate(todo, start=1)}
 
     setup = (contexts() if callable(contexts) else contexts) or ContextSetup()
+    no_session: set[str] = set()  # auth profiles whose login failed: said once
     with StandaloneBrowser(browser_path) as own:
         given: list[Browser] = []
 
@@ -425,8 +518,18 @@ def discover_plans(
                 f"discovering {plan.req_id} ({position[id(plan)]}/{len(todo)}) "
                 f"[{plan.requirement.source.render()}]"
             )
-            with setup.page(current(), plan.requirement) as page:
-                outcome = discover_plan(page, plan, base_url)
+            from pytest_pacts.auth import AuthFailed
+
+            try:
+                with setup.page(current(), plan.requirement) as page:
+                    outcome = discover_plan(page, plan, base_url)
+            except AuthFailed as exc:
+                # never discovered as the login page: left to discovery right before it runs
+                if exc.profile not in no_session:
+                    no_session.add(exc.profile)
+                    say(f"  {exc.text}")
+                say(f"  {plan.req_id}: not discovered (no session of auth profile {exc.profile!r})")
+                return
             done.append(outcome)
             if outcome.cacheable:
                 save_pom(store, outcome.entry(), ttl_seconds)

@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 __all__ = ["ConfigureContext", "ContextSetup", "SessionFor"]
 
 #: The storage state (a ``storage_state`` value: a path or Playwright's dict) a requirement's
-#: context starts from, or ``None`` for none (a requirement without an auth profile).
-SessionFor = Callable[[Requirement], object | None]
+#: context starts from, or ``None`` for none (a requirement without an auth profile). The
+#: browser the context opens in is given, to log in with when no saved session is valid
+#: (``None`` when the caller has none: the session must then exist already).
+SessionFor = Callable[[Requirement, "Browser | None"], object | None]
 
 #: The project's customisation of a new context (routes, headers, init scripts), called
 #: before the context's first page opens.
@@ -57,13 +59,16 @@ class ContextSetup:
     session: SessionFor | None = None
     configure: Sequence[ConfigureContext] = ()
 
-    def options(self, requirement: Requirement) -> dict[str, object]:
+    def options(
+        self, requirement: Requirement, browser: Browser | None = None
+    ) -> dict[str, object]:
         """The keyword arguments of ``browser.new_context(...)`` for ``requirement``:
-        the base options, then the requirement's ``context``, then its session."""
+        the base options, then the requirement's ``context``, then its session (made in
+        ``browser`` when it has to be)."""
         options: dict[str, object] = dict(self.base)
         options.update(requirement.context)
         if self.session is not None:
-            state = self.session(requirement)
+            state = self.session(requirement, browser)
             if state is not None:
                 options["storage_state"] = state
         return options
@@ -75,7 +80,7 @@ class ContextSetup:
 
     def new_context(self, browser: Browser, requirement: Requirement) -> BrowserContext:
         """A new, customised context of ``requirement`` in ``browser``."""
-        options: dict[str, Any] = self.options(requirement)
+        options: dict[str, Any] = self.options(requirement, browser)
         context = browser.new_context(**options)
         try:
             self.customise(context, requirement)

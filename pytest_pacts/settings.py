@@ -84,6 +84,8 @@ class PactsSettings:
     trace_move_px: float = 100.0
     trace_max_kb: int = 1024
     trace_keep: int = 20
+    auth_file: str = "pacts-auth.yaml"
+    auth_dir: str = ".pacts/auth"
     # not a pacts_* setting: pytest-playwright's --base-url / base_url ini key (a project's
     # ``base_url`` fixture override is only known once fixtures exist)
     base_url: str | None = None

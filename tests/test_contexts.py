@@ -35,7 +35,7 @@ def test_later_sources_win_a_key(tmp_path: Path) -> None:
     }
     sessions = ContextSetup(
         base={**base, "storage_state": "global.json"},
-        session=lambda r: "own.json" if r.req_id == "OWN" else None,
+        session=lambda r, _browser: "own.json" if r.req_id == "OWN" else None,
     )
     assert sessions.options(plain)["storage_state"] == "global.json"
     assert sessions.options(own)["storage_state"] == "own.json"

@@ -64,6 +64,7 @@ ENGINE_SIDE = [
     "elements",
     "errors",
     "contexts",
+    "auth",
 ]
 
 

@@ -24,6 +24,7 @@ SUBCOMMAND_MODULES = (
     "pytest_pacts.cli.elements_cmd",
     "pytest_pacts.cli.locators_cmd",
     "pytest_pacts.cli.compare_cmd",
+    "pytest_pacts.cli.auth_cmd",
 )
 
 

@@ -573,13 +573,17 @@ def load_file(
     """Plan every requirement in ``path``; raises :class:`RequirementFileError`."""
     options = options or LoaderOptions()
     display = display or str(path)
-    return load_document(read_document(path, display, options), options)
+    return load_document(read_document(path, display, options), options, path.resolve().parent)
 
 
-def load_document(doc: Document, options: LoaderOptions | None = None) -> LoadedFile:
+def load_document(
+    doc: Document, options: LoaderOptions | None = None, folder: Path | None = None
+) -> LoadedFile:
     """Plan every requirement of a document already read (schema-shaped data with the
-    location of its values); raises :class:`RequirementFileError`."""
+    location of its values), as if it were a file in ``folder`` (default: the working
+    directory); raises :class:`RequirementFileError`."""
     options = options or LoaderOptions()
+    folder = folder if folder is not None else Path.cwd()
     display = doc.path
     builder = _Builder(doc, options)
     for source, message, expected in doc.cell_problems:
@@ -608,7 +612,7 @@ def load_document(doc: Document, options: LoaderOptions | None = None) -> Loaded
                 item, i, file_vars, blocks, base_url, seen, _text(data.get("auth")) or None
             )
             if plan is not None:
-                plans.append(_in_folder(plan, path.resolve().parent, builder.sink))
+                plans.append(_in_folder(plan, folder, builder.sink))
     builder.sink.raise_if_any()
     return LoadedFile(display, tuple(plans))
 

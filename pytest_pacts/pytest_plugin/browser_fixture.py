@@ -12,9 +12,11 @@ from playwright.sync_api import Browser, BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.browser import NoBrowserError, choose_browser
+from pytest_pacts.errors import PactsError
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.context_setup import context_setup
 from pytest_pacts.pytest_plugin.items import RequirementItem
+from pytest_pacts.pytest_plugin.keys import AUTH_FAILED_KEY
 
 
 @pytest.fixture(scope="session")
@@ -105,7 +107,18 @@ def _pacts_context_options(request: pytest.FixtureRequest) -> None:
     if not isinstance(item, RequirementItem) or "context" not in request.fixturenames:
         return
     base: dict[str, object] = request.getfixturevalue("browser_context_args")
-    wanted = context_setup(request.config, base).options(item.plan.requirement)
+    requirement = item.plan.requirement
+    try:
+        # a requirement with an auth profile may log in first, in the tests' browser
+        browser = request.getfixturevalue("browser") if requirement.auth else None
+        wanted = context_setup(request.config, base).options(requirement, browser)
+    except PactsError as exc:
+        from pytest_pacts.auth import AuthFailed
+
+        if not isinstance(exc, AuthFailed):
+            raise
+        item.stash[AUTH_FAILED_KEY] = exc  # the test body fails with it, once, in words
+        wanted = context_setup(request.config, base, sessions=False).options(requirement)
     own = {k: v for k, v in wanted.items() if base.get(k, _MISSING) != v}
     if own:
         item.add_marker(pytest.mark.browser_context_args(**own), append=False)

@@ -8,6 +8,7 @@ project's customisation) and by find-first discovery before the tests
 - the base options are pytest-playwright's ``browser_context_args`` fixture (the project's
   override in a conftest, ``--base-url``, ``--device``);
 - the requirement's ``context`` comes next;
+- the session of the requirement's auth profile comes last (``storage_state``);
 - the project's customisation is the ``pytest_pacts_configure_context`` hook.
 """
 
@@ -22,17 +23,27 @@ from pytest_pacts.contexts import ContextSetup
 from pytest_pacts.models.requirement import Requirement
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext
+    from playwright.sync_api import Browser, BrowserContext
 
 __all__ = ["context_setup"]
 
 
-def context_setup(config: pytest.Config, base: Mapping[str, object]) -> ContextSetup:
+def context_setup(
+    config: pytest.Config, base: Mapping[str, object], *, sessions: bool = True
+) -> ContextSetup:
     """How this session makes a requirement's context, over ``base`` (the value of the
-    ``browser_context_args`` fixture)."""
+    ``browser_context_args`` fixture); with ``sessions``, a requirement with an auth profile
+    starts from its profile's saved session (``auth_access.py``)."""
     hook = config.hook
 
     def configure(context: BrowserContext, requirement: Requirement) -> None:
         hook.pytest_pacts_configure_context(context=context, requirement=requirement)
 
-    return ContextSetup(base=dict(base), configure=(configure,))
+    def session(requirement: Requirement, browser: Browser | None) -> object | None:
+        from pytest_pacts.pytest_plugin.auth_access import storage_state
+
+        return storage_state(config, requirement, browser)
+
+    return ContextSetup(
+        base=dict(base), session=session if sessions else None, configure=(configure,)
+    )

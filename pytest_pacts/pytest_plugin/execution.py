@@ -26,7 +26,7 @@ from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.models.text import file_stem
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.items import RequirementItem
-from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY
+from pytest_pacts.pytest_plugin.keys import AUTH_FAILED_KEY, GENERATED_KEY, RUN_KEY
 from pytest_pacts.pytest_plugin.store_access import get_store
 from pytest_pacts.settings import PactsSettings
 
@@ -137,6 +137,14 @@ def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str |
 
     item = request.node
     assert isinstance(item, RequirementItem)
+    failed = item.stash.get(AUTH_FAILED_KEY, None)
+    if failed is not None:  # no session for its auth profile: the requirement cannot start
+        from pytest_pacts.application import auth_failure_record
+        from pytest_pacts.engine.api import RequirementFailed
+        from pytest_pacts.pytest_plugin.auth_access import sessions
+
+        item.stash[RUN_KEY] = auth_failure_record(item.plan, failed)
+        raise RequirementFailed(sessions(request.config).report(failed))
     prepared = prepare(request.config, item.plan, base_url=base_url, generate=True, trace=True)
     record = run_requirement(item.plan, page, prepared.runtime)
     done: RunConclusion = finish_run(prepared, record)

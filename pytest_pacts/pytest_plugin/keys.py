@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from pytest_pacts.models.outcome import RunRecord
+
+if TYPE_CHECKING:
+    from pytest_pacts.auth import AuthFailed
 
 # The record of a requirement item's run, set by the item's test body before it returns or
 # raises; report hooks (JUnit properties, pytest-html, artifacts) read it.
@@ -13,3 +18,7 @@ RUN_KEY = pytest.StashKey[RunRecord]()
 # The test file ``--pacts-generate`` wrote for a requirement item's passing run (set by the
 # item's test body); the report hooks name it in the run index.
 GENERATED_KEY = pytest.StashKey[str]()
+
+# Why a requirement item's auth profile has no session (its login failed), set by the
+# fixture that builds the item's context; the test body then fails with it.
+AUTH_FAILED_KEY: pytest.StashKey[AuthFailed] = pytest.StashKey()

@@ -305,6 +305,21 @@ SETTINGS: tuple[Setting, ...] = (
         "Trace bundles kept per requirement in the store (only the newest keeps its "
         "pictures); 0 keeps all.",
     ),
+    Setting(
+        "pacts_auth_file",
+        "string",
+        "pacts-auth.yaml",
+        "The auth profiles file (relative to the rootdir): each profile's login flow, "
+        "accounts, verify check and max_age. A requirement with 'auth: <profile>' starts "
+        "with that profile's saved session; the login runs once per run.",
+    ),
+    Setting(
+        "pacts_auth_dir",
+        "string",
+        ".pacts/auth",
+        "Private folder (relative to the rootdir; 0700, files 0600) for the saved sessions "
+        "of auth profiles, never inside a report folder; `pacts auth clear` empties it.",
+    ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}

@@ -1,0 +1,163 @@
+"""Auth profiles in real Chromium (docs/user-guide.md, "Log in once").
+
+The demo shop is behind a server-side session that the server counts logins of. A project
+declares a profile in ``pacts-auth.yaml``; its requirements start signed in on shop pages.
+Each pytest run is a subprocess (pytester), as a user runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from pytest_pacts.demo_app import DemoServer
+
+BLOCKS = """
+blocks:
+  SignIn:
+    params: [user=standard_user, password]
+    steps:
+      - "Username@LoginForm | fill | {{params.user}} | field_populated"
+      - "Password@LoginForm | fill | {{params.password}} | field_populated"
+      - "Login@LoginForm | click | | navigates_to:Products"
+requirements: []
+"""
+
+AUTH = """
+profiles:
+  shopper:
+    url: /
+    steps:
+      - "use | SignIn | user={{vars.user}}; password={{vars.password}}"
+    vars: {user: standard_user, password: "{{env.SHOP_PASSWORD}}"}
+    verify: {url: /inventory.html, expect: "text_visible:Products"}
+    max_age: 30m
+"""
+
+ROTATING = AUTH.replace(
+    "    max_age: 30m\n",
+    "    max_age: 30m\n    accounts: [{user: standard_user}, {user: problem_user}]\n",
+)
+
+SHOP = """
+auth: shopper
+requirements:
+  - req_id: R-ADD
+    url: /inventory.html
+    steps: ["Add to cart@Sauce Labs Backpack | click | | text_visible:Remove"]
+  - req_id: R-CART
+    url: /inventory.html
+    steps: ["Shopping cart | click | | navigates_to:Your Cart"]
+  - req_id: R-BACK
+    url: /cart.html
+    steps: ["Continue Shopping | click | | navigates_to:Products"]
+  - req_id: R-SORT
+    url: /inventory.html
+    steps: ["Sort products | select | Price (low to high) | value:lohi"]
+"""
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    pytester.makeini("[pytest]\npacts_blocks_files = blocks.yaml\n")
+    (pytester.path / "blocks.yaml").write_text(BLOCKS)
+    (pytester.path / "pacts-auth.yaml").write_text(AUTH)
+    (pytester.path / "shop.req.yaml").write_text(SHOP)
+    monkeypatch.setenv("SHOP_PASSWORD", "secret_sauce")
+    return pytester
+
+
+def _run(project: pytest.Pytester, app: DemoServer, *args: str) -> pytest.RunResult:
+    return project.runpytest_subprocess(
+        "shop.req.yaml", "-p", "no:cacheprovider", "--base-url", app.url, "-rA", *args
+    )
+
+
+def _junit_rca(path: Path) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        found[str(case.get("name"))] = str(props.get("pacts_rca_class"))
+    return found
+
+
+def test_one_login_for_every_requirement_reused_expired_and_refreshed(
+    project: pytest.Pytester,
+) -> None:
+    auth = project.path / ".pacts" / "auth"
+    with DemoServer("v1") as app:
+        # 1. cold: discovery at collection logs in once, behind the login, for all four
+        first = _run(project, app)
+        first.assert_outcomes(passed=4)
+        out = first.stdout.str()
+        assert app.logins == ["standard_user"]
+        assert "auth profile 'shopper': logging in (no saved session)" in out
+        # discovered on the shop pages, not on the login page they redirect to
+        assert "discovery: 4 requirement(s) discovered (4 step locator(s) verified)" in out
+        # 2. the next run reuses the saved session once its verify check passes
+        _run(project, app).assert_outcomes(passed=4)
+        assert app.logins == ["standard_user"]
+        # 3. a session older than max_age logs in again
+        (meta_path,) = auth.glob("*.meta.json")
+        meta = json.loads(meta_path.read_text())
+        meta["created"] -= 2 * 3600
+        meta_path.write_text(json.dumps(meta))
+        third = _run(project, app)
+        third.assert_outcomes(passed=4)
+        assert "over max_age" in third.stdout.str()
+        assert app.logins == ["standard_user"] * 2
+        # 4. the server ended every session: verify fails, the login runs once more
+        app.end_sessions()
+        fourth = _run(project, app)
+        fourth.assert_outcomes(passed=4)
+        assert "did not pass verify" in fourth.stdout.str()
+        assert app.logins == ["standard_user"] * 3
+    # saved sessions are private, and their values are nowhere else
+    assert stat.S_IMODE(auth.stat().st_mode) == 0o700
+    (state_path,) = auth.glob("*.state.json")
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in auth.glob("*.json"))
+    values = [c["value"] for c in json.loads(state_path.read_text())["cookies"]]
+    assert values and all(len(v) >= 20 for v in values)
+    for path in project.path.rglob("*"):
+        if not path.is_file() or path.parent == auth or path.suffix in (".db-wal", ".db-shm"):
+            continue
+        data = path.read_bytes()
+        assert not any(v.encode() in data for v in values), f"a session value leaked into {path}"
+    for result in (first, third, fourth):
+        assert not any(v in result.stdout.str() + result.stderr.str() for v in values)
+
+
+def test_a_failed_login_is_reported_once_with_its_root_cause(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHOP_PASSWORD", "not-the-password")
+    with DemoServer("v1") as app:
+        result = _run(project, app, "--junitxml=junit.xml", "--pacts-discover=off")
+        assert app.logins == []
+    result.assert_outcomes(failed=4)
+    out = result.stdout.str()
+    assert out.count("the login failed, so no requirement of this profile") == 1
+    assert out.count("the login failed earlier in this run") == 3
+    assert "Username and password do not match" in out
+    assert "not-the-password" not in out
+    assert set(_junit_rca(project.path / "junit.xml").values()) == {"data_issue"}
+    assert "selector_drift" not in out
+    # the next run tries again (a fixed password logs in)
+    monkeypatch.setenv("SHOP_PASSWORD", "secret_sauce")
+    with DemoServer("v1") as app:
+        _run(project, app, "--pacts-discover=off").assert_outcomes(passed=4)
+        assert app.logins == ["standard_user"]
+
+
+def test_accounts_rotate_across_xdist_workers(project: pytest.Pytester) -> None:
+    """Two workers, two accounts: each worker logs in with its own account, once; an app
+    that ends a user's older session at a new login does not log the other worker out."""
+    (project.path / "pacts-auth.yaml").write_text(ROTATING)
+    with DemoServer("v1", single_session=True) as app:
+        result = _run(project, app, "-n", "2", "--pacts-discover=off")
+        result.assert_outcomes(passed=4)
+        assert sorted(app.logins) == ["problem_user", "standard_user"]
