@@ -180,7 +180,7 @@ def store_target(
 def auth_sessions(
     settings: PactsSettings,
     rootpath: Path,
-    store: Callable[[], Store],
+    store: Callable[[], Store] | None,
     *,
     loader: LoaderOptions,
     base_url: str | None = None,
@@ -188,13 +188,16 @@ def auth_sessions(
     run_id: str = "",
     slot: int = 0,
     say: Callable[[str], None] = lambda _text: None,
+    vault_dir: Path | None = None,
 ) -> Sessions:
     """The auth sessions of this process (:class:`~pytest_pacts.auth.Sessions`): the
     profiles of ``pacts_auth_file``, the private folder ``pacts_auth_dir``, and the engine
     run that logs in (healing on, as for any requirement) or checks a saved session (one
     ``wait`` step, no healing, at most 5 s). ``run_id`` is shared by every process of a run
     (a failed login is not retried in it); ``slot`` picks the account (rotation). The store
-    is opened only when a login or a check runs."""
+    is opened only when a login runs; without one (``pacts discover``, which writes nothing)
+    the login runs on discovery alone, without healing. ``vault_dir`` replaces the
+    configured folder."""
     import dataclasses
 
     from pytest_pacts.auth import Sessions, Vault, load_profiles
@@ -207,12 +210,12 @@ def auth_sessions(
     )
 
     def run(plan: Plan, page: Page, verify: bool) -> RunRecord:
-        if verify:
+        if verify or store is None:
             runtime = Runtime(
                 env=dict(os.environ) if env is None else env,
                 secret_vars=frozenset(settings.secret_vars),
                 base_url=base_url,
-                options=verify_options,
+                options=verify_options if verify else engine_options(settings),
                 record=False,
             )
             return run_requirement(plan, page, runtime)
@@ -227,7 +230,7 @@ def auth_sessions(
 
     return Sessions(
         config=config,
-        vault=Vault(rootpath / settings.auth_dir),
+        vault=Vault(vault_dir or rootpath / settings.auth_dir),
         run=run,
         loader=loader,
         base_url=base_url,

@@ -43,6 +43,8 @@ def test_plan_samples_json() -> None:
     plans = json.loads(result.stdout)
     ids = [p["req_id"] for p in plans]
     assert ids == [
+        "REQ-SORT-001",
+        "REQ-RESET-001",
         "REQ-LOGIN-001",
         "REQ-LOGIN-002",
         "REQ-LOGIN-003",

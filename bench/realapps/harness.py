@@ -12,6 +12,7 @@ Data flow::
     AppSpec.install(version)  -> venv in the cache (idempotent)
     AppSpec.start(version)    -> Served(base_url, process, workdir): seeded, answering HTTP
     flows/<app>.req.yaml      -> requirements written once from the oldest version's UI
+    flows/<app>.auth.yaml     -> optional auth profiles: flows with `auth:` start signed in
     truth/<app>.yaml          -> per requirement, per step, per version: the right element
 """
 
@@ -156,6 +157,12 @@ class AppSpec:
     @property
     def truth(self) -> Path:
         return TRUTH / f"{self.name}.yaml"
+
+    @property
+    def auth(self) -> Path | None:
+        """The app's auth profiles (``flows/<app>.auth.yaml``), when its flows use one."""
+        path = FLOWS / f"{self.name}.auth.yaml"
+        return path if path.is_file() else None
 
     @contextlib.contextmanager
     def serve(self, version: str) -> Iterator[Served]:

@@ -35,7 +35,8 @@ from playwright.sync_api import Locator as PWLocator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pytest_pacts.application import RunSettings, conclude_run, prepare_run
+from pytest_pacts.application import RunSettings, auth_sessions, conclude_run, prepare_run
+from pytest_pacts.auth import AuthFailed, Sessions
 from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery.planning import discover_plan
 from pytest_pacts.discovery.pom import load_pom, save_pom
@@ -43,6 +44,7 @@ from pytest_pacts.engine.api import render_failure, run_requirement
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.models import Plan, Step
 from pytest_pacts.planner.loader import LoaderOptions, load_file
+from pytest_pacts.settings import PactsSettings
 from pytest_pacts.store import Store, open_store
 from realapps.harness import HERE, AppSpec, load_apps
 
@@ -191,10 +193,45 @@ class TruthObserver:
         )
 
 
-def _discover_start_page(browser: Browser, store: Store, plan: Plan, base_url: str) -> None:
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+def _context_options(state: object | None) -> dict[str, Any]:
+    """A flow's context: the corpus viewport, and its auth profile's session when it has one."""
+    options: dict[str, Any] = {"viewport": VIEWPORT}
+    if state is not None:
+        options["storage_state"] = state
+    return options
+
+
+def _sessions(
+    app: AppSpec, store: Store, base_url: str, out: Path, step_timeout_s: float
+) -> Sessions | None:
+    """The auth sessions of one version's run, as a pytest run makes them (one login per
+    profile, saved privately under ``out/auth``), when the app's flows use a profile."""
+    if app.auth is None:
+        return None
+    settings = PactsSettings(
+        auth_file=str(app.auth), auth_dir=str(out / "auth"), step_timeout=step_timeout_s
+    )
+    return auth_sessions(
+        settings,
+        Path("/"),
+        lambda: store,
+        loader=LoaderOptions(env=dict(app.env)),
+        base_url=base_url,
+        env=dict(app.env),
+        run_id=f"corpus-{app.name}-{out.name}",
+    )
+
+
+def _discover_start_page(
+    browser: Browser, store: Store, plan: Plan, base_url: str, state: object | None = None
+) -> None:
     """Collection-time discovery as the pytest plugin does it: the start page's steps, on a
-    page of their own, cached in the store before the run."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page of their own (signed in when the flow has an auth profile), cached in the store
+    before the run."""
+    context = browser.new_context(**_context_options(state))
     try:
         outcome = discover_plan(context.new_page(), plan, base_url)
     finally:
@@ -223,8 +260,16 @@ def run_version(
     cases: list[dict[str, Any]] = []
     try:
         with app.serve(version) as served:
+            sessions = _sessions(app, store, served.base_url, out, step_timeout_s)
             for plan in plans:
-                context = browser.new_context(viewport={"width": 1280, "height": 800})
+                state: object | None = None
+                if sessions is not None and plan.requirement.auth:
+                    try:
+                        state = sessions.storage_state(plan.requirement, browser)
+                    except AuthFailed as exc:
+                        results.append(_no_session(app, version, plan, exc))
+                        continue
+                context = browser.new_context(**_context_options(state))
                 page = context.new_page()
                 observer = TruthObserver(app, version, plan, page, truth, out, snapshots)
                 settings = RunSettings(
@@ -235,7 +280,7 @@ def run_version(
                     observer=observer,
                 )
                 if load_pom(store, plan)[1] is None:  # what pytest does at collection
-                    _discover_start_page(browser, store, plan, served.base_url)
+                    _discover_start_page(browser, store, plan, served.base_url, state)
                 prepared = prepare_run(store, plan, settings)
                 started = time.perf_counter()
                 record = run_requirement(plan, page, prepared.runtime)
@@ -262,6 +307,8 @@ def run_version(
                     )
                 )
                 cases.extend(observer.cases)
+            if sessions is not None:
+                logins[(app.name, version)] = sessions.logins
     finally:
         store.close()
     if snapshots:
@@ -269,6 +316,26 @@ def run_version(
             for case in cases:
                 fh.write(json.dumps(case) + "\n")
     return results
+
+
+def _no_session(app: AppSpec, version: str, plan: Plan, exc: AuthFailed) -> FlowResult:
+    """A flow that could not start: its auth profile's login failed."""
+    return FlowResult(
+        app=app.name,
+        version=version,
+        req_id=plan.req_id,
+        verdict="fail",
+        healed=0,
+        heal_rungs=[],
+        wrong=0,
+        duration_ms=0.0,
+        failure=exc.text,
+        rca=exc.rca.value,
+    )
+
+
+#: Logins each auth-profile run made, by (app, version): one per profile and account.
+logins: dict[tuple[str, str], int] = {}
 
 
 def run_app(
@@ -307,6 +374,8 @@ def run_app(
         )
         if i == 0:
             shutil.copy(store_path, oldest_store.with_name("store-after.sqlite"))
+        if not quiet and (app.name, version) in logins:
+            print(f"  auth profiles: {logins[app.name, version]} login(s) for the whole run")
         for r in found if not quiet else ():
             mark = "ok " if r.passed else "BAD"
             extra = f" healed {r.healed} ({', '.join(r.heal_rungs)})" if r.healed else ""

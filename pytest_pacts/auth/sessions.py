@@ -223,7 +223,13 @@ class Sessions:
         meta = SessionMeta(profile.name, account.number, base, time.time(), self.run_id)
         path = str(self.vault.save(key, dict(state), meta))
         self._ready[key] = (path, meta.created)
-        self.say(f"{who}: logged in; session saved for reuse")
+        healed = (
+            f" after {record.heal_count} heal(s) of the login flow (review them with "
+            "`pacts heals list`)"
+            if record.healed
+            else ""
+        )
+        self.say(f"{who}: logged in{healed}; session saved for reuse")
         return path
 
     def _failure(

@@ -17,7 +17,7 @@ import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_pacts.cli.common import (
     EXIT_ENVIRONMENT,
@@ -26,8 +26,13 @@ from pytest_pacts.cli.common import (
     EXIT_USAGE,
     CommandError,
 )
-from pytest_pacts.cli.project import Project, load_project
+from pytest_pacts.cli.project import Project, auth_sessions_for, load_project
 from pytest_pacts.cli.walk import Walk
+
+if TYPE_CHECKING:
+    from pytest_pacts.browser import StandaloneBrowser
+    from pytest_pacts.contexts import ContextSetup
+    from pytest_pacts.models import Plan
 
 WHAT_IT_DOES = (
     "The walk performs the flow's steps as the test would (it fills fields and clicks the "
@@ -147,11 +152,31 @@ def _report(walk: Walk, hint: str | None = None) -> dict[str, object]:
     return walk.report(hint)
 
 
+def _walk(
+    contexts: ContextSetup,
+    browser: StandaloneBrowser,
+    plan: Plan,
+    base_url: str | None,
+    project: Project,
+    args: argparse.Namespace,
+) -> Walk:
+    from pytest_pacts.cli.walk import walk_plan
+
+    with contexts.page(browser.browser, plan.requirement) as page:
+        return walk_plan(
+            page,
+            plan,
+            base_url,
+            step_timeout_ms=project.step_timeout_ms,
+            until=None if args.until is None else args.until - 1,
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     from playwright.sync_api import Error as PlaywrightError
 
+    from pytest_pacts.auth import AuthFailed
     from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
-    from pytest_pacts.cli.walk import walk_plan
     from pytest_pacts.contexts import ContextSetup
 
     if args.until is not None and args.until < 1:
@@ -176,16 +201,15 @@ def run(args: argparse.Namespace) -> int:
             browser = stack.enter_context(
                 StandaloneBrowser(args.browser_path, connect=args.connect)
             )
-            contexts = ContextSetup()  # each requirement's context, as its test makes it
+            # each requirement's context, as its test makes it: signed in by its auth profile
+            contexts = ContextSetup(session=auth_sessions_for(project, base_url, stack))
             for file, plan in ((f.path, p) for f in project.files for p in f.plans):
-                with contexts.page(browser.browser, plan.requirement) as page:
-                    walk = walk_plan(
-                        page,
-                        plan,
-                        base_url,
-                        step_timeout_ms=project.step_timeout_ms,
-                        until=None if args.until is None else args.until - 1,
-                    )
+                try:
+                    walk = _walk(contexts, browser, plan, base_url, project, args)
+                except AuthFailed as exc:
+                    print(f"{plan.req_id}: {exc.text}", file=sys.stderr)
+                    problems += 1
+                    continue
                 problems += len(walk.problems)
                 reports.append(_report(walk, _elements_hint(walk, file, args)))
         except NoBrowserError as exc:

@@ -119,8 +119,9 @@ def _print(url: str, elements: list[object], shot: Path | None) -> None:
 def run(args: argparse.Namespace) -> int:
     from playwright.sync_api import Error as PlaywrightError
 
+    from pytest_pacts.auth import AuthFailed
     from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
-    from pytest_pacts.cli.project import load_project
+    from pytest_pacts.cli.project import auth_sessions_for, load_project
     from pytest_pacts.cli.walk import walk_plan
     from pytest_pacts.contexts import ContextSetup
     from pytest_pacts.discovery.inventory import annotate, list_elements
@@ -159,11 +160,16 @@ def run(args: argparse.Namespace) -> int:
             browser = stack.enter_context(
                 StandaloneBrowser(args.browser_path, connect=args.connect)
             )
-            page = stack.enter_context(
-                ContextSetup().page(browser.browser, plan.requirement)
-                if plan is not None
-                else browser.page()
-            )
+            try:
+                page = stack.enter_context(
+                    ContextSetup(session=auth_sessions_for(project, base_url, stack)).page(
+                        browser.browser, plan.requirement
+                    )
+                    if plan is not None and project is not None
+                    else browser.page()
+                )
+            except AuthFailed as exc:
+                raise CommandError(exc.text) from None
             if plan is not None:
                 until = None if args.until is None else args.until - 1
                 walk = walk_plan(page, plan, base_url, step_timeout_ms=timeout_ms, until=until)

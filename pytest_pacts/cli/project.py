@@ -11,10 +11,12 @@ No test session starts: nothing is collected, run or reported, no browser is lau
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -30,6 +32,10 @@ from pytest_pacts.pytest_plugin.validation import (
     project_settings,
     validate_file,
 )
+from pytest_pacts.settings import PactsSettings
+
+if TYPE_CHECKING:
+    from pytest_pacts.contexts import SessionFor
 
 
 @contextmanager
@@ -96,6 +102,8 @@ class Project:
     files: list[ValidatedFile] = field(default_factory=list)
     base_url: str | None = None
     step_timeout_ms: float = 10_000.0
+    pacts: PactsSettings | None = None  # the pacts_* settings, as the plugin read them
+    rootpath: Path | None = None
 
     @property
     def plans(self) -> list[Plan]:
@@ -139,8 +147,38 @@ def load_project(
             settings = replace(settings, loader=replace(settings.loader, secret_vars=secret))
         pacts = options.settings(config)  # as the plugin read them when pytest configured
         project = Project(
-            settings, base_url=pacts.base_url, step_timeout_ms=pacts.step_timeout * 1000
+            settings,
+            base_url=pacts.base_url,
+            step_timeout_ms=pacts.step_timeout * 1000,
+            pacts=pacts,
+            rootpath=config.rootpath,
         )
         for file in requirement_files(config, paths):
             project.files.append(validate_file(file, settings))
     return project
+
+
+def auth_sessions_for(
+    project: Project, base_url: str | None, stack: ExitStack
+) -> SessionFor | None:
+    """The auth profiles' sessions of a command that walks flows (``pacts discover``,
+    ``pacts elements --after``): logged in once per profile, kept in a temporary folder
+    deleted with ``stack`` (these commands write nothing)."""
+    if project.pacts is None or project.rootpath is None:
+        return None
+    import tempfile
+
+    from pytest_pacts.application import auth_sessions
+
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pacts-auth-")))
+    sessions = auth_sessions(
+        project.pacts,
+        project.rootpath,
+        None,
+        loader=project.settings.loader,
+        base_url=base_url,
+        run_id="discover",
+        vault_dir=folder / "auth",
+        say=lambda text: print(f"pacts: {text}", file=sys.stderr),
+    )
+    return sessions.storage_state

@@ -207,3 +207,17 @@ def test_the_base_url_comes_from_the_ini_file(
         "the walk stopped before step 1 (--until) and this step acts on a later page"
     )
     assert orders == []
+
+
+def test_requirements_behind_a_login_are_walked_signed_in() -> None:
+    """``auth: shopper`` (the samples' pacts-auth.yaml): the profile logs in once, its
+    session kept in a temporary folder; both requirements start on the shop, not on the
+    login page the shop redirects to."""
+    auth = SAMPLES / ".pacts" / "auth"
+    before = sorted(auth.iterdir()) if auth.is_dir() else []
+    result = pacts("discover", "account.req.yaml", "--demo", "v1", cwd=SAMPLES)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr.count("auth profile 'shopper': logging in") == 1
+    assert "2 requirement(s) walked, 0 problem(s)" in result.stdout
+    assert result.stdout.count("/inventory.html  [account.req.yaml") == 2
+    assert (sorted(auth.iterdir()) if auth.is_dir() else []) == before  # writes nothing

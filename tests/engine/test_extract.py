@@ -36,9 +36,12 @@ if (location.pathname === "/checkout-complete.html") {{
 
 
 @pytest.fixture
-def order_page(engine_browser: Browser) -> Iterator[Page]:
+def order_page(engine_browser: Browser, demo_v1: DemoServer) -> Iterator[Page]:
     context = engine_browser.new_context(viewport={"width": 1000, "height": 700})
     context.set_default_timeout(5_000)
+    # the shop's pages need the server's session: sign in as the login form does
+    credentials = {"user": "standard_user", "password": "secret_sauce"}
+    assert context.request.post(demo_v1.url + "/api/login", data=credentials).ok
     context.add_init_script(_SIGNED_IN)
     yield context.new_page()
     context.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
+from pytest_pacts.auth import load_profiles
 from pytest_pacts.demo_app import DemoServer
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.healing import HealingLadder
@@ -25,20 +26,29 @@ from .helpers import run
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_requirements"
 
 
+SHARED = LoaderOptions(
+    env={},
+    shared_blocks=load_blocks_file(
+        SAMPLES / "blocks" / "common.blocks.yaml", LoaderOptions(env={})
+    ),
+)
+AUTH = load_profiles(SAMPLES / "pacts-auth.yaml")
+
+
 def _plans() -> list[Plan]:
-    options = LoaderOptions(env={})
-    blocks = load_blocks_file(SAMPLES / "blocks" / "common.blocks.yaml", options)
-    shared = LoaderOptions(env={}, shared_blocks=blocks)
     files = sorted(SAMPLES.glob("*.xlsx")) + sorted(SAMPLES.glob("*.req.*"))
-    return [plan for f in files for plan in load_file(f, shared).plans]
+    return [plan for f in files for plan in load_file(f, SHARED).plans]
 
 
 PLANS = _plans()
+# the samples behind the login: the profile's login flow runs first on the same page (what
+# the pytest run does once per run and restores from the saved session)
+SIGNED_IN = [p for p in PLANS if p.requirement.auth]
 OPTIONS = EngineOptions(step_timeout_ms=8_000, navigation_timeout_ms=15_000)
 
 
 def test_every_sample_file_is_covered() -> None:
-    assert len(PLANS) >= 6
+    assert len(PLANS) >= 6 and SIGNED_IN
 
 
 @pytest.mark.parametrize("plan", PLANS, ids=lambda p: p.req_id)
@@ -72,7 +82,7 @@ def demo_v2() -> Iterator[DemoServer]:
     server.stop()
 
 
-@pytest.mark.parametrize("plan", PLANS, ids=lambda p: p.req_id)
+@pytest.mark.parametrize("plan", [p for p in PLANS if p not in SIGNED_IN], ids=lambda p: p.req_id)
 def test_sample_heals_through_demo_v2_from_the_v1_pom(
     engine_browser: Browser, demo_v1: DemoServer, demo_v2: DemoServer, plan: Plan, tmp_path: Path
 ) -> None:
@@ -108,6 +118,11 @@ def _run(
 ) -> RunRecord:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
+        if plan.requirement.auth:
+            profile = AUTH.profile(plan.requirement.auth)
+            login = AUTH.login_plan(profile, profile.account(0), SHARED)
+            signed = run(context.new_page(), login, base_url=server.url, options=options)
+            assert signed.verdict == "pass", signed.rca.message
         return run(
             context.new_page(), plan, base_url=server.url, options=options,
             pom=dict(cached or {}), on_discovered=found.__setitem__, healer=healer,

@@ -7,7 +7,8 @@ a page showing a typed secret). The canary reaches the app through ``{{env.PACTS
 through a var whose name marks it secret, in a passing step and in a failing one (whose
 failure text quotes the step), and as values ``extract`` steps read back from the page (a
 var marked secret, and one that holds what a secret typed), used in later steps, passing and
-failing.
+failing. The samples' auth profile logs in once and saves its session: the session cookie's
+value may be in the private session folder and nowhere else.
 """
 
 from __future__ import annotations
@@ -62,8 +63,12 @@ def test_canary_secret_appears_in_no_artifact(
         "--html=out/report.html", "--self-contained-html", "--pacts-generate",
         "--pacts-generate-dir=out/generated",
     )  # fmt: skip
-    result.assert_outcomes(passed=8, failed=2)  # REQ-WIDGETS-002 passes too
-    written = [p for p in pytester.path.rglob("*") if p.is_file()]
+    result.assert_outcomes(passed=10, failed=2)  # REQ-WIDGETS-002 and the two auth samples pass too
+    vault = pytester.path / ".pacts" / "auth"
+    (state,) = vault.glob("*.state.json")
+    sessions = [c["value"] for c in json.loads(state.read_text())["cookies"]]
+    assert sessions and all(len(v) >= 20 for v in sessions)
+    written = [p for p in pytester.path.rglob("*") if p.is_file() and p.parent != vault]
     sources = {pytester.path / "canary.req.yaml"}
     checked = 0
     for path in written:
@@ -75,7 +80,7 @@ def test_canary_secret_appears_in_no_artifact(
         else:
             data = path.read_bytes()
         checked += 1
-        for secret in (CANARY, LITERAL):
+        for secret in (CANARY, LITERAL, *sessions):
             assert secret.encode() not in data, f"{secret} leaked into {path}"
     assert checked >= 20  # junit, html, store, verdicts, logs, summaries, generated tests
     # trace bundles: kept for the passing runs, with step pictures (read above), but no
@@ -90,6 +95,7 @@ def test_canary_secret_appears_in_no_artifact(
     assert all("withheld" in s["trace"]["note"] for s in steps)
     for stream in (result.stdout.str(), result.stderr.str()):
         assert CANARY not in stream and LITERAL not in stream
+        assert not any(v in stream for v in sessions)
     # the failing step's text is still useful: the step and the masked value
     assert "REQ-CANARY-FAIL" in result.stdout.str()
     assert "expected text_visible:***, but no visible text on the page contains '***'" in (
