@@ -33,18 +33,13 @@ def _slot(config: pytest.Config) -> int:
     return int(digits) if digits.isdigit() else 0
 
 
-def _say(config: pytest.Config, text: str) -> None:
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"pacts: {text}")
-
-
 def sessions(config: pytest.Config) -> Sessions:
     """This process's auth sessions (built on first use)."""
     found = config.stash.get(_KEY, None)
     if found is not None:
         return found
     from pytest_pacts.application import auth_sessions
+    from pytest_pacts.pytest_plugin.progress import say
     from pytest_pacts.pytest_plugin.reporting import run_label
     from pytest_pacts.pytest_plugin.validation import loader_options
 
@@ -55,7 +50,7 @@ def sessions(config: pytest.Config) -> Sessions:
         loader=loader_options(config),
         run_id=run_label(config) or "",
         slot=_slot(config),
-        say=lambda text: _say(config, text),
+        say=say(config),  # past pytest's capture; a worker's lines go to the controller
     )
     config.stash[_KEY] = built
     return built
@@ -69,3 +64,10 @@ def storage_state(
     if not requirement.auth:
         return None
     return sessions(config).storage_state(requirement, browser)
+
+
+def use_base_url(config: pytest.Config, base_url: str | None) -> None:
+    """The run's base URL as the ``base_url`` fixture gives it (a project may override the
+    fixture): a profile without its own ``base_url`` logs in there."""
+    if base_url:
+        sessions(config).base_url = base_url

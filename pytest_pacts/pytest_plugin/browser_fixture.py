@@ -110,7 +110,12 @@ def _pacts_context_options(request: pytest.FixtureRequest) -> None:
     requirement = item.plan.requirement
     try:
         # a requirement with an auth profile may log in first, in the tests' browser
-        browser = request.getfixturevalue("browser") if requirement.auth else None
+        browser = None
+        if requirement.auth:
+            from pytest_pacts.pytest_plugin.auth_access import use_base_url
+
+            use_base_url(request.config, request.getfixturevalue("base_url"))
+            browser = request.getfixturevalue("browser")
         wanted = context_setup(request.config, base).options(requirement, browser)
     except PactsError as exc:
         from pytest_pacts.auth import AuthFailed

@@ -23,7 +23,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -31,6 +31,8 @@ import pytest
 from pytest_pacts.models import Plan
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.collect import RequirementItem
+from pytest_pacts.pytest_plugin.progress import WORKER_LINES
+from pytest_pacts.pytest_plugin.progress import say as _say
 from pytest_pacts.pytest_plugin.store_access import get_store
 
 if TYPE_CHECKING:
@@ -39,33 +41,10 @@ if TYPE_CHECKING:
     from pytest_pacts.contexts import ContextSetup
 
 #: ``config.workeroutput`` key under which an xdist worker hands its lines to the controller.
-WORKER_LINES = "pacts_discovery_lines"
 
 
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
-
-
-def _say(config: pytest.Config) -> Callable[[str], None]:
-    """Progress lines: on the terminal (past pytest's capture); in an xdist worker, also kept
-    for the controller, which prints them (a worker's terminal is not shown)."""
-    if _is_worker(config):
-        workeroutput: dict[str, Any] = getattr(config, "workeroutput", {})
-        kept: list[str] = workeroutput.setdefault(WORKER_LINES, [])
-        return kept.append
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    capture = config.pluginmanager.getplugin("capturemanager")
-
-    def say(text: str) -> None:
-        if reporter is None:
-            return
-        if capture is not None:
-            with capture.global_and_fixture_disabled():
-                reporter.write_line(f"pacts: {text}")
-        else:
-            reporter.write_line(f"pacts: {text}")
-
-    return say
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -100,6 +79,10 @@ def _discover(request: pytest.FixtureRequest, plans: list[Plan], mode: str) -> N
         base_url = request.getfixturevalue("base_url") or base_url
 
     def contexts() -> ContextSetup:
+        if any(plan.requirement.auth for plan in plans):
+            from pytest_pacts.pytest_plugin.auth_access import use_base_url
+
+            use_base_url(config, base_url)  # where a profile without its own logs in
         base = request.getfixturevalue("browser_context_args") if playwright else {}
         # what records a test's artifacts (video, HAR) is the test's, not discovery's
         shaping = {k: v for k, v in base.items() if not k.startswith("record_")}
