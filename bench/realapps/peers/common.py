@@ -99,6 +99,8 @@ class Snapshot:
             location = str(part.get("Content-Location") or "")
             if location and not location.startswith("cid:"):
                 self.bodies.setdefault(location, (kind, body))
+                # a request never carries the fragment a page's address may have been saved with
+                self.bodies.setdefault(location.split("#")[0], (kind, body))
             cid = str(part.get("Content-ID") or "").strip("<>") or location[4:]
             if cid:
                 self.bodies[f"{origin}{self.PREFIX}{cid}"] = (kind, body)
