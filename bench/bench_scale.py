@@ -305,7 +305,8 @@ def scale(
     discovering: Counter[str] = Counter()
     for runner in copies:
         here, cached, other, waited = discovery_summary(runner.output)
-        found = re.findall(r"pacts: discovering (\S+) \(", runner.output)
+        # a worker's lines reach the controller's summary as "pacts: [gw0] discovering ..."
+        found = re.findall(r"pacts: (?:\[\w+\] )?discovering (\S+) \(", runner.output)
         discovering.update(found)
         tally = Counter(runner.verdicts.values())
         print(

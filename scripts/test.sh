@@ -14,7 +14,7 @@ echo "== mypy --strict"
 .venv/bin/mypy
 echo "== pytest"
 set +e
-.venv/bin/pytest -n 2 -p no:cacheprovider "$@"
+.venv/bin/pytest -n 2 -p no:cacheprovider --durations=25 "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

@@ -42,6 +42,18 @@ class CommandError(PactsError):
         self.exit_code = exit_code
 
 
+def add_store_option(
+    parser: argparse.ArgumentParser, default: object = None, *, when: str = ""
+) -> None:
+    """The ``--store PATH|DSN`` option every store-reading command takes."""
+    parser.add_argument(
+        "--store",
+        default=default,
+        metavar="PATH|DSN",
+        help=f"the store (default: ${STORE_ENV}, else .pacts/pacts.db here{when})",
+    )
+
+
 def store_target(args: argparse.Namespace) -> tuple[str, str]:
     """The store to open and where that choice came from (for error messages)."""
     given: str | None = args.store

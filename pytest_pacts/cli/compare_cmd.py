@@ -18,8 +18,8 @@ from pytest_pacts.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    STORE_ENV,
     CommandError,
+    add_store_option,
     opened_store,
 )
 from pytest_pacts.reports.regressions import comparison_markdown, regression_json
@@ -44,12 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--req", action="append", default=[], metavar="REQ_ID", help="only this requirement"
     )
-    parser.add_argument(
-        "--store",
-        default=None,
-        metavar="PATH|DSN",
-        help=f"the store (default: ${STORE_ENV}, else .pacts/pacts.db here)",
-    )
+    add_store_option(parser)
     parser.add_argument("--format", choices=("md", "json"), default="md", help="output format")
     parser.add_argument(
         "--slower",

@@ -15,7 +15,14 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
-from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, STORE_ENV, CommandError, opened_store
+from pytest_pacts.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    STORE_ENV,
+    CommandError,
+    add_store_option,
+    opened_store,
+)
 from pytest_pacts.cli.plan_cmd import load_plans
 from pytest_pacts.generator import (
     GenerationError,
@@ -39,12 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--out", type=Path, default=Path("generated_tests"), metavar="DIR")
-    parser.add_argument(
-        "--store",
-        default=None,
-        metavar="PATH|DSN",
-        help=f"the store (default: ${STORE_ENV}, else .pacts/pacts.db here when it exists)",
-    )
+    add_store_option(parser, when=" when it exists")
     parser.add_argument(
         "--discover",
         action="store_true",

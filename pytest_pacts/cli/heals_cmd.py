@@ -18,7 +18,7 @@ import json
 import os
 from collections.abc import Callable
 
-from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, STORE_ENV, opened_store
+from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, STORE_ENV, add_store_option, opened_store
 from pytest_pacts.cli.heals_review import GO, proposal_filter, run_accept, run_reject
 from pytest_pacts.cli.heals_show import run_show, summary
 from pytest_pacts.cli.render import clip, out, score, table, when
@@ -164,12 +164,7 @@ def _store_option(parser: argparse.ArgumentParser, default: object = argparse.SU
     # On ``heals`` and on each action, so ``pacts heals --store X list`` and
     # ``pacts heals list --store X`` both work; SUPPRESS keeps the action's copy from
     # overwriting the outer one when it is not given.
-    parser.add_argument(
-        "--store",
-        metavar="PATH|DSN",
-        default=default,
-        help=f"the store (default: ${STORE_ENV}, else .pacts/pacts.db here)",
-    )
+    add_store_option(parser, default)
 
 
 def _no_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:

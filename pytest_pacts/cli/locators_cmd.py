@@ -13,7 +13,7 @@ import argparse
 import json
 from collections import defaultdict
 
-from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, opened_store
+from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, add_store_option, opened_store
 from pytest_pacts.cli.render import out, when
 from pytest_pacts.store.records import VerifiedLocator
 
@@ -27,11 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "verified: how often and when last. Read-only.",
     )
     parser.add_argument("req_id", metavar="REQ-ID")
-    parser.add_argument(
-        "--store",
-        metavar="PATH|DSN",
-        help="the store (default: $PACTS_STORE, else .pacts/pacts.db here)",
-    )
+    add_store_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)
 

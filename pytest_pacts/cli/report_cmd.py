@@ -12,7 +12,13 @@ import json
 import re
 from datetime import UTC, datetime, timedelta
 
-from pytest_pacts.cli.common import EXIT_OK, EXIT_USAGE, STORE_ENV, CommandError, opened_store
+from pytest_pacts.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    add_store_option,
+    opened_store,
+)
 from pytest_pacts.reports.summary import from_store
 
 _RELATIVE = re.compile(r"^(\d+)\s*([dhm])$")
@@ -25,12 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Summarise the runs in the store: verdict counts, heals by track, pending "
         "proposals, promotion-required count and the SLOs (docs/reports.md) with PASS/FAIL.",
     )
-    parser.add_argument(
-        "--store",
-        default=None,
-        metavar="PATH|DSN",
-        help=f"the store (default: ${STORE_ENV}, else .pacts/pacts.db here)",
-    )
+    add_store_option(parser)
     parser.add_argument("--format", choices=("md", "json"), default="md", help="output format")
     parser.add_argument(
         "--since",

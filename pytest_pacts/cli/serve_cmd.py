@@ -16,6 +16,7 @@ from pytest_pacts.cli.common import (
     EXIT_USAGE,
     STORE_ENV,
     CommandError,
+    add_store_option,
     local_store_file,
     store_target,
 )
@@ -46,12 +47,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--store",
-        default=None,
-        metavar="PATH|DSN",
-        help=f"the store (default: ${STORE_ENV}, else .pacts/pacts.db here)",
-    )
+    add_store_option(parser)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument(
         "--port", type=int, default=8765, help="port to bind (default 8765; 0 picks a free one)"

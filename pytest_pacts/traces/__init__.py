@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pytest_pacts.errors import PactsError
 from pytest_pacts.store import Store
 from pytest_pacts.traces.bundles import (
     TraceSettings,
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 
-class UnknownRun(LookupError):
+class UnknownRun(PactsError, LookupError):
     """No run (or more than one) of that name kept trace bundles; the message says which
     runs did."""
 
