@@ -69,7 +69,10 @@ def sample_plans() -> list[Plan]:
     blocks = load_blocks_file(SAMPLES / "blocks" / "common.blocks.yaml", LoaderOptions(env={}))
     shared = LoaderOptions(env={}, shared_blocks=blocks)
     files = sorted(SAMPLES.glob("*.xlsx")) + sorted(SAMPLES.glob("*.req.*"))
-    return [plan for f in files for plan in load_file(f, shared).plans]
+    # the requirements that start signed in through an auth profile need the pytest layer's
+    # sessions; the ones measured here sign in through their own steps
+    plans = [plan for f in files for plan in load_file(f, shared).plans]
+    return [plan for plan in plans if plan.requirement.auth is None]
 
 
 def cpu_seconds() -> float:
