@@ -105,8 +105,8 @@ class HealContext:
     round_results: list[RungResult] = field(default_factory=list)
     # the page as this round found it, taken once by the run (None: no artifacts directory)
     screenshot_before: str | None = None
-    # what candidate locators resolved to during this round (``_common.resolve``); the
-    # ladder empties it after a rung that may change the page (one without ``reads_only``)
+    # what candidate locators resolved to during the current rung (``_common.resolve``); the
+    # ladder empties it before each rung, since a rung may change the page
     resolved: dict[tuple[str, str], Resolved] = field(default_factory=dict)
 
 
@@ -135,10 +135,7 @@ class RungResult:
 
 
 class Rung(Protocol):
-    """One rung of the ladder. Returns ``None`` when it does not apply to the failure.
-
-    A rung may also say ``reads_only = True`` (it looks at the page and never changes it):
-    the ladder then keeps what candidate locators resolved to for the rungs after it."""
+    """One rung of the ladder. Returns ``None`` when it does not apply to the failure."""
 
     name: HealRung
 

@@ -12,7 +12,6 @@ class AlternateRung:
     """Try the step's alternates (discovery's other verified renderings of the element)."""
 
     name = HealRung.ALTERNATE
-    reads_only = True  # looks at the page, never changes it: the ladder keeps its memo
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         state = ctx.state

@@ -143,16 +143,15 @@ class HealingLadder:
         for rung in self.rungs:
             if self._spent(ctx, rung):
                 continue
+            # a rung before this one may have changed the page, and a page changes by itself
+            # too (a menu still opening): a rung's answers are kept for that rung only
+            ctx.resolved.clear()
             try:
                 result = rung.attempt(ctx)
             except (PlaywrightError, UnrenderableLocator) as exc:
                 # the executor never raises from its internals: a rung that
                 # breaks declines, and the reason says how
                 result = RungResult(rung.name, False, f"error: {first_line(exc)}")
-            if not getattr(rung, "reads_only", False):
-                # it may have changed the page (revealed, dismissed, a plugin's or a
-                # person's doing): what candidates resolved to before is no longer known
-                ctx.resolved.clear()
             if result is None:
                 continue
             ctx.round_results.append(result)

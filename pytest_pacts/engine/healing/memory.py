@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 class MemoryRung:
     name = HealRung.MEMORY
-    reads_only = True  # looks at the page, never changes it: the ladder keeps its memo
 
     def __init__(self, store: HealStore | None) -> None:
         self.store = store

@@ -19,7 +19,6 @@ class RediscoveryRung:
     """
 
     name = HealRung.REDISCOVERY
-    reads_only = True  # looks at the page, never changes it: the ladder keeps its memo
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
         self.discoverer = discoverer or Discoverer()

@@ -83,7 +83,6 @@ class RegionDriftRung:
     """Find the element again without a vanished region; accept only on strong evidence."""
 
     name = HealRung.REPAIR
-    reads_only = True  # looks at the page, never changes it: the ladder keeps its memo
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
         self.discoverer = discoverer or Discoverer()

@@ -27,7 +27,6 @@ SETTLE_CAP_MS = 1_500.0
 
 class SimilarityRung:
     name = HealRung.SIMILARITY
-    reads_only = True  # looks at the page, never changes it: the ladder keeps its memo
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         fp = ctx.state.fingerprint
