@@ -223,12 +223,7 @@ class StepRunner:
         try:
             value = self.value_of(step)
         except TemplateError as exc:
-            return Failure(
-                type=FailureType.EXPECTATION_FAILED,
-                message=f"the value cannot be resolved: {exc}",
-                step_index=step.index,
-                cause="configuration",
-            )
+            return _unresolvable(step, "the value", exc)
         attempt.value_shown = str(value) if value is not None else None
         url_before = self.page.url
         subject: Subject | None = None
@@ -298,12 +293,7 @@ class StepRunner:
         try:
             expected, secret = self._resolved(step.expected)
         except TemplateError as exc:
-            return Failure(
-                type=FailureType.EXPECTATION_FAILED,
-                message=f"the expected outcome cannot be resolved: {exc}",
-                step_index=step.index,
-                cause="configuration",
-            )
+            return _unresolvable(step, "the expected outcome", exc)
         failure = self.checker.check(
             expected,
             element=subject,
@@ -408,12 +398,7 @@ class StepRunner:
         try:
             url = reveal(self.resolver.resolve(ref.url))
         except TemplateError as exc:
-            return Failure(
-                type=FailureType.EXPECTATION_FAILED,
-                message=f"the response's URL pattern cannot be resolved: {exc}",
-                step_index=step.index,
-                cause="configuration",
-            )
+            return _unresolvable(step, "the response's URL pattern", exc)
         since = self._since(step)
         deadline = now_ms() + self.options.step_timeout_ms
         while True:
@@ -551,3 +536,14 @@ class StepRunner:
             return self.page.url
         except PlaywrightError:
             return ""
+
+
+def _unresolvable(step: Step, what: str, exc: TemplateError) -> Failure:
+    """A step whose value, expected outcome or URL pattern names a var nothing set: the
+    requirement's own doing (``configuration``), said in words."""
+    return Failure(
+        type=FailureType.EXPECTATION_FAILED,
+        message=f"{what} cannot be resolved: {exc}",
+        step_index=step.index,
+        cause="configuration",
+    )
