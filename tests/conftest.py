@@ -10,6 +10,17 @@ from pytest_pacts.browser import launch_options
 pytest_plugins = ["pytester"]
 
 
+@pytest.fixture(autouse=True)
+def _terminal_as_on_a_workstation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs under ``pytester`` print the same on a CI machine as on a workstation.
+
+    pytest stops shortening the "short test summary" lines when ``CI`` or ``BUILD_NUMBER``
+    is set, so a message counted in a run's output would appear once more there.
+    """
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("BUILD_NUMBER", raising=False)
+
+
 @pytest.fixture(scope="module")
 def module_browser(playwright: Playwright) -> Iterator[Browser]:
     """One Chromium per test module (the tests' own, not pytest-playwright's ``browser``)."""
