@@ -262,10 +262,27 @@ def _is_ranked(ctx: HealContext, locator: Locator, scored: Scored) -> bool:
     return raw["same"]
 
 
+def wait_budget_ms(ctx: HealContext) -> float:
+    """How long a rung may wait for one thing on the page (a box to stop moving, a banner to
+    go): the settle timeout, at least a second, never more than the step's timeout."""
+    return min(ctx.options.step_timeout_ms, max(ctx.options.settle_timeout_ms, 1_000.0))
+
+
 def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:
-    """The five-point gate on ``locator``: ok, the reason in words, and the evidence."""
+    """The five-point gate on ``locator``: ok, the reason in words, and the evidence.
+
+    A candidate that fails only because its box is still moving (a menu sliding in) is
+    waited for and checked again: judging it mid-animation would pass over the best
+    candidate for a lower one that happens to be checked once the animation is over, so
+    the choice, and the proposal it opens, would depend on timing.
+    """
     try:
         gate = check_locator(ctx.page, locator, action_of(ctx))
+        point = blocking_point(gate, Action(action_of(ctx)))
+        if point is not None and point.code == "unstable":
+            arg = {"timeout_ms": wait_budget_ms(ctx)}
+            call_on_elements(to_playwright(ctx.page, locator), "stable", arg)
+            gate = check_locator(ctx.page, locator, action_of(ctx))
     except (PlaywrightError, UnrenderableLocator) as exc:
         return False, first_line(exc), {}
     evidence: JSON = {"gate_result": gate_json(gate)}

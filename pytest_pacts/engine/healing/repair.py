@@ -25,7 +25,12 @@ from playwright.sync_api import Error as PlaywrightError
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded, to_playwright
 from pytest_pacts.discovery.payloads import OverlayResult, checked
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import first_line, frame_of, gate_evidence
+from pytest_pacts.engine.healing._common import (
+    first_line,
+    frame_of,
+    gate_evidence,
+    wait_budget_ms,
+)
 from pytest_pacts.engine.healing._js import call_on_elements, handle_in_frame
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.models.locator import Locator
@@ -74,7 +79,7 @@ class RepairRung:
         return RungResult(self.name, False, f"{done}; still failing: {why}", evidence=evidence)
 
     def _timeout(self, ctx: HealContext) -> float:
-        return min(ctx.options.step_timeout_ms, max(ctx.options.settle_timeout_ms, 1_000.0))
+        return wait_budget_ms(ctx)
 
     def _reveal(self, ctx: HealContext, locator: Locator) -> str:
         target = to_playwright(ctx.page, locator)

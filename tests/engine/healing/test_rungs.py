@@ -18,6 +18,7 @@ from pytest_pacts.engine.healing import (
     RepairRung,
     SimilarityRung,
 )
+from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import FailureType, HealRung
 from pytest_pacts.pytest_plugin import hookspecs
@@ -282,3 +283,23 @@ def test_timeout_gets_an_adaptive_longer_wait(tab: Page) -> None:
     attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
     assert result is not None and result.repaired, attempt.reason
     assert "waited up to 2.0 s longer" in attempt.reason
+
+
+def test_a_candidate_still_sliding_in_is_waited_for_not_passed_over(tab: Page) -> None:
+    # A menu slides in after "Open menu": the best candidate must not lose to a lower one
+    # only because it was checked mid-animation (the choice, and so the proposal a heal opens,
+    # would then depend on timing; the demo's v2 menu did this to "Logout").
+    tab.set_content("""<style>@keyframes slide { from { transform: translateX(-30px) } }
+        .open { animation: slide 900ms linear }</style><nav id="menu">
+        <a id="nav-logout" href="#out">Log out</a></nav>""")
+    plan, state = discovered(tab, "Log out")
+    ctx = failing_context(
+        tab, plan, state, locator=Locator(strategy=Strategy.CSS, css="#gone", confidence=0.5)
+    )
+    best = Locator(strategy=Strategy.TEXT, text="Log out", exact=True, confidence=0.82)
+    lower = Locator(strategy=Strategy.CSS, css="#nav-logout", confidence=0.66)
+    tab.evaluate("() => document.querySelector('#menu').classList.add('open')")
+    options = [(best, best.confidence, {}), (lower, lower.confidence, {})]
+    result = try_locators(ctx, HealRung.REDISCOVERY, options, "re-discovered locator")
+    assert result is not None and result.accepted, result and result.reason
+    assert result.locator == best
