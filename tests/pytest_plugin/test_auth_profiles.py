@@ -136,7 +136,10 @@ def test_a_failed_login_is_reported_once_with_its_root_cause(
 ) -> None:
     monkeypatch.setenv("SHOP_PASSWORD", "not-the-password")
     with DemoServer("v1") as app:
-        result = _run(project, app, "--junitxml=junit.xml", "--pacts-discover=off")
+        # the login's last step waits out its step timeout: 3 s instead of the default 10
+        result = _run(
+            project, app, "--junitxml=junit.xml", "--pacts-discover=off", "--pacts-step-timeout=3"
+        )
         assert app.logins == []
     result.assert_outcomes(failed=4)
     out = result.stdout.str()

@@ -108,7 +108,10 @@ def test_recipe_version_property(
 ) -> None:
     pytester.makeconftest(CONFTEST)
     pytester.makefile(".req.yaml", login=REQS)
-    pytester.makeini("[pytest]\njunit_family = xunit1\npacts_store = store.db\n")
+    # REQ-WRONG waits out its step timeout: 3 s instead of the default 10
+    pytester.makeini(
+        "[pytest]\njunit_family = xunit1\npacts_store = store.db\npacts_step_timeout = 3\n"
+    )
     monkeypatch.setenv("PACTS_DEMO_RELEASE", "v1")
     for n in (1, 2):
         result = pytester.runpytest_subprocess(
