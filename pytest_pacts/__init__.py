@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+from pytest_pacts._version import __version__
 
 __all__ = [
     "Candidate",

@@ -97,6 +97,8 @@ def test_plan_masks_secret_vars(tmp_path: Path) -> None:
     result = pacts("plan", str(path), "--json")
     assert "pw-canary-1" not in result.stdout
     assert json.loads(result.stdout)[0]["vars"] == {"password": "***"}
+    # the command writes nothing: no document cache under the rootdir (the file's folder)
+    assert not (tmp_path / ".pacts").exists()
 
 
 def test_discover_against_the_demo_app(tmp_path: Path) -> None:

@@ -139,7 +139,8 @@ def load_project(
             raise CommandError(f"{given} does not exist", EXIT_USAGE)
     with pytest_config(paths) as config:
         try:
-            settings = _with_blocks(project_settings(config), blocks)
+            # these commands write nothing: no document cache either
+            settings = _with_blocks(project_settings(config, cache=False), blocks)
         except pytest.UsageError as exc:
             raise CommandError(f"pytest configuration: {exc}", EXIT_USAGE) from None
         if secret_vars:

@@ -29,6 +29,7 @@ from pytest_pacts.planner.errors import ProblemSink, RequirementFileError
 from pytest_pacts.planner.planhash import plan_hash
 from pytest_pacts.planner.readers import READERS, Document, ReadFailure, ReadLimits
 from pytest_pacts.planner.readers.base import JsonLike, PathKey
+from pytest_pacts.planner.readers.cache import read_cached
 from pytest_pacts.planner.schema import validate
 from pytest_pacts.planner.steps import (
     RESPONSE_PREFIX,
@@ -64,6 +65,9 @@ class LoaderOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     limits: ReadLimits = field(default_factory=ReadLimits)
     check_env: bool = True
+    # Where documents read before are kept (readers/cache.py); None reads every file afresh.
+    # The pytest layer passes <rootdir>/.pacts/cache/documents.
+    cache_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -560,7 +564,10 @@ def read_document(path: Path, display: str, options: LoaderOptions) -> Document:
             "a smaller file, or raise the ini key pacts_max_file_mb",
         )
     try:
-        doc = reader(path, display, options.limits)
+        if options.cache_dir is None:
+            doc = reader(path, display, options.limits)
+        else:
+            doc = read_cached(reader, path, display, options.limits, options.cache_dir)
     except ReadFailure as exc:
         raise RequirementFileError.single(exc.source, exc.message, exc.expected) from None
     _normalise(doc)

@@ -29,6 +29,9 @@ from pytest_pacts.pytest_plugin import options
 
 SHARED_BLOCKS_KEY = pytest.StashKey[dict[str, BlockDefinition]]()
 
+# Documents read before (planner/readers/cache.py), beside the store's default place.
+DOCUMENT_CACHE_DIR = Path(".pacts") / "cache" / "documents"
+
 # Marker names pytest itself refuses when they are not registered (it suggests `parametrize`).
 _MISSPELT_PARAMETRIZE = frozenset({"parameterize", "parametrise", "parameterise"})
 
@@ -78,8 +81,11 @@ def strict_markers(config: pytest.Config) -> bool:
         return bool(getattr(config.option, "strict_markers", False))
 
 
-def shared_blocks(config: pytest.Config) -> dict[str, BlockDefinition]:
-    """Blocks from ``pacts_blocks_files``, read once per session."""
+def shared_blocks(
+    config: pytest.Config, cache_dir: Path | None = None
+) -> dict[str, BlockDefinition]:
+    """Blocks from ``pacts_blocks_files``, read once per session (through the document
+    cache in ``cache_dir`` when one is given)."""
     if SHARED_BLOCKS_KEY in config.stash:
         return config.stash[SHARED_BLOCKS_KEY]
     blocks: dict[str, BlockDefinition] = {}
@@ -88,29 +94,41 @@ def shared_blocks(config: pytest.Config) -> dict[str, BlockDefinition]:
         if not path.is_file():
             raise pytest.UsageError(f"pacts_blocks_files: {name} does not exist (looked at {path})")
         try:
-            blocks.update(load_blocks_file(path, LoaderOptions(env=dict(os.environ))))
+            blocks.update(
+                load_blocks_file(path, LoaderOptions(env=dict(os.environ), cache_dir=cache_dir))
+            )
         except RequirementFileError as exc:
             raise pytest.UsageError(f"pacts_blocks_files: {exc}") from None
     config.stash[SHARED_BLOCKS_KEY] = blocks
     return blocks
 
 
-def loader_options(config: pytest.Config) -> LoaderOptions:
+def document_cache_dir(config: pytest.Config) -> Path:
+    """``<rootdir>/.pacts/cache/documents``: requirement files read before, by content, so
+    an unchanged workbook is not parsed (nor openpyxl imported) at the next collection."""
+    return config.rootpath / DOCUMENT_CACHE_DIR
+
+
+def loader_options(config: pytest.Config, *, cache: bool = True) -> LoaderOptions:
+    """How files are read; ``cache=False`` neither reads nor writes the document cache
+    (the ``pacts`` commands, which write nothing)."""
     settings = options.settings(config)
+    cache_dir = document_cache_dir(config) if cache else None
     return LoaderOptions(
         env=dict(os.environ),
         secret_vars=frozenset(settings.secret_vars),
-        shared_blocks=shared_blocks(config),
+        shared_blocks=shared_blocks(config, cache_dir),
         max_file_bytes=settings.max_file_bytes,
         limits=settings.read_limits(),
+        cache_dir=cache_dir,
     )
 
 
-def project_settings(config: pytest.Config) -> ProjectSettings:
+def project_settings(config: pytest.Config, *, cache: bool = True) -> ProjectSettings:
     """The settings of a configured pytest session (markers are read now: register any
-    before calling)."""
+    before calling); ``cache`` as for :func:`loader_options`."""
     return ProjectSettings(
-        loader=loader_options(config),
+        loader=loader_options(config, cache=cache),
         markers=registered_markers(config),
         strict_markers=strict_markers(config),
         rootpath=config.rootpath,

@@ -12,8 +12,7 @@ import bisect
 import json
 import re
 from pathlib import Path
-
-import yaml
+from typing import TYPE_CHECKING
 
 from pytest_pacts.models import SourceRef
 from pytest_pacts.planner.readers.base import (
@@ -25,6 +24,10 @@ from pytest_pacts.planner.readers.base import (
     text_loc,
 )
 from pytest_pacts.planner.readers.limits import ReadLimits
+
+if TYPE_CHECKING:  # PyYAML is imported when a YAML file is read (a warm collection reads
+    # documents from the cache, readers/cache.py)
+    import yaml
 
 _DECODER = json.JSONDecoder()
 _WS = " \t\n\r"
@@ -121,17 +124,17 @@ def read_json(path: Path, display: str, limits: ReadLimits | None = None) -> Doc
     )
 
 
-class _SafeComposer(yaml.SafeLoader):
-    """SafeLoader that refuses duplicate keys (a silent overwrite would lose steps)."""
-
-
 def _walk_yaml(
     node: yaml.Node,
     path: PathKey,
-    loader: _SafeComposer,
+    loader: yaml.SafeLoader,
     display: str,
     positions: dict[PathKey, SourceRef | Pos],
 ) -> JsonLike:
+    """The value of ``node``, refusing duplicate keys (a silent overwrite would lose steps)
+    and language-specific tags."""
+    import yaml
+
     here = text_loc(display, node.start_mark.line + 1, node.start_mark.column + 1)
     positions[path] = here
     if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in (
@@ -175,6 +178,8 @@ def _yaml_size_check(root: yaml.Node, display: str, limits: ReadLimits) -> None:
     limit once aliases are expanded (a "billion laughs" file of a few hundred bytes names
     the same anchored list thousands of times). Each distinct node is measured once, so the
     check is linear in the file, not in its expansion."""
+    import yaml
+
     sizes: dict[int, int] = {}
     # iterative post-order walk: a hostile file must not exhaust the Python stack either
     stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
@@ -212,9 +217,11 @@ def _yaml_size_check(root: yaml.Node, display: str, limits: ReadLimits) -> None:
 
 
 def read_yaml(path: Path, display: str, limits: ReadLimits | None = None) -> Document:
+    import yaml
+
     limits = limits or ReadLimits()
     text = _read_text(path, display)
-    loader = _SafeComposer(text)
+    loader = yaml.SafeLoader(text)
     try:
         try:
             node = loader.get_single_node()

@@ -16,9 +16,6 @@ import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from openpyxl import load_workbook
-from openpyxl.utils import get_column_letter
-
 from pytest_pacts.models import SourceRef
 from pytest_pacts.planner.readers.base import Document, JsonLike, PathKey, Pos, ReadFailure
 from pytest_pacts.planner.readers.limits import MIB, ReadLimits
@@ -71,6 +68,8 @@ class _Cell:
 def _rows(ws: object, display: str, limits: ReadLimits) -> Iterator[tuple[int, list[_Cell]]]:
     """The sheet's rows, streamed; more rows than the limit, or a cell longer than the cell
     limit, is a located :class:`ReadFailure` as soon as it is met."""
+    from openpyxl.utils import get_column_letter
+
     title = str(getattr(ws, "title", ""))
     for row_number, row in enumerate(ws.iter_rows(), start=1):  # type: ignore[attr-defined]
         if row_number > limits.max_rows:
@@ -378,6 +377,10 @@ def _read_config_sheet(
 def read_xlsx(path: Path, display: str, limits: ReadLimits | None = None) -> Document:
     """Read a workbook into the schema shape; raises :class:`ReadFailure` when unreadable
     or over the :class:`ReadLimits`."""
+    # openpyxl (and numpy, which it imports when installed) only when a workbook is read:
+    # a warm collection takes unchanged workbooks from the document cache (readers/cache.py)
+    from openpyxl import load_workbook
+
     limits = limits or ReadLimits()
     check_archive(path, display, limits)
     try:

@@ -1,0 +1,264 @@
+"""Documents read before, kept as JSON so an unchanged requirement file is not parsed again.
+
+IDEs run ``pytest --collect-only`` all the time. Reading a workbook imports openpyxl (and
+numpy, which openpyxl imports whenever it is installed), which costs more than the rest of
+the plugin's collection; a warm collection of an unchanged ``.xlsx`` reads its
+:class:`~pytest_pacts.planner.readers.base.Document` from here and imports neither.
+
+- An entry is named by a hash of the file's bytes, the reader (the file's suffix), the
+  :class:`~pytest_pacts.planner.readers.limits.ReadLimits`, :data:`FORMAT_VERSION` and the
+  package version: a changed file, limit, reader or release is a different entry.
+- Only what a reader returns is kept: the file's values as written and where each was
+  written. Templates (``{{ env.X }}``, ``{{ secret.X }}``) are still text here; they are
+  resolved later, by the loader, so no environment value ever reaches the cache. A read that
+  fails (:class:`~pytest_pacts.planner.readers.base.ReadFailure`) is never kept: it is
+  reported afresh each time.
+- The file's display path is not kept (it is given back on reading), so locations read from
+  an entry render exactly as from a fresh read (``file:sheet:row:col``, ``file:line:col``).
+- An entry is written to a temporary file and renamed into place, so a reader never sees
+  half of one; an entry that cannot be read, is over :data:`MAX_ENTRY_BYTES` or has the
+  wrong shape is ignored and written again; a directory that cannot be written is no error
+  (the file is just read every time).
+- After each write, entries not used for :data:`MAX_AGE_DAYS` days are deleted and at most
+  :data:`MAX_ENTRIES` are kept (the least recently used go first). A hit marks its entry as
+  used at most once a day, so warm collections rarely write at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pytest_pacts._version import __version__
+from pytest_pacts.models import SourceRef
+from pytest_pacts.planner.readers.base import Document, JsonLike, PathKey, Pos
+from pytest_pacts.planner.readers.limits import MIB, ReadLimits
+
+#: Bump whenever a reader's output changes (values, positions or cell problems), so entries
+#: written by the earlier readers are not used.
+FORMAT_VERSION = 1
+#: An entry larger than this is neither read nor written (a 1,000-requirement workbook is
+#: about 4 MB as an entry).
+MAX_ENTRY_BYTES = 64 * MIB
+#: The most entries kept in one cache directory.
+MAX_ENTRIES = 256
+#: Entries not used for this many days are deleted.
+MAX_AGE_DAYS = 30
+
+_SUFFIX = ".json"
+_TMP_PREFIX = ".tmp-"
+_DAY = 24 * 3600.0
+
+Reader = Callable[[Path, str, ReadLimits], Document]
+
+
+def entry_key(content: bytes, suffix: str, limits: ReadLimits) -> str:
+    """The name of the entry for a file's ``content`` read as ``suffix`` under ``limits``."""
+    header = json.dumps(
+        [FORMAT_VERSION, __version__, suffix.lower(), dataclasses.astuple(limits)]
+    ).encode()
+    digest = hashlib.sha256(header)
+    digest.update(b"\0")
+    digest.update(content)
+    return digest.hexdigest()
+
+
+def read_cached(
+    reader: Reader, path: Path, display: str, limits: ReadLimits, cache_dir: Path
+) -> Document:
+    """``reader(path, display, limits)``, from ``cache_dir`` when this file was read before
+    with the same limits (see the module documentation). A :class:`ReadFailure` is raised as
+    the reader raises it, and nothing is written."""
+    content = path.read_bytes()
+    key = entry_key(content, path.suffix, limits)
+    entry = cache_dir / f"{key}{_SUFFIX}"
+    doc = _load(entry, display)
+    if doc is not None:
+        return doc
+    doc = reader(path, display, limits)
+    # The file may have changed while it was read: keep the document only under the
+    # content it was read from.
+    with contextlib.suppress(OSError):
+        if entry_key(path.read_bytes(), path.suffix, limits) == key:
+            _store(entry, doc, display)
+    return doc
+
+
+def _load(entry: Path, display: str) -> Document | None:
+    """The document of ``entry``, or ``None`` when there is none usable."""
+    try:
+        with entry.open("rb") as stream:
+            used = os.fstat(stream.fileno()).st_mtime
+            content = stream.read(MAX_ENTRY_BYTES + 1)
+        if len(content) > MAX_ENTRY_BYTES:
+            return None
+        doc = _decode(json.loads(content), display)
+    except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return None
+    if doc is not None and time.time() - used > _DAY:
+        with contextlib.suppress(OSError):
+            os.utime(entry)  # used now: pruning keeps it
+    return doc
+
+
+def _pos(value: object) -> Pos:
+    if not isinstance(value, list) or len(value) != 4:
+        raise ValueError("not a position")
+    sheet, row, line, column = value
+    if not (
+        (sheet is None or isinstance(sheet, str))
+        and (row is None or type(row) is int)
+        and (line is None or type(line) is int)
+        and (column is None or isinstance(column, str))
+    ):
+        raise ValueError("not a position")
+    return (sheet, row, line, column)
+
+
+def _key(value: object) -> PathKey:
+    if not isinstance(value, list) or not all(
+        isinstance(part, str) or type(part) is int for part in value
+    ):
+        raise ValueError("not a value's path")
+    return tuple(value)
+
+
+def _text_or_none(value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError("not text")
+    return value
+
+
+def _decode(payload: object, display: str) -> Document | None:
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT_VERSION:
+        return None
+    positions: dict[PathKey, SourceRef | Pos] = {}
+    for item in payload["positions"]:
+        key, pos = item
+        positions[_key(key)] = _pos(pos)
+    problems: list[tuple[SourceRef, str, str | None]] = []
+    for item in payload["cell_problems"]:
+        pos, message, expected = item
+        sheet, row, line, column = _pos(pos)
+        if not isinstance(message, str):
+            raise ValueError("not a message")
+        problems.append(
+            (
+                SourceRef(path=display, sheet=sheet, row=row, line=line, column=column),
+                message,
+                _text_or_none(expected),
+            )
+        )
+    data: JsonLike = payload["data"]
+    return Document(display, data, positions, problems)
+
+
+def _as_pos(value: SourceRef | Pos, display: str) -> Pos | None:
+    if isinstance(value, SourceRef):
+        if value.path != display:
+            return None
+        return (value.sheet, value.row, value.line, value.column)
+    return value
+
+
+def _encode(doc: Document, display: str) -> bytes | None:
+    """``doc`` as an entry, or ``None`` when it would not read back as it is (a location in
+    another file, a value JSON does not keep)."""
+    if doc.path != display or not _plain_json(doc.data):
+        return None
+    positions: list[object] = []
+    for key, value in doc.positions.items():
+        pos = _as_pos(value, display)
+        if pos is None:
+            return None
+        positions.append([list(key), list(pos)])
+    problems: list[object] = []
+    for source, message, expected in doc.cell_problems:
+        pos = _as_pos(source, display)
+        if pos is None:
+            return None
+        problems.append([list(pos), message, expected])
+    payload = {
+        "format": FORMAT_VERSION,
+        "data": doc.data,
+        "positions": positions,
+        "cell_problems": problems,
+    }
+    try:
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return text.encode("utf-8")
+
+
+def _plain_json(value: object) -> bool:
+    """Does ``value`` read back from JSON as it is (text keys, no tuples, finite floats)?"""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not all(type(key) is str for key in item):
+                return False
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+        elif not (item is None or type(item) in (str, int, float, bool)):
+            return False
+    return True
+
+
+def _store(entry: Path, doc: Document, display: str) -> None:
+    content = _encode(doc, display)
+    if content is None or len(content) > MAX_ENTRY_BYTES:
+        return
+    import tempfile  # only when writing (a warm collection writes nothing)
+
+    directory = entry.parent
+    try:
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=_SUFFIX, dir=directory)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(content)
+        os.replace(tmp, entry)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return
+    prune(directory)
+
+
+def prune(directory: Path, now: float | None = None) -> None:
+    """Delete entries not used for :data:`MAX_AGE_DAYS` days, then the least recently used
+    beyond :data:`MAX_ENTRIES` (and temporary files left by a writer that died)."""
+    now = time.time() if now is None else now
+    entries: list[tuple[float, Path]] = []
+    try:
+        names = list(directory.iterdir())
+    except OSError:
+        return
+    for path in names:
+        if not path.name.endswith(_SUFFIX):
+            continue
+        try:
+            used = path.stat().st_mtime
+        except OSError:
+            continue
+        temporary = path.name.startswith(_TMP_PREFIX)
+        if now - used > (_DAY if temporary else MAX_AGE_DAYS * _DAY):
+            with contextlib.suppress(OSError):
+                path.unlink()
+        elif not temporary:
+            entries.append((used, path))
+    entries.sort(reverse=True)
+    for _, path in entries[MAX_ENTRIES:]:
+        with contextlib.suppress(OSError):
+            path.unlink()
