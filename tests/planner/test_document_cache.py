@@ -284,6 +284,18 @@ def test_a_document_that_would_not_read_back_as_it_is_is_not_cached(
     assert not (tmp_path / "c").exists()
 
 
+def test_a_lone_surrogate_is_read_and_not_cached(tmp_path: Path) -> None:
+    # JSON may escape half a surrogate pair; the text cannot be written as UTF-8
+    path = tmp_path / "x.req.json"
+    path.write_text('{"req_id": "R1", "url": "/", "title": "\\ud800", "steps": []}')
+    reader = Counting(".json")
+    for _ in range(2):
+        doc = read_cached(reader, path, "x.req.json", ReadLimits(), tmp_path / "c")
+        assert doc.data == {"req_id": "R1", "url": "/", "title": "\ud800", "steps": []}
+    assert reader.calls == 2
+    assert not (tmp_path / "c").exists()
+
+
 def test_a_cache_that_cannot_be_written_is_no_error(files: dict[str, Path], tmp_path: Path) -> None:
     not_a_dir = tmp_path / "file"
     not_a_dir.write_text("")

@@ -192,9 +192,10 @@ def _encode(doc: Document, display: str) -> bytes | None:
     }
     try:
         text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError):
+        # UnicodeEncodeError (a ValueError) for a lone surrogate, e.g. JSON's "\ud800"
+        return text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # nesting deeper than json can write
         return None
-    return text.encode("utf-8")
 
 
 def _plain_json(value: object) -> bool:
