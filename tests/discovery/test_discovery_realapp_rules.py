@@ -301,3 +301,87 @@ def test_nothing_in_the_modal_matches_so_the_page_is_searched(tab: Page) -> None
     assert not result.ok and result.unresolved is not None
     assert result.unresolved.failed_point is not None
     assert result.unresolved.failed_point.code == "obscured"
+
+
+# A search box is named by what it searches; a role word names what looks like the role.
+
+SEARCH_PAGE = """
+<aside><input id="exp" type="text" placeholder="Search Experiments" aria-label="search experiments">
+<ul><li><a href="#1">iris</a></li><li><a href="#2">houses</a></li></ul></aside>
+<main><h2>iris</h2>
+<div class="toolbar"><input id="runs" type="search" role="combobox" data-test-id="search-box"
+  placeholder='metrics.rmse &lt; 1 and params.model = "tree"'>
+<span class="select"><input id="inner" type="search" role="combobox" readonly style="opacity: 0">
+<span>Time created</span></span></div>
+<table><tr><td>gradient-boosting</td></tr><tr><td>baseline</td></tr></table>
+<p>2 matching runs</p></main>
+"""
+
+
+def test_search_words_name_the_pages_only_search_box_for_what_it_searches(tab: Page) -> None:
+    """ "Search runs" names the box that searches the runs the page lists: no element's name
+    says "runs" (its placeholder is an example query), but it is the page's one editable
+    search field (``type=search``) whose own words do not say it searches something else
+    ("Search Experiments" does), and the page shows what it searches ("2 matching runs").
+    A select's read-only inner search input is no field to type in."""
+    tab.set_content(SEARCH_PAGE)
+    for action in ("fill", "press"):
+        assert chosen_id(tab, find(tab, "Search runs", action)) == "runs", action
+    assert chosen_id(tab, find(tab, "Search Experiments", "fill")) == "exp"  # by its name
+    assert find(tab, "Search runs", "click").locator is None  # a click names a control
+
+
+def test_search_words_do_not_take_a_search_box_that_searches_something_else(tab: Page) -> None:
+    # the only search box says it searches users: "Search runs" is not it
+    tab.set_content('<input id="u" type="search" placeholder="Search users"><p>2 matching runs</p>')
+    assert find(tab, "Search runs", "fill").locator is None
+    # two unnamed search boxes: which one searches the runs is not said
+    tab.set_content(
+        '<input type="search" placeholder="e.g. accuracy > 0.9"><input type="search">'
+        "<p>2 matching runs</p>"
+    )
+    assert find(tab, "Search runs", "fill").locator is None
+    # the page never mentions runs: the box is not said to search them
+    tab.set_content('<input type="search" placeholder="e.g. accuracy > 0.9"><p>3 models</p>')
+    assert find(tab, "Search runs", "fill").locator is None
+
+
+GRID_ROWS = "".join(
+    f'<div role="row" class="grid-row"><div role="gridcell" class="cell">'
+    f'<span class="box"><input id="sel-{n}" class="row-select" type="checkbox" '
+    f'aria-label="Press Space to toggle row selection (unchecked)" style="opacity: 0" '
+    "onchange=\"this.setAttribute('aria-label', 'Press Space to toggle row selection ("
+    "' + (this.checked ? 'checked' : 'unchecked') + ')')\"></span>"
+    '<label class="visibility-toggle"><input type="checkbox" checked '
+    'style="width: 0; margin: 0; padding: 0; border: 0">'
+    '<svg aria-hidden="true" width="14" height="14"><circle cx="7" cy="7" r="5"/></svg></label>'
+    '<label class="pin-toggle"><input id="pin-{n}" type="checkbox" '
+    'style="width: 0; margin: 0; padding: 0; border: 0">'
+    '<svg aria-hidden="true" width="14" height="14"><rect width="8" height="12"/></svg></label>'
+    f'</div><div role="gridcell" class="cell"><a href="#{n}">{n}</a></div></div>'
+    for n in ("alpha", "beta")
+)
+
+
+def test_checkbox_in_a_row_is_the_box_not_the_icon_toggles_its_labels_draw(tab: Page) -> None:
+    """A grid row holds its selection checkbox and two toggles whose inputs have no box of
+    their own, drawn by their labels as icons (an eye, a pin): a person sees one checkbox
+    and two icons, and "checkbox@alpha" is the checkbox. The locator singles it out in its
+    row by what stays the same when it is checked (its aria-label says the state)."""
+    tab.set_content(f'<div role="grid">{GRID_ROWS}</div>')
+    result = find(tab, "checkbox", "check", region="beta")
+    assert chosen_id(tab, result) == "sel-beta"
+    assert result.locator is not None
+    element = to_playwright(tab, result.locator)
+    element.check()
+    assert element.is_checked() and tab.locator("#sel-alpha").is_checked() is False
+
+
+def test_icon_drawn_toggles_alone_are_not_a_choice_between_checkboxes(tab: Page) -> None:
+    # without the selection box, the row's two icon toggles are still two: nothing says which
+    tab.set_content(
+        '<div role="grid">'
+        + GRID_ROWS.replace('type="checkbox" aria-label', 'type="hidden" aria-label')
+        + "</div>"
+    )
+    assert find(tab, "checkbox", "check", region="beta").locator is None

@@ -241,7 +241,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     for (const g of single) if (!where.has(g.els[0])) where.set(g.els[0], { container: g.container, how: g.how });
     if (single.length || !groups.length) return { els: [...where.keys()], where };
     const min = Math.min(...groups.map((g) => g.els.length));
-    return { els: [...new Set(groups.filter((g) => g.els.length === min).flatMap((g) => g.els))], where, crowded: true };
+    const nearest = groups.filter((g) => g.els.length === min);
+    return { els: [...new Set(nearest.flatMap((g) => g.els))], where, crowded: true, groups: nearest };
   }
 
   // The only action-compatible element near ``context`` (relational: "the only
@@ -274,8 +275,85 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return !low(context).includes(low(name));
     };
     const local = scope || { region: context, structured: new Map() };
-    const { els, where } = applyScope(fits, local);
-    return els.filter((e) => where.has(e) && !refused(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
+    const scoped = applyScope(fits, local);
+    const { els, where } = scoped;
+    const picked = els.filter((e) => where.has(e) && !refused(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
+    // A role word names the controls that look like the role: among several in one place
+    // ("checkbox@run" in a grid row holding the row's selection box and two toggles whose
+    // labels draw them as an eye and a pin), the ones drawn as icons are seen as icons and
+    // are not what the word names. Only a tie within the nearest container is broken so:
+    // it never reaches past the container for another control.
+    const roleWordsOnly = words.length > 0 && words.every((w) => ROLE_WORDS.checkbox.includes(w)
+      || ROLE_WORDS.radio.includes(w) || ROLE_WORDS.switch.includes(w));
+    if (!roleWordsOnly || (picked.length <= 1 && !scoped.crowded)) return picked;
+    const ties = scoped.crowded
+      ? scoped.groups.map((g) => ({ els: g.els, where: { container: g.container, how: g.how } }))
+      : picked.map((p) => ({ els: [p.el], where: p.where }));
+    const plain = new Map();
+    for (const t of ties) {
+      const shown = t.els.filter((e) => !drawnAsIcon(e) && !refused(e));
+      if (scoped.crowded && shown.length !== 1) return [];
+      for (const e of shown) if (!plain.has(e)) plain.set(e, { ...t.where, description: context });
+    }
+    return [...plain].map(([el, w]) => ({ el, where: w }));
+  }
+
+  // A search box is named by what it searches: "Search runs" is the field that searches
+  // the runs the page lists even when nothing on it says "runs" (its placeholder is an
+  // example query, as Playwright's getByRole('searchbox') finds it by kind, not name).
+  // Asked only when no element's name matches the words, for typing steps. It must be the
+  // one editable, visible search field in scope (<input type=search>, role searchbox, or
+  // "search" in its name, placeholder, id, name or test id), none of whose own words say
+  // it searches something else ("Search Experiments" is not "Search runs"); and the page
+  // must show what is searched (a word of "runs" in its visible text).
+  const SEARCH_VERBS = new Set(['search', 'find', 'filter', 'lookup', 'query']);
+  const FIELD_WORDS = new Set([...ROLE_WORDS.searchbox, ...ROLE_WORDS.textbox, 'bar']);
+  function searchFields(step, scope) {
+    if (!['fill', 'type', 'press'].includes(step.action)) return [];
+    const words = tokens(step.element).filter((t) => !STOP_WORDS.has(t));
+    if (!words.includes('search') || words.some((w) => SEARCH_VERBS.has(w) && w !== 'search')) return [];
+    const object = words.filter((w) => w !== 'search' && !FIELD_WORDS.has(w));
+    const forms = (w) => [w, `${w}s`, `${w}es`, w.replace(/e?s$/, '')];
+    const body = (elements[0] ? elements[0].ownerDocument : document).body;
+    const shown = new Set(tokens(body ? dom.visibleText(body) : ''));
+    if (!object.every((w) => forms(w).some((f) => shown.has(f)))) return [];
+    const saysSearch = (e) => {
+      if (inputType(e) === 'search' || dom.roleOf(e) === 'searchbox') return true;
+      const own = [dom.accName(e), e.getAttribute('placeholder'), e.id, e.getAttribute('name'),
+        ...TEST_ID_ATTRS.map((a) => e.getAttribute(a)), ...dom.labelTexts(e)];
+      return own.some((v) => tokens(v).includes('search'));
+    };
+    // a description that says what the field searches, naming none of the step's words
+    const elsewhere = (e) => [dom.accName(e), e.getAttribute('placeholder'), e.getAttribute('aria-label'),
+      e.getAttribute('title'), ...dom.labelTexts(e)].some((d) => {
+      const t = tokens(d).filter((w) => !STOP_WORDS.has(w));
+      if (!t.some((w) => SEARCH_VERBS.has(w))) return false;
+      const what = t.filter((w) => !SEARCH_VERBS.has(w) && !FIELD_WORDS.has(w));
+      return what.length > 0 && !what.some((w) => object.some((o) => forms(o).includes(w)));
+    });
+    const fields = elements.filter((e) => isEditableType(e, dom.roleOf) && !e.readOnly && !e.disabled
+      && !dom.isHidden(e) && reachable(e) && saysSearch(e) && !elsewhere(e) && hasBox(e));
+    if (!scope) return fields.map((el) => ({ el, where: null }));
+    const { els, where } = applyScope(fields, scope);
+    return els.filter((e) => where.has(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
+  }
+  function hasBox(el) {
+    const r = el.getBoundingClientRect();
+    return r.width >= 2 && r.height >= 2 && getComputedStyle(el).opacity !== '0';
+  }
+
+  // A checkbox or radio whose own box shows nothing (no size, or transparent) and whose
+  // label draws it as a picture (an svg, an image, an icon font glyph) and no text: a
+  // person sees the icon (an eye, a pin), not a checkbox.
+  function drawnAsIcon(el) {
+    if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el)) || !el.labels) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width >= 2 && r.height >= 2 && getComputedStyle(el).opacity !== '0') return false;
+    return [...el.labels].some((l) => !dom.isHidden(l) && !bare(dom.textOf(l))
+      && [...l.querySelectorAll('svg, img, [role="img"], i')].some((p) => {
+        const b = p.getBoundingClientRect();
+        return b.width > 0 && b.height > 0 && !p.contains(el);
+      }));
   }
 
   // An open modal dialog (a <dialog> shown modally, [role=dialog][aria-modal=true], a
@@ -334,15 +412,28 @@ function makeResolver(dom, elements, strategies, regions, args) {
   }
 
   // Every way to render the chosen element that singles it out on this page, primary first.
-  function options(el, primary, q, where, regionText) {
+  function options(el, primary, q, where, regionText, loose = false) {
     const raw = [primary];
+    // A relational pick by role that its role does not single out in its container (a
+    // grid row's checkbox beside toggles that are checkboxes too) is located by its own
+    // classes or tag there; an id last (grids number theirs as they render).
+    if (primary.strategy === 'relational' && primary.spec.role) {
+      const v = cssVariants(el);
+      const byId = el.id && v[0].startsWith(`${tag(el)}#`) ? [v[0]] : [];
+      const css = [...v.filter((c) => !byId.includes(c)), ...byId];
+      css.forEach((c, i) => raw.push({ strategy: 'relational', tier: 2, spec: { css: c }, alt: i }));
+    }
     for (const row of rows()) {
       if (row.el !== el) continue;
       const tier = strategies[row.s].compare(row.p, q);
       const derived = ['test_id', 'role_name', 'css'].includes(row.s);
       if (tier || derived) raw.push({ strategy: row.s, tier, spec: strategies[row.s].spec(row.key, el) });
     }
-    const rank = (o) => (o === primary ? -1 : (2 - o.tier) * 100 + order.indexOf(o.strategy));
+    const rank = (o) => {
+      if (o === primary) return -1;
+      if (o.alt !== undefined) return -1 + (o.alt + 1) / 100;
+      return (2 - o.tier) * 100 + order.indexOf(o.strategy);
+    };
     raw.sort((a, b) => rank(a) - rank(b));
     const out = [];
     const seen = new Set();
@@ -356,7 +447,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const description = where ? (where.description || regionText) : null;
       out.push({
         strategy: o.strategy,
-        confidence: o.tier ? score(o.strategy, o.tier) : args.confidence[o.strategy],
+        // a pick by kind rather than name (the search box "Search runs" names) is loose:
+        // it is not bound ahead of its turn
+        confidence: Math.round((o.tier ? score(o.strategy, o.tier) : args.confidence[o.strategy])
+          * (loose ? args.loose : 1) * 1000) / 1000,
         ...o.spec,
         in_shadow: inShadow(el),
         region: region ? { description, matched_by: typeof where.how === 'string' ? where.how : where.how.how, ...withoutPrivate(region) } : null,
@@ -448,9 +542,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     };
     const scope = step.region
       ? { region: step.region, structured: regions.structured(step.region) } : null;
-    const found = (rank, strategy, tier, el, spec, where) => ({
+    const found = (rank, strategy, tier, el, spec, where, loose = false) => ({
       status: 'found', rank, strategy, el, where,
-      options: options(el, { strategy, tier, spec }, q, where, step.region),
+      options: options(el, { strategy, tier, spec }, q, where, step.region, loose),
       rivals: rivalsOf(el),
     });
     // The other elements the step's words also match ("Confirm password" for "Password"),
@@ -542,6 +636,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     if (rel.length > 1) return ambiguous(rank, 'relational', 2, rel.map((r) => r.el));
     if (crowdedAt) return ambiguous(crowdedAt.rank, crowdedAt.s, crowdedAt.tier, crowdedAt.els);
+    rank += 1;
+    const search = searchFields(step, scope);
+    if (search.length === 1) {
+      const { el, where } = search[0];
+      const spec = where ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
+      return found(rank, where ? 'relational' : 'css', 2, el, spec, where, true);
+    }
+    if (search.length > 1) return ambiguous(rank, 'css', 2, search.map((r) => r.el));
     let regionNote = '';
     let regionMissing = false;
     if (scope) {
