@@ -167,3 +167,26 @@ def test_small_drift_of_a_cached_element_is_still_the_same_element(
     assert record.verdict == "pass", render_failure(record)
     assert record.steps[0].status == "passed" and not record.steps[0].heals
     assert tab.evaluate("clicked") == ["submit"]
+
+
+# A single-page app draws its frame, then fetches the list's rows: between two requests the
+# page looks settled for a moment (nothing in flight, no DOM change for two frames) while
+# the rows the step's region names are not there yet (MLflow's runs table).
+LATE_ROWS = """
+<h1>iris-classifier</h1><div id="grid"><p>Loading…</p></div>
+<script>
+  setTimeout(() => {
+    document.getElementById('grid').innerHTML = ['alpha', 'beta'].map((n) =>
+      `<div role="row"><input type="checkbox" id="cb-${n}"><a href="#${n}">${n}</a></div>`
+    ).join('');
+  }, 700);
+</script>
+"""
+
+
+def test_a_region_the_page_does_not_mention_yet_is_waited_for(tab: Page, site: Site) -> None:
+    url = site.add("late-rows.html", LATE_ROWS)
+    record = run(tab, plan(url, ("check", "checkbox@beta", "", "checked")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.is_checked("#cb-beta") and not tab.is_checked("#cb-alpha")
+    assert not record.steps[0].notes  # found in its region, not by the region-less fallback
