@@ -31,10 +31,11 @@ from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Failure, FailureType
 
-# A step whose region the page does not mention at all waits for the page to have stayed
-# unchanged this long (and settled) before it gives up on the region: a single-page app
-# fetches a list's rows a moment after its frame, with quiet gaps between the requests.
-REGION_QUIET_MS = 1_000.0
+# A step that nothing on the page matches (or whose region the page does not mention)
+# waits for the page to have stayed unchanged this long, not only to look settled at one
+# instant, before it gives up: a single-page app fetches a list's rows a moment after its
+# frame, with quiet gaps between the requests.
+QUIET_MS = 1_000.0
 
 OnDiscovered = Callable[[int, DiscoveryResult], None]
 
@@ -153,14 +154,16 @@ class Finder:
             # elements match: a page shows them later (cards revealed after a timer), as
             # Playwright waits for visibility, the step waits up to its timeout.
             hidden = last.unresolved is not None and last.unresolved.hidden_matches > 0
-            # A region the page does not mention yet (the rows of a list still being
-            # fetched): the page must also have stayed unchanged for a while, not only be
-            # settled at this instant (a gap between two requests looks settled).
-            unmentioned = last.unresolved is not None and last.unresolved.region_missing
+            # Nothing matches, or the region is on no element (the rows of a list still
+            # being fetched): the page must also have stayed unchanged for a while, not only
+            # be settled at this instant (a gap between two requests looks settled).
+            absent = last.unresolved is not None and (
+                last.unresolved.reason == "none" or last.unresolved.region_missing
+            )
             if (
                 not hidden
                 and now - start >= min(settle_ms, timeout_ms)
-                and (not unmentioned or now - changed_at >= min(REGION_QUIET_MS, timeout_ms))
+                and (not absent or now - changed_at >= min(QUIET_MS, timeout_ms))
                 and settled(self.page, self.monitor)
             ):
                 break

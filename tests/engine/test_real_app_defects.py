@@ -190,3 +190,10 @@ def test_a_region_the_page_does_not_mention_yet_is_waited_for(tab: Page, site: S
     assert record.verdict == "pass", render_failure(record)
     assert tab.is_checked("#cb-beta") and not tab.is_checked("#cb-alpha")
     assert not record.steps[0].notes  # found in its region, not by the region-less fallback
+
+
+def test_an_element_the_page_does_not_show_yet_is_waited_for(tab: Page, site: Site) -> None:
+    # the same late rows, a step with no region: the run's link is not on the page yet
+    url = site.add("late-links.html", LATE_ROWS)
+    record = run(tab, plan(url, ("click", "beta", "", "url_contains:#beta")))
+    assert record.verdict == "pass", render_failure(record)
