@@ -375,6 +375,8 @@ def test_checkbox_in_a_row_is_the_box_not_the_icon_toggles_its_labels_draw(tab: 
     element = to_playwright(tab, result.locator)
     element.check()
     assert element.is_checked() and tab.locator("#sel-alpha").is_checked() is False
+    # only a checkable control is singled out so: "button@beta" is not the selection box
+    assert find(tab, "button", "click", region="beta").locator is None
 
 
 def test_icon_drawn_toggles_alone_are_not_a_choice_between_checkboxes(tab: Page) -> None:

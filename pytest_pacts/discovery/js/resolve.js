@@ -47,6 +47,8 @@ const ROLE_WORDS = {
   img: ['image', 'img', 'picture', 'icon'],
 };
 const ICON_WORDS = ['icon', 'image', 'img', 'symbol', 'glyph'];
+// The words that name a checkable control by how it looks ("checkbox", "radio", "toggle").
+const CHECK_WORDS = new Set([...ROLE_WORDS.checkbox, ...ROLE_WORDS.switch, 'radio']);
 // An element that shows no text: an icon (svg, i, img, a span drawn by CSS) or a control
 // holding only one.
 function showsNoText(el, dom) {
@@ -283,15 +285,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // labels draw them as an eye and a pin), the ones drawn as icons are seen as icons and
     // are not what the word names. Only a tie within the nearest container is broken so:
     // it never reaches past the container for another control.
-    const roleWordsOnly = words.length > 0 && words.every((w) => ROLE_WORDS.checkbox.includes(w)
-      || ROLE_WORDS.radio.includes(w) || ROLE_WORDS.switch.includes(w));
+    const roleWordsOnly = words.length > 0 && words.every((w) => CHECK_WORDS.has(w));
     if (!roleWordsOnly || (picked.length <= 1 && !scoped.crowded)) return picked;
     const ties = scoped.crowded
       ? scoped.groups.map((g) => ({ els: g.els, where: { container: g.container, how: g.how } }))
       : picked.map((p) => ({ els: [p.el], where: p.where }));
     const plain = new Map();
     for (const t of ties) {
-      const shown = t.els.filter((e) => !drawnAsIcon(e) && !refused(e));
+      const shown = t.els.filter((e) => !drawnAsIcon(e) && !refused(e)
+        && ['checkbox', 'radio', 'switch'].includes(dom.roleOf(e)));
       if (scoped.crowded && shown.length !== 1) return [];
       for (const e of shown) if (!plain.has(e)) plain.set(e, { ...t.where, description: context });
     }
