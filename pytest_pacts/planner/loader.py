@@ -547,6 +547,27 @@ def _normalise(doc: Document) -> None:
         doc.positions = shifted
 
 
+_TEMPLATE_RE = re.compile(r"\{\{.*?\}\}", re.S)
+
+
+def _writes_a_secret(data: JsonLike, secret_vars: frozenset[str]) -> bool:
+    """Does the file give a secret var (by its name, or listed in ``secret_vars``) a value
+    of its own, not only templates? Such a file is never kept in the document cache."""
+    if not isinstance(data, dict):
+        return False
+    scopes = [data.get("vars")]
+    items = data.get("requirements")
+    if isinstance(items, list):
+        scopes.extend(item.get("vars") for item in items if isinstance(item, dict))
+    return any(
+        is_secret_name(str(name), secret_vars) and _TEMPLATE_RE.sub("", str(value)).strip() != ""
+        for scope in scopes
+        if isinstance(scope, dict)
+        for name, value in scope.items()
+        if value is not None
+    )
+
+
 def read_document(path: Path, display: str, options: LoaderOptions) -> Document:
     reader = READERS.get(path.suffix.lower())
     if reader is None:
@@ -567,7 +588,14 @@ def read_document(path: Path, display: str, options: LoaderOptions) -> Document:
         if options.cache_dir is None:
             doc = reader(path, display, options.limits)
         else:
-            doc = read_cached(reader, path, display, options.limits, options.cache_dir)
+            doc = read_cached(
+                reader,
+                path,
+                display,
+                options.limits,
+                options.cache_dir,
+                keep=lambda read: not _writes_a_secret(read.data, options.secret_vars),
+            )
     except ReadFailure as exc:
         raise RequirementFileError.single(exc.source, exc.message, exc.expected) from None
     _normalise(doc)

@@ -363,6 +363,58 @@ def test_no_environment_value_reaches_the_cache(
     assert secret.encode() not in written
 
 
+ENV = {"PACTS_TEST_USER": "alice"}
+SECRET_VARS_YAML = """\
+vars: {api_token: "lit-3e9a", greet: Hello, password: "{{ env.PACTS_TEST_USER }}"}
+requirements:
+  - req_id: R1
+    url: /
+    vars: {VAR: "VAL"}
+    steps:
+      - Username@LoginForm | fill | {{ vars.greet }}
+"""
+
+
+@pytest.mark.parametrize(
+    ("var", "value", "kept"),
+    [
+        ("greet", "plain", True),  # not a secret's name
+        ("session_key", "{{ env.PACTS_TEST_USER }}", True),  # only a template
+        ("session_key", "lit-{{ env.PACTS_TEST_USER }}", False),  # text of its own
+        ("session_key", "lit-3e9a", False),
+        ("mine", "lit-3e9a", False),  # listed in secret_vars
+    ],
+)
+def test_a_file_that_writes_a_secret_var_s_value_is_never_kept(
+    tmp_path: Path, var: str, value: str, kept: bool
+) -> None:
+    """A secret var's value written in the file itself must not be copied into the cache
+    (no secret in anything the run writes): such a file is read every time."""
+    path = tmp_path / "reqs.yaml"
+    path.write_text(SECRET_VARS_YAML.replace('api_token: "lit-3e9a"', "x: y").replace(
+        "VAR: \"VAL\"", f"{var}: \"{value}\""
+    ))  # fmt: skip
+    options = LoaderOptions(env=ENV, secret_vars=frozenset({"mine"}), cache_dir=tmp_path / "cache")
+    for _ in range(2):
+        assert load_file(path, options).plans
+    written = list((tmp_path / "cache").glob("*.json"))
+    assert len(written) == (1 if kept else 0)
+    assert all(b"lit-3e9a" not in p.read_bytes() for p in written)
+
+
+def test_an_entry_whose_var_became_secret_is_dropped(tmp_path: Path) -> None:
+    """Written before the var was listed in ``pacts_secret_vars``: not served, deleted."""
+    path = tmp_path / "reqs.yaml"
+    path.write_text(SECRET_VARS_YAML.replace("api_token", "plain_name"))
+    assert load_file(path, LoaderOptions(env=ENV, cache_dir=tmp_path / "cache")).plans
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 1
+    listed = LoaderOptions(
+        env=ENV, secret_vars=frozenset({"plain_name"}), cache_dir=tmp_path / "cache"
+    )
+    assert load_file(path, listed).plans[0].requirement.vars["plain_name"] == "lit-3e9a"
+    assert list((tmp_path / "cache").glob("*.json")) == []
+
+
 def test_the_cache_is_off_unless_a_directory_is_given(files: dict[str, Path]) -> None:
     assert LoaderOptions().cache_dir is None
 

@@ -61,7 +61,7 @@ def test_canary_secret_appears_in_no_artifact(
     result = pytester.runpytest_subprocess(
         ".", "-v", "-p", "no:cacheprovider", "--junitxml=out/junit.xml",
         "--html=out/report.html", "--self-contained-html", "--pacts-generate",
-        "--pacts-generate-dir=out/generated",
+        "--pacts-generate-dir=out/generated", "--pacts-step-timeout=4",
     )  # fmt: skip
     result.assert_outcomes(passed=10, failed=2)  # REQ-WIDGETS-002 and the two auth samples pass too
     vault = pytester.path / ".pacts" / "auth"
@@ -142,7 +142,7 @@ def test_canary_secret_appears_in_no_trace_under_xdist(
     result = pytester.runpytest_subprocess(
         "canary.req.yaml", "-n", "2", "-p", "no:cacheprovider", f"--tracing={tracing}",
         "--screenshot=on", "--junitxml=out/junit.xml", "--html=out/report.html",
-        "--self-contained-html",
+        "--self-contained-html", "--pacts-step-timeout=4",
     )  # fmt: skip
     result.assert_outcomes(passed=1, failed=2)
     traces = list((pytester.path / "test-results").rglob("trace*.zip"))

@@ -10,7 +10,9 @@ the plugin's collection; a warm collection of an unchanged ``.xlsx`` reads its
   package version: a changed file, limit, reader or release is a different entry.
 - Only what a reader returns is kept: the file's values as written and where each was
   written. Templates (``{{ env.X }}``, ``{{ secret.X }}``) are still text here; they are
-  resolved later, by the loader, so no environment value ever reaches the cache. A read that
+  resolved later, by the loader, so no environment value ever reaches the cache; a file
+  that writes a secret var's value itself (``vars: {api_token: "..."}``) is never kept,
+  as no secret may appear in anything the run writes. A read that
   fails (:class:`~pytest_pacts.planner.readers.base.ReadFailure`) is never kept: it is
   reported afresh each time.
 - The file's display path is not kept (it is given back on reading), so locations read from
@@ -56,6 +58,8 @@ _TMP_PREFIX = ".tmp-"
 _DAY = 24 * 3600.0
 
 Reader = Callable[[Path, str, ReadLimits], Document]
+#: Whether a document read may be kept (the loader refuses one that holds a secret).
+Keep = Callable[[Document], bool]
 
 
 def entry_key(content: bytes, suffix: str, limits: ReadLimits) -> str:
@@ -70,18 +74,30 @@ def entry_key(content: bytes, suffix: str, limits: ReadLimits) -> str:
 
 
 def read_cached(
-    reader: Reader, path: Path, display: str, limits: ReadLimits, cache_dir: Path
+    reader: Reader,
+    path: Path,
+    display: str,
+    limits: ReadLimits,
+    cache_dir: Path,
+    keep: Keep | None = None,
 ) -> Document:
     """``reader(path, display, limits)``, from ``cache_dir`` when this file was read before
     with the same limits (see the module documentation). A :class:`ReadFailure` is raised as
-    the reader raises it, and nothing is written."""
+    the reader raises it, and nothing is written. A document ``keep`` refuses is neither
+    written nor served from an entry written before (which is deleted): the file is read
+    every time."""
     content = path.read_bytes()
     key = entry_key(content, path.suffix, limits)
     entry = cache_dir / f"{key}{_SUFFIX}"
     doc = _load(entry, display)
     if doc is not None:
-        return doc
+        if keep is None or keep(doc):
+            return doc
+        with contextlib.suppress(OSError):
+            entry.unlink()  # written before what it holds was known to be secret
     doc = reader(path, display, limits)
+    if keep is not None and not keep(doc):
+        return doc
     # The file may have changed while it was read: keep the document only under the
     # content it was read from.
     with contextlib.suppress(OSError):
