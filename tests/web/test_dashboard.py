@@ -43,6 +43,15 @@ def _sign_in(page: Page, url: str) -> None:
     expect(page.get_by_text("Signed in: can review and run")).to_be_visible()
 
 
+# Whether a picture loads (the card is visible before its picture has arrived): waits for
+# its load or error event, at most 10 s.
+LOADED = """img => img.complete ? img.naturalWidth > 0 : new Promise(done => {
+    img.addEventListener("load", () => done(img.naturalWidth > 0));
+    img.addEventListener("error", () => done(false));
+    setTimeout(() => done(false), 10000);
+})"""
+
+
 def test_pages_render(page: Page, store_target: str, filled: Filled) -> None:
     with serving(store_target, filled.project) as server:
         page.goto(server.url + "/")
@@ -61,7 +70,7 @@ def test_pages_render(page: Page, store_target: str, filled: Filled) -> None:
         expect(cards.first).to_be_visible()
         image = cards.first.locator("img").first
         expect(image).to_be_visible()
-        assert image.evaluate("img => img.complete && img.naturalWidth > 0")
+        assert image.evaluate(LOADED), "the heal card's picture did not load"
         expect(cards.first.locator("figcaption")).to_have_text(
             "The healed element, highlighted (the heal only read the page)"
         )
