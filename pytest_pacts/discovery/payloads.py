@@ -149,6 +149,33 @@ class ScoreResult(TypedDict):
 
 
 @with_config(_OPEN)
+class ProbeRanking(TypedDict):
+    """Where the recorded fingerprint's ranking puts a probed element: inside the step's
+    region's containers, the best-ranked element itself, and the best candidates."""
+
+    inside: bool
+    same: bool
+    candidates: list[JsonDict]
+
+
+@with_config(_OPEN)
+class ProbeResult(ScoreResult):
+    """``probe(elements, {fp, weights, gate, rank})``: ``scoreOf``, then for one element the
+    gate (``stale`` when it was replaced while its box moved) and the ranking."""
+
+    gate: NotRequired[JsonDict]
+    stale: NotRequired[bool]
+    ranking: NotRequired[ProbeRanking]
+
+
+@with_config(_OPEN)
+class SameGate(SameElement):
+    """``sameGate(elements, {heal_id, index, gate})``: ``isSame``, and the gate when same."""
+
+    gate: NotRequired[JsonDict]
+
+
+@with_config(_OPEN)
 class OverlayResult(TypedDict):
     """``overlayAt(elements, {heal_id, words})``: what covers the element's centre, if
     anything, and the button that dismisses it."""
@@ -191,9 +218,12 @@ __all__ = [
     "LocateResult",
     "OverlayResult",
     "PayloadError",
+    "ProbeRanking",
+    "ProbeResult",
     "RankResult",
     "RankedCandidate",
     "SameElement",
+    "SameGate",
     "ScanCandidate",
     "ScanResult",
     "ScoreResult",

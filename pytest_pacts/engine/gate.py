@@ -59,16 +59,16 @@ def blocking_point(snapshot: GateSnapshot, action: Action) -> GatePoint | None:
     for point in snapshot.points:
         if point.ok or point.code == "skipped":
             continue
-        if action.observes and point.code not in _SEEN_BY_WAIT:
+        if action.observes and point.code not in SEEN_BY_WAIT:
             continue  # a wait or extract acts on nothing: its element need be there and visible
-        if point.name == "enabled" and point.code == "disabled" and action in _NO_ENABLED:
+        if point.name == "enabled" and point.code == "disabled" and action in NO_ENABLED:
             continue
         return point
     return None
 
 
-_NO_ENABLED = frozenset({Action.HOVER, Action.FOCUS})
-_SEEN_BY_WAIT: frozenset[GateCode] = frozenset({"none", "not_unique", "not_visible"})
+NO_ENABLED = frozenset({Action.HOVER, Action.FOCUS})
+SEEN_BY_WAIT: frozenset[GateCode] = frozenset({"none", "not_unique", "not_visible"})
 
 
 @dataclass(frozen=True)

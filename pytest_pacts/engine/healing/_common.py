@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import re
+from dataclasses import dataclass, field
 from typing import cast
 
+from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import UnrenderableLocator, bounded, check_locator, to_playwright
-from pytest_pacts.discovery.payloads import SameElement, ScoreResult, checked
+from pytest_pacts.discovery.chain import apply
+from pytest_pacts.discovery.payloads import (
+    ProbeRanking,
+    ProbeResult,
+    SameElement,
+    ScoreResult,
+    checked,
+)
+from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
-from pytest_pacts.engine.gate import blocking_point
+from pytest_pacts.engine.gate import NO_ENABLED, SEEN_BY_WAIT, blocking_point
 from pytest_pacts.engine.healing._js import call_on_elements
 from pytest_pacts.engine.healing.relocate import gate_json
 from pytest_pacts.engine.healing.scoring import (
@@ -22,7 +33,7 @@ from pytest_pacts.engine.healing.scoring import (
     rank_page,
     region_scope,
 )
-from pytest_pacts.models.locator import Fingerprint, Locator
+from pytest_pacts.models.locator import Fingerprint, GateSnapshot, Locator
 from pytest_pacts.models.recipe import JsonObject
 from pytest_pacts.models.requirement import Action
 
@@ -92,6 +103,10 @@ def _resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
         )
     except (PlaywrightError, UnrenderableLocator):
         return Resolved(0)
+    return _resolved_of(raw, locator)
+
+
+def _resolved_of(raw: ScoreResult, locator: Locator) -> Resolved:
     if raw["fingerprint"] is None:
         return Resolved(raw["count"])
     fresh = Fingerprint.model_validate({**raw["fingerprint"], "frame_path": locator.frame_path})
@@ -122,14 +137,9 @@ def agreement(
     if fp is None or found.score is None:
         return None, None, False
     scope = region_scope(ctx.page, ctx.state)
-    target = ctx.state.step.target
-    # the exact-name rule may overrule the ranking only where the region was checked: the
-    # step names none, or its containers still resolve and hold the element
-    placed = target is None or target.region is None or bool(scope and scope.containers)
     try:
         if scope is not None and scope.containers and not _inside(ctx, locator, scope):
-            where = f"{found.description} is outside the step's region {scope.text!r}"
-            return where, None, False
+            return _outside(found, scope)
         ranking = rank_page(ctx.page, fp, action_of(ctx), limit=2, scope=scope)
     finally:
         for handle in scope.containers if scope else ():
@@ -137,20 +147,63 @@ def agreement(
     best = ranking.best
     if best is None:
         return None, None, False
+    second = ranking.runner_up
     same = _is_ranked(ctx, locator, best)
+    return _weigh(
+        ctx, found, scope, same, (best.score, best.description), second.score if second else None
+    )
+
+
+def _outside(found: Resolved, scope: Scope) -> tuple[str, None, bool]:
+    return f"{found.description} is outside the step's region {scope.text!r}", None, False
+
+
+def _weigh(
+    ctx: HealContext,
+    found: Resolved,
+    scope: Scope | None,
+    same: bool,
+    best: tuple[float, str],
+    second: float | None,
+) -> tuple[str | None, float | None, bool]:
+    """:func:`agreement`'s verdict once the ranking is known: ``best`` is the best-ranked
+    element's (score, description), ``same`` whether it is the candidate's element,
+    ``second`` the runner-up's score."""
+    assert found.score is not None
+    target = ctx.state.step.target
+    # the exact-name rule may overrule the ranking only where the region was checked: the
+    # step names none, or its containers still resolve and hold the element
+    placed = target is None or target.region is None or bool(scope and scope.containers)
+    best_score, best_description = best
     if same:
-        second = ranking.runner_up
-        return None, second.score if second else None, False
-    if best.score - found.score < ctx.options.heal_margin:
-        return None, best.score, False
+        return None, second, False
+    if best_score - found.score < ctx.options.heal_margin:
+        return None, best_score, False
     return (
         (
             f"{found.description} matches the recorded fingerprint at {found.score:.2f}, but "
-            f"{best.description} matches it at {best.score:.2f}: intent and fingerprint disagree"
+            f"{best_description} matches it at {best_score:.2f}: intent and fingerprint disagree"
         ),
-        best.score,
+        best_score,
         placed,
     )
+
+
+def probed_agreement(
+    ctx: HealContext, found: Resolved, scope: Scope | None, ranking: ProbeRanking
+) -> tuple[str | None, float | None, bool]:
+    """:func:`agreement` from what :func:`probe` already read in the page (no round trip)."""
+    if ctx.state.fingerprint is None or found.score is None:
+        return None, None, False
+    if scope is not None and scope.containers and not ranking["inside"]:
+        return _outside(found, scope)
+    ranked = ranking["candidates"]
+    if not ranked:
+        return None, None, False
+    best = ranked[0]
+    second = float(ranked[1]["score"]) if len(ranked) > 1 else None
+    best_pair = (float(best["score"]), str(best["description"]))
+    return _weigh(ctx, found, scope, ranking["same"], best_pair, second)
 
 
 # The kinds of control an action can use interchangeably: a link and a button are both
@@ -285,6 +338,11 @@ def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:
             gate = check_locator(ctx.page, locator, action_of(ctx))
     except (PlaywrightError, UnrenderableLocator) as exc:
         return False, first_line(exc), {}
+    return gate_answer(ctx, gate)
+
+
+def gate_answer(ctx: HealContext, gate: GateSnapshot) -> tuple[bool, str, JSON]:
+    """:func:`gate_evidence`'s answer for a gate already measured."""
     evidence: JSON = {"gate_result": gate_json(gate)}
     if gate.box is not None:
         evidence["bounding_box"] = gate.box.model_dump(mode="json")
@@ -292,3 +350,119 @@ def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:
     # enabled element), so a candidate is judged exactly as the retried step will be
     failed = blocking_point(gate, Action(action_of(ctx)))
     return failed is None, ("passes the gate" if failed is None else failed.reason), evidence
+
+
+_probe_ids = itertools.count(1)
+
+
+@dataclass
+class Probing:
+    """What one loop over candidate locators (:func:`~.intent.try_locators`) reads once:
+    the step's region as a :class:`Scope` and the containers of the candidates' own
+    regions. :meth:`close` lets go of their element handles."""
+
+    ctx: HealContext
+    _scope: tuple[Scope | None] | None = None
+    _containers: dict[tuple[tuple[str, ...], str], list[ElementHandle]] = field(
+        default_factory=dict
+    )
+
+    def usable(self, locator: Locator) -> bool:
+        """Whether :func:`probe` can check ``locator`` in one round trip: it lives in the
+        top frame and the page has no other frame (the ranking spans every frame)."""
+        return not locator.frame_path and not self.ctx.page.main_frame.child_frames
+
+    def scope(self) -> Scope | None:
+        if self._scope is None:
+            self._scope = (region_scope(self.ctx.page, self.ctx.state, self.containers),)
+        return self._scope[0]
+
+    def containers(self, locator: Locator) -> list[ElementHandle]:
+        """The elements ``locator``'s region resolves to now (the gate's "scoped" point)."""
+        assert locator.region is not None
+        key = (locator.frame_path, locator.region.model_dump_json())
+        if key not in self._containers:
+            region = apply(self.ctx.page, frame_calls(locator) + region_calls(locator.region))
+            self._containers[key] = bounded.call(
+                region, "finding the step's region", region.element_handles
+            )
+        return self._containers[key]
+
+    def close(self) -> None:
+        scope = self._scope[0] if self._scope is not None else None
+        handles = [*(scope.containers if scope else ())]
+        handles += itertools.chain.from_iterable(self._containers.values())
+        self._scope = None
+        self._containers.clear()
+        # the scope's containers come from the same lookup: each handle once
+        for handle in {id(h): h for h in handles}.values():
+            with contextlib.suppress(PlaywrightError):  # the page navigated: gone already
+                handle.dispose()
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One candidate locator checked in one round trip (:func:`probe`): what it resolves to,
+    :func:`gate_evidence`'s answer (``None`` when it was not gated: not one element, or
+    replaced while its box moved) and, when it passed, the page's ranking."""
+
+    found: Resolved
+    gate: tuple[bool, str, JSON] | None = None
+    ranking: ProbeRanking | None = None
+
+
+def probe(
+    ctx: HealContext, locator: Locator, probing: Probing, gated: GateSnapshot | None = None
+) -> Probe:
+    """:func:`resolve`, :func:`gate_evidence` and the ranking :func:`agreement` needs, for a
+    locator :meth:`Probing.usable` accepts, in one ``evaluate_all`` on its matches: the
+    gate's two animation frames (and the wait for a moving box) happen inside that call.
+    The answer is also kept in ``ctx.resolved``, as :func:`resolve` keeps its own.
+
+    ``gated``: the gate this rung's discovery measured on the element it verified this
+    locator resolves to; used instead of measuring again when it passes for the step's
+    action on an unscoped locator (one that failed, or a moving box, is measured again)."""
+    fp = ctx.state.fingerprint
+    action = Action(action_of(ctx))
+    if gated is not None and (
+        locator.region is not None or gated.count != 1 or blocking_point(gated, action)
+    ):
+        gated = None
+    try:
+        regions = probing.containers(locator) if locator.region is not None else []
+        scope = probing.scope()
+        rank: JSON = {"heal_id": f"p{next(_probe_ids)}", "action": action.value, "limit": 2}
+        if scope is not None:
+            rank["regions"] = list(scope.containers)
+            rank["region_text"] = scope.text
+        arg = {
+            "fp": fingerprint_json(fp) if fp else None,
+            "weights": dict(WEIGHTS),
+            "gate": None
+            if gated is not None
+            else {
+                "action": action.value,
+                "regions": regions,
+                "in_shadow": locator.in_shadow,
+                "observes": action.observes,
+                "seen_by_wait": sorted(SEEN_BY_WAIT),
+                "no_enabled": action in NO_ENABLED,
+                "timeout_ms": wait_budget_ms(ctx),
+            },
+            "rank": rank,
+        }
+        raw = checked(
+            call_on_elements(to_playwright(ctx.page, locator), "probe", arg),
+            ProbeResult,
+            "the in-page healing 'probe' call",
+        )
+    except (PlaywrightError, UnrenderableLocator):
+        return Probe(Resolved(0))
+    found = _resolved_of(raw, locator)
+    ctx.resolved[(locator.model_dump_json(), fp.model_dump_json() if fp else "")] = found
+    if gated is not None and found.count == 1:
+        return Probe(found, gate_answer(ctx, gated), raw.get("ranking"))
+    if "gate" not in raw:
+        return Probe(found)
+    gate = gate_answer(ctx, GateSnapshot.model_validate(raw["gate"]))
+    return Probe(found, gate, raw.get("ranking"))

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing._common import (
+    Probe,
+    Probing,
     agreement,
     exact_name,
     gate_evidence,
     locator_json,
     names_intent,
+    probe,
+    probed_agreement,
     resolve,
     rival,
 )
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
-from pytest_pacts.models.locator import Locator
+from pytest_pacts.models.locator import GateSnapshot, Locator
 from pytest_pacts.models.outcome import HealRung
 
 
@@ -30,6 +34,7 @@ def try_locators(
     what: str,
     *,
     need_anchor: bool = True,
+    gated: Mapping[Locator, GateSnapshot] | None = None,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
@@ -37,13 +42,39 @@ def try_locators(
     An option whose element is not named by the step's words must also share one of the
     recorded element's own attributes, unless ``need_anchor`` is off (healing memory, whose
     records carry their own evidence of having worked for this element).
+
+    ``gated``: gates this rung measured already (discovery's, on the element it verified a
+    locator resolves to), so a passing one is not measured again (:func:`~._common.probe`).
     """
+    probing = Probing(ctx)
+    try:
+        return _try_locators(ctx, rung, options, what, need_anchor, probing, gated or {})
+    finally:
+        probing.close()
+
+
+def _try_locators(
+    ctx: HealContext,
+    rung: HealRung,
+    options: Iterable[tuple[Locator, float, Mapping[str, object]]],
+    what: str,
+    need_anchor: bool,
+    probing: Probing,
+    gated: Mapping[Locator, GateSnapshot],
+) -> RungResult | None:
     notes: list[str] = []
     current = ctx.state.locator
     for locator, score, extra in options:
         if locator == current:
             continue
-        found = resolve(ctx.page, locator, ctx.state.fingerprint, ctx.resolved)
+        # one round trip for the count, the gate and the ranking where that is possible
+        usable = probing.usable(locator)
+        probed = probe(ctx, locator, probing, gated.get(locator)) if usable else None
+        found = (
+            probed.found
+            if probed is not None
+            else resolve(ctx.page, locator, ctx.state.fingerprint, ctx.resolved)
+        )
         if found.count != 1:
             notes.append(f"{locator.describe()}: resolves to {found.count} elements")
             continue
@@ -51,7 +82,8 @@ def try_locators(
         if other is not None:
             notes.append(f"{locator.describe()}: {other}")
             continue
-        ok, why, evidence = gate_evidence(ctx, locator)
+        measured = probed.gate if probed is not None else None
+        ok, why, evidence = measured if measured is not None else gate_evidence(ctx, locator)
         if not ok:
             notes.append(f"{locator.describe()}: {why}")
             continue
@@ -66,7 +98,7 @@ def try_locators(
                 "shares none of the recorded element's own attributes"
             )
             continue
-        conflict, runner_up, ranking_only = agreement(ctx, locator, found)
+        conflict, runner_up, ranking_only = _agreement(ctx, locator, found, probed, probing)
         reason = f"{what} {locator.describe()} is unique and passes the gate"
         if conflict is not None:
             exact = exact_name(ctx, locator, found) if ranking_only else None
@@ -96,3 +128,11 @@ def try_locators(
     if not notes:
         return None
     return RungResult(rung=rung, accepted=False, reason=f"no usable {what}: " + "; ".join(notes))
+
+
+def _agreement(
+    ctx: HealContext, locator: Locator, found: Resolved, probed: Probe | None, probing: Probing
+) -> tuple[str | None, float | None, bool]:
+    if probed is not None and probed.gate is not None and probed.ranking is not None:
+        return probed_agreement(ctx, found, probing.scope(), probed.ranking)
+    return agreement(ctx, locator, found)

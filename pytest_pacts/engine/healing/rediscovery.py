@@ -39,7 +39,9 @@ class RediscoveryRung:
             (loc, loc.confidence, {"strategy": loc.strategy.value})
             for loc in (found.locator, *found.alternates)
         ]
-        result = try_locators(ctx, self.name, options, "re-discovered locator")
+        # discovery gated the element it verified its locator resolves to, a moment ago
+        gated = {found.locator: found.gate} if found.gate is not None else {}
+        result = try_locators(ctx, self.name, options, "re-discovered locator", gated=gated)
         if result is None:
             return RungResult(self.name, False, "re-discovery finds the same, failing locator")
         return result

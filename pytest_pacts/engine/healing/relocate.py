@@ -15,7 +15,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_locator, to_playwright
-from pytest_pacts.discovery.payloads import LocateResult, SameElement, checked
+from pytest_pacts.discovery.payloads import LocateResult, SameGate, checked
 from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements
 from pytest_pacts.engine.healing.scoring import Scored
 from pytest_pacts.models.locator import (
@@ -25,6 +25,7 @@ from pytest_pacts.models.locator import (
     Locator,
     Strategy,
 )
+from pytest_pacts.models.requirement import Action
 
 # Semantic first (it survives restyling); css last.
 ORDER: tuple[Strategy, ...] = (
@@ -51,7 +52,21 @@ class Relocation:
 
 def render(page: Page, scored: Scored) -> tuple[Locator, Fingerprint] | str:
     """The best verified locator for ``scored`` and its fingerprint, or why there is none."""
-    arg = {"heal_id": scored.heal_id, "index": scored.index, "order": [s.value for s in ORDER]}
+    rendered = _render(page, scored, None)
+    return rendered if isinstance(rendered, str) else rendered[:2]
+
+
+def _render(
+    page: Page, scored: Scored, action: str | None
+) -> tuple[Locator, Fingerprint, GateSnapshot | None] | str:
+    """:func:`render`; with ``action``, also the gate on the rendering, measured in the same
+    round trip that checks it resolves to the ranked element (``None`` when it could not
+    be: a rendering scoped to a region)."""
+    arg: JSON = {
+        "heal_id": scored.heal_id,
+        "index": scored.index,
+        "order": [s.value for s in ORDER],
+    }
     answer = call_in_frame(scored.frame, "locate", arg)
     raw = checked(answer, LocateResult, "the in-page healing 'locate' call")
     if raw["fingerprint"] is None:
@@ -64,26 +79,34 @@ def render(page: Page, scored: Scored) -> tuple[Locator, Fingerprint] | str:
         locator = Locator.model_validate(
             {**spec, "confidence": CONFIDENCE[strategy], "frame_path": scored.frame_path}
         )
+        name, call_arg = ("isSame", arg)
+        if action is not None and locator.region is None:
+            gate_arg = {"action": Action(action).value, "in_shadow": locator.in_shadow}
+            name, call_arg = ("sameGate", {**arg, "gate": gate_arg})
         try:
             check = checked(
-                call_on_elements(to_playwright(page, locator), "isSame", arg),
-                SameElement,
-                "the in-page healing 'isSame' call",
+                call_on_elements(to_playwright(page, locator), name, call_arg),
+                SameGate,
+                f"the in-page healing {name!r} call",
             )
         except (PlaywrightError, UnrenderableLocator):
             continue
         if check["same"]:
-            return locator, fingerprint
+            raw_gate = check.get("gate")
+            gate = GateSnapshot.model_validate(raw_gate) if raw_gate is not None else None
+            return locator, fingerprint, gate
     return "no rendering of the candidate resolves to exactly that element"
 
 
 def relocate(page: Page, scored: Scored, action: str) -> Relocation | str:
-    """:func:`render`, then the five-point gate on the rendered locator."""
-    rendered = render(page, scored)
+    """:func:`render`, then the five-point gate on the rendered locator (measured in the
+    round trip that checks the rendering, when it can be)."""
+    rendered = _render(page, scored, action)
     if isinstance(rendered, str):
         return rendered
-    locator, fingerprint = rendered
-    gate = check_locator(page, locator, action)
+    locator, fingerprint, gate = rendered
+    if gate is None:
+        gate = check_locator(page, locator, action)
     return Relocation(locator, fingerprint, gate)
 
 

@@ -10,7 +10,7 @@ same-origin iframes through one call each).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -24,7 +24,7 @@ from pytest_pacts.discovery.payloads import FrameInfo, RankResult, checked
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.healing._js import call_in_frame
-from pytest_pacts.models.locator import Candidate, Fingerprint
+from pytest_pacts.models.locator import Candidate, Fingerprint, Locator
 
 WEIGHTS: Mapping[str, float] = {
     "type": 0.96,  # tag + input type
@@ -204,9 +204,14 @@ def top_lines(ranked: Sequence[Scored], limit: int = 3) -> list[str]:
     return [f"{s.description} {s.score:.3f} ({describe_parts(s.parts)})" for s in ranked[:limit]]
 
 
-def region_scope(page: Page, state: StepState) -> Scope | None:
+def region_scope(
+    page: Page,
+    state: StepState,
+    lookup: Callable[[Locator], Sequence[ElementHandle]] | None = None,
+) -> Scope | None:
     """The step's region as a :class:`Scope`: the region of the locators recorded for the
-    step (rendered to its containers as they are now), else only its text."""
+    step (rendered to its containers as they are now), else only its text. ``lookup``
+    renders a locator's region to its containers instead (one that keeps what it found)."""
     target = state.step.target
     if target is None or target.region is None:
         return None
@@ -223,9 +228,12 @@ def region_scope(page: Page, state: StepState) -> Scope | None:
             continue
         tried.add(key)
         try:
-            calls = frame_calls(locator) + region_calls(locator.region)
-            region = apply(page, calls)
-            handles = tuple(bounded.call(page, "finding the region", region.element_handles))
+            if lookup is not None:
+                handles = tuple(lookup(locator))
+            else:
+                calls = frame_calls(locator) + region_calls(locator.region)
+                region = apply(page, calls)
+                handles = tuple(bounded.call(page, "finding the region", region.element_handles))
         except (PlaywrightError, UnrenderableLocator):
             continue
         if handles:

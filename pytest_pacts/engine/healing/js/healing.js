@@ -13,7 +13,7 @@ const {
   TEST_ID_ATTRS, norm, low, tokens, parentOf, containsComposed, inShadow, allElements, tag,
   makeDom, compatibility, describeElement
 } = modules.dom;
-const { viewRect, sameRect, nextFrame, hitTarget, receivesEvents } = modules.actionability;
+const { viewRect, sameRect, nextFrame, hitTarget, receivesEvents, checkActionable } = modules.actionability;
 const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
 const { fingerprintOf } = modules.resolve;
 
@@ -260,6 +260,68 @@ function scoreOf(els, arg) {
     description: describeElement(els[0], dom), parts: sim ? sim.parts : {} };
 }
 
+// The point of the gate that stops an action, as the executor's ``blocking_point`` decides
+// (``gate``: {observes, seen_by_wait, no_enabled}); null when none does.
+function blockingPoint(snapshot, gate) {
+  for (const p of snapshot.points) {
+    if (p.ok || p.code === 'skipped') continue;
+    if (gate.observes && !gate.seen_by_wait.includes(p.code)) continue;
+    if (p.name === 'enabled' && p.code === 'disabled' && gate.no_enabled) continue;
+    return p;
+  }
+  return null;
+}
+
+// One candidate locator checked in one round trip (its matches are ``els``): what it
+// resolves to and its similarity (``scoreOf``); for exactly one element, the five-point
+// gate, and when only its box is moving, the wait for a stable box and the gate again (as
+// ``gate_evidence`` does); then, when it passes and ``arg.rank`` is given, where the
+// recorded fingerprint's ranking of the page (or of the step's region) puts it.
+// arg: {fp, weights, gate: {action, regions, in_shadow, observes, seen_by_wait, no_enabled,
+// timeout_ms} | null (gated already), rank: {heal_id, action, limit, regions, region_text} | null}.
+async function probe(els, arg) {
+  const out = scoreOf(els, arg);
+  if (els.length !== 1) return out;
+  const dom = makeDom(document);
+  const g = arg.gate;
+  if (g === null) return ranked(els, arg, out);  // gated by the caller (discovery, just now)
+  const items = () => [{ els, action: g.action, regions: g.regions || [], in_shadow: g.in_shadow }];
+  let [gate] = await checkActionable(items(), dom.roleOf);
+  let blocked = blockingPoint(gate, g);
+  if (blocked && blocked.code === 'unstable') {
+    await stable(els, { timeout_ms: g.timeout_ms });
+    // replaced while it moved: the caller resolves the locator again
+    if (!els[0].isConnected) { out.stale = true; return out; }
+    [gate] = await checkActionable(items(), dom.roleOf);
+    blocked = blockingPoint(gate, g);
+  }
+  out.gate = gate;
+  return blocked ? out : ranked(els, arg, out);
+}
+function ranked(els, arg, out) {
+  if (!arg.rank || !arg.fp || out.score === null) return out;
+  const r = rank({ ...arg.rank, fp: arg.fp, weights: arg.weights });
+  const top = healRegistry.get(arg.rank.heal_id) || [];
+  out.ranking = {
+    inside: (arg.rank.regions || []).some((c) => containsComposed(c, els[0])),
+    same: top.length > 0 && top[0] === els[0],
+    candidates: r.candidates,
+  };
+  return out;
+}
+
+// A rendering of a ranked element checked in one round trip: does it resolve to exactly
+// that element (``isSame``), and if so, the five-point gate on it (``arg.gate`` as above).
+async function sameGate(els, arg) {
+  const out = isSame(els, arg);
+  if (!out.same) return out;
+  const g = arg.gate;
+  const dom = makeDom(document);
+  [out.gate] = await checkActionable([{ els, action: g.action, regions: g.regions || [],
+    in_shadow: g.in_shadow }], dom.roleOf);
+  return out;
+}
+
 // Rung 5 runs only after the page settled (a half-rendered page scores wrongly): resolve once the DOM has been
 // quiet for ``quiet_ms`` (no mutations), or report false at ``timeout_ms``.
 function settled(arg) {
@@ -378,7 +440,7 @@ function inside(els, arg) {
 function registered(arg) { return (healRegistry.get(arg.heal_id) || [])[arg.index] || null; }
 
 return {
-  rank, locate, isSame, scoreOf, settled, stable, overlayAt, registered, inside,
+  rank, locate, isSame, scoreOf, settled, stable, overlayAt, registered, inside, probe, sameGate,
   // pure functions, for the unit tests
   pure: { canonWords, textSim, tokenSim, classSim, similarity },
 };

@@ -1,0 +1,137 @@
+"""A candidate locator is checked in one round trip: what it resolves to, the five-point gate
+(its two animation frames awaited in the page) and the ranking that decides whether intent
+and fingerprint agree, in one ``evaluate_all`` on its matches. A similarity relocation gates
+the rendering in the call that checks it resolves to the ranked element."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Locator as PWLocator
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import bounded
+from pytest_pacts.engine.healing import _common
+from pytest_pacts.engine.healing._js import call_in_frame
+from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
+from pytest_pacts.engine.healing.similarity import SimilarityRung
+from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.models.outcome import HealRung
+
+from .helpers import discovered, failing_context
+
+PAGE = "<h1>Shop</h1><button id='buy'>Buy</button><button id='back'>Back</button>"
+FORM = """<form id="login"><label>Username <input id="user"></label>
+<button id="go">Sign in</button></form><button id="help">Help</button>"""
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """What every page round trip made through ``bounded.call`` was for, in order."""
+    seen: list[str] = []
+    real = bounded.call
+
+    def counting(target: object, what: str, *args: object, **kwargs: object) -> object:
+        seen.append(what)
+        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bounded, "call", counting)
+    yield seen
+
+
+def installed(page: Page, calls: list[str]) -> None:
+    """Healing's in-page functions sent to the page (the first call sends them: one more
+    round trip, once per document), then nothing counted yet."""
+    call_in_frame(page.main_frame, "settled", {"quiet_ms": 0, "timeout_ms": 0})
+    calls.clear()
+
+
+def test_a_unique_candidate_costs_one_round_trip(tab: Page, calls: list[str]) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Buy")
+    tab.evaluate("document.getElementById('buy').id = 'buy-now'")  # the drift
+    gone = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
+    ctx = failing_context(tab, plan, state, locator=gone)
+    new = Locator(strategy=Strategy.CSS, css="#buy-now", confidence=0.7)
+    installed(tab, calls)
+    result = try_locators(ctx, HealRung.ALTERNATE, [(new, 0.7, {})], "alternate")
+    assert result is not None and result.accepted, result and result.reason
+    # before: scoreOf, the gate, the page's ranking and the identity check (4)
+    assert calls == ["the in-page healing 'probe' call"]
+    assert result.evidence["gate_result"] == {
+        "ok": True,
+        "points": dict.fromkeys(("unique", "visible", "enabled", "stable", "scoped"), "ok"),
+        "count": 1,
+    }
+    assert result.runner_up_score is not None  # the ranking's second element: "Back"
+
+
+def test_a_region_is_looked_up_once_for_the_gate_and_the_ranking(
+    tab: Page, calls: list[str]
+) -> None:
+    tab.set_content(FORM)
+    plan, state = discovered(tab, "Sign in", region="login")
+    assert state.locator is not None and state.locator.region is not None
+    tab.evaluate("document.getElementById('go').textContent = 'Log in'")  # reworded
+    ctx = failing_context(tab, plan, state)
+    new = state.locator.model_copy(
+        update={"strategy": Strategy.CSS, "css": "#go", "role": None, "name": None}
+    )
+    installed(tab, calls)
+    result = try_locators(ctx, HealRung.REDISCOVERY, [(new, 0.7, {})], "re-discovered locator")
+    assert result is not None and result.accepted, result and result.reason
+    # before: scoreOf, the region and the gate, the region again, inside, rank, isSame (7)
+    assert calls == ["finding the step's region", "the in-page healing 'probe' call"]
+
+
+def test_a_candidate_outside_the_steps_region_is_refused_from_the_probe(tab: Page) -> None:
+    tab.set_content(FORM)
+    plan, state = discovered(tab, "Sign in", region="login")
+    tab.evaluate("document.getElementById('go').remove()")
+    ctx = failing_context(tab, plan, state)
+    help_button = Locator(strategy=Strategy.CSS, css="#help", confidence=0.7)
+    result = try_locators(ctx, HealRung.MEMORY, [(help_button, 0.9, {})], "remembered locator",
+                          need_anchor=False)  # fmt: skip
+    assert result is not None and not result.accepted
+    assert "outside the step's region" in result.reason
+
+
+def test_a_similarity_relocation_gates_the_rendering_it_checks(tab: Page, calls: list[str]) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Buy")
+    tab.evaluate("document.getElementById('buy').id = 'purchase'")
+    gone = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
+    ctx = failing_context(tab, plan, state, locator=gone)
+    installed(tab, calls)
+    result = SimilarityRung().attempt(ctx)
+    assert result is not None and result.accepted, result and result.reason
+    assert "the in-page healing 'sameGate' call" in calls
+    assert "the in-page healing 'isSame' call" not in calls
+    assert "the in-page 'check' call" not in calls
+
+
+def test_rediscovery_does_not_measure_again_the_gate_discovery_just_measured(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Buy")
+    tab.evaluate("document.getElementById('buy').id = 'buy-now'")
+    gone = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
+    ctx = failing_context(tab, plan, state, locator=gone)
+    probes: list[object] = []
+    real = _common.call_on_elements
+
+    def spying(target: PWLocator, name: str, arg: object) -> object:
+        if name == "probe":
+            assert isinstance(arg, dict)
+            probes.append(arg["gate"])
+        return real(target, name, arg)
+
+    monkeypatch.setattr(_common, "call_on_elements", spying)
+    result = RediscoveryRung().attempt(ctx)
+    assert result is not None and result.accepted, result and result.reason
+    # the passing gate discovery measured on the element, not two more animation frames
+    assert probes == [None]
+    assert result.evidence["gate_result"]["ok"] is True  # type: ignore[index]
