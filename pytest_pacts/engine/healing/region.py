@@ -44,7 +44,7 @@ from pytest_pacts.engine.healing.relocate import gate_json, relocate
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, top_lines
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models import Target
-from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.models.locator import GateSnapshot, Locator, Strategy
 from pytest_pacts.models.outcome import FailureType, HealRung
 
 # an unscoped candidate is a little less certain than the scoped one it replaces
@@ -108,25 +108,27 @@ class RegionDriftRung:
         # the page) could only add the "name" source to that element, never outvote it.
         rediscovered: list[Locator] | None = None
         failed = ""
+        # the gate discovery measured on the element it found (try_locators reuses it)
+        gated: dict[Locator, GateSnapshot] = {}
         agreed = self._agreed(ctx, known, [], unanimous=True)
         if agreed is None:
-            rediscovered, failed = self._rediscover(ctx)
+            rediscovered, failed = self._rediscover(ctx, gated)
             agreed = self._agreed(ctx, known, rediscovered)
         if agreed is not None:
             locator, sources = agreed
             extra = {"region_gone": region, "agreeing_sources": ", ".join(sources)}
             option: Option = (locator, locator.confidence * UNSCOPED_FACTOR, extra)
-            result = try_locators(ctx, self.name, [option], what)
+            result = try_locators(ctx, self.name, [option], what, gated=gated)
             if result is not None and result.accepted:
                 return result
         if rediscovered is None:
-            rediscovered, failed = self._rediscover(ctx)
+            rediscovered, failed = self._rediscover(ctx, gated)
 
         notes: list[str] = []
         if failed:
             notes.append(failed)
         for option in self._single_options(known, rediscovered, region):
-            result = try_locators(ctx, self.name, [option], what)
+            result = try_locators(ctx, self.name, [option], what, gated=gated)
             if result is None:
                 continue
             if not result.accepted:
@@ -222,8 +224,11 @@ class RegionDriftRung:
         state = replace(ctx.state, step=unscoped_step)
         return SimilarityRung().attempt(replace(ctx, state=state, round_results=[]))
 
-    def _rediscover(self, ctx: HealContext) -> tuple[list[Locator], str]:
-        """The element found again by the step's own words, without the region."""
+    def _rediscover(
+        self, ctx: HealContext, gated: dict[Locator, GateSnapshot]
+    ) -> tuple[list[Locator], str]:
+        """The element found again by the step's own words, without the region; the gate
+        discovery measured on it goes into ``gated``."""
         step = ctx.state.step
         if step.target is None:
             return [], ""
@@ -235,6 +240,8 @@ class RegionDriftRung:
             return [], f"re-discovery without the region failed: {first_line(exc)}"
         if found.locator is None:
             return [], ""
+        if found.gate is not None:
+            gated[found.locator] = found.gate
         return [found.locator, *found.alternates], ""
 
     @staticmethod

@@ -16,6 +16,7 @@ from pytest_pacts.engine.healing import _common
 from pytest_pacts.engine.healing._js import call_in_frame
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
+from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
@@ -135,3 +136,31 @@ def test_rediscovery_does_not_measure_again_the_gate_discovery_just_measured(
     # the passing gate discovery measured on the element, not two more animation frames
     assert probes == [None]
     assert result.evidence["gate_result"]["ok"] is True  # type: ignore[index]
+
+
+def test_region_drift_reuses_the_gate_of_the_element_it_rediscovered(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tab.set_content("""<form id="login"><button id="go" data-testid="send">Sign in</button>
+        </form><button id="help">Help</button>""")
+    plan, state = discovered(tab, "Sign in", region="login")
+    # the container renamed, and the button's old id now on another button: the recorded
+    # locators disagree, so the rung re-discovers the element by its words
+    tab.evaluate("""() => { document.getElementById('login').id = 'auth';
+        document.getElementById('go').id = 'submit';
+        document.getElementById('help').id = 'go'; }""")
+    ctx = failing_context(tab, plan, state)
+    probes: list[object] = []
+    real = _common.call_on_elements
+
+    def spying(target: PWLocator, name: str, arg: object) -> object:
+        if name == "probe":
+            assert isinstance(arg, dict)
+            probes.append(arg["gate"])
+        return real(target, name, arg)
+
+    monkeypatch.setattr(_common, "call_on_elements", spying)
+    result = RegionDriftRung().attempt(ctx)
+    assert result is not None and result.accepted, result and result.reason
+    assert "agreeing_sources" in result.evidence, result.evidence
+    assert None in probes, probes
