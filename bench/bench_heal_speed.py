@@ -209,6 +209,7 @@ PROFILED = (
     ("  rung: memory", "healing/memory.py", "attempt"),
     ("  rung: similarity", "healing/similarity.py", "attempt"),
     ("  candidate check: resolve", "healing/_common.py", "_resolve"),
+    ("  candidate check: probe (one round trip)", "healing/_common.py", "probe"),
     ("  candidate check: gate", "healing/_common.py", "gate_evidence"),
     ("  candidate check: agreement", "healing/_common.py", "agreement"),
     ("screenshots", "engine/artifacts.py", "take"),
@@ -232,7 +233,7 @@ def print_profile(stats: pstats.Stats, heals: int, rounds: int) -> None:
                 calls += nc
         if calls:
             per_heal = f"{total / rounds / max(heals, 1) * 1000:7.1f} ms per heal"
-            print(f"  {label:34} {total / rounds:7.2f} s  {calls // rounds:5d} calls  {per_heal}")
+            print(f"  {label:42} {total / rounds:7.2f} s  {calls // rounds:5d} calls  {per_heal}")
 
 
 def main() -> int:

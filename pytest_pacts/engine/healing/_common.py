@@ -192,18 +192,29 @@ def _weigh(
 def probed_agreement(
     ctx: HealContext, found: Resolved, scope: Scope | None, ranking: ProbeRanking
 ) -> tuple[str | None, float | None, bool]:
-    """:func:`agreement` from what :func:`probe` already read in the page (no round trip)."""
-    if ctx.state.fingerprint is None or found.score is None:
+    """:func:`agreement` from what :func:`probe` read in the top frame: no round trip more,
+    unless the page has other frames (each same-origin one is ranked too, as before)."""
+    fp = ctx.state.fingerprint
+    if fp is None or found.score is None:
         return None, None, False
     if scope is not None and scope.containers and not ranking["inside"]:
         return _outside(found, scope)
-    ranked = ranking["candidates"]
+    # (score, description, the candidate's own element?) best first; the top frame's first
+    # on a tie, as rank_page's stable sort over the frames in order puts them
+    ranked = [
+        (float(c["score"]), str(c["description"]), i == 0 and ranking["same"])
+        for i, c in enumerate(ranking["candidates"])
+    ]
+    in_frames = scope is None or not scope.containers  # the containers are in the top frame
+    if in_frames and ctx.page.main_frame.child_frames:
+        others = rank_page(ctx.page, fp, action_of(ctx), limit=2, scope=scope, top_frame=False)
+        ranked += [(s.score, s.description, False) for s in others.ranked]
+        ranked.sort(key=lambda r: -r[0])
     if not ranked:
         return None, None, False
     best = ranked[0]
-    second = float(ranked[1]["score"]) if len(ranked) > 1 else None
-    best_pair = (float(best["score"]), str(best["description"]))
-    return _weigh(ctx, found, scope, ranking["same"], best_pair, second)
+    second = ranked[1][0] if len(ranked) > 1 else None
+    return _weigh(ctx, found, scope, best[2], (best[0], best[1]), second)
 
 
 # The kinds of control an action can use interchangeably: a link and a button are both
@@ -368,9 +379,9 @@ class Probing:
     )
 
     def usable(self, locator: Locator) -> bool:
-        """Whether :func:`probe` can check ``locator`` in one round trip: it lives in the
-        top frame and the page has no other frame (the ranking spans every frame)."""
-        return not locator.frame_path and not self.ctx.page.main_frame.child_frames
+        """Whether :func:`probe` can check ``locator``: it lives in the top frame (the page's
+        other frames, when it has any, are ranked as :func:`agreement` ranks them)."""
+        return not locator.frame_path
 
     def scope(self) -> Scope | None:
         if self._scope is None:

@@ -133,15 +133,24 @@ class Scope:
 
 
 def rank_page(
-    page: Page, fp: Fingerprint, action: str, *, limit: int = 5, scope: Scope | None = None
+    page: Page,
+    fp: Fingerprint,
+    action: str,
+    *,
+    limit: int = 5,
+    scope: Scope | None = None,
+    top_frame: bool = True,
 ) -> Ranking:
     """Score every visible element whose type fits ``action`` against ``fp``, all frames
-    (only inside ``scope`` when the step names a region)."""
+    (only inside ``scope`` when the step names a region; not the top frame without
+    ``top_frame``, for a caller that ranked it already)."""
     ranked: list[Scored] = []
     considered = 0
     for frame, path in frames(page):
         if scope is not None and scope.containers and path != scope.frame_path:
             continue  # the region's containers live in one frame
+        if not path and not top_frame:
+            continue
         heal_id = f"h{next(_heal_ids)}"
         arg: JSON = {
             "heal_id": heal_id,

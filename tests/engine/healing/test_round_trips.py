@@ -164,3 +164,27 @@ def test_region_drift_reuses_the_gate_of_the_element_it_rediscovered(
     assert result is not None and result.accepted, result and result.reason
     assert "agreeing_sources" in result.evidence, result.evidence
     assert None in probes, probes
+
+
+def test_on_a_page_with_an_iframe_the_frame_is_ranked_too(tab: Page, calls: list[str]) -> None:
+    # the recorded button's look-alike inside a same-origin iframe matches the fingerprint
+    # better than the candidate does: intent and fingerprint disagree, as before the probe
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Buy")
+    tab.evaluate("""() => { const b = document.getElementById('buy');
+        b.id = 'order'; b.textContent = 'Order';
+        const f = document.createElement('iframe');
+        f.srcdoc = "<button id='buy'>Buy</button><button id='back'>Back</button>";
+        document.body.prepend(f); }""")
+    tab.wait_for_function("() => document.querySelector('iframe').contentDocument.body")
+    tab.wait_for_timeout(100)
+    gone = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
+    ctx = failing_context(tab, plan, state, locator=gone)
+    order = Locator(strategy=Strategy.CSS, css="#order", confidence=0.7)
+    installed(tab, calls)
+    result = try_locators(ctx, HealRung.MEMORY, [(order, 0.9, {})], "remembered locator",
+                          need_anchor=False)  # fmt: skip
+    assert result is not None and not result.accepted
+    assert "intent and fingerprint disagree" in result.reason, result.reason
+    assert calls[0] == "the in-page healing 'probe' call"
+    assert "the in-page healing 'rank' call" in calls[1:], calls
