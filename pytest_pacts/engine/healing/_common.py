@@ -84,13 +84,44 @@ def resolve(
 
     ``memo`` (``HealContext.resolved``) keeps the answers of one rung: its candidate checks
     ask about the same locators again on a page that has not changed in between."""
-    key = (locator.model_dump_json(), fp.model_dump_json() if fp else "")
+    key = resolved_key(locator, fp)
     if memo is not None and key in memo:
         return memo[key]
     found = _resolve(page, locator, fp)
     if memo is not None:
         memo[key] = found
     return found
+
+
+def resolved_key(locator: Locator, fp: Fingerprint | None) -> tuple[str, str]:
+    """The key of :func:`resolve`'s answers in ``HealContext.resolved``."""
+    return locator.model_dump_json(), fp.model_dump_json() if fp else ""
+
+
+def matches_none(ctx: HealContext, locators: list[Locator]) -> None:
+    """Count in one round trip what any of the top-frame ``locators`` matches (Playwright's
+    ``or_``); when that is nothing, each is kept in ``ctx.resolved`` as matching nothing, so
+    the rung does not ask about them one by one. Nothing is kept otherwise."""
+    rendered = []
+    for locator in dict.fromkeys(locators):
+        if locator.frame_path:
+            continue
+        try:
+            rendered.append((locator, to_playwright(ctx.page, locator)))
+        except UnrenderableLocator:
+            continue  # resolve() answers "0 elements" for it anyway
+    if len(rendered) < 2:
+        return
+    union = rendered[0][1]
+    for _locator, target in rendered[1:]:
+        union = union.or_(target)
+    try:
+        count = bounded.call(ctx.page, "counting the candidates", union.count)
+    except PlaywrightError:
+        return
+    if count == 0:
+        for locator, _target in rendered:
+            ctx.resolved[resolved_key(locator, ctx.state.fingerprint)] = Resolved(0)
 
 
 def _resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
@@ -470,7 +501,7 @@ def probe(
     except (PlaywrightError, UnrenderableLocator):
         return Probe(Resolved(0))
     found = _resolved_of(raw, locator)
-    ctx.resolved[(locator.model_dump_json(), fp.model_dump_json() if fp else "")] = found
+    ctx.resolved[resolved_key(locator, fp)] = found
     if gated is not None and found.count == 1:
         return Probe(found, gate_answer(ctx, gated), raw.get("ranking"))
     if "gate" not in raw:

@@ -20,4 +20,5 @@ class AlternateRung:
             found.extend(state.discovery.alternates)
         unique = list(dict.fromkeys(found))
         options = [(alt, alt.confidence, {"alternate_of": "discovery"}) for alt in unique]
-        return try_locators(ctx, self.name, options, "alternate")
+        # the alternates of a locator that broke usually broke with it: count them together
+        return try_locators(ctx, self.name, options, "alternate", none_likely=True)

@@ -16,10 +16,12 @@ from pytest_pacts.engine.healing._common import (
     exact_name,
     gate_evidence,
     locator_json,
+    matches_none,
     names_intent,
     probe,
     probed_agreement,
     resolve,
+    resolved_key,
     rival,
 )
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
@@ -35,6 +37,7 @@ def try_locators(
     *,
     need_anchor: bool = True,
     gated: Mapping[Locator, GateSnapshot] | None = None,
+    none_likely: bool = False,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
@@ -45,8 +48,14 @@ def try_locators(
 
     ``gated``: gates this rung measured already (discovery's, on the element it verified a
     locator resolves to), so a passing one is not measured again (:func:`~._common.probe`).
+    ``none_likely``: the options usually all match nothing (the alternates of a locator
+    that broke): one round trip first counts what any of them matches, and when that is
+    nothing, none is asked about alone.
     """
     probing = Probing(ctx)
+    if none_likely:
+        options = list(options)
+        matches_none(ctx, [loc for loc, _score, _extra in options if loc != ctx.state.locator])
     try:
         return _try_locators(ctx, rung, options, what, need_anchor, probing, gated or {})
     finally:
@@ -69,12 +78,15 @@ def _try_locators(
             continue
         # one round trip for the count, the gate and the ranking where that is possible
         usable = probing.usable(locator)
-        probed = probe(ctx, locator, probing, gated.get(locator)) if usable else None
-        found = (
-            probed.found
-            if probed is not None
-            else resolve(ctx.page, locator, ctx.state.fingerprint, ctx.resolved)
-        )
+        known = ctx.resolved.get(resolved_key(locator, ctx.state.fingerprint))
+        probed: Probe | None = None
+        if known is not None and known.count == 0:
+            found = known  # counted with the other options just now
+        elif usable:
+            probed = probe(ctx, locator, probing, gated.get(locator))
+            found = probed.found
+        else:
+            found = resolve(ctx.page, locator, ctx.state.fingerprint, ctx.resolved)
         if found.count != 1:
             notes.append(f"{locator.describe()}: resolves to {found.count} elements")
             continue

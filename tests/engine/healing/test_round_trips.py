@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.healing import _common
 from pytest_pacts.engine.healing._js import call_in_frame
+from pytest_pacts.engine.healing.alternate import AlternateRung
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
 from pytest_pacts.engine.healing.region import RegionDriftRung
@@ -188,3 +189,23 @@ def test_on_a_page_with_an_iframe_the_frame_is_ranked_too(tab: Page, calls: list
     assert "intent and fingerprint disagree" in result.reason, result.reason
     assert calls[0] == "the in-page healing 'probe' call"
     assert "the in-page healing 'rank' call" in calls[1:], calls
+
+
+def test_alternates_that_all_broke_cost_one_round_trip(tab: Page, calls: list[str]) -> None:
+    tab.set_content("""<button id="buy" data-testid="buy" title="Buy it">Buy</button>
+        <button id="back">Back</button>""")
+    plan, state = discovered(tab, "Buy")
+    assert len(state.alternates) >= 2, state.alternates
+    # every attribute the locator and its alternates read is gone
+    tab.evaluate("""() => { const b = document.getElementById('buy');
+        b.id = 'order'; b.removeAttribute('data-testid'); b.removeAttribute('title');
+        b.textContent = 'Order'; }""")
+    ctx = failing_context(tab, plan, state)
+    installed(tab, calls)
+    result = AlternateRung().attempt(ctx)
+    assert result is not None and not result.accepted
+    assert result.reason.count("resolves to 0 elements") == len(
+        [a for a in state.alternates if a != state.locator]
+    )
+    # before: one round trip per alternate
+    assert calls == ["counting the candidates"]
