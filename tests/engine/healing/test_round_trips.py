@@ -114,14 +114,8 @@ def test_a_similarity_relocation_gates_the_rendering_it_checks(tab: Page, calls:
     assert "the in-page 'check' call" not in calls
 
 
-def test_rediscovery_does_not_measure_again_the_gate_discovery_just_measured(
-    tab: Page, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    tab.set_content(PAGE)
-    plan, state = discovered(tab, "Buy")
-    tab.evaluate("document.getElementById('buy').id = 'buy-now'")
-    gone = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
-    ctx = failing_context(tab, plan, state, locator=gone)
+def _gates_probed(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The gate each in-page ``probe`` call is given (``None``: measure it there)."""
     probes: list[object] = []
     real = _common.call_on_elements
 
@@ -132,6 +126,18 @@ def test_rediscovery_does_not_measure_again_the_gate_discovery_just_measured(
         return real(target, name, arg)
 
     monkeypatch.setattr(_common, "call_on_elements", spying)
+    return probes
+
+
+def test_rediscovery_does_not_measure_again_the_gate_discovery_just_measured(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Buy")
+    tab.evaluate("document.getElementById('buy').id = 'buy-now'")
+    gone = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
+    ctx = failing_context(tab, plan, state, locator=gone)
+    probes = _gates_probed(monkeypatch)
     result = RediscoveryRung().attempt(ctx)
     assert result is not None and result.accepted, result and result.reason
     # the passing gate discovery measured on the element, not two more animation frames
@@ -151,16 +157,7 @@ def test_region_drift_reuses_the_gate_of_the_element_it_rediscovered(
         document.getElementById('go').id = 'submit';
         document.getElementById('help').id = 'go'; }""")
     ctx = failing_context(tab, plan, state)
-    probes: list[object] = []
-    real = _common.call_on_elements
-
-    def spying(target: PWLocator, name: str, arg: object) -> object:
-        if name == "probe":
-            assert isinstance(arg, dict)
-            probes.append(arg["gate"])
-        return real(target, name, arg)
-
-    monkeypatch.setattr(_common, "call_on_elements", spying)
+    probes = _gates_probed(monkeypatch)
     result = RegionDriftRung().attempt(ctx)
     assert result is not None and result.accepted, result and result.reason
     assert "agreeing_sources" in result.evidence, result.evidence
