@@ -13,6 +13,10 @@ echo "== ruff"
 echo "== mypy --strict"
 .venv/bin/mypy
 echo "== pytest"
+# Bytecode for the package, once: the suite starts a few hundred Python
+# processes (pytester, the CLI), which otherwise compile the package each time when
+# PYTHONDONTWRITEBYTECODE is set (Python still reads .pyc files then).
+.venv/bin/python -m compileall -q pytest_pacts >/dev/null
 set +e
 .venv/bin/pytest -n 2 -p no:cacheprovider --durations=25 "$@"
 status=$?

@@ -10,6 +10,33 @@ from pytest_pacts.browser import launch_options
 pytest_plugins = ["pytester"]
 
 
+# Modules whose tests run whole pytest sessions (pytester, the CLI) or a PostgreSQL cluster:
+# collected first, so under xdist the long tests start early and the two workers do not end
+# on them one after the other (the suite's wall time on a 2-core CI machine). Stable: the
+# order inside each group is pytest's.
+_LONG_FIRST = (
+    "tests/pytest_plugin/",
+    "tests/store/test_store_shared_runners.py",
+    "tests/cli/",
+    "tests/traces/",
+    "tests/realapps/",
+    "tests/reports/",
+    "tests/web/",
+    "tests/engine/test_drifts_and_deployments.py",
+    "tests/engine/test_samples.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def group(item: pytest.Item) -> int:
+        return next(
+            (i for i, prefix in enumerate(_LONG_FIRST) if item.nodeid.startswith(prefix)),
+            len(_LONG_FIRST),
+        )
+
+    items.sort(key=group)
+
+
 @pytest.fixture(autouse=True)
 def _terminal_as_on_a_workstation(monkeypatch: pytest.MonkeyPatch) -> None:
     """Runs under ``pytester`` print the same on a CI machine as on a workstation.
