@@ -58,6 +58,9 @@ class EnvMonitor:
     documents: int = 0  # main-frame navigations committed (a new page, or an SPA route)
     loaded: int = 0  # ``documents`` when the last ``load`` event fired
     requests_at_load: int = 0  # ``requests`` when the last ``load`` event fired
+    # when the page last did something observable from outside (a request of those kinds
+    # started or ended, a main-frame navigation, a load), ``time.monotonic()`` seconds
+    active_at: float = 0.0
 
     def __post_init__(self) -> None:
         self.page.on("load", self._on_load)
@@ -114,20 +117,23 @@ class EnvMonitor:
         except PlaywrightError:
             return
         if kind in _READINESS_KINDS:
-            self.inflight[request] = time.monotonic()
+            self.inflight[request] = self.active_at = time.monotonic()
             self.requests += 1
 
     def _on_request_done(self, request: Request) -> None:
         self.pending.discard(request)
-        self.inflight.pop(request, None)
+        if self.inflight.pop(request, None) is not None:
+            self.active_at = time.monotonic()
 
     def _on_load(self, _page: Page) -> None:
         self.loaded = self.documents
         self.requests_at_load = self.requests
+        self.active_at = time.monotonic()
 
     def _on_frame_navigated(self, frame: Frame) -> None:
         if frame is self.page.main_frame:
             self.documents += 1
+            self.active_at = time.monotonic()
 
     @property
     def quiet(self) -> bool:
@@ -172,7 +178,8 @@ class EnvMonitor:
 
     def _on_request_failed(self, request: Request) -> None:
         self.pending.discard(request)
-        self.inflight.pop(request, None)
+        if self.inflight.pop(request, None) is not None:
+            self.active_at = time.monotonic()
         if not self._is_navigation(request):
             return
         reason = request.failure or "failed"

@@ -32,9 +32,10 @@ from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Failure, FailureType
 
 # A step that nothing on the page matches (or whose region the page does not mention)
-# waits for the page to have stayed unchanged this long, not only to look settled at one
-# instant, before it gives up: a single-page app fetches a list's rows a moment after its
-# frame, with quiet gaps between the requests.
+# waits for the page to have stayed unchanged this long (no request started or ended, no
+# navigation, no DOM change), not only to look settled at one instant, before it gives up:
+# a single-page app fetches a list's rows a moment after its frame, with quiet gaps between
+# the requests.
 QUIET_MS = 1_000.0
 
 OnDiscovered = Callable[[int, DiscoveryResult], None]
@@ -120,7 +121,10 @@ class Finder:
         start = now_ms()
         deadline = start + timeout_ms
         last: DiscoveryResult | None = None
-        changed_at = start
+        # the page's last observed change: its last request, navigation or load (a DOM
+        # change while waiting below moves it); a page quiet for QUIET_MS already is not
+        # waited on again
+        changed_at = min(start, self.monitor.active_at * 1000.0)
         while True:
             pending = self._pending(index) if last is None else [index]
             try:

@@ -197,3 +197,37 @@ def test_an_element_the_page_does_not_show_yet_is_waited_for(tab: Page, site: Si
     url = site.add("late-links.html", LATE_ROWS)
     record = run(tab, plan(url, ("click", "beta", "", "url_contains:#beta")))
     assert record.verdict == "pass", render_failure(record)
+
+
+# Save says "Saved" 1.2 s after the click (a DOM change, no request): the step after it runs
+# on a page whose last request, navigation and load lie over a second back
+STILL = """<h1>Nothing moves here</h1><p id="status"></p><button onclick="window.saved = true;
+setTimeout(() => { document.getElementById('status').textContent = 'Saved'; }, 1200)">Save
+</button>"""
+
+
+def test_a_page_quiet_for_a_while_is_not_waited_on_again(
+    tab: Page, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quiet window counts from the page's last request, navigation or load (or a DOM
+    change seen while waiting), not from the step's start: a step that nothing matches on
+    a page that has been still for longer is not made to wait another second (a page that
+    has just loaded still is: the two tests above)."""
+    from pytest_pacts.engine import finder
+
+    url = site.add("still.html", STILL)
+    after_save: list[float] = []
+    real = finder.wait_for_change
+
+    def counting(page: Page, cap_ms: float = 100.0) -> bool:
+        if page.evaluate("window.saved === true"):
+            after_save.append(cap_ms)
+        return real(page, cap_ms)
+
+    monkeypatch.setattr(finder, "wait_for_change", counting)
+    record = run(tab, plan(url, ("click", "Save", "", "text_visible:Saved"), ("click", "Publish")))
+    assert record.verdict == "fail" and record.failed_step is not None
+    assert record.failed_step.index == 1 and tab.evaluate("window.saved") is True
+    # before: nine or ten 100 ms waits (a second from the step's start); now the few a
+    # discovery pass takes to see the page settled
+    assert len(after_save) <= 5, after_save
