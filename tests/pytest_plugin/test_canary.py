@@ -61,7 +61,7 @@ def test_canary_secret_appears_in_no_artifact(
     result = pytester.runpytest_subprocess(
         ".", "-v", "-p", "no:cacheprovider", "--junitxml=out/junit.xml",
         "--html=out/report.html", "--self-contained-html", "--pacts-generate",
-        "--pacts-generate-dir=out/generated", "--pacts-step-timeout=4",
+        "--pacts-generate-dir=out/generated",
     )  # fmt: skip
     result.assert_outcomes(passed=10, failed=2)  # REQ-WIDGETS-002 and the two auth samples pass too
     vault = pytester.path / ".pacts" / "auth"
