@@ -476,6 +476,7 @@ def discover_plans(
     say: Callable[[str], None] = lambda _text: None,
     contexts: ContextSetup | Callable[[], ContextSetup] | None = None,
     browser: Callable[[], Browser] | None = None,
+    timeout_ms: float = 10_000.0,
 ) -> None:
     """Discover the start page of each plan without a valid cached POM (every plan under
     ``mode="always"``) in one browser, once across every runner sharing ``store``
@@ -488,7 +489,11 @@ def discover_plans(
     to discover). ``browser`` gives the browser to use, called only when there
     is something to discover (in a pytest session: the tests' own browser, launched or
     connected to as pytest-playwright does); ``None``: a Chromium of its own
-    (:class:`~pytest_pacts.browser.StandaloneBrowser` with ``browser_path``)."""
+    (:class:`~pytest_pacts.browser.StandaloneBrowser` with ``browser_path``).
+
+    ``timeout_ms`` is the run's step timeout: the start page's load, and each call into the
+    page, get the patience a step gets (a page that stops responding is given up on as
+    quickly as in the run)."""
     from pytest_pacts.browser import StandaloneBrowser
     from pytest_pacts.discovery.planning import PlanDiscovery, discover_plan
 
@@ -525,7 +530,7 @@ def discover_plans(
 
             try:
                 with setup.page(current(), plan.requirement) as page:
-                    outcome = discover_plan(page, plan, base_url)
+                    outcome = discover_plan(page, plan, base_url, timeout_ms=timeout_ms)
             except AuthFailed as exc:
                 # never discovered as the login page: left to discovery right before it runs
                 if exc.profile not in no_session:

@@ -181,7 +181,7 @@ def discover_plan(
     base_url: str | None,
     *,
     discoverer: Discoverer | None = None,
-    timeout_ms: float = 15_000,
+    timeout_ms: float = 10_000,
     settle_ms: float = 3_000,
 ) -> PlanDiscovery:
     """Load the plan's start page and discover its start-page steps in one scan per frame.
@@ -222,10 +222,11 @@ def discover_plan(
         out.seconds = time.perf_counter() - started
         return out
     try:
-        page.wait_for_load_state("networkidle", timeout=settle_ms)
+        page.wait_for_load_state("networkidle", timeout=min(settle_ms, timeout_ms))
     except Error:
         problem(
-            f"{url} did not settle within {settle_ms / 1000:.0f} s (network still busy); "
+            f"{url} did not settle within {min(settle_ms, timeout_ms) / 1000:.0f} s "
+            "(network still busy); "
             "discovered on the page as it was"
         )
     targets = [(step.index, step.target, step.action) for step in steps if step.target is not None]

@@ -102,6 +102,7 @@ def _discover(request: pytest.FixtureRequest, plans: list[Plan], mode: str) -> N
         say=_say(config),
         contexts=contexts,
         browser=browser if playwright else None,
+        timeout_ms=settings.step_timeout * 1000,
     )
 
 

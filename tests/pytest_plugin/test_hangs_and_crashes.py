@@ -91,6 +91,8 @@ def test_a_page_that_hangs_after_load_stops_discovery_not_the_session(
     assert "discovery gave up: the page stopped responding" in text, text
     line = next(x for x in result.outlines if "discovery gave up" in x)
     assert "a_hang.req.yaml" in line, line  # located on the requirement's file and row
+    # discovery gives up with the run's own patience: the 2 s step timeout + the 2 s margin
+    assert "got no answer within 4.0 s" in line, line
     result.assert_outcomes(passed=1, failed=1)
     assert "the page stopped responding" in text
     assert [r[1] for r in _runs(pytester)] == ["finished", "finished"]
