@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.browser import launch_options
 
@@ -48,12 +50,28 @@ def _terminal_as_on_a_workstation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("BUILD_NUMBER", raising=False)
 
 
+@pytest.fixture(scope="session")
+def _chromium(playwright: Playwright) -> Iterator[list[Browser]]:
+    """The tests' own Chromium, one per worker (launching one costs about a second of CPU;
+    the suite is CPU-bound): ``module_browser`` launches it, and again if it went away."""
+    held: list[Browser] = []
+    yield held
+    for browser in held:
+        with contextlib.suppress(PlaywrightError):
+            browser.close()
+
+
 @pytest.fixture(scope="module")
-def module_browser(playwright: Playwright) -> Iterator[Browser]:
-    """One Chromium per test module (the tests' own, not pytest-playwright's ``browser``)."""
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
+def module_browser(playwright: Playwright, _chromium: list[Browser]) -> Iterator[Browser]:
+    """The tests' Chromium for a module (not pytest-playwright's ``browser``), shared by the
+    modules of a worker; the contexts a module leaves open are closed after it."""
+    if not _chromium or not _chromium[0].is_connected():
+        _chromium[:] = [playwright.chromium.launch(**launch_options())]  # type: ignore[arg-type]
+    browser = _chromium[0]
     yield browser
-    browser.close()
+    for context in browser.contexts:
+        with contextlib.suppress(PlaywrightError):
+            context.close()
 
 
 @pytest.fixture

@@ -10,19 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, Route
+from playwright.sync_api import Browser, Page, Route
 
-from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
 
 from .helpers import SITE, Site
 
 
 @pytest.fixture(scope="module")
-def engine_browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    yield browser
-    browser.close()
+def engine_browser(module_browser: Browser) -> Browser:
+    return module_browser
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""A canary secret run through the whole sample suite appears in no artifact.
+"""A canary secret run through the whole sample suite appears in no artifact (the two
+canary requirements that fail run in a second session, with a short step timeout).
 
 Every file the run writes is read back (JUnit, self-contained HTML, verdict JSON, JSONL step
 logs, summaries, generated tests, screenshots) and the store is dumped as SQL; stdout and
@@ -58,12 +59,20 @@ def test_canary_secret_appears_in_no_artifact(
                     ignore=shutil.ignore_patterns(".pacts"))  # fmt: skip
     (pytester.path / "canary.req.yaml").write_text(CANARY_REQ)
     monkeypatch.setenv("PACTS_CANARY", CANARY)
-    result = pytester.runpytest_subprocess(
-        ".", "-v", "-p", "no:cacheprovider", "--junitxml=out/junit.xml",
-        "--html=out/report.html", "--self-contained-html", "--pacts-generate",
-        "--pacts-generate-dir=out/generated",
+    report = ("--self-contained-html", "--pacts-generate", "--pacts-generate-dir=out/generated")
+    # the passing requirements with the default step timeout; the two whose last step fails
+    # in a second run with a short one (each waits out its step timeout: 2 x 10 s otherwise)
+    passing = pytester.runpytest_subprocess(
+        ".", "-v", "-p", "no:cacheprovider", "-k", "not FAIL", "--junitxml=out/junit.xml",
+        "--html=out/report.html", *report,
     )  # fmt: skip
-    result.assert_outcomes(passed=10, failed=2)  # REQ-WIDGETS-002 and the two auth samples pass too
+    passing.assert_outcomes(passed=10)  # REQ-WIDGETS-002 and the two auth samples pass too
+    result = pytester.runpytest_subprocess(
+        "canary.req.yaml", "-v", "-p", "no:cacheprovider", "-k", "FAIL",
+        "--junitxml=out/failing/junit.xml", "--html=out/failing/report.html",
+        "--pacts-step-timeout=3", *report,
+    )  # fmt: skip
+    result.assert_outcomes(failed=2)
     vault = pytester.path / ".pacts" / "auth"
     (state,) = vault.glob("*.state.json")
     sessions = [c["value"] for c in json.loads(state.read_text())["cookies"]]
@@ -82,7 +91,7 @@ def test_canary_secret_appears_in_no_artifact(
         checked += 1
         for secret in (CANARY, LITERAL, *sessions):
             assert secret.encode() not in data, f"{secret} leaked into {path}"
-    assert checked >= 20  # junit, html, store, verdicts, logs, summaries, generated tests
+    assert checked >= 22  # junit, html, store, verdicts, logs, summaries, generated tests
     # trace bundles: kept for the passing runs, with step pictures (read above), but no
     # picture of a page after a secret was typed into a field that shows it
     assert any(p.suffix == ".jpg" and "trace" in p.parts for p in written)
@@ -93,9 +102,10 @@ def test_canary_secret_appears_in_no_artifact(
     steps = json.loads(payload)["steps"]
     assert len(steps) == 5 and all(s["trace"].get("screenshot") is None for s in steps)
     assert all("withheld" in s["trace"]["note"] for s in steps)
-    for stream in (result.stdout.str(), result.stderr.str()):
-        assert CANARY not in stream and LITERAL not in stream
-        assert not any(v in stream for v in sessions)
+    for run in (passing, result):
+        for stream in (run.stdout.str(), run.stderr.str()):
+            assert CANARY not in stream and LITERAL not in stream
+            assert not any(v in stream for v in sessions)
     # the failing step's text is still useful: the step and the masked value
     assert "REQ-CANARY-FAIL" in result.stdout.str()
     assert "expected text_visible:***, but no visible text on the page contains '***'" in (

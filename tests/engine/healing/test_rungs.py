@@ -106,7 +106,7 @@ def test_stability_wait_for_a_moving_button(tab: Page) -> None:
 def test_enablement_wait(tab: Page) -> None:
     tab.set_content("""<button id="send" disabled>Send</button>""")
     plan, state = discovered(tab, "Send")
-    tab.evaluate("() => setTimeout(() => document.querySelector('#send').disabled = false, 400)")
+    tab.evaluate("() => setTimeout(() => document.querySelector('#send').disabled = false, 1500)")
     ctx = failing_context(tab, plan, state)
     assert ctx.failure.type is FailureType.DISABLED
     attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
