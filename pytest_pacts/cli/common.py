@@ -33,6 +33,10 @@ EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 3
 
+#: What a reviewer types to accept a major proposal, or to decide several at once
+#: (``pacts heals accept|reject``).
+GO = "GO"
+
 
 class CommandError(PactsError):
     """A failure meant for a person: printed without a traceback, with an exit code."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from pytest_pacts.application import UnknownRun, compare_runs
 from pytest_pacts.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -22,10 +21,12 @@ from pytest_pacts.cli.common import (
     add_store_option,
     opened_store,
 )
-from pytest_pacts.reports.regressions import comparison_markdown, regression_json
-from pytest_pacts.traces import Thresholds
 
-_DEFAULT = Thresholds()
+# ``traces.Thresholds()``'s defaults, written here so that building the parser does not import
+# the traces package (pydantic models); tests/cli/test_cli_imports.py keeps them equal.
+DEFAULT_SLOWER = 3.0
+DEFAULT_SLOW_FLOOR_MS = 300.0
+DEFAULT_MOVE_PX = 100.0
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,28 +50,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--slower",
         type=float,
-        default=_DEFAULT.slower,
+        default=DEFAULT_SLOWER,
         metavar="N",
-        help=f"a step N times slower is flagged (default {_DEFAULT.slower:g})",
+        help=f"a step N times slower is flagged (default {DEFAULT_SLOWER:g})",
     )
     parser.add_argument(
         "--slow-floor-ms",
         type=float,
-        default=_DEFAULT.slow_floor_ms,
+        default=DEFAULT_SLOW_FLOOR_MS,
         metavar="MS",
-        help=f"steps are compared with at least MS (default {_DEFAULT.slow_floor_ms:g})",
+        help=f"steps are compared with at least MS (default {DEFAULT_SLOW_FLOOR_MS:g})",
     )
     parser.add_argument(
         "--move-px",
         type=float,
-        default=_DEFAULT.move_px,
+        default=DEFAULT_MOVE_PX,
         metavar="PX",
-        help=f"an element moved more than PX is flagged (default {_DEFAULT.move_px:g})",
+        help=f"an element moved more than PX is flagged (default {DEFAULT_MOVE_PX:g})",
     )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from pytest_pacts.application import UnknownRun, compare_runs
+    from pytest_pacts.reports.regressions import comparison_markdown, regression_json
+    from pytest_pacts.traces import Thresholds
+
     if args.list:
         with opened_store(args) as store:
             runs = store.traces.labels()

@@ -26,11 +26,11 @@ from pytest_pacts.cli.common import (
     EXIT_USAGE,
     CommandError,
 )
-from pytest_pacts.cli.project import Project, auth_sessions_for, load_project
-from pytest_pacts.cli.walk import Walk
 
 if TYPE_CHECKING:
     from pytest_pacts.browser import StandaloneBrowser
+    from pytest_pacts.cli.project import Project
+    from pytest_pacts.cli.walk import Walk
     from pytest_pacts.contexts import ContextSetup
     from pytest_pacts.models import Plan
 
@@ -177,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
 
     from pytest_pacts.auth import AuthFailed
     from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
+    from pytest_pacts.cli.project import auth_sessions_for, load_project
     from pytest_pacts.contexts import ContextSetup
 
     if args.until is not None and args.until < 1:

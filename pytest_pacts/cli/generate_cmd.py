@@ -13,8 +13,8 @@ import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
 from pytest_pacts.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -24,16 +24,14 @@ from pytest_pacts.cli.common import (
     opened_store,
 )
 from pytest_pacts.cli.plan_cmd import load_plans
-from pytest_pacts.generator import (
-    GenerationError,
-    Locators,
-    locators_from_pom,
-    locators_from_recipe,
-    merged,
-    write_test,
-)
-from pytest_pacts.models import Plan
 from pytest_pacts.store import Store, default_store_path
+
+# The browser, the generator (Jinja, Playwright) and the models load in the functions that
+# use them, not when the parser is built.
+if TYPE_CHECKING:
+    from pytest_pacts.browser import StandaloneBrowser
+    from pytest_pacts.generator import Locators
+    from pytest_pacts.models import Plan
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -76,6 +74,8 @@ def _maybe_store(args: argparse.Namespace) -> Iterator[Store | None]:
 
 def stored_locators(store: Store, plan: Plan) -> Locators:
     """The latest recipe's selectors, then the POM cache, under the current plan hash."""
+    from pytest_pacts.generator import Locators, locators_from_pom, locators_from_recipe, merged
+
     sources: list[Locators] = []
     recipe = store.recipes.latest(plan.req_id)
     if recipe is not None and recipe.plan_hash == plan.plan_hash:
@@ -97,6 +97,9 @@ def _missing(plan: Plan, locators: Locators) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pytest_pacts.browser import StandaloneBrowser
+    from pytest_pacts.generator import GenerationError, Locators, merged, write_test
+
     plans, failed = _plans(args)
     secret = frozenset(args.secret_var)
     with ExitStack() as stack:
@@ -120,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _walk(browser: StandaloneBrowser, plan: Plan, base_url: str | None) -> Locators:
+    from pytest_pacts.browser import NoBrowserError
     from pytest_pacts.contexts import ContextSetup
+    from pytest_pacts.generator import GenerationError
     from pytest_pacts.generator.walk import discover_locators
 
     base = base_url or plan.requirement.base_url

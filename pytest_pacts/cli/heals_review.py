@@ -21,7 +21,14 @@ import sys
 
 from pydantic import ValidationError
 
-from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, CommandError, opened_store
+from pytest_pacts.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    GO,
+    CommandError,
+    opened_store,
+)
 from pytest_pacts.cli.render import clip, out, score, table, when
 from pytest_pacts.governance import (
     ProposalFilter,
@@ -33,9 +40,6 @@ from pytest_pacts.governance import (
 )
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.store import ProposalRecord, RecordNotFound, Store
-
-#: What a reviewer types to accept a major proposal, or to decide several at once.
-GO = "GO"
 
 
 def load_proposal(store: Store, proposal_id: int) -> tuple[ProposalRecord, HealProposal]:

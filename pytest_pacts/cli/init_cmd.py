@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 
 from pytest_pacts.cli.common import EXIT_ENVIRONMENT, EXIT_OK, EXIT_PROBLEMS, CommandError
-from pytest_pacts.scaffold.init import ScaffoldExists, TemplatesMissing, scaffold
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,6 +28,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    # the Excel template needs openpyxl: imported here, not when the parser is built
+    from pytest_pacts.scaffold.init import ScaffoldExists, TemplatesMissing, scaffold
+
     try:
         result = scaffold(args.dir, force=args.force, demo=args.demo)
     except ScaffoldExists as exc:

@@ -14,11 +14,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS
-from pytest_pacts.cli.project import load_project
-from pytest_pacts.models import Plan
-from pytest_pacts.planner.templating import MASK
+
+if TYPE_CHECKING:
+    from pytest_pacts.models import Plan
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,6 +51,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def plan_as_json(plan: Plan) -> dict[str, object]:
+    from pytest_pacts.planner.templating import MASK
+
     req = plan.requirement
     return {
         "req_id": req.req_id,
@@ -96,6 +99,10 @@ def load_plans(
     """Every plan under ``paths`` (files or directories) as pytest would collect them, and
     how many files pytest would refuse; each problem is printed to stderr as pytest words
     it, and the other files still load."""
+    # pytest and the planner load here, not when the parser is built (every command's module
+    # is imported for that)
+    from pytest_pacts.cli.project import load_project
+
     project = load_project(paths, blocks, secret_vars or ())
     for refused in project.failed:
         for problem in refused.problems:

@@ -19,7 +19,6 @@ from pytest_pacts.cli.common import (
     add_store_option,
     opened_store,
 )
-from pytest_pacts.reports.summary import from_store
 
 _RELATIVE = re.compile(r"^(\d+)\s*([dhm])$")
 
@@ -63,6 +62,8 @@ def parse_since(text: str | None, now: datetime | None = None) -> datetime | Non
 
 
 def run(args: argparse.Namespace) -> int:
+    from pytest_pacts.reports.summary import from_store  # pydantic models: not for --help
+
     since = parse_since(args.since)
     with opened_store(args) as store:
         summary = from_store(store, since)
