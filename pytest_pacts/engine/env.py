@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+import weakref
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Error as PlaywrightError
@@ -31,6 +32,33 @@ _CRASHED = re.compile(r"crash", re.I)
 # and the favicon bind nothing; event streams and sockets stay open by design.
 _READINESS_KINDS = frozenset({"document", "script", "fetch", "xhr"})
 _CLOSED = re.compile(r"has been closed|Target closed|Browser closed|Connection closed", re.I)
+
+
+# The document's last DOM change, watched from the document's first moment (an init script
+# of the page): ``{at: performance.now() of the last change, obs: its MutationObserver}``
+# under ``globalThis.__pacts_changes``. The in-page code reads it (``quietFor`` in
+# discovery/js/api.js, which starts one itself on a page without it) to tell whether the
+# elements a gate check was given can have changed before the check watched the page.
+CHANGE_WATCH = """(() => {
+  if (globalThis.__pacts_changes) return;
+  const watch = { at: performance.now() };
+  watch.obs = new MutationObserver(() => { watch.at = performance.now(); });
+  watch.obs.observe(document, { subtree: true, childList: true, attributes: true,
+                                characterData: true });
+  Object.defineProperty(globalThis, '__pacts_changes', { value: watch });
+})()"""
+# pages that have the init script (added once per page, whatever number of runs use it)
+_watched: weakref.WeakSet[object] = weakref.WeakSet()
+
+
+def watch_changes(page: Page) -> None:
+    """Add :data:`CHANGE_WATCH` to ``page``'s documents from its next navigation on."""
+    key = getattr(page, "_impl_obj", page)
+    if key in _watched:
+        return
+    with contextlib.suppress(PlaywrightError):
+        page.add_init_script(CHANGE_WATCH)
+        _watched.add(key)
 
 
 @dataclass(frozen=True)
@@ -63,6 +91,7 @@ class EnvMonitor:
     active_at: float = 0.0
 
     def __post_init__(self) -> None:
+        watch_changes(self.page)
         self.page.on("load", self._on_load)
         self.page.on("framenavigated", self._on_frame_navigated)
         self.page.on("crash", self._on_crash)

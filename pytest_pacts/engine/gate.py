@@ -97,6 +97,21 @@ def gate_failure(
     )
 
 
+def observed_settled(snapshot: GateSnapshot, round_trip_ms: float) -> bool | None:
+    """What a check observed about the page being settled, as far as it can be trusted.
+
+    The elements a check is given are resolved at the start of its round trip, before its
+    own watch over two animation frames begins: a DOM change in between (the last frame of
+    a list still rendering) leaves them stale while the watch sees a quiet page. So a quiet
+    watch counts only when the document has not changed for the whole round trip
+    (``quiet_ms``, watched in the page without a gap). ``None``: not observed."""
+    if snapshot.settled is None:
+        return None
+    if snapshot.quiet_ms is not None and snapshot.quiet_ms < round_trip_ms:
+        return False
+    return snapshot.settled
+
+
 def run_gate(
     page: Page,
     locator: Locator,
@@ -128,9 +143,11 @@ def run_gate(
             # whatever it matches is inside them: the region need not be resolved again (two
             # round trips saved); "scoped" still checks the shadow-root expectation.
             target = to_playwright(page, locator)
+            sent = now_ms()
             last = check_actionable(
                 target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace
             )
+            observed = observed_settled(last, now_ms() - sent)
         except UnrenderableLocator as exc:
             failure = Failure(
                 type=FailureType.NOT_UNIQUE,
@@ -148,7 +165,7 @@ def run_gate(
             )
         if last.changed is not None and last.count == 1:
             now = now_ms()
-            quiet = settled_after_check(page, monitor, last.settled)
+            quiet = settled_after_check(page, monitor, observed)
             if now < deadline and (now < settle_after or not quiet):
                 continue  # a re-render in progress may still put the right element back
             failure = Failure(
@@ -168,7 +185,7 @@ def run_gate(
         if now < deadline:
             if point.code in TRANSIENT:
                 continue
-            if now < settle_after or not settled_after_check(page, monitor, last.settled):
+            if now < settle_after or not settled_after_check(page, monitor, observed):
                 continue
         return GateOutcome(
             last, gate_failure(last, point, locator, step_index, now - start), checks

@@ -80,20 +80,25 @@ def settled_after_check(page: Page, monitor: EnvMonitor, observed: bool | None) 
 
 # True when the document is parsed (its deferred and module scripts have run; with
 # "complete": loaded, images included) and nothing in it changed for two animation frames.
-# A hidden page gets no animation frames: a timer stands in for them.
+# A hidden page gets no animation frames: a timer stands in for them. On a shown page the
+# timer firing first means no frame came for a second (a starved renderer on a loaded
+# machine): that is no evidence of quiet, so the answer is "not quiet" and the caller
+# looks again.
 _QUIET_FRAMES = """(state) => new Promise((resolve) => {
   let changed = false;
+  let missed = false;
   const observer = new MutationObserver(() => { changed = true; });
   observer.observe(document, {subtree: true, childList: true, attributes: true,
                               characterData: true});
   const frame = () => new Promise((next) => {
-    const timer = setTimeout(next, document.visibilityState === 'hidden' ? 50 : 1000);
+    const hidden = document.visibilityState === 'hidden';
+    const timer = setTimeout(() => { missed = missed || !hidden; next(); }, hidden ? 50 : 1000);
     requestAnimationFrame(() => { clearTimeout(timer); next(); });
   });
   frame().then(frame).then(() => {
     const ready = state ? document.readyState === state : document.readyState !== 'loading';
     changed = changed || observer.takeRecords().length > 0;
-    observer.disconnect(); resolve(!changed && ready);
+    observer.disconnect(); resolve(!changed && !missed && ready);
   });
 })"""
 

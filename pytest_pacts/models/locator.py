@@ -231,6 +231,14 @@ class GateSnapshot(_Frozen):
         "DOM mutation) over the check's two animation frames; None when that was not "
         "observed. Decides how soon a structural failure goes to healing; not recorded.",
     )
+    quiet_ms: float | None = Field(
+        default=None,
+        exclude=True,
+        description="How long before the check ended the document last changed (watched "
+        "without a gap since the in-page code was installed). A check whose round trip "
+        "took longer may have been given elements resolved before that change: its "
+        "``settled`` does not count (engine/gate.py). Not recorded.",
+    )
 
     @property
     def ok(self) -> bool:

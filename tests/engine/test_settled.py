@@ -8,23 +8,30 @@ whether a heal happened, which element was acted on).
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.discovery.actionability import check_actionable
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor
-from pytest_pacts.engine.gate import GateOutcome, run_gate
+from pytest_pacts.engine.gate import GateOutcome, observed_settled, run_gate
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.engine.waiting import settled
 from pytest_pacts.models import Action
-from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+from pytest_pacts.models.locator import DiscoveryResult, GateSnapshot, Locator, Strategy
 from pytest_pacts.models.outcome import FailureType
 
 from .helpers import Site, plan, run
 
-# Long enough that giving up early and waiting it out cannot be confused.
-PATIENT = EngineOptions(step_timeout_ms=8_000, navigation_timeout_ms=10_000)
+# Long enough that giving up early and waiting it out cannot be confused, and that a page
+# rendering frame by frame on a loaded machine (a few frames a second) finishes well within
+# it: a step that timed out would be healed, which these tests must not take for the rule
+# failing. Every test here passes long before it.
+PATIENT = EngineOptions(step_timeout_ms=20_000, navigation_timeout_ms=10_000)
 
 # "Go" appears only after a request the page makes (800 ms on the server) has answered; a
 # decoy a heal could take for it is there from the start. Served from the demo app's origin
@@ -188,3 +195,90 @@ def test_a_hidden_match_is_waited_for_on_a_settled_page(tab: Page, site: Site) -
     )
     assert record.verdict == "pass", record.failed_step
     assert record.steps[0].status == "passed"
+
+
+# A shown page that gets no animation frame (here: requestAnimationFrame never calls back,
+# as for a renderer starved on a loaded machine; the page itself renders frame by frame, so
+# it is not rendering either): the timer that stands in for a frame observed nothing, which
+# is no evidence that the page is quiet. (Under load the rendering page above was once taken
+# for settled after two such timers, and its "Go" healed to another element's locator.)
+NO_FRAMES = """
+<h1>Orders</h1>
+<script>window.ownFrames = window.requestAnimationFrame; window.requestAnimationFrame = () => 0;</script>
+<button id="back">Go back</button>
+<div id="out"></div>
+"""
+
+
+def test_a_page_that_gets_no_animation_frame_is_not_taken_for_settled(
+    tab: Page, site: Site
+) -> None:
+    tab.goto(site.add("settled-no-frames.html", NO_FRAMES))
+    monitor = EnvMonitor(tab)
+    assert not settled(tab, monitor)
+    snapshot = check_actionable(tab.locator("#go"), "click")
+    assert snapshot.count == 0 and snapshot.settled is False
+    # the same page with its frames: settled, by both observations
+    tab.evaluate("() => { window.requestAnimationFrame = window.ownFrames; }")
+    assert settled(tab, monitor)
+    assert check_actionable(tab.locator("#go"), "click").settled is True
+
+
+# A selector engine whose first query renders "Go" into the page and answers "nothing":
+# the elements a gate check is given are then stale before the check's own watch begins
+# (the race of a list whose last frame lands between resolving the locator and watching the
+# page). Later queries find what is there.
+_RACY_ENGINE = """{
+  query(root, selector) { return this.queryAll(root, selector)[0] || null; },
+  queryAll(root, selector) {
+    const doc = root.ownerDocument || root;
+    if (!doc.__rendered) {
+      doc.__rendered = true;
+      doc.getElementById('out').innerHTML = '<button id="' + selector + '">Go</button>';
+      return [];
+    }
+    return Array.from(root.querySelectorAll('#' + selector));
+  }
+}"""
+
+
+@pytest.fixture(scope="module")
+def racy_selectors(playwright: Playwright) -> str:
+    with contextlib.suppress(PlaywrightError):  # registered once per Playwright instance
+        playwright.selectors.register("pacts-racy", _RACY_ENGINE)
+    return "pacts-racy"
+
+
+def test_a_change_between_resolving_and_watching_is_not_a_settled_page(
+    engine_browser: Browser, racy_selectors: str
+) -> None:
+    context = engine_browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_content("<h1>Orders</h1><button id='back'>Go back</button><div id='out'></div>")
+        monitor = EnvMonitor(page)
+        # an earlier call installed the in-page code: its watch has been running since
+        check_actionable(page.locator("#back"), "click")
+        page.wait_for_timeout(100)
+        outcome = run_gate(
+            page,
+            Locator(strategy=Strategy.CSS, confidence=0.7, css=f"{racy_selectors}=go"),
+            Action.CLICK,
+            step_index=0,
+            timeout_ms=PATIENT.step_timeout_ms,
+            settle_ms=0,
+            monitor=monitor,
+        )
+        assert outcome.failure is None, outcome.failure
+        assert outcome.checks == 2  # the first check's "nothing" was stale, not final
+    finally:
+        context.close()
+
+
+def test_what_a_check_observed_counts_only_over_a_quiet_round_trip() -> None:
+    quiet = GateSnapshot(points=(), count=0, settled=True, quiet_ms=500.0)
+    assert observed_settled(quiet, 40.0) is True
+    assert observed_settled(quiet.model_copy(update={"quiet_ms": 12.0}), 40.0) is False
+    assert observed_settled(quiet.model_copy(update={"settled": False}), 40.0) is False
+    assert observed_settled(quiet.model_copy(update={"settled": None}), 40.0) is None
+    assert observed_settled(quiet.model_copy(update={"quiet_ms": None}), 40.0) is True

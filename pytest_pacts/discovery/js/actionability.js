@@ -35,12 +35,16 @@ function fmtRect(r) {
 // A page whose scripts are disabled (a context with javaScriptEnabled false) runs no
 // callback at all, neither animation frames nor timers: waiting would never end, so
 // nextFrame answers false at once and the caller measures stability another way.
+// Otherwise it answers 'frame' (an animation frame ran) or 'timer' (the timer stood in). On
+// a shown document 'timer' means the page got no frame for two seconds (a starved renderer
+// on a loaded machine): nothing moved, but nothing was observed either, so it is no
+// evidence that the page is quiet (see ``check`` in api.js).
 function nextFrame() {
   if (!callbacksRun()) return Promise.resolve(false);
   const wait = document.visibilityState === 'hidden' ? 100 : 2000;
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(true), wait);
-    requestAnimationFrame(() => { clearTimeout(timer); resolve(true); });
+    const timer = setTimeout(() => resolve('timer'), wait);
+    requestAnimationFrame(() => { clearTimeout(timer); resolve('frame'); });
   });
 }
 // Synchronous probe: does this world run the listeners it registers?
@@ -242,11 +246,17 @@ function checkScoped(el, opts) {
 
 // items: [{els: Element[], action, regions: Element[], in_shadow: bool|null}]. All items
 // share the two animation frames, so a whole scan costs two frames, not two per element.
-async function checkActionable(items, roleOf) {
+// ``watch`` (optional) gets ``frames``: whether both waits were real animation frames (a
+// hidden document's timer counts as its frame: it never gets any).
+async function checkActionable(items, roleOf, watch) {
   const single = items.map((it) => (it.els.length === 1 ? it.els[0] : null));
   const framed = await nextFrame();
   const first = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
-  await nextFrame();
+  const again = await nextFrame();
+  if (watch) {
+    const real = (f) => f === 'frame' || (f === 'timer' && document.visibilityState === 'hidden');
+    watch.frames = real(framed) && real(again);
+  }
   const second = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
   const win = window;
   const scroll = [win.scrollX, win.scrollY];

@@ -11,6 +11,25 @@ const { makeResolver, fingerprintOf, suggestNames } = modules.resolve;
 
 const registry = new Map();  // scan id -> {chosen elements (identity checks), gate promise}
 
+// The document's last DOM change, watched without a gap: from the document's first moment
+// when the engine's init script put a watch there (``globalThis.__pacts_changes``, see
+// engine/env.py), else from now (installing counts as a change: nothing was watched before
+// it). ``check`` reports how long ago it was (``quiet_ms``): the elements a check is given
+// were resolved just before it ran, so a change between that and the check's own watch
+// would go unseen (a list still rendering, resolved as empty a moment before its last
+// frame, then a quiet page). Python compares ``quiet_ms`` with the round trip
+// (engine/gate.py).
+const changeWatch = globalThis.__pacts_changes || (() => {
+  const watch = { at: performance.now() };
+  watch.obs = new MutationObserver(() => { watch.at = performance.now(); });
+  watch.obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  return watch;
+})();
+function quietFor() {
+  if (changeWatch.obs.takeRecords().length) changeWatch.at = performance.now();
+  return performance.now() - changeWatch.at;
+}
+
 async function scan(args) {
   resetPrepared();
   const dom = makeDom(document);
@@ -74,16 +93,20 @@ async function check(els, opts) {
   const observer = new MutationObserver(() => { changed = true; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const framed = callbacksRun();
+  const watch = { frames: false };
   let result;
   try {
     [result] = await checkActionable([{ els, action: opts.action, regions: opts.regions || [],
-      in_shadow: opts.in_shadow }], dom.roleOf);
+      in_shadow: opts.in_shadow }], dom.roleOf, watch);
   } finally {
     changed = changed || observer.takeRecords().length > 0;
     observer.disconnect();
   }
-  // without animation frames (scripts disabled in this world) nothing was watched: unknown
-  result.settled = framed ? !changed && document.readyState === 'complete' : null;
+  // without animation frames (scripts disabled in this world) nothing was watched: unknown.
+  // Quiet counts only over real frames: a page that got no frame for a while (a loaded
+  // machine starving the renderer) may be in the middle of rendering frame by frame.
+  result.settled = framed ? !changed && watch.frames && document.readyState === 'complete' : null;
+  result.quiet_ms = quietFor();
   if (opts.identity && els.length === 1 && els[0].isConnected) result.changed = identityChange(els[0], opts.identity, dom);
   if (opts.trace) {
     // For the step's trace: the element's visible text (a form field's value is never
