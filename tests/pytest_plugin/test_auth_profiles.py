@@ -43,35 +43,32 @@ ROTATING = AUTH.replace(
     "    max_age: 30m\n    accounts: [{user: standard_user}, {user: problem_user}]\n",
 )
 
-SHOP = """
-auth: shopper
-requirements:
-  - req_id: R-ADD
-    url: /inventory.html
-    steps: ["Add to cart@Sauce Labs Backpack | click | | text_visible:Remove"]
+_HEAD = "\nauth: shopper\nrequirements:\n"
+# two requirements on two shop pages: enough to show one login serving several requirements
+# (each run of the lifecycle tests below is a whole browser session)
+_TWO = """\
   - req_id: R-CART
     url: /inventory.html
     steps: ["Shopping cart | click | | navigates_to:Your Cart"]
   - req_id: R-BACK
     url: /cart.html
     steps: ["Continue Shopping | click | | navigates_to:Products"]
+"""
+SHOP_TWO = _HEAD + _TWO
+SHOP = (
+    _HEAD
+    + """\
+  - req_id: R-ADD
+    url: /inventory.html
+    steps: ["Add to cart@Sauce Labs Backpack | click | | text_visible:Remove"]
+"""
+    + _TWO
+    + """\
   - req_id: R-SORT
     url: /inventory.html
     steps: ["Sort products | select | Price (low to high) | value:lohi"]
 """
-
-# two of them, on two shop pages: enough to show one login serving several requirements
-# (each run of the lifecycle tests below is a whole browser session)
-SHOP_TWO = """
-auth: shopper
-requirements:
-  - req_id: R-CART
-    url: /inventory.html
-    steps: ["Shopping cart | click | | navigates_to:Your Cart"]
-  - req_id: R-BACK
-    url: /cart.html
-    steps: ["Continue Shopping | click | | navigates_to:Products"]
-"""
+)
 
 
 @pytest.fixture
