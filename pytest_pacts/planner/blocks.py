@@ -4,10 +4,17 @@ A block is defined in a ``Blocks`` sheet, a ``blocks:`` section or a shared bloc
 (ini ``pacts_blocks_files``). ``use`` steps name a block and pass ``name=value`` params that
 replace ``{{params.name}}`` in the block's steps; other templates (``{{env.*}}``,
 ``{{vars.*}}``) stay unresolved. The four built-in blocks are Python expanders.
+
+A parameter whose name marks it secret (``password``, ``token``, ...; or listed in ini
+``pacts_secret_vars``) is not pasted into the steps: its value becomes a var of the
+requirement (:class:`Hidden`, named after the block, the parameter and the use, e.g.
+``SignIn-password``), so it is masked wherever a secret var is, typed only at the moment
+of use, and a literal password written as a default never shows in a plan or a report.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -57,6 +64,26 @@ class BlockError(ValueError, PactsError):
 
 
 BuiltinExpander = Callable[[Mapping[str, str], RawStep], list[RawStep]]
+
+
+@dataclass
+class Hidden:
+    """Where the values of secret parameters go while one requirement's steps expand:
+    ``is_secret`` tells a secret parameter name; ``vars`` collects ``{var name: value}``."""
+
+    is_secret: Callable[[str], bool]
+    vars: dict[str, str] = field(default_factory=dict)
+
+    def var(self, block: str, param: str, value: str) -> str:
+        """A new var holding ``value``; returns the template that reads it."""
+        base = re.sub(r"[^A-Za-z0-9_]+", "_", block).strip("_") or "block"
+        name = f"{base}-{param}"
+        n = 1
+        while name in self.vars:
+            n += 1
+            name = f"{base}-{param}-{n}"
+        self.vars[name] = value
+        return "{{vars." + name + "}}"
 
 
 def _require(params: Mapping[str, str], names: tuple[str, ...], use: RawStep, block: str) -> None:
@@ -148,8 +175,10 @@ def expand(
     steps: tuple[RawStep, ...],
     blocks: Mapping[str, BlockDefinition],
     _stack: tuple[str, ...] = (),
+    hidden: Hidden | None = None,
 ) -> list[RawStep]:
-    """Replace every ``use`` step by the steps of its block, recursively.
+    """Replace every ``use`` step by the steps of its block, recursively. With ``hidden``,
+    secret parameters become vars collected there (module doc); without, none is secret.
 
     Raises :class:`BlockError` for unknown blocks, cycles, missing or unknown params.
     """
@@ -175,7 +204,7 @@ def expand(
         if len(_stack) >= MAX_DEPTH:
             raise BlockError(step.source, f"blocks nest deeper than {MAX_DEPTH}", "flatter blocks")
         if name in blocks:
-            out.extend(_expand_user(blocks[name], step, blocks, (*_stack, name)))
+            out.extend(_expand_user(blocks[name], step, blocks, (*_stack, name), hidden))
         elif name in BUILTIN_BLOCKS:
             allowed, expander = BUILTIN_BLOCKS[name]
             unknown = sorted(set(step.params) - set(allowed))
@@ -204,6 +233,7 @@ def _expand_user(
     use: RawStep,
     blocks: Mapping[str, BlockDefinition],
     stack: tuple[str, ...],
+    hidden: Hidden | None,
 ) -> list[RawStep]:
     unknown = sorted(set(use.params) - set(block.params))
     if unknown:
@@ -224,6 +254,8 @@ def _expand_user(
                 f"block {block.name!r} needs parameter {pname!r}",
                 f"{pname}=... in the use step",
             )
+        if hidden is not None and hidden.is_secret(pname) and values[pname]:
+            values[pname] = hidden.var(block.name, pname, values[pname])
 
     def sub(text: str | None, step: RawStep, name: str) -> str | None:
         if text is None:
@@ -254,4 +286,4 @@ def _expand_user(
                 on_fail=step.on_fail or use.on_fail,
             )
         )
-    return expand(tuple(resolved), blocks, stack)
+    return expand(tuple(resolved), blocks, stack, hidden)

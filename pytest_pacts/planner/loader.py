@@ -21,6 +21,7 @@ from pytest_pacts.planner.blocks import (
     BUILTIN_BLOCKS,
     BlockDefinition,
     BlockError,
+    Hidden,
     RawStep,
     expand,
     parse_param_names,
@@ -441,11 +442,14 @@ class _Builder:
         context = item.get("context") if isinstance(item.get("context"), dict) else {}
         raw = self.raw_steps(item.get("steps"), (*path, "steps"))
         expanded: list[RawStep] = []
+        hidden = Hidden(lambda name: is_secret_name(name, self.options.secret_vars))
         for raw_step in raw:  # one at a time, so every bad ``use`` is reported
             try:
-                expanded.extend(expand((raw_step,), blocks))
+                expanded.extend(expand((raw_step,), blocks, hidden=hidden))
             except BlockError as exc:
                 self.sink.add(exc.source, str(exc), exc.expected)
+        # secret block parameters, as vars of their own (planner/blocks.py)
+        variables.update(hidden.vars)
         resolver = Resolver(self.options.env, variables, self.options.secret_vars)
         typed = [(self.typed_step(raw_step, n), raw_step) for n, raw_step in enumerate(expanded)]
         # where each extracted var is first stored; a use before it is a located error
@@ -479,7 +483,9 @@ class _Builder:
             self.sink.add(self.doc.locate((*path, "url")), str(exc), None)
         if len(self.sink.problems) > errors_before or not req_id:
             return None
-        secret = frozenset(k for k in variables if is_secret_name(k, self.options.secret_vars))
+        secret = frozenset(
+            k for k in variables if is_secret_name(k, self.options.secret_vars)
+        ) | frozenset(hidden.vars)
         title = _text(item.get("title"))
         requirement = Requirement(
             req_id=req_id,
@@ -551,21 +557,67 @@ _TEMPLATE_RE = re.compile(r"\{\{.*?\}\}", re.S)
 
 
 def _writes_a_secret(data: JsonLike, secret_vars: frozenset[str]) -> bool:
-    """Does the file give a secret var (by its name, or listed in ``secret_vars``) a value
-    of its own, not only templates? Such a file is never kept in the document cache."""
+    """Does the file give a secret var, or a block parameter whose name marks it secret (by
+    its name, or listed in ``secret_vars``), a value of its own, not only templates? Such a
+    file is never kept in the document cache."""
     if not isinstance(data, dict):
         return False
+
+    def literal(name: object, value: object) -> bool:
+        return (
+            value is not None
+            and is_secret_name(str(name).strip(), secret_vars)
+            and _TEMPLATE_RE.sub("", str(value)).strip() != ""
+        )
+
     scopes = [data.get("vars")]
     items = data.get("requirements")
-    if isinstance(items, list):
-        scopes.extend(item.get("vars") for item in items if isinstance(item, dict))
-    return any(
-        is_secret_name(str(name), secret_vars) and _TEMPLATE_RE.sub("", str(value)).strip() != ""
+    requirements = (
+        [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+    )
+    scopes.extend(item.get("vars") for item in requirements)
+    if any(
+        literal(name, value)
         for scope in scopes
         if isinstance(scope, dict)
         for name, value in scope.items()
-        if value is not None
-    )
+    ):
+        return True
+    blocks = data.get("blocks")
+    bodies = [b for b in blocks.values() if isinstance(b, dict)] if isinstance(blocks, dict) else []
+    for body in bodies:  # a default of a secret parameter: ``params: [password=...]``
+        params = body.get("params")
+        for item in params if isinstance(params, list) else []:
+            name, sep, default = str(item).partition("=")
+            if sep and literal(name, default):
+                return True
+    steps = [s for holder in (*requirements, *bodies) for s in _list(holder.get("steps"))]
+    return any(literal(name, value) for step in steps for name, value in _use_params(step).items())
+
+
+def _list(value: JsonLike) -> list[JsonLike]:
+    return value if isinstance(value, list) else []
+
+
+def _use_params(step: JsonLike) -> dict[str, str]:
+    """The ``name=value`` params a raw ``use`` step passes (empty for other steps or params
+    that do not parse: the file's errors are reported when it is planned)."""
+    if isinstance(step, str):
+        parts = [p.strip() for p in step.split("|")]
+        if len(parts) < 3 or parts[0].lower() != "use":
+            return {}
+        text: JsonLike = parts[2]
+    elif isinstance(step, dict) and str(step.get("action", "")).strip().lower() == "use":
+        params = step.get("params")
+        if isinstance(params, dict):
+            return {str(k): str(v) for k, v in params.items() if v is not None}
+        text = step.get("value")
+    else:
+        return {}
+    try:
+        return parse_params(str(text)) if text else {}
+    except StepSyntaxError:
+        return {}
 
 
 def read_document(path: Path, display: str, options: LoaderOptions) -> Document:

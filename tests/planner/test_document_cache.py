@@ -441,3 +441,43 @@ def test_importing_the_readers_and_the_loader_imports_no_parser() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+SECRET_PARAM_YAML = """\
+blocks:
+  SignIn:
+    params: [user=standard_user, DEFAULT]
+    steps:
+      - Username | fill | {{params.user}}
+      - Password | fill | {{params.password}}
+requirements:
+  - req_id: R1
+    url: /
+    steps:
+      - USE
+"""
+
+
+@pytest.mark.parametrize(
+    ("default", "use", "kept"),
+    [
+        ("password", "use | SignIn | password={{ env.PACTS_TEST_USER }}", True),  # a template
+        ("password=lit-3e9a", "use | SignIn", False),  # a literal default
+        ("password", "use | SignIn | password=lit-3e9a", False),  # a literal passed in
+        ("password", "{action: use, element: SignIn, params: {password: lit-3e9a}}", False),
+    ],
+)
+def test_a_file_that_gives_a_secret_block_parameter_a_value_is_never_kept(
+    tmp_path: Path, default: str, use: str, kept: bool
+) -> None:
+    path = tmp_path / "reqs.yaml"
+    path.write_text(SECRET_PARAM_YAML.replace("DEFAULT", default).replace("USE", use))
+    options = LoaderOptions(env=ENV, cache_dir=tmp_path / "cache")
+    for _ in range(2):
+        (plan,) = load_file(path, options).plans
+    written = list((tmp_path / "cache").glob("*.json"))
+    assert len(written) == (1 if kept else 0)
+    assert all(b"lit-3e9a" not in p.read_bytes() for p in written)
+    # the parameter's value is a secret var of the requirement, typed only when used
+    assert plan.steps[1].value == "{{vars.SignIn-password}}"
+    assert "SignIn-password" in plan.secret_vars

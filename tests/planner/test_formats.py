@@ -6,6 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytest_pacts.models import Action, ExpectationKind, OnFail, Target
+from pytest_pacts.planner import LoaderOptions, load_file
+from pytest_pacts.planner.templating import Resolver, Secret, reveal
 from tests.planner.conftest import load
 
 HEADER = ["Req ID", "URL", "Title", "Tags", "Element@Region", "Action", "Value", "Expected Outcome"]
@@ -133,10 +135,11 @@ def test_blocks_and_config_sheets(xlsx: Callable[..., Path]) -> None:
     )
     plan = load(path).plans[0]
     assert plan.requirement.base_url == "http://127.0.0.1:9"
-    assert plan.requirement.vars == {"greet": "Hello"}
+    # a secret parameter's value is a secret var of the requirement (planner/blocks.py)
+    assert plan.requirement.vars == {"greet": "Hello", "Login-password": "pw"}
     assert [(s.value, s.block) for s in plan.steps] == [
         ("alice", "Login"),
-        ("pw", "Login"),
+        ("{{vars.Login-password}}", "Login"),
         (None, None),
     ]
     assert plan.steps[0].source.render() == "reqs.xlsx:Blocks:2"
@@ -210,3 +213,43 @@ def test_yaml_scalars_become_text(write: Callable[[str, str], Path]) -> None:
     plan = load(path).plans[0]
     assert [s.value for s in plan.steps] == ["10115", "2"]
     assert plan.requirement.vars == {"zip": "10115", "flag": "true"}
+
+
+def test_a_secret_block_parameter_is_a_secret_var_of_the_requirement(
+    write: Callable[[str, str], Path],
+) -> None:
+    """A parameter named like a secret (or listed in ``pacts_secret_vars``) is never pasted
+    into the steps: a literal password given as a default, or passed in, stays out of the
+    plan's text, and each use of the block gets its own var."""
+    path = write(
+        "r.yaml",
+        """
+blocks:
+  SignIn:
+    params: [user=standard_user, password=hunter2-lit, pin=0000]
+    steps:
+      - "Username | fill | {{params.user}}"
+      - "Password | fill | {{params.password}}"
+      - "PIN | fill | {{params.pin}}"
+requirements:
+  - req_id: R1
+    url: /
+    steps:
+      - use | SignIn
+      - use | SignIn | password=other-lit; user=bob
+""",
+    )
+    (plan,) = load_file(path, LoaderOptions(env={}, secret_vars=frozenset({"pin"}))).plans
+    values = [s.value for s in plan.steps]
+    assert values == [
+        "standard_user", "{{vars.SignIn-password}}", "{{vars.SignIn-pin}}",
+        "bob", "{{vars.SignIn-password-2}}", "{{vars.SignIn-pin-2}}",
+    ]  # fmt: skip
+    assert plan.requirement.vars["SignIn-password"] == "hunter2-lit"
+    assert plan.requirement.vars["SignIn-password-2"] == "other-lit"
+    assert {"SignIn-password", "SignIn-password-2", "SignIn-pin", "SignIn-pin-2"} <= (
+        plan.secret_vars
+    )
+    resolver = Resolver({}, plan.requirement.vars, plan.secret_vars)
+    typed = resolver.resolve(values[1])
+    assert isinstance(typed, Secret) and str(typed) == "***" and reveal(typed) == "hunter2-lit"

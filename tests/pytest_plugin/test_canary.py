@@ -26,9 +26,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CANARY = "cnry-5d1e0c2a"
 LITERAL = "cnry-literal-9f3b"
+PARAM = "cnry-param-77c1"  # a block parameter named like a secret, given as a literal
 CANARY_REQ = """
 vars:
   api_token: "LITERAL"
+blocks:
+  Subscribe:
+    params: [token=PARAM]
+    steps:
+      - "Email@Newsletter | fill | {{params.token}} | field_populated"
 requirements:
   - req_id: REQ-CANARY-OK
     url: /widgets.html
@@ -39,6 +45,7 @@ requirements:
       - "Email@Newsletter | fill | x{{vars.copied}} | value:x{{vars.copied}}"
       - "Email@Newsletter | fill | {{vars.api_token}} | field_populated"
       - "Email@Newsletter | extract | marked; secret"
+      - "use | Subscribe"
   - req_id: REQ-CANARY-FAIL
     url: /
     steps:
@@ -49,7 +56,7 @@ requirements:
       - "Username@LoginForm | fill | {{env.PACTS_CANARY}}"
       - "Username@LoginForm | extract | typed; secret"
       - "| wait | | text_visible:{{vars.typed}}"
-""".replace("LITERAL", LITERAL)
+""".replace("LITERAL", LITERAL).replace("PARAM", PARAM)
 
 
 def test_canary_secret_appears_in_no_artifact(
@@ -89,7 +96,7 @@ def test_canary_secret_appears_in_no_artifact(
         else:
             data = path.read_bytes()
         checked += 1
-        for secret in (CANARY, LITERAL, *sessions):
+        for secret in (CANARY, LITERAL, PARAM, *sessions):
             assert secret.encode() not in data, f"{secret} leaked into {path}"
     assert checked >= 22  # junit, html, store, verdicts, logs, summaries, generated tests
     # trace bundles: kept for the passing runs, with step pictures (read above), but no
@@ -100,11 +107,11 @@ def test_canary_secret_appears_in_no_artifact(
             "SELECT payload FROM trace_bundles WHERE req_id = 'REQ-CANARY-OK'"
         ).fetchone()
     steps = json.loads(payload)["steps"]
-    assert len(steps) == 5 and all(s["trace"].get("screenshot") is None for s in steps)
+    assert len(steps) == 6 and all(s["trace"].get("screenshot") is None for s in steps)
     assert all("withheld" in s["trace"]["note"] for s in steps)
     for run in (passing, result):
         for stream in (run.stdout.str(), run.stderr.str()):
-            assert CANARY not in stream and LITERAL not in stream
+            assert CANARY not in stream and LITERAL not in stream and PARAM not in stream
             assert not any(v in stream for v in sessions)
     # the failing step's text is still useful: the step and the masked value
     assert "REQ-CANARY-FAIL" in result.stdout.str()
@@ -161,7 +168,7 @@ def test_canary_secret_appears_in_no_trace_under_xdist(
     # _leaks below opens the copies too
     copies = list((pytester.path / ".pacts" / "reports").rglob("playwright/trace*.zip"))
     assert len(copies) == len(traces), copies
-    leaks, files, members = _leaks(pytester.path, (CANARY, LITERAL))
+    leaks, files, members = _leaks(pytester.path, (CANARY, LITERAL, PARAM))
     assert not leaks, leaks
     assert files >= 8 and members >= 4  # junit, html, store, screenshots, traces opened
     # the masked values are still in the trace, so it stays useful
@@ -169,4 +176,4 @@ def test_canary_secret_appears_in_no_trace_under_xdist(
         text = b"".join(archive.read(n) for n in archive.namelist() if n.endswith(".trace"))
     assert b'"value":"***"' in text
     for stream in (result.stdout.str(), result.stderr.str()):
-        assert CANARY not in stream and LITERAL not in stream
+        assert CANARY not in stream and LITERAL not in stream and PARAM not in stream
