@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing._common import (
+    Element,
     Probe,
     Probing,
     agreement,
@@ -38,6 +39,8 @@ def try_locators(
     need_anchor: bool = True,
     gated: Mapping[Locator, GateSnapshot] | None = None,
     none_likely: bool = False,
+    expect: Mapping[Locator, Element] | None = None,
+    gone: Locator | None = None,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
@@ -51,13 +54,21 @@ def try_locators(
     ``none_likely``: the options usually all match nothing (the alternates of a locator
     that broke): one round trip first counts what any of them matches, and when that is
     nothing, none is asked about alone.
+    ``expect``: the element an in-page estimate chose for an option
+    (:func:`~._common.estimate_all`): the option is refused when Playwright resolves it to
+    another one. ``gone``: a locator whose region the rung has just found on no element on
+    the page: the step's region is not looked up again for it.
     """
     probing = Probing(ctx)
+    if gone is not None:
+        probing.gone(gone)
     if none_likely:
         options = list(options)
         matches_none(ctx, [loc for loc, _score, _extra in options if loc != ctx.state.locator])
     try:
-        return _try_locators(ctx, rung, options, what, need_anchor, probing, gated or {})
+        return _try_locators(
+            ctx, rung, options, what, need_anchor, probing, gated or {}, expect or {}
+        )
     finally:
         probing.close()
 
@@ -70,6 +81,7 @@ def _try_locators(
     need_anchor: bool,
     probing: Probing,
     gated: Mapping[Locator, GateSnapshot],
+    expect: Mapping[Locator, Element],
 ) -> RungResult | None:
     notes: list[str] = []
     current = ctx.state.locator
@@ -83,8 +95,14 @@ def _try_locators(
         if known is not None and known.count == 0:
             found = known  # counted with the other options just now
         elif usable:
-            probed = probe(ctx, locator, probing, gated.get(locator))
+            probed = probe(ctx, locator, probing, gated.get(locator), expect.get(locator))
             found = probed.found
+            if probed.other:
+                notes.append(
+                    f"{locator.describe()}: resolves to another element than the page's "
+                    "own estimate"
+                )
+                continue
         else:
             found = resolve(ctx.page, locator, ctx.state.fingerprint, ctx.resolved)
         if found.count != 1:
