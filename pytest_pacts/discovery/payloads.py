@@ -167,6 +167,7 @@ class ProbeResult(ScoreResult):
     stale: NotRequired[bool]
     ranking: NotRequired[ProbeRanking]
     other: NotRequired[bool]  # with ``expect``: not the element ``resolveAll`` chose
+    below: NotRequired[bool]  # with ``min_score``: its similarity is not above it (not gated)
 
 
 @with_config(_OPEN)

@@ -545,6 +545,7 @@ class Probe:
     gate: tuple[bool, str, JSON] | None = None
     ranking: ProbeRanking | None = None
     other: bool = False  # not the element ``expect`` named
+    below: bool = False  # its similarity is not above ``min_score``: not gated
 
 
 def probe(
@@ -553,6 +554,7 @@ def probe(
     probing: Probing,
     gated: GateSnapshot | None = None,
     expect: Element | None = None,
+    min_score: float | None = None,
 ) -> Probe:
     """:func:`resolve`, :func:`gate_evidence` and the ranking :func:`agreement` needs, for a
     locator :meth:`Probing.usable` accepts, in one ``evaluate_all`` on its matches: the
@@ -565,7 +567,9 @@ def probe(
 
     ``expect``: the element an in-page estimate (:func:`estimate_all`) chose for this
     locator; when Playwright resolves it to another one, nothing more is measured and the
-    answer says so (``other``)."""
+    answer says so (``other``). ``min_score``: a candidate whose similarity to the recorded
+    fingerprint is not above it is answered ``below`` without measuring the gate (for a
+    rung that refuses such a candidate whatever its gate)."""
     fp = ctx.state.fingerprint
     action = Action(action_of(ctx))
     if gated is not None and (
@@ -579,7 +583,7 @@ def probe(
         if scope is not None:
             rank["regions"] = list(scope.containers)
             rank["region_text"] = scope.text
-        arg = {
+        arg: JSON = {
             "fp": fingerprint_json(fp) if fp else None,
             "weights": dict(WEIGHTS),
             "gate": None
@@ -597,6 +601,8 @@ def probe(
         }
         if expect is not None:
             arg["expect"] = {"heal_id": expect[0], "index": expect[1]}
+        if min_score is not None and fp is not None:
+            arg["min_score"] = min_score
         raw = checked(
             call_on_elements(to_playwright(ctx.page, locator), "probe", arg),
             ProbeResult,
@@ -608,6 +614,8 @@ def probe(
     ctx.resolved[resolved_key(locator, fp)] = found
     if raw.get("other"):
         return Probe(found, other=True)
+    if raw.get("below"):
+        return Probe(found, below=True)
     if gated is not None and found.count == 1:
         return Probe(found, gate_answer(ctx, gated), raw.get("ranking"))
     if "gate" not in raw:

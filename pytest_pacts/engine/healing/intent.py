@@ -41,6 +41,7 @@ def try_locators(
     none_likely: bool = False,
     expect: Mapping[Locator, Element] | None = None,
     gone: Locator | None = None,
+    min_score: float | None = None,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
@@ -57,7 +58,9 @@ def try_locators(
     ``expect``: the element an in-page estimate chose for an option
     (:func:`~._common.estimate_all`): the option is refused when Playwright resolves it to
     another one. ``gone``: a locator whose region the rung has just found on no element on
-    the page: the step's region is not looked up again for it.
+    the page: the step's region is not looked up again for it. ``min_score``: an option
+    whose similarity to the recorded fingerprint is not above it is refused before its gate
+    is measured (the caller refuses it anyway).
     """
     probing = Probing(ctx)
     if gone is not None:
@@ -67,7 +70,7 @@ def try_locators(
         matches_none(ctx, [loc for loc, _score, _extra in options if loc != ctx.state.locator])
     try:
         return _try_locators(
-            ctx, rung, options, what, need_anchor, probing, gated or {}, expect or {}
+            ctx, rung, options, what, need_anchor, probing, gated or {}, expect or {}, min_score
         )
     finally:
         probing.close()
@@ -82,6 +85,7 @@ def _try_locators(
     probing: Probing,
     gated: Mapping[Locator, GateSnapshot],
     expect: Mapping[Locator, Element],
+    min_score: float | None = None,
 ) -> RungResult | None:
     notes: list[str] = []
     current = ctx.state.locator
@@ -95,12 +99,21 @@ def _try_locators(
         if known is not None and known.count == 0:
             found = known  # counted with the other options just now
         elif usable:
-            probed = probe(ctx, locator, probing, gated.get(locator), expect.get(locator))
+            probed = probe(
+                ctx, locator, probing, gated.get(locator), expect.get(locator), min_score
+            )
             found = probed.found
             if probed.other:
                 notes.append(
                     f"{locator.describe()}: resolves to another element than the page's "
                     "own estimate"
+                )
+                continue
+            if probed.below and found.score is not None and min_score is not None:
+                notes.append(
+                    f"{locator.describe()}: matches the recorded element only at "
+                    f"{found.score:.2f} (needs > {min_score:.2f}, or two independent locators "
+                    "agreeing)"
                 )
                 continue
         else:

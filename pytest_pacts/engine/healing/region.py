@@ -173,7 +173,16 @@ class RegionDriftRung:
         if failed:
             notes.append(failed)
         for option in self._single_options(known, rediscovered, region):
-            result = try_locators(ctx, self.name, [option], what, gated=gated, gone=current)
+            # accepted only above the heal threshold: a candidate below it is not gated
+            result = try_locators(
+                ctx,
+                self.name,
+                [option],
+                what,
+                gated=gated,
+                gone=current,
+                min_score=ctx.options.heal_threshold,
+            )
             if result is None:
                 continue
             if not result.accepted:

@@ -279,3 +279,35 @@ def test_a_probe_refuses_a_locator_that_finds_another_element_than_the_estimate(
     finally:
         probing.close()
     assert not same.other and same.gate is not None and same.gate[0]
+
+
+def test_region_drift_does_not_gate_a_candidate_it_refuses_for_its_similarity(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tab.set_content("""<h1>Shop</h1>
+        <form id="login_form"><label for="u">Username</label><input id="u">
+        <button type="button" id="go">Login</button></form>
+        <form id="search"><label for="q">Username</label><input id="q"></form>""")
+    plan, state = discovered(tab, "Username", "fill", region="LoginForm")
+    # the form and the field are both renamed: the label "Username" now names only the
+    # other form's field, unique but not the element (it matches it only weakly)
+    tab.evaluate("""() => { document.querySelector('#login_form').id = 'auth-form';
+        document.querySelector('#u').id = 'user-2'; }""")
+    ctx = failing_context(tab, plan, state)
+    probed: list[_common.Probe] = []
+    real = _common.probe
+
+    def spying(*args: object, **kwargs: object) -> _common.Probe:
+        answer = real(*args, **kwargs)  # type: ignore[arg-type]
+        probed.append(answer)
+        return answer
+
+    monkeypatch.setattr("pytest_pacts.engine.healing.intent.probe", spying)
+    result = RegionDriftRung().attempt(ctx)
+    assert result is not None and not result.accepted
+    assert "matches the recorded element only at" in result.reason, result.reason
+    weak = [p for p in probed if p.found.count == 1 and p.found.fingerprint is not None
+            and p.found.fingerprint.id == "q"]  # fmt: skip
+    assert weak, probed
+    # before: each was gated (two animation frames in the page) and then refused
+    assert all(p.below and p.gate is None for p in weak), weak
