@@ -76,3 +76,13 @@ def test_no_similarity_heal_while_a_request_is_in_flight(tab: Page) -> None:
     # the same page once nothing is in flight: healed
     healed = SimilarityRung().attempt(replace(ctx, busy=lambda: False))
     assert healed is not None and healed.accepted, healed and healed.reason
+
+
+def test_a_page_that_gets_no_animation_frame_is_not_taken_for_settled(tab: Page) -> None:
+    # a starved renderer: no animation frame comes, a timer stands in for each; that saw
+    # nothing, so it is no quiet frame (as the gate's check counts them)
+    tab.set_content(STILL)
+    tab.evaluate("() => { window.requestAnimationFrame = () => 0; }")
+    call_in_frame(tab.main_frame, "settled", {"timeout_ms": 0})
+    # before: two stand-in timers (2 s each) counted as two quiet frames
+    assert not settle(tab, 6_000)

@@ -372,8 +372,10 @@ const quiet = { frames: 0, counting: false };
 function countQuietFrames() {
   if (quiet.counting) return;
   quiet.counting = true;
-  const step = () => nextFrame().then(() => {
-    quiet.frames += 1;
+  // a timer standing in for a frame on a shown document (a starved renderer) saw nothing:
+  // it is not a quiet frame (as the gate's check counts them, actionability.js)
+  const step = () => nextFrame().then((f) => {
+    if (f !== 'timer' || document.visibilityState === 'hidden') quiet.frames += 1;
     if (quiet.frames < 2) { step(); return; }
     quiet.counting = false;
   });
