@@ -29,6 +29,7 @@ from pytest_pacts.engine.healing import (
     SimilarityRung,
 )
 from pytest_pacts.engine.healing.region import RegionDriftRung
+from pytest_pacts.engine.waiting import READY_CAP_MS
 from pytest_pacts.models import Action, Plan, Requirement, SourceRef, Step, Target
 from pytest_pacts.models.locator import Candidate, DiscoveryResult, Fingerprint, Locator
 from pytest_pacts.models.outcome import HealRung
@@ -158,7 +159,13 @@ def relocate_element(
                 fingerprint=recorded.fingerprint,
             )
             ctx = HealContext(
-                page=page, plan=plan, state=state, failure=checked.failure, round=1, options=options
+                page=page,
+                plan=plan,
+                state=state,
+                failure=checked.failure,
+                round=1,
+                options=options,
+                busy=lambda: monitor.busy(READY_CAP_MS),
             )
             found = Discoverer()
             rungs: list[Rung] = [

@@ -166,6 +166,27 @@ class ProbeResult(ScoreResult):
     gate: NotRequired[JsonDict]
     stale: NotRequired[bool]
     ranking: NotRequired[ProbeRanking]
+    other: NotRequired[bool]  # with ``expect``: not the element ``resolveAll`` chose
+    below: NotRequired[bool]  # with ``min_score``: its similarity is not above it (not gated)
+
+
+@with_config(_OPEN)
+class Resolution(TypedDict):
+    """One spec of ``resolveAll``: ``supported`` (the strategy has an in-page rendering),
+    how many elements it matches, and for exactly one the element's place in the answer."""
+
+    supported: bool
+    count: NotRequired[int]
+    index: NotRequired[int]
+
+
+@with_config(_OPEN)
+class ResolveAllResult(TypedDict):
+    """``resolveAll({heal_id, specs, fp, weights})``: several locators resolved in the page
+    at once, and ``scoreOf``'s answer for each element one of them singles out."""
+
+    results: list[Resolution]
+    elements: list[ScoreResult]
 
 
 @with_config(_OPEN)
@@ -222,6 +243,8 @@ __all__ = [
     "ProbeResult",
     "RankResult",
     "RankedCandidate",
+    "Resolution",
+    "ResolveAllResult",
     "SameElement",
     "SameGate",
     "ScanCandidate",

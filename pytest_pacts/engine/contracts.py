@@ -108,6 +108,9 @@ class HealContext:
     # what candidate locators resolved to during the current rung (``_common.resolve``); the
     # ladder empties it before each rung, since a rung may change the page
     resolved: dict[tuple[str, str], Resolved] = field(default_factory=dict)
+    # whether a navigation or a request the page waits on is in flight (the run's network
+    # monitor); ``None``: not observed, the page's own stillness decides alone
+    busy: Callable[[], bool] | None = None
 
 
 @dataclass(frozen=True)

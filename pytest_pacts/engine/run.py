@@ -36,6 +36,7 @@ from pytest_pacts.engine.network import ResponseLog
 from pytest_pacts.engine.surfaces import matched_nothing, special_surface
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.verdict import build_verdict
+from pytest_pacts.engine.waiting import READY_CAP_MS
 from pytest_pacts.models import Action, OnFail, Plan
 from pytest_pacts.models.outcome import (
     Failure,
@@ -237,6 +238,7 @@ class Run:
             attempts=list(prog.heals),
             value=value,
             screenshot_before=before,
+            busy=lambda: self.monitor.busy(READY_CAP_MS),
         )
         old = state.locator
         started = time.monotonic()

@@ -10,12 +10,14 @@ from typing import cast
 
 from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import UnrenderableLocator, bounded, check_locator, to_playwright
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.payloads import (
     ProbeRanking,
     ProbeResult,
+    ResolveAllResult,
     SameElement,
     ScoreResult,
     checked,
@@ -23,7 +25,7 @@ from pytest_pacts.discovery.payloads import (
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.gate import NO_ENABLED, SEEN_BY_WAIT, blocking_point
-from pytest_pacts.engine.healing._js import call_on_elements
+from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements
 from pytest_pacts.engine.healing.relocate import gate_json
 from pytest_pacts.engine.healing.scoring import (
     WEIGHTS,
@@ -122,6 +124,92 @@ def matches_none(ctx: HealContext, locators: list[Locator]) -> None:
     if count == 0:
         for locator, _target in rendered:
             ctx.resolved[resolved_key(locator, ctx.state.fingerprint)] = Resolved(0)
+
+
+_estimate_ids = itertools.count(1)
+
+Element = tuple[str, int]
+"""An element the in-page estimate singled out: (registry id, index), for ``probe``'s
+``expect`` and ``isSame``."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What :func:`estimate_all` found for one locator: as :func:`resolve` answers, and for
+    exactly one element, that element in the page's registry."""
+
+    found: Resolved
+    element: Element | None = None
+
+
+def estimable(locator: Locator) -> bool:
+    """Whether the page can resolve ``locator`` itself (:func:`estimate_all`): top frame, no
+    region, exact values."""
+    return not locator.frame_path and locator.region is None and locator.exact
+
+
+def estimate_all(ctx: HealContext, locators: list[Locator]) -> dict[Locator, Estimate]:
+    """Several locators resolved in the page in one round trip, as discovery estimates
+    uniqueness (its strategies' own matching, over every element of the document), with
+    each singled-out element's fingerprint and similarity. Only locators
+    :func:`estimable` accepts are sent; one whose strategy the page cannot render is left
+    out of the answer, as is every locator when the call fails. An estimate chooses; the
+    locator a rung goes on to use is resolved by Playwright (:func:`probe` with ``expect``)."""
+    wanted = [loc for loc in dict.fromkeys(locators) if estimable(loc)]
+    if not wanted:
+        return {}
+    fp = ctx.state.fingerprint
+    heal_id = f"e{next(_estimate_ids)}"
+    specs = [
+        {k: v for k, v in locator_json(loc).items() if k not in ("confidence", "in_shadow")}
+        for loc in wanted
+    ]
+    arg = {
+        "heal_id": heal_id,
+        "specs": specs,
+        "fp": fingerprint_json(fp) if fp else None,
+        "weights": dict(WEIGHTS),
+    }
+    try:
+        raw = checked(
+            call_in_frame(ctx.page.main_frame, "resolveAll", arg),
+            ResolveAllResult,
+            "the in-page healing 'resolveAll' call",
+        )
+    except PlaywrightError:
+        return {}
+    out: dict[Locator, Estimate] = {}
+    for loc, answer in zip(wanted, raw["results"], strict=True):
+        if not answer["supported"]:
+            continue
+        index = answer.get("index")
+        if answer.get("count") != 1 or index is None:
+            out[loc] = Estimate(Resolved(answer.get("count", 0)))
+            continue
+        out[loc] = Estimate(_resolved_of(raw["elements"][index], loc), (heal_id, index))
+    return out
+
+
+def singles_out(ctx: HealContext, locators: list[Locator], element: Element) -> bool:
+    """Whether Playwright finds exactly ``element`` for the union of ``locators`` (one round
+    trip): none of them matches another element, and at least one matches it."""
+    union: PWLocator | None = None
+    for locator in locators:
+        try:
+            target = to_playwright(ctx.page, locator)
+        except UnrenderableLocator:
+            return False
+        union = target if union is None else union.or_(target)
+    if union is None:
+        return False
+    arg = {"heal_id": element[0], "index": element[1]}
+    try:
+        raw = checked(
+            call_on_elements(union, "isSame", arg), SameElement, "the in-page healing 'isSame' call"
+        )
+    except PlaywrightError:
+        return False
+    return raw["same"]
 
 
 def _resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
@@ -414,6 +502,11 @@ class Probing:
         other frames, when it has any, are ranked as :func:`agreement` ranks them)."""
         return not locator.frame_path
 
+    def gone(self, locator: Locator) -> None:
+        """``locator``'s region was just found on no element: it is not looked up again."""
+        assert locator.region is not None
+        self._containers[(locator.frame_path, locator.region.model_dump_json())] = []
+
     def scope(self) -> Scope | None:
         if self._scope is None:
             self._scope = (region_scope(self.ctx.page, self.ctx.state, self.containers),)
@@ -451,10 +544,17 @@ class Probe:
     found: Resolved
     gate: tuple[bool, str, JSON] | None = None
     ranking: ProbeRanking | None = None
+    other: bool = False  # not the element ``expect`` named
+    below: bool = False  # its similarity is not above ``min_score``: not gated
 
 
 def probe(
-    ctx: HealContext, locator: Locator, probing: Probing, gated: GateSnapshot | None = None
+    ctx: HealContext,
+    locator: Locator,
+    probing: Probing,
+    gated: GateSnapshot | None = None,
+    expect: Element | None = None,
+    min_score: float | None = None,
 ) -> Probe:
     """:func:`resolve`, :func:`gate_evidence` and the ranking :func:`agreement` needs, for a
     locator :meth:`Probing.usable` accepts, in one ``evaluate_all`` on its matches: the
@@ -463,7 +563,13 @@ def probe(
 
     ``gated``: the gate this rung's discovery measured on the element it verified this
     locator resolves to; used instead of measuring again when it passes for the step's
-    action on an unscoped locator (one that failed, or a moving box, is measured again)."""
+    action on an unscoped locator (one that failed, or a moving box, is measured again).
+
+    ``expect``: the element an in-page estimate (:func:`estimate_all`) chose for this
+    locator; when Playwright resolves it to another one, nothing more is measured and the
+    answer says so (``other``). ``min_score``: a candidate whose similarity to the recorded
+    fingerprint is not above it is answered ``below`` without measuring the gate (for a
+    rung that refuses such a candidate whatever its gate)."""
     fp = ctx.state.fingerprint
     action = Action(action_of(ctx))
     if gated is not None and (
@@ -477,7 +583,7 @@ def probe(
         if scope is not None:
             rank["regions"] = list(scope.containers)
             rank["region_text"] = scope.text
-        arg = {
+        arg: JSON = {
             "fp": fingerprint_json(fp) if fp else None,
             "weights": dict(WEIGHTS),
             "gate": None
@@ -493,6 +599,10 @@ def probe(
             },
             "rank": rank,
         }
+        if expect is not None:
+            arg["expect"] = {"heal_id": expect[0], "index": expect[1]}
+        if min_score is not None and fp is not None:
+            arg["min_score"] = min_score
         raw = checked(
             call_on_elements(to_playwright(ctx.page, locator), "probe", arg),
             ProbeResult,
@@ -502,6 +612,10 @@ def probe(
         return Probe(Resolved(0))
     found = _resolved_of(raw, locator)
     ctx.resolved[resolved_key(locator, fp)] = found
+    if raw.get("other"):
+        return Probe(found, other=True)
+    if raw.get("below"):
+        return Probe(found, below=True)
     if gated is not None and found.count == 1:
         return Probe(found, gate_answer(ctx, gated), raw.get("ranking"))
     if "gate" not in raw:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing._common import (
+    Element,
     Probe,
     Probing,
     agreement,
@@ -38,6 +39,9 @@ def try_locators(
     need_anchor: bool = True,
     gated: Mapping[Locator, GateSnapshot] | None = None,
     none_likely: bool = False,
+    expect: Mapping[Locator, Element] | None = None,
+    gone: Locator | None = None,
+    min_score: float | None = None,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
@@ -51,13 +55,23 @@ def try_locators(
     ``none_likely``: the options usually all match nothing (the alternates of a locator
     that broke): one round trip first counts what any of them matches, and when that is
     nothing, none is asked about alone.
+    ``expect``: the element an in-page estimate chose for an option
+    (:func:`~._common.estimate_all`): the option is refused when Playwright resolves it to
+    another one. ``gone``: a locator whose region the rung has just found on no element on
+    the page: the step's region is not looked up again for it. ``min_score``: an option
+    whose similarity to the recorded fingerprint is not above it is refused before its gate
+    is measured (the caller refuses it anyway).
     """
     probing = Probing(ctx)
+    if gone is not None:
+        probing.gone(gone)
     if none_likely:
         options = list(options)
         matches_none(ctx, [loc for loc, _score, _extra in options if loc != ctx.state.locator])
     try:
-        return _try_locators(ctx, rung, options, what, need_anchor, probing, gated or {})
+        return _try_locators(
+            ctx, rung, options, what, need_anchor, probing, gated or {}, expect or {}, min_score
+        )
     finally:
         probing.close()
 
@@ -70,6 +84,8 @@ def _try_locators(
     need_anchor: bool,
     probing: Probing,
     gated: Mapping[Locator, GateSnapshot],
+    expect: Mapping[Locator, Element],
+    min_score: float | None = None,
 ) -> RungResult | None:
     notes: list[str] = []
     current = ctx.state.locator
@@ -83,8 +99,23 @@ def _try_locators(
         if known is not None and known.count == 0:
             found = known  # counted with the other options just now
         elif usable:
-            probed = probe(ctx, locator, probing, gated.get(locator))
+            probed = probe(
+                ctx, locator, probing, gated.get(locator), expect.get(locator), min_score
+            )
             found = probed.found
+            if probed.other:
+                notes.append(
+                    f"{locator.describe()}: resolves to another element than the page's "
+                    "own estimate"
+                )
+                continue
+            if probed.below and found.score is not None and min_score is not None:
+                notes.append(
+                    f"{locator.describe()}: matches the recorded element only at "
+                    f"{found.score:.2f} (needs > {min_score:.2f}, or two independent locators "
+                    "agreeing)"
+                )
+                continue
         else:
             found = resolve(ctx.page, locator, ctx.state.fingerprint, ctx.resolved)
         if found.count != 1:

@@ -30,7 +30,7 @@ rung declines and the step fails with the reasons.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from playwright.sync_api import Error as PlaywrightError
 
@@ -38,7 +38,18 @@ from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import action_of, first_line, locator_json, resolve, rival
+from pytest_pacts.engine.healing._common import (
+    Element,
+    Estimate,
+    action_of,
+    estimate_all,
+    first_line,
+    locator_json,
+    resolve,
+    resolved_key,
+    rival,
+    singles_out,
+)
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.relocate import gate_json, relocate
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, top_lines
@@ -65,6 +76,33 @@ _SOURCE = {
 }
 
 Option = tuple[Locator, float, Mapping[str, object]]
+
+
+@dataclass
+class Agreement:
+    """Locators that single out one element once the vanished region is dropped.
+
+    ``locator`` is the one to use; ``sources`` the independent sources that agree. When the
+    page estimated what they resolve to (:func:`~._common.estimate_all`), ``element`` is
+    the element it chose and ``fingerprint`` its fingerprint then, and ``confirm`` lists the
+    other sources' estimated locators whose union Playwright must resolve to that element
+    alone (:func:`~._common.singles_out`) before the agreement counts; ``locator`` itself
+    is resolved by Playwright when it is tried."""
+
+    locator: Locator
+    sources: set[str] = field(default_factory=set)
+    element: Element | None = None
+    fingerprint: str = ""
+    estimated: bool = False  # ``locator`` itself was estimated in the page
+    checked: set[str] = field(default_factory=set)  # sources Playwright resolved
+    members: list[tuple[Locator, str, Element | None]] = field(default_factory=list)
+
+    @property
+    def confirm(self) -> list[Locator]:
+        first = self.members[0][1]
+        if len(self.checked | {first}) >= 2:
+            return []
+        return [loc for loc, source, element in self.members if element and source != first]
 
 
 def _region_gone(ctx: HealContext, locator: Locator) -> bool:
@@ -110,15 +148,22 @@ class RegionDriftRung:
         failed = ""
         # the gate discovery measured on the element it found (try_locators reuses it)
         gated: dict[Locator, GateSnapshot] = {}
-        agreed = self._agreed(ctx, known, [], unanimous=True)
+        # what the page estimated for each locator: the recorded ones are not sent twice
+        estimates: dict[Locator, Estimate] = {}
+        agreed = self._agreed(ctx, known, [], unanimous=True, estimates=estimates)
         if agreed is None:
             rediscovered, failed = self._rediscover(ctx, gated)
-            agreed = self._agreed(ctx, known, rediscovered)
+            agreed = self._agreed(ctx, known, rediscovered, estimates=estimates)
         if agreed is not None:
-            locator, sources = agreed
-            extra = {"region_gone": region, "agreeing_sources": ", ".join(sources)}
-            option: Option = (locator, locator.confidence * UNSCOPED_FACTOR, extra)
-            result = try_locators(ctx, self.name, [option], what, gated=gated)
+            result = self._try_agreed(ctx, agreed, region, gated)
+            if result is None:  # the page's estimate and Playwright disagree: Playwright decides
+                if rediscovered is None:
+                    agreed = self._agreed(ctx, known, [], unanimous=True, in_page=False)
+                    if agreed is None:
+                        rediscovered, failed = self._rediscover(ctx, gated)
+                if rediscovered is not None:
+                    agreed = self._agreed(ctx, known, rediscovered, in_page=False)
+                result = self._try_agreed(ctx, agreed, region, gated) if agreed else None
             if result is not None and result.accepted:
                 return result
         if rediscovered is None:
@@ -128,7 +173,16 @@ class RegionDriftRung:
         if failed:
             notes.append(failed)
         for option in self._single_options(known, rediscovered, region):
-            result = try_locators(ctx, self.name, [option], what, gated=gated)
+            # accepted only above the heal threshold: a candidate below it is not gated
+            result = try_locators(
+                ctx,
+                self.name,
+                [option],
+                what,
+                gated=gated,
+                gone=current,
+                min_score=ctx.options.heal_threshold,
+            )
             if result is None:
                 continue
             if not result.accepted:
@@ -166,6 +220,44 @@ class RegionDriftRung:
             "element: " + ("; ".join(notes) or "no candidate"),
             candidates=similar.candidates if similar is not None else (),
         )
+
+    def _try_agreed(
+        self,
+        ctx: HealContext,
+        agreed: Agreement,
+        region: str,
+        gated: dict[Locator, GateSnapshot],
+    ) -> RungResult | None:
+        """The agreed locator tried as a candidate (unique, gated, agreeing with the
+        fingerprint); ``None`` when what the page estimated is not what Playwright finds
+        (the caller then asks Playwright about every locator)."""
+        if agreed.confirm and (
+            agreed.element is None or not singles_out(ctx, agreed.confirm, agreed.element)
+        ):
+            return None
+        locator = agreed.locator
+        sources = sorted(agreed.sources)
+        extra = {"region_gone": region, "agreeing_sources": ", ".join(sources)}
+        option: Option = (locator, locator.confidence * UNSCOPED_FACTOR, extra)
+        expect = {locator: agreed.element} if agreed.estimated and agreed.element else {}
+        # The gate discovery measured on the element it re-discovered holds for the agreed
+        # locator when Playwright resolves both to that element: the agreed locator is the
+        # re-discovered one, or the re-discovered one is among the locators whose union
+        # Playwright just resolved to exactly the agreed element, which ``expect`` makes
+        # the agreed locator's own.
+        for rediscovered, gate in list(gated.items()):
+            if locator == rediscovered or (expect and rediscovered in agreed.confirm):
+                gated = {**gated, locator: gate}
+        what = f"locator without the vanished region {region!r}"
+        result = try_locators(
+            ctx, self.name, [option], what, gated=gated, expect=expect, gone=ctx.state.locator
+        )
+        if agreed.estimated and (result is None or not result.accepted):
+            found = ctx.resolved.get(resolved_key(locator, ctx.state.fingerprint))
+            fp = found.fingerprint if found is not None else None
+            if found is not None and (fp is None or fp.model_dump_json() != agreed.fingerprint):
+                return None
+        return result
 
     def _same_surroundings(self, ctx: HealContext, region: str) -> RungResult | str:
         """Step 4 of the module doc: the one near-tied candidate whose neighbour text is the
@@ -268,29 +360,55 @@ class RegionDriftRung:
         rediscovered: list[Locator],
         *,
         unanimous: bool = False,
-    ) -> tuple[Locator, list[str]] | None:
-        """A locator whose element at least two independent locators (the recorded ones and
-        those re-discovered by the step's words) single out once the vanished region is
-        dropped, and the sources that agree. ``unanimous``: only when no locator singles out
-        another element."""
-        groups: dict[str, tuple[Locator, set[str]]] = {}
+        in_page: bool = True,
+        estimates: dict[Locator, Estimate] | None = None,
+    ) -> Agreement | None:
+        """The element that at least two independent locators (the recorded ones and those
+        re-discovered by the step's words) single out once the vanished region is dropped,
+        and the locator to use for it. ``unanimous``: only when no locator singles out
+        another element. ``in_page``: what they resolve to is estimated in the page in one
+        round trip (:class:`Agreement` says what Playwright must still confirm); otherwise
+        Playwright resolves each, one round trip apiece. ``estimates`` keeps the page's
+        answers across calls (only the locators it has no answer for are sent)."""
         # everything re-discovery returns was found through the step's words: one source,
         # however many renderings of that element it offers
         sourced = [(loc, _SOURCE.get(loc.strategy)) for loc in dict.fromkeys(known)]
         sourced += [(loc, "name") for loc in rediscovered]
-        for loc, source in sourced:
-            if source is None:
-                continue
-            unscoped = loc.model_copy(update={"region": None})
-            found = resolve(ctx.page, unscoped, ctx.state.fingerprint, ctx.resolved)
+        unscoped = [
+            (loc.model_copy(update={"region": None}), source)
+            for loc, source in sourced
+            if source is not None
+        ]
+        if estimates is None:
+            estimates = {}
+        if in_page:
+            missing = [loc for loc, _ in unscoped if loc not in estimates]
+            estimates.update(estimate_all(ctx, missing))
+        else:
+            estimates = {}
+        groups: dict[str, Agreement] = {}
+        for loc, source in unscoped:
+            estimate = estimates.get(loc)
+            if estimate is not None:
+                found = estimate.found
+            else:
+                found = resolve(ctx.page, loc, ctx.state.fingerprint, ctx.resolved)
             if found.count != 1 or found.fingerprint is None:
                 continue
             key = found.fingerprint.model_dump_json()
-            first, sources = groups.get(key, (unscoped, set()))
-            groups[key] = (first, sources | {source})
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = Agreement(loc, fingerprint=key)
+                group.estimated = estimate is not None
+            element = estimate.element if estimate is not None else None
+            group.element = group.element or element
+            group.sources.add(source)
+            if element is None:
+                group.checked.add(source)
+            group.members.append((loc, source, element))
         if unanimous and len(groups) != 1:
             return None
-        best = max(groups.values(), key=lambda group: len(group[1]), default=None)
-        if best is None or len(best[1]) < 2:
+        best = max(groups.values(), key=lambda group: len(group.sources), default=None)
+        if best is None or len(best.sources) < 2:
             return None
-        return best[0], sorted(best[1])
+        return best

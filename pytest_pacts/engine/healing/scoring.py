@@ -10,6 +10,7 @@ same-origin iframes through one call each).
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -24,6 +25,7 @@ from pytest_pacts.discovery.payloads import FrameInfo, RankResult, checked
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.healing._js import call_in_frame
+from pytest_pacts.engine.waiting import wait_for_change
 from pytest_pacts.models.locator import Candidate, Fingerprint, Locator
 
 WEIGHTS: Mapping[str, float] = {
@@ -189,17 +191,31 @@ def rank_page(
     return Ranking(tuple(ranked), considered)
 
 
-def settle(page: Page, timeout_ms: float, quiet_ms: float = 100.0) -> bool:
-    """Wait until the page has loaded and its DOM has been quiet for ``quiet_ms``.
+def settle(page: Page, timeout_ms: float, busy: Callable[[], bool] | None = None) -> bool:
+    """Wait until the page is settled, as observed: loaded, no request it waits on in flight
+    (``busy``, the run's view of the network; ``None`` when there is none), and no DOM
+    change for two animation frames (counted in the page since healing's script arrived in
+    it, so a page already still answers at once). ``False`` when it did not settle within
+    ``timeout_ms``.
 
-    Healenium relocates while a page is still loading; similarity scoring
-    runs only on a settled page. ``False`` when it did not settle within ``timeout_ms``.
+    Healenium relocates while a page is still loading; similarity scoring runs only on a
+    settled page.
     """
+    deadline = time.monotonic() + timeout_ms / 1000.0
     try:
         page.wait_for_load_state("load", timeout=timeout_ms)
-        arg = {"quiet_ms": quiet_ms, "timeout_ms": timeout_ms}
-        answer = call_in_frame(page.main_frame, "settled", arg)
-        return checked(answer, bool, "the in-page healing 'settled' call")
+        while True:
+            left_ms = max((deadline - time.monotonic()) * 1000.0, 0.0)
+            if busy is None or not busy():
+                answer = call_in_frame(page.main_frame, "settled", {"timeout_ms": left_ms})
+                quiet = checked(answer, bool, "the in-page healing 'settled' call")
+                if quiet and (busy is None or not busy()):
+                    return True
+                if not quiet:
+                    return False  # changing until the deadline
+            if time.monotonic() >= deadline:
+                return False
+            wait_for_change(page, min(50.0, max(left_ms, 1.0)))
     except PlaywrightError:
         return False
 

@@ -36,7 +36,7 @@ class SimilarityRung:
         # Healenium relocates while the page is still loading: we do not. A page that keeps
         # changing gets up to SETTLE_CAP_MS (or the settle timeout, when longer) to settle.
         cap = min(options.step_timeout_ms, max(options.settle_timeout_ms, SETTLE_CAP_MS))
-        if not settle(ctx.page, cap):
+        if not settle(ctx.page, cap, ctx.busy):
             return RungResult(
                 self.name, False, "abstained: the page did not settle, so nothing was scored"
             )

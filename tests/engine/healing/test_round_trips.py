@@ -206,3 +206,108 @@ def test_alternates_that_all_broke_cost_one_round_trip(tab: Page, calls: list[st
     )
     # before: one round trip per alternate
     assert calls == ["counting the candidates"]
+
+
+def test_region_drift_asks_the_page_about_every_recorded_locator_at_once(
+    tab: Page, calls: list[str]
+) -> None:
+    tab.set_content(FORM)
+    plan, state = discovered(tab, "Username", "fill", region="login")
+    known = [state.locator, *state.alternates]
+    assert len(known) >= 3, known
+    tab.evaluate("() => { document.getElementById('login').id = 'auth'; }")  # the form renamed
+    ctx = failing_context(tab, plan, state)
+    installed(tab, calls)
+    result = RegionDriftRung().attempt(ctx)
+    assert result is not None and result.accepted, result and result.reason
+    assert "agreeing_sources" in result.evidence, result.evidence
+    # before: one 'scoreOf' round trip per recorded locator, and the form looked up twice
+    assert "the in-page healing 'scoreOf' call" not in calls, calls
+    assert calls == [
+        "looking for the region",
+        "the in-page healing 'resolveAll' call",
+        "the in-page healing 'isSame' call",  # Playwright: the other sources find it alone
+        "the in-page healing 'probe' call",
+    ]
+
+
+def test_region_drift_reuses_the_rediscovered_gate_for_the_agreed_locator(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tab.set_content("""<form id="login"><button id="go" data-testid="send">Sign in</button>
+        </form><button id="help">Help</button>""")
+    plan, state = discovered(tab, "Sign in", region="login")
+    assert state.locator is not None and state.locator.region is not None
+    # recorded: the test id first, the name and the id as alternates
+    region = state.locator.region
+    by_test_id = Locator(strategy=Strategy.TEST_ID, test_id="send", confidence=0.95,
+                         test_id_attribute="data-testid", region=region)  # fmt: skip
+    by_id = Locator(strategy=Strategy.CSS, css="#go", confidence=0.7, region=region)
+    state.alternates = (state.locator, by_id)
+    # the form renamed and the button's old id now on another button: the recorded locators
+    # disagree, so the element is re-discovered by its words, and discovery gates it
+    tab.evaluate("""() => { document.getElementById('login').id = 'auth';
+        document.getElementById('go').id = 'submit';
+        document.getElementById('help').id = 'go'; }""")
+    ctx = failing_context(tab, plan, state, locator=by_test_id)
+    probes = _gates_probed(monkeypatch)
+    result = RegionDriftRung().attempt(ctx)
+    assert result is not None and result.accepted, result and result.reason
+    assert result.locator is not None and result.locator.strategy is Strategy.TEST_ID
+    assert result.evidence["agreeing_sources"] == "name, test id", result.evidence
+    # before: the agreed test id was gated again (two more animation frames in the page);
+    # Playwright resolved the re-discovered locator to that element alone, as to the test id
+    assert probes == [None], probes
+
+
+def test_a_probe_refuses_a_locator_that_finds_another_element_than_the_estimate(
+    tab: Page,
+) -> None:
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Buy")
+    ctx = failing_context(tab, plan, state, locator=Locator(strategy=Strategy.CSS, css="#x",
+                                                            confidence=0.7))  # fmt: skip
+    buy = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
+    back = Locator(strategy=Strategy.CSS, css="#back", confidence=0.7)
+    estimates = _common.estimate_all(ctx, [buy])
+    element = estimates[buy].element
+    assert element is not None and estimates[buy].found.count == 1
+    probing = _common.Probing(ctx)
+    try:
+        assert _common.probe(ctx, back, probing, expect=element).other
+        same = _common.probe(ctx, buy, probing, expect=element)
+    finally:
+        probing.close()
+    assert not same.other and same.gate is not None and same.gate[0]
+
+
+def test_region_drift_does_not_gate_a_candidate_it_refuses_for_its_similarity(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tab.set_content("""<h1>Shop</h1>
+        <form id="login_form"><label for="u">Username</label><input id="u">
+        <button type="button" id="go">Login</button></form>
+        <form id="search"><label for="q">Username</label><input id="q"></form>""")
+    plan, state = discovered(tab, "Username", "fill", region="LoginForm")
+    # the form and the field are both renamed: the label "Username" now names only the
+    # other form's field, unique but not the element (it matches it only weakly)
+    tab.evaluate("""() => { document.querySelector('#login_form').id = 'auth-form';
+        document.querySelector('#u').id = 'user-2'; }""")
+    ctx = failing_context(tab, plan, state)
+    probed: list[_common.Probe] = []
+    real = _common.probe
+
+    def spying(*args: object, **kwargs: object) -> _common.Probe:
+        answer = real(*args, **kwargs)  # type: ignore[arg-type]
+        probed.append(answer)
+        return answer
+
+    monkeypatch.setattr("pytest_pacts.engine.healing.intent.probe", spying)
+    result = RegionDriftRung().attempt(ctx)
+    assert result is not None and not result.accepted
+    assert "matches the recorded element only at" in result.reason, result.reason
+    weak = [p for p in probed if p.found.count == 1 and p.found.fingerprint is not None
+            and p.found.fingerprint.id == "q"]  # fmt: skip
+    assert weak, probed
+    # before: each was gated (two animation frames in the page) and then refused
+    assert all(p.below and p.gate is None for p in weak), weak

@@ -13,7 +13,7 @@ const {
   TEST_ID_ATTRS, norm, low, tokens, parentOf, containsComposed, inShadow, allElements, tag,
   makeDom, compatibility, describeElement
 } = modules.dom;
-const { viewRect, sameRect, nextFrame, hitTarget, receivesEvents, checkActionable } = modules.actionability;
+const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, checkActionable } = modules.actionability;
 const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
 const { fingerprintOf } = modules.resolve;
 
@@ -260,6 +260,35 @@ function scoreOf(els, arg) {
     description: describeElement(els[0], dom), parts: sim ? sim.parts : {} };
 }
 
+// Several structured locators resolved in one round trip, as discovery estimates
+// uniqueness (``locate`` above): an element matches a spec when the strategy's ``same``
+// says so, over every element of the document (open shadow roots included). Playwright
+// resolves the one a rung goes on to use (``probe`` with ``expect``), so the estimate only
+// chooses. arg: {heal_id, specs: [{strategy, ...fields}], fp, weights}; per spec: {count,
+// index} (``index``: the element's place in the registry under ``heal_id``, when exactly
+// one), or {supported: false} for a strategy without an in-page rendering. ``elements``:
+// ``scoreOf``'s answer for each registered element.
+function resolveAll(arg) {
+  resetPrepared();
+  const dom = makeDom(document);
+  const strategies = makeStrategies(dom);
+  const elements = allElements(document);
+  const found = [];
+  const results = arg.specs.map((spec) => {
+    const st = strategies[spec.strategy];
+    if (!st || spec.exact === false) return { supported: false };
+    const matches = [];
+    for (const e of elements) if (st.same(e, spec) && matches.push(e) > 1) break;
+    if (matches.length !== 1) return { supported: true, count: matches.length };
+    let index = found.indexOf(matches[0]);
+    if (index < 0) index = found.push(matches[0]) - 1;
+    return { supported: true, count: 1, index };
+  });
+  healRegistry.set(arg.heal_id, found);
+  for (const old of [...healRegistry.keys()].slice(0, -8)) healRegistry.delete(old);
+  return { results, elements: found.map((el) => scoreOf([el], arg)) };
+}
+
 // The point of the gate that stops an action, as the executor's ``blocking_point`` decides
 // (``gate``: {observes, seen_by_wait, no_enabled}); null when none does.
 function blockingPoint(snapshot, gate) {
@@ -278,10 +307,21 @@ function blockingPoint(snapshot, gate) {
 // ``gate_evidence`` does); then, when it passes and ``arg.rank`` is given, where the
 // recorded fingerprint's ranking of the page (or of the step's region) puts it.
 // arg: {fp, weights, gate: {action, regions, in_shadow, observes, seen_by_wait, no_enabled,
-// timeout_ms} | null (gated already), rank: {heal_id, action, limit, regions, region_text} | null}.
+// timeout_ms} | null (gated already), rank: {heal_id, action, limit, regions, region_text} | null,
+// expect?: {heal_id, index}: the element ``resolveAll`` chose; another one is answered ``other``,
+// min_score?: a similarity at or below it is answered ``below``, without the gate}.
 async function probe(els, arg) {
   const out = scoreOf(els, arg);
   if (els.length !== 1) return out;
+  if (arg.expect && els[0] !== (healRegistry.get(arg.expect.heal_id) || [])[arg.expect.index]) {
+    out.other = true;  // not the element the in-page estimate chose (``resolveAll``)
+    return out;
+  }
+  // a candidate the rung would refuse for its similarity anyway is not gated
+  if (arg.min_score != null && out.score !== null && out.score <= arg.min_score) {
+    out.below = true;
+    return out;
+  }
   const dom = makeDom(document);
   const g = arg.gate;
   if (g === null) return ranked(els, arg, out);  // gated by the caller (discovery, just now)
@@ -322,22 +362,42 @@ async function sameGate(els, arg) {
   return out;
 }
 
-// Rung 5 runs only after the page settled (a half-rendered page scores wrongly): resolve once the DOM has been
-// quiet for ``quiet_ms`` (no mutations), or report false at ``timeout_ms``.
-function settled(arg) {
-  return new Promise((resolve) => {
-    let last = performance.now();
-    const obs = new MutationObserver(() => { last = performance.now(); });
-    obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    const start = performance.now();
-    const tick = () => {
-      const now = performance.now();
-      if (document.readyState === 'complete' && now - last >= arg.quiet_ms) { obs.disconnect(); resolve(true); return; }
-      if (now - start >= arg.timeout_ms) { obs.disconnect(); resolve(false); return; }
-      setTimeout(tick, 25);
-    };
-    tick();
+// Rung 5 runs only after the page settled (a half-rendered page scores wrongly): loaded, and
+// no DOM change for two animation frames, as observed. From the moment this script is in
+// the document, an observer notes every change and counts the animation frames after the
+// last one, until two have passed (frames are counted only then: a still page costs
+// nothing). So a page that has been still since the earlier rungs is settled at once, and
+// one that keeps changing is waited for frame by frame.
+const quiet = { frames: 0, counting: false };
+function countQuietFrames() {
+  if (quiet.counting) return;
+  quiet.counting = true;
+  // a timer standing in for a frame on a shown document (a starved renderer) saw nothing:
+  // it is not a quiet frame (as the gate's check counts them, actionability.js)
+  const step = () => nextFrame().then((f) => {
+    if (f !== 'timer' || document.visibilityState === 'hidden') quiet.frames += 1;
+    if (quiet.frames < 2) { step(); return; }
+    quiet.counting = false;
   });
+  step();
+}
+new MutationObserver(() => { quiet.frames = 0; countQuietFrames(); })
+  .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+countQuietFrames();
+// Resolves true once the document is complete and two frames have passed without a DOM
+// change, false at ``timeout_ms``. One animation frame is always let through first, so the
+// work a page has queued for its next frame (a render after a click) is seen happening.
+// Without callbacks (scripts disabled) nothing can change the DOM and no frame is counted:
+// loaded is settled.
+async function settled(arg) {
+  if (!callbacksRun()) return document.readyState === 'complete';
+  const start = performance.now();
+  if (arg.timeout_ms > 0) await nextFrame();
+  for (;;) {
+    if (document.readyState === 'complete' && quiet.frames >= 2) return true;
+    if (performance.now() - start >= arg.timeout_ms) return false;
+    await new Promise((resolve) => { setTimeout(resolve, 8); });
+  }
 }
 
 // Playwright's "stable", waited for: the same box on two consecutive animation frames.
@@ -440,7 +500,7 @@ function inside(els, arg) {
 function registered(arg) { return (healRegistry.get(arg.heal_id) || [])[arg.index] || null; }
 
 return {
-  rank, locate, isSame, scoreOf, settled, stable, overlayAt, registered, inside, probe, sameGate,
+  rank, locate, isSame, scoreOf, resolveAll, settled, stable, overlayAt, registered, inside, probe, sameGate,
   // pure functions, for the unit tests
   pure: { canonWords, textSim, tokenSim, classSim, similarity },
 };
