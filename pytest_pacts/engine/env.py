@@ -61,6 +61,25 @@ def watch_changes(page: Page) -> None:
         _watched.add(key)
 
 
+# A fetch or XHR answer whose body is at most this long is the page's as soon as its headers
+# arrive (see ``EnvMonitor._on_response``); a longer or unknown-length body is waited for.
+SMALL_BODY_BYTES = 256 * 1024
+
+
+def _answered(response: Response) -> bool:
+    """A fetch/XHR response the page has all of once its headers arrived: no body
+    expected, or a small one of known length."""
+    try:
+        if response.request.resource_type not in ("fetch", "xhr"):
+            return False
+        if response.status in (204, 304) or 100 <= response.status < 200:
+            return True
+        length = response.headers.get("content-length", "")
+    except PlaywrightError:
+        return False
+    return length.isdigit() and int(length) <= SMALL_BODY_BYTES
+
+
 @dataclass(frozen=True)
 class EnvEvent:
     cause: FailureCause
@@ -194,7 +213,15 @@ class EnvMonitor:
         return bool(self.pending)
 
     def _on_response(self, response: Response) -> None:
-        if not self._is_navigation(response.request):
+        request = response.request
+        if request in self.inflight and _answered(response):
+            # the page's code has its answer: fetch resolves on the headers, and a small
+            # body arrives with them. Chromium never finishes a request whose body the page
+            # does not read (a fire-and-forget call), which would otherwise hold every
+            # first action on the page for the readiness cap.
+            del self.inflight[request]
+            self.active_at = time.monotonic()
+        if not self._is_navigation(request):
             return
         if response.status >= 500:
             self.events.append(

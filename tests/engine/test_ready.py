@@ -52,6 +52,9 @@ setInterval(() => fetch('/tick').then((r) => r.text())
     # never settles: a long-poll that the server holds open
     "/long-poll.html": FORM % (BIND + "fetch('/hold?delay=20000');"),
     "/plain.html": FORM % BIND,
+    # a call whose answer the page never reads (an analytics beacon, a prefetch): Chromium
+    # never finishes a request whose body nobody reads
+    "/fire-and-forget.html": FORM % (BIND + "fetch('/beacon').catch(() => {});"),
 }
 
 
@@ -133,5 +136,19 @@ def test_a_loaded_quiet_page_is_ready_at_once(page: Page, server: str) -> None:
         page.goto(server + "/late-script.html")  # its load handler fetches the app's script
         waited = wait_until_ready(page, monitor)
         assert waited.ready and waited.waited_ms > 0
+    finally:
+        monitor.detach()
+
+
+def test_an_answered_call_whose_body_the_page_never_reads_is_not_waited_on(
+    page: Page, server: str
+) -> None:
+    monitor = EnvMonitor(page)
+    try:
+        with page.expect_response("**/beacon"):
+            page.goto(server + "/fire-and-forget.html")
+        ready = wait_until_ready(page, monitor)
+        assert ready.ready and ready.open_requests == 0, ready  # not held to the cap
+        assert not monitor.inflight
     finally:
         monitor.detach()
