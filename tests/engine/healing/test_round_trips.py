@@ -12,6 +12,7 @@ from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded
+from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.healing import _common
 from pytest_pacts.engine.healing._js import call_in_frame
 from pytest_pacts.engine.healing.alternate import AlternateRung
@@ -19,6 +20,7 @@ from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
 from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.engine.healing.similarity import SimilarityRung
+from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
 
@@ -145,12 +147,18 @@ def test_rediscovery_does_not_measure_again_the_gate_discovery_just_measured(
     assert result.evidence["gate_result"]["ok"] is True  # type: ignore[index]
 
 
+def _sign_in_form(tab: Page) -> tuple[Plan, StepState]:
+    """A "Sign in" button in a login form (a test id, an id) beside a "Help" button,
+    discovered with its region."""
+    tab.set_content("""<form id="login"><button id="go" data-testid="send">Sign in</button>
+        </form><button id="help">Help</button>""")
+    return discovered(tab, "Sign in", region="login")
+
+
 def test_region_drift_reuses_the_gate_of_the_element_it_rediscovered(
     tab: Page, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tab.set_content("""<form id="login"><button id="go" data-testid="send">Sign in</button>
-        </form><button id="help">Help</button>""")
-    plan, state = discovered(tab, "Sign in", region="login")
+    plan, state = _sign_in_form(tab)
     # the container renamed, and the button's old id now on another button: the recorded
     # locators disagree, so the rung re-discovers the element by its words
     tab.evaluate("""() => { document.getElementById('login').id = 'auth';
@@ -234,9 +242,7 @@ def test_region_drift_asks_the_page_about_every_recorded_locator_at_once(
 def test_region_drift_reuses_the_rediscovered_gate_for_the_agreed_locator(
     tab: Page, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tab.set_content("""<form id="login"><button id="go" data-testid="send">Sign in</button>
-        </form><button id="help">Help</button>""")
-    plan, state = discovered(tab, "Sign in", region="login")
+    plan, state = _sign_in_form(tab)
     assert state.locator is not None and state.locator.region is not None
     # recorded: the test id first, the name and the id as alternates
     region = state.locator.region
