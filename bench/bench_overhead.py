@@ -63,7 +63,9 @@ ROWS: list[tuple[str, str | None, str | None, str | None]] = [
 
 
 def plain(page: Page, url: str) -> None:
-    """The flow as a person writes it with Playwright (the generated test's shape)."""
+    """The flow as a person writes it with Playwright (the generated test's shape). After
+    each new page it waits for ``load``: the demo app binds its handlers in a deferred
+    script, and a click before that is lost (the run waits for readiness the same way)."""
     page.goto(url + "/")
     form = page.locator("#login_form")
     form.get_by_label("Username").fill("standard_user")
@@ -71,6 +73,7 @@ def plain(page: Page, url: str) -> None:
     form.get_by_label("Password").fill("secret_sauce")
     form.get_by_role("button", name="Login").click()
     expect(page.get_by_role("heading", name="Products")).to_be_visible()
+    page.wait_for_load_state("load")  # the app binds its handlers in a deferred script
     page.get_by_label("Sort products").select_option("Price (low to high)")
     expect(page.get_by_label("Sort products")).to_have_value("lohi")
     for name in ("Sauce Labs Backpack", "Sauce Labs Bike Light", "Sauce Labs Onesie"):
@@ -81,9 +84,11 @@ def plain(page: Page, url: str) -> None:
     expect(onesie.get_by_role("button", name="Add to cart")).to_be_visible()
     page.get_by_label("Shopping cart").click()
     expect(page.get_by_text("Your Cart", exact=True)).to_be_visible()
+    page.wait_for_load_state("load")
     expect(page.get_by_text("Sauce Labs Bike Light")).to_be_visible()
     page.get_by_role("button", name="Checkout").click()
     expect(page.get_by_text("Checkout: Your Information")).to_be_visible()
+    page.wait_for_load_state("load")
     page.get_by_label("First Name").fill("Ada")
     page.get_by_label("Last Name").fill("Lovelace")
     page.get_by_label("Zip/Postal Code").fill("10115")
@@ -91,10 +96,13 @@ def plain(page: Page, url: str) -> None:
     page.get_by_role("button", name="Continue").click()
     expect(page.get_by_text("Checkout: Overview")).to_be_visible()
     expect(page.get_by_text("Total: $43.18")).to_be_visible()
+    page.wait_for_load_state("load")
     page.get_by_role("button", name="Finish").click()
     expect(page.get_by_text("Thank you for your order")).to_be_visible()
+    page.wait_for_load_state("load")
     page.get_by_role("button", name="Back Home").click()
     expect(page.get_by_role("heading", name="Products")).to_be_visible()
+    page.wait_for_load_state("load")
     page.get_by_role("button", name="Open Menu").click()
     page.get_by_role("link", name="Logout").click()
     expect(page.get_by_role("heading", name="Swag Labs")).to_be_visible()
