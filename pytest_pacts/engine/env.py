@@ -64,6 +64,9 @@ def watch_changes(page: Page) -> None:
 # A fetch or XHR answer whose body is at most this long is the page's as soon as its headers
 # arrive (see ``EnvMonitor._on_response``); a longer or unknown-length body is waited for.
 SMALL_BODY_BYTES = 256 * 1024
+# ... and a request so answered that has not finished this long after its headers is one
+# whose body the page does not read
+ANSWERED_GRACE_S = 1.0
 
 
 def _answered(response: Response) -> bool:
@@ -108,6 +111,8 @@ class EnvMonitor:
     # when the page last did something observable from outside (a request of those kinds
     # started or ended, a main-frame navigation, a load), ``time.monotonic()`` seconds
     active_at: float = 0.0
+    # fetch/XHR requests in ``inflight`` answered with a small body, and when
+    answered: dict[Request, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
@@ -168,8 +173,19 @@ class EnvMonitor:
             self.inflight[request] = self.active_at = time.monotonic()
             self.requests += 1
 
+    def open_requests(self) -> dict[Request, float]:
+        """``inflight`` without the answered requests whose body the page has not read
+        within :data:`ANSWERED_GRACE_S` (they are dropped from it)."""
+        cutoff = time.monotonic() - ANSWERED_GRACE_S
+        for request, at in list(self.answered.items()):
+            if at <= cutoff:
+                del self.answered[request]
+                self.inflight.pop(request, None)
+        return self.inflight
+
     def _on_request_done(self, request: Request) -> None:
         self.pending.discard(request)
+        self.answered.pop(request, None)
         if self.inflight.pop(request, None) is not None:
             self.active_at = time.monotonic()
 
@@ -189,7 +205,7 @@ class EnvMonitor:
         flight, the current document has loaded, and it started no request since."""
         return (
             not self.pending
-            and not self.inflight
+            and not self.open_requests()
             and self.loaded == self.documents
             and self.requests == self.requests_at_load
         )
@@ -201,7 +217,7 @@ class EnvMonitor:
         if self.pending:
             return True
         since = time.monotonic() - patience_ms / 1000.0
-        return any(started > since for started in self.inflight.values())
+        return any(started > since for started in self.open_requests().values())
 
     def pending_url(self) -> str | None:
         """The URL of a navigation still in flight, if any."""
@@ -215,12 +231,12 @@ class EnvMonitor:
     def _on_response(self, response: Response) -> None:
         request = response.request
         if request in self.inflight and _answered(response):
-            # the page's code has its answer: fetch resolves on the headers, and a small
-            # body arrives with them. Chromium never finishes a request whose body the page
-            # does not read (a fire-and-forget call), which would otherwise hold every
-            # first action on the page for the readiness cap.
-            del self.inflight[request]
-            self.active_at = time.monotonic()
+            # a small body arrives with the headers: a page that reads it finishes the
+            # request at once. Chromium never finishes a request whose body the page does
+            # not read (a fire-and-forget call), which would otherwise hold every first
+            # action on the page for the readiness cap: past ANSWERED_GRACE_S it is not
+            # waited on (``open_requests``).
+            self.answered[request] = time.monotonic()
         if not self._is_navigation(request):
             return
         if response.status >= 500:
@@ -234,6 +250,7 @@ class EnvMonitor:
 
     def _on_request_failed(self, request: Request) -> None:
         self.pending.discard(request)
+        self.answered.pop(request, None)
         if self.inflight.pop(request, None) is not None:
             self.active_at = time.monotonic()
         if not self._is_navigation(request):

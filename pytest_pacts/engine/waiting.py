@@ -129,7 +129,7 @@ def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_
     start = now_ms()
     deadline = start + cap_ms
     while True:
-        if not (monitor.navigating or monitor.inflight):
+        if not (monitor.navigating or monitor.open_requests()):
             started = monitor.requests
             try:
                 # quiet: no DOM change, and no new request (a module importing the next one)
@@ -142,8 +142,8 @@ def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_
                 if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
                     raise
         if now_ms() >= deadline:
-            return Readiness(now_ms() - start, False, len(monitor.inflight))
-        if monitor.navigating or monitor.inflight:
+            return Readiness(now_ms() - start, False, len(monitor.open_requests()))
+        if monitor.navigating or monitor.open_requests():
             # wake on a DOM change or after a short cap; Playwright delivers the request
             # events meanwhile
             wait_for_change(page, min(50.0, max(deadline - now_ms(), 1.0)))
