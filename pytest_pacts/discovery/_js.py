@@ -14,13 +14,14 @@ import re
 from functools import cache
 from importlib import resources
 
+from playwright.sync_api import ElementHandle, Frame
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import bounded
 from pytest_pacts.errors import PactsError
 
-_FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js", "api.js")
+_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js", "api.js")
 
 
 def modules_source(files: tuple[tuple[str, str], ...]) -> str:
@@ -55,6 +56,29 @@ def _installer() -> tuple[str, str]:
     key = "__pacts_discovery_" + hashlib.sha256(source.encode()).hexdigest()[:12]
     install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = (() => {{\n{source}\n}})()))"
     return key, install
+
+
+def init_script() -> str:
+    """The installer as an init script (``Page.add_init_script``): the API, with its change
+    watch (``js/watch.js``), installed in every new document from its first moment. The
+    browser compiles the same source once per renderer and reuses it, so a document costs
+    well under a millisecond, where installing on first use sends and compiles the whole
+    source again for each new page (15-30 ms on its first gate check). Where it throws, the
+    error stays out of the page and the API is installed on first use, as before."""
+    _, install = _installer()
+    return f"(() => {{ try {{ {install}; }} catch (e) {{ /* installed on first use */ }} }})();"
+
+
+def kept_element_function(js: str) -> str:
+    """``(els, token) => [true, js(el)]`` for the element a gate check kept under ``token``
+    (``keep``), or the one element the locator matches when it is gone; ``[false, count]``
+    when there is no such element. For ``Locator.evaluate_all``: one round trip, no wait."""
+    key, _ = _installer()
+    return (
+        f"(els, token) => {{ const api = globalThis[{key!r}]; "
+        "const el = (api && api.keptElement(token)) || (els.length === 1 ? els[0] : null); "
+        f"return el ? [true, ({js})(el)] : [false, els.length]; }}"
+    )
 
 
 def page_function(name: str) -> str:
@@ -149,3 +173,33 @@ def element_function(name: str) -> str:
     """``(element, arg) => api.name(element, arg)``, for ``ElementHandle.evaluate``."""
     _, install = _installer()
     return f"(el, arg) => {{ const api = {install}; return api.{name}(el, arg); }}"
+
+
+def installed_element_function(name: str) -> str:
+    """Like :func:`element_function` without the installer (``NOT_INSTALLED`` when absent)."""
+    key, _ = _installer()
+    return (
+        f"(el, arg) => {{ const api = globalThis[{key!r}]; "
+        f"return api ? api.{name}(el, arg) : {NOT_INSTALLED!r}; }}"
+    )
+
+
+def call_in_frame(frame: Frame, what: str, name: str, arg: object = None) -> object:
+    """``frame.evaluate`` of API function ``name``, sending the installer only if the
+    document does not have it yet (the engine's pages have it from their first moment:
+    ``init_script``; sending the whole source again costs a few milliseconds a call)."""
+    result = bounded.call(frame, what, lambda: frame.evaluate(installed_page_function(name), arg))
+    if result == NOT_INSTALLED:
+        result = bounded.call(frame, what, lambda: frame.evaluate(page_function(name), arg))
+    return result
+
+
+def call_on_handle(
+    owner: Frame, what: str, handle: ElementHandle, name: str, arg: object = None
+) -> object:
+    """``handle.evaluate`` of API function ``name`` (bounded by ``owner``'s page), sending
+    the installer only if needed."""
+    result = bounded.call(owner, what, handle.evaluate, installed_element_function(name), arg)
+    if result == NOT_INSTALLED:
+        result = bounded.call(owner, what, handle.evaluate, element_function(name), arg)
+    return result

@@ -27,6 +27,9 @@ def check_actionable(
     region: PWLocator | None = None,
     identity: Mapping[str, object] | None = None,
     trace: bool = False,
+    keep: str | None = None,
+    since: float | None = None,
+    still: bool = True,
 ) -> GateSnapshot:
     """Run the five points on ``target`` in the page: unique, visible (and not covered),
     enabled (and editable for fill/type), stable (two animation frames), scoped.
@@ -41,7 +44,15 @@ def check_actionable(
     recorded (tag kind, accessible name, label, text, the step's words): when it is not,
     ``GateSnapshot.changed`` says why (a cached locator that now finds another element).
     ``trace`` also reads the element's visible text and hashes the document, in the same
-    round trip (``GateSnapshot.text``, ``.dom_hash``: the step's trace).
+    round trip (``GateSnapshot.text``, ``.dom_hash``: the step's trace). ``keep`` keeps the
+    one element found in the page under that token, for
+    :func:`~pytest_pacts.discovery._js.kept_element_function`.
+
+    ``settled`` (was the page loaded and unchanged for two animation frames?) is read from
+    the page's change watch without waiting when the caller says when it last acted on the
+    page (``since``, wall-clock ms: a quiet spell that began after it counts); otherwise, and
+    when the watch cannot tell, a failing check watches two frames itself. ``still=False``
+    leaves "stable" to the gate right before the action (a heal candidate's check).
     """
     regions: list[ElementHandle] = (
         bounded.call(region, "finding the step's region", region.element_handles)
@@ -58,6 +69,9 @@ def check_actionable(
                 "regions": regions,
                 "identity": dict(identity) if identity is not None else None,
                 "trace": trace,
+                "keep": keep,
+                "since": since,
+                "still": still,
             },
         )
     finally:
@@ -66,11 +80,17 @@ def check_actionable(
     return GateSnapshot.model_validate(raw)
 
 
-def check_locator(root: Root, locator: Locator, action: Action | str) -> GateSnapshot:
+def check_locator(
+    root: Root, locator: Locator, action: Action | str, *, still: bool = True
+) -> GateSnapshot:
     """:func:`check_actionable` for a discovered locator, scoped by its region and shadow flag."""
     region = None
     if locator.region is not None:
         region = apply(root, frame_calls(locator) + region_calls(locator.region))
     return check_actionable(
-        to_playwright(root, locator), action, in_shadow=locator.in_shadow, region=region
+        to_playwright(root, locator),
+        action,
+        in_shadow=locator.in_shadow,
+        region=region,
+        still=still,
     )

@@ -23,11 +23,11 @@ from pytest_pacts.discovery import bounded, strategies
 from pytest_pacts.discovery._js import (
     NOT_INSTALLED,
     PageScriptError,
+    call_in_frame,
     call_on_elements,
-    element_function,
+    call_on_handle,
     installed_page_function,
     page_error,
-    page_function,
 )
 from pytest_pacts.discovery.payloads import (
     FrameInfo,
@@ -155,12 +155,8 @@ class Discoverer:
                 try:
                     handle = child.frame_element()
                     info = checked(
-                        bounded.call(
-                            frame,
-                            "reading an iframe",
-                            handle.evaluate,
-                            element_function("frameInfo"),
-                            {"regions": regions},
+                        call_on_handle(
+                            frame, "reading an iframe", handle, "frameInfo", {"regions": regions}
                         ),
                         FrameInfo,
                         "the in-page 'frameInfo' call",
@@ -190,11 +186,7 @@ class Discoverer:
         }
         try:
             results = checked(
-                bounded.call(
-                    frame,
-                    "the in-page discovery scan",
-                    lambda: frame.evaluate(page_function("scan"), args),
-                ),
+                call_in_frame(frame, "the in-page discovery scan", "scan", args),
                 list[ScanResult],
                 "the in-page discovery scan",
             )

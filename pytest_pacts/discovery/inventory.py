@@ -22,7 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import call_on_elements, element_function, page_function
+from pytest_pacts.discovery._js import call_in_frame, call_on_elements, call_on_handle
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import UnrenderableLocator
@@ -110,13 +110,11 @@ def list_elements(
             list_id = f"l{next(_list_ids)}"
             raw = cast(
                 list[JSON],
-                bounded.call(
+                call_in_frame(
                     frame,
                     "listing the page's elements",
-                    lambda f=frame, i=list_id: f.evaluate(
-                        page_function("inventory"),
-                        {"list_id": i, "limit": limit - len(elements)},
-                    ),
+                    "inventory",
+                    {"list_id": list_id, "limit": limit - len(elements)},
                 ),
             )
             for item in raw:
@@ -160,12 +158,7 @@ def _frames(page: Page) -> list[tuple[Frame, tuple[float, float] | None, str]]:
         for child in frame.child_frames:
             try:
                 handle = child.frame_element()
-                info = cast(
-                    JSON,
-                    bounded.call(
-                        frame, "reading an iframe", handle.evaluate, element_function("frameInfo")
-                    ),
-                )
+                info = cast(JSON, call_on_handle(frame, "reading an iframe", handle, "frameInfo"))
                 at = cast(
                     list[float],
                     bounded.call(frame, "placing an iframe", handle.evaluate, _ORIGIN),

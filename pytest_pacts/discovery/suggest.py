@@ -10,8 +10,7 @@ from __future__ import annotations
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import page_function
+from pytest_pacts.discovery._js import call_in_frame
 from pytest_pacts.discovery.payloads import PayloadError, checked
 from pytest_pacts.models.requirement import Action
 
@@ -21,11 +20,7 @@ def suggest_names(page: Page, element: str, action: Action | str, limit: int = 3
     to ``element``, best first (empty when none is close or the page cannot be read)."""
     arg = {"element": element, "action": Action(action).value, "limit": limit}
     try:
-        found = bounded.call(
-            page,
-            "suggesting names",
-            lambda: page.main_frame.evaluate(page_function("suggest"), arg),
-        )
+        found = call_in_frame(page.main_frame, "suggesting names", "suggest", arg)
     except PlaywrightError:
         return []
     try:

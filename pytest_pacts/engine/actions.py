@@ -42,8 +42,11 @@ def perform(
     *,
     step_index: int,
     timeout_ms: float,
+    reach: str | None = None,
 ) -> Failure | None:
-    """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it)."""
+    """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it).
+    ``reach``: how the gate check that just passed the element found the action reaches it
+    (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs."""
     try:
         if element is None:
             if action is Action.PRESS and value is not None:
@@ -52,7 +55,7 @@ def perform(
             raise ValueError(f"{action.value} needs an element")
         return bounded.call(
             page, action.value, _on_element, element, action, value, step_index, timeout_ms,
-            timeout_ms=timeout_ms,
+            reach, timeout_ms=timeout_ms,
         )  # fmt: skip
     except PlaywrightError as exc:
         failure = classify_error(exc, f"{action.value} failed", step_index)
@@ -131,12 +134,20 @@ _POINTER = frozenset({Action.CLICK, Action.HOVER, Action.CHECK, Action.UNCHECK})
 
 
 def _on_element(
-    el: PWLocator, action: Action, value: str | None, step_index: int, timeout_ms: float
+    el: PWLocator,
+    action: Action,
+    value: str | None,
+    step_index: int,
+    timeout_ms: float,
+    reach: str | None,
 ) -> Failure | None:
     t = timeout_ms
     force = True
-    if action in _POINTER:
-        # forced only when the hit test right now says the pointer lands on the element
+    if action in _POINTER and reach != "in_place":
+        # The gate's hit test passed only once it scrolled the element to the centre (and it
+        # put the scroll back), or is unknown: forced only when the hit test right now says
+        # the pointer lands on the element. When it passed where the element is, nothing
+        # has moved since but the time of one round trip, as with a check here.
         ready = el.evaluate_all(_READY_FOR_POINTER)
         force = bool(ready["hit"])
         if ready["anchor"] is not None:  # the page scrolled: the pointer follows what it held
@@ -158,7 +169,7 @@ def _on_element(
         # either: "Price (low to high)" or "lohi".
         if value is None:
             raise ValueError("select needs a value")
-        chosen = _select(el, reveal(value), t)
+        chosen = _select(el, reveal(value), t, widget=reach != "in_place")
         if chosen is not True:
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
@@ -170,17 +181,20 @@ def _on_element(
         text = reveal(value or "")
         if action is Action.FILL:
             el.fill(text, force=force, timeout=t)
-            if el.evaluate_all(_KEYS_END_CARET):
+            current, end_key = el.evaluate_all(_FILLED)
+            if end_key:
                 # A person's typing ends with key events; fill sends only ``input``. A filter
                 # box that reacts to ``keyup`` alone (Flask-Admin's) never sees the value. The
                 # End key adds a keydown/keyup pair (no keypress, no character) that leaves
-                # the value as it is.
-                el.press("End", timeout=t)
+                # the value as it is; the field still has the focus, so the keyboard's press
+                # reaches it without finding and focusing it again.
+                el.page.keyboard.press("End")
         else:
             # keystrokes go where a person's would: after what the field already holds
             el.evaluate_all(_CARET_TO_END)
             el.press_sequentially(text, timeout=t)
-        failure = _took(el, action, value or "", text, step_index, t)
+            current = el.evaluate_all(_VALUE)
+        failure = _took(current, action, value or "", text, step_index)
         if failure is not None and action is Action.FILL and text and _editor_took(el, text, t):
             return None
         return failure
@@ -189,12 +203,19 @@ def _on_element(
     return None
 
 
-# Fields where End only moves the caret: text-like inputs, textareas, contenteditable (in a
-# date or time field Chromium's End sets the focused part to its maximum; range, color and
-# the rest are left alone).
-_KEYS_END_CARET = """([el]) => !!el && (el.tagName === 'TEXTAREA' || el.isContentEditable
-  || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
-    .includes((el.getAttribute('type') || 'text').toLowerCase())))"""
+# After a fill: what the field holds (``_VALUE``), and whether to end the typing with the End
+# key: a field where End only moves the caret (text-like inputs, textareas, contenteditable;
+# in a date or time field Chromium's End sets the focused part to its maximum; range, color
+# and the rest are left alone) that still has the focus (a field that moves the focus on by
+# itself, a one-time code's boxes, is left as it is).
+_FILLED = """([el]) => !el ? [null, false] : [
+  ('value' in el && typeof el.value === 'string') ? el.value
+    : (el.isContentEditable ? el.innerText : null),
+  (el.tagName === 'TEXTAREA' || el.isContentEditable
+    || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
+      .includes((el.getAttribute('type') || 'text').toLowerCase())))
+  && (el.getRootNode().activeElement === el
+    || (el.isContentEditable && el.contains(el.getRootNode().activeElement)))]"""
 
 _CARET_TO_END = """([el]) => { if (!el) return; el.focus();
   if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
@@ -255,12 +276,15 @@ _WIDGET_SHOWS = """([el], retry) => {
 }"""
 
 
-def _select(el: PWLocator, text: str, timeout_ms: float) -> bool | str:
+def _select(el: PWLocator, text: str, timeout_ms: float, *, widget: bool) -> bool | str:
     """Select ``text``; ``False`` when there is no such option, a message when the select's
-    widget does not show the option afterwards, else ``True``."""
+    widget does not show the option afterwards, else ``True``. ``widget``: a widget may
+    stand in for the select (False: the gate saw the select itself shown)."""
     if not el.evaluate_all(_HAS_OPTION, text):
         return False
     el.select_option(text, force=True, timeout=timeout_ms)
+    if not widget:
+        return True
     shows = el.evaluate_all(_WIDGET_SHOWS, True)
     if shows is not None:
         shows = el.evaluate_all(_WIDGET_SHOWS, False)
@@ -307,11 +331,10 @@ _VALUE = """([el]) => !el ? null : ('value' in el && typeof el.value === 'string
 
 
 def _took(
-    el: PWLocator, action: Action, value: str, text: str, step_index: int, timeout_ms: float
+    current: str | None, action: Action, value: str, text: str, step_index: int
 ) -> Failure | None:
-    """Did the field keep what was typed? (a maxlength, an input mask or a number field can
-    silently drop it: ``data_issue``)."""
-    current = el.evaluate_all(_VALUE)
+    """Did the field keep what was typed (``current``: what it holds)? A maxlength, an input
+    mask or a number field can silently drop it: ``data_issue``."""
     if current is None:
         return None
     ok = current == text if action is Action.FILL else str(current).endswith(text)

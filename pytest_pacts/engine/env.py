@@ -20,6 +20,7 @@ from playwright.sync_api import Frame, Page, Request, Response
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from pytest_pacts.discovery import bounded
+from pytest_pacts.discovery._js import init_script
 from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
 
 _REFUSED = re.compile(
@@ -34,30 +35,24 @@ _READINESS_KINDS = frozenset({"document", "script", "fetch", "xhr"})
 _CLOSED = re.compile(r"has been closed|Target closed|Browser closed|Connection closed", re.I)
 
 
-# The document's last DOM change, watched from the document's first moment (an init script
-# of the page): ``{at: performance.now() of the last change, obs: its MutationObserver}``
-# under ``globalThis.__pacts_changes``. The in-page code reads it (``quietFor`` in
-# discovery/js/api.js, which starts one itself on a page without it) to tell whether the
-# elements a gate check was given can have changed before the check watched the page.
-CHANGE_WATCH = """(() => {
-  if (globalThis.__pacts_changes) return;
-  const watch = { at: performance.now() };
-  watch.obs = new MutationObserver(() => { watch.at = performance.now(); });
-  watch.obs.observe(document, { subtree: true, childList: true, attributes: true,
-                                characterData: true });
-  Object.defineProperty(globalThis, '__pacts_changes', { value: watch });
-})()"""
+# The in-page API (discovery/_js.py), installed in every document from its first moment (an
+# init script of the page), with its change watch (``discovery/js/watch.js``): the DOM changes
+# and the animation frames drawn since the last one, watched without a gap. A gate check of
+# an element that is gone, or a new page's readiness, on a page that has drawn two frames
+# since its last change is settled without waiting; and the first gate check on a new page
+# does not send the API along.
+PAGE_SCRIPT = init_script()
 # pages that have the init script (added once per page, whatever number of runs use it)
 _watched: weakref.WeakSet[object] = weakref.WeakSet()
 
 
 def watch_changes(page: Page) -> None:
-    """Add :data:`CHANGE_WATCH` to ``page``'s documents from its next navigation on."""
+    """Add :data:`PAGE_SCRIPT` to ``page``'s documents from its next navigation on."""
     key = getattr(page, "_impl_obj", page)
     if key in _watched:
         return
     with contextlib.suppress(PlaywrightError):
-        page.add_init_script(CHANGE_WATCH)
+        page.add_init_script(PAGE_SCRIPT)
         _watched.add(key)
 
 
@@ -113,6 +108,10 @@ class EnvMonitor:
     active_at: float = 0.0
     # fetch/XHR requests in ``inflight`` answered with a small body, and when
     answered: dict[Request, float] = field(default_factory=dict)
+    # when the run last acted on the page (a click, a fill, a key), wall-clock milliseconds
+    # (``waiting.epoch_ms``): the page's quiet before that says nothing about its answer to
+    # the action, which may still be on its way (a render scheduled for the next frame)
+    acted_at: float = 0.0
 
     def __post_init__(self) -> None:
         watch_changes(self.page)

@@ -9,13 +9,14 @@ environment event (the server went away, a 5xx, a crash) is reported as that eve
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
+from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded, to_playwright
 from pytest_pacts.engine.actions import perform
@@ -27,7 +28,13 @@ from pytest_pacts.engine.gate import GateOutcome, run_gate
 from pytest_pacts.engine.imagestep import run_image_step
 from pytest_pacts.engine.network import ResponseLog, lookup, mask_in, shown
 from pytest_pacts.engine.tracing import Tracer
-from pytest_pacts.engine.waiting import READY_CAP_MS, now_ms, wait_for_change, wait_until_ready
+from pytest_pacts.engine.waiting import (
+    READY_CAP_MS,
+    epoch_ms,
+    now_ms,
+    wait_for_change,
+    wait_until_ready,
+)
 from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
@@ -41,6 +48,7 @@ from pytest_pacts.planner.templating import (
 )
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
+_KEEP_TOKENS = itertools.count(1)
 _STATE_KINDS = frozenset(
     {
         ExpectationKind.FIELD_POPULATED,
@@ -251,7 +259,8 @@ class StepRunner:
         elif step.target is not None:
             if step.action is not Action.WAIT:
                 self._await_ready(attempt)
-            located, gate = self._locate_and_gate(step)
+            keep = self._keep_token(step)
+            located, gate = self._locate_and_gate(step, keep)
             if located.state is not None and located.state.discovery is not None:
                 attempt.notes.extend(located.state.discovery.notes)
             attempt.gate = gate.snapshot if gate is not None else None
@@ -262,7 +271,7 @@ class StepRunner:
                 return gate.failure
             assert located.state.locator is not None
             element = to_playwright(self.page, located.state.locator)
-            subject = Subject(element, self._handle(element, step))
+            subject = Subject(element, keep)
             if self.observer is not None:
                 self.observer(step, element)
             if step.capture is not None:
@@ -270,6 +279,7 @@ class StepRunner:
                 if failure is not None:
                     return failure
             elif step.action is not Action.WAIT:
+                self.monitor.acted_at = epoch_ms()
                 failure = perform(
                     self.page,
                     element,
@@ -277,11 +287,13 @@ class StepRunner:
                     value,
                     step_index=step.index,
                     timeout_ms=max(opts.step_timeout_ms, MIN_ACTION_MS),
+                    reach=gate.snapshot.reach if gate and gate.snapshot else None,
                 )
                 if failure is not None:
                     return failure
         elif step.action is Action.PRESS:
             self._await_ready(attempt)
+            self.monitor.acted_at = epoch_ms()
             failure = perform(
                 self.page, None, step.action, value, step_index=step.index,
                 timeout_ms=opts.step_timeout_ms,
@@ -448,7 +460,9 @@ class StepRunner:
                 "still open); acted anyway"
             )
 
-    def _locate_and_gate(self, step: Step) -> tuple[Located, GateOutcome | None]:
+    def _locate_and_gate(
+        self, step: Step, keep: str | None = None
+    ) -> tuple[Located, GateOutcome | None]:
         """Find the step's element and gate it. A locator discovered earlier *in this run*
         for a page state that has changed since (a batch discovery ahead of its step) gets
         one fresh discovery before the step fails: its intent was verified, only the page
@@ -472,6 +486,7 @@ class StepRunner:
                 monitor=self.monitor,
                 identity=_identity(step, located),
                 trace=self.tracer is not None,
+                keep=keep,
             )
             stale = (
                 gate.failure is not None
@@ -484,19 +499,13 @@ class StepRunner:
         raise AssertionError("unreachable")
 
     @staticmethod
-    def _handle(element: PWLocator, step: Step) -> ElementHandle | None:
-        """The acted-on element itself, for state expectations only (one round trip)."""
+    def _keep_token(step: Step) -> str | None:
+        """For a state expectation (``checked``, ``value``...): the token under which the gate
+        check that passes the element keeps it in the page, so the expectation asks the very
+        element acted on (``expectations.Subject``), at no extra round trip."""
         if step.expected is None or step.expected.kind not in _STATE_KINDS:
             return None
-        try:
-            return bounded.call(
-                element,
-                "finding the acted-on element",
-                lambda: element.element_handle(timeout=1000),
-                timeout_ms=1000,
-            )
-        except PlaywrightError:
-            return None
+        return f"step-{step.index}-{next(_KEEP_TOKENS)}"
 
     def _blame_environment(self, failure: Failure, mark: int) -> Failure:
         """An environment event during the step explains its failure better than the

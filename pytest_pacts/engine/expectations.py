@@ -34,16 +34,17 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
+from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, bounded, to_playwright
+from pytest_pacts.discovery._js import kept_element_function
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.network import ResponseLog, lookup, secret_path, shown
 from pytest_pacts.engine.pagename import PAGE_NAMES_JS
-from pytest_pacts.engine.waiting import now_ms, wait_for_change
+from pytest_pacts.engine.waiting import epoch_ms, now_ms, wait_for_change
 from pytest_pacts.models import Action, Expectation, ExpectationKind, Target
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import Failure, FailureType
@@ -127,6 +128,7 @@ class Checker:
         deadline = now_ms() + timeout_ms
         last = Probe(False, "nothing checked")
         while True:
+            looked = epoch_ms()
             try:
                 last = bounded.call(self.page, "checking the expected outcome", probe, probe=False)
             except PlaywrightError as exc:
@@ -142,7 +144,7 @@ class Checker:
                 return None
             if now_ms() >= deadline:
                 break
-            wait_for_change(self.page)
+            wait_for_change(self.page, since=looked)
         return Failure(
             type=FailureType.EXPECTATION_FAILED,
             message=f"expected {exp}, but {last.seen}",
@@ -326,25 +328,26 @@ def _title(page: Page, needle: str) -> Probe:
 
 
 class Subject:
-    """The step's element for state expectations: the very element the step acted on (an
-    element handle taken before the action), falling back to the locator when the page
-    re-rendered it. A state change must not make the check lose its element (a row's
-    class changes when its box is ticked)."""
+    """The step's element for state expectations: the very element the step acted on (kept in
+    the page by the gate check that passed it, under ``token``), falling back to what the
+    locator matches when the page re-rendered it. A state change must not make the check
+    lose its element (a row's class changes when its box is ticked)."""
 
-    def __init__(self, locator: PWLocator, handle: ElementHandle | None) -> None:
+    def __init__(self, locator: PWLocator, token: str | None) -> None:
         self.locator = locator
-        self.handle = handle
+        self.token = token
 
-    def evaluate(self, js: str) -> Any:
-        if self.handle is not None:
-            try:
-                connected, value = self.handle.evaluate(f"(el) => [el.isConnected, ({js})(el)]")
-                if connected:
-                    return value
-            except PlaywrightError:
-                pass
-            self.handle = None
-        return self.locator.evaluate(js, timeout=1000)
+    def evaluate(self, js: str) -> tuple[bool, Any]:
+        """``(True, js(element))``, or ``(False, how many elements the locator matches)``
+        when there is no one element to ask."""
+        found, value = self.locator.evaluate_all(kept_element_function(js), self.token)
+        return bool(found), value
+
+
+def _gone(count: object) -> str:
+    if count == 0:
+        return "the element is no longer on the page"
+    return f"the locator now matches {count} elements"
 
 
 _CHECKED = """(el) => {
@@ -357,7 +360,10 @@ _ENABLED = """(el) => !(el.matches(':disabled') || el.closest('[aria-disabled=tr
 
 
 def _value(el: Subject, test: Callable[[str], bool], wanted: str, mask: bool) -> Probe:
-    raw, secret = el.evaluate(_FIELD_VALUE)
+    found, read = el.evaluate(_FIELD_VALUE)
+    if not found:
+        return Probe(False, _gone(read))
+    raw, secret = read
     secret = secret or mask
     value = str(raw or "")
     # a password field's content is a secret whatever the sheet says
@@ -366,6 +372,9 @@ def _value(el: Subject, test: Callable[[str], bool], wanted: str, mask: bool) ->
 
 
 def _state(el: Subject, name: str, want: bool) -> Probe:
-    actual = bool(el.evaluate(_CHECKED if name == "checked" else _ENABLED))
+    found, read = el.evaluate(_CHECKED if name == "checked" else _ENABLED)
+    if not found:
+        return Probe(False, _gone(read))
+    actual = bool(read)
     shown = name if actual else f"not {name}"
     return Probe(actual == want, f"the element is {shown}")

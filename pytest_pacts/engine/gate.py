@@ -123,6 +123,7 @@ def run_gate(
     monitor: EnvMonitor,
     identity: Mapping[str, object] | None = None,
     trace: bool = False,
+    keep: str | None = None,
 ) -> GateOutcome:
     """Check ``locator`` until it passes, or fail with the gate's reason (see module doc).
 
@@ -130,7 +131,8 @@ def run_gate(
     same round trip, that the element found is still the recorded one. A different element
     is a structural failure (``not_unique``, cause ``identity_changed``): never acted on,
     handed to healing. ``trace`` also reads the element's text and the document's hash
-    (``engine/tracing.py``) in the same round trips."""
+    (``engine/tracing.py``) in the same round trips. ``keep``: the token under which the
+    page keeps the element that passed (``check_actionable``)."""
     start = now_ms()
     deadline = start + timeout_ms
     settle_after = start + min(settle_ms, timeout_ms)
@@ -145,7 +147,13 @@ def run_gate(
             target = to_playwright(page, locator)
             sent = now_ms()
             last = check_actionable(
-                target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace
+                target,
+                action,
+                in_shadow=locator.in_shadow,
+                identity=identity,
+                trace=trace,
+                keep=keep,
+                since=monitor.acted_at,
             )
             observed = observed_settled(last, now_ms() - sent)
         except UnrenderableLocator as exc:

@@ -20,7 +20,7 @@ from playwright.sync_api import FloatRect, Page
 from pytest_pacts.discovery import bounded
 from pytest_pacts.engine import vision
 from pytest_pacts.engine.env import EnvMonitor, classify_error
-from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
+from pytest_pacts.engine.waiting import epoch_ms, now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, Step
 from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
 
@@ -153,6 +153,7 @@ def run_image_step(
         vx, vy, hit = bounded.call(
             page, "aiming at the picture", lambda: page.evaluate(_AIM, [x, y])
         )
+        monitor.acted_at = epoch_ms()
         if step.action is Action.HOVER:
             bounded.call(page, "hovering the picture", lambda: page.mouse.move(vx, vy))
         else:

@@ -17,11 +17,33 @@ from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.env import EnvMonitor
 
 # Resolves true on the next DOM mutation, false after ``ms`` without one.
-_NEXT_CHANGE = """(ms) => new Promise((resolve) => {
-  const done = (changed) => { observer.disconnect(); clearTimeout(timer); resolve(changed); };
-  const observer = new MutationObserver(() => done(true));
+# The next DOM change of the document (or its next readiness step: parsed, loaded, a script
+# or picture loaded), at most
+# ``ms``. ``since`` (epoch milliseconds, or null): when the caller last looked at the page; a
+# change the page's watch (``discovery/js/watch.js``) saw after it, or a document newer than
+# it (a navigation that committed meanwhile), answers at once: a probe that ran just before
+# the change must not then wait out the cap for another one.
+_NEXT_CHANGE = """([ms, since]) => new Promise((resolve) => {
+  if (since !== null) {
+    const seen = globalThis.__pacts_changes;
+    if (seen && seen.flush) seen.flush();
+    const last = performance.timeOrigin + (seen ? seen.at : 0);
+    if (last > since) { resolve(true); return; }
+  }
+  const events = ['readystatechange', 'load', 'error'];
+  const done = (changed) => {
+    observer.disconnect(); clearTimeout(timer);
+    for (const e of events) document.removeEventListener(e, step, true);
+    resolve(changed);
+  };
+  const step = () => done(true);
+  const observer = new MutationObserver(step);
   observer.observe(document, {subtree: true, childList: true, attributes: true,
                               characterData: true});
+  // a script, style or picture that finished loading (or failed) is a step of the page's
+  // readiness too, though nothing in the DOM changes (load and error do not bubble: caught
+  // on their way down)
+  for (const e of events) document.addEventListener(e, step, true);
   const timer = setTimeout(() => done(false), ms);
 })"""
 
@@ -32,8 +54,15 @@ def now_ms() -> float:
     return time.monotonic() * 1000.0
 
 
-def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS) -> bool:
-    """Wait for the next DOM mutation of the top document, at most ``cap_ms``.
+def epoch_ms() -> float:
+    """Wall-clock milliseconds, the page's ``performance.timeOrigin`` scale (``since``)."""
+    return time.time() * 1000.0
+
+
+def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS, since: float | None = None) -> bool:
+    """Wait for the next DOM mutation (or readiness step) of the top document, at most
+    ``cap_ms``. ``since`` (:func:`epoch_ms`): when the caller's last look at the page began;
+    a change or a new document after it answers at once.
 
     True when something changed (a navigation counts). Errors other than a navigation
     destroying the context propagate: a crashed page must be reported, not waited on.
@@ -43,7 +72,7 @@ def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS) -> bool:
             bounded.call(
                 page,
                 "waiting for a DOM change",
-                lambda: page.evaluate(_NEXT_CHANGE, max(int(cap_ms), 1)),
+                lambda: page.evaluate(_NEXT_CHANGE, [max(int(cap_ms), 1), since]),
                 timeout_ms=cap_ms,
             )
         )
@@ -61,7 +90,9 @@ def settled(page: Page, monitor: EnvMonitor) -> bool:
         return False
     try:
         quiet = bounded.call(
-            page, "waiting for a quiet page", lambda: page.evaluate(_QUIET_FRAMES, "complete")
+            page,
+            "waiting for a quiet page",
+            lambda: page.evaluate(_QUIET_FRAMES, ["complete", monitor.acted_at]),
         )
     except PlaywrightError as exc:
         if "context was destroyed" in str(exc) or "navigat" in str(exc):
@@ -80,11 +111,21 @@ def settled_after_check(page: Page, monitor: EnvMonitor, observed: bool | None) 
 
 # True when the document is parsed (its deferred and module scripts have run; with
 # "complete": loaded, images included) and nothing in it changed for two animation frames.
-# A hidden page gets no animation frames: a timer stands in for them. On a shown page the
-# timer firing first means no frame came for a second (a starved renderer on a loaded
-# machine): that is no evidence of quiet, so the answer is "not quiet" and the caller
-# looks again.
-_QUIET_FRAMES = """(state) => new Promise((resolve) => {
+# The change watch (``discovery/js/watch.js``, in every document the engine opens) may
+# already have seen two frames drawn since the last change, itself after the run's last action
+# on the page (``since``, wall-clock ms): then the answer comes at once.
+# Otherwise the next two frames are watched. A hidden page gets no animation frames: a timer
+# stands in for them. On a shown page the timer firing first means no frame came for a
+# second (a starved renderer on a loaded machine): that is no evidence of quiet, so the
+# answer is "not quiet" and the caller looks again.
+_QUIET_FRAMES = """([state, since]) => new Promise((resolve) => {
+  const ready = () => state ? document.readyState === state : document.readyState !== 'loading';
+  const seen = globalThis.__pacts_changes;
+  if (seen && seen.flush && ready()) {
+    seen.flush();
+    // a quiet spell counts when it began after the run last acted on the page
+    if (seen.frames >= 2 && performance.timeOrigin + seen.at >= since) { resolve(true); return; }
+  }
   let changed = false;
   let missed = false;
   const observer = new MutationObserver(() => { changed = true; });
@@ -96,9 +137,8 @@ _QUIET_FRAMES = """(state) => new Promise((resolve) => {
     requestAnimationFrame(() => { clearTimeout(timer); next(); });
   });
   frame().then(frame).then(() => {
-    const ready = state ? document.readyState === state : document.readyState !== 'loading';
     changed = changed || observer.takeRecords().length > 0;
-    observer.disconnect(); resolve(!changed && !missed && ready);
+    observer.disconnect(); resolve(!changed && !missed && ready());
   });
 })"""
 
@@ -134,7 +174,9 @@ def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_
             try:
                 # quiet: no DOM change, and no new request (a module importing the next one)
                 quiet = bounded.call(
-                    page, "waiting for a quiet page", lambda: page.evaluate(_QUIET_FRAMES)
+                    page,
+                    "waiting for a quiet page",
+                    lambda: page.evaluate(_QUIET_FRAMES, [None, monitor.acted_at]),
                 )
                 if quiet and monitor.requests == started:
                     return Readiness(now_ms() - start, True, 0)

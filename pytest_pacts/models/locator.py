@@ -227,9 +227,19 @@ class GateSnapshot(_Frozen):
     settled: bool | None = Field(
         default=None,
         exclude=True,
-        description="Whether the page stayed loaded (readyState complete) and unchanged (no "
-        "DOM mutation) over the check's two animation frames; None when that was not "
-        "observed. Decides how soon a structural failure goes to healing; not recorded.",
+        description="Whether the page was loaded (readyState complete) and unchanged (no "
+        "DOM mutation) for two animation frames, watched before or during the check; None "
+        "when that was not observed. Decides how soon a structural failure goes to healing; "
+        "not recorded.",
+    )
+    reach: Literal["in_place", "scrolled", "widget"] | None = Field(
+        default=None,
+        exclude=True,
+        description="How the action reaches the one element: 'in_place' (a pointer action's "
+        "hit test passed where the element is, or a select is shown itself), 'scrolled' (the "
+        "hit test passed once the element was scrolled to the viewport's centre; the check "
+        "put the scroll back), 'widget' (a hidden select a visible widget stands in for). "
+        "Tells the action which checks of its own it still needs; not recorded.",
     )
     quiet_ms: float | None = Field(
         default=None,

@@ -155,6 +155,26 @@ def test_an_animating_element_is_unstable(tab: Page) -> None:
     assert "consecutive frames" in failed.reason
 
 
+def test_only_pointer_actions_need_a_still_element(tab: Page) -> None:
+    """Playwright checks "stable" for click, check, uncheck and hover only: a field in a
+    form still sliding in is filled, an option selected, as a plain script would."""
+    tab.set_content(
+        "<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 600px } }</style>"
+        '<form style="animation: slide 3s linear infinite">'
+        '<input id="name" aria-label="Name"><select id="size" aria-label="Size"><option>S</option>'
+        '</select><button id="go" type="button">Go</button></form>'
+    )
+    for selector, action in (("#name", Action.FILL), ("#name", Action.TYPE),
+                             ("#size", Action.SELECT), ("#name", Action.PRESS),
+                             ("#name", Action.FOCUS)):  # fmt: skip
+        gate = check_actionable(tab.locator(selector), action)
+        assert gate.ok, (action, gate.failed)
+        assert "not needed" in gate.point("stable").reason
+    for action in (Action.CLICK, Action.HOVER):
+        failed = check_actionable(tab.locator("#go"), action).failed
+        assert failed is not None and failed.code == "unstable", (action, failed)
+
+
 def test_uniqueness_counts_what_the_locator_resolves_to(tab: Page) -> None:
     tab.set_content('<button class="b" id="one">A</button><button class="b" id="two">B</button>')
     several = check_actionable(tab.locator(".b"), Action.CLICK)

@@ -89,6 +89,23 @@ def test_each_gate_point_fails_for_its_reason(
     assert _gate_run(shared_tab, url, action, css(selector), value, options) == expected
 
 
+def test_a_moving_field_is_filled_as_playwright_fills_it(shared_tab: Page, url: str) -> None:
+    """No stricter than Playwright: a fill does not wait for its field to stop moving (the
+    gate waited for a still box before, and the step failed ``unstable``)."""
+    shared_tab.goto(url)
+    shared_tab.evaluate(
+        """() => { const f = document.createElement('input'); f.id = 'moving';
+        f.setAttribute('aria-label', 'Moving'); f.style.position = 'relative';
+        f.style.animation = 'slide 0.5s linear infinite';
+        document.getElementById('spin').after(f); }"""
+    )
+    p = plan(url, ("fill", "x", "typed", "value:typed"))
+    record = run(shared_tab, p, pom={0: css("#moving", action="fill")}, options=QUICK,
+                 navigate=False)  # fmt: skip
+    assert record.verdict == "pass", failure_of(record)
+    assert shared_tab.locator("#moving").input_value() == "typed"
+
+
 def test_an_element_of_the_wrong_kind_is_not_the_element(shared_tab: Page, url: str) -> None:
     assert _gate_run(shared_tab, url, "check", css("#plain")) == "not_unique:incompatible"
 

@@ -20,7 +20,7 @@ from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.gate import GateOutcome, observed_settled, run_gate
 from pytest_pacts.engine.healing import HealingLadder
-from pytest_pacts.engine.waiting import settled
+from pytest_pacts.engine.waiting import epoch_ms, settled, wait_for_change
 from pytest_pacts.models import Action
 from pytest_pacts.models.locator import DiscoveryResult, GateSnapshot, Locator, Strategy
 from pytest_pacts.models.outcome import FailureType
@@ -285,3 +285,64 @@ def test_what_a_check_observed_counts_only_over_a_quiet_round_trip() -> None:
     assert observed_settled(quiet.model_copy(update={"settled": False}), 40.0) is False
     assert observed_settled(quiet.model_copy(update={"settled": None}), 40.0) is None
     assert observed_settled(quiet.model_copy(update={"quiet_ms": None}), 40.0) is True
+
+
+# Counts the animation frames the in-page code asks for: the page's own requestAnimationFrame
+# is wrapped (the change watch, installed before the page's scripts, keeps the original and
+# is not counted).
+COUNTED_FRAMES = """
+<h1>Orders</h1>
+<button id="load">Load</button>
+<script>
+window.__frames_asked = 0;
+const raf = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (cb) => { window.__frames_asked += 1; return raf(cb); };
+</script>
+"""
+
+
+def _quiet(page: Page) -> None:
+    """Until the page's change watch has seen two frames drawn since the last change."""
+    page.wait_for_function("() => globalThis.__pacts_changes.frames >= 2")
+    page.evaluate("() => { window.__frames_asked = 0; }")
+
+
+def test_a_missing_element_on_a_settled_page_is_told_without_waiting_a_frame(
+    tab: Page, site: Site
+) -> None:
+    """The change watch already saw the page quiet for two frames after the last action: the
+    check that finds nothing says "settled" at once, with no frame of its own."""
+    url = site.add("counted-frames.html", COUNTED_FRAMES)
+    EnvMonitor(tab)
+    tab.goto(url)
+    _quiet(tab)
+    acted = tab.evaluate("() => performance.timeOrigin") - 1.0  # before the page existed
+    gate = check_actionable(tab.locator("#go"), Action.CLICK, since=acted)
+    assert gate.count == 0 and gate.settled is True
+    assert tab.evaluate("() => window.__frames_asked") == 0
+
+
+def test_a_quiet_spell_from_before_the_last_action_is_watched_again(tab: Page, site: Site) -> None:
+    """The page's answer to an action may not have begun (a render on its next frame): a
+    quiet spell that began before the action does not count, the check watches two frames."""
+    url = site.add("counted-frames-acted.html", COUNTED_FRAMES)
+    EnvMonitor(tab)
+    tab.goto(url)
+    _quiet(tab)
+    acted = tab.evaluate("() => performance.timeOrigin + performance.now()")
+    gate = check_actionable(tab.locator("#go"), Action.CLICK, since=acted)
+    assert gate.count == 0 and gate.settled is True
+    assert tab.evaluate("() => window.__frames_asked") >= 2
+
+
+def test_a_change_the_last_look_missed_ends_the_wait_at_once(tab: Page, site: Site) -> None:
+    """A change between a probe and the wait that follows it (a navigation committing, a
+    render) is seen by the wait: it does not wait out its cap for another one."""
+    url = site.add("changed-between.html", "<h1>Orders</h1><p id='out'></p>")
+    EnvMonitor(tab)
+    tab.goto(url)
+    _quiet(tab)
+    looked = epoch_ms()
+    tab.evaluate("() => { document.getElementById('out').textContent = 'changed'; }")
+    assert wait_for_change(tab, 5_000, since=looked) is True
+    assert wait_for_change(tab, 200, since=epoch_ms()) is False  # nothing changed since

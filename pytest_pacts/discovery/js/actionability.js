@@ -47,6 +47,11 @@ function nextFrame() {
     requestAnimationFrame(() => { clearTimeout(timer); resolve('frame'); });
   });
 }
+// Was a nextFrame() answer a frame of the page's rendering? (A hidden document's timer
+// counts as its frame: it never gets any.)
+function realFrame(f) {
+  return f === 'frame' || (f === 'timer' && document.visibilityState === 'hidden');
+}
 // Synchronous probe: does this world run the listeners it registers?
 function callbacksRun() {
   let ran = false;
@@ -158,7 +163,7 @@ function checkVisible(el, action) {
   if (!el.isConnected) return gateFail('visible', 'detached', 'the element is no longer in the document');
   const proxy = action === 'select' ? selectProxy(el) : null;
   if (proxy && !shownLikePlaywright(el)) {
-    return gatePass('visible', `a hidden native select; its widget ${describeElement(proxy)} is visible and stands in for it`);
+    return { ...gatePass('visible', `a hidden native select; its widget ${describeElement(proxy)} is visible and stands in for it`), reach: 'widget' };
   }
   for (let a = el; a; a = parentOf(a)) {
     const style = getComputedStyle(a);
@@ -174,7 +179,8 @@ function checkVisible(el, action) {
     return gateFail('visible', 'not_visible', `empty bounding box (${r.width}×${r.height})`);
   }
   if (!POINTER_ACTIONS.has(action)) {
-    return gatePass('visible', `visible (${action || 'this action'} does not use the pointer, so no hit test)`);
+    const pass = gatePass('visible', `visible (${action || 'this action'} does not use the pointer, so no hit test)`);
+    return action === 'select' ? { ...pass, reach: 'in_place' } : pass;
   }
   // "Receives events": the action point must hit the element itself. Like
   // Playwright's own retries, a covered element is scrolled to the viewport's centre once
@@ -189,7 +195,10 @@ function checkVisible(el, action) {
     point = [s.x + s.width / 2, s.y + s.height / 2];
     if (!inView(...point)) continue;
     hit = hitTarget(el.ownerDocument, ...point);
-    if (receivesEvents(el, hit)) return gatePass('visible', 'visible and receives events');
+    if (receivesEvents(el, hit)) {
+      return { ...gatePass('visible', scroll ? 'visible and receives events once scrolled to the centre'
+        : 'visible and receives events'), reach: scroll ? 'scrolled' : 'in_place' };
+    }
   }
   if (!inView(...point)) return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
   const by = hit ? describeElement(coverOf(hit, el)) : 'nothing';
@@ -244,20 +253,35 @@ function checkScoped(el, opts) {
   return gatePass('scoped', where ? `in the expected scope (${where})` : 'in the expected frame');
 }
 
-// items: [{els: Element[], action, regions: Element[], in_shadow: bool|null}]. All items
-// share the two animation frames, so a whole scan costs two frames, not two per element.
-// ``watch`` (optional) gets ``frames``: whether both waits were real animation frames (a
+// The actions that need a still element: Playwright checks "stable" for the pointer
+// actions only (click, check, uncheck, hover); a field is filled, an option selected and a
+// key pressed while the element moves (a form sliding in). Asking more than Playwright does
+// would refuse what a plain script does, and would cost every such step two frames.
+const STILL_FOR = new Set(['click', 'check', 'uncheck', 'hover']);
+
+// items: [{els: Element[], action, regions: Element[], in_shadow: bool|null, still?: false}].
+// All items share the two animation frames, so a whole scan costs two frames, not two per
+// element, and none when no item needs a still element. ``still: false`` leaves "stable" to
+// the step's gate right before the action (a heal candidate: the healed locator is gated
+// again before it is acted on, so measuring it here would only cost two more frames). ``watch`` (optional) gets ``waited``: whether
+// the frames were waited, and ``frames``: whether both waits were real animation frames (a
 // hidden document's timer counts as its frame: it never gets any).
 async function checkActionable(items, roleOf, watch) {
   const single = items.map((it) => (it.els.length === 1 ? it.els[0] : null));
-  const framed = await nextFrame();
-  const first = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
-  const again = await nextFrame();
-  if (watch) {
-    const real = (f) => f === 'frame' || (f === 'timer' && document.visibilityState === 'hidden');
-    watch.frames = real(framed) && real(again);
+  const still = items.map((it, i) => !!single[i] && STILL_FOR.has(it.action) && it.still !== false);
+  let framed = null;
+  let first = [];
+  let second = [];
+  if (still.some(Boolean)) {
+    framed = await nextFrame();
+    first = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
+    const again = await nextFrame();
+    if (watch) {
+      watch.frames = realFrame(framed) && realFrame(again);
+      watch.waited = true;
+    }
+    second = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
   }
-  const second = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
   const win = window;
   const scroll = [win.scrollX, win.scrollY];
   const results = items.map((it, i) => {
@@ -271,9 +295,14 @@ async function checkActionable(items, roleOf, watch) {
     }
     const el = single[i];
     points.push(gatePass('unique', 'exactly one element'));
-    points.push(checkVisible(el, it.action));
+    const { reach, ...visible } = checkVisible(el, it.action);
+    points.push(visible);
     points.push(checkEnabled(el, it.action, roleOf));
-    if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
+    if (!still[i]) {
+      const why = STILL_FOR.has(it.action) ? 'left to the step\'s gate, right before the action'
+        : `not needed for ${it.action}: Playwright checks a still element for pointer actions only`;
+      points.push(el.isConnected ? gatePass('stable', why) : gateFail('stable', 'detached', 'detached while checking'));
+    } else if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
     else if (!framed) {
       const moving = animatedBy(el);
       points.push(moving ? gateFail('stable', 'unstable', `a CSS animation or transition is running on ${describeElement(moving)}`)
@@ -281,7 +310,7 @@ async function checkActionable(items, roleOf, watch) {
     } else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on two consecutive frames'));
     else points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
     points.push(checkScoped(el, it));
-    return { points, count: 1, box: null };
+    return { points, count: 1, box: null, reach: reach || null };
   });
   win.scrollTo(scroll[0], scroll[1]);
   results.forEach((res, i) => {
@@ -332,6 +361,6 @@ function identityChange(el, id, dom) {
 
 // Exports: what the later files use.
 return {
-  viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, selectProxy,
+  viewRect, sameRect, nextFrame, realFrame, callbacksRun, hitTarget, receivesEvents, selectProxy,
   checkActionable, identityChange
 };

@@ -5,28 +5,23 @@ const {
   SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches,
   inputType, makeDom, isEditableType, isCheckable, isSelectable, isClickable, describeElement
 } = modules.dom;
-const { callbacksRun, checkActionable, identityChange } = modules.actionability;
+const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
+const { installWatch } = modules.watch;
 const { resetPrepared, cssString, looksGenerated, makeStrategies, makeRegions } = modules.scan;
 const { makeResolver, fingerprintOf, suggestNames } = modules.resolve;
 
 const registry = new Map();  // scan id -> {chosen elements (identity checks), gate promise}
 
-// The document's last DOM change, watched without a gap: from the document's first moment
-// when the engine's init script put a watch there (``globalThis.__pacts_changes``, see
-// engine/env.py), else from now (installing counts as a change: nothing was watched before
-// it). ``check`` reports how long ago it was (``quiet_ms``): the elements a check is given
-// were resolved just before it ran, so a change between that and the check's own watch
+// The document's DOM changes and the animation frames drawn since the last one (watch.js):
+// from the document's first moment when the engine's init script put the watch there, else
+// from now. ``check`` reports how long ago the last change was (``quiet_ms``): the elements a
+// check is given were resolved just before it ran, so a change between that and the check
 // would go unseen (a list still rendering, resolved as empty a moment before its last
 // frame, then a quiet page). Python compares ``quiet_ms`` with the round trip
 // (engine/gate.py).
-const changeWatch = globalThis.__pacts_changes || (() => {
-  const watch = { at: performance.now() };
-  watch.obs = new MutationObserver(() => { watch.at = performance.now(); });
-  watch.obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  return watch;
-})();
+const changeWatch = installWatch();
 function quietFor() {
-  if (changeWatch.obs.takeRecords().length) changeWatch.at = performance.now();
+  changeWatch.flush();
   return performance.now() - changeWatch.at;
 }
 
@@ -85,19 +80,65 @@ function domHash() {
   return (h >>> 0).toString(16).padStart(8, '0') + '-' + s.length.toString(16);
 }
 
+// The element a gate check passed, kept for the step's expectation about its own state
+// (``keep``: the executor's token): the very element acted on, even when the action changed
+// what the locator matches (a row's class changes when its box is ticked). One per document.
+const kept = new Map();  // token -> element, the latest only
+function keptElement(token) {
+  const el = kept.get(token);
+  return el && el.isConnected ? el : null;
+}
+
+// What keeps a check from passing, as the executor's gate sees it (engine/gate.py,
+// ``blocking_point``): [a state that may pass by itself, a structural failure].
+const TRANSIENT = new Set(['not_visible', 'disabled', 'unstable', 'detached']);
+const SEEN_BY_WAIT = new Set(['none', 'not_unique', 'not_visible']);
+function failingPoints(result, action) {
+  const observes = action === 'wait' || action === 'extract';
+  const blocking = result.points.filter((p) => !p.ok && p.code !== 'skipped'
+    && !(observes && !SEEN_BY_WAIT.has(p.code))
+    && !(p.code === 'disabled' && (action === 'hover' || action === 'focus')));
+  const transient = blocking.some((p) => TRANSIENT.has(p.code));
+  const structural = result.count !== 1 || !!result.changed || blocking.some((p) => !TRANSIENT.has(p.code));
+  return [transient, structural];
+}
+
 async function check(els, opts) {
   const dom = makeDom(document);
-  // Did the document stay loaded and unchanged over the gate's two animation frames? The
-  // executor's "settled" for a locator that matches nothing, measured at no extra round trip.
+  // Was the page settled (loaded, no DOM change for two animation frames) before the check?
+  // The executor's "settled" for a locator that matches nothing. Read from the watch when it
+  // saw two frames go by without a change (no wait: a settled page is healed at once), else
+  // watched over the check's own two frames.
+  changeWatch.flush();
+  // only a quiet spell that began after the caller last acted counts: the page's answer to
+  // an action (a render on the next frame) may not have begun yet
+  const quietBefore = typeof opts.since === 'number' && changeWatch.frames >= 2
+    && performance.timeOrigin + changeWatch.at >= opts.since;
   let changed = false;
   const observer = new MutationObserver(() => { changed = true; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const framed = callbacksRun();
-  const watch = { frames: false };
+  const watch = { frames: false, waited: false };
+  const item = { els, action: opts.action, regions: opts.regions || [], in_shadow: opts.in_shadow,
+    still: opts.still };
+  const run = async (w) => {
+    const [res] = await checkActionable([item], dom.roleOf, w);
+    if (opts.identity && els.length === 1 && els[0].isConnected) res.changed = identityChange(els[0], opts.identity, dom);
+    return res;
+  };
   let result;
   try {
-    [result] = await checkActionable([{ els, action: opts.action, regions: opts.regions || [],
-      in_shadow: opts.in_shadow }], dom.roleOf, watch);
+    result = await run(watch);
+    const [transient, structural] = failingPoints(result, opts.action);
+    const quiet = quietBefore && (changeWatch.flush(), changeWatch.frames >= 2);
+    if ((transient || (structural && !quiet)) && !watch.waited && framed) {
+      // A state that may pass by itself (hidden, disabled, moving), or a page still
+      // changing: watch two frames (the gate re-checks, so this paces its loop at the
+      // page's frame rate), then check again what the frames may have changed.
+      watch.frames = realFrame(await nextFrame()) && realFrame(await nextFrame());
+      watch.waited = true;
+      result = await run(null);
+    }
   } finally {
     changed = changed || observer.takeRecords().length > 0;
     observer.disconnect();
@@ -105,9 +146,15 @@ async function check(els, opts) {
   // without animation frames (scripts disabled in this world) nothing was watched: unknown.
   // Quiet counts only over real frames: a page that got no frame for a while (a loaded
   // machine starving the renderer) may be in the middle of rendering frame by frame.
-  result.settled = framed ? !changed && watch.frames && document.readyState === 'complete' : null;
+  const complete = document.readyState === 'complete';
+  if (!framed) result.settled = null;
+  else if (watch.waited) result.settled = !changed && watch.frames && complete;
+  else result.settled = !changed && quietBefore && complete;
   result.quiet_ms = quietFor();
-  if (opts.identity && els.length === 1 && els[0].isConnected) result.changed = identityChange(els[0], opts.identity, dom);
+  if (opts.keep && els.length === 1) {
+    kept.clear();
+    kept.set(opts.keep, els[0]);
+  }
   if (opts.trace) {
     // For the step's trace: the element's visible text (a form field's value is never
     // read) and a hash of the document, in this same round trip.
@@ -303,4 +350,4 @@ function listed(els, arg) {
   return els.length === 1 && !!list && els[0] === list[arg.index];
 }
 
-return { scan, gates, verify, check, frameInfo, suggest, names, inventory, listed };
+return { scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed };

@@ -9,16 +9,19 @@ the page does not have it yet.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import weakref
 from functools import cache
 
-from playwright.sync_api import Frame, JSHandle
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery._js import modules_source, read_modules
 
-_DISCOVERY_FILES = ("dom.js", "actionability.js", "scan.js", "resolve.js")
+_DISCOVERY_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js")
 _NOT_INSTALLED = "__pacts_healing_not_installed__"
 
 
@@ -29,6 +32,26 @@ def _installer() -> tuple[str, str]:
     key = "__pacts_healing_" + hashlib.sha256(source.encode()).hexdigest()[:12]
     install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = (() => {{\n{source}\n}})()))"
     return key, install
+
+
+# pages whose new documents get the healing API from their first moment (``install_early``)
+_early: weakref.WeakSet[object] = weakref.WeakSet()
+
+
+def install_early(page: Page) -> None:
+    """From the page's next document on, install the healing API at the document's first
+    moment (an init script), as the discovery API is (``discovery._js.init_script``): once a
+    run heals, its later heals do not each send the whole source to a new page first. Added
+    at the first heal, so a run that never heals never loads it."""
+    key = getattr(page, "_impl_obj", page)
+    if key in _early:
+        return
+    _, install = _installer()
+    with contextlib.suppress(PlaywrightError):
+        page.add_init_script(
+            f"(() => {{ try {{ {install}; }} catch (e) {{ /* on first use */ }} }})();"
+        )
+        _early.add(key)
 
 
 def _page_fn(name: str, installed_only: bool) -> str:
