@@ -12,7 +12,7 @@ from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import UnrenderableLocator, bounded, check_locator, to_playwright
+from pytest_pacts.discovery import UnrenderableLocator, bounded, to_playwright
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.payloads import (
     ProbeRanking,
@@ -26,7 +26,7 @@ from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.gate import NO_ENABLED, SEEN_BY_WAIT, blocking_point
 from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements
-from pytest_pacts.engine.healing.relocate import gate_json
+from pytest_pacts.engine.healing.relocate import candidate_gate, gate_json
 from pytest_pacts.engine.healing.scoring import (
     WEIGHTS,
     Scope,
@@ -454,18 +454,13 @@ def wait_budget_ms(ctx: HealContext) -> float:
 def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:
     """The five-point gate on ``locator``: ok, the reason in words, and the evidence.
 
-    A candidate that fails only because its box is still moving (a menu sliding in) is
-    waited for and checked again: judging it mid-animation would pass over the best
-    candidate for a lower one that happens to be checked once the animation is over, so
-    the choice, and the proposal it opens, would depend on timing.
+    Measured by :func:`candidate_gate`: "stable" is left to the step's gate before the
+    action, and a candidate that fails only because its box is still moving (a menu sliding
+    in) is waited for and checked again, so the choice, and the proposal it opens, does not
+    depend on timing.
     """
     try:
-        gate = check_locator(ctx.page, locator, action_of(ctx))
-        point = blocking_point(gate, Action(action_of(ctx)))
-        if point is not None and point.code == "unstable":
-            arg = {"timeout_ms": wait_budget_ms(ctx)}
-            call_on_elements(to_playwright(ctx.page, locator), "stable", arg)
-            gate = check_locator(ctx.page, locator, action_of(ctx))
+        gate = candidate_gate(ctx.page, locator, action_of(ctx), wait_ms=wait_budget_ms(ctx))
     except (PlaywrightError, UnrenderableLocator) as exc:
         return False, first_line(exc), {}
     return gate_answer(ctx, gate)

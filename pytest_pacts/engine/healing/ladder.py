@@ -27,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Rung, RungResult
 from pytest_pacts.engine.healing._common import element_key, first_line, locator_json, resolve
+from pytest_pacts.engine.healing._js import install_early
 from pytest_pacts.engine.healing.alternate import AlternateRung
 from pytest_pacts.engine.healing.extension import ExtensionRung
 from pytest_pacts.engine.healing.human import HumanRung
@@ -134,6 +135,7 @@ class HealingLadder:
 
     def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
         start = self.clock()
+        install_early(ctx.page)
         # the page the element was healed on: by confirm() the action may have navigated
         self._heal_urls[(ctx.state.step.index, ctx.round)] = ctx.page.url
         ctx.round_results.clear()

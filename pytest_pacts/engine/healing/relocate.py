@@ -16,6 +16,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_locator, to_playwright
 from pytest_pacts.discovery.payloads import LocateResult, SameGate, checked
+from pytest_pacts.engine.gate import blocking_point
 from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements
 from pytest_pacts.engine.healing.scoring import Scored
 from pytest_pacts.models.locator import (
@@ -105,9 +106,29 @@ def relocate(page: Page, scored: Scored, action: str) -> Relocation | str:
     if isinstance(rendered, str):
         return rendered
     locator, fingerprint, gate = rendered
+    return Relocation(locator, fingerprint, candidate_gate(page, locator, action, gate))
+
+
+def candidate_gate(
+    page: Page, locator: Locator, action: str, gate: GateSnapshot | None = None, wait_ms: float = 0
+) -> GateSnapshot:
+    """The five-point gate on a heal candidate, "stable" left to the step's gate (the healed
+    locator is gated again right before the action), so a candidate that passes costs no
+    animation frame; ``gate``: that check, measured already. A candidate that fails is
+    measured in full; when only its box is moving (a menu sliding in) and ``wait_ms``
+    allows, it is waited for and checked again: judged mid-animation, the best candidate
+    would lose to a lower one that happens to be checked once the animation is over, and
+    the choice would depend on timing."""
     if gate is None:
+        gate = check_locator(page, locator, action, still=False)
+    if blocking_point(gate, Action(action)) is None:
+        return gate
+    gate = check_locator(page, locator, action)
+    point = blocking_point(gate, Action(action))
+    if point is not None and point.code == "unstable" and wait_ms > 0:
+        call_on_elements(to_playwright(page, locator), "stable", {"timeout_ms": wait_ms})
         gate = check_locator(page, locator, action)
-    return Relocation(locator, fingerprint, gate)
+    return gate
 
 
 def gate_json(gate: GateSnapshot) -> JSON:

@@ -19,7 +19,7 @@ from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import UnrenderableLocator, bounded
-from pytest_pacts.discovery._js import element_function
+from pytest_pacts.discovery._js import call_on_handle
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.payloads import FrameInfo, RankResult, checked
 from pytest_pacts.discovery.render import frame_calls, region_calls
@@ -100,12 +100,7 @@ def frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
             try:
                 handle = child.frame_element()
                 info = checked(
-                    bounded.call(
-                        frame,
-                        "reading an iframe",
-                        handle.evaluate,
-                        element_function("frameInfo"),
-                    ),
+                    call_on_handle(frame, "reading an iframe", handle, "frameInfo"),
                     FrameInfo,
                     "the in-page 'frameInfo' call",
                 )

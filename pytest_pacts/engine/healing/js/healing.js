@@ -325,14 +325,23 @@ async function probe(els, arg) {
   const dom = makeDom(document);
   const g = arg.gate;
   if (g === null) return ranked(els, arg, out);  // gated by the caller (discovery, just now)
-  const items = () => [{ els, action: g.action, regions: g.regions || [], in_shadow: g.in_shadow }];
-  let [gate] = await checkActionable(items(), dom.roleOf);
+  // "stable" is left to the step's gate (the healed locator is gated again right before the
+  // action), so a candidate that passes costs no animation frame; one that fails is measured
+  // in full, and when only its box is moving (a menu sliding in), waited for: judged
+  // mid-animation it could lose to a worse candidate checked once the animation is over.
+  const items = (still) => [{ els, action: g.action, regions: g.regions || [], in_shadow: g.in_shadow,
+    still }];
+  let [gate] = await checkActionable(items(false), dom.roleOf);
   let blocked = blockingPoint(gate, g);
+  if (blocked) {
+    [gate] = await checkActionable(items(true), dom.roleOf);
+    blocked = blockingPoint(gate, g);
+  }
   if (blocked && blocked.code === 'unstable') {
     await stable(els, { timeout_ms: g.timeout_ms });
     // replaced while it moved: the caller resolves the locator again
     if (!els[0].isConnected) { out.stale = true; return out; }
-    [gate] = await checkActionable(items(), dom.roleOf);
+    [gate] = await checkActionable(items(true), dom.roleOf);
     blocked = blockingPoint(gate, g);
   }
   out.gate = gate;
@@ -358,7 +367,7 @@ async function sameGate(els, arg) {
   const g = arg.gate;
   const dom = makeDom(document);
   [out.gate] = await checkActionable([{ els, action: g.action, regions: g.regions || [],
-    in_shadow: g.in_shadow }], dom.roleOf);
+    in_shadow: g.in_shadow, still: false }], dom.roleOf);
   return out;
 }
 
