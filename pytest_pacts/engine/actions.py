@@ -2,19 +2,20 @@
 
 Each runs on a locator the gate has just verified (unique, visible, enabled, stable, scoped), so
 Playwright's own actionability wait is skipped (``force=True``) instead of being done a second
-time (the overhead budget: ≤ 1.15× plain Playwright, docs/benchmarks.md). One thing can change
+time (the overhead budget: ≤ 1.05× plain Playwright, docs/benchmarks.md). One thing can change
 between the gate and a pointer action: the gate measures the element where it receives events
 (scrolling it clear of a sticky banner if needed) and then restores the scroll position. So a
-pointer action first re-runs the hit test at the element's centre in the page (one round trip, no
-animation frames), scrolling it to the viewport's centre if something covers it; if it is still
-covered, Playwright's full checks run instead of the forced action. Acting on the wrong element is
-the worst outcome. When that scroll moves the page under the pointer, the pointer follows the
-element it was hovering, as a hand would: a menu opened by the previous step's hover stays open
-for the click on its item. Values arrive resolved; :func:`reveal` is called only here, at the
-moment of typing, so a secret never reaches a message.
+pointer action whose hit test passed only once scrolled (``reach``) first re-runs the hit test
+at the element's centre in the page (one round trip, no animation frames), scrolling it to the
+viewport's centre if something covers it; if it is still covered, Playwright's full checks run
+instead of the forced action. Acting on the wrong element is the worst outcome. When that scroll
+moves the page under the pointer, the pointer follows the element it was hovering, as a hand
+would: a menu opened by the previous step's hover stays open for the click on its item. Values
+arrive resolved; :func:`reveal` is called only here, at the moment of typing, so a secret never
+reaches a message.
 
-Errors become :class:`~pytest_pacts.models.outcome.Failure` values; a field that does not
-take the value typed into it is a ``value_rejected`` failure (RCA ``data_issue``).
+Errors become :class:`~pytest_pacts.models.outcome.Failure` values; a field that does not take
+the value typed into it is a ``value_rejected`` failure (RCA ``data_issue``).
 """
 
 from __future__ import annotations
@@ -181,19 +182,19 @@ def _on_element(
         text = reveal(value or "")
         if action is Action.FILL:
             el.fill(text, force=force, timeout=t)
-            current, end_key = el.evaluate_all(_FILLED)
-            if end_key:
+            if el.evaluate_all(_KEYS_END_CARET):
                 # A person's typing ends with key events; fill sends only ``input``. A filter
                 # box that reacts to ``keyup`` alone (Flask-Admin's) never sees the value. The
                 # End key adds a keydown/keyup pair (no keypress, no character) that leaves
-                # the value as it is; the field still has the focus, so the keyboard's press
-                # reaches it without finding and focusing it again.
-                el.page.keyboard.press("End")
+                # the value as it is.
+                el.press("End", timeout=t)
         else:
             # keystrokes go where a person's would: after what the field already holds
             el.evaluate_all(_CARET_TO_END)
             el.press_sequentially(text, timeout=t)
-            current = el.evaluate_all(_VALUE)
+        # read after the keys: a code editor's input field (CodeMirror's) hands its text on
+        # to the editor and empties itself only then
+        current = el.evaluate_all(_VALUE)
         failure = _took(current, action, value or "", text, step_index)
         if failure is not None and action is Action.FILL and text and _editor_took(el, text, t):
             return None
@@ -203,19 +204,12 @@ def _on_element(
     return None
 
 
-# After a fill: what the field holds (``_VALUE``), and whether to end the typing with the End
-# key: a field where End only moves the caret (text-like inputs, textareas, contenteditable;
-# in a date or time field Chromium's End sets the focused part to its maximum; range, color
-# and the rest are left alone) that still has the focus (a field that moves the focus on by
-# itself, a one-time code's boxes, is left as it is).
-_FILLED = """([el]) => !el ? [null, false] : [
-  ('value' in el && typeof el.value === 'string') ? el.value
-    : (el.isContentEditable ? el.innerText : null),
-  (el.tagName === 'TEXTAREA' || el.isContentEditable
-    || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
-      .includes((el.getAttribute('type') || 'text').toLowerCase())))
-  && (el.getRootNode().activeElement === el
-    || (el.isContentEditable && el.contains(el.getRootNode().activeElement)))]"""
+# Fields where End only moves the caret: text-like inputs, textareas, contenteditable (in a
+# date or time field Chromium's End sets the focused part to its maximum; range, color and
+# the rest are left alone).
+_KEYS_END_CARET = """([el]) => !!el && (el.tagName === 'TEXTAREA' || el.isContentEditable
+  || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
+    .includes((el.getAttribute('type') || 'text').toLowerCase())))"""
 
 _CARET_TO_END = """([el]) => { if (!el) return; el.focus();
   if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {

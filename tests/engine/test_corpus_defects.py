@@ -78,8 +78,22 @@ CODE_EDITOR = """
 """
 
 
-def test_fill_replaces_the_text_of_a_code_editor(tab: Page, site: Site) -> None:
-    url = site.add("code-editor.html", CODE_EDITOR)
+# CodeMirror 5 as Datasette 0.59 ships it: what is typed goes to the editor's lines, and the
+# textarea is emptied only on the next key (a fill sends no key). Reading the field right
+# after the fill found the typed text still there, took the fill for done, and the query
+# ran with the text appended to the old one (REQ-DATASETTE-008 on the real-app corpus).
+LAZY_EDITOR = CODE_EDITOR.replace(
+    "    all = false;\n    input.value = '';",
+    "    all = false;",
+).replace(
+    "e.preventDefault(); }",
+    "e.preventDefault(); }\n    input.value = '';",
+)
+
+
+@pytest.mark.parametrize("editor", [CODE_EDITOR, LAZY_EDITOR], ids=["empties-on-input", "on-key"])
+def test_fill_replaces_the_text_of_a_code_editor(tab: Page, site: Site, editor: str) -> None:
+    url = site.add(f"code-editor-{len(editor)}.html", editor)
     record = run(tab, plan(url, ("fill", "Custom SQL query", "select 1")))
     assert record.verdict == "pass", render_failure(record)
     assert tab.inner_text(".lines") == "select 1"
