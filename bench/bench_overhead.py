@@ -9,16 +9,23 @@ runs with no discovery); the cold ratio (discovery included) is printed for info
 ``run_requirement (traced)`` is the warm run with the trace bundle recorded as the plugin does
 by default (each step's text, box, DOM hash, requests and a small picture written to a
 temporary folder): its ratio to the warm run is the cost of the per-step recording.
+
+``--profile`` then runs both sides a few more times with their calls timed (not part of the
+figures) and prints where each spends its time: the engine's readiness waits, gate checks
+and actions by action, expectations and navigation; the plain flow's Playwright calls.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import tempfile
 import time
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
@@ -145,10 +152,82 @@ def timed(browser: Browser, body: Callable[[Page], None]) -> float:
     return elapsed
 
 
+class Profile:
+    """Wall time per kind of call, for ``--profile``: the engine's stages (patched where the
+    executor calls them) and the plain flow's Playwright calls."""
+
+    def __init__(self) -> None:
+        self.side: str | None = None
+        self.spent: dict[str, float] = defaultdict(float)
+        self.runs: dict[str, list[dict[str, float]]] = defaultdict(list)
+
+    def timing(self, side: str, label: Callable[..., str], fn: Callable[..., Any]) -> Any:
+        @functools.wraps(fn)
+        def timed_call(*args: Any, **kwargs: Any) -> Any:
+            if self.side != side:
+                return fn(*args, **kwargs)
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.spent[label(*args)] += (time.perf_counter() - start) * 1000
+
+        return timed_call
+
+    def install(self) -> None:
+        from playwright.sync_api import Locator as PWLocator
+        from playwright.sync_api import LocatorAssertions
+
+        from pytest_pacts.engine import executor
+        from pytest_pacts.engine.expectations import Checker
+
+        def by_action(name: str) -> Callable[..., str]:
+            return lambda *a: f"{name}: {a[2].value}"
+
+        executor.wait_until_ready = self.timing(  # type: ignore[assignment]
+            "engine", lambda *a: "readiness (first action on a page)", executor.wait_until_ready
+        )
+        executor.run_gate = self.timing("engine", by_action("gate"), executor.run_gate)  # type: ignore[assignment]
+        executor.perform = self.timing("engine", by_action("action"), executor.perform)  # type: ignore[assignment]
+        Checker.check = self.timing("engine", lambda *a: "expectations", Checker.check)  # type: ignore[method-assign]
+        runner = executor.StepRunner
+        runner.navigate = self.timing("engine", lambda *a: "goto", runner.navigate)  # type: ignore[method-assign]
+        for name in ("fill", "click", "select_option"):
+            setattr(
+                PWLocator,
+                name,
+                self.timing("plain", lambda *a, n=name: n, getattr(PWLocator, name)),
+            )
+        Page.goto = self.timing("plain", lambda *a: "goto", Page.goto)  # type: ignore[method-assign]
+        Page.wait_for_load_state = self.timing(  # type: ignore[method-assign]
+            "plain", lambda *a: "wait_for_load_state", Page.wait_for_load_state
+        )
+        for name in ("to_be_visible", "to_have_value", "not_to_have_value"):
+            fn = getattr(LocatorAssertions, name)
+            setattr(LocatorAssertions, name, self.timing("plain", lambda *a: "expect", fn))
+
+    def measure(self, side: str, run: Callable[[], float]) -> None:
+        self.side, self.spent = side, defaultdict(float)
+        total = run() * 1000
+        self.side = None
+        self.runs[side].append({**self.spent, "(whole run)": total})
+
+    def report(self) -> None:
+        for side in ("plain", "engine"):
+            runs = self.runs[side]
+            print(f"\nwhere the {side} run's time goes (median of {len(runs)}, ms):")
+            for key in sorted({k for r in runs for k in r}):
+                print(f"  {key:40s} {statistics.median(r.get(key, 0.0) for r in runs):7.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--profile", action="store_true", help="where each side's time goes")
     args = parser.parse_args()
+    profile = Profile() if args.profile else None
+    if profile is not None:
+        profile.install()
     plan = build_plan()
     options = EngineOptions(step_timeout_ms=10_000)
     with DemoServer("v1") as app, sync_playwright() as pw:
@@ -179,6 +258,10 @@ def main() -> None:
             samples["engine"].append(timed(browser, engine(warm_pom)))
             samples["traced"].append(timed(browser, engine(warm_pom, traced)))
         samples["cold"].append(timed(browser, engine({})))
+        if profile is not None:
+            for _ in range(5):
+                profile.measure("plain", lambda: timed(browser, lambda p: plain(p, app.url)))
+                profile.measure("engine", lambda: timed(browser, engine(warm_pom)))
         browser.close()
         pictures.cleanup()
     med = {k: statistics.median(v) for k, v in samples.items()}
@@ -196,6 +279,8 @@ def main() -> None:
         f"(+{(med['traced'] - med['engine']) * 1000 / len(ROWS):.1f} ms per step); "
         f"traced / plain {med['traced'] / med['plain']:.2f}x"
     )
+    if profile is not None:
+        profile.report()
 
 
 if __name__ == "__main__":
