@@ -147,14 +147,9 @@ def run_gate(
             target = to_playwright(page, locator)
             sent = now_ms()
             last = check_actionable(
-                target,
-                action,
-                in_shadow=locator.in_shadow,
-                identity=identity,
-                trace=trace,
-                keep=keep,
-                since=monitor.acted_at,
-            )
+                target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace,
+                keep=keep, since=monitor.acted_at,
+            )  # fmt: skip
             observed = observed_settled(last, now_ms() - sent)
         except UnrenderableLocator as exc:
             failure = Failure(
