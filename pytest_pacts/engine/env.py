@@ -108,10 +108,12 @@ class EnvMonitor:
     active_at: float = 0.0
     # fetch/XHR requests in ``inflight`` answered with a small body, and when
     answered: dict[Request, float] = field(default_factory=dict)
-    # when the run last acted on the page (a click, a fill, a key), wall-clock milliseconds
-    # (``waiting.epoch_ms``): the page's quiet before that says nothing about its answer to
-    # the action, which may still be on its way (a render scheduled for the next frame)
-    acted_at: float = 0.0
+    # when the run last acted on the page (a click, a fill, a key; at first, when the monitor
+    # was attached: whatever was done to the page before the run is an action too),
+    # wall-clock milliseconds (``waiting.epoch_ms``): the page's quiet before that says
+    # nothing about its answer to the action, which may still be on its way (a render
+    # scheduled for the next frame)
+    acted_at: float = field(default_factory=lambda: time.time() * 1000.0)
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
