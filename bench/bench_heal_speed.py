@@ -25,7 +25,9 @@ memory, the run history), in one Chromium, a fresh context per run. Printed:
 
 ``--profile`` then runs B once more under cProfile (not part of the figures) and prints
 where a drifted run's time goes (the gate, the ladder and each rung, screenshots, store
-writes).
+writes). ``--calls`` runs B once more with every page call a heal round makes timed (the
+in-page function it calls, or the Playwright method), and prints their totals: how much of
+a relocation is round trips.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import re
 import shutil
 import statistics
 import sys
@@ -44,6 +47,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, ClassVar
 
 from playwright.sync_api import Browser, sync_playwright
 
@@ -221,6 +225,67 @@ PROFILED = (
 )
 
 
+class PageCalls:
+    """Every page call made inside a heal round, timed (``--calls``): Playwright's
+    ``evaluate``-like methods and counts on locators, pages, frames and element handles,
+    labelled by the in-page API function they call when they call one."""
+
+    METHODS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "Locator": ("evaluate_all", "evaluate", "count", "element_handles"),
+        "Page": ("evaluate", "evaluate_handle"),
+        "Frame": ("evaluate", "evaluate_handle"),
+        "ElementHandle": ("evaluate", "evaluate_handle", "wait_for_element_state"),
+    }
+    API_CALL: ClassVar[re.Pattern[str]] = re.compile(r"api\.(\w+)\(")
+
+    def __init__(self) -> None:
+        self.inside = False
+        self.calls: dict[str, list[float]] = defaultdict(list)
+        self.rounds: list[float] = []
+
+    def install(self) -> None:
+        import playwright.sync_api as sync
+
+        for cls_name, methods in self.METHODS.items():
+            cls = getattr(sync, cls_name)
+            for method in methods:
+                setattr(cls, method, self._timed(f"{cls_name}.{method}", getattr(cls, method)))
+        heal = HealingLadder.heal
+
+        def timed_heal(ladder: HealingLadder, ctx: HealContext) -> Any:
+            self.inside, start = True, time.perf_counter()
+            try:
+                return heal(ladder, ctx)
+            finally:
+                self.inside = False
+                self.rounds.append((time.perf_counter() - start) * 1000)
+
+        HealingLadder.heal = timed_heal  # type: ignore[method-assign]
+
+    def _timed(self, label: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not self.inside:
+                return fn(*args, **kwargs)
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                named = self.API_CALL.search(str(args[1])) if len(args) > 1 else None
+                key = f"{label}: {named.group(1)}" if named else label
+                self.calls[key].append((time.perf_counter() - start) * 1000)
+
+        return call
+
+    def report(self) -> None:
+        total = sum(self.rounds)
+        in_calls = sum(sum(v) for v in self.calls.values())
+        print(f"\npage calls inside {len(self.rounds)} heal rounds ({total:.0f} ms in all; "
+              f"{in_calls:.0f} ms of it in page calls):")  # fmt: skip
+        for key, spent in sorted(self.calls.items(), key=lambda kv: -sum(kv[1])):
+            print(f"  {sum(spent):7.0f} ms  {len(spent):4d} calls  "
+                  f"median {statistics.median(spent):5.1f} ms  {key}")  # fmt: skip
+
+
 def print_profile(stats: pstats.Stats, heals: int, rounds: int) -> None:
     table = stats.stats  # type: ignore[attr-defined]
     print(f"\nWhere the drifted suite's time goes (one profiled pass, wall; {heals} heals):")
@@ -241,6 +306,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="profile the drifted side")
     parser.add_argument("--dump", metavar="FILE", help="with --profile: save the pstats there")
+    parser.add_argument("--calls", action="store_true", help="time a heal round's page calls")
     args = parser.parse_args()
     plans = sample_plans()
     load = os.getloadavg()
@@ -248,6 +314,7 @@ def main() -> int:
           f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
     clean, drifted, healed = Side(), Side(), Healed()
     profile = cProfile.Profile() if args.profile else None
+    calls = PageCalls() if args.calls else None
     bench_heal_cpu: list[float] = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         v1, v2 = DemoServer("v1").start(), DemoServer("v2").start()
@@ -284,6 +351,9 @@ def main() -> int:
                 profile.enable()
                 suite(bench, plans, "v2", Side(), "profiled")
                 profile.disable()
+            if calls is not None:  # a pass of its own too
+                calls.install()
+                suite(bench, plans, "v2", Side(), "calls")
         finally:
             browser.close()
             v1.stop()
@@ -323,6 +393,8 @@ def main() -> int:
         f"CPU {median(cpu):.2f}x (clean {median(clean.suite_cpu):.1f} s, drifted "
         f"{median(drifted.suite_cpu):.1f} s); target ≤ 1.5x, stretch 1.2x"
     )
+    if calls is not None:
+        calls.report()
     if profile is not None:
         print_profile(pstats.Stats(profile), heals // args.rounds, 1)
         if args.dump:
