@@ -79,7 +79,9 @@ class Discoverer:
     ``strategies`` limits and orders the strategies (default: all, in the order of
     docs/discovery.md);
     ``max_alternates`` caps the alternates kept per step; ``search_frames`` turns the
-    same-origin iframe search off.
+    same-origin iframe search off; ``measure_still=False`` leaves the gate snapshot's
+    "stable" to the step's gate right before the action (healing's re-discovery: its
+    locator is gated again before it is acted on), so the snapshot costs no animation frame.
 
     The chosen locator is always verified through Playwright. Alternates are unique by the
     in-page estimate; ``verify_alternates=True`` also verifies each through Playwright (one
@@ -93,11 +95,13 @@ class Discoverer:
         max_alternates: int = 3,
         search_frames: bool = True,
         verify_alternates: bool = False,
+        measure_still: bool = True,
     ) -> None:
         self.strategies = tuple(strategies) if strategies else tuple(s.strategy for s in _table())
         self.max_alternates = max_alternates
         self.search_frames = search_frames
         self.verify_alternates = verify_alternates
+        self.measure_still = measure_still
 
     def discover(
         self, page: Page, targets: Sequence[tuple[K, Target, Action]]
@@ -183,6 +187,7 @@ class Discoverer:
             "strategies": [s.value for s in self.strategies],
             "confidence": {s.strategy.value: s.confidence for s in _table()},
             "loose": LOOSE_FACTOR,
+            "still": self.measure_still,
         }
         try:
             results = checked(

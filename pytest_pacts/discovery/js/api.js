@@ -42,10 +42,11 @@ async function scan(args) {
     r.fingerprint = { ...fingerprintOf(r.el, dom), rivals: r.rivals || [] };
     delete r.rivals;
     items.push({ els: [r.el], action: args.steps.find((s) => s.key === r.key).action,
-      regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el) });
+      regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el), still: args.still });
   }
-  // The gate needs two animation frames (stability); they run while Python verifies the
-  // locators, and gates() collects the snapshots afterwards.
+  // The gate needs two animation frames (stability, for a pointer step, unless
+  // ``args.still`` is false); they run while Python verifies the locators, and gates()
+  // collects the snapshots afterwards.
   const gates = checkActionable(items, dom.roleOf);
   registry.set(args.scan_id, { chosen, gates });
   for (const old of [...registry.keys()].slice(0, -8)) registry.delete(old);

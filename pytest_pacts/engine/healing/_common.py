@@ -25,7 +25,7 @@ from pytest_pacts.discovery.payloads import (
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.gate import NO_ENABLED, SEEN_BY_WAIT, blocking_point
-from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements
+from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements, count_matches
 from pytest_pacts.engine.healing.relocate import candidate_gate, gate_json
 from pytest_pacts.engine.healing.scoring import (
     WEIGHTS,
@@ -118,7 +118,7 @@ def matches_none(ctx: HealContext, locators: list[Locator]) -> None:
     for _locator, target in rendered[1:]:
         union = union.or_(target)
     try:
-        count = bounded.call(ctx.page, "counting the candidates", union.count)
+        count = count_matches(ctx.page, "counting the candidates", union)
     except PlaywrightError:
         return
     if count == 0:
@@ -373,7 +373,7 @@ def exact_name(ctx: HealContext, locator: Locator, found: Resolved) -> str | Non
     try:
         for role in roles:
             named = frame.get_by_role(role, name=new.accessible_name, exact=True)  # type: ignore[arg-type]
-            same += bounded.call(frame, "counting look-alikes", named.count)
+            same += count_matches(frame, "counting look-alikes", named)
     except PlaywrightError:
         return None
     if same != 1:

@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import weakref
 from functools import cache
+from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, JSHandle, Page
@@ -88,6 +89,14 @@ def handle_in_frame(frame: Frame, name: str, arg: object) -> JSHandle:
     call_in_frame(frame, "settled", {"quiet_ms": 0, "timeout_ms": 0})  # installs if needed
     what = f"the in-page healing {name!r} call"
     return bounded.call(frame, what, lambda: frame.evaluate_handle(_page_fn(name, True), arg))
+
+
+def count_matches(owner: Page | Frame, what: str, target: PWLocator) -> int:
+    """How many elements ``target`` matches, asked in the page's main world, where the gate's
+    and healing's own calls run: ``Locator.count`` asks in Playwright's utility world, and the
+    first question there on a new page first builds Playwright's code in it (20-50 ms, the
+    first heal on each page)."""
+    return int(cast(int, bounded.call(owner, what, target.evaluate_all, "(els) => els.length")))
 
 
 def call_on_elements(target: PWLocator, name: str, arg: object) -> object:

@@ -59,7 +59,9 @@ def default_rungs(
 ) -> list[Rung]:
     """The eight rungs, in order: the seven of docs/healing.md, with region-drift repair (a
     repair of rung 2 for a container that vanished) right after the alternates."""
-    found = discoverer or Discoverer()
+    # re-discovery's locator is gated again right before the action: its snapshot need not
+    # spend two animation frames on "stable" first
+    found = discoverer or Discoverer(measure_still=False)
     return [
         AlternateRung(),
         RegionDriftRung(found),

@@ -21,7 +21,7 @@ class RediscoveryRung:
     name = HealRung.REDISCOVERY
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
-        self.discoverer = discoverer or Discoverer()
+        self.discoverer = discoverer or Discoverer(measure_still=False)
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         step = ctx.state.step

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
@@ -50,6 +50,7 @@ from pytest_pacts.engine.healing._common import (
     rival,
     singles_out,
 )
+from pytest_pacts.engine.healing._js import count_matches
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.relocate import gate_json, relocate
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, top_lines
@@ -112,7 +113,7 @@ def _region_gone(ctx: HealContext, locator: Locator) -> bool:
     try:
         calls = (*frame_calls(locator), *region_calls(locator.region))
         region = apply(ctx.page, calls)
-        return bounded.call(ctx.page, "looking for the region", region.count) == 0
+        return count_matches(ctx.page, "looking for the region", region) == 0
     except (PlaywrightError, UnrenderableLocator):
         return False
 
@@ -123,7 +124,7 @@ class RegionDriftRung:
     name = HealRung.REPAIR
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
-        self.discoverer = discoverer or Discoverer()
+        self.discoverer = discoverer or Discoverer(measure_still=False)
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         state = ctx.state

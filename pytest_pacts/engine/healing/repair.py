@@ -31,7 +31,7 @@ from pytest_pacts.engine.healing._common import (
     gate_evidence,
     wait_budget_ms,
 )
-from pytest_pacts.engine.healing._js import call_on_elements, handle_in_frame
+from pytest_pacts.engine.healing._js import call_on_elements, count_matches, handle_in_frame
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import FailureType, HealRung
@@ -46,7 +46,7 @@ class RepairRung:
     name = HealRung.REPAIR
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
-        self.discoverer = discoverer or Discoverer()
+        self.discoverer = discoverer or Discoverer(measure_still=False)
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         locator = ctx.state.locator
@@ -83,7 +83,7 @@ class RepairRung:
 
     def _reveal(self, ctx: HealContext, locator: Locator) -> str:
         target = to_playwright(ctx.page, locator)
-        if bounded.call(ctx.page, "counting matches", target.count) != 1:
+        if count_matches(ctx.page, "counting matches", target) != 1:
             return "nothing to reveal: the locator does not resolve to one element"
         heal_id = f"r{next(_ids)}"
         step = ctx.state.step
@@ -131,9 +131,11 @@ class RepairRung:
 
     def _reprobe(self, ctx: HealContext, locator: Locator) -> RungResult | None:
         target = ctx.state.step.target
-        count = bounded.call(ctx.page, "counting matches", to_playwright(ctx.page, locator).count)
-        if count < 2 or target is None or target.region is None or locator.region is not None:
-            return None  # zero matches is drift (later rungs); without a region, nothing to add
+        if target is None or target.region is None or locator.region is not None:
+            return None  # without a region to add, nothing to reprobe (and no round trip)
+        count = count_matches(ctx.page, "counting matches", to_playwright(ctx.page, locator))
+        if count < 2:
+            return None  # zero matches is drift (later rungs)
         found = self.discoverer.discover(ctx.page, [(0, target, ctx.state.step.action)])[0]
         scoped = [loc for loc in (found.locator, *found.alternates) if loc and loc.region]
         options = [(loc, loc.confidence, {"matched_before": count}) for loc in scoped]
