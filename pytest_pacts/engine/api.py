@@ -24,6 +24,8 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.finder import Finder
+from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.engine.healing._js import install_early
 from pytest_pacts.engine.network import ResponseLog, plan_patterns
 from pytest_pacts.engine.ports import RunStore
 from pytest_pacts.engine.recording import Recorder
@@ -96,6 +98,10 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
     if conflict is not None:
         return _not_started(plan, conflict, started)
     monitor = EnvMonitor(page)
+    if isinstance(runtime.healer, HealingLadder):
+        # its in-page code in every document from the first moment, as discovery's is: the
+        # first heal on a page does not send it along first
+        install_early(page)
     responses = ResponseLog(page, plan_patterns(plan), runtime.options.max_response_bytes)
     resolver = Resolver(runtime.env, plan.requirement.vars, plan.secret_vars | runtime.secret_vars)
     finder = Finder(
