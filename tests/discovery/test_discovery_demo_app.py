@@ -68,6 +68,12 @@ def test_inventory_page(tab: Page, demo: DemoServer) -> None:
     # the heading comes before the product cards the page's script renders; discovery sees
     # the page as it is, so wait for the cards (a hidden card is no candidate)
     expect(tab.locator('[data-test="add-to-cart-sauce-labs-backpack"]')).to_be_visible()
+    # and for the header the assertions below are about: under CPU load the scan once saw
+    # the cart link hidden (1 to 2 runs in 12 beside busy loops, before this session's
+    # changes too; not reproduced since): the page is checked as it is, so it must be there
+    tab.wait_for_load_state("load")
+    expect(tab.get_by_role("link", name="Shopping cart")).to_be_visible()
+    expect(tab.get_by_role("button", name="Open Menu")).to_be_visible()
     found = discover(
         tab,
         steps(("Add to cart@Sauce Labs Backpack", "click"), ("Sort products", "select"),
