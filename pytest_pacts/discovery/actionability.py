@@ -30,6 +30,7 @@ def check_actionable(
     keep: str | None = None,
     since: float | None = None,
     still: bool = True,
+    rule: Mapping[str, object] | None = None,
 ) -> GateSnapshot:
     """Run the five points on ``target`` in the page: unique, visible (and not covered),
     enabled (and editable for fill/type), stable (two animation frames), scoped.
@@ -53,6 +54,9 @@ def check_actionable(
     page (``since``, wall-clock ms: a quiet spell that began after it counts); otherwise, and
     when the watch cannot tell, a failing check watches two frames itself. ``still=False``
     leaves "stable" to the gate right before the action (a heal candidate's check).
+    ``rule``: which failing points the caller waits out and which it does not (the executor's
+    gate passes its own, ``engine/gate.py``); without it a failing check always watches two
+    frames.
     """
     regions: list[ElementHandle] = (
         bounded.call(region, "finding the step's region", region.element_handles)
@@ -72,6 +76,7 @@ def check_actionable(
                 "keep": keep,
                 "since": since,
                 "still": still,
+                "rule": dict(rule) if rule is not None else None,
             },
         )
     finally:

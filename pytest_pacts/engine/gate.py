@@ -69,6 +69,13 @@ def blocking_point(snapshot: GateSnapshot, action: Action) -> GatePoint | None:
 
 NO_ENABLED = frozenset({Action.HOVER, Action.FOCUS})
 SEEN_BY_WAIT: frozenset[GateCode] = frozenset({"none", "not_unique", "not_visible"})
+# ``blocking_point``'s rule for the in-page check, which decides there whether to watch two
+# frames before answering (a transient state, or a structural one on a page still changing)
+IN_PAGE_RULE = {
+    "transient": sorted(TRANSIENT),
+    "seen_by_wait": sorted(SEEN_BY_WAIT),
+    "no_enabled": sorted(a.value for a in NO_ENABLED),
+}
 
 
 @dataclass(frozen=True)
@@ -148,7 +155,7 @@ def run_gate(
             sent = now_ms()
             last = check_actionable(
                 target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace,
-                keep=keep, since=monitor.acted_at,
+                keep=keep, since=monitor.acted_at, rule=IN_PAGE_RULE,
             )  # fmt: skip
             observed = observed_settled(last, now_ms() - sent)
         except UnrenderableLocator as exc:

@@ -18,7 +18,7 @@ from pytest_pacts.demo_app import DemoServer
 from pytest_pacts.discovery.actionability import check_actionable
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor
-from pytest_pacts.engine.gate import GateOutcome, observed_settled, run_gate
+from pytest_pacts.engine.gate import IN_PAGE_RULE, GateOutcome, observed_settled, run_gate
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.engine.waiting import epoch_ms, settled, wait_for_change
 from pytest_pacts.models import Action
@@ -317,7 +317,7 @@ def test_a_missing_element_on_a_settled_page_is_told_without_waiting_a_frame(
     tab.goto(url)
     _quiet(tab)
     acted = tab.evaluate("() => performance.timeOrigin") - 1.0  # before the page existed
-    gate = check_actionable(tab.locator("#go"), Action.CLICK, since=acted)
+    gate = check_actionable(tab.locator("#go"), Action.CLICK, since=acted, rule=IN_PAGE_RULE)
     assert gate.count == 0 and gate.settled is True
     assert tab.evaluate("() => window.__frames_asked") == 0
 
@@ -330,7 +330,7 @@ def test_a_quiet_spell_from_before_the_last_action_is_watched_again(tab: Page, s
     tab.goto(url)
     _quiet(tab)
     acted = tab.evaluate("() => performance.timeOrigin + performance.now()")
-    gate = check_actionable(tab.locator("#go"), Action.CLICK, since=acted)
+    gate = check_actionable(tab.locator("#go"), Action.CLICK, since=acted, rule=IN_PAGE_RULE)
     assert gate.count == 0 and gate.settled is True
     assert tab.evaluate("() => window.__frames_asked") >= 2
 

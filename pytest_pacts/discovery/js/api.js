@@ -90,17 +90,22 @@ function keptElement(token) {
   return el && el.isConnected ? el : null;
 }
 
-// What keeps a check from passing, as the executor's gate sees it (engine/gate.py,
-// ``blocking_point``): [a state that may pass by itself, a structural failure].
-const TRANSIENT = new Set(['not_visible', 'disabled', 'unstable', 'detached']);
-const SEEN_BY_WAIT = new Set(['none', 'not_unique', 'not_visible']);
-function failingPoints(result, action) {
+// What keeps a check from passing, as the executor's gate sees it: [a state that may pass
+// by itself, a structural failure]. The rule is the gate's own (engine/gate.py,
+// ``blocking_point``), passed in ``rule``: {transient, seen_by_wait, no_enabled}. Without a
+// rule every failing point counts as one that may pass by itself (the check then watches two
+// frames, as it always did before).
+function failingPoints(result, action, rule) {
+  if (!rule) {
+    const failing = result.count !== 1 || !!result.changed || result.points.some((p) => !p.ok && p.code !== 'skipped');
+    return [failing, false];
+  }
   const observes = action === 'wait' || action === 'extract';
   const blocking = result.points.filter((p) => !p.ok && p.code !== 'skipped'
-    && !(observes && !SEEN_BY_WAIT.has(p.code))
-    && !(p.code === 'disabled' && (action === 'hover' || action === 'focus')));
-  const transient = blocking.some((p) => TRANSIENT.has(p.code));
-  const structural = result.count !== 1 || !!result.changed || blocking.some((p) => !TRANSIENT.has(p.code));
+    && !(observes && !rule.seen_by_wait.includes(p.code))
+    && !(p.code === 'disabled' && rule.no_enabled.includes(action)));
+  const transient = blocking.some((p) => rule.transient.includes(p.code));
+  const structural = result.count !== 1 || !!result.changed || blocking.some((p) => !rule.transient.includes(p.code));
   return [transient, structural];
 }
 
@@ -130,7 +135,7 @@ async function check(els, opts) {
   let result;
   try {
     result = await run(watch);
-    const [transient, structural] = failingPoints(result, opts.action);
+    const [transient, structural] = failingPoints(result, opts.action, opts.rule);
     const quiet = quietBefore && (changeWatch.flush(), changeWatch.frames >= 2);
     if ((transient || (structural && !quiet)) && !watch.waited && framed) {
       // A state that may pass by itself (hidden, disabled, moving), or a page still
