@@ -60,7 +60,9 @@ def watch_changes(page: Page) -> None:
 # arrive (see ``EnvMonitor._on_response``); a longer or unknown-length body is waited for.
 SMALL_BODY_BYTES = 256 * 1024
 # ... and a request so answered that has not finished this long after its headers is one
-# whose body the page does not read
+# whose body the page does not read. Readiness decides sooner, by watching the page draw two
+# animation frames after the headers (``EnvMonitor.drop_unread``); this bounds the other
+# readers of the open requests.
 ANSWERED_GRACE_S = 1.0
 
 
@@ -183,6 +185,23 @@ class EnvMonitor:
                 del self.answered[request]
                 self.inflight.pop(request, None)
         return self.inflight
+
+    def only_answered(self) -> bool:
+        """Requests are open, and each is an answered one (its small body arrived with its
+        headers) that the page has not finished reading."""
+        open_requests = self.open_requests()
+        return bool(open_requests) and all(r in self.answered for r in open_requests)
+
+    def drop_unread(self, before: float) -> int:
+        """Stop waiting on the answered requests still open whose headers came at or before
+        ``before`` (``time.monotonic()`` seconds): the caller watched the page draw two
+        animation frames since, and a page that reads a body it already has finishes the
+        request within them. How many were dropped."""
+        unread = [r for r, at in self.answered.items() if at <= before]
+        for request in unread:
+            del self.answered[request]
+            self.inflight.pop(request, None)
+        return len(unread)
 
     def _on_request_done(self, request: Request) -> None:
         self.pending.discard(request)

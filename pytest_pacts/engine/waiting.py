@@ -152,6 +152,9 @@ class Readiness:
     waited_ms: float
     ready: bool  # False: the cap passed first
     open_requests: int  # requests still open when it stopped waiting
+    # answered calls no longer waited on: the page drew two animation frames after their
+    # headers and did not read their bodies (a beacon, a call whose answer it ignores)
+    unread: int = 0
 
 
 def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_MS) -> Readiness:
@@ -168,23 +171,34 @@ def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_
         return Readiness(0.0, True, 0)
     start = now_ms()
     deadline = start + cap_ms
+    unread = 0
     while True:
-        if not (monitor.navigating or monitor.open_requests()):
+        answered = not monitor.navigating and monitor.only_answered()
+        if answered or not (monitor.navigating or monitor.open_requests()):
             started = monitor.requests
+            looked = time.monotonic()
+            # With only answered calls open, two new frames are watched (no quiet spell
+            # from before counts): the page, which has their bodies, reads them meanwhile
+            # or not at all.
+            since = epoch_ms() if answered else monitor.acted_at
             try:
                 # quiet: no DOM change, and no new request (a module importing the next one)
                 quiet = bounded.call(
                     page,
                     "waiting for a quiet page",
-                    lambda: page.evaluate(_QUIET_FRAMES, [None, monitor.acted_at]),
+                    page.evaluate,
+                    _QUIET_FRAMES,
+                    [None, since],
                 )
-                if quiet and monitor.requests == started:
-                    return Readiness(now_ms() - start, True, 0)
+                if answered:
+                    unread += monitor.drop_unread(looked)
+                if quiet and monitor.requests == started and not monitor.open_requests():
+                    return Readiness(now_ms() - start, True, 0, unread)
             except PlaywrightError as exc:
                 if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
                     raise
         if now_ms() >= deadline:
-            return Readiness(now_ms() - start, False, len(monitor.open_requests()))
+            return Readiness(now_ms() - start, False, len(monitor.open_requests()), unread)
         if monitor.navigating or monitor.open_requests():
             # wake on a DOM change or after a short cap; Playwright delivers the request
             # events meanwhile

@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import Browser, Page
 
+from pytest_pacts.engine import env
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.waiting import READY_CAP_MS, Readiness, wait_until_ready
@@ -55,6 +56,14 @@ setInterval(() => fetch('/tick').then((r) => r.text())
     # a call whose answer the page never reads (an analytics beacon, a prefetch): Chromium
     # never finishes a request whose body nobody reads
     "/fire-and-forget.html": FORM % (BIND + "fetch('/beacon').catch(() => {});"),
+    # the same call, read and shown once the page has loaded
+    "/reads-answer.html": FORM
+    % (
+        BIND
+        + """
+window.addEventListener('load', () => fetch('/answer?delay=300').then((r) => r.text())
+  .then((t) => { document.getElementById('out').textContent = 'got ' + t; }));"""
+    ),
 }
 
 
@@ -141,14 +150,35 @@ def test_a_loaded_quiet_page_is_ready_at_once(page: Page, server: str) -> None:
 
 
 def test_an_answered_call_whose_body_the_page_never_reads_is_not_waited_on(
-    page: Page, server: str
+    page: Page, server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Readiness watches the page draw two frames after the answer's headers; a page that
+    has not read the body by then is not reading it. The fallback grace is made longer than
+    the readiness cap here, so only that observation can end the wait."""
+    monkeypatch.setattr(env, "ANSWERED_GRACE_S", 60.0)
     monitor = EnvMonitor(page)
     try:
         with page.expect_response("**/beacon"):
             page.goto(server + "/fire-and-forget.html")
         ready = wait_until_ready(page, monitor)
         assert ready.ready and ready.open_requests == 0, ready  # not held to the cap
+        assert ready.unread == 1, ready
         assert not monitor.inflight
+    finally:
+        monitor.detach()
+
+
+def test_an_answered_call_the_page_reads_is_waited_for(
+    page: Page, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same page shape, but the page reads the answer and shows it: ready only after
+    that, the call finished rather than dropped."""
+    monkeypatch.setattr(env, "ANSWERED_GRACE_S", 60.0)
+    monitor = EnvMonitor(page)
+    try:
+        page.goto(server + "/reads-answer.html")
+        ready = wait_until_ready(page, monitor)
+        assert ready.ready and ready.unread == 0, ready
+        assert page.evaluate("document.getElementById('out').textContent").startswith("got ")
     finally:
         monitor.detach()
