@@ -213,6 +213,22 @@ def test_a_container_named_by_its_id_resolves_to_the_control_inside(
     assert result.locator.region.css == f"#{container_id}"
 
 
+def test_the_control_inside_a_container_may_sit_in_a_shadow_root(tab: Page) -> None:
+    # the container's contents are read across shadow roots: the link is inside a web
+    # component's shadow root, and the button after the container is not inside it
+    tab.set_content(
+        '<div id="shopping-cart"><cart-icon></cart-icon></div><button>Checkout</button>'
+        "<script>customElements.define('cart-icon', class extends HTMLElement {"
+        "connectedCallback() { this.attachShadow({mode: 'open'}).innerHTML ="
+        ' \'<a href="#cart" id="cart-link"><svg width="24" height="24"></svg>\''
+        " + '<span class=\"badge\">3</span></a>'; }"
+        "});</script>"
+    )
+    result = find(tab, "Shopping cart")
+    assert result.ok, result.unresolved
+    assert chosen_id(tab, result) == "cart-link"
+
+
 def test_a_clickable_container_with_nothing_actionable_inside_is_still_chosen(tab: Page) -> None:
     tab.set_content(
         '<div id="shopping-cart" style="cursor:pointer;width:40px;height:40px" '

@@ -51,7 +51,11 @@ function parentOf(el) {
 // results there), which would shadow the method.
 const matchesSelector = Element.prototype.matches;
 function elMatches(el, selector) { return matchesSelector.call(el, selector); }
+// ``el`` is ``ancestor`` or inside it, across shadow roots. ``contains`` answers for the
+// light tree natively; only an element in another tree (a shadow root) is walked up.
 function containsComposed(ancestor, el) {
+  if (ancestor.contains(el)) return true;
+  if (el.getRootNode() === ancestor.getRootNode()) return false;
   for (let e = el; e; e = parentOf(e)) if (e === ancestor) return true;
   return false;
 }

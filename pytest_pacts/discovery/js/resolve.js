@@ -490,10 +490,29 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (controlCache.has(el)) return controlCache.get(el);
     let found = null;
     if (!isClickable(el, dom.roleOf, true) && el.childElementCount) {
-      const inside = elements.filter((e) => e !== el && containsComposed(el, e)
-        && isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
-      const outer = inside.filter((e) => !inside.some((o) => o !== e && containsComposed(o, e)));
-      if (outer.length === 1) found = outer[0];
+      // ``elements`` lists a tree in document order with each shadow root's elements right
+      // after their host, so what is inside ``el`` follows it without a gap
+      const start = elements.indexOf(el);
+      const inside = [];
+      const within = start < 0 ? elements.filter((e) => e !== el && containsComposed(el, e)) : [];
+      for (let k = start + 1; start >= 0 && k < elements.length; k += 1) {
+        if (!containsComposed(el, elements[k])) break;
+        within.push(elements[k]);
+      }
+      for (const e of within) {
+        if (isClickable(e, dom.roleOf, true) && !dom.isHidden(e)) inside.push(e);
+      }
+      // the outermost controls: none of their ancestors up to ``el`` is one; exactly one
+      const controls = new Set(inside);
+      let outer = 0;
+      for (const e of inside) {
+        let p = parentOf(e);
+        while (p && p !== el && !controls.has(p)) p = parentOf(p);
+        if (p !== el) continue;
+        outer += 1;
+        found = outer === 1 ? e : null;
+        if (outer > 1) break;
+      }
     }
     controlCache.set(el, found);
     return found;
