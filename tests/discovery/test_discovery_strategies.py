@@ -213,6 +213,19 @@ def test_a_container_named_by_its_id_resolves_to_the_control_inside(
     assert result.locator.region.css == f"#{container_id}"
 
 
+def test_a_container_holding_an_icon_link_with_no_name_resolves_to_the_link(tab: Page) -> None:
+    # neither the div nor the link has an accessible name: the link is not "named like its
+    # container", it is the control the container holds
+    tab.set_content(
+        '<div id="shopping-cart"><a href="#cart" id="cart-link">'
+        '<svg width="24" height="24"><path d="M0 0h24v24H0z"/></svg></a></div>'
+        "<button>Checkout</button>"
+    )
+    result = find(tab, "Shopping cart")
+    assert result.ok, result.unresolved
+    assert chosen_id(tab, result) == "cart-link"
+
+
 def test_the_control_inside_a_container_may_sit_in_a_shadow_root(tab: Page) -> None:
     # the container's contents are read across shadow roots: the link is inside a web
     # component's shadow root, and the button after the container is not inside it

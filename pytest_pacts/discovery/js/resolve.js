@@ -594,8 +594,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (!tier) continue;
       let control = pointer && NAMED_BY_ITSELF.has(row.s) ? controlInside(row.el) : null;
       // a container whose name is its control's own name (a table's row header <th> named
-      // by the link it holds) is not named by itself: the control matches on its own
-      if (control && low(dom.accName(control)) === low(dom.accName(row.el))) control = null;
+      // by the link it holds) is not named by itself: the control matches on its own (an
+      // icon link with no name at all in a nameless div is no such case)
+      const controlName = control ? low(dom.accName(control)) : '';
+      if (controlName && controlName === low(dom.accName(row.el))) control = null;
       if (control) hits.push({ ...row, tier, el: control, via: containerOf(row) });
       else hits.push({ ...row, tier });
     }
