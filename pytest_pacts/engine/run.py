@@ -36,7 +36,7 @@ from pytest_pacts.engine.network import ResponseLog
 from pytest_pacts.engine.surfaces import matched_nothing, special_surface
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.verdict import build_verdict
-from pytest_pacts.engine.waiting import READY_CAP_MS
+from pytest_pacts.engine.waiting import READY_CAP_MS, mark_page, unchanged_since
 from pytest_pacts.models import Action, OnFail, Plan
 from pytest_pacts.models.outcome import (
     Failure,
@@ -58,6 +58,9 @@ class StepProgress:
     attempt: Attempt = field(default_factory=Attempt)
     started: float = field(default_factory=time.monotonic)
     healed: bool = False
+    # no further heal round: the last one abstained on a page that did not change while it
+    # ran, so another would read the same page and give the same answer
+    exhausted: bool = False
     # an applied heal waiting for the retry's outcome: (context, index in heals, result)
     pending: tuple[HealContext, int, RungResult] | None = None
 
@@ -184,7 +187,7 @@ class Run:
             outcome,
             prog.failure.type if prog.failure else FailureType.NONE,
             last_step=self.index >= len(self.plan.steps) - 1,
-            heal_rounds_used=prog.heal_rounds,
+            heal_rounds_used=self.options.max_heal_rounds if prog.exhausted else prog.heal_rounds,
             max_heal_rounds=self.options.max_heal_rounds,
             healer=self.healer is not None,
             has_target=step is not None and step.target is not None,
@@ -242,6 +245,7 @@ class Run:
         )
         old = state.locator
         started = time.monotonic()
+        mark = mark_page(self.monitor)
         try:
             attempt, result = self.healer.heal(ctx)
         except Exception as exc:  # the ladder is another component: never let it raise
@@ -268,6 +272,18 @@ class Run:
             prog.healed = True
             prog.pending = (ctx, len(prog.heals), result)
         prog.heals.append(attempt.model_copy(update=update))
+        # The rungs only read the page: on a page that did not change meanwhile, another
+        # round would read the same page and abstain the same way.
+        last = prog.heal_rounds >= self.options.max_heal_rounds
+        if not (applied or last) and read_only and unchanged_since(self.page, self.monitor, mark):
+            prog.exhausted = True
+            note = (
+                f"no further heal round: the page did not change during round "
+                f"{prog.heal_rounds}, so another would give the same answer"
+            )
+            prog.failure = prog.failure.model_copy(
+                update={"evidence": (*prog.failure.evidence, note)}
+            )
         return self._signal(Outcome.HEALED if applied else Outcome.ABSTAINED, prog)
 
     def _report_heal(self, prog: StepProgress) -> None:

@@ -146,6 +146,53 @@ READY_CAP_MS = 2_500.0
 
 
 @dataclass(frozen=True)
+class PageMark:
+    """What can be observed of a page at one moment (:func:`mark_page`), to tell later
+    whether anything happened to it since (:func:`unchanged_since`)."""
+
+    at: float  # wall-clock ms (``epoch_ms``)
+    documents: int  # ``EnvMonitor.documents``
+    requests: int  # ``EnvMonitor.requests``
+    active_at: float  # ``EnvMonitor.active_at``
+
+
+def mark_page(monitor: EnvMonitor) -> PageMark:
+    return PageMark(epoch_ms(), monitor.documents, monitor.requests, monitor.active_at)
+
+
+# When the document last changed (wall-clock ms), and whether it has drawn two animation
+# frames since, from the change watch; null without it.
+_LAST_CHANGE = """() => {
+  const seen = globalThis.__pacts_changes;
+  if (!seen || !seen.flush) return null;
+  seen.flush();
+  return {at: performance.timeOrigin + seen.at, quiet: seen.frames >= 2};
+}"""
+
+
+def unchanged_since(page: Page, monitor: EnvMonitor, mark: PageMark) -> bool:
+    """Nothing observable happened to the page since ``mark`` and it is settled: no
+    navigation, no request started or finished and none still open, no DOM change in the
+    document since ``mark`` and two animation frames drawn since the last one (the change
+    watch; one round trip). A page still changing (a ticking clock) may look different a
+    moment later. False when that is not known. The watch does not see inside shadow roots
+    or iframes: a change there alone goes unseen."""
+    now = (monitor.documents, monitor.requests, monitor.active_at)
+    if now != (mark.documents, mark.requests, mark.active_at) or monitor.navigating:
+        return False
+    if monitor.open_requests():
+        return False
+    try:
+        last = bounded.call(page, "reading the page's last change", page.evaluate, _LAST_CHANGE)
+    except PlaywrightError:
+        return False
+    if not isinstance(last, dict):
+        return False
+    at, quiet = last.get("at"), last.get("quiet")
+    return quiet is True and isinstance(at, int | float) and at < mark.at
+
+
+@dataclass(frozen=True)
 class Readiness:
     """How waiting for a new page to be ready went (for the step's notes)."""
 

@@ -157,11 +157,13 @@ def test_a_repair_retries_the_same_locator(shared_tab: Page, site: Site) -> None
     assert record.rca.rca_class is RcaClass.VISIBILITY_ISSUE  # what was repaired: obscured
 
 
-def test_an_abstaining_healer_uses_every_round_then_fails_with_drift(
+def test_an_abstaining_healer_on_an_unchanged_page_gets_one_round_then_fails_with_drift(
     shared_tab: Page, url: str
 ) -> None:
+    """The rungs only read a page whose locator matches nothing: on a page that did not
+    change during the round, a second round would read the same page."""
     healer = FakeHealer()
-    options = EngineOptions(step_timeout_ms=2_000, settle_timeout_ms=200, max_heal_rounds=2)
+    options = EngineOptions(step_timeout_ms=2_000, settle_timeout_ms=200, max_heal_rounds=3)
     record = run(
         shared_tab,
         plan(url, ("click", "Buy")),
@@ -169,11 +171,38 @@ def test_an_abstaining_healer_uses_every_round_then_fails_with_drift(
         healer=healer,
         options=options,
     )
-    assert healer.rounds == [1, 2]
-    assert record.verdict == "fail" and record.heal_rounds == 2 and not record.healed
+    assert healer.rounds == [1]
+    assert record.verdict == "fail" and record.heal_rounds == 1 and not record.healed
     assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT and record.rca.confidence >= 0.9
     text = render_failure(record)
-    assert "heal round 2 (similarity): not applied" in text
+    assert "heal round 1 (similarity): not applied" in text
+    assert "no further heal round: the page did not change during round 1" in text, text
+
+
+# the page rewrites itself every 20 ms (a ticking clock): each round may see something new
+TICKING = (
+    PAGE
+    + """<p id="clock"></p>
+<script>setInterval(() => { document.getElementById('clock').textContent = Date.now(); }, 20);
+</script>"""
+)
+
+
+def test_an_abstaining_healer_on_a_changing_page_uses_every_round(
+    shared_tab: Page, site: Site
+) -> None:
+    healer = FakeHealer()
+    options = EngineOptions(step_timeout_ms=2_000, settle_timeout_ms=200, max_heal_rounds=2)
+    record = run(
+        shared_tab,
+        plan(site.add("ticking.html", TICKING), ("click", "Buy")),
+        pom={0: css("#gone")},
+        healer=healer,
+        options=options,
+    )
+    assert healer.rounds == [1, 2]
+    assert record.verdict == "fail" and record.heal_rounds == 2 and not record.healed
+    assert "heal round 2 (similarity): not applied" in render_failure(record)
 
 
 def test_a_heal_whose_retry_fails_is_rejected_and_the_next_round_runs(
