@@ -213,30 +213,26 @@ def test_a_container_named_by_its_id_resolves_to_the_control_inside(
     assert result.locator.region.css == f"#{container_id}"
 
 
-def test_a_container_holding_an_icon_link_with_no_name_resolves_to_the_link(tab: Page) -> None:
-    # neither the div nor the link has an accessible name: the link is not "named like its
-    # container", it is the control the container holds
-    tab.set_content(
-        '<div id="shopping-cart"><a href="#cart" id="cart-link">'
-        '<svg width="24" height="24"><path d="M0 0h24v24H0z"/></svg></a></div>'
-        "<button>Checkout</button>"
-    )
-    result = find(tab, "Shopping cart")
-    assert result.ok, result.unresolved
-    assert chosen_id(tab, result) == "cart-link"
+# The container's one control, however it is built. "icon-only": neither the div nor the
+# link has an accessible name, so the link is not "named like its container"; it is the
+# control the container holds. "shadow-root": the container's contents are read across a
+# web component's shadow root, and the button after the container is not inside it.
+CONTAINED = {
+    "icon-only": '<div id="shopping-cart"><a href="#cart" id="cart-link">'
+    '<svg width="24" height="24"><path d="M0 0h24v24H0z"/></svg></a></div>'
+    "<button>Checkout</button>",
+    "shadow-root": '<div id="shopping-cart"><cart-icon></cart-icon></div><button>Checkout</button>'
+    "<script>customElements.define('cart-icon', class extends HTMLElement {"
+    "connectedCallback() { this.attachShadow({mode: 'open'}).innerHTML ="
+    ' \'<a href="#cart" id="cart-link"><svg width="24" height="24"></svg>\''
+    " + '<span class=\"badge\">3</span></a>'; }"
+    "});</script>",
+}
 
 
-def test_the_control_inside_a_container_may_sit_in_a_shadow_root(tab: Page) -> None:
-    # the container's contents are read across shadow roots: the link is inside a web
-    # component's shadow root, and the button after the container is not inside it
-    tab.set_content(
-        '<div id="shopping-cart"><cart-icon></cart-icon></div><button>Checkout</button>'
-        "<script>customElements.define('cart-icon', class extends HTMLElement {"
-        "connectedCallback() { this.attachShadow({mode: 'open'}).innerHTML ="
-        ' \'<a href="#cart" id="cart-link"><svg width="24" height="24"></svg>\''
-        " + '<span class=\"badge\">3</span></a>'; }"
-        "});</script>"
-    )
+@pytest.mark.parametrize("html", CONTAINED.values(), ids=CONTAINED.keys())
+def test_a_container_named_by_its_id_resolves_to_its_one_control(tab: Page, html: str) -> None:
+    tab.set_content(html)
     result = find(tab, "Shopping cart")
     assert result.ok, result.unresolved
     assert chosen_id(tab, result) == "cart-link"
