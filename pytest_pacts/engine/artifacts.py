@@ -12,6 +12,7 @@ from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded
+from pytest_pacts.engine.tracing import await_pictures
 
 # The healed element is shown by Playwright's screenshot mask: a translucent box drawn over
 # it for the picture only, in the same call (no round trips to mark and unmark the element).
@@ -37,6 +38,7 @@ class Shots:
         mask = [outline] if outline is not None else None
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
+            await_pictures(self.page)  # never during a step picture (engine/tracing.py)
             bounded.call(
                 self.page,
                 "a screenshot",

@@ -20,6 +20,7 @@ from playwright.sync_api import FloatRect, Page
 from pytest_pacts.discovery import bounded
 from pytest_pacts.engine import vision
 from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.tracing import await_pictures
 from pytest_pacts.engine.waiting import epoch_ms, now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, Step
 from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
@@ -63,6 +64,7 @@ def _shot(page: Page, timeout_ms: float) -> Any:
         "width": min(int(width), vision.MAX_SHOT_WIDTH),
         "height": min(int(height), vision.MAX_SHOT_HEIGHT),
     }
+    await_pictures(page)  # never during a step picture (engine/tracing.py)
     png = bounded.call(
         page,
         "a screenshot for an image target",

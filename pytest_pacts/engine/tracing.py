@@ -31,6 +31,7 @@ import base64
 import contextlib
 import os
 import re
+import weakref
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -48,6 +49,29 @@ MAX_REQUESTS_PER_STEP = 40
 SHOT_MAX_WIDTH = 640  # CSS pixels: wider viewports are scaled down
 SHOT_QUALITY = 40
 SHOT_WAIT_S = 2.0  # the longest the run waits for its last pictures at its end
+
+# The step pictures still being taken, by page. A step picture is taken in the background
+# while the run goes on; another screenshot of the page must not overlap it: Chromium's
+# full-page capture (an image target's search) taken during one came back as the viewport
+# repeated down the page, and the picture was "not on the page" (about 1 run in 30 under
+# load). ``await_pictures`` is called before every other screenshot.
+_in_flight: weakref.WeakKeyDictionary[object, list[asyncio.Task[str | None]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def await_pictures(page: Page) -> None:
+    """Wait until the step pictures still being taken on ``page`` are done (at most
+    :data:`SHOT_WAIT_S`); they are written later by their tracer, as always."""
+    key = getattr(page, "_impl_obj", page)
+    tasks = [task for task in _in_flight.get(key, ()) if not task.done()]
+    _in_flight.pop(key, None)
+    sync = getattr(page, "_sync", None)
+    if tasks and sync is not None:
+        with contextlib.suppress(Exception):  # the page or the loop went away
+            sync(_settle(tasks, SHOT_WAIT_S))
+
+
 MIN_SECRET_LENGTH = 4  # shorter values are not masked (they would mangle every text)
 _ABORTED = re.compile(r"ERR_ABORTED|NS_BINDING_ABORTED|cancelled", re.I)
 
@@ -238,7 +262,10 @@ class Tracer:
         if loop is None or impl is None or loop.is_closed():
             return None, None
         path = self.folder / f"step{index + 1:02d}.jpg"
-        self._pending.append((path, loop.create_task(_capture(impl))))
+        task = loop.create_task(_capture(impl))
+        self._pending.append((path, task))
+        key = getattr(self.page, "_impl_obj", self.page)
+        _in_flight.setdefault(key, []).append(task)
         return str(path), None
 
     def _flush(self, *, wait: bool) -> None:

@@ -13,8 +13,9 @@ import cv2
 import numpy as np
 from playwright.sync_api import Page
 
-from pytest_pacts.engine import vision
+from pytest_pacts.engine import imagestep, vision
 from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.engine.tracing import Tracer
 
 from .helpers import FAST, Site, plan, run
 
@@ -100,3 +101,32 @@ def test_an_image_target_is_clicked_and_refused_when_weak_or_ambiguous(
     # the step timeout (3 s) plus one capped shot and search: never the whole 6000x20000 page
     assert elapsed < FAST.step_timeout_ms / 1000 + 12, elapsed
     assert tab.text_content("#status") == ""
+
+
+# taller than the viewport, different all the way down: a full-page screenshot that
+# repeats the viewport down the page shows
+TALL = "".join(
+    f"<div style='height:150px;background:hsl({i * 23}, 70%, 60%)'>Band {i}</div>"
+    for i in range(16)
+)
+
+
+def test_a_step_picture_being_taken_does_not_spoil_the_image_search(
+    tab: Page, site: Site, tmp_path: Path
+) -> None:
+    """The trace's step pictures are taken in the background; Chromium's full-page capture
+    taken while one is under way came back as the viewport repeated down the page (an image
+    target then "not on the page"). The search's screenshot waits for them first."""
+    tab.goto(site.add("tall.html", TALL))
+    reference = imagestep._shot(tab, 5_000)
+    tracer = Tracer(tab, str(tmp_path))
+    tracer.start()
+    try:
+        for index in range(5):
+            tracer.step_done(index, None, 0)  # its picture is being taken meanwhile
+            shot = imagestep._shot(tab, 5_000)
+            assert shot.shape == reference.shape
+            difference = float(np.abs(shot.astype(int) - reference.astype(int)).mean())
+            assert difference < 1.0, (index, difference)
+    finally:
+        tracer.stop()
