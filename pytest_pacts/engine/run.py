@@ -255,6 +255,20 @@ class Run:
             )
             return self._signal(Outcome.ABSTAINED, prog)
         applied = result is not None and result.accepted and (result.locator or result.repaired)
+        # The rungs only read the page: on a page that did not change meanwhile, another
+        # round would read the same page and abstain the same way. Asked before this
+        # round's pictures are taken: a screenshot changes the DOM for a moment (Playwright
+        # hides the caret with a style element).
+        last = prog.heal_rounds >= self.options.max_heal_rounds
+        if not (applied or last) and read_only and unchanged_since(self.page, self.monitor, mark):
+            prog.exhausted = True
+            note = (
+                f"no further heal round: the page did not change during round "
+                f"{prog.heal_rounds}, so another would give the same answer"
+            )
+            prog.failure = prog.failure.model_copy(
+                update={"evidence": (*prog.failure.evidence, note)}
+            )
         if read_only and not (applied and result is not None and result.locator):
             before = self.shots.take(f"{shot}-before")
         update: dict[str, object] = {"screenshot_before": before, "accepted": bool(applied)}
@@ -272,18 +286,6 @@ class Run:
             prog.healed = True
             prog.pending = (ctx, len(prog.heals), result)
         prog.heals.append(attempt.model_copy(update=update))
-        # The rungs only read the page: on a page that did not change meanwhile, another
-        # round would read the same page and abstain the same way.
-        last = prog.heal_rounds >= self.options.max_heal_rounds
-        if not (applied or last) and read_only and unchanged_since(self.page, self.monitor, mark):
-            prog.exhausted = True
-            note = (
-                f"no further heal round: the page did not change during round "
-                f"{prog.heal_rounds}, so another would give the same answer"
-            )
-            prog.failure = prog.failure.model_copy(
-                update={"evidence": (*prog.failure.evidence, note)}
-            )
         return self._signal(Outcome.HEALED if applied else Outcome.ABSTAINED, prog)
 
     def _report_heal(self, prog: StepProgress) -> None:
