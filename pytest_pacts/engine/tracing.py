@@ -264,8 +264,10 @@ class Tracer:
         path = self.folder / f"step{index + 1:02d}.jpg"
         task = loop.create_task(_capture(impl))
         self._pending.append((path, task))
+        # only those still being taken are kept: a long run on one page that takes no other
+        # screenshot does not hold every picture it took
         key = getattr(self.page, "_impl_obj", self.page)
-        _in_flight.setdefault(key, []).append(task)
+        _in_flight[key] = [t for t in _in_flight.get(key, ()) if not t.done()] + [task]
         return str(path), None
 
     def _flush(self, *, wait: bool) -> None:
