@@ -486,33 +486,28 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // the container: descendants inherit the cursor.
   const NAMED_BY_ITSELF = new Set(['test_id', 'css', 'aria', 'role_name']);
   const controlCache = new Map();
+  // The elements inside ``el``: ``elements`` lists the page in document order with each
+  // shadow root's elements right after their host, so they follow ``el`` without a gap.
+  function within(el) {
+    const start = elements.indexOf(el);
+    if (start < 0) return elements.filter((e) => e !== el && containsComposed(el, e));
+    let end = start + 1;
+    while (end < elements.length && containsComposed(el, elements[end])) end += 1;
+    return elements.slice(start + 1, end);
+  }
   function controlInside(el) {
     if (controlCache.has(el)) return controlCache.get(el);
     let found = null;
     if (!isClickable(el, dom.roleOf, true) && el.childElementCount) {
-      // ``elements`` lists a tree in document order with each shadow root's elements right
-      // after their host, so what is inside ``el`` follows it without a gap
-      const start = elements.indexOf(el);
-      const inside = [];
-      const within = start < 0 ? elements.filter((e) => e !== el && containsComposed(el, e)) : [];
-      for (let k = start + 1; start >= 0 && k < elements.length; k += 1) {
-        if (!containsComposed(el, elements[k])) break;
-        within.push(elements[k]);
-      }
-      for (const e of within) {
-        if (isClickable(e, dom.roleOf, true) && !dom.isHidden(e)) inside.push(e);
-      }
-      // the outermost controls: none of their ancestors up to ``el`` is one; exactly one
+      const inside = within(el).filter((e) => isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
+      // the outermost ones: no ancestor of theirs up to ``el`` is one of them
       const controls = new Set(inside);
-      let outer = 0;
-      for (const e of inside) {
+      const outer = inside.filter((e) => {
         let p = parentOf(e);
         while (p && p !== el && !controls.has(p)) p = parentOf(p);
-        if (p !== el) continue;
-        outer += 1;
-        found = outer === 1 ? e : null;
-        if (outer > 1) break;
-      }
+        return p === el;
+      });
+      if (outer.length === 1) found = outer[0];
     }
     controlCache.set(el, found);
     return found;
