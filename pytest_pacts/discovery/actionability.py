@@ -33,7 +33,7 @@ def check_actionable(
     rule: Mapping[str, object] | None = None,
 ) -> GateSnapshot:
     """Run the five points on ``target`` in the page: unique, visible (and not covered),
-    enabled (and editable for fill/type), stable (two animation frames), scoped.
+    enabled (and editable for fill/type), stable (two boxes one animation frame apart), scoped.
 
     ``in_shadow`` (when not ``None``) and ``region`` (the element must sit inside one of the
     elements it resolves to) define "scoped". Never waits: the caller decides whether to

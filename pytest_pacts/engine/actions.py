@@ -186,8 +186,11 @@ def _on_element(
                 # A person's typing ends with key events; fill sends only ``input``. A filter
                 # box that reacts to ``keyup`` alone (Flask-Admin's) never sees the value. The
                 # End key adds a keydown/keyup pair (no keypress, no character) that leaves
-                # the value as it is.
-                el.press("End", timeout=t)
+                # the value as it is. It goes where the focus is, the field the fill focused
+                # (one round trip, where ``Locator.press`` finds and focuses it again). A
+                # field that gave the focus away on input (a code box moving on to the next
+                # one) has seen its value: no End, and the focus stays where the app put it.
+                el.page.keyboard.press("End")
         else:
             # keystrokes go where a person's would: after what the field already holds
             el.evaluate_all(_CARET_TO_END)
@@ -204,12 +207,18 @@ def _on_element(
     return None
 
 
-# Fields where End only moves the caret: text-like inputs, textareas, contenteditable (in a
+# A field where End only moves the caret (text-like inputs, textareas, contenteditable: in a
 # date or time field Chromium's End sets the focused part to its maximum; range, color and
-# the rest are left alone).
-_KEYS_END_CARET = """([el]) => !!el && (el.tagName === 'TEXTAREA' || el.isContentEditable
-  || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
-    .includes((el.getAttribute('type') || 'text').toLowerCase())))"""
+# the rest are left alone), that has the keyboard's focus (its document has it, and it is its
+# document's or shadow root's focused element, or inside the focused editing host).
+_KEYS_END_CARET = """([el]) => {
+  if (!el || !(el.tagName === 'TEXTAREA' || el.isContentEditable
+    || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
+      .includes((el.getAttribute('type') || 'text').toLowerCase())))) return false;
+  const active = el.getRootNode().activeElement;
+  return el.ownerDocument.hasFocus()
+    && (active === el || (el.isContentEditable && !!active && active.contains(el)));
+}"""
 
 _CARET_TO_END = """([el]) => { if (!el) return; el.focus();
   if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {

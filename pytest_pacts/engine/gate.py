@@ -5,8 +5,9 @@ trip when the element is ready; the same code discovery snapshots, so both agree
 "actionable"). This module decides what to do with a failing point:
 
 - *transient* states (not visible yet, disabled until the form is valid, animating,
-  re-rendered) are re-checked until the step timeout: every check spends two animation
-  frames measuring stability, so the loop polls on animation frames, never a fixed sleep;
+  re-rendered) are re-checked until the step timeout: every check spends one or two
+  animation frames measuring stability, so the loop polls on animation frames, never a
+  fixed sleep;
 - *structural* states (matches nothing, matches several, covered by another element, the
   wrong kind of element, outside its scope) are re-checked only until the page has settled
   (and at least ``settle_timeout_ms``, 0 by default): on a loaded, quiet page a locator

@@ -210,6 +210,39 @@ def test_fill_fires_a_keyup_for_a_keyup_only_filter(tab: Page, site: Site) -> No
     assert tab.input_value("#fa_filter") == "ban"
 
 
+def test_the_keyup_reaches_a_filter_inside_a_shadow_root(tab: Page, site: Site) -> None:
+    """The End key goes where the focus is: a field inside a web component has it too."""
+    url = site.add(
+        "keyup-shadow.html",
+        "<x-filter></x-filter><script>"
+        "customElements.define('x-filter', class extends HTMLElement { connectedCallback() {"
+        " const root = this.attachShadow({mode: 'open'});"
+        " root.innerHTML = '<input aria-label=\"Filter\"><p>apple</p><p>banana</p>';"
+        " root.querySelector('input').addEventListener('keyup', (e) => {"
+        "  for (const p of root.querySelectorAll('p')) p.hidden = !p.textContent.includes("
+        "e.target.value); }); } });</script>",
+    )
+    record = run(tab, plan(url, ("fill", "Filter", "ban", "text_hidden:apple")))
+    assert record.verdict == "pass", render_failure(record)
+
+
+def test_a_field_that_moves_the_focus_on_keeps_it_moved(tab: Page, site: Site) -> None:
+    """A code box that moves on to the next box once filled (one digit each) has seen its
+    value: the End key that ends a fill is not sent to it, so the focus stays on the next
+    box (pressing End on the filled box focused it again)."""
+    url = site.add(
+        "code.html",
+        '<input id="d1" aria-label="Digit 1" maxlength="1">'
+        '<input id="d2" aria-label="Digit 2" maxlength="1"><script>'
+        "document.getElementById('d1').addEventListener('input', () =>"
+        " document.getElementById('d2').focus());</script>",
+    )
+    record = run(tab, plan(url, ("fill", "Digit 1", "7")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.input_value("#d1") == "7"
+    assert tab.evaluate("document.activeElement.id") == "d2"
+
+
 # -- 5. a link that became a button ----------------------------------------------------------
 
 

@@ -6,6 +6,7 @@
 // Every point is measured, none is assumed (a gate point hard-coded to pass would let a wrong element through).
 
 // Imports (see discovery/_js.py: one module per file).
+const { installWatch } = modules.watch;
 const {
   TEST_ID_ATTRS, norm, tokens, parentOf, elMatches, containsComposed, inShadow, isEditableType,
   isCheckable, isSelectable, describeElement
@@ -27,7 +28,8 @@ function fmtRect(r) {
   return `(${Math.round(r.x)}, ${Math.round(r.y)}, ${Math.round(r.width)}×${Math.round(r.height)})`;
 }
 
-// Playwright's "stable" is the same box on two consecutive animation frames. A hidden
+// Playwright's "stable" is the same box on two consecutive animation frames (one frame
+// apart: Chromium's stableRafCount is 1; see twoBoxes). A hidden
 // document never runs rAF, so a timer stands in rather than hanging the evaluate. A shown
 // document gets a long safety timer only: on a loaded machine a frame can take well over
 // 100 ms, and two measurements without a frame between them always agree, so a short timer
@@ -256,16 +258,62 @@ function checkScoped(el, opts) {
 // The actions that need a still element: Playwright checks "stable" for the pointer
 // actions only (click, check, uncheck, hover); a field is filled, an option selected and a
 // key pressed while the element moves (a form sliding in). Asking more than Playwright does
-// would refuse what a plain script does, and would cost every such step two frames.
+// would refuse what a plain script does, and would cost every such step a frame.
 const STILL_FOR = new Set(['click', 'check', 'uncheck', 'hover']);
 
+// Two boxes of each element one animation frame apart, for "stable". The usual way is
+// Playwright's: a box on the next frame and one on the frame after (here once that frame
+// has run whole: a page's own frame callback that moves the element may come after ours).
+// On a page whose DOM has not changed for two frames (the change watch, watch.js), only the
+// frame clock moves an element (a CSS animation or transition, a smooth scroll): the first
+// box is then measured when the check runs, which shows the last frame
+// (getBoundingClientRect also lays out what changed since), and the second once the next
+// frame has run whole: one frame apart, one frame sooner. A script moving an element
+// changes the DOM, so its page is measured the usual way; and so is a page that changed
+// during that frame, or whose frame clock did not move (the check began inside a frame
+// already under way, the main thread busy past it: both boxes were on one frame).
+// Returns {first, second, framed (the first wait's nextFrame answer), frames (all waits were
+// real frames), waited (frames waited: 1, or 2 plus the quick way's 1 when it failed)}.
+async function twoBoxes(els) {
+  const boxes = () => els.map((el) => (el && el.isConnected ? viewRect(el) : null));
+  // the next frame, run whole: a page's own frame callback (one that moves the element) may
+  // come after this one
+  const wholeFrame = async () => {
+    const f = await nextFrame();
+    if (f === 'frame') await new Promise((after) => setTimeout(after, 0));
+    return f;
+  };
+  const changes = installWatch();
+  changes.flush();
+  let waited = 0;
+  if (changes.frames >= 2 && document.timeline) {
+    const at = changes.at;
+    const began = document.timeline.currentTime;
+    const first = boxes();
+    const framed = await wholeFrame();
+    if (framed === 'frame') {
+      waited = 1;
+      changes.flush();
+      if (document.timeline.currentTime !== began && changes.at === at) {
+        return { first, second: boxes(), framed, frames: true, waited };
+      }
+    }
+  }
+  const framed = await nextFrame();
+  const first = boxes();
+  const again = await wholeFrame();
+  return { first, second: boxes(), framed, frames: realFrame(framed) && realFrame(again),
+    waited: waited + 2 };
+}
+
 // items: [{els: Element[], action, regions: Element[], in_shadow: bool|null, still?: false}].
-// All items share the two animation frames, so a whole scan costs two frames, not two per
+// All items share the one animation frame, so a whole scan costs one frame, not one per
 // element, and none when no item needs a still element. ``still: false`` leaves "stable" to
 // the step's gate right before the action (a heal candidate: the healed locator is gated
-// again before it is acted on, so measuring it here would only cost two more frames). ``watch`` (optional) gets ``waited``: whether
-// the frames were waited, and ``frames``: whether both waits were real animation frames (a
-// hidden document's timer counts as its frame: it never gets any).
+// again before it is acted on, so measuring it here would only cost one more frame).
+// ``watch`` (optional) gets ``waited``: how many frames were waited (1, or 0), and
+// ``frames``: whether the wait was a real animation frame (a hidden document's timer counts
+// as its frame: it never gets any).
 async function checkActionable(items, roleOf, watch) {
   const single = items.map((it) => (it.els.length === 1 ? it.els[0] : null));
   const still = items.map((it, i) => !!single[i] && STILL_FOR.has(it.action) && it.still !== false);
@@ -273,14 +321,12 @@ async function checkActionable(items, roleOf, watch) {
   let first = [];
   let second = [];
   if (still.some(Boolean)) {
-    framed = await nextFrame();
-    first = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
-    const again = await nextFrame();
+    const measured = await twoBoxes(single);
+    ({ first, second, framed } = measured);
     if (watch) {
-      watch.frames = realFrame(framed) && realFrame(again);
-      watch.waited = true;
+      watch.frames = measured.frames;
+      watch.waited = measured.waited;
     }
-    second = single.map((el) => (el && el.isConnected ? viewRect(el) : null));
   }
   const win = window;
   const scroll = [win.scrollX, win.scrollY];
@@ -307,7 +353,7 @@ async function checkActionable(items, roleOf, watch) {
       const moving = animatedBy(el);
       points.push(moving ? gateFail('stable', 'unstable', `a CSS animation or transition is running on ${describeElement(moving)}`)
         : gatePass('stable', 'scripts are disabled, so no animation frames: no CSS animation or transition is running on it'));
-    } else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on two consecutive frames'));
+    } else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on consecutive frames'));
     else points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
     points.push(checkScoped(el, it));
     return { points, count: 1, box: null, reach: reach || null };

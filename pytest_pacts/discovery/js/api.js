@@ -44,7 +44,7 @@ async function scan(args) {
     items.push({ els: [r.el], action: args.steps.find((s) => s.key === r.key).action,
       regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el), still: args.still });
   }
-  // The gate needs two animation frames (stability, for a pointer step, unless
+  // The gate needs one or two animation frames (stability, for a pointer step, unless
   // ``args.still`` is false); they run while Python verifies the locators, and gates()
   // collects the snapshots afterwards.
   const gates = checkActionable(items, dom.roleOf);
@@ -124,7 +124,7 @@ async function check(els, opts) {
   const observer = new MutationObserver(() => { changed = true; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const framed = callbacksRun();
-  const watch = { frames: false, waited: false };
+  const watch = { frames: false, waited: 0 };
   const item = { els, action: opts.action, regions: opts.regions || [], in_shadow: opts.in_shadow,
     still: opts.still };
   const run = async (w) => {
@@ -142,8 +142,15 @@ async function check(els, opts) {
       // changing: watch two frames (the gate re-checks, so this paces its loop at the
       // page's frame rate), then check again what the frames may have changed.
       watch.frames = realFrame(await nextFrame()) && realFrame(await nextFrame());
-      watch.waited = true;
+      watch.waited = 2;
       result = await run(null);
+    } else if (structural && !quiet && watch.waited === 1 && framed) {
+      // Measuring "stable" watched one frame; "settled" needs two without a change. Check
+      // again over one more frame (which also sees what that frame changed).
+      const more = { frames: false, waited: 0 };
+      result = await run(more);
+      watch.frames = watch.frames && more.frames;
+      watch.waited += more.waited;
     }
   } finally {
     changed = changed || observer.takeRecords().length > 0;
@@ -154,7 +161,9 @@ async function check(els, opts) {
   // machine starving the renderer) may be in the middle of rendering frame by frame.
   const complete = document.readyState === 'complete';
   if (!framed) result.settled = null;
-  else if (watch.waited) result.settled = !changed && watch.frames && complete;
+  else if (watch.waited) {
+    result.settled = !changed && watch.frames && complete && (watch.waited >= 2 || quietBefore);
+  }
   else result.settled = !changed && quietBefore && complete;
   result.quiet_ms = quietFor();
   if (opts.keep && els.length === 1) {
