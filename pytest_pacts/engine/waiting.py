@@ -144,6 +144,49 @@ _QUIET_FRAMES = """([state, since]) => new Promise((resolve) => {
 
 READY_CAP_MS = 2_500.0
 
+# Readiness's wait, in the page, on every animation frame: true as soon as the document is
+# parsed and the change watch has seen two frames drawn since the last DOM change, a change
+# after ``since`` (wall-clock ms), or two frames went by here without a change (no quiet
+# spell that began before ``since`` counts).
+# False after ``cap`` ms without that, or when a shown page got no frame for a second (a
+# starved renderer: no evidence of quiet). null without the watch (the caller then asks
+# ``_QUIET_FRAMES``). Where asking for two fresh frames again after every change costs up to
+# two frames more than the page needs, this answers on the first frame it is quiet.
+_QUIET_SOON = """([since, cap]) => new Promise((resolve) => {
+  const seen = globalThis.__pacts_changes;
+  if (!seen || !seen.flush) { resolve(null); return; }
+  const start = performance.now();
+  let own = 0;  // frames seen here since the last change
+  let last = seen.at;
+  const quiet = () => {
+    seen.flush();
+    if (seen.at !== last) { last = seen.at; own = 0; }
+    return document.readyState !== 'loading' && seen.frames >= 2
+      && (performance.timeOrigin + seen.at >= since || own >= 2);
+  };
+  if (quiet()) { resolve(true); return; }
+  const next = () => {
+    const hidden = document.visibilityState === 'hidden';
+    let done = false;
+    const tick = (real) => {
+      if (done) return;
+      done = true; clearTimeout(timer);
+      if (!real) { resolve(false); return; }
+      own += 1;
+      if (quiet()) resolve(true);
+      else if (performance.now() - start >= cap) resolve(false);
+      else next();
+    };
+    const timer = setTimeout(() => tick(hidden), hidden ? 50 : 1000);
+    requestAnimationFrame(() => tick(true));
+  };
+  next();
+})"""
+
+# How long one in-page wait of readiness may last before the run looks at the page's
+# requests again (a request started meanwhile is seen then).
+READY_SLICE_MS = 250.0
+
 
 @dataclass(frozen=True)
 class PageMark:
@@ -230,13 +273,23 @@ def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_
             since = epoch_ms() if answered else monitor.acted_at
             try:
                 # quiet: no DOM change, and no new request (a module importing the next one)
+                cap = min(READY_SLICE_MS, max(deadline - now_ms(), 1.0))
                 quiet = bounded.call(
                     page,
                     "waiting for a quiet page",
                     page.evaluate,
-                    _QUIET_FRAMES,
-                    [None, since],
+                    _QUIET_SOON,
+                    [since, cap],
+                    timeout_ms=cap + 1_500.0,  # and a frame that never came (1 s)
                 )
+                if quiet is None:  # no change watch in this document
+                    quiet = bounded.call(
+                        page,
+                        "waiting for a quiet page",
+                        page.evaluate,
+                        _QUIET_FRAMES,
+                        [None, since],
+                    )
                 if answered:
                     unread += monitor.drop_unread(looked)
                 if quiet and monitor.requests == started and not monitor.open_requests():

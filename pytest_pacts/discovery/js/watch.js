@@ -21,8 +21,12 @@ function installWatch() {
   const now = performance.now.bind(performance);
   const watch = { at: now(), frames: 0 };
   let pending = false;
-  const tick = () => {
+  // ``ts``: when the frame began. A frame whose callbacks made the change (a render in an
+  // animation frame callback that ran before this one) is the frame that draws it: not a
+  // frame since the change.
+  const tick = (ts) => {
     pending = false;
+    if (watch.at >= ts) { pending = true; raf(tick); return; }
     watch.frames += 1;
     if (watch.frames < 2) { pending = true; raf(tick); }
   };
