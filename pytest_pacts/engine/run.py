@@ -349,8 +349,13 @@ class Run:
             and matched_nothing(prog.failure)
         ):
             # a recorded locator that finds nothing, healing included: a special surface
-            # explains it better than drift (the target is now drawn on a canvas, ...)
-            prog.failure = special_surface(self.page, prog.failure, step)
+            # where the element was explains it better than drift (the target is now drawn
+            # on a canvas, ...); one elsewhere on the page does not
+            # (a box in a frame's own document says nothing of where it is on the page)
+            fingerprint = state.fingerprint if state else None
+            in_frame = locator is not None and bool(locator.frame_path)
+            was_at = fingerprint.bounding_box if fingerprint and not in_frame else None
+            prog.failure = special_surface(self.page, prog.failure, step, was_at=was_at)
         if status in ("failed", "skipped") and prog.failure is not None:
             path = self.shots.take(f"step{self.index + 1}-{status}")
             if path:

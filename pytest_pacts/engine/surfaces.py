@@ -31,6 +31,7 @@ from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import bounded
 from pytest_pacts.models import Step
+from pytest_pacts.models.locator import BoundingBox
 from pytest_pacts.models.outcome import Failure, FailureType
 
 # Surfaces smaller than this (in CSS px, each side) are ignored: icons, spacers, trackers.
@@ -39,6 +40,9 @@ MIN_SIDE_PX = 16
 # drawn control or chart, and does not explain a missing element.
 MIN_CANVAS_AREA = 64 * 64
 FRAME_TEXT_MS = 1_000.0  # reading one cross-origin frame's text
+# How far from a recorded element's old place a surface may lie and still be where the
+# element went (a layout that shifted between versions), in CSS px.
+NEAR_PX = 48.0
 
 
 class _Found(TypedDict):
@@ -46,6 +50,7 @@ class _Found(TypedDict):
     what: str
     area: float
     url: str
+    box: list[float]  # x, y, width, height in document coordinates
 
 
 class _Scan(TypedDict):
@@ -80,7 +85,8 @@ _SCAN = """([minSide, minArea]) => {
   };
   const out = [];
   const add = (kind, el, r, extra, url) =>
-    out.push({kind, what: `${name(el)} (${size(r)}${extra})`, area: r.width * r.height, url});
+    out.push({kind, what: `${name(el)} (${size(r)}${extra})`, area: r.width * r.height, url,
+              box: [r.x + scrollX, r.y + scrollY, r.width, r.height]});
   for (const el of document.querySelectorAll('canvas')) {
     const r = shown(el);
     if (r && r.width * r.height >= minArea) add('canvas', el, r, '', '');
@@ -138,6 +144,27 @@ class Surface:
     area: float
     url: str = ""
     has_words: bool = False
+    box: tuple[float, float, float, float] | None = None  # x, y, width, height (document)
+
+    def covers(self, was: BoundingBox) -> bool:
+        """Does the surface lie over the place ``was`` (a recorded element's box), give or
+        take :data:`NEAR_PX` (a layout that shifted a little between versions)? True when
+        the surface's own box is not known."""
+        if self.box is None:
+            return True
+        x, y, w, h = self.box
+        return (
+            x - NEAR_PX < was.x + was.width
+            and was.x < x + w + NEAR_PX
+            and y - NEAR_PX < was.y + was.height
+            and was.y < y + h + NEAR_PX
+        )
+
+
+def _box(raw: object) -> tuple[float, float, float, float] | None:
+    if isinstance(raw, list) and len(raw) == 4 and all(isinstance(v, int | float) for v in raw):
+        return (float(raw[0]), float(raw[1]), float(raw[2]), float(raw[3]))
+    return None
 
 
 def _norm(text: str) -> str:
@@ -175,7 +202,10 @@ def find_surfaces(page: Page, words: str) -> tuple[str | None, list[Surface]]:
     )
     if scan["captcha"]:
         return scan["captcha"], []
-    surfaces = [Surface(s["kind"], s["what"], s["area"], s["url"]) for s in scan["surfaces"]]
+    surfaces = [
+        Surface(s["kind"], s["what"], s["area"], s["url"], box=_box(s.get("box")))
+        for s in scan["surfaces"]
+    ]
     foreign = [s for s in surfaces if s.kind == "cross_origin_iframe"]
     if foreign:
         main = _origin(page.url)
@@ -205,19 +235,45 @@ def matched_nothing(failure: Failure) -> bool:
 
 
 def special_surface(
-    page: Page, failure: Failure, step: Step | None = None, *, misspelt: bool = False
+    page: Page,
+    failure: Failure,
+    step: Step | None = None,
+    *,
+    misspelt: bool = False,
+    was_at: BoundingBox | None = None,
 ) -> Failure:
     """``failure`` (a step whose element was not found) re-typed when the page shows a
     challenge or a special surface, saying what was found; unchanged otherwise.
 
     ``misspelt``: the page shows a name close to the step's (a likely typo). Then only a
     cross-origin frame that shows the step's very words re-types the failure; other
-    surfaces are added to its evidence."""
+    surfaces are added to its evidence. ``was_at``: where a recorded element was (its
+    fingerprint's box, in the top document). A surface that shows the step's words, or lies
+    where the element was, may hold it now; one elsewhere on the page explains nothing (a
+    cookie button gone from a page that also draws a chart) and is only added to the
+    evidence."""
     words = step.target.element if step is not None and step.target is not None else ""
     try:
         captcha, surfaces = find_surfaces(page, words)
     except PlaywrightError:
         return failure
+    if was_at is not None and not captcha:
+        away = [s for s in surfaces if not s.has_words and not s.covers(was_at)]
+        surfaces = [s for s in surfaces if s not in away]
+        if away and not surfaces:
+            where = f"({was_at.x:.0f}, {was_at.y:.0f}, {was_at.width:.0f}x{was_at.height:.0f})"
+            return failure.model_copy(
+                update={
+                    "evidence": (
+                        *failure.evidence,
+                        *(
+                            f"the page also has a {s.kind.replace('_', ' ')}: {s.what}, away "
+                            f"from where the element was {where}"
+                            for s in away
+                        ),
+                    )
+                }
+            )
     if captcha:
         return failure.model_copy(
             update={

@@ -15,6 +15,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.models.locator import BoundingBox, Fingerprint
 
 from .helpers import css, plan, run
 
@@ -33,6 +34,9 @@ _PAGES = {
     "customElements.define('pay-widget', class extends HTMLElement { connectedCallback() {"
     " const r = this.attachShadow({mode: 'closed'});"
     " r.innerHTML = '<button>Pay securely</button>'; } });</script>",
+    # a chart, and far below it the place a cookie banner's button used to be
+    "long-chart.html": "<h1>Sales</h1><canvas width='400' height='200'></canvas>"
+    "<div style='height:1500px'></div><p>Footer</p>",
     "plain.html": "<h1>Nothing special</h1><canvas width='20' height='20'></canvas>"
     "<my-tag>light text</my-tag>",
 }
@@ -126,3 +130,35 @@ def test_each_special_surface_is_named_with_what_to_do(tab: Page, origins: tuple
     assert step is not None and step.failure is not None
     assert step.failure.type.value == "canvas_detected", step.failure.message
     assert record.rca.rca_class.value == "unsupported_surface"
+
+
+@pytest.mark.parametrize(
+    ("was_at", "kind"),
+    [
+        # the button sat where the chart is now: it may be drawn on the canvas
+        (BoundingBox(x=60, y=120, width=80, height=24), "canvas_detected"),
+        # the button sat at the bottom of the page, far from the chart: the canvas explains
+        # nothing, the element is gone (the demo's cookie button on v2 was blamed on its chart)
+        (BoundingBox(x=20, y=1500, width=120, height=32), "not_unique"),
+    ],
+)
+def test_a_canvas_is_blamed_only_where_the_element_was(
+    tab: Page, origins: tuple[str, str], was_at: BoundingBox, kind: str
+) -> None:
+    main, _ = origins
+    found = css("#accept", "Accept cookies")
+    cached = found.model_copy(
+        update={
+            "fingerprint": Fingerprint(tag="button", text="Accept cookies", bounding_box=was_at)
+        }
+    )
+    record = run(
+        tab, plan(f"{main}/long-chart.html", ("click", "Accept cookies")), pom={0: cached},
+        healer=HealingLadder(),
+    )  # fmt: skip
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert step.failure.type.value == kind, step.failure.message
+    if kind == "not_unique":
+        assert record.rca.rca_class.value != "unsupported_surface", record.rca
+        assert any("away from where the element was" in e for e in step.failure.evidence)
