@@ -307,13 +307,14 @@ async function twoBoxes(els) {
 }
 
 // items: [{els: Element[], action, regions: Element[], in_shadow: bool|null, still?: false}].
-// All items share the one animation frame, so a whole scan costs one frame, not one per
-// element, and none when no item needs a still element. ``still: false`` leaves "stable" to
-// the step's gate right before the action (a heal candidate: the healed locator is gated
-// again before it is acted on, so measuring it here would only cost one more frame).
-// ``watch`` (optional) gets ``waited``: how many frames were waited (1, or 0), and
-// ``frames``: whether the wait was a real animation frame (a hidden document's timer counts
-// as its frame: it never gets any).
+// All items share the frames of one measurement (twoBoxes), so a whole scan costs one or
+// two frames, not that many per element, and none when no item needs a still element.
+// ``still: false`` leaves "stable" to the step's gate right before the action (a heal
+// candidate: the healed locator is gated again before it is acted on, so measuring it here
+// would only cost more frames). ``watch`` (optional) gets ``waited``: how many frames were
+// waited (0 when nothing was measured, else twoBoxes's count), and ``frames``: whether the
+// waits were real animation frames (a hidden document's timer counts as its frame: it never
+// gets any).
 async function checkActionable(items, roleOf, watch) {
   const single = items.map((it) => (it.els.length === 1 ? it.els[0] : null));
   const still = items.map((it, i) => !!single[i] && STILL_FOR.has(it.action) && it.still !== false);
