@@ -183,10 +183,20 @@ MOVERS = {
 def test_a_moving_element_is_unstable(tab: Page, mover: str) -> None:
     tab.set_content(MOVERS[mover])
     tab.wait_for_function("document.getElementById('x').getBoundingClientRect().x > 20")
+    still = []
     for i in range(10):
         failed = check_actionable(tab.locator("#x"), Action.CLICK).failed
-        assert failed is not None and (failed.name, failed.code) == ("stable", "unstable"), i
+        if failed is None:
+            still.append(i)
+            continue
+        assert (failed.name, failed.code) == ("stable", "unstable"), i
         assert "consecutive frames" in failed.reason
+    # What the frame clock moves is caught every time. A mover driven by the page's timers
+    # moves only when they run: on a machine loaded enough that the renderer draws two frames
+    # with no timer task between them, the box is the same on both (Playwright's two boxes
+    # would agree too), so one still answer in ten is let through for those.
+    timed = mover in ("timer", "frame callback from a timer")
+    assert len(still) <= (1 if timed else 0), still
 
 
 def test_only_pointer_actions_need_a_still_element(tab: Page) -> None:
