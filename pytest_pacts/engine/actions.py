@@ -182,7 +182,7 @@ def _on_element(
         text = reveal(value or "")
         if action is Action.FILL:
             el.fill(text, force=force, timeout=t)
-            if el.evaluate_all(_KEYS_END_CARET):
+            if el.evaluate_all(_END_KEY_REACHES_FIELD):
                 # A person's typing ends with key events; fill sends only ``input``. A filter
                 # box that reacts to ``keyup`` alone (Flask-Admin's) never sees the value. The
                 # End key adds a keydown/keyup pair (no keypress, no character) that leaves
@@ -211,7 +211,7 @@ def _on_element(
 # date or time field Chromium's End sets the focused part to its maximum; range, color and
 # the rest are left alone), that has the keyboard's focus (its document has it, and it is its
 # document's or shadow root's focused element, or inside the focused editing host).
-_KEYS_END_CARET = """([el]) => {
+_END_KEY_REACHES_FIELD = """([el]) => {
   if (!el || !(el.tagName === 'TEXTAREA' || el.isContentEditable
     || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
       .includes((el.getAttribute('type') || 'text').toLowerCase())))) return false;
