@@ -25,6 +25,7 @@ from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded
+from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.models import Action
 from pytest_pacts.models.outcome import Failure, FailureType
@@ -48,6 +49,7 @@ def perform(
     """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it).
     ``reach``: how the gate check that just passed the element found the action reaches it
     (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs."""
+    await_heal_pictures(page)  # a heal's picture shows the page before the healed action
     try:
         if element is None:
             if action is Action.PRESS and value is not None:

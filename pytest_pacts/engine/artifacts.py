@@ -1,22 +1,70 @@
 """Screenshots for the reports: on failure, and of a heal with the healed element
 highlighted. Taking a screenshot never fails a run: a crashed page simply has
-no picture, and the path is left out."""
+no picture, and the path is left out.
+
+A heal round that only reads the page (a locator that matches nothing or several elements)
+is shown by one picture, and that picture decides nothing: it is asked of Chromium when the
+round starts (:meth:`Shots.early`, over the DevTools protocol, in the background), taken
+while the ladder works, and kept once the round is over (:meth:`Shots.keep`): with the
+healed element highlighted when the round healed (drawn into the PNG afterwards,
+``engine/pngmark.py``, on a thread of its own), plain when it did not. The retried action
+waits for the picture and the element's box before it touches the page
+(:func:`await_heal_pictures`, called by ``actions.perform``), so the picture always shows the
+page the heal read, before the healed action. Nothing is added to the page's DOM for it.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import contextlib
 import re
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded
-from pytest_pacts.engine.tracing import await_pictures
+from pytest_pacts.engine import pngmark
+from pytest_pacts.engine.tracing import (
+    SHOT_WAIT_S,
+    await_pictures,
+    picture_in_flight,
+    pictures_in_flight,
+    settle,
+)
 
-# The healed element is shown by Playwright's screenshot mask: a translucent box drawn over
-# it for the picture only, in the same call (no round trips to mark and unmark the element).
+# A picture taken at once shows the healed element by Playwright's screenshot mask: a
+# translucent box drawn over it for the picture only, in the same call. One taken in the
+# background gets the same box drawn into it afterwards (engine/pngmark.py).
 HIGHLIGHT = "rgba(232, 89, 12, 0.45)"
+BOX_TIMEOUT_MS = 1000.0  # finding the highlighted element for a background picture
+
+# The heal pictures still being taken (and the boxes to highlight in them), by page: the next
+# action on the page waits for them.
+_before_acting: weakref.WeakKeyDictionary[object, list[asyncio.Task[Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def await_heal_pictures(page: Page) -> None:
+    """Before an action on ``page``: wait for its heal pictures still being taken (at most
+    :data:`~pytest_pacts.engine.tracing.SHOT_WAIT_S`), so each shows the page before the
+    action; one still out by then is given up (its file is never written)."""
+    tasks = _before_acting.pop(getattr(page, "_impl_obj", page), None)
+    pending = [task for task in tasks or () if not task.done()]
+    if not pending:
+        return
+    sync = getattr(page, "_sync", None)
+    if sync is not None:
+        with contextlib.suppress(Exception):  # the page or the loop went away
+            sync(settle(pending, SHOT_WAIT_S))
+    for task in pending:
+        task.cancel()  # a no-op for those done
 
 
 def _safe(name: str) -> str:
@@ -29,6 +77,9 @@ class Shots:
         self.folder = Path(folder) if folder else None
         self.req_id = _safe(req_id)
         self.taken: dict[str, str] = {}
+        self._session: Any = None  # the CDP session of background pictures (Playwright's)
+        self._soon: list[asyncio.Task[Any]] = []  # pictures being taken or written
+        self._kept: set[str] = set()  # the files promised by keep()
 
     def take(self, label: str, outline: PWLocator | None = None) -> str | None:
         """Save ``<req_id>-<label>.png``; ``outline``'s element is highlighted for the shot."""
@@ -64,3 +115,131 @@ class Shots:
             return None
         self.taken[f"screenshot_{_safe(label)}"] = str(path)
         return str(path)
+
+    def early(self) -> asyncio.Task[bytes | None] | None:
+        """Ask for a picture of the page as it is now, to keep later (:meth:`keep`): it is
+        taken in the background while the run goes on. ``None`` without a folder, without
+        Chromium or without Playwright's event loop (:meth:`keep` then takes the picture
+        itself)."""
+        if self.folder is None:
+            return None
+        loop = getattr(self.page, "_loop", None)
+        page = getattr(self.page, "_impl_obj", None)
+        browser = self.page.context.browser
+        chromium = browser is None or browser.browser_type.name == "chromium"
+        if loop is None or page is None or loop.is_closed() or not chromium:
+            return None
+        task: asyncio.Task[bytes | None] = loop.create_task(self._capture(page))
+        picture_in_flight(self.page, task)
+        _before_acting.setdefault(page, []).append(task)
+        self._soon.append(task)
+        return task
+
+    def keep(
+        self,
+        early: asyncio.Task[bytes | None] | None,
+        label: str,
+        outline: PWLocator | None = None,
+    ) -> str | None:
+        """Keep the picture :meth:`early` asked for as ``<req_id>-<label>.png``, with
+        ``outline``'s element highlighted (its box is measured now, in the background,
+        before the next action). Returns the file it will be written to; without an early
+        picture, the picture is taken now (:meth:`take`)."""
+        if self.folder is None:
+            return None
+        if early is None:
+            return self.take(label, outline)
+        path = self.folder / f"{self.req_id}-{_safe(label)}.png"
+        key = f"screenshot_{_safe(label)}"
+        target = getattr(outline, "_impl_obj", None) if outline is not None else None
+        loop = early.get_loop()
+        box = loop.create_task(_box(target))
+        _before_acting.setdefault(getattr(self.page, "_impl_obj", self.page), []).append(box)
+        self._soon.append(loop.create_task(self._write(early, box, path, key)))
+        return str(path)
+
+    def finish(self) -> set[str]:
+        """The end of the run: wait (bounded) for the pictures still being taken or written;
+        the files of those that never were."""
+        pending = [task for task in self._soon if not task.done()]
+        sync = getattr(self.page, "_sync", None)
+        if pending and sync is not None:
+            with contextlib.suppress(Exception):  # the page or the loop went away
+                sync(settle(pending, SHOT_WAIT_S))
+        for task in self._soon:
+            task.cancel()  # a no-op for those done
+        self._soon.clear()
+        lost, self._kept = self._kept - set(self.taken.values()), set()
+        return lost
+
+    async def _capture(self, page: Any) -> bytes | None:
+        """The viewport as a PNG (CSS pixels), or ``None``; never raises."""
+        current = asyncio.current_task()
+        earlier = [t for t in pictures_in_flight(self.page) if t is not current]
+        if earlier:  # never two pictures of a page at once (engine/tracing.py)
+            await asyncio.wait(earlier, timeout=SHOT_WAIT_S)
+        try:
+            if self._session is None:
+                self._session = await page.context.new_cdp_session(page)
+            return await asyncio.wait_for(_viewport_png(self._session), SHOT_WAIT_S)
+        except Exception:  # the page navigated, closed or crashed: no picture
+            return None
+
+    async def _write(
+        self,
+        early: asyncio.Task[bytes | None],
+        box: asyncio.Task[tuple[float, float, float, float] | None],
+        path: Path,
+        key: str,
+    ) -> None:
+        self._kept.add(str(path))
+        try:
+            png, where = await early, await box
+        except asyncio.CancelledError:  # given up before the action: no picture
+            return
+        if png is None:
+            return
+        if where is not None:
+            with contextlib.suppress(pngmark.PngError):  # kept without the highlight
+                png = await asyncio.wrap_future(_DRAWING.submit(pngmark.highlight, png, where))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(png)
+        except OSError:
+            return
+        self.taken[key] = str(path)
+
+
+# The highlight is drawn on a thread: zlib lets go of the interpreter while it works.
+_DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pacts-highlight")
+
+
+async def _box(target: Any) -> tuple[float, float, float, float] | None:
+    """``target``'s box in the viewport (Playwright's, frames included), or ``None``."""
+    if target is None:
+        return None
+    try:
+        box = await target.bounding_box(BOX_TIMEOUT_MS)
+    except Exception:  # gone, or not one element: the picture is kept without a highlight
+        return None
+    if not box or box["width"] <= 0 or box["height"] <= 0:
+        return None
+    return (box["x"], box["y"], box["width"], box["height"])
+
+
+async def _viewport_png(session: Any) -> bytes | None:
+    """The viewport at one image pixel per CSS pixel (the boxes' unit), PNG-encoded for
+    speed (every row filtered "Up", which :mod:`pngmark` undoes a row at a time)."""
+    metrics = await session.send("Page.getLayoutMetrics", None, None)
+    view = metrics["cssVisualViewport"]
+    clip = {
+        "x": float(view["pageX"]),
+        "y": float(view["pageY"]),
+        "width": float(view["clientWidth"]),
+        "height": float(view["clientHeight"]),
+        "scale": 1.0,
+    }
+    params = {"format": "png", "optimizeForSpeed": True, "clip": clip}
+    shot = await session.send("Page.captureScreenshot", params, None)
+    data = shot.get("data") if isinstance(shot, dict) else None
+    return base64.b64decode(data) if data else None

@@ -223,14 +223,16 @@ class Run:
         except ValueError:
             value = None
         # For a locator that matches no element or several (selector drift), every rung only
-        # reads the page: the page after the round is the page before it. Such a heal is
-        # shown by one picture taken afterwards with the healed element highlighted; the
-        # plain "before" picture is taken afterwards only when the round heals nothing. It is
-        # taken up front when a rung may change the page (revealing a hidden or covered
-        # element) and when a person is asked (the human checkpoint shows it).
+        # reads the page: the page after the round is the page before it. Such a round is
+        # shown by one picture, asked for now and taken while the ladder works
+        # (engine/artifacts.py): kept with the healed element highlighted when the round
+        # heals, as the plain "before" picture when it does not. The "before" picture is
+        # taken up front, at once, when a rung may change the page (revealing a hidden or
+        # covered element) and when a person is asked (the human checkpoint shows it).
         shot = f"step{self.index + 1}-heal{prog.heal_rounds}"
         read_only = prog.failure.type is FailureType.NOT_UNIQUE and not self.options.interactive
         before = None if read_only else self.shots.take(f"{shot}-before")
+        early = self.shots.early() if read_only else None
         ctx = HealContext(
             page=self.page,
             plan=self.plan,
@@ -256,9 +258,9 @@ class Run:
             return self._signal(Outcome.ABSTAINED, prog)
         applied = result is not None and result.accepted and (result.locator or result.repaired)
         # The rungs only read the page: on a page that did not change meanwhile, another
-        # round would read the same page and abstain the same way. Asked before this
-        # round's pictures are taken: a screenshot changes the DOM for a moment (Playwright
-        # hides the caret with a style element).
+        # round would read the same page and abstain the same way. Asked before a picture
+        # is taken at once: Playwright's screenshot changes the DOM for a moment (it hides
+        # the caret with a style element).
         last = prog.heal_rounds >= self.options.max_heal_rounds
         if not (applied or last) and read_only and unchanged_since(self.page, self.monitor, mark):
             prog.exhausted = True
@@ -270,7 +272,7 @@ class Run:
                 update={"evidence": (*prog.failure.evidence, note)}
             )
         if read_only and not (applied and result is not None and result.locator):
-            before = self.shots.take(f"{shot}-before")
+            before = self.shots.keep(early, f"{shot}-before")
         update: dict[str, object] = {"screenshot_before": before, "accepted": bool(applied)}
         if not attempt.duration_ms:
             update["duration_ms"] = (time.monotonic() - started) * 1000
@@ -281,7 +283,10 @@ class Run:
                     outline = to_playwright(self.page, result.locator)
                 except UnrenderableLocator:
                     outline = None  # the retry's gate will say why; the shot stays plain
-                after = self.shots.take(f"{shot}-after", outline=outline)
+                if read_only:
+                    after = self.shots.keep(early, f"{shot}-after", outline=outline)
+                else:
+                    after = self.shots.take(f"{shot}-after", outline=outline)
                 update["screenshot_after"] = after
             prog.healed = True
             prog.pending = (ctx, len(prog.heals), result)
@@ -422,6 +427,9 @@ class Run:
             if prog is not None and prog.failure is not None and self.index not in self.records:
                 self._finish_step("failed")
         steps = [self.records.get(i) or not_run(self.plan, i) for i in range(len(self.plan.steps))]
+        lost = self.shots.finish()  # the heal pictures taken in the background
+        if lost:
+            steps = [_without_pictures(step, lost) for step in steps]
         self.record = build_verdict(
             self.plan,
             steps,
@@ -438,6 +446,17 @@ class Run:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else ""
+
+
+def _without_pictures(step: StepRecord, lost: set[str]) -> StepRecord:
+    """``step`` without the heal pictures that were never written."""
+    if not any(h.screenshot_after in lost for h in step.heals):
+        return step
+    heals = tuple(
+        h.model_copy(update={"screenshot_after": None}) if h.screenshot_after in lost else h
+        for h in step.heals
+    )
+    return step.model_copy(update={"heals": heals})
 
 
 def not_run(plan: Plan, index: int) -> StepRecord:

@@ -55,21 +55,34 @@ SHOT_WAIT_S = 2.0  # the longest the run waits for its last pictures at its end
 # full-page capture (an image target's search) taken during one came back as the viewport
 # repeated down the page, and the picture was "not on the page" (about 1 run in 30 under
 # load). ``await_pictures`` is called before every other screenshot.
-_in_flight: weakref.WeakKeyDictionary[object, list[asyncio.Task[str | None]]] = (
-    weakref.WeakKeyDictionary()
-)
+# A heal picture (``engine/artifacts.py``) is taken the same way and is listed here too.
+_in_flight: weakref.WeakKeyDictionary[object, list[asyncio.Task[Any]]] = weakref.WeakKeyDictionary()
+
+
+def pictures_in_flight(page: Page) -> list[asyncio.Task[Any]]:
+    """The pictures of ``page`` still being taken in the background."""
+    key = getattr(page, "_impl_obj", page)
+    return [task for task in _in_flight.get(key, ()) if not task.done()]
+
+
+def picture_in_flight(page: Page, task: asyncio.Task[Any]) -> None:
+    """List ``task`` (a picture of ``page`` taken in the background) until it is done."""
+    key = getattr(page, "_impl_obj", page)
+    # only those still being taken are kept: a long run on one page that takes no other
+    # screenshot does not hold every picture it took
+    _in_flight[key] = [*pictures_in_flight(page), task]
 
 
 def await_pictures(page: Page) -> None:
-    """Wait until the step pictures still being taken on ``page`` are done (at most
+    """Wait until the pictures still being taken on ``page`` are done (at most
     :data:`SHOT_WAIT_S`); they are written later by their tracer, as always."""
     key = getattr(page, "_impl_obj", page)
-    tasks = [task for task in _in_flight.get(key, ()) if not task.done()]
+    tasks = pictures_in_flight(page)
     _in_flight.pop(key, None)
     sync = getattr(page, "_sync", None)
     if tasks and sync is not None:
         with contextlib.suppress(Exception):  # the page or the loop went away
-            sync(_settle(tasks, SHOT_WAIT_S))
+            sync(settle(tasks, SHOT_WAIT_S))
 
 
 MIN_SECRET_LENGTH = 4  # shorter values are not masked (they would mangle every text)
@@ -264,10 +277,7 @@ class Tracer:
         path = self.folder / f"step{index + 1:02d}.jpg"
         task = loop.create_task(_capture(impl))
         self._pending.append((path, task))
-        # only those still being taken are kept: a long run on one page that takes no other
-        # screenshot does not hold every picture it took
-        key = getattr(self.page, "_impl_obj", self.page)
-        _in_flight[key] = [t for t in _in_flight.get(key, ()) if not t.done()] + [task]
+        picture_in_flight(self.page, task)
         return str(path), None
 
     def _flush(self, *, wait: bool) -> None:
@@ -278,7 +288,7 @@ class Tracer:
             tasks = [task for _path, task in self._pending]
             if sync is not None:
                 with contextlib.suppress(Exception):  # the page or the loop went away
-                    sync(_settle(tasks, SHOT_WAIT_S))
+                    sync(settle(tasks, SHOT_WAIT_S))
         while self._pending:
             path, task = self._pending[0]
             if not task.done():
@@ -373,5 +383,6 @@ async def _capture(session: Any) -> str | None:
         return None
 
 
-async def _settle(tasks: list[asyncio.Task[str | None]], seconds: float) -> None:
+async def settle(tasks: list[asyncio.Task[Any]], seconds: float) -> None:
+    """Wait for ``tasks``, at most ``seconds``."""
     await asyncio.wait(tasks, timeout=seconds)

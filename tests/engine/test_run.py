@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import dataclasses
+import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
 
+from pytest_pacts.engine import artifacts
+from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.api import record_run
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
-from pytest_pacts.models import Step
+from pytest_pacts.engine.pngmark import ALPHA, FILL
+from pytest_pacts.models import Action, Step
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealAttempt, HealRung, RcaClass
 from pytest_pacts.store import open_store
@@ -110,6 +116,88 @@ def test_a_heal_of_a_vanished_locator_takes_one_picture(
     assert heals[0].accepted
     shots = sorted(f.name for f in tmp_path.rglob("*.png") if "heal" in f.name)
     assert shots == [Path(str(heals[0].screenshot_after)).name], shots
+
+
+PAINT = """<h1>Paint</h1>
+<button id="paint" style="position: absolute; left: 100px; top: 100px; width: 200px;
+  height: 60px; border: 0; background: rgb(0, 128, 0); color: rgb(0, 128, 0)"
+  onclick="document.body.style.background = 'rgb(0, 0, 255)'">Paint</button>"""
+
+# one pixel of a PNG file, read by the browser
+PIXEL = """async ([data, x, y]) => {
+  const img = new Image();
+  img.src = 'data:image/png;base64,' + data;
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = img.width; canvas.height = img.height;
+  const g = canvas.getContext('2d');
+  g.drawImage(img, 0, 0);
+  return [...g.getImageData(x, y, 1, 1).data.slice(0, 3)];
+}"""
+
+
+def test_a_heal_picture_shows_the_page_before_the_healed_action(
+    shared_tab: Page, site: Site, tmp_path: Path
+) -> None:
+    """The picture is taken in the background while the heal and the retry run; the healed
+    click (which paints the page blue) waits for it, and the element is highlighted."""
+    url = site.add("paint.html", PAINT)
+    paint = Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Paint")
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path))
+    p = plan(url, ("click", "Paint", "", ""))
+    record = run(shared_tab, p, pom={0: css("#gone", "Paint")}, healer=FakeHealer(paint),
+                 options=options)  # fmt: skip
+    assert record.verdict == "pass", record.rca
+    heal = record.steps[0].heals[0]
+    assert heal.screenshot_after and heal.screenshot_before is None
+    assert shared_tab.evaluate("getComputedStyle(document.body).backgroundColor") == (
+        "rgb(0, 0, 255)"
+    )  # the click was made
+    data = base64.b64encode(Path(heal.screenshot_after).read_bytes()).decode()
+    shared_tab.set_content("<p>pixels</p>")
+
+    def pixel(x: int, y: int) -> list[int]:
+        return list(shared_tab.evaluate(PIXEL, [data, x, y]))
+
+    def near(got: list[int], want: tuple[int, ...]) -> bool:
+        return all(abs(a - b) <= 3 for a, b in zip(got, want, strict=True))
+
+    assert near(pixel(600, 400), (255, 255, 255)), pixel(600, 400)  # before the click
+    blend = tuple(
+        round(c * (1 - ALPHA) + f * ALPHA) for c, f in zip((0, 128, 0), FILL, strict=True)
+    )
+    assert near(pixel(200, 130), blend), pixel(200, 130)  # the button, highlighted
+    assert near(pixel(100, 130), FILL), pixel(100, 130)  # its outline
+    assert near(pixel(90, 130), (255, 255, 255)), pixel(90, 130)  # nothing beside it
+
+
+def test_the_healed_action_waits_for_the_heal_picture(
+    shared_tab: Page, site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A picture still being taken holds the next action back until it is taken (here one
+    made 400 ms slow), and a second action does not wait again."""
+    url = site.add(
+        "paint-clock.html", PAINT.replace('onclick="', 'onclick="window.at = Date.now(); ')
+    )
+    shared_tab.goto(url)
+    taken: list[float] = []
+    real = artifacts._viewport_png
+
+    async def slow(session: object) -> bytes | None:
+        png = await real(session)
+        await asyncio.sleep(0.4)
+        taken.append(time.time() * 1000)
+        return png
+
+    monkeypatch.setattr(artifacts, "_viewport_png", slow)
+    shots = artifacts.Shots(shared_tab, str(tmp_path), "REQ-1")
+    button = shared_tab.locator("#paint")
+    path = shots.keep(shots.early(), "heal1-after", outline=button)
+    assert perform(shared_tab, button, Action.CLICK, None, step_index=0, timeout_ms=3000) is None
+    assert taken and taken[0] <= shared_tab.evaluate("window.at")
+    assert shots.finish() == set() and path and Path(path).is_file()
+    assert perform(shared_tab, button, Action.CLICK, None, step_index=0, timeout_ms=3000) is None
+    assert len(taken) == 1
 
 
 def test_a_round_that_heals_nothing_keeps_the_page_it_found(

@@ -1,0 +1,139 @@
+"""A highlight drawn into a PNG: a translucent box with a solid border over one element.
+
+A heal's picture is taken before the heal knows which element it will choose (so that it is
+taken while the heal runs, ``engine/artifacts.py``); the chosen element is then marked in the
+picture here. Only the rows from the top of the image to the one below the box are decoded,
+and only the rows of the box and the one below it are written again (unfiltered); the rest
+of the image is kept byte for byte. Chromium's fast PNG encoder (``optimizeForSpeed``)
+filters every row with "Up", which is undone a whole row at a time; the other filters are
+undone byte by byte (slower, still correct).
+
+Supported: 8-bit RGB and RGBA, not interlaced (what Chromium writes); anything else raises
+:class:`PngError` and the picture is kept as it is.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+FILL = (232, 89, 12)
+ALPHA = 0.45
+BORDER = 2  # pixels
+MAX_PIXELS = 40_000_000  # a bound on the decoded size (about 120 MB of RGB)
+
+
+class PngError(ValueError):
+    """A PNG this module does not read."""
+
+
+def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    if not png.startswith(SIGNATURE):
+        raise PngError("not a PNG")
+    out: list[tuple[bytes, bytes]] = []
+    at = len(SIGNATURE)
+    while at + 12 <= len(png):
+        (size,) = struct.unpack(">I", png[at : at + 4])
+        kind = png[at + 4 : at + 8]
+        out.append((kind, png[at + 8 : at + 8 + size]))
+        at += 12 + size
+        if kind == b"IEND":
+            return out
+    raise PngError("the PNG ends before its IEND chunk")
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    body = kind + data
+    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+
+def _add(a: bytes, b: bytes) -> bytes:
+    """``a + b`` byte by byte, modulo 256, computed on whole rows as integers."""
+    n = len(a)
+    low, high = int.from_bytes(b"\x7f" * n, "big"), int.from_bytes(b"\x80" * n, "big")
+    x, y = int.from_bytes(a, "big"), int.from_bytes(b, "big")
+    return (((x & low) + (y & low)) ^ ((x ^ y) & high)).to_bytes(n, "big")
+
+
+def _paeth(a: int, b: int, c: int) -> int:
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    if pa <= pb and pa <= pc:
+        return a
+    return b if pb <= pc else c
+
+
+def _unfilter(kind: int, row: bytes, prior: bytes, bpp: int) -> bytes:
+    """One row of raw pixels from its filtered bytes and the row above (raw)."""
+    if kind == 0:
+        return row
+    if kind == 2:
+        return _add(row, prior)
+    if kind not in (1, 3, 4):
+        raise PngError(f"unknown row filter {kind}")
+    out = bytearray(row)
+    for i in range(len(out)):
+        left = out[i - bpp] if i >= bpp else 0
+        if kind == 1:
+            out[i] = (out[i] + left) & 0xFF
+        elif kind == 3:
+            out[i] = (out[i] + ((left + prior[i]) >> 1)) & 0xFF
+        else:
+            corner = prior[i - bpp] if i >= bpp else 0
+            out[i] = (out[i] + _paeth(left, prior[i], corner)) & 0xFF
+    return bytes(out)
+
+
+def highlight(png: bytes, box: tuple[float, float, float, float]) -> bytes:
+    """``png`` with the box ``(x, y, width, height)`` (image pixels) highlighted: filled with
+    :data:`FILL` at :data:`ALPHA` and outlined :data:`BORDER` pixels wide. A box outside the
+    image leaves it as it is."""
+    chunks = _chunks(png)
+    if not chunks or chunks[0][0] != b"IHDR" or len(chunks[0][1]) != 13:
+        raise PngError("no IHDR chunk first")
+    width, height, depth, color, _comp, _filt, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+    if depth != 8 or color not in (2, 6) or interlace:
+        raise PngError(f"unsupported PNG: depth {depth}, colour {color}, interlace {interlace}")
+    if width * height > MAX_PIXELS:
+        raise PngError(f"image too large: {width}x{height}")
+    x, y, w, h = box
+    x0, y0 = max(0, round(x)), max(0, round(y))
+    x1, y1 = min(width, round(x + w)), min(height, round(y + h))
+    if x1 <= x0 or y1 <= y0:
+        return png
+    bpp = 3 if color == 2 else 4
+    stride = width * bpp + 1
+    raw = bytearray(zlib.decompress(b"".join(data for kind, data in chunks if kind == b"IDAT")))
+    if len(raw) != stride * height:
+        raise PngError("the image data does not match its size")
+    last = min(y1, height - 1)  # the row below the box is written again too (it may be "Up")
+    prior = bytes(width * bpp)
+    rows: dict[int, bytearray] = {}
+    for r in range(last + 1):
+        start = r * stride
+        prior = _unfilter(raw[start], bytes(raw[start + 1 : start + stride]), prior, bpp)
+        if r >= y0:
+            rows[r] = bytearray(prior)
+    tables = [bytes(round(v * (1 - ALPHA) + c * ALPHA) for v in range(256)) for c in FILL]
+    a, b = x0 * bpp, x1 * bpp
+    span = x1 - x0
+    edge = min(BORDER, span, y1 - y0)
+    for r in range(y0, y1):
+        seg = rows[r][a:b]
+        solid = r < y0 + edge or r >= y1 - edge
+        for k, (table, c) in enumerate(zip(tables, FILL, strict=True)):
+            if solid:
+                seg[k::bpp] = bytes([c]) * span
+                continue
+            seg[k::bpp] = bytes(seg[k::bpp]).translate(table)
+            for col in (*range(edge), *range(span - edge, span)):
+                seg[col * bpp + k] = c
+        rows[r][a:b] = seg
+    for r in range(y0, last + 1):
+        start = r * stride
+        raw[start] = 0
+        raw[start + 1 : start + stride] = rows[r]
+    head = [_chunk(kind, data) for kind, data in chunks if kind not in (b"IDAT", b"IEND")]
+    idat = _chunk(b"IDAT", zlib.compress(bytes(raw), 1))
+    return SIGNATURE + b"".join(head) + idat + _chunk(b"IEND", b"")
