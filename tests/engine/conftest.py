@@ -34,8 +34,12 @@ def site() -> Site:
     return Site()
 
 
-def _open(browser: Browser, site: Site) -> Page:
-    context = browser.new_context(viewport={"width": 1000, "height": 700})
+def open_tab(browser: Browser, site: Site, scale: float = 1) -> Page:
+    """A page of a new context (1000×700 CSS pixels, ``scale`` device pixels to one) that
+    serves ``site``."""
+    context = browser.new_context(
+        viewport={"width": 1000, "height": 700}, device_scale_factor=scale
+    )
     context.set_default_timeout(5_000)
 
     def serve(route: Route) -> None:
@@ -53,7 +57,7 @@ def _open(browser: Browser, site: Site) -> Page:
 @pytest.fixture
 def tab(engine_browser: Browser, site: Site) -> Iterator[Page]:
     """A fresh context per test."""
-    page = _open(engine_browser, site)
+    page = open_tab(engine_browser, site)
     yield page
     page.context.close()
 
@@ -61,6 +65,6 @@ def tab(engine_browser: Browser, site: Site) -> Iterator[Page]:
 @pytest.fixture(scope="module")
 def shared_tab(engine_browser: Browser, site: Site) -> Iterator[Page]:
     """One page for a module whose runs cannot affect each other (each run navigates)."""
-    page = _open(engine_browser, site)
+    page = open_tab(engine_browser, site)
     yield page
     page.context.close()

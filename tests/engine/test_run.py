@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from pytest_pacts.engine import artifacts
 from pytest_pacts.engine.actions import perform
@@ -23,6 +23,7 @@ from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealAttempt, HealRung, RcaClass
 from pytest_pacts.store import open_store
 
+from .conftest import open_tab
 from .helpers import FAST, Site, css, plan, run
 
 PAGE = """<h1>Shop</h1>
@@ -123,7 +124,7 @@ PAINT = """<h1>Paint</h1>
   height: 60px; border: 0; background: rgb(0, 128, 0); color: rgb(0, 128, 0)"
   onclick="document.body.style.background = 'rgb(0, 0, 255)'">Paint</button>"""
 
-# one pixel of a PNG file, read by the browser
+# one pixel of a PNG file, at CSS pixel (x, y), read by the browser
 PIXEL = """async ([data, x, y]) => {
   const img = new Image();
   img.src = 'data:image/png;base64,' + data;
@@ -132,16 +133,20 @@ PIXEL = """async ([data, x, y]) => {
   canvas.width = img.width; canvas.height = img.height;
   const g = canvas.getContext('2d');
   g.drawImage(img, 0, 0);
-  return [...g.getImageData(x, y, 1, 1).data.slice(0, 3)];
+  const k = img.width / 1000;  // the picture's pixels per CSS pixel of the 1000 px viewport
+  return [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)];
 }"""
 
 
+@pytest.mark.parametrize("scale", [1, 2])
 def test_a_heal_picture_shows_the_page_before_the_healed_action(
-    shared_tab: Page, site: Site, tmp_path: Path
+    engine_browser: Browser, site: Site, tmp_path: Path, scale: int
 ) -> None:
     """The picture is taken in the background while the heal and the retry run; the healed
-    click (which paints the page blue) waits for it, and the element is highlighted."""
+    click (which paints the page blue) waits for it, and the element is highlighted where
+    it is in the picture, on a page of ``scale`` device pixels to a CSS pixel too."""
     url = site.add("paint.html", PAINT)
+    shared_tab = open_tab(engine_browser, site, scale)
     paint = Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Paint")
     options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path))
     p = plan(url, ("click", "Paint", "", ""))
@@ -169,6 +174,7 @@ def test_a_heal_picture_shows_the_page_before_the_healed_action(
     assert near(pixel(200, 130), blend), pixel(200, 130)  # the button, highlighted
     assert near(pixel(100, 130), FILL), pixel(100, 130)  # its outline
     assert near(pixel(90, 130), (255, 255, 255)), pixel(90, 130)  # nothing beside it
+    shared_tab.context.close()
 
 
 def test_the_healed_action_waits_for_the_heal_picture(
@@ -183,7 +189,7 @@ def test_the_healed_action_waits_for_the_heal_picture(
     taken: list[float] = []
     real = artifacts._viewport_png
 
-    async def slow(session: object) -> bytes | None:
+    async def slow(session: object) -> tuple[bytes, float] | None:
         png = await real(session)
         await asyncio.sleep(0.4)
         taken.append(time.time() * 1000)
