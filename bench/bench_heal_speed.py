@@ -13,7 +13,10 @@ burst of load on the machine hits both sides alike):
   reworded, a form's container renamed; every drift is healed from the v1 recipes.
 
 Both take screenshots and write the store as a pytest run does (heal proposals, healing
-memory, the run history), in one Chromium, a fresh context per run. Printed:
+memory, the run history), in one Chromium, a fresh context per run. A heal's picture is
+taken in the background while its round runs (``engine/artifacts.py``), so on two cores it
+slows the round it does not hold up; ``--no-pictures`` runs both sides without screenshots,
+for the ladder's own time. Printed:
 
 - **(a) healed step cost**: for every step B healed, B's step time minus A's for the same
   step (median; target ≤ 250 ms);
@@ -123,8 +126,11 @@ class Healed:
 
 
 class Bench:
-    def __init__(self, browser: Browser, v1: DemoServer, v2: DemoServer, tmp: Path) -> None:
+    def __init__(
+        self, browser: Browser, v1: DemoServer, v2: DemoServer, tmp: Path, pictures: bool = True
+    ) -> None:
         self.browser, self.v1, self.v2, self.tmp = browser, v1, v2, tmp
+        self.pictures = pictures
         self.seed = tmp / "seed.db"
         self.runs = 0
         self.heal_cpu: list[float] = []  # CPU seconds of each accepted heal round
@@ -146,7 +152,7 @@ class Bench:
         options = EngineOptions(
             step_timeout_ms=8_000,
             navigation_timeout_ms=15_000,
-            artifacts_dir=str(self.tmp / f"shots{self.runs}"),
+            artifacts_dir=str(self.tmp / f"shots{self.runs}") if self.pictures else None,
         )
         with open_store(store_file) as store:
             settings = RunSettings(options=options, base_url=server.url, env={})
@@ -307,6 +313,7 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="profile the drifted side")
     parser.add_argument("--dump", metavar="FILE", help="with --profile: save the pstats there")
     parser.add_argument("--calls", action="store_true", help="time a heal round's page calls")
+    parser.add_argument("--no-pictures", action="store_true", help="both sides without screenshots")
     args = parser.parse_args()
     plans = sample_plans()
     load = os.getloadavg()
@@ -320,7 +327,7 @@ def main() -> int:
         v1, v2 = DemoServer("v1").start(), DemoServer("v2").start()
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         try:
-            bench = Bench(browser, v1, v2, Path(tmp))
+            bench = Bench(browser, v1, v2, Path(tmp), pictures=not args.no_pictures)
             bench_heal_cpu = bench.heal_cpu
             with open_store(bench.seed):
                 pass
