@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFTEST = (ROOT / "sample_requirements" / "conftest.py").read_text()
@@ -41,7 +42,7 @@ def _compare(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_v2_passes_and_flags_what_changed_since_v1(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, module_browser: Browser
 ) -> None:
     pytester.makeconftest(CONFTEST)
     pytester.makefile(".req.yaml", cart=CART)
@@ -81,6 +82,19 @@ def test_v2_passes_and_flags_what_changed_since_v1(
     html = (pytester.path / "report.html").read_text()
     assert "pacts-regressions" in html and "Add to Cart" in html
     assert "data:image/jpeg;base64," in html  # before/now pictures, self-contained
+    # as a person sees it: the row opened, the before/now pictures shown, and pytest-html's
+    # media viewer shows the heal's picture (it takes the row's first <img>: the before/now
+    # pictures were that, and the viewer stayed blank)
+    page = module_browser.new_page()
+    try:
+        page.goto((pytester.path / "report.html").as_uri())
+        page.locator("tbody.results-table-row td.col-result").first.click()
+        viewer = page.locator(".media-container__viewport img").first
+        assert viewer.evaluate("i => i.src.startsWith('data:image/png') && i.naturalWidth > 0")
+        shown = page.get_by_role("img", name="step 4 now")
+        assert (shown.bounding_box() or {}).get("height", 0) > 50
+    finally:
+        page.close()
 
     # compact: small JPEGs, bounded per bundle; the v1 bundle's pictures were pruned
     pictures = sorted(v2_dir.rglob("trace/step*.jpg"))
