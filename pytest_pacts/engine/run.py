@@ -450,10 +450,11 @@ def _first_line(exc: BaseException) -> str:
 
 def _without_pictures(step: StepRecord, lost: set[str]) -> StepRecord:
     """``step`` without the heal pictures that were never written."""
-    if not any(h.screenshot_after in lost for h in step.heals):
+    sides = ("screenshot_before", "screenshot_after")
+    if not any(getattr(h, side) in lost for h in step.heals for side in sides):
         return step
     heals = tuple(
-        h.model_copy(update={"screenshot_after": None}) if h.screenshot_after in lost else h
+        h.model_copy(update={side: None for side in sides if getattr(h, side) in lost})
         for h in step.heals
     )
     return step.model_copy(update={"heals": heals})

@@ -206,6 +206,27 @@ def test_the_healed_action_waits_for_the_heal_picture(
     assert len(taken) == 1
 
 
+def test_a_heal_picture_that_never_came_is_left_out_of_the_record(
+    shared_tab: Page, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A background picture the browser never delivered (a crashed or closed page): the
+    heal's record names no file, for a round that healed and for one that did not."""
+
+    async def none(session: object) -> tuple[bytes, float] | None:
+        return None
+
+    monkeypatch.setattr(artifacts, "_viewport_png", none)
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path), max_heal_rounds=1)
+    p = plan(url, ("click", "Buy", "", "text_visible:Bought"), ("click", "Nothing like it", "", ""))
+    pom = {0: css("#gone", "Buy"), 1: css("#gone-too", "Nothing like it")}
+    record = run(shared_tab, p, pom=pom, healer=HealingLadder(), options=options)
+    healed, failed = record.steps[0].heals[0], record.steps[1].heals[0]
+    assert healed.accepted and not failed.accepted, record.steps
+    assert healed.screenshot_after is None and failed.screenshot_before is None
+    assert not list(tmp_path.rglob("*heal*.png"))
+    assert not any("heal" in key for key in record.artifacts)
+
+
 def test_a_round_that_heals_nothing_keeps_the_page_it_found(
     shared_tab: Page, url: str, tmp_path: Path
 ) -> None:
