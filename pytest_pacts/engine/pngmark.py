@@ -104,8 +104,14 @@ def highlight(png: bytes, box: tuple[float, float, float, float]) -> bytes:
         return png
     bpp = 3 if color == 2 else 4
     stride = width * bpp + 1
-    raw = bytearray(zlib.decompress(b"".join(data for kind, data in chunks if kind == b"IDAT")))
-    if len(raw) != stride * height:
+    # inflated no further than the image's own size: a PNG cannot make it use more memory
+    inflate = zlib.decompressobj()
+    idat = b"".join(data for kind, data in chunks if kind == b"IDAT")
+    try:
+        raw = bytearray(inflate.decompress(idat, stride * height))
+    except zlib.error as exc:
+        raise PngError(f"the image data does not inflate: {exc}") from exc
+    if len(raw) != stride * height or inflate.unconsumed_tail:
         raise PngError("the image data does not match its size")
     last = min(y1, height - 1)  # the row below the box is written again too (it may be "Up")
     prior = bytes(width * bpp)

@@ -151,3 +151,8 @@ def test_a_broken_file_is_refused() -> None:
     huge = struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0)
     with pytest.raises(PngError, match="too large"):
         highlight(pngmark.SIGNATURE + _chunk(b"IHDR", huge) + _chunk(b"IEND", b""), (1, 1, 5, 5))
+    ihdr = _chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 8, 2, 0, 0, 0))
+    for data in (b"not zlib", zlib.compress(bytes((W * 3 + 1) * H * 50))):  # 50 times its size
+        png = pngmark.SIGNATURE + ihdr + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
+        with pytest.raises(PngError):
+            highlight(png, (1, 1, 5, 5))
