@@ -17,6 +17,8 @@ from __future__ import annotations
 import struct
 import zlib
 
+from pytest_pacts.errors import PactsError
+
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 FILL = (232, 89, 12)
 ALPHA = 0.45
@@ -24,7 +26,7 @@ BORDER = 2  # pixels
 MAX_PIXELS = 40_000_000  # a bound on the decoded size (about 120 MB of RGB)
 
 
-class PngError(ValueError):
+class PngError(PactsError, ValueError):
     """A PNG this module does not read."""
 
 

@@ -26,9 +26,9 @@ LIMIT_S = (STEP_MS + 2 * bounded.MARGIN_MS) / 1000 + 4
 
 @pytest.fixture
 def fresh(engine_browser: Browser, site: Site) -> Iterator[Page]:
-    from .conftest import _open
+    from .conftest import open_tab
 
-    page = _open(engine_browser, site)
+    page = open_tab(engine_browser, site)
     yield page
     page.context.close()  # closing a context a deadline already closed is a no-op
 

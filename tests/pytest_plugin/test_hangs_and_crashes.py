@@ -4,6 +4,7 @@ pages hang (served over HTTP from 127.0.0.1) or whose browser process is killed.
 from __future__ import annotations
 
 import http.server
+import re
 import sqlite3
 import threading
 import time
@@ -92,7 +93,8 @@ def test_a_page_that_hangs_after_load_stops_discovery_not_the_session(
     line = next(x for x in result.outlines if "discovery gave up" in x)
     assert "a_hang.req.yaml" in line, line  # located on the requirement's file and row
     # discovery gives up with the run's own patience: the 2 s step timeout + the 2 s margin
-    assert "got no answer within 4.0 s" in line, line
+    # (the time it waited, measured: 4.1 s on a loaded machine)
+    assert re.search(r"got no answer within 4\.[0-4] s", line), line
     result.assert_outcomes(passed=1, failed=1)
     assert "the page stopped responding" in text
     assert [r[1] for r in _runs(pytester)] == ["finished", "finished"]

@@ -91,8 +91,11 @@ def test_a_neighbour_that_only_sits_where_the_element_was_is_refused(tab: Page) 
 
 
 def test_no_similarity_heal_on_a_page_that_never_settles(tab: Page) -> None:
+    # a timer and every animation frame change it: a renderer too loaded to run the timer
+    # between two frames still draws no frame without a change
     tab.set_content("""<button id="go" class="btn">Go</button><p id="clock"></p>
-        <script>setInterval(() => clock.textContent = Date.now(), 5)</script>""")
+        <script>setInterval(() => clock.textContent = Date.now(), 5);
+        (function tick(t) { clock.dataset.t = t; requestAnimationFrame(tick); })(0);</script>""")
     plan, state = discovered(tab, "Go")
     tab.evaluate("() => { document.querySelector('#go').id = 'went'; }")
     old = Locator(strategy=Strategy.CSS, confidence=0.7, css="#go")
