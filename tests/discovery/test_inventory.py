@@ -3,7 +3,6 @@ project's own discovery resolves to exactly that element, and the annotated scre
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from pytest_pacts.discovery.inventory import (
     list_elements,
 )
 from pytest_pacts.models.requirement import Action, Target
+from tests.pixels import pixel
 
 
 @pytest.fixture(scope="module")
@@ -103,25 +103,6 @@ def test_a_locator_of_another_element_is_refused(tab: Page) -> None:
     assert not _is_listed(tab, "t1", 1, result)  # "One" is not the second listed element
 
 
-def _pixel(page: Page, png: Path, x: float, y: float) -> list[int]:
-    data = base64.b64encode(png.read_bytes()).decode()
-    return list(
-        page.evaluate(
-            """async ([data, x, y]) => {
-              const img = new Image();
-              img.src = 'data:image/png;base64,' + data;
-              await img.decode();
-              const c = document.createElement('canvas');
-              c.width = img.width; c.height = img.height;
-              const g = c.getContext('2d');
-              g.drawImage(img, 0, 0);
-              return [...g.getImageData(x, y, 1, 1).data].slice(0, 3);
-            }""",
-            [data, x, y],
-        )
-    )
-
-
 def test_annotated_screenshot_boxes_each_element(
     tab: Page, demo: DemoServer, tmp_path: Path
 ) -> None:
@@ -135,10 +116,10 @@ def test_annotated_screenshot_boxes_each_element(
     checker = tab.context.new_page()
     try:
         # the box's left border, half-way down, is drawn in the named colour (#d6336c)
-        r, g, b = _pixel(checker, shot, x - 1, y + h / 2)
+        r, g, b = pixel(checker, shot, x - 1, y + h / 2)
         assert abs(r - 0xD6) < 40 and abs(g - 0x33) < 40 and abs(b - 0x6C) < 40, (r, g, b)
         # the number tag in the box's corner holds white text on that colour
-        tag = _pixel(checker, shot, x + 1, y + 1)
+        tag = pixel(checker, shot, x + 1, y + 1)
         assert tag != [255, 255, 255]
     finally:
         checker.close()
@@ -146,7 +127,7 @@ def test_annotated_screenshot_boxes_each_element(
     grey = annotate(tab, [unnamed], tmp_path / "grey.png", timeout_ms=10_000)
     checker = tab.context.new_page()
     try:
-        r, g, b = _pixel(checker, grey, 9, 30)
+        r, g, b = pixel(checker, grey, 9, 30)
         assert abs(r - 0x86) < 30 and abs(g - 0x8E) < 30 and abs(b - 0x96) < 30, (r, g, b)
     finally:
         checker.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import base64
 import dataclasses
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from pytest_pacts.models import Action, Step
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealAttempt, HealRung, RcaClass
 from pytest_pacts.store import open_store
+from tests.pixels import pixel
 
 from .conftest import open_tab
 from .helpers import FAST, Site, css, plan, run
@@ -124,19 +124,6 @@ PAINT = """<h1>Paint</h1>
   height: 60px; border: 0; background: rgb(0, 128, 0); color: rgb(0, 128, 0)"
   onclick="document.body.style.background = 'rgb(0, 0, 255)'">Paint</button>"""
 
-# one pixel of a PNG file, at CSS pixel (x, y), read by the browser
-PIXEL = """async ([data, x, y]) => {
-  const img = new Image();
-  img.src = 'data:image/png;base64,' + data;
-  await img.decode();
-  const canvas = document.createElement('canvas');
-  canvas.width = img.width; canvas.height = img.height;
-  const g = canvas.getContext('2d');
-  g.drawImage(img, 0, 0);
-  const k = img.width / 1000;  // the picture's pixels per CSS pixel of the 1000 px viewport
-  return [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)];
-}"""
-
 
 @pytest.mark.parametrize("scale", [1, 2])
 def test_a_heal_picture_shows_the_page_before_the_healed_action(
@@ -158,22 +145,22 @@ def test_a_heal_picture_shows_the_page_before_the_healed_action(
     assert shared_tab.evaluate("getComputedStyle(document.body).backgroundColor") == (
         "rgb(0, 0, 255)"
     )  # the click was made
-    data = base64.b64encode(Path(heal.screenshot_after).read_bytes()).decode()
+    picture = Path(heal.screenshot_after)
     shared_tab.set_content("<p>pixels</p>")
 
-    def pixel(x: int, y: int) -> list[int]:
-        return list(shared_tab.evaluate(PIXEL, [data, x, y]))
+    def at(x: int, y: int) -> list[int]:  # in CSS pixels of the 1000 px viewport
+        return pixel(shared_tab, picture, x, y, width=1000)
 
     def near(got: list[int], want: tuple[int, ...]) -> bool:
         return all(abs(a - b) <= 3 for a, b in zip(got, want, strict=True))
 
-    assert near(pixel(600, 400), (255, 255, 255)), pixel(600, 400)  # before the click
+    assert near(at(600, 400), (255, 255, 255)), at(600, 400)  # before the click
     blend = tuple(
         round(c * (1 - ALPHA) + f * ALPHA) for c, f in zip((0, 128, 0), FILL, strict=True)
     )
-    assert near(pixel(200, 130), blend), pixel(200, 130)  # the button, highlighted
-    assert near(pixel(100, 130), FILL), pixel(100, 130)  # its outline
-    assert near(pixel(90, 130), (255, 255, 255)), pixel(90, 130)  # nothing beside it
+    assert near(at(200, 130), blend), at(200, 130)  # the button, highlighted
+    assert near(at(100, 130), FILL), at(100, 130)  # its outline
+    assert near(at(90, 130), (255, 255, 255)), at(90, 130)  # nothing beside it
     shared_tab.context.close()
 
 
