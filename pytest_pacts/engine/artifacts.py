@@ -35,7 +35,7 @@ from pytest_pacts.engine.tracing import (
     await_pictures,
     picture_in_flight,
     pictures_in_flight,
-    settle,
+    wait_for_pictures,
 )
 
 # A picture taken at once shows the healed element by Playwright's screenshot mask: a
@@ -57,12 +57,7 @@ def await_heal_pictures(page: Page) -> None:
     action; one still out by then is given up (its file is never written)."""
     tasks = _before_acting.pop(getattr(page, "_impl_obj", page), None)
     pending = [task for task in tasks or () if not task.done()]
-    if not pending:
-        return
-    sync = getattr(page, "_sync", None)
-    if sync is not None:
-        with contextlib.suppress(Exception):  # the page or the loop went away
-            sync(settle(pending, SHOT_WAIT_S))
+    wait_for_pictures(page, pending)
     for task in pending:
         task.cancel()  # a no-op for those done
 
@@ -161,11 +156,7 @@ class Shots:
     def finish(self) -> set[str]:
         """The end of the run: wait (bounded) for the pictures still being taken or written;
         the files of those that never were."""
-        pending = [task for task in self._soon if not task.done()]
-        sync = getattr(self.page, "_sync", None)
-        if pending and sync is not None:
-            with contextlib.suppress(Exception):  # the page or the loop went away
-                sync(settle(pending, SHOT_WAIT_S))
+        wait_for_pictures(self.page, [task for task in self._soon if not task.done()])
         for task in self._soon:
             task.cancel()  # a no-op for those done
         self._soon.clear()

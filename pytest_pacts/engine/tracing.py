@@ -79,10 +79,17 @@ def await_pictures(page: Page) -> None:
     key = getattr(page, "_impl_obj", page)
     tasks = pictures_in_flight(page)
     _in_flight.pop(key, None)
+    wait_for_pictures(page, tasks)
+
+
+def wait_for_pictures(page: Page, tasks: list[asyncio.Task[Any]]) -> None:
+    """Wait for ``tasks`` (pictures of ``page`` taken in the background), at most
+    :data:`SHOT_WAIT_S`; Playwright's event loop runs meanwhile. Those still out are left to
+    the caller."""
     sync = getattr(page, "_sync", None)
     if tasks and sync is not None:
         with contextlib.suppress(Exception):  # the page or the loop went away
-            sync(settle(tasks, SHOT_WAIT_S))
+            sync(_settle(tasks, SHOT_WAIT_S))
 
 
 MIN_SECRET_LENGTH = 4  # shorter values are not masked (they would mangle every text)
@@ -284,11 +291,7 @@ class Tracer:
         """Write the pictures that came in, in order; with ``wait``, wait (bounded) for the
         rest first (the end of the run), and give up on those still out."""
         if wait and self._pending:
-            sync = getattr(self.page, "_sync", None)
-            tasks = [task for _path, task in self._pending]
-            if sync is not None:
-                with contextlib.suppress(Exception):  # the page or the loop went away
-                    sync(settle(tasks, SHOT_WAIT_S))
+            wait_for_pictures(self.page, [task for _path, task in self._pending])
         while self._pending:
             path, task = self._pending[0]
             if not task.done():
@@ -383,6 +386,5 @@ async def _capture(session: Any) -> str | None:
         return None
 
 
-async def settle(tasks: list[asyncio.Task[Any]], seconds: float) -> None:
-    """Wait for ``tasks``, at most ``seconds``."""
+async def _settle(tasks: list[asyncio.Task[Any]], seconds: float) -> None:
     await asyncio.wait(tasks, timeout=seconds)

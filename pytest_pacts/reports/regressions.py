@@ -54,7 +54,7 @@ def html_box(record: RunRecord, pictures: Mapping[str, str] | None = None) -> st
             if path and path in shown:
                 # not an <img>: pytest-html's media viewer shows its pictures in the first
                 # <img> of the test's row, which would then be this one
-                url = e(shown[path]).replace("(", "%28").replace(")", "%29")
+                url = e(_css_url(shown[path]))
                 figures += (
                     f'<figure><span class="pacts-picture" role="img" '
                     f'aria-label="step {index + 1} {side}" style="content:url(&quot;{url}&quot;)">'
@@ -72,6 +72,13 @@ def html_box(record: RunRecord, pictures: Mapping[str, str] | None = None) -> st
         "<table><tr><th>#</th><th>Step</th><th>What changed</th></tr>"
         f"{''.join(rows)}</table></div>"
     )
+
+
+def _css_url(url: str) -> str:
+    """``url`` safe inside CSS ``url("...")``: the characters that could end it percent-encoded."""
+    for char in '"\\()\n\r':
+        url = url.replace(char, f"%{ord(char):02X}")
+    return url
 
 
 def _link(path: object, base: Path | None) -> str:
