@@ -15,6 +15,10 @@ that cannot answer it is unresponsive, not merely slow.
 
 The deadline of a call is the budget set by :func:`budget` (the engine sets the step timeout)
 plus :data:`MARGIN_MS`.
+
+A read whose answer is needed only after other calls can be sent ahead (:func:`send`): its
+round trip overlaps theirs (Playwright's event loop runs it while they wait), and
+:meth:`Sent.result` waits for the answer under the same deadline as :func:`call`.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
@@ -126,6 +130,72 @@ def call(
         raise
     finally:
         timer.cancel()
+
+
+class Sent(Generic[T]):
+    """A page call sent ahead (:func:`send`): its answer, or its error, from :meth:`result`."""
+
+    def __init__(
+        self,
+        target: PWLocator,
+        what: str,
+        task: asyncio.Task[T] | None,
+        now: Callable[[], T],
+        again: tuple[object, Callable[[], T]] | None = None,
+    ) -> None:
+        self._target, self._what, self._task, self._now = target, what, task, now
+        self._again = again
+
+    def result(self) -> T:
+        """The answer; waits for it within the deadline of :func:`call`. A call that could
+        not be sent ahead (no event loop to run it on) is made now, and so is the ``again``
+        call when the answer is its marker."""
+        task = self._task
+        if task is None:
+            value = call(self._target, self._what, self._now)
+        elif task.done():
+            value = call(self._target, self._what, task.result)
+        else:
+            page = page_of(self._target)
+            value = call(self._target, self._what, lambda: page._sync(task))
+        if self._again is not None and value == self._again[0]:
+            return call(self._target, self._what, self._again[1])
+        return value
+
+    def drop(self) -> None:
+        """The answer is not needed any more."""
+        if self._task is not None:
+            self._task.cancel()
+
+
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # a dropped call's error is not "never retrieved"
+
+
+def send(
+    target: PWLocator,
+    what: str,
+    expression: str,
+    arg: object = None,
+    again: tuple[object, Callable[[], Any]] | None = None,
+) -> Sent[Any]:
+    """``target.evaluate_all(expression, arg)`` sent now, answered by :meth:`Sent.result`
+    later: the calls made in between overlap its round trip. ``arg`` is plain data (no
+    handles). ``again``: ``(marker, call)``, the call to make instead when the answer is
+    the marker (the in-page code was not installed yet)."""
+    page = page_of(target)
+    loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
+    impl = getattr(target, "_impl_obj", None)
+
+    def now() -> Any:
+        return target.evaluate_all(expression, arg)
+
+    if loop is None or loop.is_closed() or impl is None:
+        return Sent(target, what, None, now, again)
+    task: asyncio.Task[Any] = loop.create_task(impl.evaluate_all(expression, arg))
+    task.add_done_callback(_retrieved)
+    return Sent(target, what, task, now, again)
 
 
 def _fire(page: Page, what: str, started: float, fired: list[Hang]) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.contracts import EngineOptions
@@ -87,6 +88,36 @@ def test_a_bounded_call_costs_no_round_trip_and_passes_answers_through(
     assert bounded.hang_of(fresh) is None and not fresh.is_closed()
 
 
+def test_calls_sent_ahead_answer_in_any_order_and_can_be_dropped(fresh: Page, site: Site) -> None:
+    fresh.goto(site.add("sent", "<p>one</p><p>two</p><b>three</b>"))
+    paragraphs = bounded.send(fresh.locator("p"), "counting p", "(els) => els.length")
+    bold = bounded.send(fresh.locator("b"), "reading b", "(els, x) => els[0].textContent + x", "!")
+    dropped = bounded.send(fresh.locator("p"), "never read", "(els) => els.length")
+    dropped.drop()
+    assert fresh.evaluate("1 + 1") == 2  # a call made meanwhile
+    assert bold.result() == "three!"
+    assert paragraphs.result() == 2
+    assert paragraphs.result() == 2  # read twice: the same answer
+    marker = bounded.send(
+        fresh.locator("p"), "missing", "() => 'absent'", again=("absent", lambda: "asked again")
+    )
+    assert marker.result() == "asked again"
+    with pytest.raises(PlaywrightError, match="boom"):
+        bounded.send(fresh.locator("p"), "throwing", "() => { throw new Error('boom'); }").result()
+
+
+def test_a_call_sent_ahead_to_a_hung_page_is_bounded_when_read(fresh: Page, site: Site) -> None:
+    fresh.goto(site.add("sent-hang", "<p>calm</p>"))
+    fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
+    time.sleep(0.1)
+    sent = bounded.send(fresh.locator("p"), "counting", "(els) => els.length")
+    started = time.monotonic()
+    with bounded.budget(500), pytest.raises(bounded.PageUnresponsive, match="stopped responding"):
+        sent.result()
+    assert time.monotonic() - started < 0.5 + bounded.MARGIN_MS / 1000 + 2
+    assert fresh.is_closed()
+
+
 def test_a_hang_in_a_bare_evaluate_closes_the_context(fresh: Page, site: Site) -> None:
     fresh.goto(site.add("calm2", "<p>calm</p>"))
     fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
@@ -100,7 +131,7 @@ def test_a_hang_in_a_bare_evaluate_closes_the_context(fresh: Page, site: Site) -
     assert fresh.is_closed()
 
 
-@pytest.mark.parametrize("stage", ["gate", "repair", "region"])
+@pytest.mark.parametrize("stage", ["gate", "repair", "region", "region sent ahead"])
 def test_region_and_count_calls_of_gate_and_healing_are_bounded(
     fresh: Page, site: Site, stage: str
 ) -> None:
@@ -111,6 +142,7 @@ def test_region_and_count_calls_of_gate_and_healing_are_bounded(
     from typing import Any, cast
 
     from pytest_pacts.discovery import check_locator
+    from pytest_pacts.engine.healing._js import count_sent
     from pytest_pacts.engine.healing.region import _region_gone
     from pytest_pacts.engine.healing.repair import RepairRung
     from pytest_pacts.models.locator import Locator, Region, RegionMatch, Strategy
@@ -131,7 +163,10 @@ def test_region_and_count_calls_of_gate_and_healing_are_bounded(
         elif stage == "repair":
             with pytest.raises(bounded.PageUnresponsive):
                 RepairRung()._reveal(ctx, locator)
+        elif stage == "region":
+            assert _region_gone(ctx, locator, None) is False
         else:
-            assert _region_gone(ctx, locator) is False
+            asked = count_sent(fresh.locator("#bar"), "looking for the region")
+            assert _region_gone(ctx, locator, asked) is False
     assert time.monotonic() - started < 0.5 + bounded.MARGIN_MS / 1000 + 3
     assert bounded.hang_of(fresh) is not None and fresh.is_closed()

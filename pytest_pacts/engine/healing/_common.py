@@ -6,7 +6,7 @@ import contextlib
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -25,7 +25,12 @@ from pytest_pacts.discovery.payloads import (
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.gate import NO_ENABLED, SEEN_BY_WAIT, blocking_point
-from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements, count_matches
+from pytest_pacts.engine.healing._js import (
+    call_in_frame,
+    call_on_elements,
+    count_matches,
+    sent_on_elements,
+)
 from pytest_pacts.engine.healing.relocate import candidate_gate, gate_json
 from pytest_pacts.engine.healing.scoring import (
     WEIGHTS,
@@ -193,20 +198,32 @@ def estimate_all(ctx: HealContext, locators: list[Locator]) -> dict[Locator, Est
 def singles_out(ctx: HealContext, locators: list[Locator], element: Element) -> bool:
     """Whether Playwright finds exactly ``element`` for the union of ``locators`` (one round
     trip): none of them matches another element, and at least one matches it."""
+    return singled_out(send_singles_out(ctx, locators, element))
+
+
+def send_singles_out(
+    ctx: HealContext, locators: list[Locator], element: Element
+) -> bounded.Sent[Any] | None:
+    """:func:`singles_out`'s question sent ahead (read it with :func:`singled_out`): the
+    calls made meanwhile overlap its round trip. ``None``: a locator cannot be rendered."""
     union: PWLocator | None = None
     for locator in locators:
         try:
             target = to_playwright(ctx.page, locator)
         except UnrenderableLocator:
-            return False
+            return None
         union = target if union is None else union.or_(target)
     if union is None:
+        return None
+    return sent_on_elements(union, "isSame", {"heal_id": element[0], "index": element[1]})
+
+
+def singled_out(sent: bounded.Sent[Any] | None) -> bool:
+    """The answer of :func:`send_singles_out`."""
+    if sent is None:
         return False
-    arg = {"heal_id": element[0], "index": element[1]}
     try:
-        raw = checked(
-            call_on_elements(union, "isSame", arg), SameElement, "the in-page healing 'isSame' call"
-        )
+        raw = checked(sent.result(), SameElement, "the in-page healing 'isSame' call")
     except PlaywrightError:
         return False
     return raw["same"]

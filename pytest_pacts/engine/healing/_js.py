@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import weakref
 from functools import cache
-from typing import cast
+from typing import Any, cast
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, JSHandle, Page
@@ -97,6 +97,19 @@ def count_matches(owner: Page | Frame, what: str, target: PWLocator) -> int:
     first question there on a new page first builds Playwright's code in it (20-50 ms, the
     first heal on each page)."""
     return int(cast(int, bounded.call(owner, what, target.evaluate_all, "(els) => els.length")))
+
+
+def count_sent(target: PWLocator, what: str) -> bounded.Sent[Any]:
+    """:func:`count_matches` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`): the
+    calls made before its answer is read overlap its round trip."""
+    return bounded.send(target, what, "(els) => els.length")
+
+
+def sent_on_elements(target: PWLocator, name: str, arg: object) -> bounded.Sent[Any]:
+    """:func:`call_on_elements` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`)."""
+    what = f"the in-page healing {name!r} call"
+    again = (_NOT_INSTALLED, lambda: target.evaluate_all(_elements_fn(name, False), arg))
+    return bounded.send(target, what, _elements_fn(name, True), arg, again)
 
 
 def call_on_elements(target: PWLocator, name: str, arg: object) -> object:

@@ -13,7 +13,9 @@ Usage by the executor (one ladder per requirement run; the extension budget is p
 
 Rungs are tried cheapest and most deterministic first; the first that accepts ends the
 round. A rung whose fix was already tried for the same failure of this step (its retry
-failed) is skipped in later rounds, so a round never repeats a failed fix.
+failed) is skipped in later rounds, so a round never repeats a failed fix. A rung may also
+have a ``send_ahead(ctx)`` method, called at the start of the round: page reads it sends
+then (``discovery.bounded.send``) overlap the rungs before it.
 """
 
 from __future__ import annotations
@@ -144,6 +146,7 @@ class HealingLadder:
         ctx.resolved.clear()
         if ctx.failure.cause == "identity_changed":
             mark_impostor(ctx)
+        self._send_ahead(ctx)
         for rung in self.rungs:
             if self._spent(ctx, rung):
                 continue
@@ -200,6 +203,18 @@ class HealingLadder:
             )
 
     # -- internals ---------------------------------------------------------------------
+
+    def _send_ahead(self, ctx: HealContext) -> None:
+        """Rungs with a ``send_ahead(ctx)`` method send the page reads they will need now,
+        so their round trips overlap the rungs before them (region drift's region count)."""
+        for rung in self.rungs:
+            send = getattr(rung, "send_ahead", None)
+            if send is None or self._spent(ctx, rung):
+                continue
+            try:
+                send(ctx)
+            except PlaywrightError:
+                continue  # the rung asks again itself
 
     @staticmethod
     def _spent(ctx: HealContext, rung: Rung) -> bool:

@@ -31,10 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import Discoverer, UnrenderableLocator
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
@@ -48,9 +50,10 @@ from pytest_pacts.engine.healing._common import (
     resolve,
     resolved_key,
     rival,
-    singles_out,
+    send_singles_out,
+    singled_out,
 )
-from pytest_pacts.engine.healing._js import count_matches
+from pytest_pacts.engine.healing._js import count_matches, count_sent
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.relocate import gate_json, relocate
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, top_lines
@@ -106,16 +109,22 @@ class Agreement:
         return [loc for loc, source, element in self.members if element and source != first]
 
 
-def _region_gone(ctx: HealContext, locator: Locator) -> bool:
-    """True when no container on the page matches the locator's region any more."""
+def _region_gone(ctx: HealContext, locator: Locator, asked: bounded.Sent[Any] | None) -> bool:
+    """True when no container on the page matches the locator's region any more (``asked``:
+    the count :meth:`RegionDriftRung.send_ahead` sent for it)."""
     if locator.region is None:
         return False
     try:
-        calls = (*frame_calls(locator), *region_calls(locator.region))
-        region = apply(ctx.page, calls)
-        return count_matches(ctx.page, "looking for the region", region) == 0
+        if asked is not None:
+            return int(asked.result()) == 0
+        return count_matches(ctx.page, "looking for the region", _region_of(ctx, locator)) == 0
     except (PlaywrightError, UnrenderableLocator):
         return False
+
+
+def _region_of(ctx: HealContext, locator: Locator) -> PWLocator:
+    assert locator.region is not None
+    return apply(ctx.page, (*frame_calls(locator), *region_calls(locator.region)))
 
 
 class RegionDriftRung:
@@ -125,16 +134,41 @@ class RegionDriftRung:
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
         self.discoverer = discoverer or Discoverer(measure_still=False)
+        # the region's count sent at the start of a round (send_ahead), and for which round
+        self._asked: tuple[HealContext, bounded.Sent[Any]] | None = None
 
-    def attempt(self, ctx: HealContext) -> RungResult | None:
-        state = ctx.state
-        current = state.locator
+    def send_ahead(self, ctx: HealContext) -> None:
+        """At the start of a round (the ladder calls it): send the count of the failing
+        locator's region now, so its round trip overlaps the alternates' count of the rung
+        before. Every rung before this one only reads the page."""
+        if self._asked is not None:
+            self._asked[1].drop()
+            self._asked = None
+        current = ctx.state.locator
         if (
             current is None
             or current.region is None
             or ctx.failure.type is not FailureType.NOT_UNIQUE
-            or not _region_gone(ctx, current)
         ):
+            return
+        try:
+            self._asked = (ctx, count_sent(_region_of(ctx, current), "looking for the region"))
+        except UnrenderableLocator:
+            return
+
+    def attempt(self, ctx: HealContext) -> RungResult | None:
+        state = ctx.state
+        current = state.locator
+        asked, self._asked = self._asked, None
+        sent = asked[1] if asked is not None and asked[0] is ctx else None
+        if (
+            current is None
+            or current.region is None
+            or ctx.failure.type is not FailureType.NOT_UNIQUE
+            or not _region_gone(ctx, current, sent)
+        ):
+            if asked is not None and sent is None:
+                asked[1].drop()
             return None
         region = current.region.description
         what = f"locator without the vanished region {region!r}"
@@ -232,10 +266,15 @@ class RegionDriftRung:
         """The agreed locator tried as a candidate (unique, gated, agreeing with the
         fingerprint); ``None`` when what the page estimated is not what Playwright finds
         (the caller then asks Playwright about every locator)."""
-        if agreed.confirm and (
-            agreed.element is None or not singles_out(ctx, agreed.confirm, agreed.element)
-        ):
-            return None
+        asked: bounded.Sent[Any] | None = None
+        if agreed.confirm:
+            if agreed.element is None:
+                return None
+            # asked now, read after the agreed locator's own check: the two round trips
+            # overlap, and a "no" refuses the agreement as before the check
+            asked = send_singles_out(ctx, agreed.confirm, agreed.element)
+            if asked is None:
+                return None
         locator = agreed.locator
         sources = sorted(agreed.sources)
         extra = {"region_gone": region, "agreeing_sources": ", ".join(sources)}
@@ -244,15 +283,22 @@ class RegionDriftRung:
         # The gate discovery measured on the element it re-discovered holds for the agreed
         # locator when Playwright resolves both to that element: the agreed locator is the
         # re-discovered one, or the re-discovered one is among the locators whose union
-        # Playwright just resolved to exactly the agreed element, which ``expect`` makes
-        # the agreed locator's own.
+        # Playwright resolves to exactly the agreed element (``asked``, read before the
+        # result counts), which ``expect`` makes the agreed locator's own.
         for rediscovered, gate in list(gated.items()):
             if locator == rediscovered or (expect and rediscovered in agreed.confirm):
                 gated = {**gated, locator: gate}
         what = f"locator without the vanished region {region!r}"
-        result = try_locators(
-            ctx, self.name, [option], what, gated=gated, expect=expect, gone=ctx.state.locator
-        )
+        try:
+            result = try_locators(
+                ctx, self.name, [option], what, gated=gated, expect=expect, gone=ctx.state.locator
+            )
+        except BaseException:
+            if asked is not None:
+                asked.drop()
+            raise
+        if asked is not None and not singled_out(asked):
+            return None
         if agreed.estimated and (result is None or not result.accepted):
             found = ctx.resolved.get(resolved_key(locator, ctx.state.fingerprint))
             fp = found.fingerprint if found is not None else None

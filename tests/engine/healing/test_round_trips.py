@@ -33,7 +33,8 @@ FORM = """<form id="login"><label>Username <input id="user"></label>
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """What every page round trip made through ``bounded.call`` was for, in order."""
+    """What every page round trip made through ``bounded.call`` was for, in order; a call
+    sent ahead (``bounded.send``) shows as ``sent: ...`` when sent and again when read."""
     seen: list[str] = []
     real = bounded.call
 
@@ -41,7 +42,13 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         seen.append(what)
         return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
 
+    def sending(target: object, what: str, *args: object, **kwargs: object) -> object:
+        seen.append(f"sent: {what}")
+        return real_send(target, what, *args, **kwargs)  # type: ignore[arg-type]
+
+    real_send = bounded.send
     monkeypatch.setattr(bounded, "call", counting)
+    monkeypatch.setattr(bounded, "send", sending)
     yield seen
 
 
@@ -234,9 +241,35 @@ def test_region_drift_asks_the_page_about_every_recorded_locator_at_once(
     assert calls == [
         "looking for the region",
         "the in-page healing 'resolveAll' call",
-        "the in-page healing 'isSame' call",  # Playwright: the other sources find it alone
+        # Playwright: the other sources find it alone; asked before the agreed locator's
+        # probe and read after it, so the two round trips overlap
+        "sent: the in-page healing 'isSame' call",
         "the in-page healing 'probe' call",
+        "the in-page healing 'isSame' call",
     ]
+
+
+def test_the_ladder_sends_the_region_count_with_the_alternates_count(
+    tab: Page, calls: list[str]
+) -> None:
+    """The region's count is sent at the start of the round, so its round trip overlaps the
+    alternates' count of the rung before region drift (both are needed when a form was
+    renamed: every recorded locator is scoped to it)."""
+    from pytest_pacts.engine.healing import HealingLadder
+
+    tab.set_content(FORM)
+    plan, state = discovered(tab, "Username", "fill", region="login")
+    tab.evaluate("() => { document.getElementById('login').id = 'auth'; }")  # the form renamed
+    ctx = failing_context(tab, plan, state)
+    installed(tab, calls)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is not None and result.accepted, attempt.reason
+    assert calls[:3] == [
+        "sent: looking for the region",
+        "counting the candidates",  # the alternates, all scoped to the renamed form
+        "looking for the region",  # read: answered meanwhile
+    ], calls
+    assert calls.count("looking for the region") == 1, calls
 
 
 def test_region_drift_reuses_the_rediscovered_gate_for_the_agreed_locator(
