@@ -137,7 +137,7 @@ class Sent(Generic[T]):
 
     def __init__(
         self,
-        target: PWLocator,
+        target: PWLocator | Frame,
         what: str,
         task: asyncio.Task[T] | None,
         now: Callable[[], T],
@@ -174,26 +174,31 @@ def _retrieved(task: asyncio.Task[Any]) -> None:
 
 
 def send(
-    target: PWLocator,
+    target: PWLocator | Frame,
     what: str,
     expression: str,
     arg: object = None,
     again: tuple[object, Callable[[], Any]] | None = None,
 ) -> Sent[Any]:
-    """``target.evaluate_all(expression, arg)`` sent now, answered by :meth:`Sent.result`
-    later: the calls made in between overlap its round trip. ``arg`` is plain data (no
-    handles). ``again``: ``(marker, call)``, the call to make instead when the answer is
-    the marker (the in-page code was not installed yet)."""
+    """``target.evaluate_all(expression, arg)`` (a locator) or ``target.evaluate(expression,
+    arg)`` (a frame) sent now, answered by :meth:`Sent.result` later: the calls made in
+    between overlap its round trip. ``arg`` is plain data (no handles). ``again``:
+    ``(marker, call)``, the call to make instead when the answer is the marker (the in-page
+    code was not installed yet)."""
     page = page_of(target)
     loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
     impl = getattr(target, "_impl_obj", None)
+    locator = isinstance(target, PWLocator)
 
     def now() -> Any:
-        return target.evaluate_all(expression, arg)
+        if isinstance(target, PWLocator):
+            return target.evaluate_all(expression, arg)
+        return target.evaluate(expression, arg)
 
     if loop is None or loop.is_closed() or impl is None:
         return Sent(target, what, None, now, again)
-    task: asyncio.Task[Any] = loop.create_task(impl.evaluate_all(expression, arg))
+    coro = impl.evaluate_all(expression, arg) if locator else impl.evaluate(expression, arg)
+    task: asyncio.Task[Any] = loop.create_task(coro)
     task.add_done_callback(_retrieved)
     return Sent(target, what, task, now, again)
 

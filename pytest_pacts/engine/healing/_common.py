@@ -26,9 +26,9 @@ from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.gate import NO_ENABLED, SEEN_BY_WAIT, blocking_point
 from pytest_pacts.engine.healing._js import (
-    call_in_frame,
     call_on_elements,
     count_matches,
+    sent_in_frame,
     sent_on_elements,
 )
 from pytest_pacts.engine.healing.relocate import candidate_gate, gate_json
@@ -160,9 +160,47 @@ def estimate_all(ctx: HealContext, locators: list[Locator]) -> dict[Locator, Est
     :func:`estimable` accepts are sent; one whose strategy the page cannot render is left
     out of the answer, as is every locator when the call fails. An estimate chooses; the
     locator a rung goes on to use is resolved by Playwright (:func:`probe` with ``expect``)."""
+    return send_estimates(ctx, locators).result()
+
+
+@dataclass
+class SentEstimates:
+    """:func:`estimate_all` sent ahead (:func:`send_estimates`): read with :meth:`result`."""
+
+    wanted: list[Locator]
+    heal_id: str = ""
+    sent: bounded.Sent[Any] | None = None
+
+    def result(self) -> dict[Locator, Estimate]:
+        if self.sent is None:
+            return {}
+        try:
+            raw = checked(
+                self.sent.result(), ResolveAllResult, "the in-page healing 'resolveAll' call"
+            )
+        except PlaywrightError:
+            return {}
+        out: dict[Locator, Estimate] = {}
+        for loc, answer in zip(self.wanted, raw["results"], strict=True):
+            if not answer["supported"]:
+                continue
+            index = answer.get("index")
+            if answer.get("count") != 1 or index is None:
+                out[loc] = Estimate(Resolved(answer.get("count", 0)))
+                continue
+            out[loc] = Estimate(_resolved_of(raw["elements"][index], loc), (self.heal_id, index))
+        return out
+
+    def drop(self) -> None:
+        if self.sent is not None:
+            self.sent.drop()
+
+
+def send_estimates(ctx: HealContext, locators: list[Locator]) -> SentEstimates:
+    """:func:`estimate_all`'s question sent now, its answer read later."""
     wanted = [loc for loc in dict.fromkeys(locators) if estimable(loc)]
     if not wanted:
-        return {}
+        return SentEstimates(wanted)
     fp = ctx.state.fingerprint
     heal_id = f"e{next(_estimate_ids)}"
     specs = [
@@ -175,24 +213,7 @@ def estimate_all(ctx: HealContext, locators: list[Locator]) -> dict[Locator, Est
         "fp": fingerprint_json(fp) if fp else None,
         "weights": dict(WEIGHTS),
     }
-    try:
-        raw = checked(
-            call_in_frame(ctx.page.main_frame, "resolveAll", arg),
-            ResolveAllResult,
-            "the in-page healing 'resolveAll' call",
-        )
-    except PlaywrightError:
-        return {}
-    out: dict[Locator, Estimate] = {}
-    for loc, answer in zip(wanted, raw["results"], strict=True):
-        if not answer["supported"]:
-            continue
-        index = answer.get("index")
-        if answer.get("count") != 1 or index is None:
-            out[loc] = Estimate(Resolved(answer.get("count", 0)))
-            continue
-        out[loc] = Estimate(_resolved_of(raw["elements"][index], loc), (heal_id, index))
-    return out
+    return SentEstimates(wanted, heal_id, sent_in_frame(ctx.page.main_frame, "resolveAll", arg))
 
 
 def singles_out(ctx: HealContext, locators: list[Locator], element: Element) -> bool:

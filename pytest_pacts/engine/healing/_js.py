@@ -112,6 +112,13 @@ def sent_on_elements(target: PWLocator, name: str, arg: object) -> bounded.Sent[
     return bounded.send(target, what, _elements_fn(name, True), arg, again)
 
 
+def sent_in_frame(frame: Frame, name: str, arg: object) -> bounded.Sent[Any]:
+    """:func:`call_in_frame` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`)."""
+    what = f"the in-page healing {name!r} call"
+    again = (_NOT_INSTALLED, lambda: frame.evaluate(_page_fn(name, False), arg))
+    return bounded.send(frame, what, _page_fn(name, True), arg, again)
+
+
 def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
     """``target.evaluate_all`` of healing API function ``name``."""
     what = f"the in-page healing {name!r} call"

@@ -43,6 +43,7 @@ from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import (
     Element,
     Estimate,
+    SentEstimates,
     action_of,
     estimate_all,
     first_line,
@@ -50,6 +51,7 @@ from pytest_pacts.engine.healing._common import (
     resolve,
     resolved_key,
     rival,
+    send_estimates,
     send_singles_out,
     singled_out,
 )
@@ -122,6 +124,29 @@ def _region_gone(ctx: HealContext, locator: Locator, asked: bounded.Sent[Any] | 
         return False
 
 
+def _known(ctx: HealContext) -> list[Locator]:
+    """The step's recorded locators: the failing one and its alternates."""
+    state = ctx.state
+    known = [state.locator, *state.alternates] if state.locator is not None else []
+    if state.discovery is not None:
+        known.extend(state.discovery.alternates)
+    return known
+
+
+def _unscoped(known: list[Locator], rediscovered: list[Locator]) -> list[tuple[Locator, str]]:
+    """The recorded and re-discovered locators without their region, each with its source
+    (:data:`_SOURCE`; a strategy with none is left out)."""
+    # everything re-discovery returns was found through the step's words: one source,
+    # however many renderings of that element it offers
+    sourced = [(loc, _SOURCE.get(loc.strategy)) for loc in dict.fromkeys(known)]
+    sourced += [(loc, "name") for loc in rediscovered]
+    return [
+        (loc.model_copy(update={"region": None}), source)
+        for loc, source in sourced
+        if source is not None
+    ]
+
+
 def _region_of(ctx: HealContext, locator: Locator) -> PWLocator:
     assert locator.region is not None
     return apply(ctx.page, (*frame_calls(locator), *region_calls(locator.region)))
@@ -134,15 +159,18 @@ class RegionDriftRung:
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
         self.discoverer = discoverer or Discoverer(measure_still=False)
-        # the region's count sent at the start of a round (send_ahead), and for which round
-        self._asked: tuple[HealContext, bounded.Sent[Any]] | None = None
+        # what send_ahead sent at the start of a round (the region's count, the estimate of
+        # the recorded locators without it), and for which round
+        self._asked: tuple[HealContext, bounded.Sent[Any], SentEstimates] | None = None
 
     def send_ahead(self, ctx: HealContext) -> None:
         """At the start of a round (the ladder calls it): send the count of the failing
-        locator's region now, so its round trip overlaps the alternates' count of the rung
-        before. Every rung before this one only reads the page."""
+        locator's region and the page's estimate of the recorded locators without it now,
+        so their round trips overlap the alternates' count of the rung before (every rung
+        before this one only reads the page). A region still there wastes the estimate."""
         if self._asked is not None:
             self._asked[1].drop()
+            self._asked[2].drop()
             self._asked = None
         current = ctx.state.locator
         if (
@@ -152,29 +180,32 @@ class RegionDriftRung:
         ):
             return
         try:
-            self._asked = (ctx, count_sent(_region_of(ctx, current), "looking for the region"))
+            count = count_sent(_region_of(ctx, current), "looking for the region")
         except UnrenderableLocator:
             return
+        estimated = send_estimates(ctx, [loc for loc, _ in _unscoped(_known(ctx), [])])
+        self._asked = (ctx, count, estimated)
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         state = ctx.state
         current = state.locator
         asked, self._asked = self._asked, None
-        sent = asked[1] if asked is not None and asked[0] is ctx else None
+        if asked is not None and asked[0] is not ctx:
+            asked[1].drop()
+            asked[2].drop()
+            asked = None
         if (
             current is None
             or current.region is None
             or ctx.failure.type is not FailureType.NOT_UNIQUE
-            or not _region_gone(ctx, current, sent)
+            or not _region_gone(ctx, current, asked[1] if asked else None)
         ):
-            if asked is not None and sent is None:
-                asked[1].drop()
+            if asked is not None:
+                asked[2].drop()
             return None
         region = current.region.description
         what = f"locator without the vanished region {region!r}"
-        known = [current, *state.alternates]
-        if state.discovery is not None:
-            known.extend(state.discovery.alternates)
+        known = _known(ctx)
 
         # The recorded locators alone, when every one that still singles out an element
         # singles out the same one from two independent sources: re-discovery (a scan of
@@ -184,7 +215,7 @@ class RegionDriftRung:
         # the gate discovery measured on the element it found (try_locators reuses it)
         gated: dict[Locator, GateSnapshot] = {}
         # what the page estimated for each locator: the recorded ones are not sent twice
-        estimates: dict[Locator, Estimate] = {}
+        estimates: dict[Locator, Estimate] = asked[2].result() if asked is not None else {}
         agreed = self._agreed(ctx, known, [], unanimous=True, estimates=estimates)
         if agreed is None:
             rediscovered, failed = self._rediscover(ctx, gated)
@@ -417,15 +448,7 @@ class RegionDriftRung:
         round trip (:class:`Agreement` says what Playwright must still confirm); otherwise
         Playwright resolves each, one round trip apiece. ``estimates`` keeps the page's
         answers across calls (only the locators it has no answer for are sent)."""
-        # everything re-discovery returns was found through the step's words: one source,
-        # however many renderings of that element it offers
-        sourced = [(loc, _SOURCE.get(loc.strategy)) for loc in dict.fromkeys(known)]
-        sourced += [(loc, "name") for loc in rediscovered]
-        unscoped = [
-            (loc.model_copy(update={"region": None}), source)
-            for loc, source in sourced
-            if source is not None
-        ]
+        unscoped = _unscoped(known, rediscovered)
         if estimates is None:
             estimates = {}
         if in_page:

@@ -240,6 +240,7 @@ def test_region_drift_asks_the_page_about_every_recorded_locator_at_once(
     assert "the in-page healing 'scoreOf' call" not in calls, calls
     assert calls == [
         "looking for the region",
+        "sent: the in-page healing 'resolveAll' call",
         "the in-page healing 'resolveAll' call",
         # Playwright: the other sources find it alone; asked before the agreed locator's
         # probe and read after it, so the two round trips overlap
@@ -249,12 +250,13 @@ def test_region_drift_asks_the_page_about_every_recorded_locator_at_once(
     ]
 
 
-def test_the_ladder_sends_the_region_count_with_the_alternates_count(
+def test_the_ladder_sends_region_drift_questions_with_the_alternates_count(
     tab: Page, calls: list[str]
 ) -> None:
-    """The region's count is sent at the start of the round, so its round trip overlaps the
-    alternates' count of the rung before region drift (both are needed when a form was
-    renamed: every recorded locator is scoped to it)."""
+    """The region's count and the estimate of the recorded locators without it are sent at
+    the start of the round, so their round trips overlap the alternates' count of the rung
+    before region drift (all three are needed when a form was renamed: every recorded
+    locator is scoped to it)."""
     from pytest_pacts.engine.healing import HealingLadder
 
     tab.set_content(FORM)
@@ -264,12 +266,15 @@ def test_the_ladder_sends_the_region_count_with_the_alternates_count(
     installed(tab, calls)
     attempt, result = HealingLadder().heal(ctx)
     assert result is not None and result.accepted, attempt.reason
-    assert calls[:3] == [
+    assert calls[:5] == [
         "sent: looking for the region",
+        "sent: the in-page healing 'resolveAll' call",
         "counting the candidates",  # the alternates, all scoped to the renamed form
         "looking for the region",  # read: answered meanwhile
+        "the in-page healing 'resolveAll' call",  # read
     ], calls
     assert calls.count("looking for the region") == 1, calls
+    assert calls.count("the in-page healing 'resolveAll' call") == 1, calls
 
 
 def test_region_drift_reuses_the_rediscovered_gate_for_the_agreed_locator(
@@ -350,3 +355,24 @@ def test_region_drift_does_not_gate_a_candidate_it_refuses_for_its_similarity(
     assert weak, probed
     # before: each was gated (two animation frames in the page) and then refused
     assert all(p.below and p.gate is None for p in weak), weak
+
+
+def test_region_drift_asks_again_when_what_was_sent_was_for_another_round(
+    tab: Page, calls: list[str]
+) -> None:
+    """What ``send_ahead`` sent belongs to its round: a rung attempted in a later round (or
+    called without the ladder) asks the page itself, and the earlier answers are dropped."""
+    tab.set_content(FORM)
+    plan, state = discovered(tab, "Username", "fill", region="login")
+    tab.evaluate("() => { document.getElementById('login').id = 'auth'; }")  # the form renamed
+    rung = RegionDriftRung()
+    rung.send_ahead(failing_context(tab, plan, state))  # an earlier round
+    ctx = failing_context(tab, plan, state, round=2)
+    installed(tab, calls)
+    result = rung.attempt(ctx)
+    assert result is not None and result.accepted, result and result.reason
+    assert calls[:3] == [
+        "looking for the region",
+        "sent: the in-page healing 'resolveAll' call",
+        "the in-page healing 'resolveAll' call",
+    ], calls
