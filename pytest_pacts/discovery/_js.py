@@ -10,6 +10,7 @@ and no extra round trip is ever needed: a page state is read in one pass.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from functools import cache
 from importlib import resources
@@ -81,10 +82,23 @@ def kept_element_function(js: str) -> str:
     )
 
 
-def page_function(name: str) -> str:
+def answer_expression(call: str, encoded: bool) -> str:
+    """The JavaScript that returns ``call``'s answer: as one JSON string when ``encoded``
+    (:func:`decoded` reads it back)."""
+    return f"api.toJson({call})" if encoded else call
+
+
+def decoded(answer: object) -> object:
+    """An answer an ``encoded`` function returned: one JSON string (``js/dom.js``,
+    ``toJson``), which Playwright passes on as it is, read here in one go."""
+    return json.loads(answer) if isinstance(answer, str) else answer
+
+
+def page_function(name: str, *, encoded: bool = False) -> str:
     """``async (arg) => api.name(arg)``, for ``Page.evaluate`` / ``Frame.evaluate``."""
     _, install = _installer()
-    return f"async (arg) => {{ const api = {install}; return await api.{name}(arg); }}"
+    answer = answer_expression(f"await api.{name}(arg)", encoded)
+    return f"async (arg) => {{ const api = {install}; return {answer}; }}"
 
 
 def module_function(module: str, name: str) -> str:
@@ -98,32 +112,35 @@ def module_function(module: str, name: str) -> str:
     )
 
 
-def elements_function(name: str) -> str:
+def elements_function(name: str, *, encoded: bool = False) -> str:
     """``async (elements, arg) => api.name(elements, arg)``, for ``Locator.evaluate_all``."""
     _, install = _installer()
-    return f"async (els, arg) => {{ const api = {install}; return await api.{name}(els, arg); }}"
+    answer = answer_expression(f"await api.{name}(els, arg)", encoded)
+    return f"async (els, arg) => {{ const api = {install}; return {answer}; }}"
 
 
 NOT_INSTALLED = "__pacts_not_installed__"
 
 
-def installed_elements_function(name: str) -> str:
+def installed_elements_function(name: str, *, encoded: bool = False) -> str:
     """Like :func:`elements_function` but without the installer: a short function for hot
     paths (verification, the executor's gate). Returns ``NOT_INSTALLED`` when the page has no
     copy yet (a fresh navigation); callers then retry with :func:`elements_function`."""
     key, _ = _installer()
+    answer = answer_expression(f"await api.{name}(els, arg)", encoded)
     return (
         f"async (els, arg) => {{ const api = globalThis[{key!r}]; "
-        f"return api ? await api.{name}(els, arg) : {NOT_INSTALLED!r}; }}"
+        f"return api ? {answer} : {NOT_INSTALLED!r}; }}"
     )
 
 
-def installed_page_function(name: str) -> str:
+def installed_page_function(name: str, *, encoded: bool = False) -> str:
     """Like :func:`page_function` without the installer (``NOT_INSTALLED`` when absent)."""
     key, _ = _installer()
+    answer = answer_expression(f"await api.{name}(arg)", encoded)
     return (
         f"async (arg) => {{ const api = globalThis[{key!r}]; "
-        f"return api ? await api.{name}(arg) : {NOT_INSTALLED!r}; }}"
+        f"return api ? {answer} : {NOT_INSTALLED!r}; }}"
     )
 
 
@@ -157,30 +174,30 @@ def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
     An exception thrown in the page is raised as :class:`PageScriptError`."""
     try:
         what = f"the in-page {name!r} call"
-        result = bounded.call(
-            target, what, lambda: target.evaluate_all(installed_elements_function(name), arg)
-        )
+        installed = installed_elements_function(name, encoded=True)
+        result = bounded.call(target, what, lambda: target.evaluate_all(installed, arg))
         if result == NOT_INSTALLED:
-            result = bounded.call(
-                target, what, lambda: target.evaluate_all(elements_function(name), arg)
-            )
+            install = elements_function(name, encoded=True)
+            result = bounded.call(target, what, lambda: target.evaluate_all(install, arg))
     except PlaywrightError as exc:
         raise page_error(exc, f"the in-page {name!r} call") from exc
-    return result
+    return decoded(result)
 
 
-def element_function(name: str) -> str:
+def element_function(name: str, *, encoded: bool = False) -> str:
     """``(element, arg) => api.name(element, arg)``, for ``ElementHandle.evaluate``."""
     _, install = _installer()
-    return f"(el, arg) => {{ const api = {install}; return api.{name}(el, arg); }}"
+    answer = answer_expression(f"api.{name}(el, arg)", encoded)
+    return f"(el, arg) => {{ const api = {install}; return {answer}; }}"
 
 
-def installed_element_function(name: str) -> str:
+def installed_element_function(name: str, *, encoded: bool = False) -> str:
     """Like :func:`element_function` without the installer (``NOT_INSTALLED`` when absent)."""
     key, _ = _installer()
+    answer = answer_expression(f"api.{name}(el, arg)", encoded)
     return (
         f"(el, arg) => {{ const api = globalThis[{key!r}]; "
-        f"return api ? api.{name}(el, arg) : {NOT_INSTALLED!r}; }}"
+        f"return api ? {answer} : {NOT_INSTALLED!r}; }}"
     )
 
 
@@ -188,10 +205,12 @@ def call_in_frame(frame: Frame, what: str, name: str, arg: object = None) -> obj
     """``frame.evaluate`` of API function ``name``, sending the installer only if the
     document does not have it yet (the engine's pages have it from their first moment:
     ``init_script``; sending the whole source again costs a few milliseconds a call)."""
-    result = bounded.call(frame, what, lambda: frame.evaluate(installed_page_function(name), arg))
+    installed = installed_page_function(name, encoded=True)
+    result = bounded.call(frame, what, lambda: frame.evaluate(installed, arg))
     if result == NOT_INSTALLED:
-        result = bounded.call(frame, what, lambda: frame.evaluate(page_function(name), arg))
-    return result
+        install = page_function(name, encoded=True)
+        result = bounded.call(frame, what, lambda: frame.evaluate(install, arg))
+    return decoded(result)
 
 
 def call_on_handle(
@@ -199,7 +218,9 @@ def call_on_handle(
 ) -> object:
     """``handle.evaluate`` of API function ``name`` (bounded by ``owner``'s page), sending
     the installer only if needed."""
-    result = bounded.call(owner, what, handle.evaluate, installed_element_function(name), arg)
+    installed = installed_element_function(name, encoded=True)
+    result = bounded.call(owner, what, handle.evaluate, installed, arg)
     if result == NOT_INSTALLED:
-        result = bounded.call(owner, what, handle.evaluate, element_function(name), arg)
-    return result
+        install = element_function(name, encoded=True)
+        result = bounded.call(owner, what, handle.evaluate, install, arg)
+    return decoded(result)

@@ -142,14 +142,15 @@ class Sent(Generic[T]):
         task: asyncio.Task[T] | None,
         now: Callable[[], T],
         again: tuple[object, Callable[[], T]] | None = None,
+        then: Callable[[Any], T] | None = None,
     ) -> None:
         self._target, self._what, self._task, self._now = target, what, task, now
-        self._again = again
+        self._again, self._then = again, then
 
     def result(self) -> T:
-        """The answer; waits for it within the deadline of :func:`call`. A call that could
-        not be sent ahead (no event loop to run it on) is made now, and so is the ``again``
-        call when the answer is its marker."""
+        """The answer (passed through ``then``); waits for it within the deadline of
+        :func:`call`. A call that could not be sent ahead (no event loop to run it on) is
+        made now, and so is the ``again`` call when the answer is its marker."""
         task = self._task
         if task is None:
             value = call(self._target, self._what, self._now)
@@ -159,8 +160,8 @@ class Sent(Generic[T]):
             page = page_of(self._target)
             value = call(self._target, self._what, lambda: page._sync(task))
         if self._again is not None and value == self._again[0]:
-            return call(self._target, self._what, self._again[1])
-        return value
+            value = call(self._target, self._what, self._again[1])
+        return value if self._then is None else self._then(value)
 
     def drop(self) -> None:
         """The answer is not needed any more."""
@@ -179,12 +180,13 @@ def send(
     expression: str,
     arg: object = None,
     again: tuple[object, Callable[[], Any]] | None = None,
+    then: Callable[[Any], Any] | None = None,
 ) -> Sent[Any]:
     """``target.evaluate_all(expression, arg)`` (a locator) or ``target.evaluate(expression,
     arg)`` (a frame) sent now, answered by :meth:`Sent.result` later: the calls made in
     between overlap its round trip. ``arg`` is plain data (no handles). ``again``:
     ``(marker, call)``, the call to make instead when the answer is the marker (the in-page
-    code was not installed yet)."""
+    code was not installed yet); ``then``: applied to the answer (decoding it)."""
     page = page_of(target)
     loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
     impl = getattr(target, "_impl_obj", None)
@@ -196,11 +198,11 @@ def send(
         return target.evaluate(expression, arg)
 
     if loop is None or loop.is_closed() or impl is None:
-        return Sent(target, what, None, now, again)
+        return Sent(target, what, None, now, again, then)
     coro = impl.evaluate_all(expression, arg) if locator else impl.evaluate(expression, arg)
     task: asyncio.Task[Any] = loop.create_task(coro)
     task.add_done_callback(_retrieved)
-    return Sent(target, what, task, now, again)
+    return Sent(target, what, task, now, again, then)
 
 
 def _fire(page: Page, what: str, started: float, fired: list[Hang]) -> None:

@@ -26,6 +26,7 @@ from pytest_pacts.discovery._js import (
     call_in_frame,
     call_on_elements,
     call_on_handle,
+    decoded,
     installed_page_function,
     page_error,
 )
@@ -298,14 +299,15 @@ def _gates(scan: _FrameScan) -> list[JSON] | None:
             scan.frame,
             "the in-page gate",
             lambda: scan.frame.evaluate(
-                installed_page_function("gates"), {"scan_id": scan.scan_id}
+                installed_page_function("gates", encoded=True), {"scan_id": scan.scan_id}
             ),
         )
     except PlaywrightError as exc:
         if isinstance(error := page_error(exc, "the in-page gate"), PageScriptError):
             raise error from exc
         return None  # navigated or closed meanwhile
-    if raw == NOT_INSTALLED or raw is None:
+    raw = None if raw == NOT_INSTALLED else decoded(raw)
+    if raw is None:
         return None
     return checked(raw, list[JsonDict], "the in-page gate")
 

@@ -183,3 +183,35 @@ def _weights() -> dict[str, float]:
     from pytest_pacts.engine.healing.scoring import WEIGHTS
 
     return dict(WEIGHTS)
+
+
+def test_answers_sent_as_json_read_back_as_playwright_would_pass_them(tab: Page) -> None:
+    """``toJson`` (js/dom.js): every answer of the in-page API crosses as one JSON string.
+    Read back with ``decoded`` it equals what Playwright's own serialisation gives for the
+    same value, a page's ``toJSON`` methods notwithstanding."""
+    from pytest_pacts.discovery._js import decoded
+
+    value = """() => ({
+        text: 'say "hi"\\\\ \\n\\t\\u0001 \\u2028 é 😀 end',
+        lone: 'a\\ud800b',
+        numbers: [0, 1, -7, 0.1, 1e21, 5e-324, 2 ** 53],
+        flags: [true, false, null],
+        nested: { list: [[1, [2, [3]]], {}], empty: [] },
+        missing: undefined,
+        holes: [undefined, () => 1],
+    })"""
+    expected = tab.evaluate(value)
+    tab.evaluate("() => { Array.prototype.toJSON = function () { return 'patched'; }; }")
+    sent = tab.evaluate(
+        f"async () => {{ const f = {module_function('dom', 'toJson')}; "
+        f"return await f([({value})()]); }}"
+    )
+    assert isinstance(sent, str)
+    assert decoded(sent) == expected
+    assert expected["missing"] is None and expected["holes"] == [None, None]
+    odd = tab.evaluate(
+        f"async () => {{ const f = {module_function('dom', 'toJson')}; "
+        "return await f([[NaN, Infinity, -Infinity]]); }"
+    )
+    nan, inf, minus = decoded(odd)  # type: ignore[misc]
+    assert nan != nan and inf == float("inf") and minus == float("-inf")

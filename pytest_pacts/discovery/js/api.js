@@ -3,7 +3,7 @@
 // Imports (see discovery/_js.py: one module per file).
 const {
   SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches,
-  inputType, makeDom, isEditableType, isCheckable, isSelectable, isClickable, describeElement
+  inputType, makeDom, isEditableType, isCheckable, isSelectable, isClickable, describeElement, toJson
 } = modules.dom;
 const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
 const { installWatch } = modules.watch;
@@ -365,4 +365,4 @@ function listed(els, arg) {
   return els.length === 1 && !!list && els[0] === list[arg.index];
 }
 
-return { scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed };
+return { scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed, toJson };

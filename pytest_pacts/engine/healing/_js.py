@@ -20,7 +20,7 @@ from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import modules_source, read_modules
+from pytest_pacts.discovery._js import answer_expression, decoded, modules_source, read_modules
 
 _DISCOVERY_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js")
 _NOT_INSTALLED = "__pacts_healing_not_installed__"
@@ -55,18 +55,22 @@ def install_early(page: Page) -> None:
         _early.add(key)
 
 
-def _page_fn(name: str, installed_only: bool) -> str:
+def _page_fn(name: str, installed_only: bool, encoded: bool = True) -> str:
+    """``encoded``: the answer as one JSON string (:func:`~pytest_pacts.discovery._js.decoded`);
+    off for a handle (``evaluate_handle``)."""
     key, install = _installer()
     api = f"globalThis[{key!r}]" if installed_only else install
     guard = f"if (!api) return {_NOT_INSTALLED!r}; " if installed_only else ""
-    return f"async (arg) => {{ const api = {api}; {guard}return await api.{name}(arg); }}"
+    answer = answer_expression(f"await api.{name}(arg)", encoded)
+    return f"async (arg) => {{ const api = {api}; {guard}return {answer}; }}"
 
 
 def _elements_fn(name: str, installed_only: bool) -> str:
     key, install = _installer()
     api = f"globalThis[{key!r}]" if installed_only else install
     guard = f"if (!api) return {_NOT_INSTALLED!r}; " if installed_only else ""
-    return f"async (els, arg) => {{ const api = {api}; {guard}return await api.{name}(els, arg); }}"
+    answer = answer_expression(f"await api.{name}(els, arg)", True)
+    return f"async (els, arg) => {{ const api = {api}; {guard}return {answer}; }}"
 
 
 def pure_function(name: str) -> str:
@@ -81,14 +85,15 @@ def call_in_frame(frame: Frame, name: str, arg: object) -> object:
     result = bounded.call(frame, what, lambda: frame.evaluate(_page_fn(name, True), arg))
     if result == _NOT_INSTALLED:
         result = bounded.call(frame, what, lambda: frame.evaluate(_page_fn(name, False), arg))
-    return result
+    return decoded(result)
 
 
 def handle_in_frame(frame: Frame, name: str, arg: object) -> JSHandle:
     """Like :func:`call_in_frame` but returns a handle (for elements Playwright acts on)."""
     call_in_frame(frame, "settled", {"quiet_ms": 0, "timeout_ms": 0})  # installs if needed
     what = f"the in-page healing {name!r} call"
-    return bounded.call(frame, what, lambda: frame.evaluate_handle(_page_fn(name, True), arg))
+    handle = _page_fn(name, True, encoded=False)
+    return bounded.call(frame, what, lambda: frame.evaluate_handle(handle, arg))
 
 
 def count_matches(owner: Page | Frame, what: str, target: PWLocator) -> int:
@@ -109,14 +114,14 @@ def sent_on_elements(target: PWLocator, name: str, arg: object) -> bounded.Sent[
     """:func:`call_on_elements` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`)."""
     what = f"the in-page healing {name!r} call"
     again = (_NOT_INSTALLED, lambda: target.evaluate_all(_elements_fn(name, False), arg))
-    return bounded.send(target, what, _elements_fn(name, True), arg, again)
+    return bounded.send(target, what, _elements_fn(name, True), arg, again, decoded)
 
 
 def sent_in_frame(frame: Frame, name: str, arg: object) -> bounded.Sent[Any]:
     """:func:`call_in_frame` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`)."""
     what = f"the in-page healing {name!r} call"
     again = (_NOT_INSTALLED, lambda: frame.evaluate(_page_fn(name, False), arg))
-    return bounded.send(frame, what, _page_fn(name, True), arg, again)
+    return bounded.send(frame, what, _page_fn(name, True), arg, again, decoded)
 
 
 def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
@@ -127,4 +132,4 @@ def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
         result = bounded.call(
             target, what, lambda: target.evaluate_all(_elements_fn(name, False), arg)
         )
-    return result
+    return decoded(result)

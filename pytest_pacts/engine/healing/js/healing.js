@@ -11,7 +11,7 @@
 // Imports (see discovery/_js.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, tokens, parentOf, containsComposed, inShadow, allElements, tag,
-  makeDom, compatibility, describeElement
+  makeDom, compatibility, describeElement, toJson
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, checkActionable } = modules.actionability;
 const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
@@ -510,6 +510,7 @@ function registered(arg) { return (healRegistry.get(arg.heal_id) || [])[arg.inde
 
 return {
   rank, locate, isSame, scoreOf, resolveAll, settled, stable, overlayAt, registered, inside, probe, sameGate,
+  toJson,  // answers sent as one JSON string (discovery/js/dom.js)
   // pure functions, for the unit tests
   pure: { canonWords, textSim, tokenSim, classSim, similarity },
 };
