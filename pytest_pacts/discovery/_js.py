@@ -90,8 +90,18 @@ def answer_expression(call: str, encoded: bool) -> str:
 
 def decoded(answer: object) -> object:
     """An answer an ``encoded`` function returned: one JSON string (``js/dom.js``,
-    ``toJson``), which Playwright passes on as it is, read here in one go."""
-    return json.loads(answer) if isinstance(answer, str) else answer
+    ``toJson``), which Playwright passes on as it is, read here in one go. One that is not
+    JSON (a page that replaced the string functions the serializer uses) is a
+    :class:`PageScriptError`, as an exception thrown in the page is."""
+    if not isinstance(answer, str):
+        return answer
+    try:
+        return json.loads(answer)
+    except ValueError as exc:
+        raise PageScriptError(
+            f"an in-page answer was not valid JSON ({exc}); the page or a library it loads "
+            "has probably replaced a JavaScript built-in the in-page code uses"
+        ) from exc
 
 
 def page_function(name: str, *, encoded: bool = False) -> str:

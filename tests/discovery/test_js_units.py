@@ -215,3 +215,16 @@ def test_answers_sent_as_json_read_back_as_playwright_would_pass_them(tab: Page)
     )
     nan, inf, minus = decoded(odd)  # type: ignore[misc]
     assert nan != nan and inf == float("inf") and minus == float("-inf")
+
+
+def test_an_answer_that_is_not_json_is_a_page_script_error() -> None:
+    """A page that replaced what the serializer uses could send something else: it fails
+    as any exception thrown in the page does (a Playwright error every handler catches)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    from pytest_pacts.discovery._js import PageScriptError, decoded
+
+    assert decoded('{"a": [1, 2.5, null]}') == {"a": [1, 2.5, None]}
+    with pytest.raises(PageScriptError, match="not valid JSON") as caught:
+        decoded("[object Object]")
+    assert isinstance(caught.value, PlaywrightError)
