@@ -242,7 +242,8 @@ class PageCalls:
         "Frame": ("evaluate", "evaluate_handle"),
         "ElementHandle": ("evaluate", "evaluate_handle", "wait_for_element_state"),
     }
-    API_CALL: ClassVar[re.Pattern[str]] = re.compile(r"api\.(\w+)\(")
+    # the API function an expression calls (its answer is wrapped in `api.toJson(...)`)
+    API_CALL: ClassVar[re.Pattern[str]] = re.compile(r"api\.(?!toJson\()(\w+)\(")
 
     def __init__(self) -> None:
         self.inside = False
