@@ -88,19 +88,20 @@ def answer_expression(call: str, encoded: bool) -> str:
     return f"api.toJson({call})" if encoded else call
 
 
-def decoded(answer: object) -> object:
+def decoded(answer: object, what: str = "an in-page call") -> object:
     """An answer an ``encoded`` function returned: one JSON string (``js/dom.js``,
     ``toJson``), which Playwright passes on as it is, read here in one go. One that is not
     JSON (a page that replaced the string functions the serializer uses) is a
-    :class:`PageScriptError`, as an exception thrown in the page is."""
+    :class:`PageScriptError` naming ``what`` answered, as an exception thrown in the page
+    is."""
     if not isinstance(answer, str):
         return answer
     try:
         return json.loads(answer)
     except ValueError as exc:
         raise PageScriptError(
-            f"an in-page answer was not valid JSON ({exc}); the page or a library it loads "
-            "has probably replaced a JavaScript built-in the in-page code uses"
+            f"{what} answered with text that is not JSON ({exc}); the page or a library it "
+            "loads has probably replaced a JavaScript built-in the in-page code uses"
         ) from exc
 
 
@@ -191,7 +192,7 @@ def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
             result = bounded.call(target, what, lambda: target.evaluate_all(install, arg))
     except PlaywrightError as exc:
         raise page_error(exc, f"the in-page {name!r} call") from exc
-    return decoded(result)
+    return decoded(result, f"the in-page {name!r} call")
 
 
 def element_function(name: str, *, encoded: bool = False) -> str:
@@ -220,7 +221,7 @@ def call_in_frame(frame: Frame, what: str, name: str, arg: object = None) -> obj
     if result == NOT_INSTALLED:
         install = page_function(name, encoded=True)
         result = bounded.call(frame, what, lambda: frame.evaluate(install, arg))
-    return decoded(result)
+    return decoded(result, what)
 
 
 def call_on_handle(
@@ -233,4 +234,4 @@ def call_on_handle(
     if result == NOT_INSTALLED:
         install = element_function(name, encoded=True)
         result = bounded.call(owner, what, handle.evaluate, install, arg)
-    return decoded(result)
+    return decoded(result, what)

@@ -306,7 +306,7 @@ def _gates(scan: _FrameScan) -> list[JSON] | None:
         if isinstance(error := page_error(exc, "the in-page gate"), PageScriptError):
             raise error from exc
         return None  # navigated or closed meanwhile
-    raw = None if raw == NOT_INSTALLED else decoded(raw)
+    raw = None if raw == NOT_INSTALLED else decoded(raw, "the in-page gate")
     if raw is None:
         return None
     return checked(raw, list[JsonDict], "the in-page gate")

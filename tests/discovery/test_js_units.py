@@ -225,6 +225,8 @@ def test_an_answer_that_is_not_json_is_a_page_script_error() -> None:
     from pytest_pacts.discovery._js import PageScriptError, decoded
 
     assert decoded('{"a": [1, 2.5, null]}') == {"a": [1, 2.5, None]}
-    with pytest.raises(PageScriptError, match="not valid JSON") as caught:
-        decoded("[object Object]")
+    with pytest.raises(
+        PageScriptError, match=r"the in-page 'rank' call answered .* not JSON"
+    ) as caught:
+        decoded("[object Object]", "the in-page 'rank' call")
     assert isinstance(caught.value, PlaywrightError)

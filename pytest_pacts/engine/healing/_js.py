@@ -85,7 +85,7 @@ def call_in_frame(frame: Frame, name: str, arg: object) -> object:
     result = bounded.call(frame, what, lambda: frame.evaluate(_page_fn(name, True), arg))
     if result == _NOT_INSTALLED:
         result = bounded.call(frame, what, lambda: frame.evaluate(_page_fn(name, False), arg))
-    return decoded(result)
+    return decoded(result, what)
 
 
 def handle_in_frame(frame: Frame, name: str, arg: object) -> JSHandle:
@@ -114,14 +114,18 @@ def sent_on_elements(target: PWLocator, name: str, arg: object) -> bounded.Sent[
     """:func:`call_on_elements` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`)."""
     what = f"the in-page healing {name!r} call"
     again = (_NOT_INSTALLED, lambda: target.evaluate_all(_elements_fn(name, False), arg))
-    return bounded.send(target, what, _elements_fn(name, True), arg, again, decoded)
+    return bounded.send(
+        target, what, _elements_fn(name, True), arg, again, lambda got: decoded(got, what)
+    )
 
 
 def sent_in_frame(frame: Frame, name: str, arg: object) -> bounded.Sent[Any]:
     """:func:`call_in_frame` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`)."""
     what = f"the in-page healing {name!r} call"
     again = (_NOT_INSTALLED, lambda: frame.evaluate(_page_fn(name, False), arg))
-    return bounded.send(frame, what, _page_fn(name, True), arg, again, decoded)
+    return bounded.send(
+        frame, what, _page_fn(name, True), arg, again, lambda got: decoded(got, what)
+    )
 
 
 def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
@@ -132,4 +136,4 @@ def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
         result = bounded.call(
             target, what, lambda: target.evaluate_all(_elements_fn(name, False), arg)
         )
-    return decoded(result)
+    return decoded(result, what)
