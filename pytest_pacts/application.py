@@ -485,17 +485,18 @@ def discover_plans(
 
     Each plan's page opens in a context made by ``contexts`` (the one the tests use:
     ``browser_context_args``, the requirement's ``context``, its auth session, the
-    project's customisation; a function giving it is called only when there is something
-    to discover). ``browser`` gives the browser to use, called only when there
-    is something to discover (in a pytest session: the tests' own browser, launched or
-    connected to as pytest-playwright does); ``None``: a Chromium of its own
-    (:class:`~pytest_pacts.browser.StandaloneBrowser` with ``browser_path``).
+    project's customisation; a function giving it is called only when a page is opened).
+    ``browser`` gives the browser to use, called only when a page is opened (in a pytest
+    session: the tests' own browser, launched or connected to as pytest-playwright does);
+    ``None``: a Chromium of its own (:class:`~pytest_pacts.browser.StandaloneBrowser` with
+    ``browser_path``). A plan that needs no page (nothing to find on its start page, or a
+    relative URL with no base URL) asks for neither.
 
     ``timeout_ms`` is the run's step timeout: the start page's load, and each call into the
     page, get the patience a step gets (a page that stops responding is given up on as
     quickly as in the run)."""
     from pytest_pacts.browser import StandaloneBrowser
-    from pytest_pacts.discovery.planning import PlanDiscovery, discover_plan
+    from pytest_pacts.discovery.planning import PlanDiscovery, discover_plan, without_page
 
     todo: list[Plan] = []
     cached = 0
@@ -511,7 +512,15 @@ def discover_plans(
     done: list[PlanDiscovery] = []
     position = {id(plan): n for n, plan in enumerate(todo, start=1)}
 
-    setup = (contexts() if callable(contexts) else contexts) or ContextSetup()
+    made: list[ContextSetup] = []
+
+    def setup() -> ContextSetup:
+        # asked for when the first page opens: making it may start Playwright itself
+        # (pytest-playwright's context arguments)
+        if not made:
+            made.append((contexts() if callable(contexts) else contexts) or ContextSetup())
+        return made[0]
+
     no_session: set[str] = set()  # auth profiles whose login failed: said once
     with StandaloneBrowser(browser_path) as own:
         given: list[Browser] = []
@@ -528,9 +537,13 @@ def discover_plans(
             )
             from pytest_pacts.auth import AuthFailed
 
+            # a plan that needs no page (nothing on its start page, or no URL to open) asks
+            # for no browser, context nor login
+            outcome = without_page(plan, base_url)
             try:
-                with setup.page(current(), plan.requirement) as page:
-                    outcome = discover_plan(page, plan, base_url, timeout_ms=timeout_ms)
+                if outcome is None:
+                    with setup().page(current(), plan.requirement) as page:
+                        outcome = discover_plan(page, plan, base_url, timeout_ms=timeout_ms)
             except AuthFailed as exc:
                 # never discovered as the login page: left to discovery right before it runs
                 if exc.profile not in no_session:

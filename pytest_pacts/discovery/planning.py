@@ -175,6 +175,31 @@ def _describe_unresolved(step: Step, result: DiscoveryResult) -> str:
     return text
 
 
+def without_page(plan: Plan, base_url: str | None) -> PlanDiscovery | None:
+    """What discovering ``plan`` comes to when no page is needed for it: no step to discover
+    on its start page, or a start URL that cannot be opened (relative, with no base URL).
+    ``None`` when its start page must be loaded. Asked before a browser is launched or a
+    context made: a plan that needs no page never costs one."""
+    try:
+        url: str | None = resolve_url(plan.requirement.url, base_url or plan.requirement.base_url)
+    except UrlError:
+        url = None
+    out = PlanDiscovery(plan=plan, url=url)
+    if not start_page_steps(plan):
+        return out
+    if url is not None:
+        return None
+    out.problems.append(
+        DiscoveryProblem(
+            plan.req_id,
+            plan.requirement.source,
+            f"the url {plan.requirement.url!r} is relative and no --base-url is set; "
+            "discovery waits until the test runs",
+        )
+    )
+    return out
+
+
 def discover_plan(
     page: Page,
     plan: Plan,
@@ -190,11 +215,10 @@ def discover_plan(
     settle become :class:`DiscoveryProblem` entries naming the requirement's row.
     """
     started = time.perf_counter()
-    url: str | None
-    try:
-        url = resolve_url(plan.requirement.url, base_url or plan.requirement.base_url)
-    except UrlError:
-        url = None  # said below, once the plan is known to have start-page steps
+    done = without_page(plan, base_url)
+    if done is not None:
+        return done
+    url = resolve_url(plan.requirement.url, base_url or plan.requirement.base_url)
     out = PlanDiscovery(plan=plan, url=url)
     where = plan.requirement.source
 
@@ -202,14 +226,6 @@ def discover_plan(
         out.problems.append(DiscoveryProblem(plan.req_id, source, message))
 
     steps = start_page_steps(plan)
-    if not steps:
-        return out
-    if url is None:
-        problem(
-            f"the url {plan.requirement.url!r} is relative and no --base-url is set; "
-            "discovery waits until the test runs"
-        )
-        return out
     try:
         response = page.goto(url, wait_until="load", timeout=timeout_ms)
     except Error as exc:

@@ -33,8 +33,6 @@ from copy import copy
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from openpyxl.utils.exceptions import InvalidFileException
-
 from pytest_pacts.models import Plan, SourceRef
 from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.models.text import file_stem
@@ -241,7 +239,7 @@ def write_results(
                 "not written"
             )
             continue
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, InvalidFileException) as exc:
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
             problems.append(f"{display}: the results file could not be written: {exc}")
             continue
         paths.append(target)
@@ -293,7 +291,10 @@ def _write_workbook(
     limits: ReadLimits,
     max_file_bytes: int,
 ) -> list[str]:
+    # openpyxl (and the numpy it imports) only when a workbook is written: a run of YAML
+    # and JSON requirements never pays for it
     from openpyxl import load_workbook
+    from openpyxl.utils.exceptions import InvalidFileException
 
     from pytest_pacts.planner.readers.xlsx import HEADER_SCAN_ROWS, check_archive
 
@@ -311,7 +312,10 @@ def _write_workbook(
     with warnings.catch_warnings():
         # openpyxl warns about parts it drops (pictures, some extensions); the docs say so
         warnings.simplefilter("ignore")
-        workbook = load_workbook(source)
+        try:
+            workbook = load_workbook(source)
+        except InvalidFileException as exc:
+            raise ValueError(str(exc)) from exc
     problems: list[str] = []
     try:
         by_sheet: dict[str, list[RequirementResult]] = {}

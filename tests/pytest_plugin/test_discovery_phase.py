@@ -141,3 +141,35 @@ requirements:
     ), text
     assert re.search(r"faults\.req\.yaml:4:5: R-BUSY: .* did not settle within 3 s", text), text
     assert "4 requirement(s) discovered (2 step locator(s) verified)" in text, text
+
+
+def test_plans_that_need_no_page_launch_no_browser(pytester: pytest.Pytester) -> None:
+    """A start URL that cannot be opened (relative, no base URL) and a plan with nothing to
+    discover on its start page are settled before Playwright is started: the run starts
+    neither Playwright nor a browser (it used to start both only to find there was nothing
+    to open)."""
+    pytester.makeconftest("""
+import pytest
+@pytest.fixture(scope="session")
+def playwright():  # pytest-playwright's, which every browser and context fixture asks for
+    raise AssertionError("Playwright was started")
+""")
+    pytester.makefile(
+        ".req.yaml",
+        plans="""
+requirements:
+  - {req_id: R-RELATIVE, url: /, steps: ["Username | fill | ada"]}
+  - {req_id: R-NOTHING, url: "http://127.0.0.1:9/", steps: ["| wait | | title_contains:x"]}
+""",
+    )
+    result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider", "--pacts-dry-run")
+    result.assert_outcomes(passed=2)
+    lines = _pacts_lines(result)
+    assert (
+        "pacts:   plans.req.yaml:2:5: R-RELATIVE: the url '/' is relative and no --base-url is "
+        "set; discovery waits until the test runs" in lines
+    )
+    assert lines[-1] == (
+        "pacts: discovery: 2 requirement(s) discovered (0 step locator(s) verified), 0 cached; "
+        "no browser used"
+    )
