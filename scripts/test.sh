@@ -18,7 +18,9 @@ echo "== pytest"
 # PYTHONDONTWRITEBYTECODE is set (Python still reads .pyc files then).
 .venv/bin/python -m compileall -q pytest_pacts >/dev/null
 set +e
-.venv/bin/pytest -n 2 -p no:cacheprovider --durations=25 "$@"
+# worksteal: a worker that runs out of tests takes some of the other's (the suite ends with
+# long whole-run tests: neither worker sits idle at the end while the other runs them)
+.venv/bin/pytest -n 2 --dist worksteal -p no:cacheprovider --durations=25 "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then
