@@ -192,3 +192,31 @@ def test_dropdowns_merged_cells_and_conditional_formats_are_kept(tmp_path: Path)
     assert [str(v.sqref) for v in copy.data_validations.dataValidation] == ["D3:D100"]
     assert [str(r.sqref) for r in copy.conditional_formatting] == ["E3:E100"]
     assert copy.cell(row=3, column=6).value == "fail"
+
+
+def test_results_of_yaml_and_json_files_import_no_openpyxl(tmp_path: Path) -> None:
+    """openpyxl (and the numpy it imports) is loaded only to write a workbook: a run of YAML
+    and JSON requirements used to import it for one exception class (about 0.5 s a run)."""
+    import subprocess
+    import sys
+
+    script = f"""
+import sys
+from pathlib import Path
+from pytest_pacts.planner.readers.limits import ReadLimits
+from pytest_pacts.reports.results import RequirementResult, write_results
+out = Path({str(tmp_path)!r})
+result = RequirementResult(
+    path=str(out / "api.req.json"), display="api.req.json", req_id="R", nodeid="api::R",
+    verdict="pass", rca="", recommendation="", heals=0, duration_ms=1.0, sheet=None, row=None,
+    line=2, steps=(),
+)
+written = write_results(out / "out", [result], run_id="r", limits=ReadLimits(),
+                        max_file_bytes=10**7)
+print(len(written.paths), written.problems, "openpyxl" in sys.modules)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "()", "False"], done.stdout
