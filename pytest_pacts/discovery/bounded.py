@@ -14,7 +14,9 @@ channel (a CDP ``Runtime.evaluate("1")``, Chromium only) bounded by :data:`MARGI
 that cannot answer it is unresponsive, not merely slow.
 
 The deadline of a call is the budget set by :func:`budget` (the engine sets the step timeout)
-plus :data:`MARGIN_MS`.
+plus :data:`MARGIN_MS`, whatever shorter cap the call has of its own: a page that is only slow
+keeps the patience the step promised. A call whose answer came with its deadline (both due
+in the same turn of the loop, the test process starved of CPU) keeps its page open.
 
 A read whose answer is needed only after other calls can be sent ahead (:func:`send`): its
 round trip overlaps theirs (Playwright's event loop runs it while they wait), and
@@ -43,6 +45,8 @@ T = TypeVar("T")
 
 MESSAGE = "the page stopped responding: its main thread is busy"
 MARGIN_MS = 2_000.0  # added to the budget; also the probe's bound after a Playwright timeout
+# between a passed deadline and the page's tear-down: an answer that came with the deadline
+GRACE_S = 0.05
 DEFAULT_BUDGET_MS = 10_000.0
 
 _budget: ContextVar[float] = ContextVar("pacts_page_call_budget", default=DEFAULT_BUDGET_MS)
@@ -109,26 +113,33 @@ def call(
     timeout_ms: float | None = None,
     probe: bool = True,
 ) -> T:
-    """``fn(*args)`` (Playwright calls on ``target``'s page) within ``timeout_ms`` (default: the
-    budget) + :data:`MARGIN_MS`; raises :class:`PageUnresponsive` when the page hangs."""
+    """``fn(*args)`` (Playwright calls on ``target``'s page) within the budget (or
+    ``timeout_ms`` when longer) + :data:`MARGIN_MS`; raises :class:`PageUnresponsive` when
+    the page hangs.
+
+    A shorter ``timeout_ms`` does not shorten the deadline: the only way to stop waiting on
+    a page is to close it, and a page that is only slow (a document still loading on a
+    loaded machine, a navigation the server answers late) keeps the patience the step
+    promised. A call with a cap of its own caps its wait in the page."""
     page = page_of(target)
     loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
     if loop is None or loop.is_closed():
         return fn(*args)
-    limit = (_budget.get() if timeout_ms is None else max(timeout_ms, 0.0)) + MARGIN_MS
-    started = time.monotonic()
-    fired: list[Hang] = []
-    timer = loop.call_later(limit / 1000, _fire, page, what, started, fired)
+    limit = max(_budget.get(), timeout_ms or 0.0) + MARGIN_MS
+    watch = _Watch(page, what, time.monotonic())
+    timer = loop.call_later(limit / 1000, _fire, watch)
     try:
         return fn(*args)
     except PlaywrightError as exc:
-        if fired:
-            raise PageUnresponsive(fired[0]) from exc
+        if watch.hang is not None:
+            raise PageUnresponsive(watch.hang) from exc
         if probe and isinstance(exc, PlaywrightTimeout):
+            watch.answered = True
             timer.cancel()
-            _probe(page, what, started)
+            _probe(page, what, watch.started)
         raise
     finally:
+        watch.answered = True
         timer.cancel()
 
 
@@ -205,12 +216,32 @@ def send(
     return Sent(target, what, task, now, again, then)
 
 
-def _fire(page: Page, what: str, started: float, fired: list[Hang]) -> None:
-    """On Playwright's loop, while the call waits: note the hang, close the context."""
-    hang = Hang(what, (time.monotonic() - started) * 1000)
-    fired.append(hang)
-    _hangs[_key(page)] = hang
-    impl = getattr(page, "_impl_obj", None)
+@dataclass
+class _Watch:
+    """One bounded call's deadline: what it waits for, since when, and how it ended."""
+
+    page: Page
+    what: str
+    started: float  # time.monotonic()
+    answered: bool = False  # the call returned or raised: its page is not torn down
+    hang: Hang | None = None  # set when the deadline closed the page's context
+
+
+def _fire(watch: _Watch) -> None:
+    """On Playwright's loop, when a call's deadline passes: tear its page down after
+    :data:`GRACE_S`, unless the call got its answer meanwhile. An answer that came in the
+    same turn of the loop as the deadline (the test process itself starved of CPU, then
+    both were due at once) is an answer, not a hang."""
+    asyncio.get_running_loop().call_later(GRACE_S, _tear_down_unless_answered, watch)
+
+
+def _tear_down_unless_answered(watch: _Watch) -> None:
+    if watch.answered:
+        return
+    hang = Hang(watch.what, (time.monotonic() - watch.started) * 1000)
+    watch.hang = hang
+    _hangs[_key(watch.page)] = hang
+    impl = getattr(watch.page, "_impl_obj", None)
     if impl is not None:
         asyncio.get_running_loop().create_task(_tear_down(impl))
 
@@ -239,14 +270,14 @@ def _probe(page: Page, what: str, started: float) -> None:
     navigating = _navigation.get(_key(page), lambda: False)
     if navigating():
         return
-    fired: list[Hang] = []
+    watch = _Watch(page, what, started)
     sessions: list[Any] = []
 
     def fire() -> None:
         if navigating() and sessions:  # a navigation started meanwhile: just stop asking
             asyncio.get_running_loop().create_task(_detach(sessions[0]))
         else:
-            _fire(page, what, started, fired)
+            _fire(watch)
 
     loop: asyncio.AbstractEventLoop = page._loop
     timer = loop.call_later(MARGIN_MS / 1000, fire)
@@ -256,9 +287,10 @@ def _probe(page: Page, what: str, started: float) -> None:
         session.send("Runtime.evaluate", {"expression": "1", "returnByValue": True})
         session.detach()
     except PlaywrightError as exc:  # not Chromium, the page is gone, or it hangs
-        if fired:
-            raise PageUnresponsive(fired[0]) from exc
+        if watch.hang is not None:
+            raise PageUnresponsive(watch.hang) from exc
     finally:
+        watch.answered = True
         timer.cancel()
 
 
