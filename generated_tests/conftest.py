@@ -34,7 +34,8 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, object]) -> dic
 
     if "executable_path" in browser_type_launch_args:
         return browser_type_launch_args
-    extra = choose_browser(None).launch_kwargs()
+    headless = browser_type_launch_args.get("headless", True) is not False  # not --headed
+    extra = choose_browser(None, headless=headless).launch_kwargs()
     if not extra:
         return browser_type_launch_args
     args = [*browser_type_launch_args.get("args", []), *extra.pop("args", [])]  # type: ignore[misc]

@@ -36,6 +36,16 @@ SYSTEM_CHROMIUM_ARGS: tuple[str, ...] = (
     "--no-first-run",
 )
 
+# Chromium's headless shell (Debian's ``chromium-headless-shell`` package): what Playwright
+# itself launches for a headless Chromium (its own download of it is ``chromium-headless-shell``
+# too). On the same run it costs about half the CPU of the full browser in headless mode
+# (docs/benchmarks.md, "The test command's duration"), so a headless run takes it when it is
+# there; a headed run needs the full browser.
+SYSTEM_HEADLESS_SHELL_PATHS: tuple[str, ...] = (
+    "/usr/bin/chromium-headless-shell",
+    "/usr/lib/chromium/chromium-headless-shell",
+)
+
 SYSTEM_CHROMIUM_PATHS: tuple[str, ...] = (
     "/usr/bin/chromium",
     "/usr/bin/chromium-browser",
@@ -123,23 +133,27 @@ def run_option_problems(browsers: list[str], video: str | None) -> list[str]:
     return problems
 
 
-def find_system_chromium() -> str | None:
-    """The first executable system Chromium (or Chrome) at the usual paths or on PATH."""
-    for candidate in SYSTEM_CHROMIUM_PATHS:
+def find_system_chromium(*, headless: bool = False) -> str | None:
+    """The first executable system Chromium (or Chrome) at the usual paths or on PATH; for
+    a ``headless`` run, Chromium's headless shell first when it is installed."""
+    shells: tuple[str, ...] = SYSTEM_HEADLESS_SHELL_PATHS if headless else ()
+    for candidate in (*shells, *SYSTEM_CHROMIUM_PATHS):
         if os.access(candidate, os.X_OK):
             return candidate
-    for name in ("chromium", "chromium-browser", "google-chrome"):
+    names: tuple[str, ...] = ("chromium-headless-shell",) if headless else ()
+    for name in (*names, "chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
         if found:
             return found
     return None
 
 
-def choose_browser(configured_path: str | None = None) -> BrowserChoice:
+def choose_browser(configured_path: str | None = None, *, headless: bool = True) -> BrowserChoice:
     """Pick the Chromium to launch.
 
     Order: an explicitly configured path (ini ``pacts_browser_path`` or the
-    ``PACTS_BROWSER_PATH`` variable), Playwright's own download, a system Chromium.
+    ``PACTS_BROWSER_PATH`` variable), Playwright's own download, a system Chromium (for a
+    ``headless`` run its headless shell when installed, as Playwright's own choice would be).
     Raises :class:`NoBrowserError` when there is none.
     """
     explicit = configured_path or os.environ.get(ENV_BROWSER_PATH)
@@ -149,7 +163,7 @@ def choose_browser(configured_path: str | None = None) -> BrowserChoice:
         return BrowserChoice("configured", explicit, SYSTEM_CHROMIUM_ARGS)
     if playwright_has_own_chromium():
         return BrowserChoice("playwright", None)
-    system = find_system_chromium()
+    system = find_system_chromium(headless=headless)
     if system is not None:
         return BrowserChoice("system", system, SYSTEM_CHROMIUM_ARGS)
     raise NoBrowserError()
@@ -159,7 +173,7 @@ def launch_options(
     configured_path: str | None = None, *, headless: bool = True
 ) -> dict[str, object]:
     """Full keyword arguments for ``sync_playwright().chromium.launch(**launch_options())``."""
-    options = choose_browser(configured_path).launch_kwargs()
+    options = choose_browser(configured_path, headless=headless).launch_kwargs()
     options["headless"] = headless
     return options
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent setup shared by scripts/demo.sh and scripts/test.sh.
-#   - system packages when missing (Debian/Ubuntu): python3-venv, chromium, and with
+#   - system packages when missing (Debian/Ubuntu): python3-venv, chromium (and its headless
+#     shell, which headless runs prefer, where the package lists have it), and with
 #     PACTS_SETUP_POSTGRES=1 postgresql (the store tests start their own throwaway cluster)
 #   - .venv with pytest-pacts installed editable with its dev, serve and vision extras (the suite runs
 #     the pacts serve web server and the image-target tests); reinstalled only when
@@ -30,6 +31,14 @@ have_chromium() {
   done
   return 1
 }
+# Chromium's headless shell: what Playwright launches for headless runs, about half the CPU of
+# the full browser (docs/benchmarks.md); only where a system Chromium is used
+want_headless_shell() {
+  [ -z "${PACTS_BROWSER_PATH:-}" ] || return 1
+  ls -d "${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}"/chromium* >/dev/null 2>&1 && return 1
+  [ -x /usr/bin/chromium-headless-shell ] && return 1
+  command -v apt-get >/dev/null 2>&1
+}
 have_postgres() {
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1
 }
@@ -50,6 +59,12 @@ if [ ${#packages[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "${packages[@]}" >/dev/null
+fi
+# optional: where the package lists know it (older releases do not: the full browser serves)
+if want_headless_shell && apt-cache show chromium-headless-shell >/dev/null 2>&1; then
+  echo "setup: installing chromium-headless-shell"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    chromium-headless-shell >/dev/null || echo "setup: chromium-headless-shell not installed; headless runs use chromium"
 fi
 
 if [ ! -x .venv/bin/python ]; then

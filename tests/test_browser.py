@@ -89,3 +89,49 @@ def test_unrunnable_browser_or_video_is_one_usage_error(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     text = result.stderr.str()
     assert f"{option[0]} {option[1]}:" in text and "Traceback" not in text, text
+
+
+def _fake(path: Path) -> str:
+    path.write_text("#!/bin/sh\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_headless_run_prefers_chromiums_headless_shell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Playwright itself launches Chromium's headless shell for a headless run; a system
+    one is taken the same way when installed (about half the CPU of the full browser in
+    headless mode). A headed run needs the full browser."""
+    import pytest_pacts.browser as browser
+
+    monkeypatch.delenv(ENV_BROWSER_PATH, raising=False)
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "none"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    shell, full = _fake(tmp_path / "chromium-headless-shell"), _fake(tmp_path / "chromium")
+    monkeypatch.setattr(browser, "SYSTEM_HEADLESS_SHELL_PATHS", ())
+    monkeypatch.setattr(browser, "SYSTEM_CHROMIUM_PATHS", ())
+    assert choose_browser().executable_path == shell
+    assert choose_browser(headless=False).executable_path == full
+    assert browser.launch_options(headless=False)["executable_path"] == full
+    (tmp_path / "chromium-headless-shell").unlink()
+    assert choose_browser().executable_path == full  # no shell: the full browser, headless
+
+
+@pytest.mark.skipif(
+    not os.access("/usr/bin/chromium-headless-shell", os.X_OK) or playwright_has_own_chromium(),
+    reason="Debian's chromium-headless-shell is not installed (scripts/setup.sh installs it)",
+)
+def test_the_tests_browser_is_the_headless_shell_unless_headed(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+def test_launch(browser_type_launch_args):
+    print("EXE", browser_type_launch_args["executable_path"])
+""")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv(ENV_BROWSER_PATH, raising=False)
+        headless = pytester.runpytest_subprocess("-q", "-s", "-p", "no:cacheprovider")
+        headed = pytester.runpytest_subprocess("-q", "-s", "-p", "no:cacheprovider", "--headed")
+    headless.assert_outcomes(passed=1)
+    headed.assert_outcomes(passed=1)
+    assert "EXE /usr/bin/chromium-headless-shell" in headless.stdout.str()
+    assert "EXE /usr/bin/chromium\n" in headed.stdout.str()

@@ -39,7 +39,8 @@ def browser_type_launch_args(
     ):
         return browser_type_launch_args
     try:
-        choice = choose_browser(options.settings(pytestconfig).browser_path)
+        headless = browser_type_launch_args.get("headless", True) is not False  # not --headed
+        choice = choose_browser(options.settings(pytestconfig).browser_path, headless=headless)
     except NoBrowserError as exc:
         pytest.fail(str(exc), pytrace=False)
     if not choice.launch_kwargs():

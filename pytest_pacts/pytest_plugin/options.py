@@ -214,7 +214,8 @@ SETTINGS: tuple[Setting, ...] = (
         "string",
         None,
         "Chromium executable to use when Playwright's own browsers are not installed "
-        "(default: detect /usr/bin/chromium and friends; env PACTS_BROWSER_PATH).",
+        "(default: detect /usr/bin/chromium and friends, for a headless run "
+        "/usr/bin/chromium-headless-shell first; env PACTS_BROWSER_PATH).",
     ),
     Setting(
         "pacts_report_dir",
