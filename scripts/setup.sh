@@ -60,16 +60,26 @@ if [ ${#packages[@]} -gt 0 ]; then
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "${packages[@]}" >/dev/null
 fi
-# optional: where the package lists know it (older releases do not: the full browser serves)
-if want_headless_shell && apt-cache show chromium-headless-shell >/dev/null 2>&1; then
-  echo "setup: installing chromium-headless-shell"
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    chromium-headless-shell >/dev/null || echo "setup: chromium-headless-shell not installed; headless runs use chromium"
-fi
 
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv with $PY"
   "$PY" -m venv .venv
+fi
+# optional: Chromium's headless shell, where the package lists have it (older releases do
+# not: the full browser serves, and the marker saves asking again on every run)
+no_shell=".venv/.pacts-no-headless-shell"
+if want_headless_shell && [ ! -f "$no_shell" ]; then
+  if ! apt-cache show chromium-headless-shell >/dev/null 2>&1; then
+    $SUDO apt-get update -qq || true
+  fi
+  if apt-cache show chromium-headless-shell >/dev/null 2>&1 \
+    && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends chromium-headless-shell >/dev/null; then
+    echo "setup: installed chromium-headless-shell"
+  else
+    echo "setup: chromium-headless-shell is not available; headless runs use chromium"
+    touch "$no_shell"
+  fi
 fi
 stamp=".venv/.pacts-setup-$(sha256sum pyproject.toml | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
