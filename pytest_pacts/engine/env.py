@@ -300,6 +300,23 @@ def env_failure(event: EnvEvent, step_index: int | None, extra: tuple[str, ...] 
     )
 
 
+def closed_by_hang(failure: Failure, page: Page) -> Failure:
+    """``failure`` found ``page`` closed (cause ``crash``) after a bounded call's deadline
+    closed it (a call that takes a closed page as an answer may have been the one that
+    waited): the hang is the cause, with the call that waited, and the closed page its
+    symptom. Any other failure is returned as it is."""
+    hang = bounded.hang_of(page)
+    if failure.cause != "crash" or hang is None:
+        return failure
+    return Failure(
+        type=FailureType.ENV_FAULT,
+        message=f"{bounded.MESSAGE} ({hang.evidence})",
+        step_index=failure.step_index,
+        cause="page_unresponsive",
+        evidence=(hang.evidence, f"symptom: {failure.message}"),
+    )
+
+
 def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure:
     """A Playwright error raised while doing ``what`` (e.g. "click", "navigate to /x"), as a
     typed failure. Only the first line of Playwright's message is kept: its call log is

@@ -21,7 +21,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import bounded, to_playwright
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.contracts import EngineOptions
-from pytest_pacts.engine.env import EnvEvent, EnvMonitor, classify_error, env_failure
+from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
 from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import GateOutcome, run_gate
@@ -177,6 +177,7 @@ class StepRunner:
             response = self.page.goto(target, timeout=timeout)
         except PlaywrightError as exc:
             failure = classify_error(exc, f"navigating to {target}", step_index)
+            failure = closed_by_hang(failure, self.page)
             if failure.type is FailureType.TIMEOUT:
                 return Failure(
                     type=FailureType.ENV_FAULT,
@@ -511,13 +512,7 @@ class StepRunner:
         """An environment event during the step explains its failure better than the
         symptom (a locator matching nothing on an error page is not selector drift)."""
         if failure.type is FailureType.ENV_FAULT:
-            hang = bounded.hang_of(self.page)
-            if failure.cause == "crash" and hang is not None:
-                # an earlier call's deadline closed the page, and a later call found it
-                # closed: the hang is the cause, the closed page its symptom
-                event = EnvEvent("page_unresponsive", f"{bounded.MESSAGE} ({hang.evidence})")
-                return env_failure(event, failure.step_index, (f"symptom: {failure.message}",))
-            return failure
+            return closed_by_hang(failure, self.page)
         events = self.monitor.since(mark)
         symptom = f"symptom: {failure.message}"
         if events:

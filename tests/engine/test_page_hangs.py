@@ -206,3 +206,23 @@ def test_region_and_count_calls_of_gate_and_healing_are_bounded(
             assert _region_gone(ctx, locator, asked) is False
     assert time.monotonic() - started < 0.5 + bounded.MARGIN_MS / 1000 + 3
     assert bounded.hang_of(fresh) is not None and fresh.is_closed()
+
+
+def test_a_page_a_deadline_closed_is_reported_as_unresponsive_not_crashed(
+    fresh: Page, site: Site
+) -> None:
+    """A call that takes a closed page as an answer (a trace's document hash, "is the region
+    gone?") may have been the one whose deadline closed it: the next call then finds the page
+    closed. The failure says the page stopped responding, with the call that waited, and
+    keeps the closed page as the symptom (it used to say "the browser page crashed or was
+    closed"). Here the next call is the run's opening navigation."""
+    url = site.add("closed-by-hang", "<button>Go</button>")
+    fresh.goto(url)
+    fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
+    time.sleep(0.1)
+    with bounded.budget(500), pytest.raises(bounded.PageUnresponsive):
+        bounded.call(fresh, "hashing the document", fresh.evaluate, "1")
+    record = run(fresh, plan(url, ("click", "Go")), options=OPTS)
+    evidence = _unresponsive(record)  # the opening navigation is the run's first call
+    assert "hashing the document got no answer within" in evidence, evidence
+    assert "symptom: " in evidence and "closed" in evidence, evidence
