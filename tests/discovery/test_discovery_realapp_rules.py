@@ -387,3 +387,70 @@ def test_icon_drawn_toggles_alone_are_not_a_choice_between_checkboxes(tab: Page)
         + "</div>"
     )
     assert find(tab, "checkbox", "check", region="beta").locator is None
+
+
+# 9. A row that only generated classes tell apart is rendered by its test id.
+
+PENCIL = '<svg width="12" height="12" aria-hidden="true"><path d="M1 1h10v10z"/></svg>'
+VIRTUAL_ROWS = "".join(
+    f'<div class="css-qaw33x" data-testid="experiment-list-item" style="height: 32px">'
+    f'<a href="#/{i}" title="{name}">{name}</a>'
+    f'<button id="rename-{name}" data-testid="rename-experiment-button" type="button"'
+    f' class="btn-icon-only css-1tpx8wl">{PENCIL}</button></div>'
+    for i, name in enumerate(("iris-classifier", "churn-prediction", "scratch-notebook"))
+)
+
+
+def test_a_row_told_apart_only_by_generated_classes_is_rendered_by_its_test_id(
+    tab: Page,
+) -> None:
+    """An icon-only button in a row of a virtualised list (MLflow 2.22's experiment list):
+    the row's classes are generated, so a rendering by tag and text ("a div that holds
+    churn-prediction") also matches the list around the rows, and every row's button. The
+    scan singled the button out, but no rendered locator resolved to it alone; the row's
+    test id, tried after its classes and tag, does."""
+    tab.set_content(f'<div class="css-1d4xjjz"><h2>Experiments</h2>{VIRTUAL_ROWS}</div>')
+    result = find(tab, "Rename", region="churn-prediction")
+    assert chosen_id(tab, result) == "rename-churn-prediction"
+    assert result.locator is not None and result.locator.region is not None
+    assert result.locator.region.css == 'div[data-testid="experiment-list-item"]'
+
+
+# 10. Exact before substring, then controls before other elements.
+
+
+def test_words_a_cell_shows_exactly_beat_a_control_whose_name_only_holds_them(
+    tab: Page,
+) -> None:
+    """MLflow 2.22's run overview: a "Tags" row holds its header cell, the tags and an
+    "Edit tags" button. "Tags | click" is the cell that says exactly "Tags", not the button
+    whose name only holds the word (it opens a dialog over the page): exact beats substring
+    before controls beat other elements."""
+    tab.set_content(
+        '<table><tr><th id="tags">Tags</th><td>team: vision</td>'
+        '<td><button aria-label="Edit tags" id="edit">✎</button></td></tr>'
+        "<tr><th>Parameters</th><td>lr: 0.1</td></tr></table>"
+    )
+    assert chosen_id(tab, find(tab, "Tags")) == "tags"
+    # with the same words exactly, the control still wins: the button named Search, not
+    # the search box; and a control whose name holds the words is still found alone
+    tab.set_content(
+        '<input type="search" id="box" aria-label="Search"><button id="go">Search</button>'
+        '<p>Results</p><button id="edit2">Edit results</button>'
+    )
+    assert chosen_id(tab, find(tab, "Search")) == "go"
+    assert chosen_id(tab, find(tab, "Edit")) == "edit2"
+
+
+def test_a_label_that_says_the_words_leads_to_the_control_whose_name_holds_them(
+    tab: Page,
+) -> None:
+    """MLflow 2.4's compare page: a switch named "Tags - Show diff only" with a label beside
+    it that says "Show diff only" (not tied to it by ``for``). A label names a control: the
+    switch is what "Show diff only | click" operates, though the label's words are exact."""
+    tab.set_content(
+        '<section><h3>Tags</h3><button role="switch" id="sw" aria-checked="false"'
+        ' aria-label="Tags - Show diff only"></button><div><label>Show diff only</label></div>'
+        "</section>"
+    )
+    assert chosen_id(tab, find(tab, "Show diff only", region="Tags")) == "sw"

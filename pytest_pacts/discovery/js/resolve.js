@@ -599,50 +599,59 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const passes = NAME_ACTIONS_LAX.has(step.action) ? [2, 1] : [2];
     let rank = 0;
     let crowdedAt = null;
-    for (const pass of passes) {
-      for (const tier of [2, 1]) {
-        for (const s of order) {
-          rank += 1;
-          let rows = hits.filter((h) => h.s === s && h.tier === tier);
-          if (!rows.length) continue;
-          if (strategies[s].deepest) {
-            const keep = new Set(deepest(rows.map((r) => r.el)));
-            rows = rows.filter((r) => keep.has(r.el));
-          }
-          rows = rows.filter((r) => (pass === 2 ? compatOf(r.el) === 2 : compatOf(r.el) >= 1));
-          // A field is clicked for its whole name, never for words that are only part of
-          // it: "Parameters | click" is not the "Search parameters" box (it is about the
-          // parameters, not them).
-          if (step.action === 'click' && tier === 1) {
-            rows = rows.filter((r) => !isEditableType(r.el, dom.roleOf));
-          }
-          let els = [...new Set(rows.map((r) => r.el))].filter(reachable);
-          // A hidden element is not a candidate (a closed menu's item is discovered again
-          // when the menu is open); a checkbox drawn by its label is operated through it.
-          // A hidden native select that a visible widget stands in for (select2, chosen) is
-          // selected through it (selectProxy, actionability.js).
-          const shown = els.filter((e) => !dom.isHidden(e) || drawnByLabel(e)
-            || (step.action === 'select' && !!selectProxy(e)));
-          hiddenMatches += els.length - shown.length;
-          els = shown;
-          // A pointer never aims at an element holding several controls: its centre is
-          // whichever one the layout puts there.
-          if (pointer) els = els.filter((e) => !holdsControls(e));
-          const scoped = applyScope(els, scope);
-          if (!scoped.els.length) continue;
-          if (scoped.els.length > 1) {
-            if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
-            if (scoped.crowded) continue;
-            return ambiguous(rank, s, tier, scoped.els);
-          }
-          const el = scoped.els[0];
-          const row = rows.find((r) => r.el === el);
-          if (row.via) {
-            const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
-            return found(rank, 'relational', 2, el, spec, { ...row.via, description: step.element });
-          }
-          return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el));
+    // Stages, best first: [tier, pass, labels too]. Exact before substring, and controls
+    // before other elements within each: "Tags | click" is the header cell that says
+    // exactly "Tags", not the "Edit tags" button in its row, and "Search | click" is still
+    // the button named Search, not the search box. A <label> that says exactly the words
+    // names its control and is taken only after the controls whose names hold them: "Show
+    // diff only" is the switch "Tags - Show diff only", not the text beside it (MLflow).
+    const stages = passes.length > 1
+      ? [[2, 2, true], [2, 1, false], [1, 2, true], [2, 1, true], [1, 1, true]]
+      : [[2, 2, true], [1, 2, true]];
+    for (const [tier, pass, labels] of stages) {
+      for (const s of order) {
+        rank += 1;
+        let rows = hits.filter((h) => h.s === s && h.tier === tier);
+        if (!rows.length) continue;
+        if (strategies[s].deepest) {
+          const keep = new Set(deepest(rows.map((r) => r.el)));
+          rows = rows.filter((r) => keep.has(r.el));
         }
+        // (after ``deepest``: the label's wrapper says its words only through the label)
+        if (!labels) rows = rows.filter((r) => r.el.tagName !== 'LABEL');
+        rows = rows.filter((r) => (pass === 2 ? compatOf(r.el) === 2 : compatOf(r.el) >= 1));
+        // A field is clicked for its whole name, never for words that are only part of
+        // it: "Parameters | click" is not the "Search parameters" box (it is about the
+        // parameters, not them).
+        if (step.action === 'click' && tier === 1) {
+          rows = rows.filter((r) => !isEditableType(r.el, dom.roleOf));
+        }
+        let els = [...new Set(rows.map((r) => r.el))].filter(reachable);
+        // A hidden element is not a candidate (a closed menu's item is discovered again
+        // when the menu is open); a checkbox drawn by its label is operated through it.
+        // A hidden native select that a visible widget stands in for (select2, chosen) is
+        // selected through it (selectProxy, actionability.js).
+        const shown = els.filter((e) => !dom.isHidden(e) || drawnByLabel(e)
+          || (step.action === 'select' && !!selectProxy(e)));
+        hiddenMatches += els.length - shown.length;
+        els = shown;
+        // A pointer never aims at an element holding several controls: its centre is
+        // whichever one the layout puts there.
+        if (pointer) els = els.filter((e) => !holdsControls(e));
+        const scoped = applyScope(els, scope);
+        if (!scoped.els.length) continue;
+        if (scoped.els.length > 1) {
+          if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
+          if (scoped.crowded) continue;
+          return ambiguous(rank, s, tier, scoped.els);
+        }
+        const el = scoped.els[0];
+        const row = rows.find((r) => r.el === el);
+        if (row.via) {
+          const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
+          return found(rank, 'relational', 2, el, spec, { ...row.via, description: step.element });
+        }
+        return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el));
       }
     }
     rank += 1;

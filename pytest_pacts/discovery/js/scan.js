@@ -253,7 +253,13 @@ function makeRegions(dom, elements) {
       return out;
     }
     if (kind === 'heading') return cssVariants(container).map((css) => ({ css, heading: how.heading }));
-    return cssVariants(container).map((css) => ({ css, has_text: region }));
+    // A container that only generated classes tell apart (a row of a virtualised list:
+    // <div class="css-qaw33x" data-testid="experiment-list-item">) is its tag, which every
+    // ancestor holding the text shares; its test id, tried last, tells the rows apart.
+    const t = tag(container);
+    const byTestId = TEST_ID_ATTRS.filter((a) => container.getAttribute(a))
+      .map((a) => `${t}[${a}=${cssString(container.getAttribute(a))}]`);
+    return [...cssVariants(container), ...byTestId].map((css) => ({ css, has_text: region }));
   }
 
   // Emulates how Playwright matches a rendered region, for the uniqueness estimate; called
