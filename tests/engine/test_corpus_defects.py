@@ -18,7 +18,8 @@ from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.engine.healing._common import resolve
 from pytest_pacts.models import Action, Target
-from pytest_pacts.models.outcome import HealRung
+from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.outcome import HealRung, RunRecord
 
 from .helpers import FAST, Site, plan, run
 
@@ -449,3 +450,90 @@ def test_a_loose_match_found_ahead_is_not_bound_for_a_later_step(tab: Page, site
     assert record.verdict == "pass", render_failure(record)
     assert tab.evaluate("document.body.dataset.made") == "fraud"
     assert not record.steps[2].heals
+
+
+# -- a section's header button that became the heading it carried ---------------------------
+
+SECTIONS_V1 = """
+<div class="run-page">
+  <div class="collapse"><div class="collapse-header" role="button" tabindex="0"
+    onclick="this.nextElementSibling.hidden = !this.nextElementSibling.hidden"
+    >Parameters (3)</div><div hidden><table><tr><td>learning_rate</td><td>0.1</td></tr>
+    </table></div></div>
+  <div class="collapse"><div class="collapse-header" role="button" tabindex="0"
+    onclick="this.nextElementSibling.hidden = !this.nextElementSibling.hidden"
+    >Metrics (2)</div><div hidden><table><tr><td>rmse</td><td>3.2</td></tr></table></div></div>
+</div>
+"""
+# The redesign: every section open under a plain heading, and a grid's column handle that
+# the recorded fingerprint ranks above the heading (its container's class, its tab stop),
+# though it resembles the recorded button no more than anything else does.
+SECTIONS_V2 = """
+<div class="overview">
+  <div role="tablist"><button role="tab">Overview</button><button role="tab">Model metrics</button>
+  </div>
+  <h4 class="typography css-tm29gp" onclick="document.body.dataset.hit = 'parameters'"
+    >Parameters (3)</h4>
+  <div class="collapse"><div class="css-1iv8ha0" tabindex="0">Resize Column</div></div>
+  <table><tr><td>learning_rate</td><td>0.1</td></tr></table>
+  <h4 class="typography css-yfufty">Metrics (2)</h4>
+  <table><tr><td>rmse</td><td>3.2</td></tr></table>
+</div>
+"""
+
+
+def _recorded(tab: Page, site: Site, name: str, v1: str) -> DiscoveryResult:
+    tab.goto(site.add(name, v1))
+    found = discover(tab, [(0, Target(element="Parameters"), Action.CLICK)])[0]
+    assert found.locator is not None and found.fingerprint is not None
+    assert found.fingerprint.role == "button"
+    return found
+
+
+def _parameters(tab: Page, site: Site, name: str, v2: str, found: DiscoveryResult) -> RunRecord:
+    return run(
+        tab,
+        plan(site.add(name, v2), ("click", "Parameters", "", "text_visible:learning_rate")),
+        pom={0: found},
+        healer=HealingLadder(),
+    )
+
+
+def test_a_header_button_that_became_its_heading_heals_to_the_heading(
+    tab: Page, site: Site
+) -> None:
+    """MLflow 2.22: the collapsible "Parameters (3)" button became a plain heading over a
+    table that is always open. The recorded text alternate singles out the heading; the
+    fingerprint ranks a column handle first, but at a score nothing resembling the recorded
+    button would have; no control carries the name. The step clicks the heading and its
+    expectation decides."""
+    found = _recorded(tab, site, "sections-v1.html", SECTIONS_V1)
+    record = _parameters(tab, site, "sections-v2.html", SECTIONS_V2, found)
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.body.dataset.hit") == "parameters"
+    heal = record.steps[0].heals[-1]
+    assert heal.rung == HealRung.ALTERNATE and "now a heading" in heal.reason
+
+
+def test_a_heading_that_stood_beside_the_button_is_not_its_heir(tab: Page, site: Site) -> None:
+    """The heading "Parameters (3)" was on the page beside the button when the step was
+    recorded, so no text alternate singled the button out: re-discovery finds the heading,
+    but it is another element, and the fingerprint's ranking is not overruled for it."""
+    v1 = SECTIONS_V1.replace('"run-page">', '"run-page"><h4>Parameters (3)</h4>')
+    found = _recorded(tab, site, "sections-v1b.html", v1)
+    assert not found.alternates
+    record = _parameters(tab, site, "sections-v2b.html", SECTIONS_V2, found)
+    assert record.verdict == "fail"
+    assert tab.evaluate("document.body.dataset.hit") is None
+
+
+def test_a_heading_is_not_taken_while_a_control_carries_the_name(tab: Page, site: Site) -> None:
+    """A tab named "Parameters" is on the page too: a person operates the control, so the
+    heading rule stays out of it."""
+    found = _recorded(tab, site, "sections-v1c.html", SECTIONS_V1)
+    v2 = SECTIONS_V2.replace(
+        '<div role="tablist">', '<div role="tablist"><button role="tab">Parameters</button>'
+    )
+    record = _parameters(tab, site, "sections-v2c.html", v2, found)
+    assert tab.evaluate("document.body.dataset.hit") is None
+    assert all("now a heading" not in h.reason for s in record.steps for h in s.heals)

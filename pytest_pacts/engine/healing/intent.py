@@ -144,7 +144,7 @@ def _try_locators(
         conflict, runner_up, ranking_only = _agreement(ctx, locator, found, probed, probing)
         reason = f"{what} {locator.describe()} is unique and passes the gate"
         if conflict is not None:
-            exact = exact_name(ctx, locator, found) if ranking_only else None
+            exact = exact_name(ctx, locator, found, runner_up) if ranking_only else None
             if exact is None:
                 notes.append(f"{locator.describe()}: {conflict}")
                 continue
