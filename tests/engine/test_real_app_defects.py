@@ -9,7 +9,7 @@ from pytest_pacts.discovery import discover
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models import Action, Target
-from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
 from pytest_pacts.models.outcome import FailureType, RcaClass
 from pytest_pacts.planner import load_file
 from pytest_pacts.scaffold.init import templates_dir
@@ -231,3 +231,35 @@ def test_a_page_quiet_for_a_while_is_not_waited_on_again(
     # before: nine or ten 100 ms waits (a second from the step's start); now the few a
     # discovery pass takes to see the page settled
     assert len(after_save) <= 5, after_save
+
+
+def test_a_longer_name_on_an_element_of_another_tag_is_another_element(
+    tab: Page, site: Site
+) -> None:
+    """MLflow 2.22: the run page's "Tags" section header (a div with the button role, found
+    as "the only button in the tags section") gave way to a table whose only button is
+    "Edit tags". The cached locator resolves to that button; its name keeps the word "Tags",
+    but on an element of another tag that is not drift of the recorded one: never clicked."""
+    v1 = (
+        '<script>window.clicked = [];</script><section data-test-id="tags-section">'
+        '<div role="button" tabindex="0" class="collapse-header" onclick="clicked.push(\'header\')"'
+        ">Tags</div></section>"
+    )
+    tab.goto(site.add("tags-v1.html", v1))
+    found = discover(tab, [(0, Target(element="Tags"), Action.CLICK)])[0]
+    assert found.locator is not None
+    # a locator by kind and place, as the relational one recorded there
+    cached = Locator(
+        strategy=Strategy.CSS, confidence=0.8, css="section [role=button], section button"
+    )
+    pom = {0: found.model_copy(update={"locator": cached, "alternates": ()})}
+    v2 = (
+        '<script>window.clicked = [];</script><section data-test-id="tags-section">'
+        "<table><tr><th>Tags</th><td>team: vision</td></tr></table>"
+        '<button aria-label="Edit tags" onclick="clicked.push(\'edit\')">✎</button></section>'
+    )
+    record = run(tab, plan(site.add("tags-v2.html", v2), ("click", "Tags")), pom=pom)
+    assert tab.evaluate("clicked") == []
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert step.failure.cause == "identity_changed"

@@ -381,7 +381,7 @@ async function checkActionable(items, roleOf, watch) {
 // words} (the recorded fingerprint and the step's element words). Returns null when it is
 // the same element (or cannot be told), else why not. Legitimate drift passes: case,
 // spacing, punctuation, an added icon's word, a longer name that keeps the old words
-// ("Save" ~ "Save changes"). The step's words naming the element, by a name or an
+// ("Save" ~ "Save changes") on an element of the same tag. The step's words naming the element, by a name or an
 // identifier (id, name, test id), also keep it.
 const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
   checkbox: 'check', radio: 'check', switch: 'check', menuitemcheckbox: 'check',
@@ -398,12 +398,17 @@ function identityChange(el, id, dom) {
     el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
     el.getAttribute('alt')].map(norm).filter(Boolean);
   if (!recorded.length || !names.length) return null;
+  // A name that only keeps the old words inside more words ("Tags" ~ "Edit tags") counts
+  // only on an element of the recorded tag: a section's "Tags" header (a div) whose place a
+  // new "Edit tags" button took is another element, where "Save" ~ "Save changes" on the
+  // same button is drift.
+  const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
   const agree = (a, b) => {
     const A = tokens(a); const B = tokens(b);
     if (!A.length || !B.length) return false;
     if (A.join('') === B.join('')) return true;
     const [small, big] = A.length <= B.length ? [A, B] : [B, A];
-    return small.every((w) => big.includes(w));
+    return sameTag && small.every((w) => big.includes(w));
   };
   if (names.some((n) => recorded.some((r) => agree(n, r)))) return null;
   const words = norm(id.words);
