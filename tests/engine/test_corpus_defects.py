@@ -2,7 +2,8 @@
 
 Datasette's CodeMirror editor over its textarea, Flask-Admin's select2 widget over a hidden
 select, its confirm() before a bulk delete, its keyup-only filter box, its edit modal and its
-list-page "Price" link; Django 5.2's "Log out" link turned into a POST button.
+list-page "Price" link; Django 5.2's "Log out" link turned into a POST button; MLflow 2.22's
+collapsible section buttons turned into the headings they carried.
 """
 
 from __future__ import annotations

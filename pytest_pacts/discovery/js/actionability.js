@@ -381,8 +381,8 @@ async function checkActionable(items, roleOf, watch) {
 // words} (the recorded fingerprint and the step's element words). Returns null when it is
 // the same element (or cannot be told), else why not. Legitimate drift passes: case,
 // spacing, punctuation, an added icon's word, a longer name that keeps the old words
-// ("Save" ~ "Save changes") on an element of the same tag. The step's words naming the element, by a name or an
-// identifier (id, name, test id), also keep it.
+// ("Save" ~ "Save changes") on an element of the same tag. The step's words naming the
+// element, by a name or an identifier (id, name, test id), also keep it.
 const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
   checkbox: 'check', radio: 'check', switch: 'check', menuitemcheckbox: 'check',
   menuitemradio: 'check', button: 'press', link: 'press', menuitem: 'press', tab: 'press' };

@@ -444,7 +444,8 @@ def _title_it_carried(
     does, and the step's expectation still decides whether the step's purpose holds. Taken
     only when all of these hold, else ``None``:
 
-    - the recorded element was a press control and the step clicks (an action kind check);
+    - the recorded element was a press control (button, link, menu item, tab) and the step
+      clicks;
     - the heading's name is exactly the recorded name, and the step's words begin it
       ("Parameters" of "Parameters (3)");
     - the locator is one of the recorded alternates: it singled out the control on the page
@@ -468,12 +469,15 @@ def _title_it_carried(
     frame = frame_of(ctx.page, locator.frame_path)
     if frame is None:
         return None
+    # one count for every press role under either name
+    named: PWLocator | None = None
+    for role in _PRESS_ROLES:
+        for said in dict.fromkeys((new.accessible_name or "", target.element)):
+            one = frame.get_by_role(role, name=said, exact=True)  # type: ignore[arg-type]
+            named = one if named is None else named.or_(one)
     try:
-        for role in _PRESS_ROLES:
-            for said in dict.fromkeys((new.accessible_name or "", target.element)):
-                named = frame.get_by_role(role, name=said, exact=True)  # type: ignore[arg-type]
-                if count_matches(frame, "counting controls so named", named):
-                    return None
+        if named is None or count_matches(frame, "counting controls so named", named):
+            return None
     except PlaywrightError:
         return None
     return (
