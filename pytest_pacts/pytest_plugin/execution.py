@@ -21,8 +21,6 @@ import pytest
 
 from pytest_pacts.errors import PactsHealWarning
 from pytest_pacts.models import Plan
-from pytest_pacts.models.locator import Locator
-from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.models.text import file_stem
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.items import RequirementItem
@@ -30,13 +28,16 @@ from pytest_pacts.pytest_plugin.keys import AUTH_FAILED_KEY, GENERATED_KEY, RUN_
 from pytest_pacts.pytest_plugin.store_access import get_store
 from pytest_pacts.settings import PactsSettings
 
-# The application layer, the engine and Playwright are imported by the functions that run a
-# requirement: collection (which builds items around these test bodies) loads none of them.
+# The application layer, the engine, Playwright and the run's models (locators, records) are
+# imported by the functions that run a requirement: collection (which builds items around
+# these test bodies) loads none of them.
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
     from pytest_pacts.application import HumanRung, PreparedRun, RunConclusion
     from pytest_pacts.engine.contracts import ExtensionHealer, HealContext
+    from pytest_pacts.models.locator import Locator
+    from pytest_pacts.models.outcome import RunRecord
 
 
 def _human(config: pytest.Config) -> HumanRung:

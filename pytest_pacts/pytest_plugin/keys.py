@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_pacts.models.outcome import RunRecord
-
 if TYPE_CHECKING:
     from pytest_pacts.auth import AuthFailed
+    from pytest_pacts.models.outcome import RunRecord
 
 # The record of a requirement item's run, set by the item's test body before it returns or
-# raises; report hooks (JUnit properties, pytest-html, artifacts) read it.
-RUN_KEY = pytest.StashKey[RunRecord]()
+# raises; report hooks (JUnit properties, pytest-html, artifacts) read it. (Typed without
+# importing the run's models, which collection does not need.)
+RUN_KEY: pytest.StashKey[RunRecord] = pytest.StashKey()
 
 # The test file ``--pacts-generate`` wrote for a requirement item's passing run (set by the
 # item's test body); the report hooks name it in the run index.

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_pacts.models import Plan
-from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY
 
 # The report writers (and, through the heal proposals, governance) are imported by the hooks
 # that write: collection (``--collect-only`` in an IDE) loads none of them.
 if TYPE_CHECKING:
+    from pytest_pacts.models.outcome import RunRecord
     from pytest_pacts.reports import results
     from pytest_pacts.reports import summary as run_summary
     from pytest_pacts.reports.proposals import ProposalView

@@ -28,7 +28,6 @@ import pytest
 
 from pytest_pacts.errors import PactsError, PactsStoreWarning
 from pytest_pacts.models import Plan, SourceRef, Step
-from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.planner.inline import inline_plan, inline_step
 from pytest_pacts.planner.steps import StepSyntaxError
 from pytest_pacts.planner.templating import MASK, Secret, reveal
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
     from pytest_pacts.engine.api import Runtime
+    from pytest_pacts.models.outcome import RunRecord, StepRecord
     from pytest_pacts.reports.redact import Redactor
 
 __all__ = ["PactsStepError", "PactsSteps", "PactsStoreWarning", "pacts"]

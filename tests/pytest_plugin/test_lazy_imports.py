@@ -1,8 +1,8 @@
 """Collection is as light as the plugin can make it: loading the plugin (what every pytest
 start-up does, ``--collect-only`` in an IDE included) imports none of what only a run needs.
 
-The engine, the healing ladder, governance, discovery, the store, the report writers and
-pytest-html are imported when a requirement runs or a report is written; Playwright is
+The engine, the healing ladder, governance, discovery, the store, the run's models (locators,
+records), the report writers and pytest-html are imported when a requirement runs or a report is written; Playwright is
 imported by pytest-playwright itself, never by us first. Checked in a fresh interpreter,
 since this test process has imported all of them already.
 """
@@ -21,6 +21,10 @@ RUN_TIME = (
     "pytest_pacts.discovery",
     "pytest_pacts.engine",
     "pytest_pacts.governance",
+    # a run's models: locators, records, traces (collection builds plans, not records)
+    "pytest_pacts.models.locator",
+    "pytest_pacts.models.outcome",
+    "pytest_pacts.models.trace",
     "pytest_pacts.reports",
     "pytest_pacts.store",
 )
