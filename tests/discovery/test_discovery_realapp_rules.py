@@ -3,7 +3,9 @@
 Every rule is general: regions are named by visible text; relational picks need the step's
 words to say what the control is; icons are named by their classes; a role word matches by
 role whatever the name; a heading names the content after it; hidden elements and
-containers of controls are no pointer targets; an open modal dialog hides the page behind.
+containers of controls are no pointer targets; an open modal dialog hides the page behind;
+a row that only generated classes tell apart is rendered by its test id; exact words come
+before controls whose names only hold them (a label after them).
 """
 
 from __future__ import annotations

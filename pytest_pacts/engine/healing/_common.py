@@ -413,15 +413,7 @@ def exact_name(
     frame = frame_of(ctx.page, locator.frame_path)
     if frame is None:
         return None
-    roles = [r for r, k in _KIND_OF_ROLE.items() if k == kind]
-    same = 0
-    try:
-        for role in roles:
-            named = frame.get_by_role(role, name=new.accessible_name, exact=True)  # type: ignore[arg-type]
-            same += count_matches(frame, "counting look-alikes", named)
-    except PlaywrightError:
-        return None
-    if same != 1:
+    if _controls_named(frame, kind, (new.accessible_name or "",), "counting look-alikes") != 1:
         return None
     return (
         f'its exact name "{new.accessible_name}" is the recorded one and the step\'s, on the '
@@ -429,10 +421,26 @@ def exact_name(
     )
 
 
+def _controls_named(frame: Frame, kind: str, names: tuple[str, ...], what: str) -> int | None:
+    """How many elements of ``frame`` are controls of ``kind`` (:data:`_KIND_OF_ROLE`)
+    named exactly one of ``names``, in one round trip (a union of role locators); ``None``
+    when the page could not be asked."""
+    union: PWLocator | None = None
+    for role in (r for r, k in _KIND_OF_ROLE.items() if k == kind):
+        for name in dict.fromkeys(n for n in names if n):
+            one = frame.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+            union = one if union is None else union.or_(one)
+    if union is None:
+        return 0
+    try:
+        return count_matches(frame, what, union)
+    except PlaywrightError:
+        return None
+
+
 # Below this, the element the recorded fingerprint ranks first resembles the recorded one no
 # more than any element of the page does (a good relocation scores above heal_threshold).
 WEAK_MATCH = 0.5
-_PRESS_ROLES = tuple(r for r, k in _KIND_OF_ROLE.items() if k == "press")
 
 
 def _title_it_carried(
@@ -467,18 +475,8 @@ def _title_it_carried(
     if not words or (name != words and not name.startswith(words + " ")):
         return None
     frame = frame_of(ctx.page, locator.frame_path)
-    if frame is None:
-        return None
-    # one count for every press role under either name
-    named: PWLocator | None = None
-    for role in _PRESS_ROLES:
-        for said in dict.fromkeys((new.accessible_name or "", target.element)):
-            one = frame.get_by_role(role, name=said, exact=True)  # type: ignore[arg-type]
-            named = one if named is None else named.or_(one)
-    try:
-        if named is None or count_matches(frame, "counting controls so named", named):
-            return None
-    except PlaywrightError:
+    names = (new.accessible_name or "", target.element)
+    if frame is None or _controls_named(frame, "press", names, "counting controls so named") != 0:
         return None
     return (
         f'the recorded {fp.role} "{fp.accessible_name}" is now a heading of exactly that name, '
