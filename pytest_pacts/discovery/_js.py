@@ -1,10 +1,14 @@
 """The in-page half of discovery: JavaScript shipped as package data and installed once.
 
-The files in ``js/`` are concatenated into one installer that defines the API object on
+The files in ``js/`` are concatenated into one installer that defines the API on
 ``globalThis`` under a key that includes a hash of the source, so a page keeps one copy per
 plugin version and a new version never talks to an old copy. Every call carries the
 installer guarded by ``if (!globalThis[key])``: installing costs nothing after the first call
 and no extra round trip is ever needed: a page state is read in one pass.
+
+What the key holds is a dispatcher (``js/realm.js``): its ``api()`` is the API built in the
+page's own JavaScript realm, or, from the first call that finds a JavaScript built-in the
+page replaced, a second copy compiled in a fresh realm whose built-ins the page never saw.
 """
 
 from __future__ import annotations
@@ -51,12 +55,25 @@ def read_modules(package: str, names: tuple[str, ...]) -> tuple[tuple[str, str],
     )
 
 
+def installer(prefix: str, source: str) -> tuple[str, str]:
+    """``(key, install)`` for the API ``source`` (:func:`modules_source`) builds: ``install``
+    is an expression that puts the API's dispatcher (``js/realm.js``) on ``globalThis[key]``
+    unless it is there, and answers it; ``dispatcher.api()`` is the copy of the API a call
+    uses (the page's realm, or a fresh one on a page that replaced a JavaScript built-in).
+    ``key`` holds a hash of both, so a page keeps one copy per plugin version."""
+    glue = resources.files("pytest_pacts.discovery").joinpath("js", "realm.js")
+    realm = glue.read_text(encoding="utf-8")
+    key = prefix + hashlib.sha256((realm + source).encode()).hexdigest()[:12]
+    factory = f"(__pactsHost) => {{\n{source}\n}}"
+    install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = ({realm})({factory})))"
+    return key, install
+
+
 @cache
 def _installer() -> tuple[str, str]:
-    source = modules_source(read_modules("pytest_pacts.discovery", _FILES))
-    key = "__pacts_discovery_" + hashlib.sha256(source.encode()).hexdigest()[:12]
-    install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = (() => {{\n{source}\n}})()))"
-    return key, install
+    return installer(
+        "__pacts_discovery_", modules_source(read_modules("pytest_pacts.discovery", _FILES))
+    )
 
 
 def init_script() -> str:
@@ -77,7 +94,7 @@ def kept_element_function(js: str) -> str:
     key, _ = _installer()
     return (
         f"(els, token) => {{ const api = globalThis[{key!r}]; "
-        "const el = (api && api.keptElement(token)) || (els.length === 1 ? els[0] : null); "
+        "const el = (api && api.api().keptElement(token)) || (els.length === 1 ? els[0] : null); "
         f"return el ? [true, ({js})(el)] : [false, els.length]; }}"
     )
 
@@ -86,6 +103,14 @@ def answer_expression(call: str, encoded: bool) -> str:
     """The JavaScript that returns ``call``'s answer: as one JSON string when ``encoded``
     (:func:`decoded` reads it back)."""
     return f"api.toJson({call})" if encoded else call
+
+
+# said when a replaced built-in is the likely cause: the in-page code moves to a fresh realm
+# when it finds one replaced (js/realm.js), so it stayed where no fresh realm could be built
+_NO_REALM = (
+    ", and no fresh realm could be built for the in-page code (a Content-Security-Policy "
+    "that forbids compiling scripts does that)"
+)
 
 
 def decoded(answer: object, what: str = "an in-page call") -> object:
@@ -101,7 +126,7 @@ def decoded(answer: object, what: str = "an in-page call") -> object:
     except ValueError as exc:
         raise PageScriptError(
             f"{what} answered with text that is not JSON ({exc}); the page or a library it "
-            "loads has probably replaced a JavaScript built-in the in-page code uses"
+            f"loads has probably replaced a JavaScript built-in the in-page code uses{_NO_REALM}"
         ) from exc
 
 
@@ -109,7 +134,7 @@ def page_function(name: str, *, encoded: bool = False) -> str:
     """``async (arg) => api.name(arg)``, for ``Page.evaluate`` / ``Frame.evaluate``."""
     _, install = _installer()
     answer = answer_expression(f"await api.{name}(arg)", encoded)
-    return f"async (arg) => {{ const api = {install}; return {answer}; }}"
+    return f"async (arg) => {{ const api = {install}.api(); return {answer}; }}"
 
 
 def module_function(module: str, name: str) -> str:
@@ -118,7 +143,7 @@ def module_function(module: str, name: str) -> str:
     :func:`modules_source`)."""
     _, install = _installer()
     return (
-        f"async (args) => {{ const api = {install}; "
+        f"async (args) => {{ const api = {install}.api(); "
         f"return await api.__modules[{module!r}][{name!r}](...args); }}"
     )
 
@@ -127,7 +152,7 @@ def elements_function(name: str, *, encoded: bool = False) -> str:
     """``async (elements, arg) => api.name(elements, arg)``, for ``Locator.evaluate_all``."""
     _, install = _installer()
     answer = answer_expression(f"await api.{name}(els, arg)", encoded)
-    return f"async (els, arg) => {{ const api = {install}; return {answer}; }}"
+    return f"async (els, arg) => {{ const api = {install}.api(); return {answer}; }}"
 
 
 NOT_INSTALLED = "__pacts_not_installed__"
@@ -140,8 +165,8 @@ def installed_elements_function(name: str, *, encoded: bool = False) -> str:
     key, _ = _installer()
     answer = answer_expression(f"await api.{name}(els, arg)", encoded)
     return (
-        f"async (els, arg) => {{ const api = globalThis[{key!r}]; "
-        f"return api ? {answer} : {NOT_INSTALLED!r}; }}"
+        f"async (els, arg) => {{ const d = globalThis[{key!r}]; if (!d) return {NOT_INSTALLED!r}; "
+        f"const api = d.api(); return {answer}; }}"
     )
 
 
@@ -150,8 +175,8 @@ def installed_page_function(name: str, *, encoded: bool = False) -> str:
     key, _ = _installer()
     answer = answer_expression(f"await api.{name}(arg)", encoded)
     return (
-        f"async (arg) => {{ const api = globalThis[{key!r}]; "
-        f"return api ? {answer} : {NOT_INSTALLED!r}; }}"
+        f"async (arg) => {{ const d = globalThis[{key!r}]; if (!d) return {NOT_INSTALLED!r}; "
+        f"const api = d.api(); return {answer}; }}"
     )
 
 
@@ -175,7 +200,7 @@ def page_error(exc: PlaywrightError, what: str) -> PlaywrightError:
     thrown = first.split(": ", 1)[1]
     return PageScriptError(
         f"{what} failed inside the page's JavaScript ({thrown}); the page or a library it "
-        "loads has probably replaced a JavaScript built-in the in-page code uses"
+        f"loads has probably replaced a JavaScript built-in the in-page code uses{_NO_REALM}"
     )
 
 
@@ -199,7 +224,7 @@ def element_function(name: str, *, encoded: bool = False) -> str:
     """``(element, arg) => api.name(element, arg)``, for ``ElementHandle.evaluate``."""
     _, install = _installer()
     answer = answer_expression(f"api.{name}(el, arg)", encoded)
-    return f"(el, arg) => {{ const api = {install}; return {answer}; }}"
+    return f"(el, arg) => {{ const api = {install}.api(); return {answer}; }}"
 
 
 def installed_element_function(name: str, *, encoded: bool = False) -> str:
@@ -207,8 +232,8 @@ def installed_element_function(name: str, *, encoded: bool = False) -> str:
     key, _ = _installer()
     answer = answer_expression(f"api.{name}(el, arg)", encoded)
     return (
-        f"(el, arg) => {{ const api = globalThis[{key!r}]; "
-        f"return api ? {answer} : {NOT_INSTALLED!r}; }}"
+        f"(el, arg) => {{ const d = globalThis[{key!r}]; if (!d) return {NOT_INSTALLED!r}; "
+        f"const api = d.api(); return {answer}; }}"
     )
 
 

@@ -1,8 +1,10 @@
 """A page whose scripts replaced JavaScript built-ins the in-page code relies on.
 
-The in-page scan still runs in the page's own JavaScript world (see docs/discovery.md, known
-limits); an exception it throws there is a ``PageScriptError`` that says what happened, never
-a bare ``Frame.evaluate: TypeError`` from deep inside the scan.
+From the first call that finds a built-in replaced, the in-page code runs as a second copy
+compiled in a fresh realm, whose built-ins the page has never seen (``discovery/js/realm.js``).
+Where no fresh realm can be had (a Content-Security-Policy that forbids compiling code), an
+exception the code throws is a ``PageScriptError`` that says what happened, never a bare
+``Frame.evaluate: TypeError`` from deep inside the scan.
 """
 
 from __future__ import annotations
@@ -11,20 +13,67 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery._js import PageScriptError, call_on_elements
+from pytest_pacts.discovery._js import PageScriptError, _installer, call_on_elements
 
-from .helpers import find
+from .helpers import chosen_id, find
 
-HOSTILE = """
+# What libraries of the Prototype.js and MooTools era did, and worse: methods that throw, a
+# ``toJSON`` that changes what JSON.stringify writes, a replaced JSON.
+PATCHES = """
 <script>
   Array.prototype.map = function () { throw new TypeError('patched map'); };
+  Array.from = function () { throw new TypeError('patched from'); };
+  String.prototype.trim = function () { return 'patched'; };
+  Array.prototype.toJSON = function () { return 'patched'; };
+  JSON.stringify = function () { return 'patched'; };
 </script>
-<form><button id="go">Login</button></form>
 """
+FORM = """
+<form><label for="user">Username</label><input id="user">
+<button id="go">Login</button><button id="other">Cancel</button></form>
+"""
+HOSTILE = PATCHES + FORM
+# a page that forbids compiling code from strings: no fresh realm can be built there
+NO_EVAL = (
+    '<meta http-equiv="Content-Security-Policy" content="script-src \'unsafe-inline\'">' + HOSTILE
+)
 
 
-def test_page_exception_in_the_scan_is_a_clear_error(tab: Page) -> None:
+def realm_of(tab: Page) -> str:
+    key, _ = _installer()
+    answer = tab.evaluate(f"() => globalThis[{key!r}] ? globalThis[{key!r}].realm() : null")
+    assert isinstance(answer, str)
+    return answer
+
+
+def test_a_page_that_replaced_built_ins_is_scanned_in_a_fresh_realm(tab: Page) -> None:
     tab.set_content(HOSTILE)
+    assert chosen_id(tab, find(tab, "Login")) == "go"
+    assert chosen_id(tab, find(tab, "Username", "fill")) == "user"
+    assert realm_of(tab) == "fresh"
+    # the frame the realm came from is gone, and the page keeps its own built-ins
+    assert tab.evaluate("() => document.querySelectorAll('iframe').length") == 0
+    assert len(tab.frames) == 1
+    assert tab.evaluate("() => '  x  '.trim()") == "patched"
+
+
+def test_element_calls_on_such_a_page_answer_too(tab: Page) -> None:
+    tab.set_content(HOSTILE)
+    names = call_on_elements(tab.locator("#go"), "names", None)
+    assert isinstance(names, list) and names and "Login" in str(names[0])
+
+
+def test_a_built_in_replaced_after_the_api_was_installed_is_noticed(tab: Page) -> None:
+    tab.set_content(FORM)
+    assert chosen_id(tab, find(tab, "Login")) == "go"
+    assert realm_of(tab) == "page"  # nothing replaced: the page's own realm, no fresh one
+    tab.evaluate("() => { Array.prototype.map = function () { throw new TypeError('late'); }; }")
+    assert chosen_id(tab, find(tab, "Cancel")) == "other"
+    assert realm_of(tab) == "fresh"
+
+
+def test_without_a_fresh_realm_the_exception_is_a_clear_error(tab: Page) -> None:
+    tab.set_content(NO_EVAL)
     with pytest.raises(PageScriptError) as caught:
         find(tab, "Login")
     message = str(caught.value)
@@ -32,10 +81,11 @@ def test_page_exception_in_the_scan_is_a_clear_error(tab: Page) -> None:
     assert "TypeError: patched map" in message
     assert "replaced a JavaScript built-in" in message
     assert isinstance(caught.value, PlaywrightError)  # every browser-error handler catches it
+    assert realm_of(tab) == "page"
 
 
-def test_page_exception_in_an_element_call_is_a_clear_error(tab: Page) -> None:
-    tab.set_content(HOSTILE)
+def test_without_a_fresh_realm_an_element_call_fails_clearly(tab: Page) -> None:
+    tab.set_content(NO_EVAL)
     with pytest.raises(PageScriptError, match=r"'names' call failed .*patched map"):
         call_on_elements(tab.locator("#go"), "names", None)
 

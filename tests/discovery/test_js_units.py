@@ -90,14 +90,10 @@ def test_norm_and_bare(tab: Page) -> None:
 def test_match_tiers(tab: Page) -> None:
     def tier(kind: str, value: str, query: str) -> int:
         fn = "textTier" if kind == "text" else "tokenTier"
-        return int(
-            tab.evaluate(
-                module_function("scan", fn).replace(
-                    "(...args)", "(args[0], api.__modules['scan'].makeQuery(args[1]))"
-                ),
-                [value, query],
-            )
-        )
+        # the call's own arguments: the last "(...args)" (the installer has others)
+        head, tail = module_function("scan", fn).rsplit("(...args)", 1)
+        call = head + "(args[0], api.__modules['scan'].makeQuery(args[1]))" + tail
+        return int(tab.evaluate(call, [value, query]))
 
     assert tier("text", "Add to cart", "add to cart") == 2
     assert tier("text", "Add to cart now", "add to cart") == 1

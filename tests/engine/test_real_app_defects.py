@@ -263,3 +263,51 @@ def test_a_longer_name_on_an_element_of_another_tag_is_another_element(
     step = record.failed_step
     assert step is not None and step.failure is not None
     assert step.failure.cause == "identity_changed"
+
+
+# -- a page whose scripts replace JavaScript built-ins (the in-page code's fresh realm) -------
+
+# as libraries of the Prototype.js and MooTools era did, and worse (a method that throws)
+PATCHED = """<script>
+  Array.prototype.map = function () { throw new TypeError('patched map'); };
+  String.prototype.trim = function () { return 'patched'; };
+  Array.prototype.toJSON = function () { return 'patched'; };
+  JSON.stringify = function () { return 'patched'; };
+</script>"""
+
+
+def _signin(button: str) -> str:
+    return (
+        PATCHED + '<form onsubmit="document.body.dataset.user = this.user.value; '
+        "document.querySelector('#out').textContent = 'Welcome ' + this.user.value; "
+        'return false"><label for="u">Username</label><input id="u" name="user">'
+        f"{button}</form><p id='out'></p>"
+    )
+
+
+def test_a_requirement_runs_and_heals_on_a_page_that_replaced_built_ins(
+    tab: Page, site: Site
+) -> None:
+    """The engine's pages get the in-page code at the document's first moment, before the
+    page's scripts run: the first call after they replaced a built-in moves to a fresh
+    realm. Discovery, the gate, the expectation and a heal all run there."""
+    url = site.add("patched-v1.html", _signin('<button id="go">Sign in</button>'))
+    rows = (("fill", "Username", "ada"), ("click", "Sign in", "", "text_visible:Welcome ada"))
+    found: dict[int, DiscoveryResult] = {}
+    record = run(tab, plan(url, *rows), on_discovered=found.__setitem__)
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.body.dataset.user") == "ada"
+    # the next release renamed the button's id: the cached locator heals
+    v2 = site.add("patched-v2.html", _signin('<button id="submit-btn">Sign in</button>'))
+    stale = found[1].model_copy(
+        update={
+            "locator": Locator(strategy=Strategy.CSS, confidence=0.9, css="#go"),
+            "alternates": (),
+            "batch_url": None,  # as if found on this page's address
+        }
+    )
+    again = run(tab, plan(v2, *rows), pom={0: found[0], 1: stale}, healer=HealingLadder())
+    assert again.verdict == "pass", render_failure(again)
+    assert again.steps[1].heals, "the stale locator was healed"
+    assert tab.evaluate("document.body.dataset.user") == "ada"
+    assert tab.evaluate("'  x '.trim()") == "patched"  # the page keeps its own built-ins

@@ -13,11 +13,29 @@
 // page still changing is watched over two more frames by the caller. Costs nothing on a
 // quiet page: at most two frame callbacks per burst of changes.
 
+// The frame a fresh realm comes from (js/realm.js, named so), attached and removed in one go
+// by the in-page code itself: not a change of the page.
+const REALM_FRAME = '__pacts_realm';
+function pageChanged(records) {
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (r.type !== 'childList') return true;
+    const lists = [r.addedNodes, r.removedNodes];
+    for (let l = 0; l < 2; l++) {
+      for (let j = 0; j < lists[l].length; j++) {
+        const n = lists[l][j];
+        if (n.nodeName !== 'IFRAME' || n.name !== REALM_FRAME) return true;
+      }
+    }
+  }
+  return false;
+}
+
 function installWatch() {
   const existing = globalThis.__pacts_changes;
   if (existing) return existing;
   // the page's own scripts may replace these later; the watch keeps the originals
-  const raf = window.requestAnimationFrame.bind(window);
+  const raf = __pactsHost.frame;  // (js/realm.js)
   const now = performance.now.bind(performance);
   const watch = { at: now(), frames: 0 };
   let pending = false;
@@ -35,13 +53,13 @@ function installWatch() {
     watch.frames = 0;
     if (!pending) { pending = true; raf(tick); }
   };
-  const obs = new MutationObserver(changed);
+  const obs = new MutationObserver((records) => { if (pageChanged(records)) changed(); });
   obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  watch.flush = () => { if (obs.takeRecords().length) changed(); };
+  watch.flush = () => { if (pageChanged(obs.takeRecords())) changed(); };
   changed();
   Object.defineProperty(globalThis, '__pacts_changes', { value: watch });
   return watch;
 }
 
 // Exports: what the later files use.
-return { installWatch };
+return { installWatch, pageChanged, REALM_FRAME };

@@ -10,7 +10,6 @@ the page does not have it yet.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import weakref
 from functools import cache
 from typing import Any, cast
@@ -20,7 +19,13 @@ from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import answer_expression, decoded, modules_source, read_modules
+from pytest_pacts.discovery._js import (
+    answer_expression,
+    decoded,
+    installer,
+    modules_source,
+    read_modules,
+)
 
 _DISCOVERY_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js")
 _NOT_INSTALLED = "__pacts_healing_not_installed__"
@@ -30,9 +35,7 @@ _NOT_INSTALLED = "__pacts_healing_not_installed__"
 def _installer() -> tuple[str, str]:
     files = read_modules("pytest_pacts.discovery", _DISCOVERY_FILES)
     source = modules_source((*files, *read_modules(__package__, ("healing.js",))))
-    key = "__pacts_healing_" + hashlib.sha256(source.encode()).hexdigest()[:12]
-    install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = (() => {{\n{source}\n}})()))"
-    return key, install
+    return installer("__pacts_healing_", source)
 
 
 # pages whose new documents get the healing API from their first moment (``install_early``)
@@ -61,22 +64,27 @@ def _page_fn(name: str, installed_only: bool, encoded: bool = True) -> str:
     key, install = _installer()
     api = f"globalThis[{key!r}]" if installed_only else install
     guard = f"if (!api) return {_NOT_INSTALLED!r}; " if installed_only else ""
+    guard += "api = api.api(); "
     answer = answer_expression(f"await api.{name}(arg)", encoded)
-    return f"async (arg) => {{ const api = {api}; {guard}return {answer}; }}"
+    return f"async (arg) => {{ let api = {api}; {guard}return {answer}; }}"
 
 
 def _elements_fn(name: str, installed_only: bool) -> str:
     key, install = _installer()
     api = f"globalThis[{key!r}]" if installed_only else install
     guard = f"if (!api) return {_NOT_INSTALLED!r}; " if installed_only else ""
+    guard += "api = api.api(); "
     answer = answer_expression(f"await api.{name}(els, arg)", True)
-    return f"async (els, arg) => {{ const api = {api}; {guard}return {answer}; }}"
+    return f"async (els, arg) => {{ let api = {api}; {guard}return {answer}; }}"
 
 
 def pure_function(name: str) -> str:
     """``async (args) => healing.pure[name](...args)``, for the unit tests."""
     _, install = _installer()
-    return f"async (args) => {{ const api = {install}; return await api.pure[{name!r}](...args); }}"
+    return (
+        f"async (args) => {{ const api = {install}.api(); "
+        f"return await api.pure[{name!r}](...args); }}"
+    )
 
 
 def call_in_frame(frame: Frame, name: str, arg: object) -> object:

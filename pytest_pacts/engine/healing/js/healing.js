@@ -15,6 +15,7 @@ const {
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, checkActionable } = modules.actionability;
 const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
+const { pageChanged } = modules.watch;
 const { fingerprintOf } = modules.resolve;
 
 const healRegistry = new Map();  // heal id -> ranked elements, for identity checks
@@ -390,7 +391,7 @@ function countQuietFrames() {
   });
   step();
 }
-new MutationObserver(() => { quiet.frames = 0; countQuietFrames(); })
+new MutationObserver((records) => { if (pageChanged(records)) { quiet.frames = 0; countQuietFrames(); } })
   .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 countQuietFrames();
 // Resolves true once the document is complete and two frames have passed without a DOM
