@@ -267,8 +267,16 @@ def test_a_longer_name_on_an_element_of_another_tag_is_another_element(
 
 # -- a page whose scripts replace JavaScript built-ins (the in-page code's fresh realm) -------
 
-# as libraries of the Prototype.js and MooTools era did, and worse (a method that throws)
+# Prototype.js 1.6's ``Array.from`` (its ``$A``: an array-like's items, else nothing; no
+# mapping function) and ``toJSON``, and worse: a method that throws, a replaced JSON
 PATCHED = """<script>
+  Array.from = function (it) {
+    if (!it) return [];
+    if ('toArray' in Object(it)) return it.toArray();
+    var n = it.length || 0, out = new Array(n);
+    while (n--) out[n] = it[n];
+    return out;
+  };
   Array.prototype.map = function () { throw new TypeError('patched map'); };
   String.prototype.trim = function () { return 'patched'; };
   Array.prototype.toJSON = function () { return 'patched'; };
