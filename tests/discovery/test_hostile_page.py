@@ -72,6 +72,25 @@ def test_a_built_in_replaced_after_the_api_was_installed_is_noticed(tab: Page) -
     assert realm_of(tab) == "fresh"
 
 
+# What Angular's zone.js replaces, keeping the contract: the global Promise, and the toString
+# methods that make its replacements read as the browser's own
+ZONE_LIKE = """
+<script>
+  window.Promise = class ZoneAwarePromise extends Promise {};
+  const fnText = Function.prototype.toString;
+  Function.prototype.toString = function () { return fnText.call(this); };
+  const objText = Object.prototype.toString;
+  Object.prototype.toString = function () { return objText.call(this); };
+</script>
+"""
+
+
+def test_replacements_that_keep_the_contract_keep_the_page_realm(tab: Page) -> None:
+    tab.set_content(ZONE_LIKE + FORM)
+    assert chosen_id(tab, find(tab, "Login")) == "go"
+    assert realm_of(tab) == "page"
+
+
 def test_without_a_fresh_realm_the_exception_is_a_clear_error(tab: Page) -> None:
     tab.set_content(NO_EVAL)
     with pytest.raises(PageScriptError) as caught:

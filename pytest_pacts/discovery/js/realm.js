@@ -23,13 +23,17 @@
 // The code outside ``build`` runs in the page's realm: it uses no built-in method the page
 // could have replaced after the document's first moment, except where marked.
 ((factory) => {
-  // Built-ins a page may replace: their global bindings and the functions on them and on
-  // their prototypes, as they are now (the document's first moment, when the engine's init
-  // script installs the API). Installed later, on an already changed page, a replaced
-  // function is told by its source text: not the browser's own ("[native code]").
+  // Built-ins the in-page code relies on: their global bindings and the functions on them
+  // and on their prototypes, as they are now (the document's first moment, when the engine's
+  // init script installs the API). Installed later, on an already changed page, a replaced
+  // function is told by its source text: not the browser's own ("[native code]"). Left out:
+  // what the code does not rely on and frameworks replace keeping the contract, so their
+  // pages keep the copy in their own realm: Angular's zone.js replaces ``Promise`` (the
+  // code's ``async`` functions use the language's own), ``Error`` and the ``toString``
+  // methods of functions and objects.
   const ROOTS = ['Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'Math',
-    'JSON', 'Reflect', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'RegExp', 'Date', 'Error',
-    'TypeError', 'parseInt', 'parseFloat', 'isNaN', 'isFinite'];
+    'JSON', 'Reflect', 'Map', 'Set', 'WeakMap', 'WeakSet', 'RegExp', 'parseInt', 'parseFloat',
+    'isNaN', 'isFinite'];
   const owners = [];
   const keys = [];
   const values = [];
@@ -66,6 +70,7 @@
         if (!object) continue;
         const names = Object.getOwnPropertyNames(object);
         for (let n = 0; n < names.length; n++) {
+          if (names[n] === 'toString' && (object === Function.prototype || object === Object.prototype)) continue;
           const d = Object.getOwnPropertyDescriptor(object, names[n]);
           if (d && typeof d.value === 'function') keep(object, names[n], d.value);
         }
