@@ -106,10 +106,12 @@ def answer_expression(call: str, encoded: bool) -> str:
 
 
 # said when a replaced built-in is the likely cause: the in-page code moves to a fresh realm
-# when it finds one replaced (js/realm.js), so it stayed where no fresh realm could be built
+# when it finds one replaced (js/realm.js), except where the page forbids compiling scripts;
+# Playwright's own code in the page and the DOM's methods stay the page's
 _NO_REALM = (
-    ", and no fresh realm could be built for the in-page code (a Content-Security-Policy "
-    "that forbids compiling scripts does that)"
+    " (or a DOM method, or one Playwright's own code in the page uses; the in-page code "
+    "moves to a fresh realm when it finds a built-in replaced, unless the page's "
+    "Content-Security-Policy forbids compiling scripts)"
 )
 
 
