@@ -67,9 +67,14 @@ def test_a_built_in_replaced_after_the_api_was_installed_is_noticed(tab: Page) -
     tab.set_content(FORM)
     assert chosen_id(tab, find(tab, "Login")) == "go"
     assert realm_of(tab) == "page"  # nothing replaced: the page's own realm, no fresh one
+    tab.wait_for_timeout(100)
+    last_change = "() => (globalThis.__pacts_changes.flush(), globalThis.__pacts_changes.at)"
+    quiet_since = tab.evaluate(last_change)
     tab.evaluate("() => { Array.prototype.map = function () { throw new TypeError('late'); }; }")
     assert chosen_id(tab, find(tab, "Cancel")) == "other"
     assert realm_of(tab) == "fresh"
+    # the frame the fresh realm came from is no change of the page: the page is still quiet
+    assert tab.evaluate(last_change) == quiet_since
 
 
 # What Angular's zone.js replaces, keeping the contract: the global Promise, and the toString
