@@ -96,6 +96,58 @@ def test_replacements_that_keep_the_contract_keep_the_page_realm(tab: Page) -> N
     assert realm_of(tab) == "page"
 
 
+# MooTools 1.4 replaces ``window.Event`` with its own wrapper type, which is no DOM event
+MOOTOOLS_EVENT = """
+<script>
+  window.Event = function (event, win) {
+    win = win || window; event = event || win.event;
+    this.event = event; this.type = event.type; this.$extended = true;
+  };
+</script>
+"""
+
+
+def test_a_replaced_event_constructor_does_not_reach_the_gate(tab: Page) -> None:
+    tab.set_content(MOOTOOLS_EVENT + FORM)
+    assert chosen_id(tab, find(tab, "Login")) == "go"  # the gate threw here before
+
+
+# Prototype.js 1.7's ``Array.from`` (its ``$A``): an array-like's items, no mapping function
+PROTOTYPE_FROM = """
+<script>
+  Array.from = function (it) {
+    if (!it) return [];
+    if ('toArray' in Object(it)) return it.toArray();
+    var n = it.length || 0, out = new Array(n);
+    while (n--) out[n] = it[n];
+    return out;
+  };
+</script>
+"""
+
+
+def test_healing_scores_on_a_page_with_prototype_js_array_from(tab: Page) -> None:
+    """Healing's similarity builds its table with ``Array.from({length}, fn)``: with
+    Prototype.js's ``Array.from`` every row was ``undefined`` and the heal threw (seen with
+    the real Prototype.js 1.7.3: ``bench/realapps/legacy_libraries.py``)."""
+    from pytest_pacts.engine.healing._js import pure_function
+    from pytest_pacts.engine.healing.scoring import WEIGHTS
+
+    tab.set_content(PROTOTYPE_FROM + "<form><button>Log in</button><button>Reset</button></form>")
+    scores = tab.evaluate(
+        pure_function("similarity").replace(
+            "return await api.pure['similarity'](...args);",
+            "const m = api.__modules; const dom = m.dom.makeDom(document);"
+            " const fp = (e) => m.resolve.fingerprintOf(e, dom);"
+            " const [a, b] = document.querySelectorAll('button');"
+            " return [api.pure.similarity(fp(a), fp(a), args[0]).score,"
+            " api.pure.similarity(fp(a), fp(b), args[0]).score];",
+        ),
+        [dict(WEIGHTS)],
+    )
+    assert scores[0] == pytest.approx(1.0) and scores[1] < 0.75
+
+
 def test_without_a_fresh_realm_the_exception_is_a_clear_error(tab: Page) -> None:
     tab.set_content(NO_EVAL)
     with pytest.raises(PageScriptError) as caught:

@@ -59,7 +59,11 @@ function callbacksRun() {
   let ran = false;
   const probe = document.createElement('i');
   __pactsHost.listen(probe, 'pacts-probe', () => { ran = true; });  // see realm.js
-  probe.dispatchEvent(new Event('pacts-probe'));
+  // the document's own factory: libraries replace ``window.Event`` (MooTools, with a wrapper
+  // that is no DOM event)
+  const event = document.createEvent('Event');
+  event.initEvent('pacts-probe', false, false);
+  probe.dispatchEvent(event);
   return ran;
 }
 // Without animation frames, "stable" is: no CSS animation or transition is running on the
