@@ -20,8 +20,10 @@
 // compiling code, a replaced ``document.createElement``), calls stay with the first copy, and
 // an exception it throws is reported as such (``PageScriptError``).
 //
-// The code outside ``build`` runs in the page's realm: it uses no built-in method the page
-// could have replaced after the document's first moment, except where marked.
+// The code outside ``build`` runs in the page's realm. Installed at the document's first
+// moment (the engine's init script), it reads the built-ins before any script of the page
+// runs; installed later, it may read replaced ones, and one that throws counts as replaced.
+// Its per-call check uses no built-in method at all (indexed loops, ``for ... in``).
 ((factory) => {
   // Built-ins the in-page code relies on: their global bindings and the functions on them
   // and on their prototypes, as they are now (the document's first moment, when the engine's
