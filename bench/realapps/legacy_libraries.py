@@ -16,7 +16,9 @@ browser context's router on a made-up origin: no network.
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,17 +29,9 @@ from pytest_pacts.discovery._js import _installer
 from pytest_pacts.engine.api import Runtime, run_requirement
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
-from pytest_pacts.models import (
-    Action,
-    Expectation,
-    ExpectationKind,
-    Plan,
-    Requirement,
-    SourceRef,
-    Step,
-    Target,
-)
+from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+from pytest_pacts.planner import load_file
 
 LIBRARIES = {
     "Prototype.js 1.7.3": Path("/usr/share/javascript/prototype/prototype-1.7.3.js"),
@@ -52,30 +46,22 @@ FORM = """<h1>Shop</h1>
   <button {button}>Sign in</button>
 </form>
 <p id="out"></p>"""
-ROWS = (
-    ("fill", "Username", "ada", "value:ada"),
-    ("check", "Keep me signed in", None, "checked"),
-    ("click", "Sign in", None, "text_visible:Welcome ada"),
-)
+# the requirement as a QA person writes it (planned through the front door, ``load_file``)
+REQUIREMENT = """requirements:
+  - req_id: LEGACY-1
+    title: Sign in on a page that loads {library}
+    url: {url}
+    steps:
+      - "Username | fill | ada | value:ada"
+      - "Keep me signed in | check | | checked"
+      - "Sign in | click | | text_visible:Welcome ada"
+"""
 
 
-def build_plan(url: str) -> Plan:
-    steps = []
-    for i, (action, element, value, expected) in enumerate(ROWS):
-        kind, _, arg = expected.partition(":")
-        steps.append(
-            Step(
-                index=i,
-                action=Action(action),
-                target=Target(element=element),
-                value=value,
-                expected=Expectation(kind=ExpectationKind(kind), text=arg or None),
-                source=SourceRef(path="legacy.yaml", line=i + 1),
-            )
-        )
-    req = Requirement(req_id="LEGACY-1", url=url, steps=tuple(steps),
-                      source=SourceRef(path="legacy.yaml", line=1))  # fmt: skip
-    return Plan(requirement=req, steps=tuple(steps), plan_hash="sha256:legacy")
+def build_plan(folder: Path, library: str, url: str) -> Plan:
+    path = folder / f"{url.rsplit('/', 1)[-1]}.req.yaml"
+    path.write_text(REQUIREMENT.format(library=library, url=url), encoding="utf-8")
+    return load_file(path).plans[0]
 
 
 def server(pages: dict[str, str]) -> Callable[[Route], None]:
@@ -98,6 +84,7 @@ def main() -> int:
         print("install them with: apt-get install libjs-prototype libjs-mootools")
         return 2
     failed = 0
+    folder = Path(tempfile.mkdtemp(prefix="pacts-legacy-"))
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         for name, path in LIBRARIES.items():
@@ -113,7 +100,7 @@ def main() -> int:
             page = context.new_page()
             found: dict[int, DiscoveryResult] = {}
             first = run_requirement(
-                build_plan(ORIGIN + "/v1"),
+                build_plan(folder, name, ORIGIN + "/v1"),
                 page,
                 Runtime(env={}, on_discovered=found.__setitem__),
             )
@@ -133,7 +120,9 @@ def main() -> int:
                 }
             )
             second = run_requirement(
-                build_plan(ORIGIN + "/v2"), page, Runtime(env={}, pom=stale, healer=HealingLadder())
+                build_plan(folder, name, ORIGIN + "/v2"),
+                page,
+                Runtime(env={}, pom=stale, healer=HealingLadder()),
             )
             heals = [h.rung.value for s in second.steps for h in s.heals if h.accepted]
             print(
@@ -147,6 +136,7 @@ def main() -> int:
                     print(render_failure(record))
             context.close()
         browser.close()
+    shutil.rmtree(folder, ignore_errors=True)
     return 1 if failed else 0
 
 

@@ -14,6 +14,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery._js import PageScriptError, _installer, call_on_elements
+from tests.hostile_pages import PROTOTYPE_ARRAY_FROM, SIMILARITY_OF_TWO_BUTTONS
 
 from .helpers import chosen_id, find
 
@@ -112,18 +113,7 @@ def test_a_replaced_event_constructor_does_not_reach_the_gate(tab: Page) -> None
     assert chosen_id(tab, find(tab, "Login")) == "go"  # the gate threw here before
 
 
-# Prototype.js 1.7's ``Array.from`` (its ``$A``): an array-like's items, no mapping function
-PROTOTYPE_FROM = """
-<script>
-  Array.from = function (it) {
-    if (!it) return [];
-    if ('toArray' in Object(it)) return it.toArray();
-    var n = it.length || 0, out = new Array(n);
-    while (n--) out[n] = it[n];
-    return out;
-  };
-</script>
-"""
+PROTOTYPE_FROM = f"<script>{PROTOTYPE_ARRAY_FROM}</script>"
 
 
 def test_healing_scores_on_a_page_with_prototype_js_array_from(tab: Page) -> None:
@@ -136,12 +126,7 @@ def test_healing_scores_on_a_page_with_prototype_js_array_from(tab: Page) -> Non
     tab.set_content(PROTOTYPE_FROM + "<form><button>Log in</button><button>Reset</button></form>")
     scores = tab.evaluate(
         pure_function("similarity").replace(
-            "return await api.pure['similarity'](...args);",
-            "const m = api.__modules; const dom = m.dom.makeDom(document);"
-            " const fp = (e) => m.resolve.fingerprintOf(e, dom);"
-            " const [a, b] = document.querySelectorAll('button');"
-            " return [api.pure.similarity(fp(a), fp(a), args[0]).score,"
-            " api.pure.similarity(fp(a), fp(b), args[0]).score];",
+            "return await api.pure['similarity'](...args);", SIMILARITY_OF_TWO_BUTTONS
         ),
         [dict(WEIGHTS)],
     )

@@ -17,6 +17,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery._js import _FILES, module_function, read_modules
 from pytest_pacts.engine.healing._js import _DISCOVERY_FILES, pure_function
+from tests.hostile_pages import SIMILARITY_OF_TWO_BUTTONS
 
 _IMPORT = re.compile(r"^const \{([^}]*)\} = modules\.(\w+);", re.M)
 _EXPORT = re.compile(r"\nreturn \{([^}]*)\};\s*$")
@@ -160,13 +161,7 @@ def test_similarity_of_a_fingerprint_to_itself_and_to_another_element(tab: Page)
     )
     scores = tab.evaluate(
         pure_function("similarity").replace(
-            "return await api.pure['similarity'](...args);",
-            "const m = api.__modules; const dom = m.dom.makeDom(document);"
-            " const fp = (e) => m.resolve.fingerprintOf(e, dom);"
-            " const [a, b] = document.querySelectorAll('button');"
-            " const w = args[0];"
-            " return [api.pure.similarity(fp(a), fp(a), w).score,"
-            " api.pure.similarity(fp(a), fp(b), w).score];",
+            "return await api.pure['similarity'](...args);", SIMILARITY_OF_TWO_BUTTONS
         ),
         [_weights()],
     )

@@ -13,6 +13,7 @@ from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
 from pytest_pacts.models.outcome import FailureType, RcaClass
 from pytest_pacts.planner import load_file
 from pytest_pacts.scaffold.init import templates_dir
+from tests.hostile_pages import PROTOTYPE_ARRAY_FROM
 
 from .helpers import Site, plan, run
 
@@ -267,21 +268,18 @@ def test_a_longer_name_on_an_element_of_another_tag_is_another_element(
 
 # -- a page whose scripts replace JavaScript built-ins (the in-page code's fresh realm) -------
 
-# Prototype.js 1.6's ``Array.from`` (its ``$A``: an array-like's items, else nothing; no
-# mapping function) and ``toJSON``, and worse: a method that throws, a replaced JSON
-PATCHED = """<script>
-  Array.from = function (it) {
-    if (!it) return [];
-    if ('toArray' in Object(it)) return it.toArray();
-    var n = it.length || 0, out = new Array(n);
-    while (n--) out[n] = it[n];
-    return out;
-  };
+# Prototype.js 1.7's ``Array.from`` and ``toJSON``, and worse: a method that throws, a
+# replaced JSON
+PATCHED = (
+    "<script>"
+    + PROTOTYPE_ARRAY_FROM
+    + """
   Array.prototype.map = function () { throw new TypeError('patched map'); };
   String.prototype.trim = function () { return 'patched'; };
   Array.prototype.toJSON = function () { return 'patched'; };
   JSON.stringify = function () { return 'patched'; };
 </script>"""
+)
 
 
 def _signin(button: str) -> str:

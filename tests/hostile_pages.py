@@ -1,0 +1,27 @@
+"""Scripts of pages that replace JavaScript built-ins, shared by the discovery and engine
+tests of the in-page code's fresh realm (``pytest_pacts/discovery/js/realm.js``)."""
+
+from __future__ import annotations
+
+# Prototype.js 1.7's ``Array.from`` (its ``$A``): an array-like's items, else nothing; no
+# mapping function
+PROTOTYPE_ARRAY_FROM = """
+  Array.from = function (it) {
+    if (!it) return [];
+    if ('toArray' in Object(it)) return it.toArray();
+    var n = it.length || 0, out = new Array(n);
+    while (n--) out[n] = it[n];
+    return out;
+  };
+"""
+
+# The call the similarity tests make: a fingerprint's similarity to itself and to the second
+# button of the page, through the healing API's dispatcher (``pure_function``'s body
+# replaced). ``args[0]``: the weights.
+SIMILARITY_OF_TWO_BUTTONS = (
+    "const m = api.__modules; const dom = m.dom.makeDom(document);"
+    " const fp = (e) => m.resolve.fingerprintOf(e, dom);"
+    " const [a, b] = document.querySelectorAll('button');"
+    " return [api.pure.similarity(fp(a), fp(a), args[0]).score,"
+    " api.pure.similarity(fp(a), fp(b), args[0]).score];"
+)
