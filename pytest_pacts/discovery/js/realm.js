@@ -13,7 +13,7 @@
 // and objects passed in are copied into the fresh realm on entry (``adopt``), so their
 // methods are the fresh ones too; and every callback is registered with the page's window
 // (timers, animation frames, mutation observers, event listeners) by a function of the
-// page's realm (``hostOf``, ``windowNames``): the window runs no callback registered from a
+// page's realm (``host``, ``windowNames``): the window runs no callback registered from a
 // removed frame's realm.
 //
 // Where the fresh realm cannot be had (a page whose Content-Security-Policy forbids
@@ -99,11 +99,10 @@
   // ``frame`` (the animation frame of the document's first moment: the page may replace
   // ``requestAnimationFrame`` later).
   const firstFrame = requestAnimationFrame.bind(window);
-  const hostOf = (pristine) => ({
-    pristine,
+  const host = {
     listen: (target, type, f) => target.addEventListener(type, (e) => f(e)),
     frame: (f) => firstFrame((t) => f(t)),
-  });
+  };
   const windowNames = {
     __proto__: null,
     setTimeout: (f, ms) => setTimeout(() => f(), ms),
@@ -173,7 +172,7 @@
       const source = w.Reflect.apply(w.Function.prototype.toString, build, []);
       const compiled = w.Reflect.construct(w.Function, [`return ${source};`]);
       const builder = w.Reflect.apply(compiled, undefined, []);
-      return builder(factory, window, windowNames, hostOf(true));
+      return builder(factory, window, windowNames, host);
     } catch (e) {
       return null;  // no fresh realm on this page: the first copy goes on
     } finally {
@@ -181,7 +180,7 @@
     }
   }
 
-  const main = factory(hostOf(false));
+  const main = factory(host);
   let use = main;
   let tried = false;
   return {

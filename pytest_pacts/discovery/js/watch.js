@@ -13,7 +13,7 @@
 // page still changing is watched over two more frames by the caller. Costs nothing on a
 // quiet page: at most two frame callbacks per burst of changes.
 
-// The frame a fresh realm comes from (js/realm.js, named so), attached and removed in one go
+// The frame a fresh realm comes from (js/realm.js names it so), attached and removed in one go
 // by the in-page code itself: not a change of the page.
 const REALM_FRAME = '__pacts_realm';
 function pageChanged(records) {
@@ -62,4 +62,4 @@ function installWatch() {
 }
 
 // Exports: what the later files use.
-return { installWatch, pageChanged, REALM_FRAME };
+return { installWatch, pageChanged };
