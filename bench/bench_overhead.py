@@ -13,18 +13,33 @@ temporary folder): its ratio to the warm run is the cost of the per-step recordi
 ``--profile`` then runs both sides a few more times with their calls timed (not part of the
 figures) and prints where each spends its time: the engine's readiness waits, gate checks
 and actions by action, expectations and navigation; the plain flow's Playwright calls.
+
+``--scripts`` (instead of the timing) runs each side once in a child process with
+Playwright's protocol log on (``DEBUG=pw:protocol``) and prints what the log shows: the page
+calls each side makes (``Runtime.callFunctionOn``), and how often and for how long
+Playwright builds its in-page selector script (``InjectedScript``), per JavaScript world.
+Playwright builds it once per document and world, on the first call that needs it: its
+actions use the isolated "utility" world, ``Locator.evaluate_all`` (the gate's check, the
+engine's reads of an element) the page's main world, so a document the engine acts on gets
+it built twice where plain Playwright builds it once.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
+import os
+import re
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -220,11 +235,105 @@ class Profile:
                 print(f"  {key:40s} {statistics.median(r.get(key, 0.0) for r in runs):7.0f}")
 
 
+_MARK = "pacts-bench-side:"
+_LINE = re.compile(r"^(\S+) pw:protocol (SEND ►|◀ RECV) (\{.*\})\s*$")
+
+
+def scripts_child() -> None:
+    """One warm engine run and one plain run (after a cold run that caches the locators),
+    each announced on stderr for :func:`count_scripts`."""
+    plan = build_plan()
+    options = EngineOptions(step_timeout_ms=10_000)
+    with DemoServer("v1") as app, sync_playwright() as pw:
+        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        pom: dict[int, DiscoveryResult] = {}
+
+        def engine(page: Page) -> None:
+            runtime = Runtime(env={}, base_url=app.url, options=options, pom=dict(pom),
+                              on_discovered=pom.__setitem__)  # fmt: skip
+            if run_requirement(plan, page, runtime).verdict != "pass":
+                raise SystemExit("the benchmark requirement failed")
+
+        timed(browser, engine)  # cold: caches the locators
+        for side, body in (("plain", lambda p: plain(p, app.url)), ("engine", engine)):
+            print(_MARK + side, file=sys.stderr, flush=True)
+            timed(browser, body)
+        print(_MARK + "end", file=sys.stderr, flush=True)
+        browser.close()
+
+
+def count_scripts() -> None:
+    """Run :func:`scripts_child` with the protocol log on and count, per side, the page
+    calls and the builds of Playwright's ``InjectedScript`` per world, with their time
+    (from the log's timestamps: the request's send to its answer)."""
+    env = {**os.environ, "DEBUG": "pw:protocol"}
+    child = subprocess.run(
+        [sys.executable, __file__, "--scripts-child"], env=env, capture_output=True, text=True,
+        timeout=600, check=False,
+    )  # fmt: skip
+    if child.returncode != 0:
+        raise SystemExit(f"the protocol-log run failed:\n{child.stderr[-3000:]}")
+    side: str | None = None
+    worlds: dict[tuple[str, int], str] = {}  # (session, context id) -> main | utility
+    sent: dict[tuple[str, int], tuple[str, str, float]] = {}  # request -> side, world, at
+    calls: dict[str, int] = defaultdict(int)
+    builds: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for line in child.stderr.splitlines():
+        if line.startswith(_MARK):
+            side = line[len(_MARK) :]
+            continue
+        match = _LINE.match(line)
+        if match is None:
+            continue
+        stamp, direction, body = match.groups()
+        try:
+            message = json.loads(body)
+        except ValueError:
+            continue
+        at = datetime.fromisoformat(stamp).timestamp()
+        session = str(message.get("sessionId", ""))
+        params = message.get("params") or {}
+        method = message.get("method")
+        if method == "Runtime.executionContextCreated":
+            context = params["context"]
+            default = (context.get("auxData") or {}).get("isDefault")
+            worlds[(session, context["id"])] = "main" if default else "utility"
+        elif direction.startswith("SEND") and side in ("plain", "engine"):
+            if method == "Runtime.callFunctionOn":
+                calls[side] += 1
+            elif method == "Runtime.evaluate" and "InjectedScript())(globalThis" in str(
+                params.get("expression", "")
+            ):
+                world = worlds.get((session, params.get("contextId", -1)), "?")
+                sent[(session, message["id"])] = (side, world, at)
+        elif "id" in message and (session, message["id"]) in sent:
+            who, world, began = sent.pop((session, message["id"]))
+            builds[(who, world)].append((at - began) * 1000)
+    print("one warm run of each side, from Playwright's protocol log:")
+    for who in ("plain", "engine"):
+        print(f"  {who}: {calls[who]} page calls (Runtime.callFunctionOn)")
+        for world in ("utility", "main"):
+            took = builds.get((who, world), [])
+            if took:
+                print(
+                    f"    InjectedScript built {len(took)} times in the {world} world, "
+                    f"{sum(took):.0f} ms in all, median {statistics.median(took):.0f} ms"
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--profile", action="store_true", help="where each side's time goes")
+    parser.add_argument("--scripts", action="store_true", help="page calls and script builds")
+    parser.add_argument("--scripts-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.scripts_child:
+        scripts_child()
+        return
+    if args.scripts:
+        count_scripts()
+        return
     profile = Profile() if args.profile else None
     if profile is not None:
         profile.install()
