@@ -238,6 +238,7 @@ class Discoverer:
         accepted: list[Locator] = []
         rejected: list[RejectedLocator] = []
         seen: list[str] = []
+        broken: list[PageScriptError] = []  # checks the page's own scripts made throw
         for option in raw["options"]:
             if len(accepted) > self.max_alternates:
                 break
@@ -253,6 +254,8 @@ class Discoverer:
                     "the in-page 'verify' call",
                 )
             except (PlaywrightError, strategies.UnrenderableLocator) as exc:
+                if isinstance(exc, PageScriptError):
+                    broken.append(exc)
                 rejected.append(RejectedLocator(locator=locator, reason=str(exc).splitlines()[0]))
                 continue
             if check["same"]:
@@ -267,6 +270,13 @@ class Discoverer:
             )
             rejected.append(RejectedLocator(locator=locator, reason=reason))
         fingerprint = Fingerprint.model_validate({**raw["fingerprint"], "frame_path": scan.path})
+        if not accepted and broken and len(broken) == len(rejected):
+            # the element is there (the scan found it); no locator could be checked because
+            # the page's scripts broke the check: say so, not "not found"
+            raise PageScriptError(
+                f"the scan found {_describe(fingerprint)}, but checking each of its "
+                f"{len(broken)} locators through Playwright failed: {broken[0]}"
+            ) from broken[0]
         if not accepted:
             lost = Unresolved(
                 reason="ambiguous" if seen else "none",

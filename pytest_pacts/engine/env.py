@@ -20,7 +20,7 @@ from playwright.sync_api import Frame, Page, Request, Response
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import init_script
+from pytest_pacts.discovery._js import PageScriptError, init_script
 from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
 
 _REFUSED = re.compile(
@@ -331,6 +331,14 @@ def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure
             step_index=step_index,
             cause="page_unresponsive",
             evidence=(hang, f"while: {what}"),
+        )
+    if isinstance(exc, PageScriptError):
+        return Failure(
+            type=FailureType.ENV_FAULT,
+            message=f"{what}: {first}",
+            step_index=step_index,
+            cause="page_script",
+            evidence=(first,),
         )
     if _REFUSED.search(text):
         return Failure(

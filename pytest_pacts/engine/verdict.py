@@ -170,6 +170,14 @@ _CONFIG = (
     0.8,
     "The step's value or expectation cannot be used as written: fix the cell.",
 )
+_PAGE_SCRIPT = (
+    RcaClass.UNSUPPORTED_SURFACE,
+    0.8,
+    "The page's own scripts broke the checks run inside the page (the message names the "
+    "exception): most often a library that replaces JavaScript built-ins such as "
+    "Array.prototype.some. Nothing in the requirement can fix it: test a build of the app "
+    "without that library or with its built-in replacements turned off.",
+)
 _CONFLICT = (
     RcaClass.ENV_FAULT,
     0.95,
@@ -188,6 +196,8 @@ def classify(failure: Failure, heal_attempts: int = 0) -> Rca:
         cls, conf, rec = _CONFIG
     elif failure.cause == "session_conflict":
         cls, conf, rec = _CONFLICT
+    elif failure.cause == "page_script":
+        cls, conf, rec = _PAGE_SCRIPT
     else:
         cls, conf, rec = RCA_TABLE.get(failure.type, RCA_TABLE[FailureType.TIMEOUT])
     if failure.type is FailureType.TIMEOUT and heal_attempts:

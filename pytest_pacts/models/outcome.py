@@ -63,6 +63,7 @@ FailureCause = Literal[
     "crash",  # the page or browser crashed or was closed (env_fault)
     "slow_page",  # a navigation did not finish within the step timeout (env_fault)
     "page_unresponsive",  # the page's main thread stopped answering (env_fault)
+    "page_script",  # the page's scripts made the code in the page throw (unsupported_surface)
     "value_rejected",  # the field did not take the value typed into it (data_issue)
     "session_conflict",  # the store says this requirement is already running
     "configuration",  # the run cannot start as configured (no base URL, bad template)
