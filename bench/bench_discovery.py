@@ -15,7 +15,7 @@ from collections.abc import Callable
 from playwright.sync_api import sync_playwright
 
 from pytest_pacts.browser import launch_options
-from pytest_pacts.discovery import discover
+from pytest_pacts.discovery import discover, register_bridge
 from pytest_pacts.discovery.naive import naive_discover
 from pytest_pacts.models import Action, Target
 
@@ -102,6 +102,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     with sync_playwright() as pw:
+        register_bridge(pw.selectors)  # as the plugin does
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         page = browser.new_page()
         page.set_content(build_page())

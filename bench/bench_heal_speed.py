@@ -57,6 +57,7 @@ from playwright.sync_api import Browser, sync_playwright
 from pytest_pacts.application import RunSettings, conclude_run, prepare_run
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.discovery import register_bridge
 from pytest_pacts.engine.api import run_requirement
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.healing import HealingLadder
@@ -326,6 +327,7 @@ def main() -> int:
     bench_heal_cpu: list[float] = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         v1, v2 = DemoServer("v1").start(), DemoServer("v2").start()
+        register_bridge(pw.selectors)  # as the plugin does
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         try:
             bench = Bench(browser, v1, v2, Path(tmp), pictures=not args.no_pictures)

@@ -40,7 +40,7 @@ from mutations.pages import PAGES
 
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
-from pytest_pacts.discovery import Discoverer, check_locator, to_playwright
+from pytest_pacts.discovery import Discoverer, check_locator, register_bridge, to_playwright
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult, StepState
 from pytest_pacts.engine.healing import HealingLadder, SimilarityRung
 from pytest_pacts.models.locator import DiscoveryResult, Locator, RegionMatch, Strategy
@@ -396,6 +396,7 @@ def main() -> None:
     }
     by_page: dict[str, Counter[str]] = defaultdict(Counter)  # full ladder, every kind
     with DemoServer("v1") as server, sync_playwright() as pw:
+        register_bridge(pw.selectors)  # as the plugin does
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         context.set_default_timeout(3_000)

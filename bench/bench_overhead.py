@@ -46,6 +46,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.discovery import register_bridge
 from pytest_pacts.engine.api import Runtime, run_requirement
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.models import (
@@ -245,6 +246,7 @@ def scripts_child() -> None:
     plan = build_plan()
     options = EngineOptions(step_timeout_ms=10_000)
     with DemoServer("v1") as app, sync_playwright() as pw:
+        register_bridge(pw.selectors)
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         pom: dict[int, DiscoveryResult] = {}
 
@@ -340,6 +342,7 @@ def main() -> None:
     plan = build_plan()
     options = EngineOptions(step_timeout_ms=10_000)
     with DemoServer("v1") as app, sync_playwright() as pw:
+        register_bridge(pw.selectors)
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         pom: dict[int, DiscoveryResult] = {}
 

@@ -156,6 +156,7 @@ def worker_part(cycles: int, target: str) -> Part:
     from pytest_pacts.application import RunSettings, conclude_run, prepare_run
     from pytest_pacts.browser import launch_options
     from pytest_pacts.demo_app import DemoServer
+    from pytest_pacts.discovery import register_bridge
     from pytest_pacts.engine.api import run_requirement
     from pytest_pacts.models import Plan
     from pytest_pacts.store import open_store
@@ -164,6 +165,7 @@ def worker_part(cycles: int, target: str) -> Part:
     part = Part("worker", per_cycle=len(plans))
     me = os.getpid()
     with DemoServer("v1") as app, sync_playwright() as pw, open_store(target) as store:
+        register_bridge(pw.selectors)  # as the plugin does
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         settings = RunSettings(base_url=app.url, session_id="soak-worker")
         for n in range(1, cycles + 1):

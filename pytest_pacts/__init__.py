@@ -56,6 +56,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "discover_element",
+    "register_bridge",
     "relocate_element",
 ]
 
@@ -96,6 +97,7 @@ _WHERE: dict[str, str] = {
     "RelocatedElement": "pytest_pacts.elements",
     "discover_element": "pytest_pacts.elements",
     "relocate_element": "pytest_pacts.elements",
+    "register_bridge": "pytest_pacts.discovery",
 }
 
 
@@ -114,6 +116,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from pytest_pacts.browser import NoBrowserError
+    from pytest_pacts.discovery import register_bridge
     from pytest_pacts.discovery.bounded import PageUnresponsive
     from pytest_pacts.elements import RelocatedElement, discover_element, relocate_element
     from pytest_pacts.engine.api import RequirementFailed

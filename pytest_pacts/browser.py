@@ -178,6 +178,15 @@ def launch_options(
     return options
 
 
+def prepare_playwright(playwright: Playwright) -> None:
+    """What the run needs of a Playwright instance before its pages open: the selector
+    engine through which the in-page calls get a locator's elements from Playwright's
+    isolated world (:func:`~pytest_pacts.discovery.register_bridge`). Idempotent."""
+    from pytest_pacts.discovery import register_bridge
+
+    register_bridge(playwright.selectors)
+
+
 class StandaloneBrowser:
     """A Playwright and a Chromium of their own, outside pytest-playwright's fixtures.
 
@@ -208,12 +217,12 @@ class StandaloneBrowser:
         if self._browser is None:
             from playwright.sync_api import sync_playwright
 
+            self._pw = sync_playwright().start()
+            prepare_playwright(self._pw)
             if self._connect:
-                self._pw = sync_playwright().start()
                 self._browser = self._pw.chromium.connect(self._connect)
                 return self._browser
             options = launch_options(self._browser_path)
-            self._pw = sync_playwright().start()
             self._browser = self._pw.chromium.launch(**options)  # type: ignore[arg-type]
             self.launches += 1
         return self._browser

@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Page, Playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.browser import launch_options
+from pytest_pacts.discovery import register_bridge
 
 pytest_plugins = ["pytester"]
 
@@ -53,7 +54,9 @@ def _terminal_as_on_a_workstation(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="session")
 def _chromium(playwright: Playwright) -> Iterator[list[Browser]]:
     """The tests' own Chromium, one per worker (launching one costs about a second of CPU;
-    the suite is CPU-bound): ``module_browser`` launches it, and again if it went away."""
+    the suite is CPU-bound): ``module_browser`` launches it, and again if it went away. The
+    in-page calls' bridge is registered with the worker's Playwright, as the plugin does."""
+    register_bridge(playwright.selectors)
     held: list[Browser] = []
     yield held
     for browser in held:

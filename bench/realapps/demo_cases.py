@@ -28,6 +28,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
+from pytest_pacts.discovery import register_bridge
 
 HERE = Path(__file__).resolve().parent
 PW = "secret_sauce"
@@ -180,6 +181,7 @@ def run_release(release: str, out: Path) -> tuple[int, list[str]]:
     lines: list[str] = []
     dropped: list[str] = []
     with DemoServer(release) as server, sync_playwright() as pw:
+        register_bridge(pw.selectors)  # as the plugin does
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         for req_id, (url, steps) in FLOWS.items():
             context = browser.new_context(viewport={"width": 1280, "height": 800})

@@ -25,6 +25,7 @@ from pathlib import Path
 from playwright.sync_api import Page, Route, sync_playwright
 
 from pytest_pacts.browser import launch_options
+from pytest_pacts.discovery import register_bridge
 from pytest_pacts.discovery._js import _installer
 from pytest_pacts.engine.api import Runtime, run_requirement
 from pytest_pacts.engine.failure_text import render_failure
@@ -86,6 +87,7 @@ def main() -> int:
     failed = 0
     folder = Path(tempfile.mkdtemp(prefix="pacts-legacy-"))
     with sync_playwright() as pw:
+        register_bridge(pw.selectors)  # as the plugin does
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         for name, path in LIBRARIES.items():
             library = path.read_text(encoding="utf-8", errors="replace")

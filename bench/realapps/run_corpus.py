@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pytest_pacts.application import RunSettings, auth_sessions, conclude_run, prepare_run
 from pytest_pacts.auth import AuthFailed, Sessions
 from pytest_pacts.browser import launch_options
+from pytest_pacts.discovery import register_bridge
 from pytest_pacts.discovery.planning import discover_plan
 from pytest_pacts.discovery.pom import load_pom, save_pom
 from pytest_pacts.engine.api import render_failure, run_requirement
@@ -434,6 +435,7 @@ def main() -> int:
         return 2
     results: list[FlowResult] = []
     with sync_playwright() as pw:
+        register_bridge(pw.selectors)  # as the plugin does
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         try:
             for app in apps:

@@ -7,11 +7,15 @@ See docs/discovery.md. The public surface:
 - :func:`check_actionable` / :func:`check_locator`: the five-point gate (docs/engine.md) in one
   round trip (shared with the executor);
 - :func:`to_playwright` / :func:`to_code`: render a structured locator for execution or as
-  Python source for generated tests.
+  Python source for generated tests;
+- :func:`register_bridge`: register, with a Playwright instance, the selector engine through
+  which the in-page calls get a locator's elements from Playwright's isolated world (see
+  ``_js.py``); without it they use ``Locator.evaluate_all``.
 
 The engine depends on the models and Playwright only, never on pytest (tests/test_layering.py).
 """
 
+from pytest_pacts.discovery._js import register_bridge
 from pytest_pacts.discovery.actionability import check_actionable, check_locator
 from pytest_pacts.discovery.engine import Discoverer, discover
 from pytest_pacts.discovery.render import to_code, to_playwright
@@ -25,6 +29,7 @@ __all__ = [
     "check_actionable",
     "check_locator",
     "discover",
+    "register_bridge",
     "suggest_names",
     "to_code",
     "to_playwright",

@@ -13,13 +13,16 @@ page replaced, a second copy compiled in a fresh realm whose built-ins the page 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import itertools
 import json
 import re
+import weakref
 from functools import cache
 from importlib import resources
 
-from playwright.sync_api import ElementHandle, Frame
+from playwright.sync_api import ElementHandle, Frame, Selectors
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
@@ -206,20 +209,175 @@ def page_error(exc: PlaywrightError, what: str) -> PlaywrightError:
     )
 
 
-def call_on_elements(target: PWLocator, name: str, arg: object) -> object:
-    """``target.evaluate_all`` of API function ``name``, sending the installer only if needed.
+# -- the bridge: elements resolved in Playwright's isolated world, used in the page's ------
+#
+# ``Locator.evaluate_all`` resolves the locator with Playwright's selector code in the page's
+# own JavaScript world. Playwright builds that code (its ``InjectedScript``, 320 KB) once per
+# document and world on first use, 25-55 ms, and its actions use another copy in its isolated
+# "utility" world: a document the engine checks before acting got it built twice, where
+# plain Playwright builds it once (docs/benchmarks.md, "Execution overhead"). In the page's
+# world it also runs with the page's built-ins: a library whose ``Array.prototype.some``
+# throws stops it.
+#
+# The bridge resolves the locator where Playwright's actions do. Two selector engines
+# registered with ``content_script=True`` (``register_bridge``) run in the isolated world.
+# Chained after the locator, the first dispatches an event on each element Playwright
+# matched, numbered by the call; ``or``-ed after the whole query, the second dispatches the
+# call's end on the document. ``Locator.count`` of that runs the query there. The call in the
+# page's world (``Frame.evaluate``, which needs no selector code) is sent ahead of it and
+# waits for the end (``js/watch.js``, ``installBridge``), then takes the elements heard: the
+# two round trips overlap, and no selector code runs in the page's world. Used where the
+# frame of the elements is known and the engines are registered with the locator's
+# Playwright; otherwise, and when the elements heard are not as many as Playwright counted,
+# ``evaluate_all`` as before.
+
+BRIDGE_ENGINE = "pacts_bridge"
+_BRIDGE_END = "pacts_bridge_end"
+_BRIDGE_SCRIPT = """{
+  queryAll(root, call) {
+    root.dispatchEvent(new UIEvent('__pacts_bridge',
+      { detail: Number(call), bubbles: true, composed: true }));
+    return [root];
+  }
+}"""
+_BRIDGE_END_SCRIPT = """{
+  queryAll(root, call) {
+    root.dispatchEvent(new UIEvent('__pacts_bridge_done',
+      { detail: Number(call), bubbles: true, composed: true }));
+    return [];
+  }
+}"""
+_RELEASE = "(call) => window.dispatchEvent(new UIEvent('__pacts_bridge_done', { detail: call }))"
+_BRIDGE_MISSED = "__pacts_bridge_missed__"
+# how long the call in the page waits for the query's end: only ever reached when the end
+# was lost (a page that stopped the event); the query itself answers well within it
+_BRIDGE_WAIT_MS = 3_000
+_bridge_calls = itertools.count(1)
+# contexts whose Playwright has no bridge engine (found on the first try)
+_unbridged: weakref.WeakSet[object] = weakref.WeakSet()
+
+
+def register_bridge(selectors: Selectors) -> None:
+    """Register the bridge's selector engines with a Playwright instance's ``selectors``
+    (before or after its contexts are made); once per instance, again is harmless."""
+    for name, script in ((BRIDGE_ENGINE, _BRIDGE_SCRIPT), (_BRIDGE_END, _BRIDGE_END_SCRIPT)):
+        try:
+            selectors.register(name, script, content_script=True)
+        except PlaywrightError as exc:
+            if "already registered" not in str(exc):
+                raise
+
+
+def in_realm(js: str) -> str:
+    """An expression for the function ``js`` (a function expression) as the in-page code's
+    dispatcher runs it (``js/realm.js``, ``fn``): compiled in the fresh realm once the page
+    has replaced a JavaScript built-in, else as it is."""
+    key, _ = _installer()
+    return f"(globalThis[{key!r}] ? globalThis[{key!r}].fn({json.dumps(js)}, ({js})) : ({js}))"
+
+
+def realm_function(js: str) -> str:
+    """``js`` (a function expression) as a function for ``Page.evaluate``, run by the
+    in-page code's dispatcher (:func:`in_realm`): a read of the page that keeps working on a
+    page that replaced JavaScript built-ins. Not for code that registers callbacks the page's
+    window must run (listeners, timers: see ``js/realm.js``)."""
+    return f"(...args) => {in_realm(js)}(...args)"
+
+
+def _bridged(js: str) -> str:
+    """``[how many elements, js(els, arg)]`` (``js``: ``(els, arg) => ...``) with the elements
+    the bridge's call ``call`` handed over, once its query is done; ``_BRIDGE_MISSED`` when
+    the page has no listener or the end never came."""
+    return (
+        "async ([call, arg]) => { const b = globalThis.__pacts_bridge;"
+        f" if (!b || !(await b.wait(call, {_BRIDGE_WAIT_MS}))) return {_BRIDGE_MISSED!r};"
+        " const els = b.take(call);"
+        f" return [els.length, await {in_realm(js)}(els, arg)]; }}"
+    )
+
+
+def evaluate_on_elements(
+    target: PWLocator, js: str, arg: object = None, *, frame: Frame | None, what: str
+) -> object:
+    """``target.evaluate_all(js, arg)`` (bounded), through the bridge when ``frame`` is
+    given: the frame ``target`` belongs to and holds its elements (a locator without frame
+    locators: ``render.elements_frame``); see the comment above. Errors as Playwright raises
+    them."""
+    page = frame.page if frame is not None else None
+    if frame is not None and page is not None and _key(page.context) not in _unbridged:
+        call = next(_bridge_calls)
+        sent = bounded.send(frame, what, _bridged(js), [call, arg])
+        query = target.locator(f"{BRIDGE_ENGINE}={call}").or_(
+            frame.locator(f"{_BRIDGE_END}={call}")
+        )
+        try:
+            count = bounded.call(target, what, query.count)
+        except PlaywrightError as exc:
+            # the call sent ahead waits for an end that will not come: let it go
+            with contextlib.suppress(PlaywrightError):
+                bounded.call(frame, what, frame.evaluate, _RELEASE, call)
+                sent.result()
+            if f'Unknown engine "{BRIDGE_ENGINE}"' not in str(exc):
+                raise
+            _unbridged.add(_key(page.context))
+        else:
+            answer = sent.result()
+            if isinstance(answer, list) and len(answer) == 2 and answer[0] == count:
+                return answer[1]
+    return bounded.call(target, what, target.evaluate_all, js, arg)
+
+
+def _key(owner: object) -> object:
+    return getattr(owner, "_impl_obj", owner)
+
+
+_KEPT_GONE = "__pacts_kept_gone__"
+
+
+def evaluate_on_element(
+    target: PWLocator,
+    js: str,
+    arg: object = None,
+    *,
+    frame: Frame | None,
+    keep: str | None,
+    what: str,
+) -> object:
+    """``js([element], arg)`` on the element a gate check kept under ``keep`` (the one it
+    passed, still in the document): one ``Frame.evaluate``, with no selector code. When the
+    element is gone (the page re-rendered it) or not kept, ``js(els, arg)`` on what
+    ``target`` matches (:func:`evaluate_on_elements`)."""
+    if frame is not None and keep is not None:
+        key, _ = _installer()
+        kept = (
+            f"async ([token, arg]) => {{ const d = globalThis[{key!r}];"
+            " const el = d ? d.api().keptElement(token) : null;"
+            f" if (!el) return {_KEPT_GONE!r}; return await {in_realm(js)}([el], arg); }}"
+        )
+        answer = bounded.call(frame, what, frame.evaluate, kept, [keep, arg])
+        if answer != _KEPT_GONE:
+            return answer
+    return evaluate_on_elements(target, js, arg, frame=frame, what=what)
+
+
+def call_on_elements(
+    target: PWLocator, name: str, arg: object, *, frame: Frame | None = None
+) -> object:
+    """``target.evaluate_all`` of API function ``name``, sending the installer only if needed;
+    through the bridge when ``frame`` (the frame that holds the elements) is given
+    (:func:`evaluate_on_elements`).
 
     An exception thrown in the page is raised as :class:`PageScriptError`."""
+    what = f"the in-page {name!r} call"
     try:
-        what = f"the in-page {name!r} call"
         installed = installed_elements_function(name, encoded=True)
-        result = bounded.call(target, what, lambda: target.evaluate_all(installed, arg))
+        result = evaluate_on_elements(target, installed, arg, frame=frame, what=what)
         if result == NOT_INSTALLED:
             install = elements_function(name, encoded=True)
-            result = bounded.call(target, what, lambda: target.evaluate_all(install, arg))
+            result = bounded.call(target, what, target.evaluate_all, install, arg)
     except PlaywrightError as exc:
-        raise page_error(exc, f"the in-page {name!r} call") from exc
-    return decoded(result, f"the in-page {name!r} call")
+        raise page_error(exc, what) from exc
+    return decoded(result, what)
 
 
 def element_function(name: str, *, encoded: bool = False) -> str:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from playwright.sync_api import ElementHandle
+from playwright.sync_api import ElementHandle, Frame
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery._js import call_on_elements
 from pytest_pacts.discovery.chain import Root, apply
-from pytest_pacts.discovery.render import frame_calls, region_calls, to_playwright
+from pytest_pacts.discovery.render import elements_frame, frame_calls, region_calls, to_playwright
 from pytest_pacts.models.locator import GateSnapshot, Locator
 from pytest_pacts.models.requirement import Action
 
@@ -31,6 +31,7 @@ def check_actionable(
     since: float | None = None,
     still: bool = True,
     rule: Mapping[str, object] | None = None,
+    frame: Frame | None = None,
 ) -> GateSnapshot:
     """Run the five points on ``target`` in the page: unique, visible (and not covered),
     enabled (and editable for fill/type), stable (two boxes one animation frame apart), scoped.
@@ -56,7 +57,8 @@ def check_actionable(
     leaves "stable" to the gate right before the action (a heal candidate's check).
     ``rule``: which failing points the caller waits out and which it does not (the executor's
     gate passes its own, ``engine/gate.py``); without it a failing check always watches two
-    frames.
+    frames. ``frame``: the frame that holds the elements, when known: the check then gets
+    them through the bridge (``_js.py``) rather than Playwright's selector code in the page.
     """
     regions: list[ElementHandle] = (
         bounded.call(region, "finding the step's region", region.element_handles)
@@ -78,6 +80,9 @@ def check_actionable(
                 "still": still,
                 "rule": dict(rule) if rule is not None else None,
             },
+            # element handles cannot be sent ahead (the bridge's call is); a handle in the
+            # page's world has Playwright's selector code there anyway
+            frame=frame if not regions else None,
         )
     finally:
         for handle in regions:
@@ -98,4 +103,5 @@ def check_locator(
         in_shadow=locator.in_shadow,
         region=region,
         still=still,
+        frame=elements_frame(root, locator),
     )

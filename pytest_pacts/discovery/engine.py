@@ -37,7 +37,7 @@ from pytest_pacts.discovery.payloads import (
     VerifyResult,
     checked,
 )
-from pytest_pacts.discovery.render import to_playwright
+from pytest_pacts.discovery.render import elements_frame, to_playwright
 from pytest_pacts.models.locator import (
     LOOSE_FACTOR,
     Candidate,
@@ -249,7 +249,12 @@ class Discoverer:
             try:
                 arg = {"scan_id": scan.scan_id, "index": raw["element_index"]}
                 check = checked(
-                    call_on_elements(to_playwright(page, locator), "verify", arg),
+                    call_on_elements(
+                        to_playwright(page, locator),
+                        "verify",
+                        arg,
+                        frame=elements_frame(page, locator),
+                    ),
                     VerifyResult,
                     "the in-page 'verify' call",
                 )

@@ -8,6 +8,7 @@ so shadow-DOM elements need no extra step.
 
 from __future__ import annotations
 
+from playwright.sync_api import Frame, Page
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import strategies
@@ -43,6 +44,14 @@ def calls_for(locator: Locator) -> tuple[Call, ...]:
         calls.extend(region_calls(locator.region))
     calls.extend(strategies.info(locator.strategy).render(locator))
     return tuple(calls)
+
+
+def elements_frame(root: Root, locator: Locator) -> Frame | None:
+    """The frame that holds ``locator``'s elements when it is ``root`` itself (no frame
+    path); ``None`` for an element inside an iframe (found through its frame locators)."""
+    if locator.frame_path:
+        return None
+    return root.main_frame if isinstance(root, Page) else root
 
 
 def to_playwright(root: Root, locator: Locator) -> PWLocator:

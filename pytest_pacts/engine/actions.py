@@ -20,11 +20,15 @@ the value typed into it is a ``value_rejected`` failure (RCA ``data_issue``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page
 from playwright.sync_api import Locator as PWLocator
-from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded
+from pytest_pacts.discovery._js import evaluate_on_element
 from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.models import Action
@@ -45,10 +49,15 @@ def perform(
     step_index: int,
     timeout_ms: float,
     reach: str | None = None,
+    frame: Frame | None = None,
+    keep: str | None = None,
 ) -> Failure | None:
     """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it).
     ``reach``: how the gate check that just passed the element found the action reaches it
-    (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs."""
+    (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs.
+    ``frame`` (the frame holding the element) and ``keep`` (the token the gate check kept
+    it under): the action's reads of the element ask that very element, with no selector
+    code in the page's world (``discovery/_js.py``, ``evaluate_on_element``)."""
     await_heal_pictures(page)  # a heal's picture shows the page before the healed action
     try:
         if element is None:
@@ -56,9 +65,16 @@ def perform(
                 bounded.call(page, "pressing a key", page.keyboard.press, reveal(value))
                 return None
             raise ValueError(f"{action.value} needs an element")
+        target = element
+
+        def read(js: str, arg: object = None) -> Any:
+            return evaluate_on_element(
+                target, js, arg, frame=frame, keep=keep, what="reading the element"
+            )
+
         return bounded.call(
-            page, action.value, _on_element, element, action, value, step_index, timeout_ms,
-            reach, timeout_ms=timeout_ms,
+            page, action.value, _on_element, element, read, action, value, step_index,
+            timeout_ms, reach, timeout_ms=timeout_ms,
         )  # fmt: skip
     except PlaywrightError as exc:
         failure = classify_error(exc, f"{action.value} failed", step_index)
@@ -136,8 +152,12 @@ _READY_FOR_POINTER = """([el]) => {
 _POINTER = frozenset({Action.CLICK, Action.HOVER, Action.CHECK, Action.UNCHECK})
 
 
+Read = Callable[..., Any]  # ``read(js, arg=None)``: ``js`` run on the element (see ``perform``)
+
+
 def _on_element(
     el: PWLocator,
+    read: Read,
     action: Action,
     value: str | None,
     step_index: int,
@@ -151,7 +171,7 @@ def _on_element(
         # put the scroll back), or is unknown: forced only when the hit test right now says
         # the pointer lands on the element. When it passed where the element is, nothing
         # has moved since but the time of one round trip, as with a check here.
-        ready = el.evaluate_all(_READY_FOR_POINTER)
+        ready = read(_READY_FOR_POINTER)
         force = bool(ready["hit"])
         if ready["anchor"] is not None:  # the page scrolled: the pointer follows what it held
             el.page.mouse.move(*ready["anchor"])
@@ -172,7 +192,7 @@ def _on_element(
         # either: "Price (low to high)" or "lohi".
         if value is None:
             raise ValueError("select needs a value")
-        chosen = _select(el, reveal(value), t, widget=reach != "in_place")
+        chosen = _select(el, read, reveal(value), t, widget=reach != "in_place")
         if chosen is not True:
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
@@ -184,7 +204,7 @@ def _on_element(
         text = reveal(value or "")
         if action is Action.FILL:
             el.fill(text, force=force, timeout=t)
-            if el.evaluate_all(_END_KEY_REACHES_FIELD):
+            if read(_END_KEY_REACHES_FIELD):
                 # A person's typing ends with key events; fill sends only ``input``. A filter
                 # box that reacts to ``keyup`` alone (Flask-Admin's) never sees the value. The
                 # End key adds a keydown/keyup pair (no keypress, no character) that leaves
@@ -195,13 +215,14 @@ def _on_element(
                 el.page.keyboard.press("End")
         else:
             # keystrokes go where a person's would: after what the field already holds
-            el.evaluate_all(_CARET_TO_END)
+            read(_CARET_TO_END)
             el.press_sequentially(text, timeout=t)
         # read after the keys: a code editor's input field (CodeMirror's) hands its text on
         # to the editor and empties itself only then
-        current = el.evaluate_all(_VALUE)
+        current = read(_VALUE)
         failure = _took(current, action, value or "", text, step_index)
-        if failure is not None and action is Action.FILL and text and _editor_took(el, text, t):
+        took = failure is None or action is not Action.FILL or not text
+        if not took and _editor_took(el, read, text, t):
             return None
         return failure
     else:
@@ -281,18 +302,18 @@ _WIDGET_SHOWS = """([el], retry) => {
 }"""
 
 
-def _select(el: PWLocator, text: str, timeout_ms: float, *, widget: bool) -> bool | str:
+def _select(el: PWLocator, read: Read, text: str, timeout_ms: float, *, widget: bool) -> bool | str:
     """Select ``text``; ``False`` when there is no such option, a message when the select's
     widget does not show the option afterwards, else ``True``. ``widget``: a widget may
     stand in for the select (False: the gate saw the select itself shown)."""
-    if not el.evaluate_all(_HAS_OPTION, text):
+    if not read(_HAS_OPTION, text):
         return False
     el.select_option(text, force=True, timeout=timeout_ms)
     if not widget:
         return True
-    shows = el.evaluate_all(_WIDGET_SHOWS, True)
+    shows = read(_WIDGET_SHOWS, True)
     if shows is not None:
-        shows = el.evaluate_all(_WIDGET_SHOWS, False)
+        shows = read(_WIDGET_SHOWS, False)
     if shows is not None:
         widget, shown, wanted = shows
         return (
@@ -321,14 +342,14 @@ _EDITOR_SHOWS = """([el], text) => {
 }"""
 
 
-def _editor_took(el: PWLocator, text: str, timeout_ms: float) -> bool:
-    if el.evaluate_all(_VALUE) != "":
+def _editor_took(el: PWLocator, read: Read, text: str, timeout_ms: float) -> bool:
+    if read(_VALUE) != "":
         return False
     el.focus(timeout=timeout_ms)
     el.page.keyboard.press("ControlOrMeta+A")
     el.page.keyboard.insert_text(text)
     el.page.keyboard.press("End")
-    return bool(el.evaluate_all(_EDITOR_SHOWS, text))
+    return bool(read(_EDITOR_SHOWS, text))
 
 
 _VALUE = """([el]) => !el ? null : ('value' in el && typeof el.value === 'string') ? el.value

@@ -19,6 +19,7 @@ from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded, to_playwright
+from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
@@ -35,7 +36,7 @@ from pytest_pacts.engine.waiting import (
     wait_for_change,
     wait_until_ready,
 )
-from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, Step
+from pytest_pacts.models import Action, Capture, Expectation, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
 from pytest_pacts.planner.templating import (
@@ -49,16 +50,6 @@ from pytest_pacts.planner.templating import (
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
 _KEEP_TOKENS = itertools.count(1)
-_STATE_KINDS = frozenset(
-    {
-        ExpectationKind.FIELD_POPULATED,
-        ExpectationKind.VALUE,
-        ExpectationKind.CHECKED,
-        ExpectationKind.UNCHECKED,
-        ExpectationKind.ENABLED,
-        ExpectationKind.DISABLED,
-    }
-)
 
 
 # The gate has already waited for the element; the action itself is not cut short by a
@@ -272,7 +263,8 @@ class StepRunner:
                 return gate.failure
             assert located.state.locator is not None
             element = to_playwright(self.page, located.state.locator)
-            subject = Subject(element, keep)
+            frame = elements_frame(self.page, located.state.locator)
+            subject = Subject(element, keep, frame)
             if self.observer is not None:
                 self.observer(step, element)
             if step.capture is not None:
@@ -289,6 +281,8 @@ class StepRunner:
                     step_index=step.index,
                     timeout_ms=max(opts.step_timeout_ms, MIN_ACTION_MS),
                     reach=gate.snapshot.reach if gate and gate.snapshot else None,
+                    frame=frame,
+                    keep=keep,
                 )
                 if failure is not None:
                     return failure
@@ -500,12 +494,11 @@ class StepRunner:
         raise AssertionError("unreachable")
 
     @staticmethod
-    def _keep_token(step: Step) -> str | None:
-        """For a state expectation (``checked``, ``value``...): the token under which the gate
-        check that passes the element keeps it in the page, so the expectation asks the very
-        element acted on (``expectations.Subject``), at no extra round trip."""
-        if step.expected is None or step.expected.kind not in _STATE_KINDS:
-            return None
+    def _keep_token(step: Step) -> str:
+        """The token under which the gate check that passes the element keeps it in the
+        page: the action's reads of it (``actions.perform``) and a state expectation
+        (``checked``, ``value``...: ``expectations.Subject``) ask the very element acted on,
+        in one round trip with no selector code in the page."""
         return f"step-{step.index}-{next(_KEEP_TOKENS)}"
 
     def _blame_environment(self, failure: Failure, mark: int) -> Failure:

@@ -28,18 +28,23 @@ step timeout passes. Between probes the checker waits for the next DOM change (c
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page
 from playwright.sync_api import Locator as PWLocator
-from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, bounded, to_playwright
-from pytest_pacts.discovery._js import kept_element_function
+from pytest_pacts.discovery._js import (
+    evaluate_on_element,
+    kept_element_function,
+    realm_function,
+)
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.network import ResponseLog, lookup, secret_path, shown
@@ -76,6 +81,10 @@ _VISIBLE_TEXT = """() => {
   if (document.body) visit(document.body);
   return [spaced.join(' '), tight.join('')];
 }"""
+
+# the page-wide reads run as the in-page code's dispatcher runs them: in a fresh realm on a
+# page that replaced JavaScript built-ins (discovery/js/realm.js)
+_in_realm = functools.cache(realm_function)
 
 _FIELD_VALUE = """(el) => [('value' in el && typeof el.value === 'string') ? el.value
   : (el.isContentEditable ? el.innerText : el.textContent), el.type === 'password']"""
@@ -199,7 +208,7 @@ class Checker:
         out: list[str] = []
         for frame in self.page.frames:
             try:
-                spaced, tight = frame.evaluate(_VISIBLE_TEXT)
+                spaced, tight = frame.evaluate(_in_realm(_VISIBLE_TEXT))
             except PlaywrightError:
                 if frame is self.page.main_frame:
                     raise
@@ -223,7 +232,8 @@ class Checker:
         title = norm(self.page.title())
         if needle in path or needle in title:
             return Probe(True, "")
-        names = [(norm(text), why) for text, why in self.page.evaluate(PAGE_NAMES_JS)]
+        shown_names = self.page.evaluate(_in_realm(PAGE_NAMES_JS))
+        names = [(norm(text), why) for text, why in shown_names]
         if any(needle in text for text, _why in names):
             return Probe(True, "")
         shown = ", ".join(f"{text!r} ({why})" for text, why in names[:4]) or "none"
@@ -333,14 +343,21 @@ class Subject:
     locator matches when the page re-rendered it. A state change must not make the check
     lose its element (a row's class changes when its box is ticked)."""
 
-    def __init__(self, locator: PWLocator, token: str | None) -> None:
+    def __init__(self, locator: PWLocator, token: str | None, frame: Frame | None = None) -> None:
         self.locator = locator
         self.token = token
+        self.frame = frame  # the frame holding the element, when known (no selector code)
 
     def evaluate(self, js: str) -> tuple[bool, Any]:
         """``(True, js(element))``, or ``(False, how many elements the locator matches)``
         when there is no one element to ask."""
-        found, value = self.locator.evaluate_all(kept_element_function(js), self.token)
+        found, value = cast(
+            tuple[bool, Any],
+            evaluate_on_element(
+                self.locator, kept_element_function(js), self.token, frame=self.frame,
+                keep=self.token, what="reading the element's state",
+            ),
+        )  # fmt: skip
         return bool(found), value
 
 

@@ -31,6 +31,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_actionable, to_playwright
+from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.waiting import now_ms, settled_after_check
 from pytest_pacts.models.locator import GateCode, GatePoint, GateSnapshot, Locator
@@ -157,6 +158,7 @@ def run_gate(
             last = check_actionable(
                 target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace,
                 keep=keep, since=monitor.acted_at, rule=IN_PAGE_RULE,
+                frame=elements_frame(page, locator),
             )  # fmt: skip
             observed = observed_settled(last, now_ms() - sent)
         except UnrenderableLocator as exc:

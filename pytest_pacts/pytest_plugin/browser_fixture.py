@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.browser import NoBrowserError, choose_browser
+from pytest_pacts.browser import NoBrowserError, choose_browser, prepare_playwright
 from pytest_pacts.errors import PactsError
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.context_setup import context_setup
@@ -86,8 +86,11 @@ class _RelaunchingBrowser:
 
 
 @pytest.fixture(scope="session")
-def browser(launch_browser: Callable[[], Browser]) -> Iterator[Browser]:
-    """Overrides pytest-playwright's ``browser``: the same launch, relaunched after a death."""
+def browser(launch_browser: Callable[[], Browser], playwright: Playwright) -> Iterator[Browser]:
+    """Overrides pytest-playwright's ``browser``: the same launch, relaunched after a death.
+    Prepares the session's Playwright for the run's in-page calls
+    (:func:`~pytest_pacts.browser.prepare_playwright`)."""
+    prepare_playwright(playwright)
     live = _RelaunchingBrowser(launch_browser)
     yield cast(Browser, live)
     live.close()

@@ -1,12 +1,13 @@
-"""Pages whose scripts replace JavaScript built-ins: the engine's reads of the page (field
-values, checked state, visible text, the page's name, readiness) on a page that replaces
-them the way Prototype.js does; and a clear failure where the page breaks the code that
-runs in it."""
+"""Pages whose scripts replace JavaScript built-ins: every kind of step and expectation on a
+page that replaces them the way Prototype.js does, and on one whose array methods throw;
+and a clear failure where, without the bridge, the page breaks Playwright's own code."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page
 
+from pytest_pacts.discovery import _js
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.models.outcome import FailureType, RcaClass
 from tests.hostile_pages import PROTOTYPE_ARRAY_FROM
@@ -31,6 +32,18 @@ BROKEN = (
 )
 
 
+ROWS = (
+    ("fill", "Username", "ada", "field_populated"),
+    ("fill", "Username", "ada", "value:ada"),
+    ("check", "Newsletter", "", "checked"),
+    ("select", "Country", "Germany", "value:de"),
+    ("click", "Save", "", "text_visible:Saved ada"),
+    ("wait", "", "", "text_visible:Saved ada"),
+    ("hover", "Next page", "", ""),
+    ("click", "Next page", "", "navigates_to:Results"),
+)
+
+
 def _form(patch: str) -> str:
     return (
         patch + '<div class="title">Account</div><form onsubmit="'
@@ -48,27 +61,28 @@ def test_every_kind_of_step_runs_on_a_page_that_replaces_built_ins_as_prototype_
 ) -> None:
     url = site.add("form.html", _form(PROTOTYPE_LIKE), title="App")
     site.add("next.html", PROTOTYPE_LIKE + '<span class="page-title">Results</span>', "App")
-    rows = (
-        ("fill", "Username", "ada", "field_populated"),
-        ("fill", "Username", "ada", "value:ada"),
-        ("check", "Newsletter", "", "checked"),
-        ("select", "Country", "Germany", "value:de"),
-        ("click", "Save", "", "text_visible:Saved ada"),
-        ("wait", "", "", "text_visible:Saved ada"),
-        ("hover", "Next page", "", ""),
-        ("click", "Next page", "", "navigates_to:Results"),
-    )
-    record = run(tab, plan(url, *rows))
+    record = run(tab, plan(url, *ROWS))
     assert record.verdict == "pass", render_failure(record)
 
 
-def test_a_page_that_breaks_playwrights_own_code_fails_as_such_not_as_a_missing_element(
-    tab: Page, site: Site
+def test_every_kind_of_step_runs_on_a_page_whose_array_methods_throw(tab: Page, site: Site) -> None:
+    """Playwright's selector code runs in its isolated world for every call of the run (the
+    bridge, ``discovery/_js.py``), so a library's broken ``Array.prototype.some`` and
+    ``forEach`` stop neither it nor the in-page code (in a fresh realm)."""
+    url = site.add("broken.html", _form(BROKEN), title="App")
+    site.add("next.html", BROKEN + '<span class="page-title">Results</span>', "App")
+    record = run(tab, plan(url, *ROWS))
+    assert record.verdict == "pass", render_failure(record)
+
+
+def test_without_the_bridge_a_page_that_breaks_playwrights_code_fails_as_such(
+    tab: Page, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Playwright resolves a locator for ``evaluate_all`` with its code in the page's own
-    world, so a throwing ``Array.prototype.some`` stops every check of every locator. The
-    element is there: the step says what broke, not "no element matches ... did you mean
-    'Username'?"."""
+    """Without the bridge (a Playwright it is not registered with), ``evaluate_all``
+    resolves locators with Playwright's code in the page's own world, which the page's
+    throwing ``Array.prototype.some`` stops for every locator. The element is there: the
+    step says what broke, not "no element matches ... did you mean 'Username'?"."""
+    monkeypatch.setattr(_js, "BRIDGE_ENGINE", "pacts_not_registered")
     url = site.add("broken.html", _form(BROKEN))
     record = run(tab, plan(url, ("fill", "Username", "ada")))
     step = record.failed_step

@@ -6,7 +6,7 @@ const {
   inputType, makeDom, isEditableType, isCheckable, isSelectable, isClickable, describeElement, toJson
 } = modules.dom;
 const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
-const { installWatch } = modules.watch;
+const { installWatch, installBridge } = modules.watch;
 const { resetPrepared, cssString, looksGenerated, makeStrategies, makeRegions } = modules.scan;
 const { makeResolver, fingerprintOf, suggestNames } = modules.resolve;
 
@@ -20,6 +20,7 @@ const registry = new Map();  // scan id -> {chosen elements (identity checks), g
 // frame, then a quiet page). Python compares ``quiet_ms`` with the round trip
 // (engine/gate.py).
 const changeWatch = installWatch();
+installBridge();
 function quietFor() {
   changeWatch.flush();
   return performance.now() - changeWatch.at;

@@ -122,17 +122,20 @@
       'BigInt', 'Set', 'WeakMap', 'WeakSet', 'Proxy', 'Reflect', 'FinalizationRegistry',
       'WeakRef', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape',
       'unescape', 'eval', 'isFinite', 'isNaN', 'SharedArrayBuffer', 'Iterator', 'arguments']);
-    const text = Function.prototype.toString.call(factory);
-    // every name the source could take from the global scope that is not a built-in of the
-    // language (the document, the window's functions, the DOM's interfaces) is the page's:
-    // passed in as a parameter of that name (a local of the same name still shadows it)
-    const names = [...new Set(text.match(/(?<![\w$.])[A-Za-z_$][\w$]*/g))]
-      .filter((n) => !ES.has(n) && n in win);
-    const values = names.map((n) => {
-      if (n in windowNames) return windowNames[n];
-      try { return win[n]; } catch (e) { return undefined; }
-    });
-    const made = new Function(...names, `return ${text};`)(...values)(host);
+    // ``text`` (a function expression) compiled here: every name it could take from the
+    // global scope that is not a built-in of the language (the document, the window's
+    // functions, the DOM's interfaces) is the page's, passed in as a parameter of that name
+    // (a local of the same name still shadows it)
+    const bind = (text) => {
+      const names = [...new Set(text.match(/(?<![\w$.])[A-Za-z_$][\w$]*/g))]
+        .filter((n) => !ES.has(n) && n in win);
+      const values = names.map((n) => {
+        if (n in windowNames) return windowNames[n];
+        try { return win[n]; } catch (e) { return undefined; }
+      });
+      return new Function(...names, `return ${text};`)(...values);
+    };
+    const made = bind(Function.prototype.toString.call(factory))(host);
     // arguments from the page's realm (Playwright builds them there) copied into this one:
     // arrays and plain objects; elements and other platform objects stay as they are
     const adopt = (x, depth) => {
@@ -157,6 +160,16 @@
     for (const k of Object.getOwnPropertyNames(made)) {
       if (!(k in api)) Object.defineProperty(api, k, { value: made[k] });
     }
+    // the engine's short functions (a read of an element, of the page), compiled here too
+    const compiled = new Map();
+    const compile = (text) => {
+      if (!compiled.has(text)) {
+        const f = bind(text);
+        compiled.set(text, function (...args) { return f.apply(undefined, args.map((a) => adopt(a, 0))); });
+      }
+      return compiled.get(text);
+    };
+    Object.defineProperty(api, '__compile', { value: compile });
     return api;
   }
 
@@ -193,5 +206,12 @@
     },
     // which copy answers: 'page' (the page's realm) or 'fresh' (a fresh realm)
     realm() { return use === main ? 'page' : 'fresh'; },
+    // the function to call for one of the engine's short functions: ``own`` (compiled by the
+    // caller in the page's realm) while the page's copy answers, else ``text`` (its source)
+    // compiled in the fresh realm (once per text)
+    fn(text, own) {
+      const api = this.api();
+      return api === main ? own : api.__compile(text);
+    },
   };
 })

@@ -61,5 +61,89 @@ function installWatch() {
   return watch;
 }
 
+// The elements Playwright matched for a locator, handed over from its isolated world
+// (discovery/_js.py, "the bridge"). Python chains a selector engine that runs there after the
+// locator, and a second one after the whole query (``or``), and asks Playwright to count the
+// matches: the first engine dispatches an event on each element it is given, the second one
+// on the document once the query is done, both numbered by the call (a UIEvent's
+// ``detail``: a number of the DOM event, read alike in every world). The call in this world
+// is sent first and waits for that end (``wait``), so both take one round trip together;
+// then it takes the elements heard for its number (``take``), dropping whatever an earlier
+// call left. Lives under ``globalThis.__pacts_bridge``, so both copies of the API
+// (js/realm.js) share it.
+// ``wait`` first checks that the listeners still hear (a probe event): when they do not, the
+// call's events may be lost already, so it answers false at once (the caller then uses
+// ``evaluate_all``) and listens again for the next call. ``document.open()`` (a page that
+// writes itself anew) removes the window's listeners; a context with scripts disabled runs
+// none (at most a few times per document: a page that stopped the events would otherwise
+// add listeners each call).
+const BRIDGE_EVENT = '__pacts_bridge';
+const BRIDGE_DONE = '__pacts_bridge_done';
+function installBridge() {
+  const existing = globalThis.__pacts_bridge;
+  if (existing) return existing;
+  const heard = [];  // [call number, element], in the order Playwright matched them
+  const finished = [];  // call numbers whose query is done
+  const waiting = [];  // [call number, resolve]
+  let alive = false;  // set by the listener: does it still hear?
+  const hear = (e) => {
+    alive = true;
+    const path = e.composedPath();
+    heard[heard.length] = [e.detail, path.length ? path[0] : e.target];
+  };
+  const end = (e) => {
+    alive = true;
+    finished[finished.length] = e.detail;
+    for (let i = 0; i < waiting.length; i++) if (waiting[i][0] === e.detail) waiting[i][1](true);
+  };
+  // registered by the page's realm (js/realm.js): a listener the fresh realm registered would
+  // never run. ``composedPath()[0]``: the element itself, inside an open shadow root too.
+  const listen = () => {
+    __pactsHost.listen(window, BRIDGE_EVENT, hear);
+    __pactsHost.listen(window, BRIDGE_DONE, end);
+  };
+  listen();
+  let relistened = 0;
+  const probe = new UIEvent(BRIDGE_DONE, { detail: 0 });
+  // indexed loops only: this runs on pages whose array methods may be replaced
+  const bridge = {
+    // resolves true once the query of call ``call`` is done, false after ``ms`` without, or
+    // at once when the listeners do not hear
+    wait(call, ms) {
+      alive = false;
+      window.dispatchEvent(probe);
+      if (!alive) {
+        if (relistened < 3) {
+          relistened += 1;
+          listen();
+        }
+        return Promise.resolve(false);
+      }
+      for (let i = 0; i < finished.length; i++) if (finished[i] === call) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const entry = [call, resolve];
+        waiting[waiting.length] = entry;
+        setTimeout(() => resolve(false), ms);
+      });
+    },
+    // the elements of call ``call``; forgets everything heard so far
+    take(call) {
+      const els = [];
+      for (let i = 0; i < heard.length; i++) {
+        if (heard[i][0] !== call) continue;
+        let seen = false;
+        for (let j = 0; j < els.length; j++) if (els[j] === heard[i][1]) seen = true;
+        if (!seen) els[els.length] = heard[i][1];
+      }
+      heard.length = 0;
+      finished.length = 0;
+      waiting.length = 0;
+      return els;
+    },
+  };
+  Object.defineProperty(globalThis, '__pacts_bridge', { value: bridge });
+  return bridge;
+}
+
 // Exports: what the later files use.
-return { installWatch, pageChanged };
+return { installWatch, installBridge, pageChanged };

@@ -1,0 +1,131 @@
+"""The bridge (``discovery/_js.py``): the gate's check gets a locator's elements from
+Playwright's isolated world, where a selector engine registered with ``content_script=True``
+marks each element with a numbered event that the in-page code's listener takes, instead
+of resolving the locator with Playwright's code in the page's own world
+(``Locator.evaluate_all``). ``tests/conftest.py`` registers it, as the plugin does."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import check_actionable, check_locator
+from pytest_pacts.discovery._js import PageScriptError, init_script
+from pytest_pacts.models.locator import Locator, Strategy
+
+from .helpers import find
+
+LOGIN = Locator(strategy=Strategy.ROLE_NAME, confidence=0.9, role="button", name="Login")
+# the page counts the bridge's events it can see (any page can: they are DOM events)
+SPY = (
+    "<script>window.seen = 0;"
+    " document.addEventListener('__pacts_bridge', () => { window.seen += 1; }, true);</script>"
+)
+FORM = '<form><label for="u">Username</label><input id="u"><button id="go">Login</button></form>'
+# a library whose array methods throw: Playwright's selector code in the page's world uses them
+BROKEN = (
+    "<script>Array.prototype.some = function () { throw new TypeError('patched some'); };"
+    "Array.prototype.forEach = function () { throw new TypeError('patched forEach'); };</script>"
+)
+
+
+@pytest.fixture
+def engine_tab(tab: Page) -> Page:
+    """A page with the in-page code from each document's first moment, as the engine's."""
+    tab.add_init_script(init_script())
+    return tab
+
+
+def show(page: Page, body: str) -> None:
+    """Open ``body`` as a new document (``set_content`` writes into the current one, and
+    ``document.open`` drops the window's listeners)."""
+    html = f"<!doctype html><html><body>{body}</body></html>"
+    page.route(
+        "http://pacts.test/**", lambda route: route.fulfill(body=html, content_type="text/html")
+    )
+    page.goto("http://pacts.test/page.html")
+
+
+def test_the_gate_gets_its_element_through_the_bridge(engine_tab: Page) -> None:
+    show(engine_tab, SPY + FORM)
+    gate = check_locator(engine_tab, LOGIN, "click")
+    assert gate.count == 1 and all(p.ok for p in gate.points), gate
+    assert engine_tab.evaluate("window.seen") == 1  # one event, on the one element matched
+
+
+def test_a_page_whose_array_methods_throw_stops_evaluate_all_but_not_the_bridge(
+    engine_tab: Page,
+) -> None:
+    show(engine_tab, FORM + BROKEN)
+    gate = check_locator(engine_tab, LOGIN, "click")
+    assert gate.count == 1 and all(p.ok for p in gate.points), gate
+    # the same check through evaluate_all: Playwright's code in the page's world throws
+    with pytest.raises(PageScriptError, match="patched"):
+        check_actionable(engine_tab.get_by_role("button", name="Login"), "click")
+
+
+def test_an_element_in_an_open_shadow_root_is_handed_over_itself(engine_tab: Page) -> None:
+    show(
+        engine_tab,
+        '<div id="host"></div><script>document.getElementById("host").attachShadow('
+        '{mode: "open"}).innerHTML = \'<button id="inner">Login</button>\';</script>',
+    )
+    # the element itself, not its shadow host: the check finds it inside a shadow root
+    gate = check_locator(engine_tab, LOGIN.model_copy(update={"in_shadow": True}), "click")
+    assert gate.count == 1 and all(p.ok for p in gate.points), gate
+
+
+def test_several_matches_are_all_handed_over(engine_tab: Page) -> None:
+    show(engine_tab, SPY + "<button>Login</button><button>Login</button>")
+    gate = check_locator(engine_tab, LOGIN, "click")
+    assert gate.count == 2
+    assert engine_tab.evaluate("window.seen") == 2
+
+
+def test_a_page_that_stops_the_events_falls_back_to_evaluate_all(engine_tab: Page) -> None:
+    """The elements heard are fewer than Playwright counted: the call is made again with
+    ``evaluate_all``, and answers the same."""
+    stop = (
+        "<script>window.addEventListener('__pacts_bridge',"
+        " (e) => e.stopImmediatePropagation(), true);</script>"
+    )
+    show(engine_tab, stop + FORM)
+    gate = check_locator(engine_tab, LOGIN, "click")
+    assert gate.count == 1 and all(p.ok for p in gate.points), gate
+
+
+def test_a_page_without_the_in_page_code_yet_is_checked_too(tab: Page) -> None:
+    """No init script: nothing in the page hears the first call's events; it falls back to
+    ``evaluate_all``, which installs the code, and the next call uses the bridge."""
+    tab.set_content(SPY + FORM)
+    gate = check_locator(tab, LOGIN, "click")
+    assert gate.count == 1 and all(p.ok for p in gate.points), gate
+    heard = "() => { window.seen = 0; return globalThis.__pacts_bridge !== undefined; }"
+    assert tab.evaluate(heard)  # installed by the fallback, listening from now on
+    gate = check_locator(tab, LOGIN, "click")
+    assert gate.count == 1 and all(p.ok for p in gate.points), gate
+    assert tab.evaluate("window.seen") == 1  # one call, through the bridge
+
+
+def test_a_page_that_writes_itself_anew_is_heard_again(engine_tab: Page) -> None:
+    """``document.open()`` (``set_content`` uses it) removes the window's listeners: the
+    call that finds them deaf uses ``evaluate_all`` and listens again, so the next call
+    goes through the bridge: on this page, by then, ``evaluate_all`` would throw."""
+    show(engine_tab, "<p>loading</p>")
+    engine_tab.set_content(FORM)
+    gate = check_locator(engine_tab, LOGIN, "click")
+    assert gate.count == 1 and all(p.ok for p in gate.points), gate
+    engine_tab.add_script_tag(content=BROKEN.removeprefix("<script>").removesuffix("</script>"))
+    gate = check_locator(engine_tab, LOGIN, "click")
+    assert gate.count == 1 and all(p.ok for p in gate.points), gate
+
+
+def test_an_element_inside_an_iframe_is_verified_without_the_bridge(engine_tab: Page) -> None:
+    """Frame locators lead to it: the bridge's end part would be in another frame than the
+    locator, so its calls use ``evaluate_all`` (in the iframe's document)."""
+    inner = "<label for='c'>Card number</label><input id='c'>"
+    show(engine_tab, f'<iframe srcdoc="{inner}"></iframe>')
+    engine_tab.frames[1].wait_for_selector("#c")
+    found = find(engine_tab, "Card number", "fill")
+    assert found.ok, found.unresolved
+    assert found.locator is not None and found.locator.frame_path
