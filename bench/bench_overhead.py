@@ -37,7 +37,8 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -240,28 +241,55 @@ _MARK = "pacts-bench-side:"
 _LINE = re.compile(r"^(\S+) pw:protocol (SEND ►|◀ RECV) (\{.*\})\s*$")
 
 
+@contextmanager
+def demo_browser() -> Iterator[tuple[str, Browser]]:
+    """The demo app (v1) and a Chromium, with the bridge registered as the plugin does:
+    ``(the app's URL, the browser)``."""
+    with DemoServer("v1") as app, sync_playwright() as pw:
+        register_bridge(pw.selectors)
+        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        try:
+            yield app.url, browser
+        finally:
+            browser.close()
+
+
+def engine_run(
+    url: str,
+    plan: Plan,
+    options: EngineOptions,
+    cache: dict[int, DiscoveryResult],
+    found: dict[int, DiscoveryResult],
+) -> Callable[[Page], None]:
+    """The requirement through ``run_requirement`` with the locators in ``cache``; what it
+    discovers goes to ``found``."""
+
+    def body(page: Page) -> None:
+        runtime = Runtime(env={}, base_url=url, options=options, pom=dict(cache),
+                          on_discovered=found.__setitem__)  # fmt: skip
+        record = run_requirement(plan, page, runtime)
+        if record.verdict != "pass":
+            raise SystemExit(f"the benchmark requirement failed:\n{record.rca}")
+
+    return body
+
+
 def scripts_child() -> None:
     """One warm engine run and one plain run (after a cold run that caches the locators),
     each announced on stderr for :func:`count_scripts`."""
     plan = build_plan()
     options = EngineOptions(step_timeout_ms=10_000)
-    with DemoServer("v1") as app, sync_playwright() as pw:
-        register_bridge(pw.selectors)
-        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+    with demo_browser() as (url, browser):
         pom: dict[int, DiscoveryResult] = {}
-
-        def engine(page: Page) -> None:
-            runtime = Runtime(env={}, base_url=app.url, options=options, pom=dict(pom),
-                              on_discovered=pom.__setitem__)  # fmt: skip
-            if run_requirement(plan, page, runtime).verdict != "pass":
-                raise SystemExit("the benchmark requirement failed")
-
-        timed(browser, engine)  # cold: caches the locators
-        for side, body in (("plain", lambda p: plain(p, app.url)), ("engine", engine)):
+        timed(browser, engine_run(url, plan, options, {}, pom))  # cold: caches the locators
+        sides = (
+            ("plain", lambda p: plain(p, url)),
+            ("engine", engine_run(url, plan, options, pom, pom)),
+        )
+        for side, body in sides:
             print(_MARK + side, file=sys.stderr, flush=True)
             timed(browser, body)
         print(_MARK + "end", file=sys.stderr, flush=True)
-        browser.close()
 
 
 def count_scripts() -> None:
@@ -341,9 +369,7 @@ def main() -> None:
         profile.install()
     plan = build_plan()
     options = EngineOptions(step_timeout_ms=10_000)
-    with DemoServer("v1") as app, sync_playwright() as pw:
-        register_bridge(pw.selectors)
-        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+    with demo_browser() as (url, browser):
         pom: dict[int, DiscoveryResult] = {}
 
         pictures = tempfile.TemporaryDirectory(prefix="bench-trace-")
@@ -352,29 +378,21 @@ def main() -> None:
         def engine(
             cache: dict[int, DiscoveryResult], opts: EngineOptions = options
         ) -> Callable[[Page], None]:
-            def body(page: Page) -> None:
-                runtime = Runtime(env={}, base_url=app.url, options=opts, pom=dict(cache),
-                                  on_discovered=pom.__setitem__)  # fmt: skip
-                record = run_requirement(plan, page, runtime)
-                if record.verdict != "pass":
-                    raise SystemExit(f"the benchmark requirement failed:\n{record.rca}")
+            return engine_run(url, plan, opts, cache, pom)
 
-            return body
-
-        timed(browser, lambda p: plain(p, app.url))  # warm-up: browser, server, caches
+        timed(browser, lambda p: plain(p, url))  # warm-up: browser, server, caches
         cold = [timed(browser, engine({}))]
         warm_pom = dict(pom)
         samples: dict[str, list[float]] = {"plain": [], "engine": [], "traced": [], "cold": cold}
         for _ in range(args.repeat):
-            samples["plain"].append(timed(browser, lambda p: plain(p, app.url)))
+            samples["plain"].append(timed(browser, lambda p: plain(p, url)))
             samples["engine"].append(timed(browser, engine(warm_pom)))
             samples["traced"].append(timed(browser, engine(warm_pom, traced)))
         samples["cold"].append(timed(browser, engine({})))
         if profile is not None:
             for _ in range(5):
-                profile.measure("plain", lambda: timed(browser, lambda p: plain(p, app.url)))
+                profile.measure("plain", lambda: timed(browser, lambda p: plain(p, url)))
                 profile.measure("engine", lambda: timed(browser, engine(warm_pom)))
-        browser.close()
         pictures.cleanup()
     med = {k: statistics.median(v) for k, v in samples.items()}
     print(f"20-step requirement, {args.repeat} repetitions each, median wall time")
