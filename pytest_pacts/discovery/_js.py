@@ -2,13 +2,18 @@
 
 The files in ``js/`` are concatenated into one installer that defines the API on
 ``globalThis`` under a key that includes a hash of the source, so a page keeps one copy per
-plugin version and a new version never talks to an old copy. Every call carries the
-installer guarded by ``if (!globalThis[key])``: installing costs nothing after the first call
-and no extra round trip is ever needed: a page state is read in one pass.
+plugin version and a new version never talks to an old copy. The engine's pages get the
+installer at each document's first moment (:func:`init_script`); a call sends only a short
+function, and the installer too when a document has no copy yet (one more round trip, once
+per document). A page state is read in one pass.
 
 What the key holds is a dispatcher (``js/realm.js``): its ``api()`` is the API built in the
 page's own JavaScript realm, or, from the first call that finds a JavaScript built-in the
 page replaced, a second copy compiled in a fresh realm whose built-ins the page never saw.
+
+Calls on a locator's elements get them through the bridge (below, and docs/discovery.md,
+"The bridge"): from Playwright's isolated world, where its actions resolve locators, rather
+than with its selector code in the page's own world (``Locator.evaluate_all``).
 """
 
 from __future__ import annotations
