@@ -28,9 +28,10 @@ for the ladder's own time. Printed:
 
 ``--profile`` then runs B once more under cProfile (not part of the figures) and prints
 where a drifted run's time goes (the gate, the ladder and each rung, screenshots, store
-writes). ``--calls`` runs B once more with every page call a heal round makes timed (the
-in-page function it calls, or the Playwright method), and prints their totals: how much of
-a relocation is round trips.
+writes). ``--calls`` runs B once more with every page call a heal round makes timed (by
+what it is for: the in-page function it calls, or the Playwright call), and prints their
+totals, then the median round of each rung call by call: how much of a relocation is round
+trips, and which.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ import argparse
 import cProfile
 import os
 import pstats
-import re
 import shutil
 import statistics
 import sys
@@ -50,14 +50,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from playwright.sync_api import Browser, sync_playwright
 
 from pytest_pacts.application import RunSettings, conclude_run, prepare_run
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
-from pytest_pacts.discovery import register_bridge
+from pytest_pacts.discovery import bounded, register_bridge
 from pytest_pacts.engine.api import run_requirement
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.healing import HealingLadder
@@ -233,56 +233,51 @@ PROFILED = (
 
 
 class PageCalls:
-    """Every page call made inside a heal round, timed (``--calls``): Playwright's
-    ``evaluate``-like methods and counts on locators, pages, frames and element handles,
-    labelled by the in-page API function they call when they call one."""
-
-    METHODS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "Locator": ("evaluate_all", "evaluate", "count", "element_handles"),
-        "Page": ("evaluate", "evaluate_handle"),
-        "Frame": ("evaluate", "evaluate_handle"),
-        "ElementHandle": ("evaluate", "evaluate_handle", "wait_for_element_state"),
-    }
-    # the API function an expression calls (its answer is wrapped in `api.toJson(...)`)
-    API_CALL: ClassVar[re.Pattern[str]] = re.compile(r"api\.(?!toJson\()(\w+)\(")
+    """Every page call made inside a heal round, timed (``--calls``): each call the engine
+    makes through ``bounded.call`` (every call into a page is bounded, and the answers of
+    calls sent ahead are read through it), labelled by what it is for, as error messages
+    name it ("the in-page healing 'probe' call"). A call inside another one is part of it."""
 
     def __init__(self) -> None:
         self.inside = False
+        self.depth = 0
         self.calls: dict[str, list[float]] = defaultdict(list)
         self.rounds: list[float] = []
+        self.order: list[list[tuple[str, float]]] = []  # each round's calls, in order
+        self.rung: list[str] = []  # each round's accepted rung ("none")
 
     def install(self) -> None:
-        import playwright.sync_api as sync
+        real = bounded.call
 
-        for cls_name, methods in self.METHODS.items():
-            cls = getattr(sync, cls_name)
-            for method in methods:
-                setattr(cls, method, self._timed(f"{cls_name}.{method}", getattr(cls, method)))
+        def timed(target: Any, what: str, *args: Any, **kwargs: Any) -> Any:
+            if not self.inside or self.depth:
+                return real(target, what, *args, **kwargs)
+            self.depth, start = 1, time.perf_counter()
+            try:
+                return real(target, what, *args, **kwargs)
+            finally:
+                self.depth = 0
+                took = (time.perf_counter() - start) * 1000
+                self.calls[what].append(took)
+                self.order[-1].append((what, took))
+
+        bounded.call = timed  # type: ignore[assignment]
         heal = HealingLadder.heal
 
         def timed_heal(ladder: HealingLadder, ctx: HealContext) -> Any:
             self.inside, start = True, time.perf_counter()
+            self.order.append([])
+            self.rung.append("none")
             try:
-                return heal(ladder, ctx)
+                attempt, accepted = heal(ladder, ctx)
+                if accepted is not None:
+                    self.rung[-1] = accepted.rung.value
+                return attempt, accepted
             finally:
                 self.inside = False
                 self.rounds.append((time.perf_counter() - start) * 1000)
 
         HealingLadder.heal = timed_heal  # type: ignore[method-assign]
-
-    def _timed(self, label: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            if not self.inside:
-                return fn(*args, **kwargs)
-            start = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                named = self.API_CALL.search(str(args[1])) if len(args) > 1 else None
-                key = f"{label}: {named.group(1)}" if named else label
-                self.calls[key].append((time.perf_counter() - start) * 1000)
-
-        return call
 
     def report(self) -> None:
         total = sum(self.rounds)
@@ -292,6 +287,15 @@ class PageCalls:
         for key, spent in sorted(self.calls.items(), key=lambda kv: -sum(kv[1])):
             print(f"  {sum(spent):7.0f} ms  {len(spent):4d} calls  "
                   f"median {statistics.median(spent):5.1f} ms  {key}")  # fmt: skip
+        for rung in sorted(set(self.rung)):
+            ranked = sorted(
+                (i for i, r in enumerate(self.rung) if r == rung), key=self.rounds.__getitem__
+            )
+            middle = ranked[len(ranked) // 2]
+            took_ms = self.rounds[middle]
+            print(f"the median {rung} round of {len(ranked)} ({took_ms:.0f} ms), call by call:")
+            for key, took in self.order[middle]:
+                print(f"  {took:6.1f} ms  {key}")
 
 
 def print_profile(stats: pstats.Stats, heals: int, rounds: int) -> None:
