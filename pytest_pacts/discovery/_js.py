@@ -18,16 +18,19 @@ than with its selector code in the page's own world (``Locator.evaluate_all``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import itertools
 import json
 import re
 import weakref
+from collections.abc import Callable, Coroutine
 from functools import cache
 from importlib import resources
+from typing import Any
 
-from playwright.sync_api import ElementHandle, Frame, Selectors
+from playwright.sync_api import ElementHandle, Frame, JSHandle, Selectors
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
@@ -308,28 +311,93 @@ def evaluate_on_elements(
     given: the frame ``target`` belongs to and holds its elements (a locator without frame
     locators: ``render.elements_frame``); see the comment above. Errors as Playwright raises
     them."""
+    bridged = _bridged_call(target, js, arg, frame) if _plain(arg) else None
+    if bridged is None or frame is None:
+        return bounded.call(target, what, target.evaluate_all, js, arg)
+    page = frame.page
+    return bounded.call(target, what, lambda: page._sync(bridged()))
+
+
+def send_on_elements(
+    target: PWLocator,
+    js: str,
+    arg: object = None,
+    *,
+    frame: Frame | None,
+    what: str,
+    then: Callable[[Any], Any] | None = None,
+) -> bounded.Sent[Any]:
+    """:func:`evaluate_on_elements` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`):
+    both of the bridge's round trips start now, and the calls made before the answer is read
+    overlap them. ``then``: applied to the answer."""
+    if not _plain(arg):  # element handles cannot be sent ahead: Playwright's way, when read
+        now = lambda: target.evaluate_all(js, arg)  # noqa: E731
+        return bounded.send_async(target, what, None, now, then=then)
+    bridged = _bridged_call(target, js, arg, frame)
+    if bridged is None:
+        return bounded.send(target, what, js, arg, then=then)
+    return bounded.send_async(
+        target, what, bridged, lambda: target.evaluate_all(js, arg), then=then
+    )
+
+
+def _bridged_call(
+    target: PWLocator, js: str, arg: object, frame: Frame | None
+) -> Callable[[], Coroutine[Any, Any, object]] | None:
+    """The bridge's call on Playwright's own objects (a coroutine to run on its event loop),
+    or ``None`` where the bridge cannot be used: no frame, a Playwright without the engines."""
     page = frame.page if frame is not None else None
-    if frame is not None and page is not None and _key(page.context) not in _unbridged:
-        call = next(_bridge_calls)
-        sent = bounded.send(frame, what, _bridged(js), [call, arg])
-        query = target.locator(f"{BRIDGE_ENGINE}={call}").or_(
-            frame.locator(f"{_BRIDGE_END}={call}")
-        )
+    if frame is None or page is None or _key(page.context) in _unbridged:
+        return None
+    context = _key(page.context)
+    call = next(_bridge_calls)
+    query = target.locator(f"{BRIDGE_ENGINE}={call}").or_(frame.locator(f"{_BRIDGE_END}={call}"))
+    frame_impl = getattr(frame, "_impl_obj", None)
+    query_impl = getattr(query, "_impl_obj", None)
+    target_impl = getattr(target, "_impl_obj", None)
+    if frame_impl is None or query_impl is None or target_impl is None:
+        return None
+
+    async def bridged() -> object:
+        waiting = asyncio.ensure_future(frame_impl.evaluate(_bridged(js), [call, arg]))
+        waiting.add_done_callback(_retrieved)
+        await asyncio.sleep(0)  # sent first: the page waits for the query, not the reverse
         try:
-            count = bounded.call(target, what, query.count)
+            count = await query_impl.count()
         except PlaywrightError as exc:
-            # the call sent ahead waits for an end that will not come: let it go
+            # the call in the page waits for an end that will not come: let it go
             with contextlib.suppress(PlaywrightError):
-                bounded.call(frame, what, frame.evaluate, _RELEASE, call)
-                sent.result()
+                await frame_impl.evaluate(_RELEASE, call)
+                await waiting
             if f'Unknown engine "{BRIDGE_ENGINE}"' not in str(exc):
                 raise
-            _unbridged.add(_key(page.context))
+            _unbridged.add(context)
         else:
-            answer = sent.result()
+            answer = await waiting
             if isinstance(answer, list) and len(answer) == 2 and answer[0] == count:
                 return answer[1]
-    return bounded.call(target, what, target.evaluate_all, js, arg)
+        return await target_impl.evaluate_all(js, arg)
+
+    return bridged
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # an answer nobody waits for any more is not "never retrieved"
+
+
+def _plain(arg: object, depth: int = 0) -> bool:
+    """Whether ``arg`` is plain data (no element or JS handle anywhere in it): only such an
+    argument can go with a call sent ahead."""
+    if isinstance(arg, JSHandle):
+        return False
+    if depth > 32:
+        return True
+    if isinstance(arg, dict):
+        return all(_plain(v, depth + 1) for v in arg.values())
+    if isinstance(arg, list | tuple):
+        return all(_plain(v, depth + 1) for v in arg)
+    return True
 
 
 def _key(owner: object) -> object:
@@ -412,6 +480,41 @@ def call_in_frame(frame: Frame, what: str, name: str, arg: object = None) -> obj
         install = page_function(name, encoded=True)
         result = bounded.call(frame, what, lambda: frame.evaluate(install, arg))
     return decoded(result, what)
+
+
+_CROSS_ORIGIN = {"same_origin": False, "selector": "", "in_regions": []}
+
+
+def frame_info(parent: Frame, child: Frame, arg: object = None) -> object:
+    """``frameInfo`` of ``child``'s iframe element (how ``parent`` names it, whether its
+    document can be read, the regions holding it), asked from inside ``child``: its
+    ``window.frameElement`` is that element when the two documents share an origin (and
+    ``null`` when they do not, which answers at once). No element handle: a handle makes
+    Playwright build its selector code in the page's world for the handle's preview, 25-55
+    ms on each new document, and ``Frame.frame_element`` is not bounded by a page's
+    deadline. The parent without the in-page code yet: through the handle, as before."""
+    key, _ = _installer()
+    answer = answer_expression("api.frameInfo(el, arg)", True)
+    js = (
+        "(arg) => { const el = window.frameElement; if (!el) return null;"
+        f" const d = window.parent[{key!r}]; if (!d) return {NOT_INSTALLED!r};"
+        f" const api = d.api(); return {answer}; }}"
+    )
+    what = "reading an iframe"
+    try:
+        result = bounded.call(child, what, child.evaluate, js, arg)
+    except PlaywrightError as exc:
+        raise page_error(exc, what) from exc
+    if result is None:
+        return dict(_CROSS_ORIGIN)
+    if result != NOT_INSTALLED:
+        return decoded(result, what)
+    handle = bounded.call(parent, what, child.frame_element)
+    try:
+        return call_on_handle(parent, what, handle, "frameInfo", arg)
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            handle.dispose()
 
 
 def call_on_handle(

@@ -29,10 +29,10 @@ import asyncio
 import contextlib
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
@@ -198,20 +198,38 @@ def send(
     between overlap its round trip. ``arg`` is plain data (no handles). ``again``:
     ``(marker, call)``, the call to make instead when the answer is the marker (the in-page
     code was not installed yet); ``then``: applied to the answer (decoding it)."""
-    page = page_of(target)
-    loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
     impl = getattr(target, "_impl_obj", None)
-    locator = isinstance(target, PWLocator)
 
     def now() -> Any:
         if isinstance(target, PWLocator):
             return target.evaluate_all(expression, arg)
         return target.evaluate(expression, arg)
 
-    if loop is None or loop.is_closed() or impl is None:
+    def make() -> Coroutine[Any, Any, Any]:
+        assert impl is not None
+        if isinstance(target, PWLocator):
+            return cast(Coroutine[Any, Any, Any], impl.evaluate_all(expression, arg))
+        return cast(Coroutine[Any, Any, Any], impl.evaluate(expression, arg))
+
+    return send_async(target, what, make if impl is not None else None, now, again, then)
+
+
+def send_async(
+    target: PWLocator | Frame,
+    what: str,
+    make: Callable[[], Coroutine[Any, Any, T]] | None,
+    now: Callable[[], T],
+    again: tuple[object, Callable[[], T]] | None = None,
+    then: Callable[[Any], Any] | None = None,
+) -> Sent[Any]:
+    """:func:`send` of any call on Playwright's own (async) objects: ``make()`` starts it on
+    Playwright's event loop now; ``now`` makes it the sync way when there is no loop to run
+    it on (or no ``make``)."""
+    page = page_of(target)
+    loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
+    if make is None or loop is None or loop.is_closed():
         return Sent(target, what, None, now, again, then)
-    coro = impl.evaluate_all(expression, arg) if locator else impl.evaluate(expression, arg)
-    task: asyncio.Task[Any] = loop.create_task(coro)
+    task: asyncio.Task[Any] = loop.create_task(make())
     task.add_done_callback(_retrieved)
     return Sent(target, what, task, now, again, then)
 

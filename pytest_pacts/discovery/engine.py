@@ -25,8 +25,8 @@ from pytest_pacts.discovery._js import (
     PageScriptError,
     call_in_frame,
     call_on_elements,
-    call_on_handle,
     decoded,
+    frame_info,
     installed_page_function,
     page_error,
 )
@@ -158,15 +158,11 @@ class Discoverer:
         def visit(frame: Frame, path: tuple[str, ...], held: frozenset[str]) -> None:
             for child in frame.child_frames:
                 try:
-                    handle = child.frame_element()
                     info = checked(
-                        call_on_handle(
-                            frame, "reading an iframe", handle, "frameInfo", {"regions": regions}
-                        ),
+                        frame_info(frame, child, {"regions": regions}),
                         FrameInfo,
                         "the in-page 'frameInfo' call",
                     )
-                    handle.dispose()
                 except PlaywrightError:  # detached while we looked: nothing to search
                     continue
                 if not info["same_origin"]:  # a cross-origin frame cannot be read

@@ -22,7 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import call_in_frame, call_on_elements, call_on_handle
+from pytest_pacts.discovery._js import call_in_frame, call_on_elements, frame_info
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import UnrenderableLocator
@@ -139,7 +139,9 @@ def list_elements(
     return elements
 
 
-_ORIGIN = """(el) => {
+# asked in the iframe itself (a same-origin one: its ``frameElement`` is readable)
+_ORIGIN = """() => {
+  const el = window.frameElement;
   const r = el.getBoundingClientRect();
   return [r.x + el.clientLeft, r.y + el.clientTop];
 }"""
@@ -157,16 +159,14 @@ def _frames(page: Page) -> list[tuple[Frame, tuple[float, float] | None, str]]:
     def visit(frame: Frame, origin: tuple[float, float]) -> None:
         for child in frame.child_frames:
             try:
-                handle = child.frame_element()
-                info = cast(JSON, call_on_handle(frame, "reading an iframe", handle, "frameInfo"))
+                info = cast(JSON, frame_info(frame, child))
+                if not info["same_origin"]:  # discovery cannot read it either
+                    continue
                 at = cast(
                     list[float],
-                    bounded.call(frame, "placing an iframe", handle.evaluate, _ORIGIN),
+                    bounded.call(child, "placing an iframe", child.evaluate, _ORIGIN),
                 )
-                handle.dispose()
             except PlaywrightError:  # detached while we looked: nothing to list
-                continue
-            if not info["same_origin"]:  # discovery cannot read it either
                 continue
             here = (origin[0] + at[0], origin[1] + at[1])
             out.append((child, here, f"frame {info['selector']}"))

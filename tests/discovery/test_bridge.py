@@ -6,11 +6,13 @@ of resolving the locator with Playwright's code in the page's own world
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import check_actionable, check_locator
-from pytest_pacts.discovery._js import PageScriptError, init_script
+from pytest_pacts.discovery._js import PageScriptError, init_script, send_on_elements
 from pytest_pacts.models.locator import Locator, Strategy
 
 from .helpers import find
@@ -129,3 +131,19 @@ def test_an_element_inside_an_iframe_is_verified_without_the_bridge(engine_tab: 
     found = find(engine_tab, "Card number", "fill")
     assert found.ok, found.unresolved
     assert found.locator is not None and found.locator.frame_path
+
+
+def test_calls_sent_ahead_together_each_get_their_own_elements(engine_tab: Page) -> None:
+    """Two calls in flight at once (healing sends some ahead): each takes the elements of
+    its own query. Taking one call's elements once forgot the other's wait, which then
+    waited out its 3 s and fell back to ``evaluate_all``; on this page that throws."""
+    show(engine_tab, FORM + "<button id='again'>Login</button>" + BROKEN)
+    ids = "(els) => { const out = []; for (const el of els) out.push(el.id); return out; }"
+    frame = engine_tab.main_frame
+    fields = send_on_elements(engine_tab.locator("input"), ids, frame=frame, what="fields")
+    buttons = engine_tab.get_by_role("button", name="Login")
+    logins = send_on_elements(buttons, ids, frame=frame, what="buttons")
+    started = time.monotonic()
+    assert logins.result() == ["go", "again"]
+    assert fields.result() == ["u"]
+    assert time.monotonic() - started < 2.5  # not the 3 s wait for an end already heard

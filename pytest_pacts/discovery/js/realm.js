@@ -193,14 +193,26 @@
     }
   }
 
-  const main = factory(host);
+  // installed after the page replaced a built-in the code uses while it is built (healing's
+  // installer, sent on a document's first heal), the copy in the page's realm cannot be had:
+  // the fresh realm's then, from the first call
+  let main = null;
+  try {
+    main = factory(host);
+  } catch (e) {
+    main = null;
+  }
   let use = main;
   let tried = false;
   return {
     api() {
-      if (!tried && (notNative() || changed())) {
+      if (!tried && (main === null || notNative() || changed())) {
         tried = true;
         use = pristineCopy() || main;
+      }
+      if (use === null) {
+        throw new TypeError('the in-page code could not be built on this page: it replaced a '
+          + 'JavaScript built-in, and no fresh realm could be had');
       }
       return use;
     },

@@ -126,18 +126,28 @@ function installBridge() {
         setTimeout(() => resolve(false), ms);
       });
     },
-    // the elements of call ``call``; forgets everything heard so far
+    // the elements of call ``call``; forgets what was heard for it, and for calls long
+    // past (sent ahead, then not waited for); other calls in flight keep theirs
     take(call) {
       const els = [];
+      const past = (n) => n === call || n < call - 1000;
+      let kept = 0;
       for (let i = 0; i < heard.length; i++) {
-        if (heard[i][0] !== call) continue;
-        let seen = false;
-        for (let j = 0; j < els.length; j++) if (els[j] === heard[i][1]) seen = true;
-        if (!seen) els[els.length] = heard[i][1];
+        const entry = heard[i];
+        if (entry[0] === call) {
+          let seen = false;
+          for (let j = 0; j < els.length; j++) if (els[j] === entry[1]) seen = true;
+          if (!seen) els[els.length] = entry[1];
+        }
+        if (!past(entry[0])) heard[kept++] = entry;
       }
-      heard.length = 0;
-      finished.length = 0;
-      waiting.length = 0;
+      heard.length = kept;
+      kept = 0;
+      for (let i = 0; i < finished.length; i++) if (!past(finished[i])) finished[kept++] = finished[i];
+      finished.length = kept;
+      kept = 0;
+      for (let i = 0; i < waiting.length; i++) if (!past(waiting[i][0])) waiting[kept++] = waiting[i];
+      waiting.length = kept;
       return els;
     },
   };

@@ -26,7 +26,7 @@ from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.gate import NO_ENABLED, SEEN_BY_WAIT, blocking_point
 from pytest_pacts.engine.healing._js import (
-    call_on_elements,
+    call_on_locator,
     count_matches,
     sent_in_frame,
     sent_on_elements,
@@ -236,7 +236,10 @@ def send_singles_out(
         union = target if union is None else union.or_(target)
     if union is None:
         return None
-    return sent_on_elements(union, "isSame", {"heal_id": element[0], "index": element[1]})
+    # the bridge needs the frame that holds the elements: the page's, when none has a frame path
+    frame = None if any(loc.frame_path for loc in locators) else ctx.page.main_frame
+    arg = {"heal_id": element[0], "index": element[1]}
+    return sent_on_elements(union, "isSame", arg, frame)
 
 
 def singled_out(sent: bounded.Sent[Any] | None) -> bool:
@@ -254,7 +257,7 @@ def _resolve(page: Page, locator: Locator, fp: Fingerprint | None) -> Resolved:
     arg = {"fp": fingerprint_json(fp) if fp else None, "weights": dict(WEIGHTS)}
     try:
         raw = checked(
-            call_on_elements(to_playwright(page, locator), "scoreOf", arg),
+            call_on_locator(page, locator, "scoreOf", arg),
             ScoreResult,
             "the in-page healing 'scoreOf' call",
         )
@@ -490,7 +493,7 @@ def _inside(ctx: HealContext, locator: Locator, scope: Scope) -> bool:
         return False
     arg = {"regions": list(scope.containers)}
     try:
-        answer = call_on_elements(to_playwright(ctx.page, locator), "inside", arg)
+        answer = call_on_locator(ctx.page, locator, "inside", arg)
         return checked(answer, bool, "the in-page healing 'inside' call")
     except (PlaywrightError, UnrenderableLocator):
         return False
@@ -537,7 +540,7 @@ def _is_ranked(ctx: HealContext, locator: Locator, scored: Scored) -> bool:
     arg = {"heal_id": scored.heal_id, "index": scored.index}
     try:
         raw = checked(
-            call_on_elements(to_playwright(ctx.page, locator), "isSame", arg),
+            call_on_locator(ctx.page, locator, "isSame", arg),
             SameElement,
             "the in-page healing 'isSame' call",
         )
@@ -700,7 +703,7 @@ def probe(
         if min_score is not None and fp is not None:
             arg["min_score"] = min_score
         raw = checked(
-            call_on_elements(to_playwright(ctx.page, locator), "probe", arg),
+            call_on_locator(ctx.page, locator, "probe", arg),
             ProbeResult,
             "the in-page healing 'probe' call",
         )

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import UnrenderableLocator, check_locator, to_playwright
+from pytest_pacts.discovery import UnrenderableLocator, check_locator
 from pytest_pacts.discovery.payloads import LocateResult, SameGate, checked
 from pytest_pacts.engine.gate import blocking_point
-from pytest_pacts.engine.healing._js import call_in_frame, call_on_elements
+from pytest_pacts.engine.healing._js import call_in_frame, call_on_locator
 from pytest_pacts.engine.healing.scoring import Scored
 from pytest_pacts.models.locator import (
     CONFIDENCE,
@@ -86,7 +86,7 @@ def _render(
             name, call_arg = ("sameGate", {**arg, "gate": gate_arg})
         try:
             check = checked(
-                call_on_elements(to_playwright(page, locator), name, call_arg),
+                call_on_locator(page, locator, name, call_arg),
                 SameGate,
                 f"the in-page healing {name!r} call",
             )
@@ -126,7 +126,7 @@ def candidate_gate(
     gate = check_locator(page, locator, action)
     point = blocking_point(gate, Action(action))
     if point is not None and point.code == "unstable" and wait_ms > 0:
-        call_on_elements(to_playwright(page, locator), "stable", {"timeout_ms": wait_ms})
+        call_on_locator(page, locator, "stable", {"timeout_ms": wait_ms})
         gate = check_locator(page, locator, action)
     return gate
 

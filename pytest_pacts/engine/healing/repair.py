@@ -24,6 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded, to_playwright
 from pytest_pacts.discovery.payloads import OverlayResult, checked
+from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import (
     first_line,
@@ -31,7 +32,12 @@ from pytest_pacts.engine.healing._common import (
     gate_evidence,
     wait_budget_ms,
 )
-from pytest_pacts.engine.healing._js import call_on_elements, count_matches, handle_in_frame
+from pytest_pacts.engine.healing._js import (
+    call_on_elements,
+    call_on_locator,
+    count_matches,
+    handle_in_frame,
+)
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import FailureType, HealRung
@@ -90,7 +96,7 @@ class RepairRung:
         words = step.target.element if step.target is not None else ""
         arg = {"heal_id": heal_id, "words": words}
         info = checked(
-            call_on_elements(target, "overlayAt", arg),
+            call_on_elements(target, "overlayAt", arg, elements_frame(ctx.page, locator)),
             OverlayResult,
             "the in-page 'overlayAt' call",
         )
@@ -144,7 +150,7 @@ class RepairRung:
     def _stabilise(self, ctx: HealContext, locator: Locator) -> str:
         arg = {"timeout_ms": self._timeout(ctx)}
         steady = checked(
-            call_on_elements(to_playwright(ctx.page, locator), "stable", arg),
+            call_on_locator(ctx.page, locator, "stable", arg),
             bool,
             "the in-page 'stable' call",
         )

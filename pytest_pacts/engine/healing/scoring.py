@@ -19,7 +19,7 @@ from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import UnrenderableLocator, bounded
-from pytest_pacts.discovery._js import call_on_handle
+from pytest_pacts.discovery._js import frame_info
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.payloads import FrameInfo, RankResult, checked
 from pytest_pacts.discovery.render import frame_calls, region_calls
@@ -98,13 +98,7 @@ def frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
     def visit(frame: Frame, path: tuple[str, ...]) -> None:
         for child in frame.child_frames:
             try:
-                handle = child.frame_element()
-                info = checked(
-                    call_on_handle(frame, "reading an iframe", handle, "frameInfo"),
-                    FrameInfo,
-                    "the in-page 'frameInfo' call",
-                )
-                handle.dispose()
+                info = checked(frame_info(frame, child), FrameInfo, "the in-page 'frameInfo' call")
             except PlaywrightError:  # detached while we looked
                 continue
             if info["same_origin"]:

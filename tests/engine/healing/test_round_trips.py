@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import bounded
@@ -34,7 +33,8 @@ FORM = """<form id="login"><label>Username <input id="user"></label>
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """What every page round trip made through ``bounded.call`` was for, in order; a call
-    sent ahead (``bounded.send``) shows as ``sent: ...`` when sent and again when read."""
+    sent ahead (``bounded.send``, ``bounded.send_async``) shows as ``sent: ...`` when sent and
+    again when read."""
     seen: list[str] = []
     real = bounded.call
 
@@ -46,9 +46,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         seen.append(f"sent: {what}")
         return real_send(target, what, *args, **kwargs)  # type: ignore[arg-type]
 
-    real_send = bounded.send
+    real_send = bounded.send_async  # bounded.send sends through it
     monkeypatch.setattr(bounded, "call", counting)
-    monkeypatch.setattr(bounded, "send", sending)
+    monkeypatch.setattr(bounded, "send_async", sending)
     yield seen
 
 
@@ -126,15 +126,15 @@ def test_a_similarity_relocation_gates_the_rendering_it_checks(tab: Page, calls:
 def _gates_probed(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The gate each in-page ``probe`` call is given (``None``: measure it there)."""
     probes: list[object] = []
-    real = _common.call_on_elements
+    real = _common.call_on_locator
 
-    def spying(target: PWLocator, name: str, arg: object) -> object:
+    def spying(page: Page, locator: Locator, name: str, arg: object) -> object:
         if name == "probe":
             assert isinstance(arg, dict)
             probes.append(arg["gate"])
-        return real(target, name, arg)
+        return real(page, locator, name, arg)
 
-    monkeypatch.setattr(_common, "call_on_elements", spying)
+    monkeypatch.setattr(_common, "call_on_locator", spying)
     return probes
 
 

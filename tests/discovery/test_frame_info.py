@@ -1,0 +1,78 @@
+"""How an iframe is named and whether it can be read, asked from inside it (``frame_info``).
+
+The iframe's element used to be read through an element handle (``Frame.frame_element``):
+for the handle's preview Playwright builds its selector code in the page's own world, 25-55
+ms on each new document, on every discovery and heal of a page with an iframe; and that call
+had no deadline of its own."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Frame, Page
+
+from pytest_pacts.discovery._js import call_in_frame, frame_info
+
+
+def _srcdoc(body: str) -> str:
+    return html.escape(body, quote=True)
+
+
+@pytest.fixture
+def no_handles(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Frame]]:
+    """Every ``Frame.frame_element`` call, which then fails the test."""
+    asked: list[Frame] = []
+
+    def refuse(frame: Frame) -> object:
+        asked.append(frame)
+        raise AssertionError("frame_element() was called")
+
+    monkeypatch.setattr(Frame, "frame_element", refuse)
+    yield asked
+
+
+def _nested(tab: Page) -> tuple[Frame, Frame, Frame]:
+    inner = '<button id="pay">Pay</button>'
+    outer = f'<p>Card</p><iframe title="Inner" srcdoc="{_srcdoc(inner)}"></iframe>'
+    tab.set_content(
+        '<iframe name="ad" srcdoc="<p>ad</p>"></iframe>'
+        f'<iframe title="Payment" srcdoc="{_srcdoc(outer)}"></iframe>'
+    )
+    tab.frame_locator("iframe[title=Payment]").frame_locator("iframe").locator("#pay").wait_for()
+    payment = next(f for f in tab.main_frame.child_frames if f.child_frames)
+    return tab.main_frame, payment, payment.child_frames[0]
+
+
+def test_an_iframe_is_read_from_inside_it_without_an_element_handle(
+    tab: Page, no_handles: list[Frame]
+) -> None:
+    top, payment, inner = _nested(tab)
+    call_in_frame(top, "installing", "names", [])  # the engine's pages have it from the start
+    call_in_frame(payment, "installing", "names", [])
+    assert frame_info(top, payment) == {
+        "same_origin": True,
+        "selector": 'iframe[title="Payment"]',
+        "in_regions": [],
+    }
+    nested = frame_info(payment, inner)
+    assert isinstance(nested, dict) and nested["selector"] == 'iframe[title="Inner"]'
+    assert no_handles == []
+
+
+def test_a_parent_without_the_in_page_code_is_read_through_the_handle(tab: Page) -> None:
+    top, payment, _ = _nested(tab)
+    info = frame_info(top, payment)  # nothing installed in the page yet
+    assert isinstance(info, dict) and info["same_origin"] is True
+    assert info["selector"] == 'iframe[title="Payment"]'
+
+
+def test_a_cross_origin_iframe_answers_at_once(tab: Page, no_handles: list[Frame]) -> None:
+    # a sandboxed iframe without allow-same-origin has an opaque origin: never readable
+    tab.set_content('<iframe sandbox="allow-scripts" srcdoc="<p>x</p>"></iframe>')
+    tab.frame_locator("iframe").locator("p").wait_for()
+    call_in_frame(tab.main_frame, "installing", "names", [])
+    info = frame_info(tab.main_frame, tab.main_frame.child_frames[0])
+    assert isinstance(info, dict) and info["same_origin"] is False
+    assert no_handles == []
