@@ -10,6 +10,7 @@ environment event (the server went away, a 5xx, a crash) is reported as that eve
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,12 +19,12 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import bounded, to_playwright
+from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
-from pytest_pacts.engine.expectations import Checker, Subject
+from pytest_pacts.engine.expectations import Checker, Subject, gone
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import GateOutcome, run_gate
 from pytest_pacts.engine.imagestep import run_image_step
@@ -268,7 +269,7 @@ class StepRunner:
             if self.observer is not None:
                 self.observer(step, element)
             if step.capture is not None:
-                failure = self._extract_element(step, step.capture, element, attempt)
+                failure = self._extract_element(step, step.capture, subject, attempt)
                 if failure is not None:
                     return failure
             elif step.action is not Action.WAIT:
@@ -364,26 +365,27 @@ class StepRunner:
         return capture.secret or is_secret_name(capture.var, self.resolver.secret_vars)
 
     def _extract_element(
-        self, step: Step, capture: Capture, element: PWLocator, attempt: Attempt
+        self, step: Step, capture: Capture, subject: Subject, attempt: Attempt
     ) -> Failure | None:
         """Read the element's text (a form field's value, or the attribute) until there is a
-        value to store (not empty, matching the regex), up to the step timeout."""
+        value to store (not empty, matching the regex), up to the step timeout. The element
+        the gate kept is asked (no selector code in the page's world: an element handle
+        would have Playwright build it there), else what the locator matches now."""
         deadline = now_ms() + self.options.step_timeout_ms
         seen = "nothing read"
+        read = f"(el) => ({_READ})(el, {json.dumps(capture.attribute)})"
         while True:
             try:
-                raw = bounded.call(
-                    self.page,
-                    "reading the element to extract",
-                    lambda: element.evaluate(_READ, capture.attribute, timeout=1000),
-                )
+                found, raw = subject.evaluate(read)
             except PlaywrightError as exc:
                 failure = classify_error(exc, f"reading {step.target}", step.index)
                 if failure.type is FailureType.ENV_FAULT:
                     return failure
                 seen = failure.message
             else:
-                if raw is None:
+                if not found:
+                    seen = gone(raw)
+                elif raw is None:
                     seen = f"the element has no {capture.attribute} attribute"
                 elif self._store(step, capture, str(raw), attempt) is not None:
                     return None

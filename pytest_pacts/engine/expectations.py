@@ -361,7 +361,8 @@ class Subject:
         return bool(found), value
 
 
-def _gone(count: object) -> str:
+def gone(count: object) -> str:
+    """Why a step's element could not be asked: ``count`` elements match its locator."""
     if count == 0:
         return "the element is no longer on the page"
     return f"the locator now matches {count} elements"
@@ -379,7 +380,7 @@ _ENABLED = """(el) => !(el.matches(':disabled') || el.closest('[aria-disabled=tr
 def _value(el: Subject, test: Callable[[str], bool], wanted: str, mask: bool) -> Probe:
     found, read = el.evaluate(_FIELD_VALUE)
     if not found:
-        return Probe(False, _gone(read))
+        return Probe(False, gone(read))
     raw, secret = read
     secret = secret or mask
     value = str(raw or "")
@@ -391,7 +392,7 @@ def _value(el: Subject, test: Callable[[str], bool], wanted: str, mask: bool) ->
 def _state(el: Subject, name: str, want: bool) -> Probe:
     found, read = el.evaluate(_CHECKED if name == "checked" else _ENABLED)
     if not found:
-        return Probe(False, _gone(read))
+        return Probe(False, gone(read))
     actual = bool(read)
     shown = name if actual else f"not {name}"
     return Probe(actual == want, f"the element is {shown}")
