@@ -29,6 +29,7 @@ from collections.abc import Callable, Coroutine
 from functools import cache
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import ElementHandle, Frame, JSHandle, Selectors
 from playwright.sync_api import Error as PlaywrightError
@@ -493,6 +494,8 @@ def frame_info(parent: Frame, child: Frame, arg: object = None) -> object:
     Playwright build its selector code in the page's world for the handle's preview, 25-55
     ms on each new document, and ``Frame.frame_element`` is not bounded by a page's
     deadline. The parent without the in-page code yet: through the handle, as before."""
+    if not _may_share_origin(parent.url, child.url):
+        return dict(_CROSS_ORIGIN)  # no call into it: a busy third-party frame cannot stall us
     key, _ = _installer()
     answer = answer_expression("api.frameInfo(el, arg)", True)
     js = (
@@ -515,6 +518,33 @@ def frame_info(parent: Frame, child: Frame, arg: object = None) -> object:
     finally:
         with contextlib.suppress(PlaywrightError):
             handle.dispose()
+
+
+def _may_share_origin(parent_url: str, child_url: str) -> bool:
+    """Whether a document at ``child_url`` may share an origin with one at ``parent_url``,
+    told from the URLs alone: ``about:blank`` and ``about:srcdoc`` inherit their parent's
+    origin, a ``data:`` URL has an opaque one, and otherwise scheme, host and port must be
+    the same (``blob:`` URLs carry their origin inside). When in doubt: maybe."""
+    try:
+        child = urlsplit(child_url)
+        if child.scheme in ("about", "javascript", ""):
+            return True
+        if child.scheme == "data":
+            return False
+        if child.scheme == "blob":
+            child = urlsplit(child.path)
+        parent = urlsplit(parent_url)
+        if parent.scheme == "blob":
+            parent = urlsplit(parent.path)
+        if parent.scheme in ("about", ""):
+            return True  # the parent's own origin is inherited from elsewhere: ask
+        return (child.scheme, child.hostname, child.port) == (
+            parent.scheme,
+            parent.hostname,
+            parent.port,
+        ) or child.scheme == "file" == parent.scheme
+    except ValueError:
+        return True
 
 
 def call_on_handle(

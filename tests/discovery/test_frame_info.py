@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Frame, Page
 
-from pytest_pacts.discovery._js import call_in_frame, frame_info
+from pytest_pacts.discovery._js import _may_share_origin, call_in_frame, frame_info
 
 
 def _srcdoc(body: str) -> str:
@@ -76,3 +76,50 @@ def test_a_cross_origin_iframe_answers_at_once(tab: Page, no_handles: list[Frame
     info = frame_info(tab.main_frame, tab.main_frame.child_frames[0])
     assert isinstance(info, dict) and info["same_origin"] is False
     assert no_handles == []
+
+
+def test_a_frame_from_another_origin_is_not_called_into(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Told from the URLs (another host): no call into a third-party frame, which may be
+    busy (an ad's loop) and would then stall the step to its deadline."""
+    pages = {
+        "http://shop.test/": '<h1>Shop</h1><iframe src="http://ads.test/ad.html"></iframe>',
+        "http://ads.test/ad.html": "<p>ad</p>",
+    }
+    tab.route(
+        "http://*.test/**",
+        lambda route: route.fulfill(body=pages[route.request.url], content_type="text/html"),
+    )
+    tab.goto("http://shop.test/")
+    tab.frame_locator("iframe").locator("p").wait_for()
+    ad = tab.main_frame.child_frames[0]
+    called: list[Frame] = []
+    real = Frame.evaluate
+
+    def recording(frame: Frame, *args: object, **kwargs: object) -> object:
+        called.append(frame)
+        return real(frame, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Frame, "evaluate", recording)
+    info = frame_info(tab.main_frame, ad)
+    assert isinstance(info, dict) and info["same_origin"] is False
+    assert ad not in called
+
+
+@pytest.mark.parametrize(
+    ("parent", "child", "maybe"),
+    [
+        ("http://a.test/x", "about:srcdoc", True),
+        ("http://a.test/x", "about:blank", True),
+        ("http://a.test/x", "http://a.test/y/z", True),
+        ("http://a.test/x", "http://a.test:8080/y", False),
+        ("http://a.test/x", "https://a.test/x", False),
+        ("http://a.test/x", "http://b.test/x", False),
+        ("http://a.test/x", "data:text/html,<p>x", False),
+        ("http://a.test/x", "blob:http://a.test/1234", True),
+        ("about:blank", "http://b.test/x", True),  # the parent's origin is not in its URL
+    ],
+)
+def test_which_frames_may_share_the_parents_origin(parent: str, child: str, maybe: bool) -> None:
+    assert _may_share_origin(parent, child) is maybe
