@@ -25,3 +25,11 @@ SIMILARITY_OF_TWO_BUTTONS = (
     " return [api.pure.similarity(fp(a), fp(a), args[0]).score,"
     " api.pure.similarity(fp(a), fp(b), args[0]).score];"
 )
+
+# A library whose array methods throw: Playwright's own selector code in the page's world uses
+# them (the bridge, ``discovery/_js.py``, keeps it out of that world)
+BROKEN_ARRAYS = (
+    "<script>Array.prototype.some = function () { throw new TypeError('patched some'); };"
+    "Array.prototype.forEach = function () { throw new TypeError('patched forEach'); };"
+    "</script>"
+)

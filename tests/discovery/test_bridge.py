@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import check_actionable, check_locator
 from pytest_pacts.discovery._js import PageScriptError, init_script, send_on_elements
 from pytest_pacts.models.locator import Locator, Strategy
+from tests.hostile_pages import BROKEN_ARRAYS
 
 from .helpers import find
 
@@ -24,11 +25,6 @@ SPY = (
     " document.addEventListener('__pacts_bridge', () => { window.seen += 1; }, true);</script>"
 )
 FORM = '<form><label for="u">Username</label><input id="u"><button id="go">Login</button></form>'
-# a library whose array methods throw: Playwright's selector code in the page's world uses them
-BROKEN = (
-    "<script>Array.prototype.some = function () { throw new TypeError('patched some'); };"
-    "Array.prototype.forEach = function () { throw new TypeError('patched forEach'); };</script>"
-)
 
 
 @pytest.fixture
@@ -58,7 +54,7 @@ def test_the_gate_gets_its_element_through_the_bridge(engine_tab: Page) -> None:
 def test_a_page_whose_array_methods_throw_stops_evaluate_all_but_not_the_bridge(
     engine_tab: Page,
 ) -> None:
-    show(engine_tab, FORM + BROKEN)
+    show(engine_tab, FORM + BROKEN_ARRAYS)
     gate = check_locator(engine_tab, LOGIN, "click")
     assert gate.count == 1 and all(p.ok for p in gate.points), gate
     # the same check through evaluate_all: Playwright's code in the page's world throws
@@ -117,7 +113,9 @@ def test_a_page_that_writes_itself_anew_is_heard_again(engine_tab: Page) -> None
     engine_tab.set_content(FORM)
     gate = check_locator(engine_tab, LOGIN, "click")
     assert gate.count == 1 and all(p.ok for p in gate.points), gate
-    engine_tab.add_script_tag(content=BROKEN.removeprefix("<script>").removesuffix("</script>"))
+    engine_tab.add_script_tag(
+        content=BROKEN_ARRAYS.removeprefix("<script>").removesuffix("</script>")
+    )
     gate = check_locator(engine_tab, LOGIN, "click")
     assert gate.count == 1 and all(p.ok for p in gate.points), gate
 
@@ -137,7 +135,7 @@ def test_calls_sent_ahead_together_each_get_their_own_elements(engine_tab: Page)
     """Two calls in flight at once (healing sends some ahead): each takes the elements of
     its own query. Taking one call's elements once forgot the other's wait, which then
     waited out its 3 s and fell back to ``evaluate_all``; on this page that throws."""
-    show(engine_tab, FORM + "<button id='again'>Login</button>" + BROKEN)
+    show(engine_tab, FORM + "<button id='again'>Login</button>" + BROKEN_ARRAYS)
     ids = "(els) => { const out = []; for (const el of els) out.push(el.id); return out; }"
     frame = engine_tab.main_frame
     fields = send_on_elements(engine_tab.locator("input"), ids, frame=frame, what="fields")

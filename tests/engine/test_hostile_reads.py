@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import _js
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.models.outcome import FailureType, RcaClass
-from tests.hostile_pages import PROTOTYPE_ARRAY_FROM
+from tests.hostile_pages import BROKEN_ARRAYS, PROTOTYPE_ARRAY_FROM
 
 from .helpers import Site, plan, run
 
@@ -23,12 +23,6 @@ PROTOTYPE_LIKE = (
     + "String.prototype.toJSON = function () { return 'patched'; };"
     + "JSON.stringify = function () { return 'patched'; };"
     + "</script>"
-)
-# a library whose array methods throw: Playwright's own code in the page uses them too
-BROKEN = (
-    "<script>Array.prototype.some = function () { throw new TypeError('patched some'); };"
-    "Array.prototype.forEach = function () { throw new TypeError('patched forEach'); };"
-    "</script>"
 )
 
 
@@ -69,8 +63,8 @@ def test_every_kind_of_step_runs_on_a_page_whose_array_methods_throw(tab: Page, 
     """Playwright's selector code runs in its isolated world for every call of the run (the
     bridge, ``discovery/_js.py``), so a library's broken ``Array.prototype.some`` and
     ``forEach`` stop neither it nor the in-page code (in a fresh realm)."""
-    url = site.add("broken.html", _form(BROKEN), title="App")
-    site.add("next.html", BROKEN + '<span class="page-title">Results</span>', "App")
+    url = site.add("broken.html", _form(BROKEN_ARRAYS), title="App")
+    site.add("next.html", BROKEN_ARRAYS + '<span class="page-title">Results</span>', "App")
     record = run(tab, plan(url, *ROWS))
     assert record.verdict == "pass", render_failure(record)
 
@@ -83,7 +77,7 @@ def test_without_the_bridge_a_page_that_breaks_playwrights_code_fails_as_such(
     throwing ``Array.prototype.some`` stops for every locator. The element is there: the
     step says what broke, not "no element matches ... did you mean 'Username'?"."""
     monkeypatch.setattr(_js, "BRIDGE_ENGINE", "pacts_not_registered")
-    url = site.add("broken.html", _form(BROKEN))
+    url = site.add("broken.html", _form(BROKEN_ARRAYS))
     record = run(tab, plan(url, ("fill", "Username", "ada")))
     step = record.failed_step
     assert step is not None and step.failure is not None

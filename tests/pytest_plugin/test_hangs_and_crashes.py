@@ -3,14 +3,14 @@ pages hang (served over HTTP from 127.0.0.1) or whose browser process is killed.
 
 from __future__ import annotations
 
-import http.server
 import re
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
+
+from tests.loopback import serve
 
 PAGES = {
     "/hang": "<title>Hang</title><button onclick='while (true) {}'>Go</button><p hidden>Done</p>",
@@ -25,24 +25,10 @@ PAGES = {
 }
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = PAGES.get(self.path.split("?")[0])
-        self.send_response(200 if body else 404)
-        self.send_header("content-type", "text/html; charset=utf-8")
-        self.end_headers()
-        self.wfile.write((body or "not found").encode())
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def server() -> Iterator[str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
+    with serve(PAGES) as url:
+        yield url
 
 
 def _requirement(req_id: str, url: str, *steps: str) -> str:

@@ -11,14 +11,10 @@ from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery._js import init_script
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models.locator import Locator, Strategy
+from tests.hostile_pages import BROKEN_ARRAYS
 
 from .helpers import discovered, failing_context
 
-BROKEN = (
-    "<script>Array.prototype.some = function () { throw new TypeError('patched some'); };"
-    "Array.prototype.forEach = function () { throw new TypeError('patched forEach'); };"
-    "</script>"
-)
 SHOP = "<h1>Shop</h1><button id='{id}' data-test='buy'>Buy now</button><button>Back</button>"
 
 
@@ -33,7 +29,7 @@ def _show(page: Page, body: str) -> None:
     page.goto("http://pacts.test/shop.html")
 
 
-@pytest.mark.parametrize("patch", ["", BROKEN], ids=["plain", "array methods throw"])
+@pytest.mark.parametrize("patch", ["", BROKEN_ARRAYS], ids=["plain", "array methods throw"])
 def test_a_drifted_button_is_healed_on_a_page_whose_array_methods_throw(
     tab: Page, patch: str
 ) -> None:
