@@ -111,6 +111,11 @@ class HealContext:
     # whether a navigation or a request the page waits on is in flight (the run's network
     # monitor); ``None``: not observed, the page's own stillness decides alone
     busy: Callable[[], bool] | None = None
+    # what discovery found for the step's own target (``Element@Region``) this round: a rung
+    # that scanned for it (region drift scans with and without the region in one call)
+    # leaves it for the rungs after it (re-discovery); the ladder empties it at the round's
+    # start and after any rung that may change the page
+    rediscovered: DiscoveryResult | None = None
 
 
 @dataclass(frozen=True)

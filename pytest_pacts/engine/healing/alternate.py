@@ -12,6 +12,7 @@ class AlternateRung:
     """Try the step's alternates (discovery's other verified renderings of the element)."""
 
     name = HealRung.ALTERNATE
+    reads_only = True
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         state = ctx.state

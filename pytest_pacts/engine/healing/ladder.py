@@ -12,8 +12,13 @@ Usage by the executor (one ladder per requirement run; the extension budget is p
             ladder.reject(ctx, attempt, result)
 
 Rungs are tried cheapest and most deterministic first; the first that accepts ends the
-round. A rung whose fix was already tried for the same failure of this step (its retry
-failed) is skipped in later rounds, so a round never repeats a failed fix. A rung may also
+round. What a rung found by re-discovering the step's target (``HealContext.rediscovered``)
+is left for the rungs after it, until one that may have changed the page answers: a rung
+that only reads the page says so (``reads_only = True``), and one that does not apply
+(answers ``None``) changed nothing.
+
+A rung whose fix was already tried for the same failure of this step (its retry failed) is
+skipped in later rounds, so a round never repeats a failed fix. A rung may also
 have a ``send_ahead(ctx)`` method, called at the start of the round: page reads it sends
 then (``discovery.bounded.send``) overlap the rungs before it.
 """
@@ -144,6 +149,7 @@ class HealingLadder:
         self._heal_urls[(ctx.state.step.index, ctx.round)] = ctx.page.url
         ctx.round_results.clear()
         ctx.resolved.clear()
+        ctx.rediscovered = None
         if ctx.failure.cause == "identity_changed":
             mark_impostor(ctx)
         self._send_ahead(ctx)
@@ -160,7 +166,9 @@ class HealingLadder:
                 # breaks declines, and the reason says how
                 result = RungResult(rung.name, False, f"error: {first_line(exc)}")
             if result is None:
-                continue
+                continue  # the rung does not apply: it left the page alone
+            if not getattr(rung, "reads_only", False):
+                ctx.rediscovered = None  # found on the page as it was before this rung
             ctx.round_results.append(result)
             if result.accepted:
                 break

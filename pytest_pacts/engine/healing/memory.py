@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 class MemoryRung:
     name = HealRung.MEMORY
+    reads_only = True
 
     def __init__(self, store: HealStore | None) -> None:
         self.store = store

@@ -19,6 +19,7 @@ class RediscoveryRung:
     """
 
     name = HealRung.REDISCOVERY
+    reads_only = True
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
         self.discoverer = discoverer or Discoverer(measure_still=False)
@@ -27,10 +28,13 @@ class RediscoveryRung:
         step = ctx.state.step
         if step.target is None:
             return None
-        try:
-            found = self.discoverer.discover(ctx.page, [(0, step.target, step.action)])[0]
-        except PlaywrightError as exc:
-            return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")
+        # region drift may have scanned for the step's target already, this round
+        found = ctx.rediscovered
+        if found is None:
+            try:
+                found = self.discoverer.discover(ctx.page, [(0, step.target, step.action)])[0]
+            except PlaywrightError as exc:
+                return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")
         if found.locator is None:
             message = found.unresolved.message if found.unresolved else "nothing found"
             candidates = found.unresolved.candidates if found.unresolved else ()

@@ -22,6 +22,11 @@ element without the region:
    the gate. A removed element changes its container's text, and a look-alike added beside
    it changes both neighbourhoods, so neither passes.
 
+Re-discovery without the region (steps 1 and 2) scans for the step's target with its region
+in the same call. When the region's words still find a container with the element in it,
+only the region's recorded rendering went away (a card whose class changed): that is not
+region drift, the rung steps aside, and re-discovery (rung 3) uses that answer.
+
 Every candidate is unique on the whole page, passes the five-point gate and agrees with the
 fingerprint ranking (:func:`~pytest_pacts.engine.healing.intent.try_locators`); otherwise the
 rung declines and the step fails with the reasons.
@@ -152,10 +157,15 @@ def _region_of(ctx: HealContext, locator: Locator) -> PWLocator:
     return apply(ctx.page, (*frame_calls(locator), *region_calls(locator.region)))
 
 
+class _RegionStillThere(Exception):
+    """The step's region is found by its words, with the element in it (``_rediscover``)."""
+
+
 class RegionDriftRung:
     """Find the element again without a vanished region; accept only on strong evidence."""
 
     name = HealRung.REPAIR
+    reads_only = True
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
         self.discoverer = discoverer or Discoverer(measure_still=False)
@@ -187,6 +197,12 @@ class RegionDriftRung:
         self._asked = (ctx, count, estimated)
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
+        try:
+            return self._attempt(ctx)
+        except _RegionStillThere:
+            return None  # not region drift: re-discovery finds the element within its region
+
+    def _attempt(self, ctx: HealContext) -> RungResult | None:
         state = ctx.state
         current = state.locator
         asked, self._asked = self._asked, None
@@ -398,16 +414,28 @@ class RegionDriftRung:
         self, ctx: HealContext, gated: dict[Locator, GateSnapshot]
     ) -> tuple[list[Locator], str]:
         """The element found again by the step's own words, without the region; the gate
-        discovery measured on it goes into ``gated``."""
+        discovery measured on it goes into ``gated``.
+
+        The same scan also looks for the step's target with its region, and leaves that
+        answer for re-discovery (``ctx.rediscovered``). When the region's words still find
+        a container with the element in it, only the recorded rendering of the region is
+        gone, not the region: :class:`_RegionStillThere` ends this rung, and re-discovery
+        (rung 3) heals within the region without scanning again."""
         step = ctx.state.step
         if step.target is None:
             return [], ""
+        targets = [(0, Target(element=step.target.element), step.action)]
+        if step.target.region is not None:
+            targets.append((1, step.target, step.action))
         try:
-            found = self.discoverer.discover(
-                ctx.page, [(0, Target(element=step.target.element), step.action)]
-            )[0]
+            answers = self.discoverer.discover(ctx.page, targets)
         except PlaywrightError as exc:
             return [], f"re-discovery without the region failed: {first_line(exc)}"
+        found, within = answers[0], answers.get(1)
+        if within is not None:
+            ctx.rediscovered = within
+            if within.locator is not None:
+                raise _RegionStillThere
         if found.locator is None:
             return [], ""
         if found.gate is not None:

@@ -27,6 +27,7 @@ SETTLE_CAP_MS = 1_500.0
 
 class SimilarityRung:
     name = HealRung.SIMILARITY
+    reads_only = True
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         fp = ctx.state.fingerprint

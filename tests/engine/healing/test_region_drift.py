@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.demo_app import DemoServer
-from pytest_pacts.discovery import to_playwright
+from pytest_pacts.discovery import Discoverer, to_playwright
+from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.models.outcome import HealRung
@@ -143,3 +147,87 @@ def test_changed_card_text_leaves_the_look_alikes_undecided(tab: Page) -> None:
     ctx = failing_context(tab, plan, state)
     attempt, result = HealingLadder().heal(ctx)
     assert result is None, attempt.reason
+
+
+def _product(name: str, key: str, button: str) -> str:
+    return (
+        f'<div class="inventory_item" id="item-{key}"><div class="item_name">{name}</div>'
+        f'<div class="item_price">$9.99</div><button id="add-{key}">{button}</button></div>'
+    )
+
+
+PRODUCTS = (
+    '<main class="inventory_list">'
+    + _product("Blue Backpack", "backpack", "Add to cart")
+    + _product("Bike Light", "light", "Add to cart")
+    + "</main>"
+)
+RESTYLE_PRODUCTS = """() => document.querySelectorAll('.inventory_item').forEach((d) => {
+    d.className = 'product-card'; d.id = d.id.replace('item-', 'card-');
+    const b = d.querySelector('button'); b.id = b.id.replace('add-', 'buy-');
+    b.textContent = 'Add to Cart'; })"""
+
+
+def test_a_region_still_found_by_its_words_is_left_to_rediscovery_with_one_scan(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The product card's markup changed (class, id) but it still shows "Blue Backpack":
+    the recorded rendering of the region matches nothing, the region itself is still there.
+    Without its region "Add to Cart" is not unique, so region drift used to spend its whole
+    search (page-wide similarity included) before re-discovery scanned the page again and
+    healed within the card. Region drift's scan now also looks for the step's target with
+    its region, steps aside when that finds it, and re-discovery heals from that one scan."""
+    tab.set_content(PRODUCTS)
+    plan, state = discovered(tab, "Add to cart", region="Blue Backpack")
+    assert state.locator is not None and state.locator.region is not None
+    tab.evaluate(RESTYLE_PRODUCTS)
+    ctx = failing_context(tab, plan, state)
+    scans: list[object] = []
+    real = Discoverer.discover
+
+    def counting(self: Discoverer, page: Page, targets: Any) -> Any:
+        scans.append([t.region for _k, t, _a in targets])
+        return real(self, page, targets)
+
+    monkeypatch.setattr(Discoverer, "discover", counting)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is not None and attempt.accepted, attempt.reason
+    assert attempt.rung is HealRung.REDISCOVERY
+    # region drift stepped aside (no answer of its own): its premise, a vanished region, is false
+    assert [r.rung for r in ctx.round_results] == [HealRung.ALTERNATE, HealRung.REDISCOVERY]
+    assert result.locator is not None and result.locator.region is not None
+    assert tab.evaluate("(el) => el.id", to_playwright(tab, result.locator).element_handle()) == (
+        "buy-backpack"
+    )
+    # one scan for the round: without the region and with it, at once
+    assert scans == [[None, "Blue Backpack"]]
+
+
+def test_the_rediscovered_target_is_dropped_after_a_rung_that_may_change_the_page(
+    tab: Page,
+) -> None:
+    """What a rung re-discovered is kept for the rungs after it only while no rung that
+    may act on the page (repair: dismissing a banner) has answered in between."""
+    tab.set_content(PRODUCTS)
+    plan, state = discovered(tab, "Add to cart", region="Blue Backpack")
+    tab.evaluate(RESTYLE_PRODUCTS)
+    ctx = failing_context(tab, plan, state)
+    seen: list[object] = []
+
+    class Acting:
+        name = HealRung.REPAIR
+
+        def attempt(self, ctx: HealContext) -> RungResult | None:
+            seen.append(ctx.rediscovered)
+            return RungResult(self.name, False, "dismissed a banner; still failing")
+
+    class Looking:
+        name = HealRung.REDISCOVERY
+
+        def attempt(self, ctx: HealContext) -> RungResult | None:
+            seen.append(ctx.rediscovered)
+            return None
+
+    HealingLadder(rungs=[RegionDriftRung(), Acting(), Looking()]).heal(ctx)
+    assert seen[0] is not None and seen[0].locator is not None  # type: ignore[attr-defined]
+    assert seen[1] is None
