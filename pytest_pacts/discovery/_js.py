@@ -483,6 +483,21 @@ def call_in_frame(frame: Frame, what: str, name: str, arg: object = None) -> obj
     return decoded(result, what)
 
 
+def sent_in_frame(frame: Frame, what: str, name: str, arg: object = None) -> bounded.Sent[Any]:
+    """:func:`call_in_frame` sent now (:func:`~pytest_pacts.discovery.bounded.send`), read
+    with ``Sent.result`` (decoded, the installer sent then if the page had no copy yet).
+    ``arg`` is plain data."""
+    again = (NOT_INSTALLED, lambda: frame.evaluate(page_function(name, encoded=True), arg))
+    return bounded.send(
+        frame,
+        what,
+        installed_page_function(name, encoded=True),
+        arg,
+        again,
+        lambda got: decoded(got, what),
+    )
+
+
 _CROSS_ORIGIN = {"same_origin": False, "selector": "", "in_regions": []}
 
 

@@ -6,7 +6,9 @@ locator through Playwright itself: it must resolve to exactly one element, and t
 element the scan chose. The first verified locator is the step's locator; the other
 strategies that single the element out are its alternates (the first rung of healing, see
 docs/healing.md). Round trips: one scan per frame, one verification per step (plus one per
-alternate with ``verify_alternates``), one gate collection per frame.
+alternate with ``verify_alternates``), one gate collection per frame (none with
+``measure_still=False``: the scan answers the gate itself). ``Discoverer.send`` sends the top
+frame's scan at once and does the rest when its answer is read.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
@@ -23,17 +25,18 @@ from pytest_pacts.discovery import bounded, strategies
 from pytest_pacts.discovery._js import (
     NOT_INSTALLED,
     PageScriptError,
-    call_in_frame,
     call_on_elements,
     decoded,
     frame_info,
     installed_page_function,
     page_error,
+    sent_in_frame,
 )
 from pytest_pacts.discovery.payloads import (
     FrameInfo,
     JsonDict,
     ScanResult,
+    ScanWithGates,
     VerifyResult,
     checked,
 )
@@ -72,6 +75,45 @@ class _FrameScan:
     path: tuple[str, ...]
     scan_id: str
     results: list[ScanResult]
+    # the gate snapshots, when the scan answered them itself (no "stable" to wait for)
+    gates: list[JsonDict] | None = None
+
+
+@dataclass(frozen=True)
+class _SentScan:
+    frame: Frame
+    scan_id: str
+    answer: bounded.Sent[Any]
+
+
+class SentDiscovery(Generic[K]):
+    """A discovery begun by :meth:`Discoverer.send`: :meth:`result` answers it (once),
+    :meth:`drop` lets it go unread."""
+
+    def __init__(
+        self,
+        discoverer: Discoverer,
+        page: Page,
+        targets: list[tuple[K, Target, Action]],
+        steps: list[JSON],
+        top: _SentScan | None,
+    ) -> None:
+        self._discoverer, self._page, self._targets = discoverer, page, targets
+        self._steps, self._top = steps, top
+        self.keys = [key for key, _t, _a in targets]
+
+    def result(self) -> dict[K, DiscoveryResult]:
+        """What :meth:`Discoverer.discover` answers for these targets: the top frame's scan
+        read, the other frames scanned, every chosen locator verified."""
+        top, self._top = self._top, None
+        if top is None:
+            return {}
+        return self._discoverer._finish(self._page, self._targets, self._steps, top)
+
+    def drop(self) -> None:
+        if self._top is not None:
+            self._top.answer.drop()
+            self._top = None
 
 
 class Discoverer:
@@ -112,8 +154,13 @@ class Discoverer:
         Raises Playwright's ``Error`` when the top frame cannot be scanned (closed, or
         navigating away mid-scan); a child frame that goes away is simply not searched.
         """
-        if not targets:
-            return {}
+        return self.send(page, targets).result()
+
+    def send(self, page: Page, targets: Sequence[tuple[K, Target, Action]]) -> SentDiscovery[K]:
+        """:meth:`discover` begun now: the top frame's scan is sent at once (its round trip
+        overlaps the page calls made before :meth:`SentDiscovery.result`, which does the
+        rest and answers as :meth:`discover` does). Raises ``ValueError`` at once for a
+        target whose action finds no element."""
         for key, _target, action in targets:
             if not Action(action).needs_element and action not in _OPTIONAL_ELEMENT:
                 raise ValueError(f"step {key!r}: {Action(action).value} has no element to find")
@@ -121,10 +168,22 @@ class Discoverer:
             {"key": str(i), "element": t.element, "region": t.region, "action": _scanned(a)}
             for i, (_k, t, a) in enumerate(targets)
         ]
+        top = self._send_scan(page.main_frame, steps) if targets else None
+        return SentDiscovery(self, page, list(targets), steps, top)
+
+    def _finish(
+        self,
+        page: Page,
+        targets: list[tuple[K, Target, Action]],
+        steps: list[JSON],
+        top: _SentScan,
+    ) -> dict[K, DiscoveryResult]:
         regions = sorted({t.region for _k, t, _a in targets if t.region})
-        scans = [
+        frames = self._frames(page, regions)
+        scans = [self._scanned(top, ())]  # the top frame's, sent ahead; raises if it failed
+        scans += [
             self._scan(frame, path, [_inside(step, held) for step in steps])
-            for frame, path, held in self._frames(page, regions)
+            for frame, path, held in frames[1:]
         ]
         found = [s for s in scans if s is not None]
         chosen: dict[str, tuple[_FrameScan, int]] = {}
@@ -134,7 +193,10 @@ class Discoverer:
         }
         # The gate snapshots were measured in the page while we verified; collect them.
         scans_used = {scan.scan_id: scan for scan, _index in chosen.values()}
-        gates = {scan_id: _gates(scan) for scan_id, scan in scans_used.items()}
+        gates = {
+            scan_id: scan.gates if scan.gates is not None else _gates(scan)
+            for scan_id, scan in scans_used.items()
+        }
         for i, (key, _target, action) in enumerate(targets):
             if str(i) in chosen:
                 scan, index = chosen[str(i)]
@@ -176,7 +238,7 @@ class Discoverer:
         visit(page.main_frame, (), frozenset())
         return out
 
-    def _scan(self, frame: Frame, path: tuple[str, ...], steps: list[JSON]) -> _FrameScan | None:
+    def _send_scan(self, frame: Frame, steps: list[JSON]) -> _SentScan:
         scan_id = f"s{next(_scan_ids)}"
         args = {
             "scan_id": scan_id,
@@ -186,17 +248,27 @@ class Discoverer:
             "loose": LOOSE_FACTOR,
             "still": self.measure_still,
         }
+        what = "the in-page discovery scan"
+        return _SentScan(frame, scan_id, sent_in_frame(frame, what, "scan", args))
+
+    def _scan(self, frame: Frame, path: tuple[str, ...], steps: list[JSON]) -> _FrameScan | None:
+        return self._scanned(self._send_scan(frame, steps), path)
+
+    def _scanned(self, sent: _SentScan, path: tuple[str, ...]) -> _FrameScan | None:
+        """The scan's answer read; ``None`` for a child frame that went away meanwhile."""
+        what = "the in-page discovery scan"
+        frame, scan_id = sent.frame, sent.scan_id
         try:
-            results = checked(
-                call_in_frame(frame, "the in-page discovery scan", "scan", args),
-                list[ScanResult],
-                "the in-page discovery scan",
-            )
+            answer = sent.answer.result()
+            if self.measure_still:
+                results = checked(answer, list[ScanResult], what)
+                return _FrameScan(frame, path, scan_id, results)
+            both = checked(answer, ScanWithGates, what)
         except PlaywrightError as exc:
             if not path:
-                raise page_error(exc, "the in-page discovery scan") from exc
+                raise page_error(exc, what) from exc
             return None  # a child frame navigated or went away mid-scan
-        return _FrameScan(frame, path, scan_id, results)
+        return _FrameScan(frame, path, scan_id, both["results"], both["gates"])
 
     # -- merging and verification ------------------------------------------------------------
 

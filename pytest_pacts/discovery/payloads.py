@@ -76,6 +76,15 @@ class ScanResult(TypedDict):
 
 
 @with_config(_OPEN)
+class ScanWithGates(TypedDict):
+    """``scan({..., still: false})``: the steps' results and the chosen elements' gate
+    snapshots at once (without "stable" there is no animation frame to wait for)."""
+
+    results: list[ScanResult]
+    gates: list[JsonDict]
+
+
+@with_config(_OPEN)
 class VerifyResult(TypedDict):
     """``verify(elements, {scan_id, index})``: does a rendered locator resolve to exactly
     the element the scan chose? ``found`` describes up to five elements it resolves to."""
@@ -249,6 +258,7 @@ __all__ = [
     "SameGate",
     "ScanCandidate",
     "ScanResult",
+    "ScanWithGates",
     "ScoreResult",
     "Suggestions",
     "VerifyResult",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import check_actionable
-from pytest_pacts.models import Action
+from pytest_pacts.discovery import Discoverer, bounded, check_actionable
+from pytest_pacts.models import Action, Target
 
 from .helpers import find
 
@@ -250,3 +250,38 @@ def test_discovery_keeps_the_locator_of_a_disabled_button(tab: Page) -> None:
     assert result.unresolved.failed_point is not None
     assert result.unresolved.failed_point.name == "enabled"
     assert result.gate is not None and not result.gate.ok
+
+
+def test_without_stable_the_scan_answers_the_gate_itself(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Healing's discovery leaves "stable" to the gate before the action, so nothing waits
+    for an animation frame: the scan returns the gate snapshots with its results, one round
+    trip fewer than the discovery that measures "stable" (whose frames run while Python
+    verifies the locators, collected afterwards by the "gate" call)."""
+    tab.set_content(
+        '<input aria-label="Name"><button id="send" disabled>Send</button><button>Go</button>'
+    )
+    calls: list[str] = []
+    real = bounded.call
+
+    def counting(target: object, what: str, *args: object, **kwargs: object) -> object:
+        calls.append(what)
+        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bounded, "call", counting)
+    targets = [(0, Target(element="Send"), Action.CLICK), (1, Target(element="Go"), Action.CLICK)]
+    quick = Discoverer(measure_still=False).discover(tab, targets)
+    assert "the in-page gate" not in calls
+    calls.clear()
+    full = Discoverer().discover(tab, targets)
+    assert calls.count("the in-page gate") == 1
+    for key in (0, 1):
+        fast, slow = quick[key].gate, full[key].gate
+        assert fast is not None and slow is not None
+        assert [(p.name, p.ok) for p in fast.points] == [(p.name, p.ok) for p in slow.points]
+    send = quick[0]
+    assert send.unresolved is not None and send.unresolved.reason == "not_actionable"
+    assert send.unresolved.failed_point is not None
+    assert send.unresolved.failed_point.name == "enabled"
+    assert quick[1].ok

@@ -47,7 +47,7 @@ async function scan(args) {
   }
   // The gate needs one or two animation frames (stability, for a pointer step, unless
   // ``args.still`` is false); they run while Python verifies the locators, and gates()
-  // collects the snapshots afterwards.
+  // collects the snapshots afterwards. With ``args.still`` false they are answered here.
   const gates = checkActionable(items, dom.roleOf);
   registry.set(args.scan_id, { chosen, gates });
   for (const old of [...registry.keys()].slice(0, -8)) registry.delete(old);
@@ -55,6 +55,9 @@ async function scan(args) {
     delete r.el;
     delete r.where;
   }
+  // Without "stable" nothing waits for a frame: the snapshots are taken already, and go
+  // back with the results (no gates() round trip).
+  if (args.still === false) return { results, gates: await gates };
   return results;
 }
 

@@ -34,6 +34,7 @@ rung declines and the step fails with the reasons.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -43,6 +44,7 @@ from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded
 from pytest_pacts.discovery.chain import apply
+from pytest_pacts.discovery.engine import SentDiscovery
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import (
@@ -68,6 +70,7 @@ from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models import Target
 from pytest_pacts.models.locator import GateSnapshot, Locator, Strategy
 from pytest_pacts.models.outcome import FailureType, HealRung
+from pytest_pacts.models.requirement import Action
 
 # an unscoped candidate is a little less certain than the scoped one it replaces
 UNSCOPED_FACTOR = 0.95
@@ -157,6 +160,17 @@ def _region_of(ctx: HealContext, locator: Locator) -> PWLocator:
     return apply(ctx.page, (*frame_calls(locator), *region_calls(locator.region)))
 
 
+def _rediscovery_targets(ctx: HealContext) -> list[tuple[int, Target, Action]]:
+    """What :meth:`RegionDriftRung._rediscover` scans for: the step's element without its
+    region (0) and, when the step names one, with it (1)."""
+    step = ctx.state.step
+    assert step.target is not None
+    targets = [(0, Target(element=step.target.element), step.action)]
+    if step.target.region is not None:
+        targets.append((1, step.target, step.action))
+    return targets
+
+
 class _RegionStillThere(Exception):
     """The step's region is found by its words, with the element in it (``_rediscover``)."""
 
@@ -172,6 +186,8 @@ class RegionDriftRung:
         # what send_ahead sent at the start of a round (the region's count, the estimate of
         # the recorded locators without it), and for which round
         self._asked: tuple[HealContext, bounded.Sent[Any], SentEstimates] | None = None
+        # the re-discovery scan sent with them, for this round (:meth:`_rediscover`)
+        self._scan: tuple[HealContext, SentDiscovery[int]] | None = None
 
     def send_ahead(self, ctx: HealContext) -> None:
         """At the start of a round (the ladder calls it): send the count of the failing
@@ -182,6 +198,7 @@ class RegionDriftRung:
             self._asked[1].drop()
             self._asked[2].drop()
             self._asked = None
+        self._drop_scan()
         current = ctx.state.locator
         if (
             current is None
@@ -195,12 +212,25 @@ class RegionDriftRung:
             return
         estimated = send_estimates(ctx, [loc for loc, _ in _unscoped(_known(ctx), [])])
         self._asked = (ctx, count, estimated)
+        # and the scan re-discovery needs unless the recorded locators agree by themselves
+        # (wasted then): its round trip overlaps theirs too
+        step = ctx.state.step
+        if step.target is not None:
+            with contextlib.suppress(PlaywrightError, ValueError):
+                self._scan = (ctx, self.discoverer.send(ctx.page, _rediscovery_targets(ctx)))
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         try:
             return self._attempt(ctx)
         except _RegionStillThere:
             return None  # not region drift: re-discovery finds the element within its region
+        finally:
+            self._drop_scan()
+
+    def _drop_scan(self) -> None:
+        if self._scan is not None:
+            self._scan[1].drop()
+            self._scan = None
 
     def _attempt(self, ctx: HealContext) -> RungResult | None:
         state = ctx.state
@@ -421,14 +451,16 @@ class RegionDriftRung:
         a container with the element in it, only the recorded rendering of the region is
         gone, not the region: :class:`_RegionStillThere` ends this rung, and re-discovery
         (rung 3) heals within the region without scanning again."""
-        step = ctx.state.step
-        if step.target is None:
+        if ctx.state.step.target is None:
             return [], ""
-        targets = [(0, Target(element=step.target.element), step.action)]
-        if step.target.region is not None:
-            targets.append((1, step.target, step.action))
+        sent, self._scan = self._scan, None
         try:
-            answers = self.discoverer.discover(ctx.page, targets)
+            if sent is not None and sent[0] is ctx:
+                answers = sent[1].result()
+            else:
+                if sent is not None:
+                    sent[1].drop()
+                answers = self.discoverer.discover(ctx.page, _rediscovery_targets(ctx))
         except PlaywrightError as exc:
             return [], f"re-discovery without the region failed: {first_line(exc)}"
         found, within = answers[0], answers.get(1)

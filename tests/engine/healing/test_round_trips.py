@@ -253,10 +253,11 @@ def test_region_drift_asks_the_page_about_every_recorded_locator_at_once(
 def test_the_ladder_sends_region_drift_questions_with_the_alternates_count(
     tab: Page, calls: list[str]
 ) -> None:
-    """The region's count and the estimate of the recorded locators without it are sent at
-    the start of the round, so their round trips overlap the alternates' count of the rung
-    before region drift (all three are needed when a form was renamed: every recorded
-    locator is scoped to it)."""
+    """The region's count, the estimate of the recorded locators without it and the scan
+    re-discovery would need are sent at the start of the round, so their round trips overlap
+    the alternates' count of the rung before region drift (the first three are needed when a
+    form was renamed: every recorded locator is scoped to it). Here the recorded locators
+    agree by themselves: the scan is never read."""
     from pytest_pacts.engine.healing import HealingLadder
 
     tab.set_content(FORM)
@@ -266,15 +267,17 @@ def test_the_ladder_sends_region_drift_questions_with_the_alternates_count(
     installed(tab, calls)
     attempt, result = HealingLadder().heal(ctx)
     assert result is not None and result.accepted, attempt.reason
-    assert calls[:5] == [
+    assert calls[:6] == [
         "sent: looking for the region",
         "sent: the in-page healing 'resolveAll' call",
+        "sent: the in-page discovery scan",
         "counting the candidates",  # the alternates, all scoped to the renamed form
         "looking for the region",  # read: answered meanwhile
         "the in-page healing 'resolveAll' call",  # read
     ], calls
     assert calls.count("looking for the region") == 1, calls
     assert calls.count("the in-page healing 'resolveAll' call") == 1, calls
+    assert "the in-page discovery scan" not in calls, calls  # dropped unread
 
 
 def test_region_drift_reuses_the_rediscovered_gate_for_the_agreed_locator(
