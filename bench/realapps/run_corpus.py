@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
 import sys
 import time
 from collections.abc import Collection, Mapping
@@ -74,6 +75,8 @@ class FlowResult:
     failure: str = ""
     rca: str = ""
     checks: list[StepCheck] = field(default_factory=list)
+    # each step's status and wall time, for the cost of a healed step (:func:`heal_cost`)
+    step_ms: dict[int, tuple[str, float]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -305,6 +308,7 @@ def run_version(
                         failure=render_failure(record) if record.verdict == "fail" else "",
                         rca=record.rca.rca_class.value if record.verdict == "fail" else "",
                         checks=sorted(observer.checks.values(), key=lambda c: c.step),
+                        step_ms={s.index: (s.status, s.duration_ms) for s in record.steps},
                     )
                 )
                 cases.extend(observer.cases)
@@ -418,7 +422,42 @@ def summary(results: list[FlowResult], apps: list[AppSpec]) -> str:
             wrong = sum(r.wrong for r in rs)
             lines.append(f"\n{label}: {sum(r.passed for r in rs)}/{len(rs)} pass ({rate:.1f}%), "
                          f"{wrong} wrong-element actions")  # fmt: skip
+    cost = heal_cost(results, apps)
+    if cost:
+        lines.append("\n" + cost)
     return "\n".join(lines)
+
+
+def heal_cost(results: list[FlowResult], apps: list[AppSpec]) -> str:
+    """Each step healed on a newer version, its wall time minus the same step's on the
+    version the flow was written for (where its cached locator was good): the cost of a heal
+    on real apps (median and p90; issue 13 asks at most 250 ms at the median). The two are
+    different versions of the app, so a page that got slower or faster moves the figure
+    too."""
+    written = {
+        (r.app, r.req_id, i): ms
+        for r in results
+        for a in apps
+        if r.app == a.name and r.version == a.versions[0]
+        for i, (status, ms) in r.step_ms.items()
+        if status == "passed"
+    }
+    extra = sorted(
+        ms - written[(r.app, r.req_id, i)]
+        for r in results
+        for a in apps
+        if r.app == a.name and r.version != a.versions[0]
+        for i, (status, ms) in r.step_ms.items()
+        if status == "healed" and (r.app, r.req_id, i) in written
+    )
+    if not extra:
+        return ""
+    p90 = extra[max(0, -(-9 * len(extra) // 10) - 1)]
+    return (
+        f"healed steps on newer versions: {len(extra)}; each minus the same step on the "
+        f"written-for version: median {statistics.median(extra):+.0f} ms, p90 {p90:+.0f} ms "
+        "(target: median at most +250 ms)"
+    )
 
 
 def main() -> int:

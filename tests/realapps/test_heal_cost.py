@@ -1,0 +1,40 @@
+"""The corpus benchmark's cost of a healed step (``bench/realapps/run_corpus.py``,
+``heal_cost``): each step healed on a newer version against the same step on the version
+its flow was written for."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+from realapps.harness import load_apps  # noqa: E402
+from realapps.run_corpus import FlowResult, heal_cost  # noqa: E402
+
+
+def _flow(version: str, req_id: str, steps: dict[int, tuple[str, float]]) -> FlowResult:
+    return FlowResult(app="datasette", version=version, req_id=req_id, verdict="pass",
+                      healed=0, heal_rungs=[], wrong=0, duration_ms=0.0, step_ms=steps)  # fmt: skip
+
+
+def test_each_healed_step_is_compared_with_the_same_step_where_it_was_written() -> None:
+    apps = load_apps(["datasette"])
+    old, new = apps[0].versions[0], apps[0].versions[-1]
+    results = [
+        _flow(old, "REQ-A", {0: ("passed", 100.0), 1: ("passed", 50.0), 2: ("passed", 80.0)}),
+        _flow(old, "REQ-B", {0: ("passed", 40.0), 1: ("failed", 30.0)}),
+        # healed: +60, +200 and +20 ms; a passed step and a step never passed before: left out
+        _flow(new, "REQ-A", {0: ("healed", 160.0), 1: ("passed", 500.0), 2: ("healed", 280.0)}),
+        _flow(new, "REQ-B", {0: ("healed", 60.0), 1: ("healed", 900.0)}),
+    ]
+    line = heal_cost(results, apps)
+    assert "healed steps on newer versions: 3;" in line
+    assert "median +60 ms, p90 +200 ms" in line
+
+
+def test_no_healed_step_no_line() -> None:
+    apps = load_apps(["datasette"])
+    old = apps[0].versions[0]
+    assert heal_cost([_flow(old, "REQ-A", {0: ("passed", 100.0)})], apps) == ""
