@@ -100,7 +100,6 @@ class SentDiscovery(Generic[K]):
     ) -> None:
         self._discoverer, self._page, self._targets = discoverer, page, targets
         self._steps, self._top = steps, top
-        self.keys = [key for key, _t, _a in targets]
 
     def result(self) -> dict[K, DiscoveryResult]:
         """What :meth:`Discoverer.discover` answers for these targets: the top frame's scan
