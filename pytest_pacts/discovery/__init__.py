@@ -3,7 +3,8 @@
 See docs/discovery.md. The public surface:
 
 - :func:`discover` / :class:`Discoverer`: resolve all pending steps of a page state in one
-  in-page scan per frame, verified through Playwright;
+  in-page scan per frame, verified through Playwright (``Discoverer.send`` begins one whose
+  top-frame scan is already on its way: a :class:`SentDiscovery`);
 - :func:`check_actionable` / :func:`check_locator`: the five-point gate (docs/engine.md) in one
   round trip (shared with the executor);
 - :func:`to_playwright` / :func:`to_code`: render a structured locator for execution or as
@@ -17,13 +18,14 @@ The engine depends on the models and Playwright only, never on pytest (tests/tes
 
 from pytest_pacts.discovery._js import register_bridge
 from pytest_pacts.discovery.actionability import check_actionable, check_locator
-from pytest_pacts.discovery.engine import Discoverer, discover
+from pytest_pacts.discovery.engine import Discoverer, SentDiscovery, discover
 from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import StrategyInfo, UnrenderableLocator
 from pytest_pacts.discovery.suggest import suggest_names
 
 __all__ = [
     "Discoverer",
+    "SentDiscovery",
     "StrategyInfo",
     "UnrenderableLocator",
     "check_actionable",

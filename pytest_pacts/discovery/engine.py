@@ -87,8 +87,8 @@ class _SentScan:
 
 
 class SentDiscovery(Generic[K]):
-    """A discovery begun by :meth:`Discoverer.send`: :meth:`result` answers it (once),
-    :meth:`drop` lets it go unread."""
+    """A discovery begun by :meth:`Discoverer.send`: :meth:`result` answers it (the same
+    answer when asked again), :meth:`drop` lets it go unread."""
 
     def __init__(
         self,
@@ -100,14 +100,18 @@ class SentDiscovery(Generic[K]):
     ) -> None:
         self._discoverer, self._page, self._targets = discoverer, page, targets
         self._steps, self._top = steps, top
+        self._answer: dict[K, DiscoveryResult] | None = None if targets else {}
 
     def result(self) -> dict[K, DiscoveryResult]:
         """What :meth:`Discoverer.discover` answers for these targets: the top frame's scan
-        read, the other frames scanned, every chosen locator verified."""
-        top, self._top = self._top, None
-        if top is None:
-            return {}
-        return self._discoverer._finish(self._page, self._targets, self._steps, top)
+        read, the other frames scanned, every chosen locator verified. Raises
+        ``RuntimeError`` after :meth:`drop`."""
+        if self._answer is None:
+            top, self._top = self._top, None
+            if top is None:
+                raise RuntimeError("this discovery was dropped before it was read")
+            self._answer = self._discoverer._finish(self._page, self._targets, self._steps, top)
+        return self._answer
 
     def drop(self) -> None:
         if self._top is not None:

@@ -42,9 +42,8 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded
+from pytest_pacts.discovery import Discoverer, SentDiscovery, UnrenderableLocator, bounded
 from pytest_pacts.discovery.chain import apply
-from pytest_pacts.discovery.engine import SentDiscovery
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing._common import (
