@@ -32,6 +32,7 @@ def check_actionable(
     still: bool = True,
     rule: Mapping[str, object] | None = None,
     frame: Frame | None = None,
+    settle: bool = False,
 ) -> GateSnapshot:
     """Run the five points on ``target`` in the page: unique, visible (and not covered),
     enabled (and editable for fill/type), stable (two boxes one animation frame apart), scoped.
@@ -59,6 +60,10 @@ def check_actionable(
     gate passes its own, ``engine/gate.py``); without it a failing check always watches two
     frames. ``frame``: the frame that holds the elements, when known: the check then gets
     them through the bridge (``_js.py``) rather than Playwright's selector code in the page.
+    ``settle``: a check that passes also makes sure ``settled`` is observed, watching what is
+    left of two animation frames (after those "stable" watched) when the page was not known
+    quiet already: the executor's readiness for a new page's first action, in the check's own
+    round trip.
     """
     regions: list[ElementHandle] = (
         bounded.call(region, "finding the step's region", region.element_handles)
@@ -79,6 +84,7 @@ def check_actionable(
                 "since": since,
                 "still": still,
                 "rule": dict(rule) if rule is not None else None,
+                "settle": settle,
             },
             # element handles cannot be sent ahead (the bridge's call is); a handle in the
             # page's world has Playwright's selector code there anyway

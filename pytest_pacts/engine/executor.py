@@ -32,6 +32,7 @@ from pytest_pacts.engine.network import ResponseLog, lookup, mask_in, shown
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.waiting import (
     READY_CAP_MS,
+    Readiness,
     epoch_ms,
     now_ms,
     wait_for_change,
@@ -128,6 +129,8 @@ class StepRunner:
         self.responses = responses
         self.checker = Checker(page, finder, responses, resolver.secret_vars)
         self._ready_document: int | None = None  # the document last found ready to act on
+        # readiness whose quiet frames the next gate check watches (``_await_ready``)
+        self._frames_left: _FramesLeft | None = None
         self._marks: dict[int, int] = {}  # step index → the response log's mark at its start
         self._acted = 0  # the mark at the start of the last step that acted
 
@@ -251,9 +254,21 @@ class StepRunner:
                 return found.failure
         elif step.target is not None:
             if step.action is not Action.WAIT:
-                self._await_ready(attempt)
+                # a discovery first reads the whole page: it gets it quiet
+                self._await_ready(attempt, by_check=self.finder.has_locator(step.index))
             keep = self._keep_token(step)
-            located, gate = self._locate_and_gate(step, keep)
+            located, gate = self._locate_and_gate(step, keep, settle=self._frames_left is not None)
+            if self._frames_left is not None:
+                left, self._frames_left = self._frames_left, None
+                if gate is not None and gate.failure is None and not self._seen_quiet(left, gate):
+                    # the check saw the page change: wait for it as readiness does, then check
+                    # the element again on the quiet page
+                    self._note_unready(
+                        attempt,
+                        wait_until_ready(self.page, self.monitor, left.cap_ms, seen_changing=True),
+                        left.cap_ms,
+                    )
+                    located, gate = self._locate_and_gate(step, keep)
             if located.state is not None and located.state.discovery is not None:
                 attempt.notes.extend(located.state.discovery.notes)
             attempt.gate = gate.snapshot if gate is not None else None
@@ -441,24 +456,51 @@ class StepRunner:
             ),
         )
 
-    def _await_ready(self, attempt: Attempt) -> None:
+    def _await_ready(self, attempt: Attempt, *, by_check: bool = False) -> None:
         """Before the first action on a new page (document or route): wait until the page
         is ready by what can be observed (``waiting.wait_until_ready``), so a handler the app
-        binds late does not miss the action. Once per page: later steps act at once."""
+        binds late does not miss the action. Once per page: later steps act at once.
+
+        ``by_check``: the step's gate check comes next; once the page's requests are done, its
+        two quiet frames are left to that check (``run_gate``'s ``settle``), which watches them
+        in its own round trip, over the frames "stable" takes anyway for a pointer action,
+        rather than in a call of their own first (``_seen_quiet``)."""
         document = self.monitor.documents
         if document == self._ready_document:
             return
         cap = min(READY_CAP_MS, self.options.step_timeout_ms / 2)
-        ready = wait_until_ready(self.page, self.monitor, cap)
+        ready = wait_until_ready(self.page, self.monitor, cap, frames=not by_check)
         self._ready_document = self.monitor.documents
+        if ready.frames_left:
+            self._frames_left = _FramesLeft(
+                self.monitor.documents, self.monitor.requests, max(cap - ready.waited_ms, 1.0)
+            )
+            return
+        self._note_unready(attempt, ready, cap)
+
+    @staticmethod
+    def _note_unready(attempt: Attempt, ready: Readiness, cap: float) -> None:
         if not ready.ready:
             attempt.notes.append(
                 f"the page did not settle within {cap:.0f} ms ({ready.open_requests} request(s) "
                 "still open); acted anyway"
             )
 
+    def _seen_quiet(self, left: _FramesLeft, gate: GateOutcome) -> bool:
+        """Readiness's own rule, as far as the gate's check and the monitor observed it: the
+        check saw the page settled (no DOM change for two animation frames, loaded), and the
+        page is still the same document and has started no request since its requests were
+        done."""
+        return (
+            gate.settled is True
+            and self.monitor.documents == left.documents
+            and self.monitor.requests == left.requests
+            and not self.monitor.navigating
+            and not self.monitor.open_requests()
+        )
+
     def _locate_and_gate(
-        self, step: Step, keep: str | None = None
+        self, step: Step, keep: str | None = None, *, settle: bool = False
     ) -> tuple[Located, GateOutcome | None]:
         """Find the step's element and gate it. A locator discovered earlier *in this run*
         for a page state that has changed since (a batch discovery ahead of its step) gets
@@ -484,6 +526,7 @@ class StepRunner:
                 identity=_identity(step, located),
                 trace=self.tracer is not None,
                 keep=keep,
+                settle=settle,
             )
             stale = (
                 gate.failure is not None
@@ -541,6 +584,16 @@ class StepRunner:
             return self.page.url
         except PlaywrightError:
             return ""
+
+
+@dataclass(frozen=True)
+class _FramesLeft:
+    """Readiness whose two quiet frames the next gate check watches: the page's document
+    and request count when its requests were done, and what is left of the cap."""
+
+    documents: int
+    requests: int
+    cap_ms: float
 
 
 def _unresolvable(step: Step, what: str, exc: TemplateError) -> Failure:

@@ -188,6 +188,11 @@ class Finder:
             failure = special_surface(self.page, failure, step, misspelt=bool(suggestions))
         return Located(None, failure, "")
 
+    def has_locator(self, index: int) -> bool:
+        """Will :meth:`locate` answer at once, from a locator it holds, with no discovery?"""
+        state = self.states.get(index)
+        return state is not None and state.locator is not None and not self._bound_elsewhere(index)
+
     def _bound_elsewhere(self, index: int) -> bool:
         """A cached result found ahead of its step (in one batch with an earlier step) on
         another page than the one the step now runs on: an earlier step navigated in

@@ -85,6 +85,9 @@ class GateOutcome:
     snapshot: GateSnapshot | None
     failure: Failure | None
     checks: int
+    # what the last check observed of the page being settled (``observed_settled``); ``None``
+    # when not observed
+    settled: bool | None = None
 
 
 def gate_failure(
@@ -133,6 +136,7 @@ def run_gate(
     identity: Mapping[str, object] | None = None,
     trace: bool = False,
     keep: str | None = None,
+    settle: bool = False,
 ) -> GateOutcome:
     """Check ``locator`` until it passes, or fail with the gate's reason (see module doc).
 
@@ -141,7 +145,9 @@ def run_gate(
     is a structural failure (``not_unique``, cause ``identity_changed``): never acted on,
     handed to healing. ``trace`` also reads the element's text and the document's hash
     (``engine/tracing.py``) in the same round trips. ``keep``: the token under which the
-    page keeps the element that passed (``check_actionable``)."""
+    page keeps the element that passed (``check_actionable``). ``settle``: each check also
+    observes whether the page is settled, watching the frames it takes when the page was not
+    known quiet (the executor's readiness; ``GateOutcome.settled``)."""
     start = now_ms()
     deadline = start + timeout_ms
     settle_after = start + min(settle_ms, timeout_ms)
@@ -158,7 +164,7 @@ def run_gate(
             last = check_actionable(
                 target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace,
                 keep=keep, since=monitor.acted_at, rule=IN_PAGE_RULE,
-                frame=elements_frame(page, locator),
+                frame=elements_frame(page, locator), settle=settle,
             )  # fmt: skip
             observed = observed_settled(last, now_ms() - sent)
         except UnrenderableLocator as exc:
@@ -193,7 +199,7 @@ def run_gate(
             return GateOutcome(last, failure, checks)
         point = blocking_point(last, action)
         if point is None:
-            return GateOutcome(last, None, checks)
+            return GateOutcome(last, None, checks, observed)
         now = now_ms()
         if now < deadline:
             if point.code in TRANSIENT:

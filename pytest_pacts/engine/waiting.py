@@ -245,9 +245,19 @@ class Readiness:
     # answered calls no longer waited on: the page drew two animation frames after their
     # headers and did not read their bodies (a beacon, a call whose answer it ignores)
     unread: int = 0
+    # the page's quiet frames are left to the caller (``frames=False``): the requests are
+    # done, the DOM has not been watched
+    frames_left: bool = False
 
 
-def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_MS) -> Readiness:
+def wait_until_ready(
+    page: Page,
+    monitor: EnvMonitor,
+    cap_ms: float = READY_CAP_MS,
+    *,
+    frames: bool = True,
+    seen_changing: bool = False,
+) -> Readiness:
     """Wait until a page is ready for its first action, by what can be observed: no
     navigation or request of the page in flight, then no DOM change for two animation
     frames; at most ``cap_ms`` (a page that polls or long-polls never settles).
@@ -256,14 +266,23 @@ def wait_until_ready(page: Page, monitor: EnvMonitor, cap_ms: float = READY_CAP_
     the load handler) drop an Enter or a click that comes before; so the first action on a
     new page waits for what the page is still fetching. A page that has loaded and started
     no request since (``EnvMonitor.quiet``) is ready at once, with no round trip.
+
+    ``frames=False`` leaves the DOM's two quiet frames to the caller once the requests are
+    done (``Readiness.frames_left``): the executor has the gate's check watch them, in the
+    check's own round trip (``run_gate``'s ``settle``). With only answered calls open, the
+    frames are watched here all the same (they decide whether the page reads the answers).
+    ``seen_changing``: the caller saw the DOM change (such a check's frames): its quiet frames
+    are watched even when the monitor has seen no request since ``load``.
     """
-    if monitor.quiet:
+    if monitor.quiet and not seen_changing:
         return Readiness(0.0, True, 0)
     start = now_ms()
     deadline = start + cap_ms
     unread = 0
     while True:
         answered = not monitor.navigating and monitor.only_answered()
+        if not frames and not answered and not (monitor.navigating or monitor.open_requests()):
+            return Readiness(now_ms() - start, True, 0, unread, frames_left=True)
         if answered or not (monitor.navigating or monitor.open_requests()):
             started = monitor.requests
             looked = time.monotonic()

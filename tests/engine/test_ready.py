@@ -16,12 +16,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import Browser, Page
 
+from pytest_pacts.discovery import check_actionable
 from pytest_pacts.engine import env
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, watch_changes
 from pytest_pacts.engine.waiting import READY_CAP_MS, Readiness, wait_until_ready
 
-from .helpers import plan, run
+from .helpers import css, plan, run
 
 FORM = """<!doctype html><html><head><meta charset='utf-8'><title>Shop</title></head><body>
 <h1>Search</h1>
@@ -71,6 +72,23 @@ window.addEventListener('load', () => {
   requestAnimationFrame(render);
 });"""
     ),
+    # fetches its data once loaded, then renders it frame by frame, and binds its button's
+    # handler only on its last render (an app that mounts in steps): a click while it
+    # renders is lost
+    "/mounts.html": """<!doctype html><html><head><meta charset='utf-8'><title>Shop</title>
+</head><body><h1>Basket</h1><button id="go">Checkout</button><p id="out"></p><script>
+window.addEventListener('load', () => fetch('/data?delay=100').then((r) => r.text()).then(() => {
+  let left = 8 + Math.floor(Math.random() * 8);
+  const render = () => {
+    document.getElementById('out').dataset.n = left;
+    if (--left > 0) { requestAnimationFrame(render); return; }
+    document.getElementById('go').addEventListener('click', () => {
+      document.getElementById('out').textContent = 'Checking out';
+    });
+  };
+  requestAnimationFrame(render);
+}));
+</script></body></html>""",
     # a call whose answer the page never reads (an analytics beacon, a prefetch): Chromium
     # never finishes a request whose body nobody reads
     "/fire-and-forget.html": FORM % (BIND + "fetch('/beacon').catch(() => {});"),
@@ -223,3 +241,37 @@ def test_a_page_rendering_frame_by_frame_is_ready_on_its_first_quiet_frames(
     # never before two quiet frames (how soon after them is the benchmark's to show:
     # ``bench/bench_overhead.py --profile``, "readiness"; a loaded machine delays frames)
     assert min(late) >= 2, late
+
+
+def test_a_cached_click_waits_until_the_page_stops_rendering(page: Page, server: str) -> None:
+    """With a cached locator, readiness leaves the page's two quiet frames to the gate's
+    check (watched over the frames "stable" takes anyway). A check that saw the page still
+    rendering is not taken for a quiet page: the run waits for it, then clicks, and the
+    handler bound on the last render gets the click."""
+    clicks = (("click", "Checkout", "", "text_visible:Checking out"),)
+    for _ in range(4):
+        record = run(
+            page, plan(server + "/mounts.html", *clicks), options=OPTIONS, pom={0: css("#go")}
+        )
+        assert record.verdict == "pass", record.failed_step
+        assert page.evaluate("document.getElementById('out').dataset.n") == "1"
+
+
+def test_a_check_asked_to_settle_watches_the_frames_a_quiet_page_needs(
+    page: Page, server: str
+) -> None:
+    """``settle``: a passing fill check (which watches no frame for "stable") on a page not
+    known quiet watches two frames itself and says the page is settled; on a page that
+    changes on every frame it says it is not."""
+    page.goto(server + "/plain.html")
+    field = page.locator("#q")
+    since = time.time() * 1000  # acted just now: no quiet spell from before counts
+    quiet = check_actionable(field, "fill", since=since, settle=True)
+    assert quiet.settled is True, quiet
+    assert check_actionable(field, "fill", since=time.time() * 1000).settled is False
+    page.evaluate(
+        "(() => { const tick = () => { document.title = String(Math.random());"
+        " requestAnimationFrame(tick); }; requestAnimationFrame(tick); })()"
+    )
+    busy = check_actionable(field, "fill", since=time.time() * 1000, settle=True)
+    assert busy.settled is False, busy

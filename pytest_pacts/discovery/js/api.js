@@ -156,6 +156,17 @@ async function check(els, opts) {
       watch.frames = watch.frames && more.frames;
       watch.waited += more.waited;
     }
+    if (opts.settle && framed && !quietBefore && watch.waited < 2) {
+      // The executor's readiness before the first action on a new page (``settle``): the
+      // page must be seen unchanged for two animation frames. They are watched here, after
+      // whatever frames "stable" watched, rather than in a call of their own before the
+      // check. A DOM change in them makes the answer "not settled" (the executor then waits
+      // for the page and checks again); without one, what the check saw still holds.
+      let real = watch.waited === 0 || watch.frames;
+      for (let i = watch.waited; i < 2; i++) real = realFrame(await nextFrame()) && real;
+      watch.frames = real;
+      watch.waited = 2;
+    }
   } finally {
     changed = changed || observer.takeRecords().length > 0;
     observer.disconnect();
