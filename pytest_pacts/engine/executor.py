@@ -254,8 +254,10 @@ class StepRunner:
                 return found.failure
         elif step.target is not None:
             if step.action is not Action.WAIT:
-                # a discovery first reads the whole page: it gets it quiet
-                self._await_ready(attempt, by_check=self.finder.has_locator(step.index))
+                # A discovery first reads the whole page: it gets it quiet. So does an element
+                # in an iframe: its check watches the iframe's document, not the page's.
+                held = self.finder.held_locator(step.index)
+                self._await_ready(attempt, by_check=held is not None and not held.frame_path)
             keep = self._keep_token(step)
             located, gate = self._locate_and_gate(step, keep, settle=self._frames_left is not None)
             if self._frames_left is not None:

@@ -28,7 +28,7 @@ from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.surfaces import special_surface
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
-from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.locator import DiscoveryResult, Locator
 from pytest_pacts.models.outcome import Failure, FailureType
 
 # A step that nothing on the page matches (or whose region the page does not mention)
@@ -188,10 +188,13 @@ class Finder:
             failure = special_surface(self.page, failure, step, misspelt=bool(suggestions))
         return Located(None, failure, "")
 
-    def has_locator(self, index: int) -> bool:
-        """Will :meth:`locate` answer at once, from a locator it holds, with no discovery?"""
+    def held_locator(self, index: int) -> Locator | None:
+        """The locator :meth:`locate` will answer with at once, with no discovery; ``None``
+        when it will discover."""
         state = self.states.get(index)
-        return state is not None and state.locator is not None and not self._bound_elsewhere(index)
+        if state is None or state.locator is None or self._bound_elsewhere(index):
+            return None
+        return state.locator
 
     def _bound_elsewhere(self, index: int) -> bool:
         """A cached result found ahead of its step (in one batch with an earlier step) on
