@@ -263,13 +263,15 @@ class StepRunner:
             if self._frames_left is not None:
                 left, self._frames_left = self._frames_left, None
                 if gate is not None and gate.failure is None and not self._seen_quiet(left, gate):
-                    # the check saw the page change: wait for it as readiness does, then check
-                    # the element again on the quiet page
-                    self._note_unready(
-                        attempt,
-                        wait_until_ready(self.page, self.monitor, left.cap_ms, seen_changing=True),
-                        left.cap_ms,
+                    # Not seen settled: wait for the page as readiness does, then check the
+                    # element again. Seen changing, its frames are watched even on a page
+                    # that started no request since ``load``; not observed at all (no frames
+                    # in a page whose scripts are disabled), readiness's own rule applies.
+                    changing = gate.settled is False
+                    ready = wait_until_ready(
+                        self.page, self.monitor, left.cap_ms, seen_changing=changing
                     )
+                    self._note_unready(attempt, ready, left.cap_ms)
                     located, gate = self._locate_and_gate(step, keep)
             if located.state is not None and located.state.discovery is not None:
                 attempt.notes.extend(located.state.discovery.notes)

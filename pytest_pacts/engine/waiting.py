@@ -16,6 +16,22 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.env import EnvMonitor
 
+# Does this world run the callbacks it registers? A page whose scripts are disabled (a context
+# with ``java_script_enabled=False``) runs none: no listener, timer, animation frame or
+# mutation observer callback, so a wait on one never ended (the call reached its deadline and
+# the page was taken for hung). Such a page changes only by being parsed and loaded. The
+# probe is ``callbacksRun`` in discovery/js/actionability.js; its document's own event
+# factory, since libraries replace ``window.Event``.
+_CALLBACKS_RUN = """const callbacksRun = () => {
+  let ran = false;
+  const probe = document.createElement('i');
+  probe.addEventListener('pacts-probe', () => { ran = true; });
+  const event = document.createEvent('Event');
+  event.initEvent('pacts-probe', false, false);
+  probe.dispatchEvent(event);
+  return ran;
+};"""
+
 # Resolves true on the next DOM mutation, false after ``ms`` without one.
 # The next DOM change of the document (or its next readiness step: parsed, loaded, a script
 # or picture loaded), at most
@@ -23,7 +39,14 @@ from pytest_pacts.engine.env import EnvMonitor
 # change the page's watch (``discovery/js/watch.js``) saw after it, or a document newer than
 # it (a navigation that committed meanwhile), answers at once: a probe that ran just before
 # the change must not then wait out the cap for another one.
-_NEXT_CHANGE = """([ms, since]) => new Promise((resolve) => {
+_NEXT_CHANGE = (
+    """([ms, since]) => new Promise((resolve) => {
+"""
+    + _CALLBACKS_RUN
+    + """
+  // without callbacks nothing could wake this wait: answer "no change" at once (the caller
+  // looks at the page's requests again)
+  if (!callbacksRun()) { resolve(false); return; }
   if (since !== null) {
     const seen = globalThis.__pacts_changes;
     if (seen && seen.flush) seen.flush();
@@ -46,6 +69,7 @@ _NEXT_CHANGE = """([ms, since]) => new Promise((resolve) => {
   for (const e of events) document.addEventListener(e, step, true);
   const timer = setTimeout(() => done(false), ms);
 })"""
+)
 
 POLL_CAP_MS = 100.0
 
@@ -118,8 +142,14 @@ def settled_after_check(page: Page, monitor: EnvMonitor, observed: bool | None) 
 # stands in for them. On a shown page the timer firing first means no frame came for a
 # second (a starved renderer on a loaded machine): that is no evidence of quiet, so the
 # answer is "not quiet" and the caller looks again.
-_QUIET_FRAMES = """([state, since]) => new Promise((resolve) => {
+_QUIET_FRAMES = (
+    """([state, since]) => new Promise((resolve) => {
   const ready = () => state ? document.readyState === state : document.readyState !== 'loading';
+"""
+    + _CALLBACKS_RUN
+    + """
+  // no scripts run: nothing but parsing and loading changes the page
+  if (!callbacksRun()) { resolve(ready()); return; }
   const seen = globalThis.__pacts_changes;
   if (seen && seen.flush && ready()) {
     seen.flush();
@@ -141,6 +171,7 @@ _QUIET_FRAMES = """([state, since]) => new Promise((resolve) => {
     observer.disconnect(); resolve(!changed && !missed && ready());
   });
 })"""
+)
 
 READY_CAP_MS = 2_500.0
 
@@ -149,12 +180,17 @@ READY_CAP_MS = 2_500.0
 # after ``since`` (wall-clock ms), or two frames went by here without a change (no quiet
 # spell that began before ``since`` counts).
 # False after ``cap`` ms without that, or when a shown page got no frame for a second (a
-# starved renderer: no evidence of quiet). null without the watch (the caller then asks
-# ``_QUIET_FRAMES``). Where asking for two fresh frames again after every change costs up to
-# two frames more than the page needs, this answers on the first frame it is quiet.
-_QUIET_SOON = """([since, cap]) => new Promise((resolve) => {
+# starved renderer: no evidence of quiet). null without the watch, or in a world that runs
+# no callbacks (the caller then asks ``_QUIET_FRAMES``). Where asking for two fresh frames
+# again after every change costs up to two frames more than the page needs, this answers on
+# the first frame it is quiet.
+_QUIET_SOON = (
+    """([since, cap]) => new Promise((resolve) => {
   const seen = globalThis.__pacts_changes;
-  if (!seen || !seen.flush) { resolve(null); return; }
+"""
+    + _CALLBACKS_RUN
+    + """
+  if (!seen || !seen.flush || !callbacksRun()) { resolve(null); return; }
   const start = performance.now();
   let own = 0;  // frames seen here since the last change
   let last = seen.at;
@@ -182,6 +218,7 @@ _QUIET_SOON = """([since, cap]) => new Promise((resolve) => {
   };
   next();
 })"""
+)
 
 # How long one in-page wait of readiness may last before the run looks at the page's
 # requests again (a request started meanwhile is seen then).

@@ -21,6 +21,7 @@ from pytest_pacts.engine import env
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, watch_changes
 from pytest_pacts.engine.waiting import READY_CAP_MS, Readiness, wait_until_ready
+from pytest_pacts.models.locator import DiscoveryResult
 
 from .helpers import css, plan, run
 
@@ -89,6 +90,10 @@ window.addEventListener('load', () => fetch('/data?delay=100').then((r) => r.tex
   requestAnimationFrame(render);
 }));
 </script></body></html>""",
+    # two static pages, for a context whose scripts are disabled
+    "/static-a.html": "<!doctype html><title>A</title><h1>First</h1><a href='/static-b.html'>Next</a>",
+    "/static-b.html": "<!doctype html><title>B</title><h1>Second</h1><a href='/static-a.html'>Back</a>"
+    "<img src='/slow.png?delay=600' alt=''>",  # parsed, not loaded, when "Back" is clicked
     # a call whose answer the page never reads (an analytics beacon, a prefetch): Chromium
     # never finishes a request whose body nobody reads
     "/fire-and-forget.html": FORM % (BIND + "fetch('/beacon').catch(() => {});"),
@@ -275,3 +280,34 @@ def test_a_check_asked_to_settle_watches_the_frames_a_quiet_page_needs(
     )
     busy = check_actionable(field, "fill", since=time.time() * 1000, settle=True)
     assert busy.settled is False, busy
+
+
+def test_a_page_whose_scripts_are_disabled_is_ready_without_frames(
+    engine_browser: Browser, server: str
+) -> None:
+    """A page whose scripts are disabled runs no callback: no animation frame, timer or
+    observer a wait could watch, and nothing but parsing and loading changes it. Readiness
+    on it (still loading a picture when "Back" is clicked) answered never: its in-page wait
+    reached its deadline, the page was taken for hung and the run failed as an environment
+    fault. It is ready once parsed, with the locators discovered and with them cached (where
+    the check, which watches no frame there either, says nothing about the page settling)."""
+    context = engine_browser.new_context(java_script_enabled=False)
+    context.set_default_timeout(5_000)
+    try:
+        page = context.new_page()
+        rows = (
+            ("click", "Next", "", "text_visible:Second"),
+            ("click", "Back", "", "text_visible:First"),
+        )
+        found: dict[int, DiscoveryResult] = {}
+        for pom in ({}, found):
+            started = time.monotonic()
+            record = run(page, plan(server + "/static-a.html", *rows), options=OPTIONS,
+                         pom=dict(pom), on_discovered=found.__setitem__)  # fmt: skip
+            took_ms = (time.monotonic() - started) * 1000
+            assert record.verdict == "pass", record.rca
+            assert not any(step.notes for step in record.steps), [s.notes for s in record.steps]
+            assert took_ms < min(READY_CAP_MS, OPTIONS.step_timeout_ms / 2), took_ms
+        assert sorted(found) == [0, 1]
+    finally:
+        context.close()
