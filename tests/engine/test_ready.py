@@ -301,13 +301,11 @@ def test_a_page_whose_scripts_are_disabled_is_ready_without_frames(
         )
         found: dict[int, DiscoveryResult] = {}
         for pom in ({}, found):
-            started = time.monotonic()
             record = run(page, plan(server + "/static-a.html", *rows), options=OPTIONS,
                          pom=dict(pom), on_discovered=found.__setitem__)  # fmt: skip
-            took_ms = (time.monotonic() - started) * 1000
             assert record.verdict == "pass", record.rca
+            # no step waited out readiness's cap (it would say so in its notes)
             assert not any(step.notes for step in record.steps), [s.notes for s in record.steps]
-            assert took_ms < min(READY_CAP_MS, OPTIONS.step_timeout_ms / 2), took_ms
         assert sorted(found) == [0, 1]
     finally:
         context.close()
