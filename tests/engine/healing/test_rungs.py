@@ -94,7 +94,13 @@ def test_stability_wait_for_a_moving_button(tab: Page) -> None:
     tab.set_content("""<button id="fly" style="transition: transform 2500ms linear">Fly</button>""")
     plan, state = discovered(tab, "Fly")
     tab.evaluate("""() => { const b = document.querySelector('#fly');
-        b.getBoundingClientRect(); b.style.transform = 'translateX(400px)'; }""")
+        window.__x0 = b.getBoundingClientRect().x; b.style.transform = 'translateX(400px)'; }""")
+    # Moving before the gate looks: on a loaded machine a transform transition can start a
+    # frame or more late (its start time comes from the compositor), and a button that has not
+    # begun to move is stable (a CI run once found it so).
+    tab.wait_for_function(
+        "() => document.querySelector('#fly').getBoundingClientRect().x > window.__x0 + 1"
+    )
     options = EngineOptions(settle_timeout_ms=4_000.0, step_timeout_ms=10_000.0)
     ctx = failing_context(tab, plan, state, options)
     assert ctx.failure.type is FailureType.UNSTABLE
