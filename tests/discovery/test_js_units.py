@@ -154,6 +154,41 @@ def test_similarity_functions(tab: Page) -> None:
     assert _pure(tab, "classSim", ["btn"], ["card"]) == 0
 
 
+@pytest.mark.parametrize(
+    ("recorded", "now"),
+    [
+        ("5 hidden tables", "1 hidden table"),
+        ("1 item left", "2 items left"),
+        ("12 entries", "1 entry"),
+        ("Inbox (3)", "Inbox (12)"),
+        ("Cart [2]", "cart [0]"),
+        ("1,024 results", "7 results"),
+    ],
+)
+def test_a_count_in_the_words_is_data(tab: Page, recorded: str, now: str) -> None:
+    """The same words around another count are the same element's words, as close as a
+    synonym (above the anchor a relocation needs)."""
+    assert _pure(tab, "textSim", recorded, now) == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize(
+    ("recorded", "now"),
+    [
+        ("Page 2", "Page 3"),  # a number after a word names something
+        ("Order 1001", "Order 1002"),
+        ("Step 3 of 5", "Step 4 of 5"),
+        ("Step 3 (2)", "Step 4 (2)"),
+        ("5 hidden tables", "5 hidden views"),  # another word
+        ("(3)", "(4)"),  # nothing but a count
+        ("3 items", "items"),  # a count on one side only
+    ],
+)
+def test_a_number_that_names_something_is_not_a_count(tab: Page, recorded: str, now: str) -> None:
+    """Not raised by the count rule: judged by the words and characters they share (under
+    the 0.9 of a count or a synonym)."""
+    assert _pure(tab, "textSim", recorded, now) < 0.9
+
+
 def test_similarity_of_a_fingerprint_to_itself_and_to_another_element(tab: Page) -> None:
     tab.set_content(
         "<form id='f'><button id='login' class='btn primary'>Log in</button>"

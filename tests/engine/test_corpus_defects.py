@@ -538,3 +538,39 @@ def test_a_heading_is_not_taken_while_a_control_carries_the_name(tab: Page, site
     record = _parameters(tab, site, "sections-v2c.html", v2, found)
     assert tab.evaluate("document.body.dataset.hit") is None
     assert all("now a heading" not in h.reason for s in record.steps for h in s.heals)
+
+
+# -- 8. a count in a link's words ------------------------------------------------------------
+
+# Datasette 1.0 lists fewer hidden tables than 0.59 for the same database: the link under the
+# table list says "1 hidden table" where it said "5 hidden tables". The count is data.
+TABLES = """
+<h1>shop</h1>
+<h2>Tables</h2>
+<ul><li><a href="/shop/orders">orders</a> 30 rows</li>
+    <li><a href="/shop/products">products</a> 240 rows</li></ul>
+<p><a href="/shop?_show_hidden=1" onclick="document.body.dataset.hit = 'hidden'; return false"
+   >{hidden}</a></p>
+"""
+
+
+def _hidden_tables(tab: Page, site: Site, words: str, now: str, name: str) -> RunRecord:
+    tab.goto(site.add(f"{name}-v1.html", TABLES.format(hidden=words)))
+    found = discover(tab, [(0, Target(element=words), Action.CLICK)])[0]
+    assert found.locator is not None
+    v2 = site.add(f"{name}-v2.html", TABLES.format(hidden=now))
+    return run(tab, plan(v2, ("click", words)), pom={0: found}, healer=HealingLadder())
+
+
+def test_a_link_whose_count_changed_heals_to_it(tab: Page, site: Site) -> None:
+    record = _hidden_tables(tab, site, "5 hidden tables", "1 hidden table", "hidden")
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.body.dataset.hit") == "hidden"
+    assert record.steps[0].heals[-1].accepted
+
+
+def test_a_link_whose_number_names_something_else_is_not_healed_to(tab: Page, site: Site) -> None:
+    """A link "Order 1001" is not "Order 1002": a number after a word names the thing."""
+    record = _hidden_tables(tab, site, "Order 1001", "Order 1002", "order")
+    assert record.verdict == "fail"
+    assert tab.evaluate("document.body.dataset.hit") is None

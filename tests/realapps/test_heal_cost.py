@@ -1,6 +1,7 @@
 """The corpus benchmark's cost of a healed step (``bench/realapps/run_corpus.py``,
 ``heal_cost``): each step healed on a newer version against the same step on the version
-its flow was written for."""
+its flow was written for; and its relocation figure (``relocation``): the accepted heal
+rounds' own times."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
 from realapps.harness import load_apps  # noqa: E402
-from realapps.run_corpus import FlowResult, heal_cost  # noqa: E402
+from realapps.run_corpus import FlowResult, heal_cost, relocation  # noqa: E402
 
 
-def _flow(version: str, req_id: str, steps: dict[int, tuple[str, float]]) -> FlowResult:
+def _flow(
+    version: str, req_id: str, steps: dict[int, tuple[str, float]], heal_ms: tuple[float, ...] = ()
+) -> FlowResult:
     return FlowResult(app="datasette", version=version, req_id=req_id, verdict="pass",
-                      healed=0, heal_rungs=[], wrong=0, duration_ms=0.0, step_ms=steps)  # fmt: skip
+                      healed=len(heal_ms), heal_rungs=[], wrong=0, duration_ms=0.0,
+                      step_ms=steps, heal_ms=list(heal_ms))  # fmt: skip
 
 
 def test_each_healed_step_is_compared_with_the_same_step_where_it_was_written() -> None:
@@ -38,3 +42,15 @@ def test_no_healed_step_no_line() -> None:
     apps = load_apps(["datasette"])
     old = apps[0].versions[0]
     assert heal_cost([_flow(old, "REQ-A", {0: ("passed", 100.0)})], apps) == ""
+
+
+def test_relocation_is_every_accepted_heal_rounds_median_and_p90() -> None:
+    results = [
+        _flow("1", "REQ-A", {}, (30.0, 10.0)),
+        _flow("2", "REQ-B", {}, ()),
+        _flow("2", "REQ-C", {}, (20.0, 50.0, 40.0, 60.0, 70.0, 80.0, 90.0, 100.0)),
+    ]
+    line = relocation(results)
+    assert "accepted heal rounds: 10;" in line
+    assert "median 55.0 ms, p90 90.0 ms" in line
+    assert relocation([_flow("1", "REQ-A", {})]) == ""
