@@ -172,6 +172,11 @@ def main() -> int:
         seconds = time.monotonic() - started
         tail = done.stdout.strip().splitlines()[-1:] or ["(no output)"]
         print(f"pytest exit {done.returncode} in {seconds:.0f} s: {tail[0]}")
+        # a requirement that failed is named with its first line: a long run under load
+        # should say which one, not only how many
+        for line in done.stdout.splitlines():
+            if line.startswith(("FAILED ", "ERROR ")):
+                print(f"  {line[:300]}")
         rows: list[dict[str, Any]] = [
             json.loads(line) for line in out.read_text().splitlines() if line.strip()
         ] if out.exists() else []  # fmt: skip

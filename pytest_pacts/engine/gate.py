@@ -56,17 +56,40 @@ GATE_FAILURE: dict[GateCode, FailureType] = {
 }
 
 
-def blocking_point(snapshot: GateSnapshot, action: Action) -> GatePoint | None:
-    """The first failing point this action needs, in gate order."""
+def blocking_point(
+    snapshot: GateSnapshot, action: Action, *, disabled_ok: bool = False
+) -> GatePoint | None:
+    """The first failing point this action needs, in gate order (``disabled_ok``: not the
+    element being disabled, :func:`heal_blocking_point`)."""
     for point in snapshot.points:
         if point.ok or point.code == "skipped":
             continue
         if action.observes and point.code not in SEEN_BY_WAIT:
             continue  # a wait or extract acts on nothing: its element need be there and visible
-        if point.name == "enabled" and point.code == "disabled" and action in NO_ENABLED:
+        disabled = point.name == "enabled" and point.code == "disabled"
+        if disabled and (disabled_ok or action in NO_ENABLED):
             continue
         return point
     return None
+
+
+def heal_blocking_point(
+    snapshot: GateSnapshot, action: Action, failure: FailureType | None = None
+) -> GatePoint | None:
+    """The point that stops a heal candidate: as :func:`blocking_point`, but an element
+    disabled now is not refused. "Enabled" is a state the step's gate waits for, as it
+    waits for "stable" (a form's submit button enabled once its fields are valid): a heal
+    decides which element the step means; the retried step waits for it to be enabled and,
+    when it stays disabled, fails as disabled, not as an element the page no longer has.
+    Nothing is ever done to a disabled element. Once the step's ``failure`` is that its
+    element stayed disabled, another locator of a disabled element changes nothing: refused
+    (the repair rung's wait for enablement decides)."""
+    return blocking_point(snapshot, action, disabled_ok=takes_disabled(failure))
+
+
+def takes_disabled(failure: FailureType | None) -> bool:
+    """Whether healing takes a candidate that is disabled now (:func:`heal_blocking_point`)."""
+    return failure is not FailureType.DISABLED
 
 
 NO_ENABLED = frozenset({Action.HOVER, Action.FOCUS})

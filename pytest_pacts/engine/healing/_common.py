@@ -24,7 +24,13 @@ from pytest_pacts.discovery.payloads import (
 )
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
-from pytest_pacts.engine.gate import NO_ENABLED, SEEN_BY_WAIT, blocking_point
+from pytest_pacts.engine.gate import (
+    NO_ENABLED,
+    SEEN_BY_WAIT,
+    blocking_point,
+    heal_blocking_point,
+    takes_disabled,
+)
 from pytest_pacts.engine.healing._js import (
     call_on_locator,
     count_matches,
@@ -555,30 +561,46 @@ def wait_budget_ms(ctx: HealContext) -> float:
     return min(ctx.options.step_timeout_ms, max(ctx.options.settle_timeout_ms, 1_000.0))
 
 
-def gate_evidence(ctx: HealContext, locator: Locator) -> tuple[bool, str, JSON]:
+def gate_evidence(
+    ctx: HealContext, locator: Locator, *, repair: bool = False
+) -> tuple[bool, str, JSON]:
     """The five-point gate on ``locator``: ok, the reason in words, and the evidence.
 
     Measured by :func:`candidate_gate`: "stable" is left to the step's gate before the
     action, and a candidate that fails only because its box is still moving (a menu sliding
     in) is waited for and checked again, so the choice, and the proposal it opens, does not
-    depend on timing.
+    depend on timing. A candidate disabled now is not refused
+    (:func:`~pytest_pacts.engine.gate.heal_blocking_point`, which says when it is); a
+    ``repair`` of the step's own locator passes only when all the points the action needs
+    pass.
     """
     try:
         gate = candidate_gate(ctx.page, locator, action_of(ctx), wait_ms=wait_budget_ms(ctx))
     except (PlaywrightError, UnrenderableLocator) as exc:
         return False, first_line(exc), {}
-    return gate_answer(ctx, gate)
+    return gate_answer(ctx, gate, repair=repair)
 
 
-def gate_answer(ctx: HealContext, gate: GateSnapshot) -> tuple[bool, str, JSON]:
+def gate_answer(
+    ctx: HealContext, gate: GateSnapshot, *, repair: bool = False
+) -> tuple[bool, str, JSON]:
     """:func:`gate_evidence`'s answer for a gate already measured."""
     evidence: JSON = {"gate_result": gate_json(gate)}
     if gate.box is not None:
         evidence["bounding_box"] = gate.box.model_dump(mode="json")
     # the executor's rule for which points an action needs (hover and focus do not need an
     # enabled element), so a candidate is judged exactly as the retried step will be
-    failed = blocking_point(gate, Action(action_of(ctx)))
-    return failed is None, ("passes the gate" if failed is None else failed.reason), evidence
+    action = Action(action_of(ctx))
+    failed = (
+        blocking_point(gate, action)
+        if repair
+        else heal_blocking_point(gate, action, ctx.failure.type)
+    )
+    if failed is not None:
+        return False, failed.reason, evidence
+    if blocking_point(gate, action) is not None:
+        return True, "passes the gate but is disabled now: the step waits for it", evidence
+    return True, "passes the gate", evidence
 
 
 _probe_ids = itertools.count(1)
@@ -672,7 +694,9 @@ def probe(
     fp = ctx.state.fingerprint
     action = Action(action_of(ctx))
     if gated is not None and (
-        locator.region is not None or gated.count != 1 or blocking_point(gated, action)
+        locator.region is not None
+        or gated.count != 1
+        or heal_blocking_point(gated, action, ctx.failure.type)
     ):
         gated = None
     try:
@@ -693,7 +717,8 @@ def probe(
                 "in_shadow": locator.in_shadow,
                 "observes": action.observes,
                 "seen_by_wait": sorted(SEEN_BY_WAIT),
-                "no_enabled": action in NO_ENABLED,
+                # a candidate disabled now is not refused (heal_blocking_point)
+                "no_enabled": action in NO_ENABLED or takes_disabled(ctx.failure.type),
                 "timeout_ms": wait_budget_ms(ctx),
             },
             "rank": rank,

@@ -142,7 +142,7 @@ def _try_locators(
             )
             continue
         conflict, runner_up, ranking_only = _agreement(ctx, locator, found, probed, probing)
-        reason = f"{what} {locator.describe()} is unique and passes the gate"
+        reason = f"{what} {locator.describe()} is unique and {why}"
         if conflict is not None:
             exact = exact_name(ctx, locator, found, runner_up) if ranking_only else None
             if exact is None:

@@ -405,7 +405,7 @@ class RegionDriftRung:
         if isinstance(moved, str):
             return f"{chosen.description} has the recorded surroundings: {moved}"
         other = rival(fp, moved.fingerprint)
-        failed = moved.gate.failed
+        failed = moved.refused(action, ctx.failure.type)
         if other is not None or failed is not None:
             why = other or (failed.reason if failed else "")
             return f"{chosen.description} has the recorded surroundings, but {why}"

@@ -16,16 +16,18 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_locator
 from pytest_pacts.discovery.payloads import LocateResult, SameGate, checked
-from pytest_pacts.engine.gate import blocking_point
+from pytest_pacts.engine.gate import heal_blocking_point
 from pytest_pacts.engine.healing._js import call_in_frame, call_on_locator
 from pytest_pacts.engine.healing.scoring import Scored
 from pytest_pacts.models.locator import (
     CONFIDENCE,
     Fingerprint,
+    GatePoint,
     GateSnapshot,
     Locator,
     Strategy,
 )
+from pytest_pacts.models.outcome import FailureType
 from pytest_pacts.models.requirement import Action
 
 # Semantic first (it survives restyling); css last.
@@ -49,6 +51,12 @@ class Relocation:
     locator: Locator
     fingerprint: Fingerprint
     gate: GateSnapshot
+
+    def refused(self, action: str, failure: FailureType) -> GatePoint | None:
+        """The gate's point that refuses this candidate for ``action`` in a round healing
+        ``failure``, or ``None`` (:func:`~pytest_pacts.engine.gate.heal_blocking_point`: a
+        disabled element is not refused, the step waits for it)."""
+        return heal_blocking_point(self.gate, Action(action), failure)
 
 
 def render(page: Page, scored: Scored) -> tuple[Locator, Fingerprint] | str:
@@ -121,10 +129,10 @@ def candidate_gate(
     the choice would depend on timing."""
     if gate is None:
         gate = check_locator(page, locator, action, still=False)
-    if blocking_point(gate, Action(action)) is None:
+    if heal_blocking_point(gate, Action(action)) is None:
         return gate
     gate = check_locator(page, locator, action)
-    point = blocking_point(gate, Action(action))
+    point = heal_blocking_point(gate, Action(action))
     if point is not None and point.code == "unstable" and wait_ms > 0:
         call_on_locator(page, locator, "stable", {"timeout_ms": wait_ms})
         gate = check_locator(page, locator, action)

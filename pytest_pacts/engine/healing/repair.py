@@ -76,7 +76,7 @@ class RepairRung:
         except (PlaywrightError, UnrenderableLocator) as exc:
             done = f"repair failed: {first_line(exc)}"
         waited_ms = round((time.perf_counter() - start) * 1000, 1)
-        ok, why, evidence = gate_evidence(ctx, locator)
+        ok, why, evidence = gate_evidence(ctx, locator, repair=True)
         evidence["waited_ms"] = waited_ms
         if ok:
             return RungResult(

@@ -98,7 +98,7 @@ class SimilarityRung:
         evidence["gate_result"] = gate_json(moved.gate)
         if moved.gate.box is not None:
             evidence["bounding_box"] = moved.gate.box.model_dump(mode="json")
-        failed = moved.gate.failed
+        failed = moved.refused(action, ctx.failure.type)
         if failed is not None:
             return done(
                 False,
