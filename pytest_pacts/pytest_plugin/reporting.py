@@ -326,8 +326,13 @@ class Reporting:
         return out
 
     # -- controller -----------------------------------------------------------------------
+    @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if self.is_worker or report.when != "call":
+        if self.is_worker:
+            if report.when == "call":
+                _release(report)
+            return
+        if report.when != "call":
             return
         entry = getattr(report, "pacts", None)
         if isinstance(entry, dict):
@@ -471,6 +476,18 @@ def _opt_str(value: object) -> str | None:
 
 def _relative_to(path: Path, base: Path) -> str:
     return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+
+
+def _release(report: pytest.TestReport) -> None:
+    """A worker's call report, once xdist sent it to the controller (its own
+    ``pytest_runtest_logreport`` runs before this trylast one): the worker keeps the report
+    for the session (pytest-playwright hangs it on the item as ``rep_call``) but needs none
+    of what travelled on it for the controller: the requirement's HTML (about 12 KB), its
+    results entry and the other extras. Kept, a worker grew by them with every requirement
+    it ran."""
+    report.__dict__.pop("pacts", None)
+    if getattr(report, "extras", None):
+        report.extras = []  # type: ignore[attr-defined]
 
 
 def _html_link(config: pytest.Config, path: Path) -> str:

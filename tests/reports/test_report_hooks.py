@@ -177,6 +177,48 @@ def test_items_do_not_keep_their_records_after_teardown(pytester: pytest.Pyteste
     result.stdout.fnmatch_lines(["records kept by items: 0", "verdicts: 3 pass, 1 fail, 0 partial"])
 
 
+def test_workers_do_not_keep_what_their_reports_carried(pytester: pytest.Pytester) -> None:
+    """A worker's call report lives as long as the session (pytest-playwright hangs it on
+    the item); once sent to the controller, the requirement's HTML and results entry on it
+    are let go: kept, a worker grew by about 16 KB with every requirement it ran. The
+    controller still gets them (the HTML report's rows, the run index)."""
+    root = _project(pytester)
+    with (root / "conftest.py").open("a") as conftest:
+        conftest.write(
+            "\n\n@pytest.hookimpl(hookwrapper=True)\n"
+            "def pytest_runtest_makereport(item, call):\n"
+            "    outcome = yield\n"
+            "    setattr(item, 'rep_' + call.when, outcome.get_result())\n\n"
+            "def pytest_sessionfinish(session):\n"
+            "    # not the environment: this test may itself run in an xdist worker\n"
+            "    workerinput = getattr(session.config, 'workerinput', None)\n"
+            "    if workerinput is None:\n"
+            "        return\n"
+            "    worker = workerinput['workerid']\n"
+            "    reports = [getattr(i, 'rep_call', None) for i in session.items]\n"
+            "    reports = [r for r in reports if r is not None]\n"
+            "    kept = sum(hasattr(r, 'pacts') or bool(getattr(r, 'extras', [])) for r in reports)\n"
+            "    with open(f'kept-{worker}.txt', 'w') as f:\n"
+            "        f.write(f'{len(reports)} {kept}')\n"
+        )
+    if "import pytest" not in (root / "conftest.py").read_text():
+        (root / "conftest.py").write_text("import pytest\n" + (root / "conftest.py").read_text())
+    result = pytester.runpytest_subprocess("-n", "2", "--html=report.html", "--self-contained-html")
+    result.assert_outcomes(passed=3, failed=1)
+    counts = [tuple(map(int, p.read_text().split())) for p in root.glob("kept-gw*.txt")]
+    assert sum(ran for ran, _kept in counts) == 4
+    assert sum(kept for _ran, kept in counts) == 0
+    tests = _html_data(root / "report.html")["tests"]
+    assert isinstance(tests, dict)
+    rows = "".join(v[0]["resultsTableRow"][2] for v in tests.values())
+    assert rows.count("col-verdict") == 4
+    extras = json.dumps(tests)
+    assert all(f'data-req-id=\\"{req}\\"' in extras for req in ("REQ-PLAIN-001", "REQ-FAIL-001"))
+    runs = [p for p in (root / "out").iterdir() if p.is_dir()]
+    index = json.loads((runs[0] / "index.json").read_text())
+    assert len(index["requirements"]) == 4
+
+
 def _history(store_path: Path) -> None:
     """Runs of earlier sessions: REQ-HEAL-001 passed twice, then needed a heal."""
     with open_store(store_path) as store:
