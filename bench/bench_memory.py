@@ -120,6 +120,20 @@ def make_project(folder: Path, count: int) -> Path:
     return folder
 
 
+def failures(junit: Path) -> list[str]:
+    """The text of each failed requirement in the run's JUnit file (where it failed and why),
+    so a failure under load can be read, not only counted."""
+    if not junit.exists():
+        return []
+    import xml.etree.ElementTree as ET
+
+    out = []
+    for case in ET.parse(junit).iter("testcase"):
+        for bad in (*case.iter("failure"), *case.iter("error")):
+            out.append(bad.get("message", "") + "\n" + (bad.text or ""))
+    return out
+
+
 def slope_per_100(points: list[tuple[int, int]]) -> float:
     """Least-squares slope of bytes against requirements, per 100 requirements."""
     if len(points) < 2:
@@ -177,6 +191,8 @@ def main() -> int:
         for line in done.stdout.splitlines():
             if line.startswith(("FAILED ", "ERROR ")):
                 print(f"  {line[:300]}")
+        for failure in failures(project / "junit.xml"):
+            print("    " + "\n    ".join(failure.splitlines()[:16]))
         rows: list[dict[str, Any]] = [
             json.loads(line) for line in out.read_text().splitlines() if line.strip()
         ] if out.exists() else []  # fmt: skip

@@ -79,6 +79,10 @@ class FlowResult:
     step_ms: dict[int, tuple[str, float]] = field(default_factory=dict)
     # each accepted heal round's time (the ladder's relocation, :func:`relocation`)
     heal_ms: list[float] = field(default_factory=list)
+    # the truth says this version has no element for one of the flow's steps (a ``null``):
+    # the app removed something the flow uses, so the flow cannot pass as written and the
+    # right outcome is to abstain (:func:`removed_in`)
+    removed: bool = False
 
     @property
     def passed(self) -> bool:
@@ -95,6 +99,11 @@ def load_truth(path: Path) -> Truth:
         }
         for req, s in raw.items()
     }
+
+
+def removed_in(truth: Truth, req_id: str, version: str) -> bool:
+    """Whether the truth gives ``version`` no element (``null``) for a step of the flow."""
+    return any(version in by and by[version] is None for by in truth.get(req_id, {}).values())
 
 
 class TruthObserver:
@@ -312,6 +321,7 @@ def run_version(
                         checks=sorted(observer.checks.values(), key=lambda c: c.step),
                         step_ms={s.index: (s.status, s.duration_ms) for s in record.steps},
                         heal_ms=[h.duration_ms for h in heals],
+                        removed=removed_in(truth, plan.req_id, version),
                     )
                 )
                 cases.extend(observer.cases)
@@ -425,6 +435,9 @@ def summary(results: list[FlowResult], apps: list[AppSpec]) -> str:
             wrong = sum(r.wrong for r in rs)
             lines.append(f"\n{label}: {sum(r.passed for r in rs)}/{len(rs)} pass ({rate:.1f}%), "
                          f"{wrong} wrong-element actions")  # fmt: skip
+    split = runnable(newer)
+    if split:
+        lines.append("\n" + split)
     cost = heal_cost(results, apps)
     if cost:
         lines.append("\n" + cost)
@@ -432,6 +445,26 @@ def summary(results: list[FlowResult], apps: list[AppSpec]) -> str:
     if found:
         lines.append("\n" + found)
     return "\n".join(lines)
+
+
+def runnable(newer: list[FlowResult]) -> str:
+    """The newer versions' flows in two parts: those the version still has every element of
+    (by the truth: the flow can pass as written, healing where the UI drifted) and those a
+    version removed an element of (a ``null`` in the truth: the right outcome is to abstain,
+    and any action there is a wrong element)."""
+    if not any(r.removed for r in newer):
+        return ""
+    kept = [r for r in newer if not r.removed]
+    gone = [r for r in newer if r.removed]
+    rate = 100 * sum(r.passed for r in kept) / max(len(kept), 1)
+    abstained = sum(1 for r in gone if r.verdict == "fail" and r.wrong == 0)
+    return (
+        f"newer versions, flows whose every element the version still has (truth): "
+        f"{sum(r.passed for r in kept)}/{len(kept)} pass ({rate:.1f}%), "
+        f"{sum(r.wrong for r in kept)} wrong-element actions; flows with an element the "
+        f"version removed (truth null): {len(gone)}, {abstained} abstained, "
+        f"{sum(r.passed for r in gone)} passed, {sum(r.wrong for r in gone)} wrong-element actions"
+    )
 
 
 def _p90(values: list[float]) -> float:

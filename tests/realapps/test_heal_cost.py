@@ -54,3 +54,27 @@ def test_relocation_is_every_accepted_heal_rounds_median_and_p90() -> None:
     assert "accepted heal rounds: 10;" in line
     assert "median 55.0 ms, p90 90.0 ms" in line
     assert relocation([_flow("1", "REQ-A", {})]) == ""
+
+
+def test_flows_whose_element_a_version_removed_are_counted_apart() -> None:
+    from realapps.run_corpus import removed_in, runnable
+
+    truth = {"REQ-A": {1: {"1": "#a", "2": "#a2"}, 2: {"1": "#b", "2": None}}, "REQ-B": {}}
+    assert removed_in(truth, "REQ-A", "2") and not removed_in(truth, "REQ-A", "1")
+    assert not removed_in(truth, "REQ-B", "2") and not removed_in(truth, "REQ-C", "2")
+    newer = [
+        _flow("2", "REQ-A", {}),
+        _flow("2", "REQ-B", {}),
+        _flow("2", "REQ-C", {}),
+        _flow("2", "REQ-D", {}),
+    ]
+    newer[1].verdict = "fail"
+    newer[2].removed = True
+    newer[2].verdict = "fail"
+    newer[3].removed = True
+    newer[3].verdict = "fail"
+    newer[3].wrong = 1  # acted where the version has no right element
+    line = runnable(newer)
+    assert "still has (truth): 1/2 pass (50.0%), 0 wrong-element actions" in line
+    assert "removed (truth null): 2, 1 abstained, 0 passed, 1 wrong-element actions" in line
+    assert runnable(newer[:2]) == ""
