@@ -35,6 +35,14 @@ def _project(pytester: pytest.Pytester, extra_ini: str = "") -> Path:
     return root
 
 
+def _project_with(pytester: pytest.Pytester, conftest: str) -> Path:
+    """:func:`_project` with ``conftest`` (hooks) added to its conftest."""
+    root = _project(pytester)
+    path = root / "conftest.py"
+    path.write_text(f"{path.read_text()}\n\nimport pytest\n\n\n{conftest}")
+    return root
+
+
 def _properties(xml_path: Path) -> dict[str, dict[str, str]]:
     tree = ET.parse(xml_path)
     out: dict[str, dict[str, str]] = {}
@@ -164,14 +172,13 @@ def test_without_pytest_html_and_terminal_summary(pytester: pytest.Pytester) -> 
 def test_items_do_not_keep_their_records_after_teardown(pytester: pytest.Pytester) -> None:
     """Items live as long as the session: a record kept by its item after it was reported
     made a worker grow by every requirement it ran (12 MiB per 100 requirements)."""
-    root = _project(pytester)
-    with (root / "conftest.py").open("a") as conftest:
-        conftest.write(
-            "\n\ndef pytest_sessionfinish(session):\n"
-            "    kept = sum(RUN_KEY in item.stash for item in session.items)\n"
-            "    session.config.pluginmanager.get_plugin('terminalreporter').write_line(\n"
-            "        f'records kept by items: {kept}')\n"
-        )
+    _project_with(
+        pytester,
+        "def pytest_sessionfinish(session):\n"
+        "    kept = sum(RUN_KEY in item.stash for item in session.items)\n"
+        "    session.config.pluginmanager.get_plugin('terminalreporter').write_line(\n"
+        "        f'records kept by items: {kept}')\n",
+    )
     result = pytester.runpytest_subprocess("-p", "no:html")
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["records kept by items: 0", "verdicts: 3 pass, 1 fail, 0 partial"])
@@ -182,27 +189,24 @@ def test_workers_do_not_keep_what_their_reports_carried(pytester: pytest.Pyteste
     the item); once sent to the controller, the requirement's HTML and results entry on it
     are let go: kept, a worker grew by about 16 KB with every requirement it ran. The
     controller still gets them (the HTML report's rows, the run index)."""
-    root = _project(pytester)
-    with (root / "conftest.py").open("a") as conftest:
-        conftest.write(
-            "\n\n@pytest.hookimpl(hookwrapper=True)\n"
-            "def pytest_runtest_makereport(item, call):\n"
-            "    outcome = yield\n"
-            "    setattr(item, 'rep_' + call.when, outcome.get_result())\n\n"
-            "def pytest_sessionfinish(session):\n"
-            "    # not the environment: this test may itself run in an xdist worker\n"
-            "    workerinput = getattr(session.config, 'workerinput', None)\n"
-            "    if workerinput is None:\n"
-            "        return\n"
-            "    worker = workerinput['workerid']\n"
-            "    reports = [getattr(i, 'rep_call', None) for i in session.items]\n"
-            "    reports = [r for r in reports if r is not None]\n"
-            "    kept = sum(hasattr(r, 'pacts') or bool(getattr(r, 'extras', [])) for r in reports)\n"
-            "    with open(f'kept-{worker}.txt', 'w') as f:\n"
-            "        f.write(f'{len(reports)} {kept}')\n"
-        )
-    if "import pytest" not in (root / "conftest.py").read_text():
-        (root / "conftest.py").write_text("import pytest\n" + (root / "conftest.py").read_text())
+    root = _project_with(
+        pytester,
+        "@pytest.hookimpl(hookwrapper=True)\n"
+        "def pytest_runtest_makereport(item, call):\n"
+        "    outcome = yield\n"
+        "    setattr(item, 'rep_' + call.when, outcome.get_result())\n\n"
+        "def pytest_sessionfinish(session):\n"
+        "    # not the environment: this test may itself run in an xdist worker\n"
+        "    workerinput = getattr(session.config, 'workerinput', None)\n"
+        "    if workerinput is None:\n"
+        "        return\n"
+        "    worker = workerinput['workerid']\n"
+        "    reports = [getattr(i, 'rep_call', None) for i in session.items]\n"
+        "    reports = [r for r in reports if r is not None]\n"
+        "    kept = sum(hasattr(r, 'pacts') or bool(getattr(r, 'extras', [])) for r in reports)\n"
+        "    with open(f'kept-{worker}.txt', 'w') as f:\n"
+        "        f.write(f'{len(reports)} {kept}')\n",
+    )
     result = pytester.runpytest_subprocess("-n", "2", "--html=report.html", "--self-contained-html")
     result.assert_outcomes(passed=3, failed=1)
     counts = [tuple(map(int, p.read_text().split())) for p in root.glob("kept-gw*.txt")]
