@@ -574,3 +574,23 @@ def test_a_link_whose_number_names_something_else_is_not_healed_to(tab: Page, si
     record = _hidden_tables(tab, site, "Order 1001", "Order 1002", "order")
     assert record.verdict == "fail"
     assert tab.evaluate("document.body.dataset.hit") is None
+
+
+def test_a_cached_element_whose_count_changed_is_still_the_same_element(
+    tab: Page, site: Site
+) -> None:
+    """The gate's identity check on a cached locator takes another count for drift, as
+    healing does: the link found by its test id still says the recorded words around
+    another count, so the step acts at once, with no heal round (before: "it is now a
+    '1 hidden table', recorded as '5 hidden tables'", a heal round, then a proposal)."""
+    link = '<a href="/shop?_show_hidden=1" data-testid="nav-extra" onclick="{click}">{words}</a>'
+    click = "document.body.dataset.hit = 'hidden'; return false"
+    tab.goto(site.add("count-v1.html", link.format(click=click, words="5 hidden tables")))
+    found = discover(tab, [(0, Target(element="5 hidden tables"), Action.CLICK)])[0]
+    by_test_id = next(a for a in (found.locator, *found.alternates) if a and a.test_id)
+    pom = {0: found.model_copy(update={"locator": by_test_id, "alternates": ()})}
+    v2 = site.add("count-v2.html", link.format(click=click, words="1 hidden table"))
+    record = run(tab, plan(v2, ("click", "5 hidden tables")), pom=pom, healer=HealingLadder())
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.body.dataset.hit") == "hidden"
+    assert not record.steps[0].heals

@@ -8,8 +8,8 @@
 // Imports (see discovery/_js.py: one module per file).
 const { installWatch } = modules.watch;
 const {
-  TEST_ID_ATTRS, norm, tokens, parentOf, elMatches, containsComposed, inShadow, isEditableType,
-  isCheckable, isSelectable, describeElement
+  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, parentOf, elMatches, containsComposed, inShadow,
+  isEditableType, isCheckable, isSelectable, describeElement
 } = modules.dom;
 
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
@@ -384,7 +384,8 @@ async function checkActionable(items, roleOf, watch) {
 // fingerprint's strongest attributes, run with the gate (same round trip). ``id``: {fp,
 // words} (the recorded fingerprint and the step's element words). Returns null when it is
 // the same element (or cannot be told), else why not. Legitimate drift passes: case,
-// spacing, punctuation, an added icon's word, a longer name that keeps the old words
+// spacing, punctuation, another count ("5 hidden tables" ~ "1 hidden table", dom.js's
+// sameBesideCounts), an added icon's word, a longer name that keeps the old words
 // ("Save" ~ "Save changes") on an element of the same tag. The step's words naming the
 // element, by a name or an identifier (id, name, test id), also keep it.
 const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
@@ -411,6 +412,7 @@ function identityChange(el, id, dom) {
     const A = tokens(a); const B = tokens(b);
     if (!A.length || !B.length) return false;
     if (A.join('') === B.join('')) return true;
+    if (sameBesideCounts(a, b)) return true;  // "Inbox (3)" ~ "Inbox (4)": a count is data
     const [small, big] = A.length <= B.length ? [A, B] : [B, A];
     return sameTag && small.every((w) => big.includes(w));
   };

@@ -41,6 +41,30 @@ function tokens(s) {
     .toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
+// A count is data, not a name: a number that starts the words ("5 hidden tables", "1 item
+// left") and a number alone in brackets after words ("Inbox (3)", "Cart [2]"). A number
+// after a word without brackets names something ("Page 2", "Order 1001", "Step 3 of 5") and
+// is kept. Answers the words with each count as '#', or null when there is no count.
+const COUNT_FIRST = /^\s*\d[\d,.]*(?=\s+\p{L})/u;
+const COUNT_BADGE = /[([]\s*\d[\d,.]*\s*[)\]]/gu;
+function counted(s) {
+  const masked = String(s).replace(COUNT_FIRST, '#').replace(COUNT_BADGE, ' # ');
+  return masked === String(s) ? null : low(masked).split(/[^\p{L}\p{N}#]+/u).filter(Boolean);
+}
+// One word and its plural ("table" ~ "tables", "box" ~ "boxes", "entry" ~ "entries").
+function sameNoun(a, b) {
+  if (a === b) return true;
+  const [s, l] = a.length < b.length ? [a, b] : [b, a];
+  return l === `${s}s` || l === `${s}es` || (s.endsWith('y') && l === `${s.slice(0, -1)}ies`);
+}
+// The same words around different counts ("5 hidden tables" ~ "1 hidden table"): both
+// show a count, and every other word is the same (a noun may change its number with it).
+function sameBesideCounts(a, b) {
+  const A = counted(a); const B = counted(b);
+  if (!A || !B || A.length !== B.length || !A.some((w) => w !== '#')) return false;
+  return A.every((w, i) => (w === '#') === (B[i] === '#') && sameNoun(w, B[i]));
+}
+
 function parentOf(el) {
   if (el.parentElement) return el.parentElement;
   const root = el.parentNode;
@@ -512,7 +536,8 @@ function toJson(value, depth = 0) {
 // Exports: what the later files use.
 return {
   toJson,
-  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, elMatches,
+  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, sameBesideCounts,
+  parentOf, elMatches,
   containsComposed, inShadow, allElements, tag, inputType, makeDom, isEditableType, isCheckable,
   isSelectable, isClickable, compatibility, describeElement
 };

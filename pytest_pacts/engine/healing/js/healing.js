@@ -11,7 +11,7 @@
 // Imports (see discovery/_js.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, tokens, parentOf, containsComposed, inShadow, allElements, tag,
-  makeDom, compatibility, describeElement, toJson
+  makeDom, compatibility, describeElement, toJson, sameBesideCounts
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, checkActionable } = modules.actionability;
 const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
@@ -64,30 +64,6 @@ function setDice(a, b) {
   let inter = 0;
   for (const w of a) { const j = B.indexOf(w); if (j >= 0) { inter++; B.splice(j, 1); } }
   return (2 * inter) / (a.length + b.length);
-}
-
-// A count is data, not a name: a number that starts the words ("5 hidden tables", "1 item
-// left") and a number alone in brackets after words ("Inbox (3)", "Cart [2]"). A number
-// after a word without brackets names something ("Page 2", "Order 1001", "Step 3 of 5") and
-// is kept. Answers the words with each count as '#', or null when there is no count.
-const COUNT_FIRST = /^\s*\d[\d,.]*(?=\s+\p{L})/u;
-const COUNT_BADGE = /[([]\s*\d[\d,.]*\s*[)\]]/gu;
-function counted(s) {
-  const masked = String(s).replace(COUNT_FIRST, '#').replace(COUNT_BADGE, ' # ');
-  return masked === String(s) ? null : low(masked).split(/[^\p{L}\p{N}#]+/u).filter(Boolean);
-}
-// One word and its plural ("table" ~ "tables", "box" ~ "boxes", "entry" ~ "entries").
-function sameNoun(a, b) {
-  if (a === b) return true;
-  const [s, l] = a.length < b.length ? [a, b] : [b, a];
-  return l === `${s}s` || l === `${s}es` || (s.endsWith('y') && l === `${s.slice(0, -1)}ies`);
-}
-// The same words around different counts ("5 hidden tables" ~ "1 hidden table"): both
-// show a count, and every other word is the same (a noun may change its number with it).
-function sameBesideCounts(a, b) {
-  const A = counted(a); const B = counted(b);
-  if (!A || !B || A.length !== B.length || !A.some((w) => w !== '#')) return false;
-  return A.every((w, i) => (w === '#') === (B[i] === '#') && sameNoun(w, B[i]));
 }
 
 // Token-level and fuzzy text similarity: case and spacing never matter ("Add to cart" ~
