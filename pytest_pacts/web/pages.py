@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
+from jinja2 import Environment, FileSystemLoader
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
@@ -20,7 +21,16 @@ from pytest_pacts.web.context import observer, read, signed_in
 from pytest_pacts.web.errors import Forbidden, Invalid, NotFound
 from pytest_pacts.web.security import COOKIE, same_origin
 
-TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+# Every value is escaped whatever the template's suffix: Starlette's default environment
+# escapes only *.html/*.htm/*.xml templates (jinja2.select_autoescape), and these are
+# *.html.j2. No template uses |safe or Markup (tests/web/test_injection.py).
+TEMPLATES = Jinja2Templates(
+    env=Environment(
+        loader=FileSystemLoader(Path(__file__).parent / "templates"),
+        autoescape=True,
+        auto_reload=False,
+    )
+)
 PAGE_SIZE = 50
 
 
