@@ -59,6 +59,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the project folder runs start in and artifact paths are relative to (default: .)",
     )
     parser.add_argument(
+        "--report-dir",
+        default=".pacts/reports",
+        metavar="DIR",
+        help="the project's report folder (its pacts_report_dir), relative to --project; "
+        "files are served only from inside it (default: .pacts/reports)",
+    )
+    parser.add_argument(
         "--secret-var",
         action="append",
         default=[],
@@ -102,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             root=root,
             secret_vars=args.secret_var,
+            report_dir=args.report_dir,
             access_log=not args.no_access_log,
         )
     except Unavailable as exc:

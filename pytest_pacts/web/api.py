@@ -118,12 +118,13 @@ async def artifact_file(request: Request) -> Response:
     run_id = _id(request, "run_id")
     position = _id(request, "position")
     name = str(request.path_params["name"])
-    folder = await read(request, observer(request).projection.artifact_folder, run_id, position)
-    path = await run_in_threadpool(inside, folder, name)
+    projection = observer(request).projection
+    folder = await read(request, projection.artifact_folder, run_id, position)
+    path = await run_in_threadpool(inside, projection.reports_folder, folder, name)
     if path is None:
         raise NotFound(
-            f"run #{run_id} has no artifact {name!r}: only files inside the run's artifact "
-            f"folder are served (GET /api/artifacts/{run_id} lists them)"
+            f"run #{run_id} has no artifact {name!r}: only files of the run inside the "
+            f"project's report folder are served (GET /api/artifacts/{run_id} lists them)"
         )
     return FileResponse(path, headers={"X-Content-Type-Options": "nosniff"})
 

@@ -107,7 +107,11 @@ class ArtifactView(_DTO):
     size_bytes: int | None
     sha256: str | None
     media_type: str
-    url: str | None = Field(description="Where to fetch it; None when the file is gone.")
+    url: str | None = Field(description="Where to fetch it; None when the file is not served.")
+    note: str | None = Field(
+        default=None,
+        description='Why there is no url: "gone", or "outside the report folder: not served".',
+    )
 
 
 class ArtifactList(_DTO):

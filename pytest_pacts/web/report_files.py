@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from pytest_pacts.web.security import within
+
 REPORTS_DIR = Path(".pacts") / "reports"
 SAME_START = timedelta(seconds=2)
 MAX_JSON_BYTES = 20 * 1024 * 1024
@@ -55,10 +57,11 @@ def _when(text: object) -> datetime | None:
 
 
 class ReportIndex:
-    """The report files of stored runs, read from the run indexes under a project."""
+    """The report files of stored runs, read from the run indexes in ``folder`` (the
+    project's resolved report folder); a file an index names outside it is ignored."""
 
-    def __init__(self, root: Path) -> None:
-        self._folder = root / REPORTS_DIR
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
         self._lock = threading.Lock()
         self._cache: dict[Path, tuple[float, object]] = {}
 
@@ -97,7 +100,10 @@ class ReportIndex:
                 record = entry.get("record")
                 if not isinstance(record, str):
                     continue
-                verdict = self._cached(Path(record))
+                record_path = within(self._folder, Path(record))
+                if record_path is None:
+                    continue
+                verdict = self._cached(record_path)
                 if not isinstance(verdict, dict):
                     continue
                 start = _when(verdict.get("started_at"))

@@ -8,9 +8,11 @@
   ``SameSite=Strict`` cookie, and then each write also carries the CSRF token of the page in
   the ``X-Pacts-CSRF`` header, which a cross-site form or image cannot set. A request whose
   ``Origin`` is not this server is refused either way.
-- Artifacts are served only from inside the run's artifact folder: a name that is
-  absolute, has a ``..`` part (also percent-encoded: the router decodes before we check),
-  or resolves (through a symlink) outside the folder is refused.
+- Artifacts are served only from inside the report folder of the server's own project
+  (``<project>/.pacts/reports``, resolved once at start), whatever the store or a report
+  index says: a name that is absolute or has a ``..`` part (also percent-encoded: the
+  router decodes before we check) is refused, and the file, resolved with every symlink
+  followed (a run folder replaced by a symlink, a symlinked file), must lie inside it.
 """
 
 from __future__ import annotations
@@ -82,15 +84,25 @@ def same_origin(origin: str | None, host: str | None, scheme: str) -> bool:
     return host is not None and origin == f"{scheme}://{host}"
 
 
-def inside(folder: Path, name: str) -> Path | None:
-    """The file ``name`` names inside ``folder``, or ``None`` when it would leave it."""
+def within(reports: Path, path: Path) -> Path | None:
+    """``path`` with every symlink followed, when that is a file inside ``reports`` (the
+    resolved report folder of the server's project); else ``None``."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # missing, a symlink loop, unreadable
+        return None
+    if not target.is_relative_to(reports) or not target.is_file():
+        return None
+    return target
+
+
+def inside(reports: Path, folder: Path, name: str) -> Path | None:
+    """The file ``name`` names inside ``folder``, or ``None`` when the name would leave the
+    folder or the file (symlinks followed: the folder's own, the file's) is not inside
+    ``reports``. The folder comes from the store, so it never serves as the root."""
     if not name or "\x00" in name or "\\" in name:
         return None
     pure = PurePosixPath(name)
     if pure.is_absolute() or any(part in ("..", "") for part in name.split("/")):
         return None
-    base = folder.resolve()
-    target = (base / pure).resolve()
-    if not target.is_relative_to(base) or not target.is_file():
-        return None
-    return target
+    return within(reports, folder / pure)

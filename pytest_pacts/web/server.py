@@ -46,13 +46,20 @@ def build(
     root: Path,
     token: str | None = None,
     secret_vars: Iterable[str] = (),
+    report_dir: str | None = None,
 ) -> Built:
     """The observer app over ``store_target``; ``token`` defaults to ``$PACTS_SERVE_TOKEN``,
-    else a new random one."""
+    else a new random one; ``report_dir`` (default ``.pacts/reports``, relative to ``root``)
+    is the only folder files are served from."""
     given = token or os.environ.get(TOKEN_ENV, "").strip() or None
     guard = Guard(given or new_token())
     secrets = [guard.token, *environment_secrets(os.environ, secret_vars)]
-    projection = open_projection(store_target, root=root, secrets=secrets)
+    projection = open_projection(
+        store_target,
+        root=root,
+        reports=Path(report_dir) if report_dir else None,
+        secrets=secrets,
+    )
     launcher = Launcher(root, store_target, mask=projection.mask)
     state = Observer(projection=projection, launcher=launcher, guard=guard, root=root)
     return Built(create_app(state), state, token_generated=given is None)
@@ -80,11 +87,12 @@ def serve(
     port: int,
     root: Path,
     secret_vars: Iterable[str] = (),
+    report_dir: str | None = None,
     out: TextIO = sys.stdout,
     access_log: bool = True,
 ) -> None:
     """Serve until Ctrl-C (SIGINT) or SIGTERM; then stop launched runs and close the store."""
-    built = build(store_target, root=root, secret_vars=secret_vars)
+    built = build(store_target, root=root, secret_vars=secret_vars, report_dir=report_dir)
     try:
         sock = bind(host, port)
         bound_port = sock.getsockname()[1]

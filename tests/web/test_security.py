@@ -13,7 +13,7 @@ import pytest
 
 from pytest_pacts.store import open_store
 
-from .conftest import TOKEN, Filled, Server, serving
+from .conftest import TOKEN, Filled, Server, make_project, serving
 
 WRITES = (
     "/api/run",
@@ -120,6 +120,54 @@ def test_artifact_paths_cannot_leave_the_run_folder(
     for path in (f"/api/artifacts/{run_id}/99/{name}", f"/api/artifacts/{run_id}/{name}"):
         status, body = _raw_get(sqlite_server, path)
         assert status == 404 and b"SQLite format" not in body
+
+
+def test_only_files_inside_the_projects_report_folder_are_served(
+    filled: Filled, tmp_path: Path
+) -> None:
+    """The store (or a report index) may name any path; the folder served from is never
+    taken from it: a file is served only when, with every symlink followed, it lies in
+    the report folder of the server's own project. Observed before: a store row naming
+    /etc/hostname made /etc/passwd and /etc/shadow answer 200."""
+    project = make_project(tmp_path / "project")
+    reports = project / ".pacts" / "reports"
+    shots = reports / "20260101T000000Z-aaaaaa" / "screenshots"
+    shots.mkdir(parents=True)
+    own = shots / "own.png"
+    own.write_bytes(b"\x89PNG\r\n\x1a\n own")
+    (shots / "out.png").symlink_to("/etc/passwd")  # a file of a run folder, linked out
+    (reports / "swapped").symlink_to("/etc", target_is_directory=True)  # a run folder, swapped
+    db = project / ".pacts" / "pacts.db"
+    db.write_bytes(filled.db.read_bytes())
+    outside = {
+        "stored": "/etc/hostname",
+        "swapped": str(reports / "swapped" / "hostname"),
+        "linked": str(shots / "out.png"),
+        "relative": "../../../../../../../../etc/hostname",
+    }
+    with open_store(db) as store:
+        run = store.runs.begin("s", "REQ-FILES-001")
+        store.runs.add_artifact(run.id, "screenshot_own", str(own))
+        for kind, path in outside.items():
+            store.runs.add_artifact(run.id, kind, path)
+        store.runs.finish(run.id, verdict="fail", rca_class="data_issue")
+    with serving(str(db), project) as server:
+        listing = server.client.get(f"/api/artifacts/{run.id}").json()
+        by_kind = {a["kind_label"]: a for a in listing["artifacts"]}
+        mine = by_kind["Own (screenshot)"]
+        assert server.client.get(mine["url"]).content == own.read_bytes()
+        for kind in outside:
+            shown = by_kind[kind.capitalize()]
+            assert shown["url"] is None and shown["size_bytes"] is None, shown
+            assert shown["sha256"] is None and "not served" in shown["note"], shown
+        assert "not served" in server.client.get(f"/runs/{run.id}").text
+        names = ["hostname", "passwd", "shadow", "out.png", "../passwd", "%2e%2e/passwd"]
+        names += ["%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/etc/passwd", "%2Fetc%2Fpasswd"]
+        for position in range(len(listing["folders"]) + 1):
+            for name in names:
+                status, body = _raw_get(server, f"/api/artifacts/{run.id}/{position}/{name}")
+                assert status in (400, 404), (position, name, status, body[:100])
+                assert b"root:" not in body, (position, name)
 
 
 def test_bodies_are_validated_with_clear_errors(sqlite_server: Server) -> None:

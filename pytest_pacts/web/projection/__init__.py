@@ -29,14 +29,18 @@ class Projection(RunViews, ProposalViews):
     review in :mod:`.proposals`, labels in :mod:`.labels`)."""
 
 
-def open_projection(target: str, *, root: Path, secrets: Iterable[str] = ()) -> Projection:
+def open_projection(
+    target: str, *, root: Path, reports: Path | None = None, secrets: Iterable[str] = ()
+) -> Projection:
     """A projection over the store at ``target`` (file path or DSN), which it owns; the
     store's password is masked too. Raises :class:`Unavailable` when it cannot be opened."""
     try:
         store = open_store(target)
     except (StoreError, OSError, ValueError) as exc:
         raise Unavailable(f"cannot open the store: {_first_line(str(exc))}") from None
-    return Projection(store, root=root, secrets=[*secrets, *store_secrets(target)], owns=True)
+    return Projection(
+        store, root=root, reports=reports, secrets=[*secrets, *store_secrets(target)], owns=True
+    )
 
 
 __all__ = ["Projection", "environment_secrets", "open_projection", "store_secrets"]

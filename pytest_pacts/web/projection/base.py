@@ -21,7 +21,7 @@ from pytest_pacts.web.errors import NotFound, Unavailable
 from pytest_pacts.web.projection.labels import (
     _first_line,
 )
-from pytest_pacts.web.report_files import ReportIndex
+from pytest_pacts.web.report_files import REPORTS_DIR, ReportIndex
 
 D = TypeVar("D", bound=BaseModel)
 
@@ -30,17 +30,27 @@ class ProjectionBase:
     """The store, the masking and the lookups every part of the projection shares.
 
     ``root`` is the project folder: artifact paths the store holds relative to it are
-    resolved there. ``secrets`` are masked in every DTO (see the package's docstring).
+    resolved there. ``reports`` is its report folder (default ``.pacts/reports`` under
+    it), resolved once here: only files inside it are measured, hashed or served, whatever
+    path the store or a report index names. ``secrets`` are masked in every DTO (see the
+    package's docstring).
     """
 
     def __init__(
-        self, store: Store, *, root: Path, secrets: Iterable[str] = (), owns: bool = False
+        self,
+        store: Store,
+        *,
+        root: Path,
+        reports: Path | None = None,
+        secrets: Iterable[str] = (),
+        owns: bool = False,
     ) -> None:
         self._store = store
         self._root = root.resolve()
+        self.reports_folder = (self._root / (reports or REPORTS_DIR)).resolve()
         self._redactor = Redactor(secrets)
         self._owns = owns
-        self._reports = ReportIndex(self._root)
+        self._reports = ReportIndex(self.reports_folder)
 
     def close(self) -> None:
         """Close the store if this projection opened it."""

@@ -37,6 +37,7 @@ from pytest_pacts.web.projection.labels import (
     _words,
     proposal_summary,
 )
+from pytest_pacts.web.security import within
 
 
 class RunViews(ProjectionBase):
@@ -185,7 +186,8 @@ class RunViews(ProjectionBase):
         heals: dict[tuple[int, int], dict[str, str]] = {}
         for kind, _label, path in files:
             match = _HEAL_SHOT.match(kind)
-            if match and path.is_file():  # a screenshot deleted since shows as missing
+            # a screenshot deleted since shows as missing, one outside the reports is not shown
+            if match and within(self.reports_folder, path) is not None:
                 key = (int(match[1]), int(match[2]))
                 heals.setdefault(key, {})[match[3]] = self._url(run.id, folders, path)
         elements = {s.step_index + 1: s.element_key for s in steps}
@@ -267,9 +269,14 @@ class RunViews(ProjectionBase):
         for _kind, label, path in files:
             size: int | None = None
             digest: str | None = None
-            if path.is_file():
-                size = path.stat().st_size
-                digest = _sha256(path)
+            note: str | None = "gone"
+            found = within(self.reports_folder, path)
+            if found is not None:
+                size = found.stat().st_size
+                digest = _sha256(found)
+                note = None
+            elif path.is_file() or path.is_symlink():
+                note = "outside the report folder: not served"
             views.append(
                 dto.ArtifactView(
                     name=self._shown(path),
@@ -278,6 +285,7 @@ class RunViews(ProjectionBase):
                     sha256=digest,
                     media_type=mimetypes.guess_type(path.name)[0] or "application/octet-stream",
                     url=self._url(run.id, folders, path) if size is not None else None,
+                    note=note,
                 )
             )
         return self._masked(
