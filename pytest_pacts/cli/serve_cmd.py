@@ -26,10 +26,12 @@ store:
   --store PATH|DSN (a SQLite file, sqlite:///path, or a postgresql:// DSN), else
   ${STORE_ENV}, else .pacts/pacts.db under the current directory.
 
-security:
-  Reading is open to whoever reaches the server (it binds 127.0.0.1 by default).
+security (docs/observer.md, "Threat model"):
   Writing (accepting or rejecting heals, starting runs) needs the token printed at
-  start, or the value of $PACTS_SERVE_TOKEN when set.
+  start, or the value of $PACTS_SERVE_TOKEN when set. Reading is open on loopback (the
+  default 127.0.0.1); bound to another address, reading needs the token too unless
+  --open-reads. Requests whose Host header does not name the server are refused
+  (DNS rebinding); --allowed-host adds a name, e.g. a proxy's.
 
 exit codes:
   0  stopped with Ctrl-C
@@ -64,6 +66,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         help="the project's report folder (its pacts_report_dir), relative to --project; "
         "files are served only from inside it (default: .pacts/reports)",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME[:PORT]",
+        help="a Host name the server answers to besides the address it listens on (and "
+        "localhost on loopback), e.g. a proxy's name; repeatable",
+    )
+    parser.add_argument(
+        "--open-reads",
+        action="store_true",
+        help="bound beyond loopback, let anyone who reaches the server read without the token",
     )
     parser.add_argument(
         "--secret-var",
@@ -110,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
             root=root,
             secret_vars=args.secret_var,
             report_dir=args.report_dir,
+            allowed_hosts=args.allowed_host,
+            open_reads=args.open_reads,
             access_log=not args.no_access_log,
         )
     except Unavailable as exc:

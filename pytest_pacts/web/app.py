@@ -5,17 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pytest_pacts.web import api, pages
-from pytest_pacts.web.context import Observer, error_response
-from pytest_pacts.web.errors import WebError
+from pytest_pacts.web.context import Observer, error_response, may_read
+from pytest_pacts.web.errors import Unauthorized, WebError
+from pytest_pacts.web.security import host_ok
 
 STATIC = Path(__file__).parent / "static"
 
@@ -62,8 +63,84 @@ def create_app(state: Observer) -> Starlette:
         exception_handlers={WebError: _web_error, HTTPException: _http_error},
     )
     app.state.observer = state
+    # the last added runs first: the Host is checked before anything else is looked at
+    app.add_middleware(ReadGuard)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HostCheck, allowed=state.allowed_hosts)
     return app
+
+
+async def _send_error(scope: Scope, receive: Receive, send: Send, error: WebError) -> None:
+    response = error_response(error)
+    response.headers.update(SECURITY_HEADERS)
+    await response(scope, receive, send)
+
+
+class HostCheck:
+    """Refuses (421) a request whose ``Host`` does not name this server (``security.host_ok``):
+    a page of another site whose name was re-pointed at this address (DNS rebinding)
+    reaches the socket but not the app."""
+
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = Headers(scope=scope).get("host")
+        server = scope.get("server")
+        local = (str(server[0]), int(server[1])) if server and server[1] is not None else None
+        if host_ok(host, local, self.allowed):
+            await self.app(scope, receive, send)
+            return
+        error = WebError(
+            f"this server does not answer to the host {host!r}: open it by the address it "
+            "listens on (or localhost), or start it with --allowed-host NAME for a name "
+            "that points at it (a proxy's name)",
+            code="WRONG_HOST",
+        )
+        error.status = 421 if host else 400
+        await _send_error(scope, receive, send, error)
+
+
+# Reachable without the token even when reads need it: signing in, and what the sign-in
+# page and a monitor need.
+OPEN_PATHS = ("/login", "/logout", "/api/health")
+
+
+class ReadGuard:
+    """When reads need the token (bound beyond loopback), a read without the token or the
+    session cookie is 401 (API) or sent to ``/login`` (pages). Writes are held by
+    :func:`~pytest_pacts.web.context.require_writer` either way."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        request = Request(scope)
+        if path in OPEN_PATHS or path.startswith("/static/") or may_read(request):
+            await self.app(scope, receive, send)
+            return
+        if path.startswith("/api/"):
+            await _send_error(
+                scope,
+                receive,
+                send,
+                Unauthorized(
+                    "this server listens beyond loopback, so reading needs the token too: "
+                    "send 'Authorization: Bearer <token>' (the token `pacts serve` printed "
+                    "at start, or $PACTS_SERVE_TOKEN)",
+                    code="TOKEN_REQUIRED",
+                ),
+            )
+            return
+        await RedirectResponse("/login", status_code=303)(scope, receive, send)
 
 
 class SecurityHeaders:

@@ -25,12 +25,18 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class Observer:
-    """The server's state, one per app (``app.state.observer``)."""
+    """The server's state, one per app (``app.state.observer``).
+
+    ``allowed_hosts`` are the ``Host`` names served besides the address the connection
+    reached (``--allowed-host``); ``reads_need_token`` is true when bound beyond loopback
+    (unless ``--open-reads``): then reading needs the token too (``docs/observer.md``)."""
 
     projection: Projection
     launcher: Launcher
     guard: Guard
     root: Path
+    allowed_hosts: tuple[str, ...] = ()
+    reads_need_token: bool = False
 
 
 def observer(request: Request) -> Observer:
@@ -61,6 +67,16 @@ def error_response(exc: WebError) -> Response:
 
 def signed_in(request: Request) -> bool:
     return observer(request).guard.cookie_ok(request.cookies.get(COOKIE))
+
+
+def may_read(request: Request) -> bool:
+    """Reading is open, or the request carries the token (bearer) or the session cookie."""
+    state = observer(request)
+    return (
+        not state.reads_need_token
+        or state.guard.bearer_ok(request.headers.get("authorization"))
+        or state.guard.cookie_ok(request.cookies.get(COOKIE))
+    )
 
 
 def require_writer(request: Request) -> str:

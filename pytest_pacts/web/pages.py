@@ -41,6 +41,7 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
         version=__version__,
         store=state.projection.location,
         signed_in=writer,
+        reads_open=not state.reads_need_token,
         csrf=state.guard.csrf_token if writer else "",
     )
     return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code)

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -106,3 +108,73 @@ def inside(reports: Path, folder: Path, name: str) -> Path | None:
     if pure.is_absolute() or any(part in ("..", "") for part in name.split("/")):
         return None
     return within(reports, folder / pure)
+
+
+def is_loopback(host: str) -> bool:
+    """``host`` (an address to bind or a ``Host`` name) is this machine's loopback."""
+    name = host.strip("[]").lower().rstrip(".")
+    if name == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return bool((mapped or address).is_loopback)
+
+
+def _split_host(value: str) -> tuple[str, int | None] | None:
+    """``name`` and port of a ``Host`` header (``[v6]:port``, ``name:port``, ``name``)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        name, bracket, rest = value[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        port_text = rest[1:] if rest else ""
+    elif value.count(":") > 1:
+        return None  # an IPv6 address without brackets is not a valid Host
+    else:
+        name, _, port_text = value.partition(":")
+    if not name:
+        return None
+    if not port_text:
+        return name.rstrip("."), None
+    if not port_text.isdigit() or len(port_text) > 5:
+        return None
+    return name.rstrip("."), int(port_text)
+
+
+def _same_address(name: str, address: str) -> bool:
+    try:
+        given, local = ipaddress.ip_address(name), ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    given = getattr(given, "ipv4_mapped", None) or given
+    local = getattr(local, "ipv4_mapped", None) or local
+    return given == local
+
+
+def host_ok(host: str | None, local: tuple[str, int] | None, allowed: Iterable[str]) -> bool:
+    """Whether a request's ``Host`` names this server, so a page of another site that
+    re-pointed its own name at this address (DNS rebinding) is refused: the address and
+    port the connection reached (``local``), ``localhost`` and loopback addresses when that
+    address is loopback, or an ``--allowed-host`` entry (``name`` matches any port,
+    ``name:port`` that port)."""
+    if not host:
+        return False
+    parts = _split_host(host)
+    if parts is None:
+        return False
+    name, port = parts
+    for entry in allowed:
+        wanted = _split_host(entry)
+        if wanted is not None and wanted[0] == name and wanted[1] in (None, port):
+            return True
+    if local is None:
+        return False
+    address, local_port = local
+    if (port or 80) != local_port:
+        return False
+    if _same_address(name, address):
+        return True
+    return is_loopback(address) and is_loopback(name)

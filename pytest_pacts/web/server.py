@@ -22,9 +22,7 @@ from pytest_pacts.web.app import create_app
 from pytest_pacts.web.context import Observer
 from pytest_pacts.web.launcher import Launcher
 from pytest_pacts.web.projection import environment_secrets, open_projection
-from pytest_pacts.web.security import TOKEN_ENV, Guard, new_token
-
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+from pytest_pacts.web.security import TOKEN_ENV, Guard, is_loopback, new_token
 
 
 @dataclass
@@ -47,10 +45,13 @@ def build(
     token: str | None = None,
     secret_vars: Iterable[str] = (),
     report_dir: str | None = None,
+    allowed_hosts: Iterable[str] = (),
+    reads_need_token: bool = False,
 ) -> Built:
     """The observer app over ``store_target``; ``token`` defaults to ``$PACTS_SERVE_TOKEN``,
     else a new random one; ``report_dir`` (default ``.pacts/reports``, relative to ``root``)
-    is the only folder files are served from."""
+    is the only folder files are served from; ``allowed_hosts`` are ``Host`` names served
+    besides the address reached; ``reads_need_token`` holds reads to the token too."""
     given = token or os.environ.get(TOKEN_ENV, "").strip() or None
     guard = Guard(given or new_token())
     secrets = [guard.token, *environment_secrets(os.environ, secret_vars)]
@@ -61,7 +62,14 @@ def build(
         secrets=secrets,
     )
     launcher = Launcher(root, store_target, mask=projection.mask)
-    state = Observer(projection=projection, launcher=launcher, guard=guard, root=root)
+    state = Observer(
+        projection=projection,
+        launcher=launcher,
+        guard=guard,
+        root=root,
+        allowed_hosts=tuple(allowed_hosts),
+        reads_need_token=reads_need_token,
+    )
     return Built(create_app(state), state, token_generated=given is None)
 
 
@@ -88,11 +96,23 @@ def serve(
     root: Path,
     secret_vars: Iterable[str] = (),
     report_dir: str | None = None,
+    allowed_hosts: Iterable[str] = (),
+    open_reads: bool = False,
     out: TextIO = sys.stdout,
     access_log: bool = True,
 ) -> None:
-    """Serve until Ctrl-C (SIGINT) or SIGTERM; then stop launched runs and close the store."""
-    built = build(store_target, root=root, secret_vars=secret_vars, report_dir=report_dir)
+    """Serve until Ctrl-C (SIGINT) or SIGTERM; then stop launched runs and close the store.
+
+    Bound beyond loopback, reading needs the token too unless ``open_reads``."""
+    beyond = not is_loopback(host)
+    built = build(
+        store_target,
+        root=root,
+        secret_vars=secret_vars,
+        report_dir=report_dir,
+        allowed_hosts=allowed_hosts,
+        reads_need_token=beyond and not open_reads,
+    )
     try:
         sock = bind(host, port)
         bound_port = sock.getsockname()[1]
@@ -108,11 +128,17 @@ def serve(
             )
         else:
             print(f"  write token: from ${TOKEN_ENV}", file=out)
-        if host not in LOOPBACK:
+        if beyond and open_reads:
             print(
-                f"  warning: bound to {host}, not loopback: anyone who reaches this address "
-                "can read the runs and proposals (writing still needs the token); serve it "
-                "behind TLS",
+                f"  warning: bound to {host}, not loopback, with --open-reads: anyone who "
+                "reaches this address can read the runs and proposals (writing still needs "
+                "the token); serve it behind TLS",
+                file=out,
+            )
+        elif beyond:
+            print(
+                f"  bound to {host}, not loopback: reading needs the token too (sign in, or "
+                "--open-reads to let anyone read); serve it behind TLS",
                 file=out,
             )
         print("  Ctrl-C stops the server.", file=out, flush=True)

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -223,9 +224,10 @@ class Server:
 
 
 @contextmanager
-def serving(store: str, root: Path, token: str = TOKEN) -> Iterator[Server]:
-    """The real app under uvicorn on a free loopback port, in a thread."""
-    built = build(store, root=root, token=token)
+def serving(store: str, root: Path, token: str = TOKEN, **options: Any) -> Iterator[Server]:
+    """The real app under uvicorn on a free loopback port, in a thread (``options`` go to
+    :func:`~pytest_pacts.web.server.build`)."""
+    built = build(store, root=root, token=token, **options)
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(built.app, log_level="warning", access_log=False))

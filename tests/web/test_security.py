@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from pytest_pacts.store import open_store
+from pytest_pacts.web.security import is_loopback
 
 from .conftest import TOKEN, Filled, Server, make_project, serving
 
@@ -241,3 +242,112 @@ def test_no_secret_value_in_any_answer(
             assert TOKEN not in answer.text, answer.request.url
         step = answers[1].json()["steps"][0]
         assert step["element"] == "Password ***" and "***" in step["locator"]
+
+
+def _with_host(server: Server, host: str | None, path: str = "/", method: str = "GET") -> int:
+    """The status of a request sent with exactly this ``Host`` header (none: ``None``)."""
+    parts = urlsplit(server.url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    try:
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        if host is not None:
+            conn.putheader("Host", host)
+        conn.putheader("Authorization", f"Bearer {TOKEN}")
+        conn.putheader("Content-Length", "0")
+        conn.endheaders()
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+PATHS = ("/", "/api/runs", "/api/health", "/static/pacts.css", "/login")
+
+
+def test_a_host_that_does_not_name_the_server_is_refused(sqlite_server: Server) -> None:
+    """DNS rebinding: a page of another site re-points its own name at 127.0.0.1 and then
+    reads the server as same-origin; the browser still sends that name as ``Host``
+    (RFC 9110 7.2), so only the names of this server are served."""
+    port = urlsplit(sqlite_server.url).port
+    for host in (
+        f"127.0.0.1:{port}",
+        f"localhost:{port}",
+        f"LOCALHOST.:{port}",
+        f"[::1]:{port}",
+        f"127.0.0.2:{port}",
+    ):
+        for path in PATHS:
+            assert _with_host(sqlite_server, host, path) == 200, (host, path)
+    for host in (
+        f"evil.example:{port}",
+        "evil.example",
+        f"localhost.evil.example:{port}",
+        f"127.0.0.1.nip.io:{port}",
+        "127.0.0.1:1",
+        "127.0.0.1",
+        f"127.0.0.1:{port}:{port}",
+        f"::1:{port}",
+        f"[::1:{port}",
+    ):
+        for path in PATHS:
+            assert _with_host(sqlite_server, host, path) == 421, (host, path)
+        # the token does not make another host acceptable
+        assert _with_host(sqlite_server, host, "/api/proposals/1/reject", "POST") == 421
+    assert _with_host(sqlite_server, None, "/") == 400
+    assert _with_host(sqlite_server, "", "/") == 400
+
+
+def test_allowed_hosts_add_names(filled: Filled, tmp_path: Path) -> None:
+    db = tmp_path / "pacts.db"
+    db.write_bytes(filled.db.read_bytes())
+    allowed = ["pacts.example", "proxy.example:8443"]
+    with serving(str(db), filled.project, allowed_hosts=allowed) as server:
+        for host in ("pacts.example", "pacts.example:1234", "proxy.example:8443"):
+            assert _with_host(server, host, "/api/runs") == 200, host
+        for host in ("proxy.example", "proxy.example:80", "other.example"):
+            assert _with_host(server, host, "/api/runs") == 421, host
+
+
+def test_reads_need_the_token_when_bound_beyond_loopback(filled: Filled, tmp_path: Path) -> None:
+    """What ``pacts serve --host <not loopback>`` serves (without ``--open-reads``)."""
+    db = tmp_path / "pacts.db"
+    db.write_bytes(filled.db.read_bytes())
+    with serving(str(db), filled.project, reads_need_token=True) as server:
+        client = server.client
+        run_id = client.get("/api/runs", headers=server.auth).json()["runs"][0]["id"]
+        for path in ("/api/runs", f"/api/runs/{run_id}", "/api/proposals", "/api/trends"):
+            refused = client.get(path)
+            assert refused.status_code == 401, path
+            assert refused.json()["error"] == "TOKEN_REQUIRED"
+            assert client.get(path, headers=server.auth).status_code == 200, path
+        for path in ("/", f"/runs/{run_id}", "/proposals", "/trends", "/live"):
+            sent = client.get(path)
+            assert sent.status_code == 303 and sent.headers["location"] == "/login", path
+        assert client.get(f"/api/artifacts/{run_id}").status_code == 401
+        for path in ("/api/health", "/static/pacts.css", "/login"):
+            assert client.get(path).status_code == 200, path
+        assert "reading needs it too" in client.get("/login").text
+        _sign_in(server)
+        for path in ("/", f"/runs/{run_id}", "/api/runs"):
+            assert client.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.9.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("::ffff:127.0.0.1", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("192.168.1.20", False),
+        ("dashboard.internal", False),
+    ],
+)
+def test_which_addresses_are_loopback(host: str, loopback: bool) -> None:
+    """Bound to anything but these, reading needs the token (``pacts serve`` decides)."""
+    assert is_loopback(host) is loopback
