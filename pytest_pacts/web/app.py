@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pytest_pacts.web import api, pages
 from pytest_pacts.web.context import Observer, error_response, may_read
-from pytest_pacts.web.errors import Unauthorized, WebError
+from pytest_pacts.web.errors import TooLarge, Unauthorized, WebError
 from pytest_pacts.web.security import host_ok
 
 STATIC = Path(__file__).parent / "static"
@@ -65,6 +65,7 @@ def create_app(state: Observer) -> Starlette:
     app.state.observer = state
     # the last added runs first: the Host is checked before anything else is looked at
     app.add_middleware(ReadGuard)
+    app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostCheck, allowed=state.allowed_hosts)
     return app
@@ -103,6 +104,56 @@ class HostCheck:
         )
         error.status = 421 if host else 400
         await _send_error(scope, receive, send, error)
+
+
+# The largest request body read: the sign-in form holds one token; API bodies are small JSON.
+MAX_LOGIN_BYTES = 4 * 1024
+MAX_BODY_BYTES = 64 * 1024
+
+
+def body_limit(path: str) -> int:
+    return MAX_LOGIN_BYTES if path == "/login" else MAX_BODY_BYTES
+
+
+def _too_large(limit: int) -> TooLarge:
+    return TooLarge(
+        f"the request body is larger than {limit} bytes, the most this server reads "
+        "(docs/observer.md)"
+    )
+
+
+class BodyLimit:
+    """Bounds every request body before it is read: a declared ``Content-Length`` over the
+    limit is answered 413 at once (the body is never read), and a streamed (chunked) body
+    is counted as it arrives and cut off with 413 at the limit."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = body_limit(scope["path"])
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and (not declared.strip().isdigit() or int(declared) > limit):
+            error: WebError = _too_large(limit)
+            if not declared.strip().isdigit():
+                error = WebError(f"Content-Length {declared!r} is not a number", code="BAD_LENGTH")
+            await _send_error(scope, receive, send, error)
+            return
+        seen = 0
+
+        async def bounded() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise _too_large(limit)  # answered by the app's WebError handler
+            return message
+
+        await self.app(scope, bounded, send)
 
 
 # Reachable without the token even when reads need it: signing in, and what the sign-in

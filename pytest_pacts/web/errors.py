@@ -45,6 +45,11 @@ class Conflict(WebError):
     code = "CONFLICT"
 
 
+class TooLarge(WebError):
+    status = 413
+    code = "TOO_LARGE"
+
+
 class Unavailable(WebError):
     status = 503
     code = "STORE_UNAVAILABLE"

@@ -87,10 +87,15 @@ def validate_request(
                 f"paths: {given!r} must be relative to the project folder, without '..'"
             )
             continue
-        resolved = (base / candidate).resolve()
+        try:
+            resolved = (base / candidate).resolve()
+            missing = not resolved.exists()
+        except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop
+            problems.append(f"paths: {given[:80]!r} is not a usable path ({type(exc).__name__})")
+            continue
         if not resolved.is_relative_to(base):
             problems.append(f"paths: {given!r} leaves the project folder")
-        elif not resolved.exists():
+        elif missing:
             problems.append(f"paths: {given!r} does not exist in {base}")
     name = session or "default"
     if not SESSION_RE.match(name):

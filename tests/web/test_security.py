@@ -195,7 +195,6 @@ def test_bodies_are_validated_with_clear_errors(sqlite_server: Server) -> None:
             "must be an http:// or https:// URL",
         ),
         ({"json": {"paths": ["web.req.yaml"], "session": "a b"}}, "session: 'a b' must be"),
-        ({"json": {"paths": ["x" * 70000]}}, "larger than 65536 bytes"),
     ]
     for kwargs, words in cases:
         headers = {**auth, **kwargs.pop("headers", {})}
