@@ -23,6 +23,7 @@ from pytest_pacts.store.errors import (
     SchemaTooNewError,
     SessionConflict,
     StaleParentError,
+    StoreBusy,
     StoreError,
 )
 from pytest_pacts.store.records import (
@@ -90,6 +91,7 @@ __all__ = [
     "SessionConflict",
     "StaleParentError",
     "Store",
+    "StoreBusy",
     "StoreError",
     "TraceBundleRecord",
     "VerifiedLocator",

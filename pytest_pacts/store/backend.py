@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Literal, Protocol
 
-from pytest_pacts.store.errors import ImmutableRecordError, StoreError
+from pytest_pacts.store.errors import ImmutableRecordError, StoreBusy, StoreError
 from pytest_pacts.store.records import JSONValue
 
 Params = Sequence[object]
@@ -56,6 +56,11 @@ class Backend(Protocol):
     def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
 
     def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    def probe(self, sql: str, timeout_s: float) -> list[Row]:
+        """A read outside any transaction that waits at most ``timeout_s``, or raises
+        :class:`~pytest_pacts.store.errors.StoreBusy`."""
+        ...
 
     def explain(self, sql: str, params: Params = ()) -> list[str]:
         """The query plan, one line per entry, as the database prints it."""
@@ -143,6 +148,29 @@ class BaseBackend(abc.ABC):
     def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         with self._lock, self._translate():
             return self._run(sql, params, fetch=True)[1]
+
+    def probe(self, sql: str, timeout_s: float) -> list[Row]:
+        busy = StoreBusy(
+            f"the {self.name} store is busy: another writer held it for more than {timeout_s:g} s"
+        )
+        # another thread of this process may hold the connection for a whole transaction
+        # (waiting for another process's write lock): wait for it only so long
+        if not self._lock.acquire(timeout=timeout_s):
+            raise busy
+        try:
+            with self._translate(), self._bounded_read(timeout_s):
+                return self._run(sql, (), fetch=True)[1]
+        except StoreError as exc:
+            if "locked" in str(exc) or "busy" in str(exc) or "timeout" in str(exc):
+                raise busy from exc
+            raise
+        finally:
+            self._lock.release()
+
+    @contextmanager
+    def _bounded_read(self, timeout_s: float) -> Iterator[None]:
+        """How each dialect bounds one read's wait for the database (default: no bound)."""
+        yield
 
     @contextmanager
     def _translate(self) -> Iterator[None]:

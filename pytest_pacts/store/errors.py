@@ -15,6 +15,11 @@ class StoreError(PactsError):
     """Base class for every error raised by :mod:`pytest_pacts.store`."""
 
 
+class StoreBusy(StoreError):
+    """A bounded read (:meth:`~pytest_pacts.store.Store.probe_version`) could not get the
+    connection or the database within its time: another writer holds it."""
+
+
 class SchemaTooNewError(StoreError):
     """The store was migrated by a newer pytest-pacts than the one running."""
 

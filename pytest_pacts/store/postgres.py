@@ -92,6 +92,15 @@ class PostgresBackend(BaseBackend):
         # contains a literal ? or %, so a plain replacement is exact.
         return sql.replace("?", "%s")
 
+    @contextmanager
+    def _bounded_read(self, timeout_s: float) -> Iterator[None]:
+        # a plain SELECT waits for no writer (MVCC), only for a migration's table lock
+        self._run(f"SET statement_timeout = {max(1, int(timeout_s * 1000))}", (), fetch=False)
+        try:
+            yield
+        finally:
+            self._run("RESET statement_timeout", (), fetch=False)
+
     def _run(self, sql: str, params: Params, fetch: bool) -> tuple[int, list[Row]]:
         with self._conn.cursor() as cur:
             cur.execute(self._sql(sql), tuple(params) if params else None)

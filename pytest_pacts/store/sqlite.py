@@ -112,6 +112,17 @@ class SQLiteBackend(BaseBackend):
                 self._conn.execute("ROLLBACK")
             raise
 
+    @contextmanager
+    def _bounded_read(self, timeout_s: float) -> Iterator[None]:
+        # a plain SELECT in WAL mode needs no write lock; the busy timeout only bounds the
+        # rare waits a reader has (a checkpoint or recovery holding the WAL index)
+        row = self._conn.execute("PRAGMA busy_timeout").fetchone()
+        self._conn.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
+        try:
+            yield
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout = {int(row[0]) if row else 0}")
+
     def migration_lock(self) -> AbstractContextManager[None]:
         # BEGIN IMMEDIATE already excludes every other writer of the file.
         return self.transaction()

@@ -105,6 +105,14 @@ class Store:
     def schema_version(self) -> int:
         return current_version(self._backend)
 
+    def probe_version(self, timeout_s: float = 1.0) -> int:
+        """The schema version by a plain read that takes no write lock and waits at most
+        ``timeout_s`` (for a health check); raises :class:`StoreBusy` when another writer
+        holds the store longer."""
+        rows = self._backend.probe("SELECT MAX(version) FROM schema_version", timeout_s)
+        value = rows[0][0] if rows else None
+        return int(str(value)) if value is not None else 0
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Group repository calls into one atomic unit; nested calls join the outer one."""

@@ -17,6 +17,7 @@ from pytest_pacts.web.context import json_response, observer, read, require_writ
 from pytest_pacts.web.errors import Invalid, NotFound, WebError
 from pytest_pacts.web.launcher import Launch, validate_request
 from pytest_pacts.web.openapi import openapi_document
+from pytest_pacts.web.projection.base import MAX_ID
 from pytest_pacts.web.security import inside
 
 B = TypeVar("B", bound=BaseModel)
@@ -27,9 +28,12 @@ def _int(request: Request, name: str, default: int) -> int:
     if raw is None or raw == "":
         return default
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise Invalid(f"{name} must be a whole number; got {raw!r}") from None
+    if abs(value) > MAX_ID:  # past what the store's integers hold
+        raise Invalid(f"{name} is out of range; got {raw!r}")
+    return value
 
 
 async def _body(request: Request, model: type[B], *, optional: bool = False) -> B:

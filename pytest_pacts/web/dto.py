@@ -43,7 +43,7 @@ class ApiError(_DTO):
 
 
 class Health(_DTO):
-    status: Literal["healthy", "degraded"]
+    status: Literal["healthy", "busy", "degraded"]
     version: str
     services: dict[str, str]
 

@@ -19,6 +19,7 @@ from starlette.templating import Jinja2Templates
 from pytest_pacts import __version__
 from pytest_pacts.web.context import observer, read, signed_in
 from pytest_pacts.web.errors import Forbidden, Invalid, NotFound
+from pytest_pacts.web.projection.base import MAX_ID
 from pytest_pacts.web.security import COOKIE, same_origin
 
 # Every value is escaped whatever the template's suffix: Starlette's default environment
@@ -49,10 +50,15 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
 
 def _int(request: Request, name: str, default: int) -> int:
     raw = request.query_params.get(name, "")
+    if not raw:
+        return default
     try:
-        return int(raw) if raw else default
+        value = int(raw)
     except ValueError:
         raise Invalid(f"{name} must be a whole number; got {raw!r}") from None
+    if abs(value) > MAX_ID:  # past what the store's integers hold
+        raise Invalid(f"{name} is out of range; got {raw!r}")
+    return value
 
 
 async def runs_page(request: Request) -> Response:

@@ -25,6 +25,10 @@ from pytest_pacts.web.report_files import REPORTS_DIR, ReportIndex
 
 D = TypeVar("D", bound=BaseModel)
 
+#: The largest id a store can hold (a signed 64-bit integer in SQLite and PostgreSQL): a
+#: larger one in a URL is a 404, never a driver's overflow error.
+MAX_ID = 2**63 - 1
+
 
 class ProjectionBase:
     """The store, the masking and the lookups every part of the projection shares.
@@ -69,12 +73,18 @@ class ProjectionBase:
         return self._redactor.text(text)
 
     def _get_run(self, run_id: int) -> Run:
+        if not 0 < run_id <= MAX_ID:
+            raise NotFound(f"no run #{run_id} in the store; GET /api/runs lists them")
         try:
             return self._store.runs.get(run_id)
         except RecordNotFound:
             raise NotFound(f"no run #{run_id} in the store; GET /api/runs lists them") from None
 
     def _get_proposal(self, proposal_id: int) -> ProposalRecord:
+        if not 0 < proposal_id <= MAX_ID:
+            raise NotFound(
+                f"no heal proposal #{proposal_id} in the store; GET /api/proposals lists them"
+            )
         try:
             return self._store.proposals.get(proposal_id)
         except RecordNotFound:

@@ -6,12 +6,14 @@ import mimetypes
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 from urllib.parse import quote
 
 from pytest_pacts import __version__
 from pytest_pacts.store import (
     Run,
     RunStep,
+    StoreBusy,
     StoreError,
 )
 from pytest_pacts.web import dto
@@ -39,25 +41,28 @@ from pytest_pacts.web.projection.labels import (
 )
 from pytest_pacts.web.security import within
 
+#: The longest ``GET /api/health`` waits for the store.
+HEALTH_TIMEOUT_S = 1.0
+
 
 class RunViews(ProjectionBase):
     """Read models of runs: the runs list, one run, its steps and files, trends, health."""
 
     def health(self) -> dto.Health:
         services: dict[str, str] = {}
-        healthy = True
+        status: Literal["healthy", "busy", "degraded"] = "healthy"
         try:
-            self._store.schema_version()
+            # a plain read bounded to 1 s: never behind another process's write lock
+            self._store.probe_version(timeout_s=HEALTH_TIMEOUT_S)
             services["store"] = f"connected ({self._store.backend_name})"
+        except StoreBusy as exc:
+            status = "busy"
+            services["store"] = f"busy: {_first_line(str(exc))}"
         except (StoreError, OSError) as exc:
-            healthy = False
+            status = "degraded"
             services["store"] = f"unreachable: {_first_line(str(exc))}"
         services["browser"] = _browser_status()
-        return self._masked(
-            dto.Health(
-                status="healthy" if healthy else "degraded", version=__version__, services=services
-            )
-        )
+        return self._masked(dto.Health(status=status, version=__version__, services=services))
 
     @staticmethod
     def verdict_options() -> list[dto.Option]:
