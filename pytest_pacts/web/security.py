@@ -1,7 +1,11 @@
-"""Who may write, and which files may be served (``docs/observer.md``, "Security").
+"""Who may read and write, which hosts and files are served (``docs/observer.md``,
+"Threat model" and "Security").
 
-- Reading (pages, ``GET /api/...``) is open to whoever reaches the server; it binds to
-  127.0.0.1 unless told otherwise.
+- Reading (pages, ``GET /api/...``) is open to whoever reaches the server on loopback (the
+  default 127.0.0.1); bound beyond loopback it needs the token too, unless
+  ``--open-reads``.
+- A request whose ``Host`` does not name this server (:func:`host_ok`) is refused, which
+  closes DNS rebinding.
 - Writing (every ``POST``) needs the server's token: API clients send
   ``Authorization: Bearer <token>``; a browser signs in once on ``/login`` (the token in a
   form body, never in a URL, so it never reaches an access log) and gets an ``HttpOnly``,
