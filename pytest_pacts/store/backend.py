@@ -41,6 +41,11 @@ class Backend(Protocol):
         """Atomic unit of work; nested calls join the outermost transaction."""
         ...
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Reads that see one state of the store and never wait for another process's
+        write lock; joins a transaction already open."""
+        ...
+
     def migration_lock(self) -> AbstractContextManager[None]:
         """A transaction that also excludes every other process migrating the same store."""
         ...
@@ -132,6 +137,24 @@ class BaseBackend(abc.ABC):
                     yield
             finally:
                 self._depth = 0
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth:
+                yield
+                return
+            self._depth = 1
+            try:
+                with self._translate(), self._outer_snapshot():
+                    yield
+            finally:
+                self._depth = 0
+
+    def _outer_snapshot(self) -> AbstractContextManager[None]:
+        """A read-only transaction; a dialect whose transactions take a write lock up
+        front (SQLite's ``BEGIN IMMEDIATE``) overrides it."""
+        return self._outer_transaction()
 
     def execute(self, sql: str, params: Params = ()) -> int:
         with self._lock, self._translate():

@@ -113,6 +113,16 @@ class SQLiteBackend(BaseBackend):
             raise
 
     @contextmanager
+    def _outer_snapshot(self) -> Iterator[None]:
+        # deferred: in WAL mode the first read takes a snapshot and no lock a writer holds
+        self._conn.execute("BEGIN DEFERRED")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
+    @contextmanager
     def _bounded_read(self, timeout_s: float) -> Iterator[None]:
         # a plain SELECT in WAL mode needs no write lock; the busy timeout only bounds the
         # rare waits a reader has (a checkpoint or recovery holding the WAL index)

@@ -51,6 +51,9 @@ def test_health_answers_while_another_process_holds_the_write_lock(
         answer = client.get("/api/health")
         assert answer.status_code == 200, answer.text
         assert answer.json()["status"] == "healthy"
+        # and the pages read without the write lock too
+        for path in ("/api/runs", "/", "/proposals", "/trends"):
+            assert client.get(path).status_code == 200, path
 
 
 def test_health_says_busy_while_the_servers_own_connection_waits_for_a_writer(

@@ -283,7 +283,8 @@ class RunRepository(RunRecordsRepository):
         if limit < 1 or offset < 0:
             raise ValueError(f"limit must be >= 1 and offset >= 0, got {limit}/{offset}")
         where, params = self._where(req_id, session_id, status, verdict, since, until)
-        with self._db.transaction():
+        # one snapshot for the count and the page, without waiting for a writer
+        with self._db.snapshot():
             counted = self._db.fetchone(f"SELECT COUNT(*) FROM runs{where}", params)
             rows = self._db.fetchall(
                 f"SELECT {_RUN_COLUMNS} FROM runs{where} "
