@@ -171,6 +171,29 @@ def test_only_files_inside_the_projects_report_folder_are_served(
                 assert b"root:" not in body, (position, name)
 
 
+def test_the_report_folder_can_be_named(filled: Filled, tmp_path: Path) -> None:
+    """A project whose ``pacts_report_dir`` is not the default: ``--report-dir`` names it,
+    and then only it is served."""
+    project = make_project(tmp_path / "project")
+    named = project / "out" / "reports" / "run-1"
+    default = project / ".pacts" / "reports" / "run-1"
+    for folder in (named, default):
+        folder.mkdir(parents=True)
+        (folder / "shot.png").write_bytes(b"\x89PNG\r\n\x1a\n " + folder.parts[-3].encode())
+    db = project / ".pacts" / "pacts.db"
+    db.write_bytes(filled.db.read_bytes())
+    with open_store(db) as store:
+        run = store.runs.begin("s", "REQ-FILES-002")
+        store.runs.add_artifact(run.id, "screenshot_named", str(named / "shot.png"))
+        store.runs.add_artifact(run.id, "screenshot_default", str(default / "shot.png"))
+        store.runs.finish(run.id, verdict="pass", rca_class="success")
+    with serving(str(db), project, report_dir="out/reports") as server:
+        listing = server.client.get(f"/api/artifacts/{run.id}").json()["artifacts"]
+        urls = {a["kind_label"]: a["url"] for a in listing}
+        assert urls["Default (screenshot)"] is None
+        assert server.client.get(urls["Named (screenshot)"]).content.endswith(b"out")
+
+
 def test_bodies_are_validated_with_clear_errors(sqlite_server: Server) -> None:
     client, auth = sqlite_server.client, sqlite_server.auth
     cases: list[tuple[dict[str, Any], str]] = [

@@ -36,6 +36,8 @@ def test_serve_prints_url_and_token_once_and_stops_on_ctrl_c(
             "0",
             "--project",
             str(filled.project),
+            "--allowed-host",
+            "pacts.example",
         ],
         env=_env(),
         stdout=subprocess.PIPE,
@@ -55,6 +57,8 @@ def test_serve_prints_url_and_token_once_and_stops_on_ctrl_c(
         assert url and token, banner
         with httpx.Client(base_url=url.group(1), timeout=30) as client:
             assert client.get("/api/health").json()["status"] == "healthy"
+            assert client.get("/", headers={"Host": "pacts.example"}).status_code == 200
+            assert client.get("/", headers={"Host": "evil.example"}).status_code == 421
             assert client.post("/api/proposals/1/reject").status_code == 401
             done = client.post(
                 "/api/proposals/1/reject", headers={"Authorization": f"Bearer {token.group(1)}"}
