@@ -136,12 +136,16 @@ class BodyLimit:
             return
         limit = body_limit(scope["path"])
         declared = Headers(scope=scope).get("content-length")
-        if declared is not None and (not declared.strip().isdigit() or int(declared) > limit):
-            error: WebError = _too_large(limit)
-            if not declared.strip().isdigit():
+        if declared is not None:
+            digits = declared.strip()
+            error: WebError | None = None
+            if not digits.isascii() or not digits.isdigit():
                 error = WebError(f"Content-Length {declared!r} is not a number", code="BAD_LENGTH")
-            await _send_error(scope, receive, send, error)
-            return
+            elif len(digits) > 18 or int(digits) > limit:
+                error = _too_large(limit)
+            if error is not None:
+                await _send_error(scope, receive, send, error)
+                return
         seen = 0
 
         async def bounded() -> Message:

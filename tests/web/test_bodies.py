@@ -97,6 +97,18 @@ def test_a_streamed_body_is_cut_off_at_the_limit(address: tuple[str, int], path:
     assert grown_mib < 48, f"the server grew by {grown_mib:.0f} MiB for a refused body"
 
 
+@pytest.mark.parametrize(
+    ("length", "status"),
+    [("9" * 5000, 413), ("1" * 19, 413), ("\u00b2", 400), ("-1", 400), ("0x10", 400)],
+)
+def test_a_strange_declared_length_is_refused_not_a_server_error(
+    address: tuple[str, int], length: str, status: int
+) -> None:
+    with _head(address, "/login", f"Content-Length: {length}\r\n") as sock:
+        reply = _reply(sock)
+    assert _status(reply) in (status, 400), reply[:300]
+
+
 def test_bodies_within_the_limit_still_work(sqlite_server: Server) -> None:
     login = sqlite_server.client.post("/login", data={"token": "x" * 3000})
     assert login.status_code == 401  # read and refused for the token, not the size
