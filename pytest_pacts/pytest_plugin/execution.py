@@ -24,7 +24,7 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.text import file_stem
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.items import RequirementItem
-from pytest_pacts.pytest_plugin.keys import AUTH_FAILED_KEY, GENERATED_KEY, RUN_KEY
+from pytest_pacts.pytest_plugin.keys import AUTH_FAILED_KEY, GENERATED_KEY, RUN_KEY, add_secrets
 from pytest_pacts.pytest_plugin.store_access import get_store
 from pytest_pacts.settings import PactsSettings
 
@@ -147,7 +147,10 @@ def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str |
         item.stash[RUN_KEY] = auth_failure_record(item.plan, failed)
         raise RequirementFailed(sessions(request.config).report(failed))
     prepared = prepare(request.config, item.plan, base_url=base_url, generate=True, trace=True)
-    record = run_requirement(item.plan, page, prepared.runtime)
+    try:
+        record = run_requirement(item.plan, page, prepared.runtime)
+    finally:
+        add_secrets(item, prepared.runtime.secrets)
     done: RunConclusion = finish_run(prepared, record)
     item.stash[RUN_KEY] = done.record
     if done.generated is not None:

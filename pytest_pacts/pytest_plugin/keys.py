@@ -22,3 +22,15 @@ GENERATED_KEY = pytest.StashKey[str]()
 # Why a requirement item's auth profile has no session (its login failed), set by the
 # fixture that builds the item's context; the test body then fails with it.
 AUTH_FAILED_KEY: pytest.StashKey[AuthFailed] = pytest.StashKey()
+
+# Every secret value a test's run knew (typed values and their defaults, secret extracts, the
+# values of the saved auth session its context started from): the report hooks mask them in
+# the test's Playwright traces and reports. Memory only: never written, never pickled.
+SECRETS_KEY = pytest.StashKey[set[str]]()
+
+
+def add_secrets(item: pytest.Item, values: object) -> None:
+    """Add ``values`` (an iterable of str) to ``item``'s known secret values."""
+    known = item.stash.setdefault(SECRETS_KEY, set())
+    if isinstance(values, (set, list, tuple, frozenset)):
+        known.update(v for v in values if isinstance(v, str) and v)

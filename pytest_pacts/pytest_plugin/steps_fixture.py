@@ -33,7 +33,7 @@ from pytest_pacts.planner.steps import StepSyntaxError
 from pytest_pacts.planner.templating import MASK, Secret, reveal
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import outcome, prepare
-from pytest_pacts.pytest_plugin.keys import RUN_KEY
+from pytest_pacts.pytest_plugin.keys import RUN_KEY, add_secrets
 from pytest_pacts.settings import PactsSettings
 
 # The engine, the application layer, the report writers and Playwright are imported when a
@@ -136,7 +136,11 @@ class PactsSteps:
         prepared = prepare(self._config, plan, navigate=False, env=env)
         # the store's run history gets one run per test (finish()), not one per step
         self._runtime = replace(prepared.runtime, record=False)
-        run = run_requirement(plan, self._page, self._runtime)
+        try:
+            run = run_requirement(plan, self._page, self._runtime)
+        finally:
+            add_secrets(self._item, {v.reveal() for v in self._secrets.values()})
+            add_secrets(self._item, self._runtime.secrets)
         done = finish_run(prepared, run)
         run = done.record
         self._accepted.extend(done.accepted)
