@@ -35,7 +35,7 @@ from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
-from pytest_pacts.models.outcome import Failure, RunRecord
+from pytest_pacts.models.outcome import Failure, FailureType, RunRecord
 from pytest_pacts.planner.templating import Resolver
 
 __all__ = [
@@ -152,6 +152,16 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
             record = run.execute()
     except PlaywrightError as exc:  # a browser error none of the stages expected
         record = _not_started(plan, classify_error(exc, "running the requirement", None), started)
+    except BaseException as exc:
+        # a bug, or Ctrl-C: raised as it is, but the run's row is closed first, never left
+        # ``running`` for the next run to take over as stale
+        stopped = Failure(
+            type=FailureType.ENV_FAULT,
+            message=f"the run stopped: {type(exc).__name__}: {exc}"[:500],
+            step_index=None,
+        )
+        recorder.finish(_not_started(plan, stopped, started))
+        raise
     finally:
         if tracer is not None:
             tracer.stop()
