@@ -16,6 +16,8 @@ from functools import lru_cache
 
 import regex
 
+from pytest_pacts.errors import PactsError
+
 __all__ = ["MATCH_TIMEOUT_S", "MAX_SUBJECT_CHARS", "PatternTimeout", "check", "search"]
 
 #: The longest one match of a sheet pattern may run (seconds of wall time; the ``regex``
@@ -25,7 +27,7 @@ MATCH_TIMEOUT_S = 1.0
 MAX_SUBJECT_CHARS = 100_000
 
 
-class PatternTimeout(Exception):
+class PatternTimeout(PactsError):
     """A sheet pattern did not finish matching within :data:`MATCH_TIMEOUT_S`."""
 
     def __init__(self, pattern: str, length: int) -> None:
