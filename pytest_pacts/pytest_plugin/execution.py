@@ -149,6 +149,11 @@ def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str |
     prepared = prepare(request.config, item.plan, base_url=base_url, generate=True, trace=True)
     try:
         record = run_requirement(item.plan, page, prepared.runtime)
+        if record.verdict == "fail" and item.plan.requirement.auth:
+            from pytest_pacts.pytest_plugin.session_expiry import after_failure
+
+            # the saved session may have expired mid-run: renewed once (session_expiry.py)
+            record = after_failure(request, page, prepared, record)
     finally:
         add_secrets(item, prepared.runtime.secrets)
     done: RunConclusion = finish_run(prepared, record)
