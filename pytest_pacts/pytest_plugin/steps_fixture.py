@@ -75,6 +75,11 @@ class PactsSteps:
         self._recorded = False
 
     @property
+    def page(self) -> Page:
+        """The page the steps run on (pytest-playwright's ``page``)."""
+        return self._page
+
+    @property
     def record(self) -> RunRecord | None:
         """The test's record so far (``None`` before the first step)."""
         return self._record
@@ -243,6 +248,9 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     finally:
         if steps is not None:
             steps.finish()  # also when the body raised after some steps
+            from pytest_pacts.pytest_plugin.execution import cover_shown_secrets
+
+            cover_shown_secrets(item.config, steps.page, item)
     record = steps.record if steps is not None else None
     if steps is not None and record is not None:
         from pytest_pacts.reports.redact import Redactor

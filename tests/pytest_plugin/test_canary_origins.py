@@ -29,12 +29,30 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import Page
 
 DEFAULT = "cnry-dflt-4b7e91"  # typed from {{env.PACTS_CANARY_UNSET:...}}
 SID = "cnry-sid-a8d03f5c7e21"  # the session cookie the login sets
 TOKEN = "cnry-token-61f0d2b9c4"  # the API token the login page keeps in localStorage
 APIKEY = "cnry-apikey-3e9a7c"  # shown by the home page, read by a secret extract
 STEPSECRET = "cnry-step-0c55d1"  # typed by pacts.step(..., secret=True)
+
+SIGNUP = """<!doctype html><html><head><title>Sign up</title></head><body><main>
+<h1>Sign up</h1>
+<form id="f"><label>Username <input id="u" name="u"></label>
+<label>Password <input id="p" name="p" type="password"></label>
+<label>Note <input id="n" name="n"></label>
+<button type="submit">Sign up</button></form><p id="out" role="status"></p>
+<script>
+document.getElementById('f').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const r = await fetch('/api/signup', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify({user: document.getElementById('u').value,
+                          password: document.getElementById('p').value})});
+  const d = await r.json();
+  document.getElementById('out').textContent = d.ok ? 'Signed up' : 'Refused';
+});
+</script></main></body></html>"""
 
 CONFTEST = r'''
 import http.server, json, os, threading
@@ -68,22 +86,7 @@ fetch('/api/me', auth).then(r => r.json()).then(d => {
 document.getElementById('show').addEventListener('click', () => fetch('/api/key', auth)
   .then(r => r.json()).then(d => { document.getElementById('key').textContent = d.api_key; }));
 </script></main></body></html>""",
-    "/signup.html": """<!doctype html><html><head><title>Sign up</title></head><body><main>
-<h1>Sign up</h1>
-<form id="f"><label>Username <input id="u" name="u"></label>
-<label>Password <input id="p" name="p" type="password"></label>
-<label>Note <input id="n" name="n"></label>
-<button type="submit">Sign up</button></form><p id="out" role="status"></p>
-<script>
-document.getElementById('f').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const r = await fetch('/api/signup', {method: 'POST', headers: {'Content-Type': 'application/json'},
-    body: JSON.stringify({user: document.getElementById('u').value,
-                          password: document.getElementById('p').value})});
-  const d = await r.json();
-  document.getElementById('out').textContent = d.ok ? 'Signed up' : 'Refused';
-});
-</script></main></body></html>""",
+    "/signup.html": """@SIGNUP@""",
 }
 
 
@@ -146,6 +149,7 @@ def pytest_unconfigure(config):
     if server is not None:
         server.shutdown()
 '''
+CONFTEST = CONFTEST.replace("@SIGNUP@", SIGNUP)
 for _name, _value in {
     "DEFAULT": DEFAULT,
     "SID": SID,
@@ -267,6 +271,33 @@ def test_no_canary_of_any_origin_in_traces_or_artifacts(project: pytest.Pytester
     for stream in (result.stdout.str(), result.stderr.str()):
         for secret in (DEFAULT, SID, TOKEN, APIKEY, STEPSECRET):
             assert secret not in stream
+
+
+def test_a_secret_a_field_shows_is_covered_in_the_last_screenshot(
+    project: pytest.Pytester, tab: Page
+) -> None:
+    """A secret typed into a field that shows it (the Note field) is drawn like any text:
+    pytest-playwright's ``--screenshot`` picture at the end of the test showed it. The field
+    is covered when the run is over. Checked by its pixels: the field as it looks holding
+    the canary (rendered here, in the same Chromium and viewport) is searched for in the
+    last screenshot with the image-target matcher, which finds it in a control picture."""
+    from pytest_pacts.engine import vision
+
+    result = project.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-k", "DEFAULT", "--screenshot=on", "--pacts-step-timeout=5"
+    )  # fmt: skip
+    result.assert_outcomes(passed=1)
+    (last,) = (project.path / "test-results").rglob("test-finished-*.png")
+    tab.set_viewport_size({"width": 1280, "height": 720})
+    tab.set_content(SIGNUP)
+    tab.fill("#n", DEFAULT)
+    tab.locator("#n").blur()  # as at the end of the run: the last click was on the button
+    field = tab.locator("#n").screenshot()
+    template = vision.decode(field)
+    control = vision.match(vision.decode(tab.screenshot()), template)
+    assert control.verdict == "ok", control  # the matcher finds the field holding it
+    found = vision.match(vision.decode(last.read_bytes()), template)
+    assert found.verdict == "weak", found  # not in the last screenshot
 
 
 def test_the_saved_session_holds_what_the_trace_masks(project: pytest.Pytester) -> None:
