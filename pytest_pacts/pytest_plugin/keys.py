@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -29,8 +30,6 @@ AUTH_FAILED_KEY: pytest.StashKey[AuthFailed] = pytest.StashKey()
 SECRETS_KEY = pytest.StashKey[set[str]]()
 
 
-def add_secrets(item: pytest.Item, values: object) -> None:
-    """Add ``values`` (an iterable of str) to ``item``'s known secret values."""
-    known = item.stash.setdefault(SECRETS_KEY, set())
-    if isinstance(values, (set, list, tuple, frozenset)):
-        known.update(v for v in values if isinstance(v, str) and v)
+def add_secrets(item: pytest.Item, values: Iterable[str]) -> None:
+    """Add ``values`` to ``item``'s known secret values."""
+    item.stash.setdefault(SECRETS_KEY, set()).update(v for v in values if v)
