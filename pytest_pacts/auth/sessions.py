@@ -19,6 +19,7 @@ application layer composes.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -102,6 +103,73 @@ class Sessions:
         if not failure.key or self.vault.claim_report(failure.key, self.run_id):
             return failure.text
         return failure.short
+
+    def expired(self, requirement: Requirement, page: Page) -> str | None:
+        """Why the session ``requirement``'s context started from no longer holds, or
+        ``None`` when it still does (or cannot be told). Asked after a requirement failed: its
+        failure may be the login page (or a 401) the app shows once the session it was given
+        expired mid-run. The profile's ``verify`` check runs in a new page of that context,
+        with the cookies it has now; without a ``verify``, the page showing the profile's
+        login URL says so."""
+        if not requirement.auth:
+            return None
+        try:
+            profile = self.config.profile(requirement.auth)
+        except AuthConfigError:
+            return None
+        if profile.verify is None:
+            login = urlsplit(profile.url or "").path
+            try:
+                now = urlsplit(page.url).path
+            except Exception:  # the page is gone: nothing to tell
+                return None
+            return f"the page is the login page ({now})" if login and now == login else None
+        from pytest_pacts.planner.inline import inline_plan, inline_step
+
+        expect = profile.verify.expect or "url_contains:" + (
+            urlsplit(profile.verify.url).path or "/"
+        )
+        source = SourceRef(path=str(self.config.path or "pacts-auth.yaml"))
+        step = inline_step(0, None, "wait", None, expect, "abort", source, env={})
+        plan = inline_plan(f"{profile.req_id}-verify", profile.verify.url, (step,), source)
+        try:
+            check = page.context.new_page()
+        except Exception:  # the context is gone (a crash): not a session problem
+            return None
+        try:
+            record = self.run(plan, check, True)
+        finally:
+            with contextlib.suppress(Exception):
+                check.close()
+        if record.verdict == "pass":
+            return None
+        return record.rca.message.splitlines()[0] if record.rca.message else "verify failed"
+
+    def renew(self, requirement: Requirement, browser: Browser | None, why: str) -> str:
+        """Log ``requirement``'s profile in again because its session expired (``why``),
+        unless another process of the run already did since this one took it; returns the
+        new storage state's path. Raises :class:`AuthFailed`."""
+        assert requirement.auth
+        profile = self.config.profile(requirement.auth)
+        key, account, base = self.key(profile)
+        used = self._ready.pop(key, None)
+        try:
+            with self.vault.lock(key, self.lock_timeout_s):
+                meta = self.vault.meta(key)
+                if (
+                    used is not None
+                    and meta is not None
+                    and not meta.failed
+                    and meta.created > used[1]
+                    and self.vault.has_state(key)
+                ):
+                    return self._keep(key, meta)  # renewed by another process meanwhile
+                reason = f"the session expired during {requirement.req_id}: {why}"
+                return self._login(profile, account, key, base, browser, reason)
+        except LockTimeout as exc:
+            raise AuthFailed(
+                profile.name, f"auth profile {profile.name!r}: {exc}", RcaClass.ENV_FAULT
+            ) from None
 
     def key(self, profile: Profile) -> tuple[str, Account, str]:
         account = profile.account(self.slot)

@@ -53,6 +53,18 @@ class PomEntry(BaseModel):
         return self.model_copy(update={"steps": {**self.steps, index: result}})
 
 
+def kept(plan: Plan, index: int, result: DiscoveryResult) -> DiscoveryResult:
+    """``result`` as the store may keep it: the element of a step that extracts a secret
+    (``extract | token; secret``) shows that secret as its text, so its fingerprint keeps
+    neither its text nor its neighbours' (docs/reports.md, "What the secret guarantee covers")."""
+    step = plan.steps[index] if 0 <= index < len(plan.steps) else None
+    capture = step.capture if step is not None else None
+    if capture is None or not capture.secret or result.fingerprint is None:
+        return result
+    bare = result.fingerprint.model_copy(update={"text": "", "neighbour_text": ()})
+    return result.model_copy(update={"fingerprint": bare})
+
+
 def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
@@ -158,7 +170,7 @@ class PlanDiscovery:
             plan_hash=self.plan.plan_hash,
             url=self.url or "",
             discovered_at=now_iso(),
-            steps=self.cacheable,
+            steps={i: kept(self.plan, i, r) for i, r in self.cacheable.items()},
         )
 
 

@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 
 from pydantic import ValidationError
 
-from pytest_pacts.discovery.planning import PomEntry
+from pytest_pacts.discovery.planning import PomEntry, kept
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.store.records import PomLookup
@@ -74,4 +74,4 @@ def remember_step(
         entry = PomEntry(
             req_id=plan.req_id, plan_hash=plan.plan_hash, url=url, discovered_at=now_iso()
         )
-    save_pom(store, entry.merged(index, result), ttl_seconds)
+    save_pom(store, entry.merged(index, kept(plan, index, result)), ttl_seconds)

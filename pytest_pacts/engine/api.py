@@ -35,7 +35,7 @@ from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
-from pytest_pacts.models.outcome import Failure, RunRecord
+from pytest_pacts.models.outcome import Failure, FailureType, RunRecord
 from pytest_pacts.planner.templating import Resolver
 
 __all__ = [
@@ -60,7 +60,7 @@ class Runtime:
     (benchmarks compare it with a ground-truth selector).
     ``record`` ``False`` leaves the run out of the store's run history (the caller records a
     combined run itself, see :func:`record_run`); the POM cache, healing memory and heal
-    proposals are written as always.
+    proposals are written as always. ``secrets`` is filled by the run (see the field).
     """
 
     env: Mapping[str, str]
@@ -77,6 +77,10 @@ class Runtime:
     record: bool = True
     observer: ActionObserver | None = None
     recipe_version: str | None = None  # the stored recipe version the run starts from
+    # Every secret value the run knew (typed, defaults included, and secret extracts), added
+    # as the run ends: the caller masks them in what it writes afterwards (a Playwright
+    # trace, docs/reports.md "What the secret guarantee covers"). Memory only, never written.
+    secrets: set[str] = field(default_factory=set)
 
 
 class RequirementFailed(PactsError):
@@ -113,11 +117,13 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         discoverer=runtime.discoverer,
     )
     options = runtime.options
+    known = plan_secrets(plan, resolver)
+    runtime.secrets.update(known)
     tracer = (
         Tracer(
             page,
             options.artifacts_dir,
-            secrets=plan_secrets(plan, resolver),
+            secrets=known,
             max_bytes=options.trace_max_bytes,
         )
         if options.trace
@@ -146,11 +152,22 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
             record = run.execute()
     except PlaywrightError as exc:  # a browser error none of the stages expected
         record = _not_started(plan, classify_error(exc, "running the requirement", None), started)
+    except BaseException as exc:
+        # a bug, or Ctrl-C: raised as it is, but the run's row is closed first, never left
+        # ``running`` for the next run to take over as stale
+        stopped = Failure(
+            type=FailureType.ENV_FAULT,
+            message=f"the run stopped: {type(exc).__name__}: {exc}"[:500],
+            step_index=None,
+        )
+        recorder.finish(_not_started(plan, stopped, started))
+        raise
     finally:
         if tracer is not None:
             tracer.stop()
         monitor.detach()
         responses.detach()
+        runtime.secrets.update(resolver.known_secrets())
     if runtime.recipe_version is not None:
         record = record.model_copy(update={"recipe_version": runtime.recipe_version})
     problems = recorder.finish(record)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -41,6 +40,7 @@ from pytest_pacts.engine.waiting import (
 from pytest_pacts.models import Action, Capture, Expectation, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
+from pytest_pacts.planner import patterns
 from pytest_pacts.planner.templating import (
     MASK,
     Resolver,
@@ -365,11 +365,11 @@ class StepRunner:
         ``None`` when there is nothing to store yet (empty, or the regex does not match)."""
         value = " ".join(raw.split())
         if capture.regex is not None:
-            match = re.search(capture.regex, value)
+            # bounded: raises PatternTimeout, which fails the step (planner/patterns.py)
+            match = patterns.search(capture.regex, value)
             if match is None:
                 return None
-            value = match.group(1) if match.re.groups else match.group(0)
-            value = value or ""
+            value = match.text
         if not value:
             return None
         shown_as = self.resolver.bind(capture.var, value, secret=capture.secret)
@@ -406,9 +406,13 @@ class StepRunner:
                     seen = gone(raw)
                 elif raw is None:
                     seen = f"the element has no {capture.attribute} attribute"
-                elif self._store(step, capture, str(raw), attempt) is not None:
-                    return None
                 else:
+                    try:
+                        stored = self._store(step, capture, str(raw), attempt)
+                    except patterns.PatternTimeout as exc:
+                        return _pattern_timeout(step, capture, exc)
+                    if stored is not None:
+                        return None
                     text = " ".join(str(raw).split())
                     shown_text = (MASK if text else "''") if self._secret(capture) else repr(text)
                     what = f"its {capture.attribute} attribute" if capture.attribute else "it"
@@ -433,7 +437,11 @@ class StepRunner:
             found = lookup(self.responses, url, ref.path, since, self.resolver.secret_vars)
             if found.found:
                 text = shown(found.value)
-                if self._store(step, capture, text, attempt) is not None:
+                try:
+                    stored = self._store(step, capture, text, attempt)
+                except patterns.PatternTimeout as exc:
+                    return _pattern_timeout(step, capture, exc)
+                if stored is not None:
                     return None
                 assert found.entry is not None
                 text = (MASK if text else "''") if self._secret(capture) else repr(text)
@@ -598,6 +606,18 @@ class _FramesLeft:
     documents: int
     requests: int
     cap_ms: float
+
+
+def _pattern_timeout(step: Step, capture: Capture, exc: patterns.PatternTimeout) -> Failure:
+    """An extract whose regex ran out of time: the sheet's pattern (``configuration``), said
+    with the pattern, the limit and what to change; the run goes on."""
+    return Failure(
+        type=FailureType.EXPECTATION_FAILED,
+        message=f"extract {capture.var}: {exc}",
+        step_index=step.index,
+        evidence=(f"regex: {capture.regex}", f"limit: {patterns.MATCH_TIMEOUT_S:g} s per match"),
+        cause="configuration",
+    )
 
 
 def _unresolvable(step: Step, what: str, exc: TemplateError) -> Failure:

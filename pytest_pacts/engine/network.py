@@ -21,6 +21,7 @@ since; ``log.detach()`` at the end. Pure helpers: :func:`url_matches`, :func:`va
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fnmatch
 import json
 import re
@@ -38,7 +39,13 @@ from pytest_pacts.planner.templating import MASK, TEMPLATE_RE, is_secret_name
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
-MAX_ENTRIES = 200  # matching responses kept per run (the oldest go first)
+MAX_ENTRIES = 200  # matching responses remembered per run (the oldest go first)
+#: The bodies a run keeps parsed, in total bytes as received: past it the oldest bodies are
+#: dropped (their response is still listed, with a note). Parsed JSON takes many times its
+#: size in memory (60 bodies of 1 MB took 1.4 GB when the log kept 200 of any size).
+MAX_LOG_BYTES = 8 * 1024 * 1024
+#: The deepest nesting of arrays and objects a body may have to be parsed.
+MAX_JSON_DEPTH = 200
 EXCERPT_CHARS = 300
 
 
@@ -134,6 +141,27 @@ class ResponseLog:
             return
         self.entries.append(entry)
         del self.entries[:-MAX_ENTRIES]
+        self._keep_within_budget()
+
+    def _keep_within_budget(self) -> None:
+        """Drop the oldest parsed bodies until those kept add up to at most
+        :data:`MAX_LOG_BYTES`; a dropped one stays listed, saying why it has no body."""
+        kept = sum(e.size or 0 for e in self.entries if e.problem is None)
+        for i, old in enumerate(self.entries[:-1]):
+            if kept <= MAX_LOG_BYTES:
+                return
+            if old.problem is not None:
+                continue
+            kept -= old.size or 0
+            self.entries[i] = dataclasses.replace(
+                old,
+                data=None,
+                problem=(
+                    f"its body ({old.size} bytes) was dropped: the run keeps at most "
+                    f"{MAX_LOG_BYTES // (1024 * 1024)} MiB of response bodies, the newest "
+                    "first (check the value in a step right after the response arrives)"
+                ),
+            )
 
     def _read(self, request: Request) -> CapturedResponse:
         self._seq += 1
@@ -158,11 +186,19 @@ class ResponseLog:
         size = len(body)
         if size > self.max_body_bytes:
             return entry(problem=self._too_large(size))
+        too_deep = entry(
+            problem=f"its JSON is too deep (nested more than {MAX_JSON_DEPTH} levels); "
+            "it was not read"
+        )
         try:
             data: JsonValue = json.loads(body)
+        except RecursionError:  # Python's parser stops about 1,000 levels down
+            return too_deep
         except ValueError:
             kind = response.headers.get("content-type", "no content type")
             return entry(problem=f"its body is not JSON ({kind}, {size} bytes)")
+        if _deeper_than(data, MAX_JSON_DEPTH):
+            return too_deep
         return CapturedResponse(seq, request.method, request.url, status, size, data)
 
     def _too_large(self, size: int) -> str:
@@ -170,6 +206,23 @@ class ResponseLog:
             f"its body is {size} bytes, over the limit of {self.max_body_bytes} bytes "
             "(pacts_max_response_kb); it was not read"
         )
+
+
+def _deeper_than(data: JsonValue, limit: int) -> bool:
+    """Does ``data`` nest arrays and objects more than ``limit`` deep? (Iterative: the
+    recursive helpers below, ``redact`` and ``value_at``, then never meet a deeper one.)"""
+    stack: list[tuple[JsonValue, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = (
+            node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        )
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
 
 
 _MISSING = object()

@@ -46,7 +46,7 @@ from pytest_pacts.models.outcome import (
     StepRecord,
     StepStatus,
 )
-from pytest_pacts.planner.templating import Resolver, Secret, TemplateError
+from pytest_pacts.planner.templating import Resolver, Secret, TemplateError, mask_defaults
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
 
@@ -378,7 +378,7 @@ class Run:
         self.records[self.index] = StepRecord(
             index=step.index,
             action=step.action.value,
-            description=step.describe(),
+            description=mask_defaults(step.describe(), self.plan.secret_vars),
             source=step.source.render(),
             element_key=step.target.key if step.target else None,
             value=prog.attempt.value_shown,

@@ -100,22 +100,66 @@ def available() -> bool:
     return True
 
 
-def load_template(path: Path) -> Any:
-    """The template as a BGR array. Raises :class:`VisionError` saying what is wrong."""
-    cv2, np = _cv()
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise VisionError(f"the template {path} cannot be read ({exc.strerror})") from exc
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise VisionError(f"the template {path} is not a picture OpenCV can read (a PNG)")
-    h, w = image.shape[:2]
+#: The largest template file read (a 600 x 600 px PNG is well under 1.5 MB).
+MAX_TEMPLATE_BYTES = 4 * 1024 * 1024
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes, name: object) -> tuple[int, int]:
+    """The width and height a PNG's header declares (the IHDR chunk, bytes 16 to 24), read
+    before anything is decoded: a 109 KB file may declare 30000 x 30000 px, which decodes into
+    gigabytes. Raises :class:`VisionError` for an empty, truncated or non-PNG file."""
+    if not data:
+        raise VisionError(f"the template {name} is an empty file (0 bytes); save the PNG again")
+    if not data.startswith(_PNG_SIGNATURE):
+        raise VisionError(
+            f"the template {name} is not a PNG (its first bytes are not the PNG signature); "
+            "save a PNG crop of the control"
+        )
+    if len(data) < 33 or data[12:16] != b"IHDR":
+        raise VisionError(
+            f"the template {name} is a truncated PNG ({len(data)} bytes, no complete header); "
+            "save the PNG again"
+        )
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def _check_side(name: object, w: int, h: int) -> None:
     if min(w, h) < MIN_TEMPLATE_SIDE or max(w, h) > MAX_TEMPLATE_SIDE:
         raise VisionError(
-            f"the template {path} is {w}x{h} px; a template is {MIN_TEMPLATE_SIDE} to "
+            f"the template {name} is {w}x{h} px; a template is {MIN_TEMPLATE_SIDE} to "
             f"{MAX_TEMPLATE_SIDE} px a side (crop it to the control)"
         )
+
+
+def load_template(path: Path) -> Any:
+    """The template as a BGR array. Raises :class:`VisionError` saying what is wrong: the
+    file's size and its PNG header (the picture's size) are checked before it is decoded
+    (docs/reference.md, "Image targets and special surfaces")."""
+    cv2, np = _cv()
+    try:
+        size = path.stat().st_size
+        if size > MAX_TEMPLATE_BYTES:
+            raise VisionError(
+                f"the template {path} is {size} bytes; a template is at most "
+                f"{MAX_TEMPLATE_BYTES // (1024 * 1024)} MiB (crop it to the control)"
+            )
+        with path.open("rb") as handle:
+            data = handle.read(MAX_TEMPLATE_BYTES + 1)
+    except OSError as exc:
+        raise VisionError(f"the template {path} cannot be read ({exc.strerror})") from exc
+    _check_side(path, *png_size(data, path))
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None
+    if image is None:
+        raise VisionError(
+            f"the template {path} is a damaged PNG (its header is readable, its pixels are "
+            "not); save the PNG again"
+        )
+    h, w = image.shape[:2]
+    _check_side(path, w, h)
     if float(image.std()) < 1.0:
         raise VisionError(f"the template {path} is one flat colour: it cannot name one place")
     return image

@@ -14,10 +14,12 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 
+from pytest_pacts.discovery.planning import kept
 from pytest_pacts.governance.drift import order_for_deployment
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult, Locator
 from pytest_pacts.models.recipe import Recipe, SelectorEntry
+from pytest_pacts.planner.templating import mask_defaults
 from pytest_pacts.store import RecipeVersion, Store, VerifiedLocator
 
 
@@ -42,10 +44,11 @@ def current_recipe(store: Store, plan: Plan) -> Recipe | None:
 
 def recipe_from(plan: Plan, verified: Mapping[int, DiscoveryResult]) -> Recipe:
     """A recipe of ``plan`` with the selectors and fingerprints discovery verified."""
-    recipe = Recipe.from_plan(plan)
+    recipe = _masked(Recipe.from_plan(plan), plan)
     selectors: dict[str, SelectorEntry] = {}
     fingerprints: dict[str, object] = {}
-    for index, result in sorted(verified.items()):
+    for index, found in sorted(verified.items()):
+        result = kept(plan, index, found)
         step = plan.steps[index] if index < len(plan.steps) else None
         if step is None or step.target is None or result.locator is None:
             continue
@@ -61,6 +64,23 @@ def recipe_from(plan: Plan, verified: Mapping[int, DiscoveryResult]) -> Recipe:
         if result.fingerprint is not None:
             fingerprints[key] = result.fingerprint.model_dump(mode="json", exclude_none=True)
     return recipe.model_copy(update={"selectors": selectors, "fingerprints": fingerprints})
+
+
+def _masked(recipe: Recipe, plan: Plan) -> Recipe:
+    """``recipe`` with each default that stands in for a secret written as ``***``
+    (``{{env.PASSWORD:***}}``): the store keeps the sheet's text, never a secret
+    (docs/reports.md "What the secret guarantee covers")."""
+    names = plan.secret_vars
+    steps = tuple(
+        s.model_copy(
+            update={
+                "value": mask_defaults(s.value, names) if s.value else s.value,
+                "expect": mask_defaults(s.expect, names) if s.expect else s.expect,
+            }
+        )
+        for s in recipe.workflow
+    )
+    return recipe.model_copy(update={"workflow": steps})
 
 
 def ensure_recipe(store: Store, plan: Plan, verified: Mapping[int, DiscoveryResult]) -> Recipe:

@@ -48,6 +48,7 @@ from pytest_pacts.planner.templating import (
     TemplateError,
     is_secret_name,
     parse_templates,
+    secret_defaults,
 )
 
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -592,7 +593,25 @@ def _writes_a_secret(data: JsonLike, secret_vars: frozenset[str]) -> bool:
             if sep and literal(name, default):
                 return True
     steps = [s for holder in (*requirements, *bodies) for s in _list(holder.get("steps"))]
-    return any(literal(name, value) for step in steps for name, value in _use_params(step).items())
+    if any(literal(name, value) for step in steps for name, value in _use_params(step).items()):
+        return True
+    return _writes_a_secret_default(data, secret_vars)
+
+
+def _writes_a_secret_default(data: JsonLike, secret_vars: frozenset[str]) -> bool:
+    """Does any text of the file write a default that stands in for a secret
+    (``{{env.PASSWORD:secret_sauce}}``)? Such a value is typed as a secret, so the file is
+    never kept either. The walk is bounded by the reader's limits on the document."""
+    stack: list[JsonLike] = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and "{{" in item and secret_defaults(item, secret_vars):
+            return True
+    return False
 
 
 def _list(value: JsonLike) -> list[JsonLike]:

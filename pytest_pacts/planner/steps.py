@@ -12,6 +12,7 @@ import unicodedata
 
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, ResponseRef, Target
+from pytest_pacts.planner import patterns
 
 # Characters a person cannot see but a matcher would: zero-width spaces and joiners used
 # outside emoji, bidi controls ("Trojan source"), BOM, soft hyphen.
@@ -239,11 +240,10 @@ def parse_capture(element: str | None, value: str) -> tuple[Capture, bool]:
     if "regex" in options:
         if not regex:
             raise StepSyntaxError("regex= is empty", "regex=ORD-(\\d+)")
-        try:
-            re.compile(regex)
-        except re.error as exc:
+        problem = patterns.check(regex)
+        if problem is not None:
             raise StepSyntaxError(
-                f"regex={regex} is not a valid regular expression: {exc}",
+                f"regex={regex} is not a valid regular expression: {problem}",
                 "a Python regular expression; its first group is kept when it has one",
             ) from None
     secret_flag = options.get("secret")

@@ -106,6 +106,45 @@ def substitute(text: str, namespace: str, values: Mapping[str, str]) -> str:
     return TEMPLATE_RE.sub(repl, text)
 
 
+def secret_defaults(text: str, secret_vars: frozenset[str] = frozenset()) -> list[str]:
+    """The defaults written in ``text`` that stand in for a secret: every ``{{env.NAME:...}}``
+    default (an environment value is always secret, so is what replaces it when the variable
+    is unset, as the samples type their password) and the default of a var whose name marks
+    it secret. A template that does not parse gives none."""
+    try:
+        refs = parse_templates(text)
+    except TemplateError:
+        return []
+    return [ref.default for ref in refs if ref.default and _stands_in(ref, secret_vars)]
+
+
+def _stands_in(ref: TemplateRef, secret_vars: frozenset[str]) -> bool:
+    """Does ``ref``'s default stand in for a secret value?"""
+    return ref.namespace == "env" or (
+        ref.namespace == "vars" and is_secret_name(ref.name, secret_vars)
+    )
+
+
+def mask_defaults(text: str, secret_vars: frozenset[str] = frozenset()) -> str:
+    """``text`` with each default :func:`secret_defaults` finds written as ``***``
+    (``{{env.PASSWORD:***}}``): what a record of the sheet's text may keep."""
+    if "{{" not in text:
+        return text
+    try:
+        refs = parse_templates(text)
+    except TemplateError:
+        return text
+    out: list[str] = []
+    pos = 0
+    for ref in refs:
+        if ref.default and _stands_in(ref, secret_vars):
+            out.append(text[pos : ref.start])
+            out.append(ref.raw[: ref.raw.rindex(ref.default)] + MASK + "}}")
+            pos = ref.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 class Secret(str):
     """A resolved value that must never be shown: ``str()``/``repr()``/``format`` give ``***``.
 
@@ -185,6 +224,11 @@ class Resolver:
     def secret_values(self) -> list[str]:
         """The extracted values that are secret (to mask them in texts built from a page)."""
         return [self._extracted[n] for n in self._extracted_secret if self._extracted[n]]
+
+    def known_secrets(self) -> set[str]:
+        """Every secret value this resolver handed out or was given (typed values, their
+        defaults included, and secret extracts): what an artifact of the run must mask."""
+        return {*self._handed_out, *self.secret_values()} - {""}
 
     def unresolved(self, text: str, known: frozenset[str] = frozenset()) -> Iterator[TemplateRef]:
         """Templates in ``text`` that cannot be resolved (no value and no default). Var

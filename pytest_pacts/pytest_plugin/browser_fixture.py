@@ -16,7 +16,7 @@ from pytest_pacts.errors import PactsError
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.context_setup import context_setup
 from pytest_pacts.pytest_plugin.items import RequirementItem
-from pytest_pacts.pytest_plugin.keys import AUTH_FAILED_KEY
+from pytest_pacts.pytest_plugin.keys import AUTH_FAILED_KEY, add_secrets
 
 
 @pytest.fixture(scope="session")
@@ -128,6 +128,10 @@ def _pacts_context_options(request: pytest.FixtureRequest) -> None:
             raise
         item.stash[AUTH_FAILED_KEY] = exc  # the test body fails with it, once, in words
         wanted = context_setup(request.config, base, sessions=False).options(requirement)
+    from pytest_pacts.auth.session_values import context_secrets
+
+    # the saved session's cookies and tokens, and credential headers: masked in the trace
+    add_secrets(item, context_secrets(wanted))
     own = {k: v for k, v in wanted.items() if base.get(k, _MISSING) != v}
     if own:
         item.add_marker(pytest.mark.browser_context_args(**own), append=False)

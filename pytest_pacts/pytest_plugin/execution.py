@@ -24,7 +24,13 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.text import file_stem
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.items import RequirementItem
-from pytest_pacts.pytest_plugin.keys import AUTH_FAILED_KEY, GENERATED_KEY, RUN_KEY
+from pytest_pacts.pytest_plugin.keys import (
+    AUTH_FAILED_KEY,
+    GENERATED_KEY,
+    RUN_KEY,
+    SECRETS_KEY,
+    add_secrets,
+)
 from pytest_pacts.pytest_plugin.store_access import get_store
 from pytest_pacts.settings import PactsSettings
 
@@ -147,12 +153,36 @@ def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str |
         item.stash[RUN_KEY] = auth_failure_record(item.plan, failed)
         raise RequirementFailed(sessions(request.config).report(failed))
     prepared = prepare(request.config, item.plan, base_url=base_url, generate=True, trace=True)
-    record = run_requirement(item.plan, page, prepared.runtime)
+    try:
+        record = run_requirement(item.plan, page, prepared.runtime)
+        if record.verdict == "fail" and item.plan.requirement.auth:
+            from pytest_pacts.pytest_plugin.session_expiry import after_failure
+
+            # the saved session may have expired mid-run: renewed once (session_expiry.py)
+            record = after_failure(request, page, prepared, record)
+    finally:
+        add_secrets(item, prepared.runtime.secrets)
+        cover_shown_secrets(request.config, page, item)
     done: RunConclusion = finish_run(prepared, record)
     item.stash[RUN_KEY] = done.record
     if done.generated is not None:
         item.stash[GENERATED_KEY] = done.generated
     outcome(done.record, options.settings(request.config), list(done.accepted))
+
+
+def cover_shown_secrets(config: pytest.Config, page: Page, item: pytest.Item) -> None:
+    """Before pytest-playwright's last pictures of the test (``--screenshot``, the trace's
+    last snapshot, ``--video``): cover the known secrets the page shows
+    (``engine/secretfields.py``)."""
+    known = item.stash.get(SECRETS_KEY, set())
+    if not known or all(
+        str(config.getoption(name, default="off") or "off") == "off"
+        for name in ("screenshot", "tracing", "video")
+    ):
+        return
+    from pytest_pacts.engine.secretfields import cover_secrets
+
+    cover_secrets(page, known)
 
 
 def dry_run_test(request: pytest.FixtureRequest) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -22,3 +23,13 @@ GENERATED_KEY = pytest.StashKey[str]()
 # Why a requirement item's auth profile has no session (its login failed), set by the
 # fixture that builds the item's context; the test body then fails with it.
 AUTH_FAILED_KEY: pytest.StashKey[AuthFailed] = pytest.StashKey()
+
+# Every secret value a test's run knew (typed values and their defaults, secret extracts, the
+# values of the saved auth session its context started from): the report hooks mask them in
+# the test's Playwright traces and reports. Memory only: never written, never pickled.
+SECRETS_KEY = pytest.StashKey[set[str]]()
+
+
+def add_secrets(item: pytest.Item, values: Iterable[str]) -> None:
+    """Add ``values`` to ``item``'s known secret values."""
+    item.stash.setdefault(SECRETS_KEY, set()).update(v for v in values if v)

@@ -25,7 +25,7 @@ import pytest
 
 from pytest_pacts.models import Plan
 from pytest_pacts.pytest_plugin import options
-from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY
+from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY, SECRETS_KEY
 
 # The report writers (and, through the heal proposals, governance) are imported by the hooks
 # that write: collection (``--collect-only`` in an IDE) loads none of them.
@@ -146,6 +146,8 @@ class Reporting:
                 del item.stash[RUN_KEY]
             if GENERATED_KEY in item.stash:
                 del item.stash[GENERATED_KEY]
+            if SECRETS_KEY in item.stash:
+                del item.stash[SECRETS_KEY]
         if call.when != "call":
             return report
         plan = _plan(item)
@@ -175,14 +177,24 @@ class Reporting:
         funcargs: dict[str, object] = getattr(item, "funcargs", None) or {}
         folder = funcargs.get("output_path")
         plan = _plan(item)
-        if not isinstance(folder, str) or plan is None or not Path(folder).is_dir():
+        known = item.stash.get(SECRETS_KEY, set())
+        if not isinstance(folder, str) or not Path(folder).is_dir():
             return
+        if plan is None and not known and RUN_KEY not in item.stash:
+            return  # not a pytest-pacts test: its traces are none of our business
+        redactor = self._redactor(item, plan)
+        for trace in sorted(Path(folder).glob("*.zip")):
+            redactor.archive(trace)
+
+    def _redactor(self, item: pytest.Item, plan: Plan | None) -> Redactor:
+        """What masks ``item``'s secrets: the values its plan may type (environment values,
+        defaults standing in for secrets, secret vars) and every secret its run knew
+        (``SECRETS_KEY``: secret extracts, ``secret=True`` steps, the saved session)."""
         from pytest_pacts.reports.redact import Redactor, plan_secrets
 
         secret_vars = frozenset(self.settings.secret_vars)
-        redactor = Redactor(plan_secrets(plan, dict(os.environ), secret_vars))
-        for trace in sorted(Path(folder).glob("*.zip")):
-            redactor.archive(trace)
+        found = plan_secrets(plan, dict(os.environ), secret_vars) if plan is not None else []
+        return Redactor([*found, *item.stash.get(SECRETS_KEY, set())])
 
     def _keep_playwright_artifacts(self, item: pytest.Item, report: pytest.TestReport) -> None:
         """Copy what pytest-playwright kept of a requirement's test (traces, screenshots,
@@ -220,11 +232,9 @@ class Reporting:
     ) -> None:
         from pytest_pacts.reports import artifacts, junit
         from pytest_pacts.reports.proposals import proposal_views
-        from pytest_pacts.reports.redact import Redactor, plan_secrets
 
         views = proposal_views(record, self.store() if record.proposals else None)
-        env = dict(os.environ)
-        redactor = Redactor(plan_secrets(plan, env) if plan is not None else ())
+        redactor = self._redactor(item, plan)
         paths: dict[str, Path] = {}
         if self.run_dir is not None:
             paths = artifacts.write_requirement_artifacts(

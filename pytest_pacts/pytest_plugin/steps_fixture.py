@@ -33,7 +33,7 @@ from pytest_pacts.planner.steps import StepSyntaxError
 from pytest_pacts.planner.templating import MASK, Secret, reveal
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import outcome, prepare
-from pytest_pacts.pytest_plugin.keys import RUN_KEY
+from pytest_pacts.pytest_plugin.keys import RUN_KEY, add_secrets
 from pytest_pacts.settings import PactsSettings
 
 # The engine, the application layer, the report writers and Playwright are imported when a
@@ -73,6 +73,11 @@ class PactsSteps:
         self._whole: Plan | None = None
         self._runtime: Runtime | None = None
         self._recorded = False
+
+    @property
+    def page(self) -> Page:
+        """The page the steps run on (pytest-playwright's ``page``)."""
+        return self._page
 
     @property
     def record(self) -> RunRecord | None:
@@ -136,7 +141,11 @@ class PactsSteps:
         prepared = prepare(self._config, plan, navigate=False, env=env)
         # the store's run history gets one run per test (finish()), not one per step
         self._runtime = replace(prepared.runtime, record=False)
-        run = run_requirement(plan, self._page, self._runtime)
+        try:
+            run = run_requirement(plan, self._page, self._runtime)
+        finally:
+            add_secrets(self._item, {v.reveal() for v in self._secrets.values()})
+            add_secrets(self._item, self._runtime.secrets)
         done = finish_run(prepared, run)
         run = done.record
         self._accepted.extend(done.accepted)
@@ -239,6 +248,9 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     finally:
         if steps is not None:
             steps.finish()  # also when the body raised after some steps
+            from pytest_pacts.pytest_plugin.execution import cover_shown_secrets
+
+            cover_shown_secrets(item.config, steps.page, item)
     record = steps.record if steps is not None else None
     if steps is not None and record is not None:
         from pytest_pacts.reports.redact import Redactor

@@ -18,7 +18,13 @@ from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 from pytest_pacts.models import Plan
-from pytest_pacts.planner.templating import MASK, TemplateError, is_secret_name, parse_templates
+from pytest_pacts.planner.templating import (
+    MASK,
+    TemplateError,
+    is_secret_name,
+    parse_templates,
+    secret_defaults,
+)
 
 # Values this short are not masked: replacing every "1" or "ab" would mangle reports
 # and protect nothing (such values are not credentials).
@@ -65,19 +71,40 @@ class Redactor:
                 forms[form.encode()] = None
         return sorted(forms, key=len, reverse=True)
 
+    def network(self, value: bytes) -> bytes:
+        """A trace's JSON-lines member with the credentials of every recorded request and
+        response masked by name, whatever their value: the ``Cookie``, ``Set-Cookie``,
+        ``Authorization`` and ``Proxy-Authorization`` headers and the parsed ``cookies``
+        (a session the app refreshed mid-run has values no one knew beforehand)."""
+        if b'"headers"' not in value and b'"cookies"' not in value:
+            return value
+        lines = value.split(b"\n")
+        for i, line in enumerate(lines):
+            if b'"headers"' not in line and b'"cookies"' not in line:
+                continue
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if _mask_credentials(event):
+                lines[i] = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()
+        return b"\n".join(lines)
+
     def archive(self, path: Path) -> bool:
         """Mask secrets in every member of the zip archive ``path`` (a Playwright trace:
-        call parameters, call logs, DOM snapshots with form values, network bodies),
+        call parameters, call logs, DOM snapshots with form values, network bodies, the
+        test's source), and credential headers and cookies by name (:meth:`network`),
         rewriting it in place atomically. Returns whether anything was masked; an archive
         that cannot be read is left as it is."""
-        if not self:
-            return False
         try:
             with zipfile.ZipFile(path) as src:
                 members = [(info, src.read(info)) for info in src.infolist()]
         except (zipfile.BadZipFile, OSError, EOFError):
             return False
-        cleaned = [(info, self.data(data)) for info, data in members]
+        cleaned = [
+            (info, self.data(self.network(data) if _is_events(info.filename) else data))
+            for info, data in members
+        ]
         if all(new == old for (_i, new), (_j, old) in zip(cleaned, members, strict=True)):
             return False
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".redact-", suffix=".zip")
@@ -93,18 +120,57 @@ class Redactor:
         return True
 
 
+# Request and response headers that carry credentials: masked in a trace whatever their value.
+CREDENTIAL_HEADERS = frozenset({"cookie", "set-cookie", "authorization", "proxy-authorization"})
+
+
+def _is_events(name: str) -> bool:
+    """A trace member made of JSON lines (``trace.trace``, ``trace.network``, ``1-trace.…``)."""
+    return name.endswith((".trace", ".network"))
+
+
+def _mask_credentials(data: object, depth: int = 0) -> bool:
+    """Mask, in place, the values of credential headers (``{"name": ..., "value": ...}`` in
+    a ``headers`` list) and of every entry of a ``cookies`` list; returns whether any was."""
+    if depth > 40:
+        return False
+    changed = False
+    if isinstance(data, dict):
+        for key, item in data.items():
+            if key in ("headers", "cookies") and isinstance(item, list):
+                for entry in item:
+                    if not isinstance(entry, dict) or not isinstance(entry.get("value"), str):
+                        continue
+                    name = str(entry.get("name", "")).lower()
+                    if (key == "cookies" or name in CREDENTIAL_HEADERS) and entry["value"] != MASK:
+                        entry["value"] = MASK
+                        changed = True
+            elif isinstance(item, (dict, list)):
+                changed = _mask_credentials(item, depth + 1) or changed
+    elif isinstance(data, list):
+        for item in data:
+            changed = _mask_credentials(item, depth + 1) or changed
+    return changed
+
+
 def _texts(plan: Plan) -> Iterable[str]:
+    yield plan.requirement.url
     for step in plan.steps:
         if step.value:
             yield step.value
+        if step.expected is not None:
+            yield str(step.expected)
     yield from plan.requirement.vars.values()
 
 
 def plan_secrets(
     plan: Plan, env: Mapping[str, str], secret_vars: frozenset[str] = frozenset()
 ) -> list[str]:
-    """Values a plan may reveal: every ``{{env.NAME}}`` it uses and every secret var."""
+    """Values a plan may reveal: every ``{{env.NAME}}`` it uses, every default that stands
+    in for a secret (``{{env.NAME:default}}``, typed when ``NAME`` is unset) and every
+    secret var."""
     found: list[str] = []
+    names = secret_vars | plan.secret_vars
     for text in _texts(plan):
         try:
             refs = parse_templates(text)
@@ -113,7 +179,8 @@ def plan_secrets(
         for ref in refs:
             if ref.namespace == "env" and ref.name in env:
                 found.append(env[ref.name])
+        found.extend(secret_defaults(text, names))
     for name, value in plan.requirement.vars.items():
-        if (is_secret_name(name, secret_vars | plan.secret_vars)) and "{{" not in value:
+        if is_secret_name(name, names) and "{{" not in value:
             found.append(value)
     return found

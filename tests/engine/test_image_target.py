@@ -135,3 +135,54 @@ def test_a_step_picture_being_taken_does_not_spoil_the_image_search(
         assert len(tracing._in_flight.get(tab._impl_obj, [])) < 10
     finally:
         tracer.stop()
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG that declares ``width`` x ``height`` px in its IHDR chunk (bytes 16 to 24), with a
+    few bytes of pixels: what a 109 KB file claiming 30000 x 30000 px looks like."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\0" * 64)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
+
+
+def test_a_hostile_template_file_fails_its_step_in_words_before_it_is_decoded(
+    tab: Page, site: Site, tmp_path: Path
+) -> None:
+    """An image target's PNG is outside input: its header is read before it is decoded. A
+    0-byte or 40000 x 40000 px file raised a raw OpenCV traceback out of the run (its row left
+    ``running``); a 30000 x 30000 px one decoded into gigabytes. The PNG format puts the
+    size in the IHDR chunk, right after the signature (PNG specification, section 11.2.2)."""
+    url = site.add("pic.html", f"<h1>Chart</h1>{_img(TEMPLATE.read_bytes())}{_CLICK}")
+    valid = TEMPLATE.read_bytes()
+    cases = {
+        "empty.png": (b"", "is an empty file (0 bytes)"),
+        "huge.png": (_png_header(40_000, 40_000), "is 40000x40000 px; a template is 8 to 600"),
+        "big.png": (_png_header(30_000, 30_000), "is 30000x30000 px; a template is 8 to 600"),
+        "truncated.png": (valid[:20], "is a truncated PNG (20 bytes, no complete header)"),
+        "text.png": (b"<html>not a picture</html>", "is not a PNG"),
+        "damaged.png": (valid[:33] + b"\0" * 40, "is a damaged PNG"),
+    }
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    for name, (data, said) in cases.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        record = run(tab, plan(url, ("click", f"image:{path}")))
+        step = record.steps[0]
+        assert step.failure is not None and step.failure.type.value == "image_not_matched", name
+        assert said in step.failure.message, (name, step.failure.message)
+        assert step.failure.cause == "configuration"
+    # never decoded: 30000 x 30000 px is 2.7 GB of pixels
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak
+    assert grown < 400 * 1024, f"the peak memory grew by {grown} KiB"
+    assert tab.text_content("#status") == ""

@@ -176,3 +176,61 @@ def test_accounts_rotate_across_xdist_workers(project: pytest.Pytester) -> None:
         result = _run(project, app, "-n", "2", "--pacts-discover=off")
         result.assert_outcomes(passed=4)
         assert sorted(app.logins) == ["problem_user", "standard_user"]
+
+
+# The project's hook signs the session out (the server's own logout, as an administrator or
+# a session lifetime would end it) when the test's context of R-EXPIRE is made, after the
+# context took the saved session; with PACTS_TEST_KEEP_OUT set, the shop page also keeps
+# answering with the login page (a session that ends again at once).
+EXPIRING = """
+import os
+
+
+def pytest_pacts_configure_context(context, requirement):
+    if requirement.req_id != "R-EXPIRE" or "R-EXPIRE" not in os.environ.get("PYTEST_CURRENT_TEST", ""):
+        return  # collection-time discovery opens a context too
+    base = os.environ["APP_URL"]
+    assert context.request.post(base + "/api/logout").ok
+    if os.environ.get("PACTS_TEST_KEEP_OUT"):
+        context.route(
+            "**/inventory.html",
+            lambda route: route.fulfill(status=302, headers={"location": "/index.html?expired=1"}),
+        )
+"""
+EXPIRE = (
+    _HEAD
+    + """\
+  - req_id: R-EXPIRE
+    url: /inventory.html
+    steps: ["Add to cart@Sauce Labs Backpack | click | | text_visible:Remove"]
+"""
+)
+
+
+def test_a_session_that_expires_mid_run_logs_in_once_more_else_says_session_expired(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A saved session the app ended during the run failed every requirement as
+    ``selector_drift``/``data_issue`` with heal advice (8 of 8 in the audit), and nothing
+    logged in again. Sessions end server-side on any app with one (an HttpOnly cookie the app
+    stops honouring: the demo's, the real apps' of docs/real-apps.md); the profile's verify
+    tells it, as it does before reusing a saved session."""
+    (project.path / "shop.req.yaml").write_text(EXPIRE)
+    project.makeconftest(EXPIRING)
+    with DemoServer("v1") as app:
+        monkeypatch.setenv("APP_URL", app.url)
+        renewed = _run(project, app, "--junitxml=out/junit.xml")
+        renewed.assert_outcomes(passed=1)
+        out = renewed.stdout.str()
+        assert "logging in (the session expired during R-EXPIRE" in out, out
+        assert app.logins == ["standard_user"] * 2  # the first login, and once more
+        monkeypatch.setenv("PACTS_TEST_KEEP_OUT", "1")
+        gone = _run(project, app, "--junitxml=out/junit2.xml")
+        gone.assert_outcomes(failed=1)
+        out = gone.stdout.str()
+        assert "session expired: the saved session of auth profile 'shopper' no longer holds" in (
+            out
+        ), out
+        assert "it expired again after logging in once more" in out
+        assert _junit_rca(project.path / "out" / "junit2.xml") == {"R-EXPIRE": "env_fault"}
+        assert app.logins == ["standard_user"] * 3  # verify failed, so one login; no second

@@ -10,6 +10,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 
+from pytest_pacts.models import Plan
 from pytest_pacts.store import HealingEvidence, SessionConflict, open_store
 
 RUNS_PER_WORKER = 15
@@ -88,6 +89,43 @@ def claim_discovery(target: str, worker: int, barrier: Barrier) -> list[str]:
         for req_id in won:
             assert leases.release(req_id, "h", discovered=True, holder=f"worker-{worker}")
     return won
+
+
+def discover_always(target: str, worker: int, barrier: Barrier) -> list[str]:
+    """Collection-time discovery under ``--pacts-discover=always`` (``discover_once``) over
+    the same cold requirements as every other worker, each starting at another place in the
+    list as shards would. Returns the requirements this worker discovered."""
+    import time
+
+    from pytest_pacts.application import discover_once
+    from pytest_pacts.discovery.planning import PomEntry
+    from pytest_pacts.discovery.pom import save_pom
+
+    done: list[str] = []
+    with open_store(target) as store:
+        plans = [_plan(n) for n in range(LEASES)]
+        mine = plans[worker * 3 :] + plans[: worker * 3]
+
+        def discover(plan: Plan) -> None:
+            time.sleep(0.02)  # a browser would be here
+            done.append(plan.req_id)
+            entry = PomEntry(
+                req_id=plan.req_id, plan_hash=plan.plan_hash, url="/", discovered_at="now"
+            )
+            save_pom(store, entry, 3600)
+
+        barrier.wait(timeout=60)
+        discover_once(store, mine, discover, mode="always", poll_seconds=0.01)
+    return done
+
+
+def _plan(n: int) -> Plan:
+    from pytest_pacts.models import SourceRef
+    from pytest_pacts.planner.inline import inline_plan, inline_step
+
+    source = SourceRef(path="leases.req.yaml", line=n + 1)
+    step = inline_step(0, None, "wait", None, "url_contains:/", "abort", source, env={})
+    return inline_plan(f"REQ-{n}", "/", (step,), source)
 
 
 def die_mid_transaction(target: str, conn: Connection) -> None:

@@ -125,3 +125,34 @@ def test_processes_claiming_the_same_leases_at_once_get_each_exactly_once(
         rows = store.discovery_leases.leases()
         assert len(rows) == workers.LEASES
         assert all(r.claims == 1 and r.discoveries == 1 and r.released_at for r in rows)
+
+
+def test_processes_discovering_in_always_mode_discover_each_requirement_once(
+    store_target: str,
+) -> None:
+    """Under ``--pacts-discover=always`` a claim counts a result as fresh only when its
+    lease was released after the phase began. On PostgreSQL the claim read that release in
+    one statement and took the lease in another: a release committed in between made the
+    claimer discover again (2, 4 and 4 times in an audit, the lease table saying once)."""
+    open_store(store_target).close()
+    count = 4
+    barrier = _ctx.Barrier(count)
+    queue = _ctx.Queue()
+    procs = [
+        _ctx.Process(
+            target=workers.report, args=(queue, "discover_always", store_target, w, barrier)
+        )
+        for w in range(count)
+    ]
+    for proc in procs:
+        proc.start()
+    results = [queue.get(timeout=120) for _ in procs]
+    for proc in procs:
+        proc.join(timeout=60)
+        assert proc.exitcode == 0
+    assert all(status == "ok" for status, _ in results), results
+    done = Counter(req for _status, reqs in results for req in cast(list[str], reqs))
+    assert done == Counter({f"REQ-{n}": 1 for n in range(workers.LEASES)})
+    with open_store(store_target) as store:
+        rows = store.discovery_leases.leases()
+        assert {r.req_id: r.discoveries for r in rows} == dict.fromkeys(done, 1)

@@ -69,6 +69,7 @@ class DiscoveryLeaseRepository:
         owner_pid = os.getpid() if pid is None else pid
         owner_host = self._host if host is None else host
         with db.transaction():
+            self._serialise(req_id, plan_hash)
             current = self.get(req_id, plan_hash)
             previous = current.released_at if current is not None else None
             if current is not None and current.held(start) and self._owner_gone(current):
@@ -106,6 +107,22 @@ class DiscoveryLeaseRepository:
             raise AssertionError(f"discovery lease of {req_id!r} vanished during a claim")
         return DiscoveryClaim(False, holder_now, previous)
 
+    def _serialise(self, req_id: str, plan_hash: str) -> None:
+        """Make the claims and releases of one lease take turns, inside their transaction.
+
+        SQLite's ``BEGIN IMMEDIATE`` already does. PostgreSQL (read committed) gives each
+        statement its own snapshot: a release committed between a claim's read of the row
+        (``previous_released_at``) and its upsert let the upsert take the lease while the
+        claim believed it had never been released, so under ``--pacts-discover=always``
+        every runner discovered the requirement again (2, 4 and 4 times in one audit, the
+        lease table saying once). A transaction-scoped advisory lock on the lease's key
+        closes that gap (tests/store/test_store_discovery_leases.py)."""
+        if self._db.name == "postgresql":
+            self._db.fetchone(
+                "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))",
+                (f"pacts-discovery-lease {len(req_id)}:{req_id} {plan_hash}",),
+            )
+
     def release(
         self,
         req_id: str,
@@ -125,6 +142,7 @@ class DiscoveryLeaseRepository:
         who = self.holder if holder is None else holder
         count = 1 if discovered else 0
         with db.transaction():
+            self._serialise(req_id, plan_hash)
             released = db.execute(
                 "UPDATE discovery_leases SET released_at = ?, expires_at = ?, "
                 "discoveries = discoveries + ? WHERE req_id = ? AND plan_hash = ? "
