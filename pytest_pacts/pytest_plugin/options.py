@@ -44,8 +44,9 @@ SETTINGS: tuple[Setting, ...] = (
         "linelist",
         ["*.req.json", "*.req.yaml", "*.req.yml", "*.req.xlsx"],
         "Glob patterns of requirement files to collect anywhere. Besides these, every "
-        ".xlsx under a directory given on the command line, and any .json/.yaml/.xlsx file "
-        "given by name, is collected.",
+        ".xlsx under the paths pytest starts from (those given on the command line, else "
+        "testpaths, else the rootdir; never the report folder), and any .json/.yaml/.xlsx "
+        "file given by name, is collected.",
     ),
     Setting(
         "pacts_blocks_files",

@@ -431,7 +431,9 @@ def read_xlsx(path: Path, display: str, limits: ReadLimits | None = None) -> Doc
             raise ReadFailure(
                 SourceRef(path=display),
                 "no sheet has a header row with the step columns",
-                STEP_COLUMNS_HELP + " (title rows above it are fine)",
+                STEP_COLUMNS_HELP
+                + " (title rows above it are fine); a workbook that is not a requirement "
+                "sheet is kept out with --ignore or collect_ignore",
             )
     finally:
         workbook.close()
