@@ -204,8 +204,8 @@ def summary_markdown(record: RunRecord, proposals: Sequence[ProposalView]) -> st
     if proposals:
         for p in proposals:
             extra = f" · {p.promotion_label}" if p.promotion_required else ""
-            step = p.step_index + 1 if p.step_index is not None else "?"
-            lines.append(f"- Proposal {p.id}: {p.badge}{extra} (step {step})")
+            number = p.step_index + 1 if p.step_index is not None else "?"
+            lines.append(f"- Proposal {p.id}: {p.badge}{extra} (step {number})")
     else:
         lines.append("- No patches proposed")
     return "\n".join(lines) + "\n"
