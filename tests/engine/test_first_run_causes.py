@@ -38,3 +38,28 @@ def test_an_ambiguous_name_with_nothing_recorded_is_not_drift(tab: Page, site: S
     assert "selector_drift" not in text
     assert "proposal" not in record.rca.recommendation
     assert "region" in record.rca.recommendation
+
+
+# Two product cards, each with an "ADD TO CART" button (text-transform on real shops), as
+# shops and list apps show: the region names the card, and a region the page does not show
+# is what a person must fix, not the button's name.
+CARDS = """<div class="card"><h3>Backpack</h3><button>ADD TO CART</button></div>
+<div class="card"><h3>Bike Light</h3><button>ADD TO CART</button></div>"""
+
+
+def test_a_missing_region_is_the_headline(tab: Page, site: Site) -> None:
+    """The region matches nothing on the page and the element alone is not unique: the
+    failure's first words say the region was not found, not "did you mean" the element's own
+    name (issue 39), and what to do says to name the region as the page shows it."""
+    url = site.add("cards.html", CARDS)
+    record = run(tab, plan(url, ("click", "Add to cart@Fleece Jacket")), healer=HealingLadder())
+    assert record.verdict == "fail"
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    headline = step.failure.message
+    assert headline.startswith('the region "Fleece Jacket" is not on this page'), headline
+    assert "did you mean" not in headline
+    assert '"Add to cart" alone matches 2 elements, so the region is needed' in headline
+    assert record.rca.message == headline
+    text = render_failure(record)
+    assert 'failure:  not_found: the region "Fleece Jacket" is not on this page' in text
