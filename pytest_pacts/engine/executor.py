@@ -21,6 +21,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery.render import elements_frame
+from pytest_pacts.engine import pagesays
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
@@ -38,7 +39,7 @@ from pytest_pacts.engine.waiting import (
     wait_for_change,
     wait_until_ready,
 )
-from pytest_pacts.models import Action, Capture, Expectation, Step
+from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
 from pytest_pacts.planner.templating import (
@@ -230,6 +231,8 @@ class StepRunner:
             return _unresolvable(step, "the value", exc)
         attempt.value_shown = str(value) if value is not None else None
         url_before = self.page.url
+        # what the page shows before the action: a failed outcome quotes only what is new
+        said_before = pagesays.watch(self.page) if _quotes_page(step) else None
         subject: Subject | None = None
         if step.action is Action.GOTO:
             failure = self.navigate(reveal(value or ""), step.index)
@@ -330,6 +333,8 @@ class StepRunner:
             mask=isinstance(value, Secret),
             responses_since=self._since(step),
         )
+        if failure is not None and said_before is not None:
+            failure = pagesays.explain(failure, pagesays.messages(self.page, said_before))
         if failure is not None and secret:
             failure = failure.model_copy(
                 update={
@@ -598,6 +603,33 @@ class _FramesLeft:
     documents: int
     requests: int
     cap_ms: float
+
+
+# Outcomes about what the page does after an input (a submit, a click): when one fails, the
+# page's own new messages say why (engine/pagesays.py). A field's own state (its value,
+# checked, enabled) and a response are checked on the element or the network instead.
+_PAGE_OUTCOMES = frozenset(
+    {
+        ExpectationKind.NAVIGATES_TO,
+        ExpectationKind.URL_CONTAINS,
+        ExpectationKind.TITLE_CONTAINS,
+        ExpectationKind.TEXT_VISIBLE,
+        ExpectationKind.TEXT_HIDDEN,
+        ExpectationKind.ELEMENT_VISIBLE,
+        ExpectationKind.ELEMENT_HIDDEN,
+        ExpectationKind.COUNT,
+    }
+)
+
+
+def _quotes_page(step: Step) -> bool:
+    """A failed outcome of this step quotes what the page said since its action."""
+    return (
+        step.expected is not None
+        and step.expected.kind in _PAGE_OUTCOMES
+        and step.action not in (Action.GOTO, Action.WAIT)
+        and step.capture is None
+    )
 
 
 def _unresolvable(step: Step, what: str, exc: TemplateError) -> Failure:

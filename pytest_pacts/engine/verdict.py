@@ -22,6 +22,7 @@ not_visible, obscured                     visibility_issue    0.85
 disabled (or not editable)                enablement_issue    0.85
 expectation_failed, value rejected        data_issue          0.85
 expectation_failed, unresolvable value    data_issue          0.8
+expectation_failed, the page refused      data_issue          0.85
 expectation_failed                        assertion_mismatch  0.85
 canvas_detected, pdf_embed_detected,      unsupported_surface 0.7
 closed_shadow_root_detected,
@@ -186,6 +187,13 @@ _DATA = (
     "The field did not accept the value: check the Value cell against the field's rules "
     "(length, format, the list's options).",
 )
+_REFUSED = (
+    RcaClass.DATA_ISSUE,
+    0.85,
+    "The page refused the input (its message is quoted above): check the Value cells this "
+    "step and the earlier ones submit (credentials, formats, required fields) against "
+    "what the app accepts, or the app's test data (the account, the record) they name.",
+)
 _CONFIG = (
     RcaClass.DATA_ISSUE,
     0.8,
@@ -214,6 +222,8 @@ def classify(failure: Failure, heal_attempts: int = 0, *, recorded: bool = True)
     never had a locator in this run (nothing recorded: never ``selector_drift``)."""
     if failure.cause == "value_rejected":
         cls, conf, rec = _DATA
+    elif failure.cause == "input_refused":
+        cls, conf, rec = _REFUSED
     elif failure.cause == "configuration":
         cls, conf, rec = _CONFIG
     elif failure.cause == "session_conflict":

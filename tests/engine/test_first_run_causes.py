@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
-from pytest_pacts.models.outcome import RcaClass
+from pytest_pacts.models.outcome import RcaClass, RunRecord
 
 from .helpers import Site, plan, run
 
@@ -63,3 +63,69 @@ def test_a_missing_region_is_the_headline(tab: Page, site: Site) -> None:
     assert record.rca.message == headline
     text = render_failure(record)
     assert 'failure:  not_found: the region "Fleece Jacket" is not on this page' in text
+
+
+# A login form as shops and admin apps write it: the server's answer to wrong credentials is
+# an error box marked by its class/test id (saucedemo's `data-test="error"`, Django's
+# `errornote`), and the browser refuses an empty required field itself (HTML constraint
+# validation: the `invalid` event and `validationMessage`).
+LOGIN = """<h1>Sign in</h1>
+<form id="f" onsubmit="event.preventDefault(); check()">
+  <label>Username <input id="u" required></label>
+  <label>Password <input id="p" type="password" required></label>
+  <button>Login</button>
+</form>
+<p id="stale" class="notice">Welcome back</p>
+<script>
+function check() {
+  if (u.value === 'ada' && p.value === 'right') { location.href = 'products.html'; return; }
+  const box = document.createElement('h3');
+  box.setAttribute('data-test', 'error');
+  box.textContent = 'Epic sadface: Username and password do not match';
+  f.after(box);
+}
+</script>"""
+
+
+def _login(tab: Page, site: Site, password: str) -> RunRecord:
+    url = site.add("login.html", LOGIN)
+    site.add("products.html", "<h1>Products</h1>", title="Products")
+    rows = [("fill", "Username", "ada"), ("fill", "Password", password) if password else None]
+    steps = [r for r in rows if r is not None]
+    return run(tab, plan(url, *steps, ("click", "Login", "", "navigates_to:Products")))
+
+
+def test_a_refused_login_quotes_the_page(tab: Page, site: Site) -> None:
+    """The outcome failed because the page refused the input: the failure quotes what the
+    page said that is new since the click (not the notice that was there before), and the
+    root cause is ``data_issue``, the same on every line."""
+    record = _login(tab, site, "wrong")
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    message = step.failure.message
+    assert "the page refused the input, saying" in message
+    assert '"Epic sadface: Username and password do not match"' in message
+    assert "Welcome back" not in message  # shown before the action: not what it said
+    assert record.rca.rca_class is RcaClass.DATA_ISSUE
+    text = render_failure(record)
+    assert "root cause: data_issue" in text and "assertion_mismatch" not in text
+    assert "Username and password do not match" in text
+
+
+def test_a_field_the_browser_refused_is_quoted(tab: Page, site: Site) -> None:
+    """An empty required field: the browser does not submit and says why in the field's
+    ``validationMessage``; the failure quotes it with the field's label."""
+    record = _login(tab, site, "")
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert "the page refused the input, saying" in step.failure.message
+    assert '"Password: ' in step.failure.message  # Chromium's "Please fill out this field."
+    assert record.rca.rca_class is RcaClass.DATA_ISSUE
+
+
+def test_a_failed_outcome_on_a_silent_page_is_an_assertion_mismatch(tab: Page, site: Site) -> None:
+    url = site.add("silent.html", "<button>Go</button>")
+    record = run(tab, plan(url, ("click", "Go", "", "text_visible:Done")))
+    assert record.rca.rca_class is RcaClass.ASSERTION_MISMATCH
+    assert record.failed_step is not None and record.failed_step.failure is not None
+    assert "the page" not in record.failed_step.failure.message.split(", but ")[0]
