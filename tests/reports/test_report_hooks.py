@@ -276,6 +276,13 @@ def test_partial_is_its_own_outcome(pytester: pytest.Pytester) -> None:
     verbose.stdout.fnmatch_lines(["*PARTIAL*test_reqs.py::test_part*"])
     cases = {c.get("name"): c for c in ET.parse(root / "junit.xml").iter("testcase")}
     assert cases["test_part"].find("failure") is None and cases["test_part"].find("skipped") is None
+    # pytest-html's Result column says "Partial", not "Passed" (issue 39)
+    pytester.runpytest_subprocess("--html=report.html", "--self-contained-html")
+    tests = _html_data(root / "report.html")["tests"]
+    assert isinstance(tests, dict)
+    results = {k.rsplit("::", 1)[-1]: v[0]["resultsTableRow"][0] for k, v in tests.items()}
+    assert results["test_part"] == '<td class="col-result">Partial</td>', results
+    assert results["test_plain"] == '<td class="col-result">Passed</td>', results
 
 
 def test_no_record_is_tolerated(pytester: pytest.Pytester) -> None:
