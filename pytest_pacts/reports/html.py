@@ -13,7 +13,7 @@ from html import escape
 
 from pydantic import ValidationError
 
-from pytest_pacts.models.locator import GateSnapshot, Locator
+from pytest_pacts.models.locator import GateSnapshot, Locator, payload_change
 from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.reports.proposals import ProposalView
 from pytest_pacts.reports.summary import RunSummary
@@ -184,6 +184,9 @@ def heal_box(view: ProposalView) -> str:
             f"<td>{e(f'{runner:.2f}' if isinstance(runner, float | int) else '-')}</td>"
             "</tr></table>"
         )
+        change = payload_change(heal.get("old_locator"), heal.get("new_locator"))
+        if change:  # old and new can read the same (the region's container changed)
+            lines.append(f'<p class="pacts-change">What changed: {e(change)}</p>')
     if view.rule:
         lines.append(f"<p>Rule: {e(view.rule)}</p>")
     if view.gate is not None:
