@@ -124,6 +124,8 @@ class StepRunner:
         self.tracer = tracer  # the step traces (its gate reads the element's text too)
         self.finder = finder
         self.resolver = resolver
+        # secret values this run typed: a page may echo them in a message a failure quotes
+        self._typed_secrets: set[str] = set()
         self.options = options
         self.monitor = monitor
         self.base_url = base_url
@@ -210,7 +212,7 @@ class StepRunner:
             failure = env_failure(event, step.index, ("the step's own checks had passed",))
         elif failure is not None:
             failure = self._blame_environment(failure, mark)
-        secrets = self.resolver.secret_values()
+        secrets = [*self.resolver.secret_values(), *sorted(self._typed_secrets, key=len)[::-1]]
         if secrets:
             # a value a step stored as a secret is on the page: never in a failure text
             attempt.notes[:] = [mask_in(n, secrets) for n in attempt.notes]
@@ -230,6 +232,8 @@ class StepRunner:
         except TemplateError as exc:
             return _unresolvable(step, "the value", exc)
         attempt.value_shown = str(value) if value is not None else None
+        if isinstance(value, Secret) and value.reveal():
+            self._typed_secrets.add(value.reveal())
         url_before = self.page.url
         # what the page shows before the action: a failed outcome quotes only what is new
         said_before = pagesays.watch(self.page) if _quotes_page(step) else None

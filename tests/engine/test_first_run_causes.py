@@ -129,3 +129,21 @@ def test_a_failed_outcome_on_a_silent_page_is_an_assertion_mismatch(tab: Page, s
     assert record.rca.rca_class is RcaClass.ASSERTION_MISMATCH
     assert record.failed_step is not None and record.failed_step.failure is not None
     assert "the page" not in record.failed_step.failure.message.split(", but ")[0]
+
+
+ECHO = """<form onsubmit="event.preventDefault();
+  const m = document.createElement('p'); m.setAttribute('role', 'alert');
+  m.textContent = 'The password ' + document.getElementById('p').value + ' is wrong';
+  this.after(m)">
+  <label>Password <input id="p" type="password"></label><button>Sign in</button></form>"""
+
+
+def test_a_quoted_message_never_shows_a_secret_the_run_typed(tab: Page, site: Site) -> None:
+    """Pages echo what was typed ("The password ... is wrong"): the quote masks it."""
+    url = site.add("echo.html", ECHO)
+    steps = [("fill", "Password", "{{env.PW}}"), ("click", "Sign in", "", "navigates_to:Home")]
+    record = run(tab, plan(url, *steps), env={"PW": "hunter2-secret"})
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert '"The password *** is wrong"' in step.failure.message
+    assert "hunter2-secret" not in record.model_dump_json() + render_failure(record)
