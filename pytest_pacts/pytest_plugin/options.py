@@ -248,8 +248,8 @@ SETTINGS: tuple[Setting, ...] = (
         "choice",
         "auto",
         "SLOs in the terminal summary, the HTML report and index.md: auto (only once the "
-        "store holds earlier sessions' runs, and only the SLOs with runs to measure: LLM "
-        "calls/run only where runs made LLM calls), always, off.",
+        "store holds earlier sessions' runs, and only the SLOs with at least 20 qualifying "
+        "runs: LLM calls/run only where runs made LLM calls), always, off.",
         choices=("auto", "always", "off"),
     ),
     Setting(
