@@ -458,7 +458,7 @@ class Reporting:
             if verdict == "partial" and cells and 'class="col-result"' in cells[0]:
                 # pytest-html words the result from the pytest outcome ("Passed"); a partial
                 # run (steps skipped by on_fail) is not a plain pass (issue 39)
-                cells[0] = '<td class="col-result">Partial</td>'
+                cells[0] = html.PARTIAL_RESULT
             cells.insert(2, html.verdict_cell(verdict, bool(entry.get("healed"))))
         else:
             cells.insert(2, html.verdict_cell(None, False))

@@ -19,6 +19,10 @@ from pytest_pacts.reports.proposals import ProposalView
 from pytest_pacts.reports.summary import RunSummary
 
 STYLE = """<style>
+/* a partial run: pytest-html files and filters it with the passed tests (its data says
+   "Passed"), the Result column says "Partial" */
+td.col-result.pacts-partial{font-size:0}
+td.col-result.pacts-partial::after{content:"Partial";font-size:12px;color:#ef6c00}
 .pacts{font-family:system-ui,sans-serif;font-size:13px;margin:6px 0}
 /* pytest-html greys every table cell; the verdict and its evidence are the report */
 .pacts,.pacts td,.pacts th,.pacts li{color:#1f2328}
@@ -59,6 +63,12 @@ def verdict_cell(verdict: str | None, healed: bool) -> str:
     return f'<td class="col-verdict">{e(verdict_text(verdict, healed))}</td>'
 
 
+#: The Result cell of a partial run: the word pytest-html filters and sorts by stays "Passed"
+#: (a row whose result it does not know is never shown), STYLE shows "Partial".
+PARTIAL_RESULT = (
+    '<td class="col-result pacts-partial" title="partial: steps with on_fail: skip were '
+    'skipped">Passed</td>'
+)
 VERDICT_HEADER = '<th class="sortable" data-column-type="verdict">Verdict</th>'
 
 
