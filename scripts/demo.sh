@@ -45,6 +45,14 @@ echo
 echo "Reports: reports/v1/report.html, reports/v2/report.html (and junit.xml beside them);"
 echo "         per-requirement verdicts under sample_requirements/.pacts/reports/, and the"
 echo "         results back in a copy of login.xlsx: sample_requirements/.pacts/reports/<run>/results/"
+STORE=sample_requirements/.pacts/pacts.db
+echo
+echo "The demo's store: $STORE. Next, from this folder, exactly as written (pacts and pytest"
+echo "are in .venv/bin; to type them bare, first run: . .venv/bin/activate):"
+echo "  .venv/bin/pacts heals list --store $STORE"
+echo "  .venv/bin/pacts heals show 1 --store $STORE"
+echo "  .venv/bin/pacts report --store $STORE"
+echo "  .venv/bin/pacts serve --store $STORE"
 if [ "$v2" -ne 0 ]; then
   echo "Release v2: some steps were not healed. That is the abstain rule at work when the"
   echo "evidence is weak; each failure above says why and lists the candidates."

@@ -89,3 +89,5 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.pacts-setup-*
   touch "$stamp"
 fi
+echo "setup: ready. pacts and pytest are in .venv/bin (.venv/bin/pacts, .venv/bin/pytest);"
+echo "       to type them bare (pacts heals list), first run: . .venv/bin/activate"

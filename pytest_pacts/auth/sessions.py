@@ -311,12 +311,15 @@ class Sessions:
     ) -> NoReturn:
         from pytest_pacts.engine.api import render_failure
 
-        rca = RcaClass.DATA_ISSUE if record.rca.rca_class in _DATA_CLASSES else RcaClass.ENV_FAULT
+        # one root cause for the failure, the same on every line: the login's own (issue 39:
+        # the outer line said data_issue where the login's said assertion_mismatch)
+        rca = record.rca.rca_class
+        data = rca in _DATA_CLASSES
         summary = (record.rca.message or "the login failed").splitlines()[0]
         what = (
             "check the profile's credentials (its vars and the environment variables they "
             "name) and that the account may log in"
-            if rca is RcaClass.DATA_ISSUE
+            if data
             else "check that the login page is up and its flow still works "
             "(`pacts discover` on the profile's login flow shows each step)"
         )

@@ -13,10 +13,12 @@ from pytest_pacts.cli.heals_review import proposal_filter
 from pytest_pacts.cli.heals_show import summary
 from pytest_pacts.cli.render import clip, out, score, table, when
 from pytest_pacts.governance import Selected, promotion_label, select_proposals
+from pytest_pacts.models.locator import payload_change
 
 _ELEMENT_CELLS = 34
 _REQ_CELLS = 28
 _PAGE_CELLS = 20
+_CHANGE_CELLS = 48
 
 
 def _requirements_cell(item: Selected) -> str:
@@ -37,6 +39,10 @@ def _row(item: Selected) -> list[str]:
         str(step),
         clip(record.page or "-", _PAGE_CELLS),
         clip(record.element_key, _ELEMENT_CELLS),
+        clip(
+            payload_change(payload.get("failed_locator"), payload.get("healed_locator")) or "-",
+            _CHANGE_CELLS,
+        ),
         str(payload.get("tool_name") or "-"),
         f"{score(payload.get('score'))}/{score(payload.get('runner_up_score'))}",
         str(len(item.occurrences)),
@@ -57,10 +63,11 @@ def run_list(args: argparse.Namespace) -> int:
         return EXIT_OK
     if chosen:
         headers = (
-            *("ID", "STATUS", "REQ", "STEP", "PAGE", "ELEMENT", "RUNG", "SCORE/RUNNER-UP"),
+            *("ID", "STATUS", "REQ", "STEP", "PAGE", "ELEMENT", "CHANGE", "RUNG"),
+            "SCORE/RUNNER-UP",
             *("SEEN", "SEVERITY", "TRACK", "PROMOTION", "LAST SEEN"),
         )
-        out(table(headers, [_row(r) for r in chosen], right={0, 3, 8}) + "\n")
+        out(table(headers, [_row(r) for r in chosen], right={0, 3, 9}) + "\n")
     what = "" if args.status == "all" else f"{args.status} "
     totals = ", ".join(f"{n} {s}" for s, n in counts.items())
     seen = sum(len(item.occurrences) for item in chosen)

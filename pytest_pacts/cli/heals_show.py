@@ -31,7 +31,7 @@ from pytest_pacts.governance import (
 )
 from pytest_pacts.governance.review import DECISION_REASON_EVENT
 from pytest_pacts.models.heal import HealProposal, SelfHealGate
-from pytest_pacts.models.locator import Locator
+from pytest_pacts.models.locator import Locator, payload_change
 from pytest_pacts.store import HealOccurrence, ProposalRecord, Store
 
 
@@ -50,6 +50,7 @@ def summary(item: Selected) -> dict[str, object]:
         "element_key": record.element_key,
         "failed_locator": payload.get("failed_locator"),
         "healed_locator": payload.get("healed_locator"),
+        "change": payload_change(payload.get("failed_locator"), payload.get("healed_locator")),
         "tool_name": payload.get("tool_name"),
         "score": payload.get("score"),
         "runner_up_score": payload.get("runner_up_score"),
@@ -230,6 +231,7 @@ def run_show(args: argparse.Namespace) -> int:
         f"  element      {record.element_key}" + (f" on page {record.page}" if record.page else ""),
         f"  old locator  {_locator(proposal.failed_locator)}",
         f"  new locator  {_locator(proposal.healed_locator)}",
+        f"  what changed {payload_change(proposal.failed_locator, proposal.healed_locator) or '-'}",
         f"  found by     {proposal.tool_name} after {proposal.failure_type or '-'} "
         f"(RCA {proposal.rca_class or '-'})",
         f"  score        {_confidence(proposal)}",

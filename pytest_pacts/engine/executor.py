@@ -20,6 +20,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery.render import elements_frame
+from pytest_pacts.engine import pagesays
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
@@ -37,7 +38,7 @@ from pytest_pacts.engine.waiting import (
     wait_for_change,
     wait_until_ready,
 )
-from pytest_pacts.models import Action, Capture, Expectation, Step
+from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
 from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
 from pytest_pacts.planner import patterns
@@ -123,6 +124,8 @@ class StepRunner:
         self.tracer = tracer  # the step traces (its gate reads the element's text too)
         self.finder = finder
         self.resolver = resolver
+        # secret values this run typed: a page may echo them in a message a failure quotes
+        self._typed_secrets: set[str] = set()
         self.options = options
         self.monitor = monitor
         self.base_url = base_url
@@ -209,7 +212,7 @@ class StepRunner:
             failure = env_failure(event, step.index, ("the step's own checks had passed",))
         elif failure is not None:
             failure = self._blame_environment(failure, mark)
-        secrets = self.resolver.secret_values()
+        secrets = [*self.resolver.secret_values(), *sorted(self._typed_secrets, key=len)[::-1]]
         if secrets:
             # a value a step stored as a secret is on the page: never in a failure text
             attempt.notes[:] = [mask_in(n, secrets) for n in attempt.notes]
@@ -229,7 +232,11 @@ class StepRunner:
         except TemplateError as exc:
             return _unresolvable(step, "the value", exc)
         attempt.value_shown = str(value) if value is not None else None
+        if isinstance(value, Secret) and value.reveal():
+            self._typed_secrets.add(value.reveal())
         url_before = self.page.url
+        # what the page shows before the action: a failed outcome quotes only what is new
+        said_before = pagesays.watch(self.page) if _quotes_page(step) else None
         subject: Subject | None = None
         if step.action is Action.GOTO:
             failure = self.navigate(reveal(value or ""), step.index)
@@ -330,6 +337,8 @@ class StepRunner:
             mask=isinstance(value, Secret),
             responses_since=self._since(step),
         )
+        if failure is not None and said_before is not None:
+            failure = pagesays.explain(failure, pagesays.messages(self.page, said_before))
         if failure is not None and secret:
             failure = failure.model_copy(
                 update={
@@ -617,6 +626,33 @@ def _pattern_timeout(step: Step, capture: Capture, exc: patterns.PatternTimeout)
         step_index=step.index,
         evidence=(f"regex: {capture.regex}", f"limit: {patterns.MATCH_TIMEOUT_S:g} s per match"),
         cause="configuration",
+    )
+
+
+# Outcomes about what the page does after an input (a submit, a click): when one fails, the
+# page's own new messages say why (engine/pagesays.py). A field's own state (its value,
+# checked, enabled) and a response are checked on the element or the network instead.
+_PAGE_OUTCOMES = frozenset(
+    {
+        ExpectationKind.NAVIGATES_TO,
+        ExpectationKind.URL_CONTAINS,
+        ExpectationKind.TITLE_CONTAINS,
+        ExpectationKind.TEXT_VISIBLE,
+        ExpectationKind.TEXT_HIDDEN,
+        ExpectationKind.ELEMENT_VISIBLE,
+        ExpectationKind.ELEMENT_HIDDEN,
+        ExpectationKind.COUNT,
+    }
+)
+
+
+def _quotes_page(step: Step) -> bool:
+    """A failed outcome of this step quotes what the page said since its action."""
+    return (
+        step.expected is not None
+        and step.expected.kind in _PAGE_OUTCOMES
+        and step.action not in (Action.GOTO, Action.WAIT)
+        and step.capture is None
     )
 
 

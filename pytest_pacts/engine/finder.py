@@ -174,16 +174,24 @@ class Finder:
             if wait_for_change(self.page):
                 changed_at = now_ms()
         step = self.plan.steps[index]
-        if last is not None and last.unresolved is not None and last.unresolved.region_missing:
+        unresolved = last.unresolved if last is not None else None
+        region_missing = unresolved is not None and unresolved.region_missing
+        wide_count = 0
+        if region_missing:
             wide = self._without_region(index)
-            if wide is not None:
+            if wide is not None and wide.locator is not None:
                 return Located(self._adopt(index, wide, "discovery"), None, "discovery")
+            if wide is not None and wide.unresolved is not None:
+                wide_count = len(wide.unresolved.candidates)
         failure = discovery_failure(step, last, now_ms() - start)
         if last is not None and last.unresolved is not None and last.unresolved.reason == "none":
             # Found neither in the cache nor earlier in this run nor on the page now: there is
             # nothing recorded to heal from (a first run; most often a misspelt Element cell).
             suggestions = self._suggestions(step)
             failure = not_found(step, failure, suggestions)
+            if region_missing:
+                # the region is the cause: the element's own name may well be right
+                return Located(None, region_not_found(step, failure, wide_count), "")
             # a close visible name ("did you mean ...?") explains it better than a chart
             failure = special_surface(self.page, failure, step, misspelt=bool(suggestions))
         return Located(None, failure, "")
@@ -217,8 +225,9 @@ class Finder:
     def _without_region(self, index: int) -> DiscoveryResult | None:
         """The step's region matches no container and no text on the page (a scaffolded
         ``Username@LoginForm`` on a login page with no such form): when the element alone is
-        unique page-wide, that is the element, with a warning on the step. ``None`` when it
-        is not (nothing, or several: the region was needed to say which)."""
+        unique page-wide, that is the element, with a warning on the step. Otherwise the
+        page-wide result with no locator (nothing, or several: the region was needed to say
+        which); ``None`` when the page could not be read."""
         step = self.plan.steps[index]
         assert step.target is not None
         wide_target = Target(element=step.target.element)
@@ -228,7 +237,7 @@ class Finder:
         except PlaywrightError:
             return None
         if wide.locator is None:
-            return None
+            return wide
         note = (
             f'the region "{step.target.region}" matches no container and no text on this '
             f'page; "{step.target.element}" was found page-wide, where it is the only match: '
@@ -274,6 +283,29 @@ def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: flo
         gate=result.gate,
         candidates=unresolved.candidates,
     )
+
+
+def region_not_found(step: Step, failure: Failure, wide_count: int) -> Failure:
+    """A step whose region is on no container and in no text of the page: that is the
+    headline (issue 39: it said "did you mean" the element's own name, the region only in the
+    evidence); how many elements the name alone matches says why the region was needed."""
+    assert step.target is not None and step.target.region is not None
+    element, region = step.target.element, step.target.region
+    message = (
+        f'the region "{region}" is not on this page (no container, heading or text by that '
+        f'name), so "{element}@{region}" was not found for {step.action.value}'
+    )
+    if wide_count > 1:
+        message += (
+            f'; "{element}" alone matches {wide_count} elements, so the region is needed to '
+            "say which: name the region as the page shows it (a card's or section's heading)"
+        )
+    else:
+        message += f'; nor does "{element}" match anything elsewhere on the page'
+        shown = [e for e in failure.evidence if e.startswith("closest visible names")]
+        if shown:
+            message += f" ({shown[0]})"
+    return failure.model_copy(update={"message": message})
 
 
 def not_found(step: Step, failure: Failure, suggestions: list[str]) -> Failure:

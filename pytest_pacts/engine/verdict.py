@@ -22,6 +22,7 @@ not_visible, obscured                     visibility_issue    0.85
 disabled (or not editable)                enablement_issue    0.85
 expectation_failed, value rejected        data_issue          0.85
 expectation_failed, unresolvable value    data_issue          0.8
+expectation_failed, the page refused      data_issue          0.85
 expectation_failed                        assertion_mismatch  0.85
 canvas_detected, pdf_embed_detected,      unsupported_surface 0.7
 closed_shadow_root_detected,
@@ -29,6 +30,11 @@ cross_origin_iframe_detected
 image_not_matched                         selector_drift      0.6
 all steps passed                          success             1.0
 ========================================  ==================  ==========
+
+Nothing recorded (the failed step never had a locator in this run: no POM cache entry, no
+recipe, no heal; a first run) is never ``selector_drift``, since nothing drifted: an
+ambiguous or missing name is the requirement's wording (``data_issue``, 0.75) and the advice
+says how to name one element, never to accept a heal proposal (:data:`_UNRECORDED`).
 
 An environment fault is never ``selector_drift``: the executor re-labels a failure that
 coincides with a crash, a refused connection or a 5xx as ``env_fault`` before it gets here.
@@ -159,11 +165,34 @@ RCA_TABLE: dict[FailureType, tuple[RcaClass, float, str]] = {
     ),
 }
 
+_UNRECORDED: dict[FailureType, str] = {
+    FailureType.NOT_UNIQUE: (
+        "Nothing was recorded for this step (a first run), so no earlier element tells "
+        "which one is meant: name one element: add or correct the region "
+        "(Element@Region, the container's heading or label as the page shows it), or use "
+        "the element's own visible name, as the candidates show it."
+    ),
+    FailureType.TIMEOUT: (
+        "Nothing was recorded for this step (a first run) and the page showed no single "
+        "element by this name within the step timeout: check the Element cell's spelling, "
+        "that the earlier steps lead to the page that shows it, or raise the timeout."
+    ),
+}
+"""What to do when a step that had no locator fails: the table's advice assumes an element
+that was there before (drift) and mentions heal proposals, which a first run does not have."""
+
 _DATA = (
     RcaClass.DATA_ISSUE,
     0.85,
     "The field did not accept the value: check the Value cell against the field's rules "
     "(length, format, the list's options).",
+)
+_REFUSED = (
+    RcaClass.DATA_ISSUE,
+    0.85,
+    "The page refused the input (its message is quoted above): check the Value cells this "
+    "step and the earlier ones submit (credentials, formats, required fields) against "
+    "what the app accepts, or the app's test data (the account, the record) they name.",
 )
 _CONFIG = (
     RcaClass.DATA_ISSUE,
@@ -188,10 +217,13 @@ _CONFLICT = (
 )
 
 
-def classify(failure: Failure, heal_attempts: int = 0) -> Rca:
-    """The root cause of ``failure`` (see the module table)."""
+def classify(failure: Failure, heal_attempts: int = 0, *, recorded: bool = True) -> Rca:
+    """The root cause of ``failure`` (see the module table); ``recorded=False`` when the step
+    never had a locator in this run (nothing recorded: never ``selector_drift``)."""
     if failure.cause == "value_rejected":
         cls, conf, rec = _DATA
+    elif failure.cause == "input_refused":
+        cls, conf, rec = _REFUSED
     elif failure.cause == "configuration":
         cls, conf, rec = _CONFIG
     elif failure.cause == "session_conflict":
@@ -207,6 +239,9 @@ def classify(failure: Failure, heal_attempts: int = 0) -> Rca:
         conf = 0.9
     elif failure.cause == "slow_page":
         conf = 0.85
+    if not recorded and cls is RcaClass.SELECTOR_DRIFT:
+        cls, conf = RcaClass.DATA_ISSUE, 0.75
+        rec = _UNRECORDED.get(failure.type, rec)
     evidence = [f"{failure.type.value}: {failure.message}", *failure.evidence]
     if failure.http_status is not None:
         evidence.append(f"HTTP status {failure.http_status}")
@@ -253,7 +288,9 @@ def build_verdict(
                 update={"evidence": (*rca.evidence, f"screenshot: {start_screenshot}")}
             )
     elif culprit is not None and culprit.failure is not None:
-        rca = classify(culprit.failure, len(culprit.heals))
+        # a step that never had a locator: nothing was recorded, nothing drifted
+        recorded = culprit.locator is not None or culprit.image_match is not None
+        rca = classify(culprit.failure, len(culprit.heals), recorded=recorded)
         if verdict == "partial":
             skipped_n = sum(1 for s in steps if s.status == "skipped")
             rca = rca.model_copy(

@@ -68,6 +68,7 @@ FailureCause = Literal[
     "session_conflict",  # the store says this requirement is already running
     "configuration",  # the run cannot start as configured (no base URL, bad template)
     "identity_changed",  # a cached locator now finds another element (not_unique)
+    "input_refused",  # the page said it refused the input (an alert, a validation message)
 ]
 """Finer detail the verdict's RCA mapping needs beyond the failure type."""
 

@@ -27,16 +27,23 @@ from pytest_pacts.pytest_plugin.validation import (
 __all__ = ["RequirementFile", "RequirementItem", "loader_options", "shared_blocks", "wants_file"]
 
 
-def _explicit_args(config: pytest.Config) -> list[Path]:
-    """Paths the user named on the command line (not testpaths, not the rootdir default)."""
-    if config.args_source is not pytest.Config.ArgsSource.ARGS:
-        return []
+def _start_paths(config: pytest.Config) -> list[Path]:
+    """The paths pytest starts collecting from: those named on the command line, else the
+    ``testpaths``, else the invocation directory. A workbook under any of them is collected by
+    the same rule, so plain ``pytest`` runs what ``pytest requirements/`` runs
+    (docs/user-guide.md, "Which files are collected")."""
     base = config.invocation_params.dir
     return [(base / arg.split("::", 1)[0]).resolve() for arg in config.args]
 
 
+def _in_report_dir(config: pytest.Config, resolved: Path) -> bool:
+    """Results workbooks (``<report dir>/<run id>/results/``) are copies, never requirements."""
+    root = options.settings(config).report_root(config.rootpath)
+    return root is not None and root.resolve() in resolved.parents
+
+
 def wants_file(config: pytest.Config, file_path: Path) -> bool:
-    """Configured globs, plus .xlsx under named directories and named files (docs/user-guide.md)."""
+    """Configured globs, plus .xlsx under the start paths and named files (docs/user-guide.md)."""
     suffix = file_path.suffix.lower()
     if suffix not in READERS or file_path.name.startswith("~$"):
         return False
@@ -47,11 +54,11 @@ def wants_file(config: pytest.Config, file_path: Path) -> bool:
         ):
             return True
     resolved = file_path.resolve()
-    for arg in _explicit_args(config):
+    for arg in _start_paths(config):
         if resolved == arg:
             return True
         if suffix == ".xlsx" and arg.is_dir() and arg in resolved.parents:
-            return True
+            return not _in_report_dir(config, resolved)
     return False
 
 

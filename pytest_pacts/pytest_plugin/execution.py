@@ -167,7 +167,23 @@ def requirement_test(request: pytest.FixtureRequest, page: Page, base_url: str |
     item.stash[RUN_KEY] = done.record
     if done.generated is not None:
         item.stash[GENERATED_KEY] = done.generated
-    outcome(done.record, options.settings(request.config), list(done.accepted))
+    outcome(
+        done.record,
+        options.settings(request.config),
+        list(done.accepted),
+        where=_healed_row(item, done.record),
+    )
+
+
+def _healed_row(item: RequirementItem, record: RunRecord) -> tuple[str, int]:
+    """The requirement file and the line (an Excel row) of the first healed step, else of
+    the requirement: where a heal warning points, as a person looks for it."""
+    source = item.plan.requirement.source
+    for step in record.steps:
+        if any(h.accepted for h in step.heals) and 0 <= step.index < len(item.plan.steps):
+            source = item.plan.steps[step.index].source
+            break
+    return str(item.path), source.zero_based_line + 1
 
 
 def cover_shown_secrets(config: pytest.Config, page: Page, item: pytest.Item) -> None:
@@ -216,10 +232,17 @@ def dry_run_test(request: pytest.FixtureRequest) -> None:
             resolver.bind(step.capture.var, "-", secret=step.capture.secret)
 
 
-def outcome(record: RunRecord, settings: PactsSettings, accepted: list[str]) -> None:
+def outcome(
+    record: RunRecord,
+    settings: PactsSettings,
+    accepted: list[str],
+    *,
+    where: tuple[str, int] | None = None,
+) -> None:
     """The pytest outcome of a record: fail raises :class:`RequirementFailed`
     with the failure text; a healed pass warns (:class:`PactsHealWarning`), or raises under
-    ``--pacts-strict-heal``."""
+    ``--pacts-strict-heal``. ``where``: the file and line the warning is attributed to (the
+    requirement's row, not this module: pytest's warnings summary prints it)."""
     from pytest_pacts.engine.api import RequirementFailed, render_failure
 
     if record.verdict == "fail":
@@ -239,16 +262,19 @@ def outcome(record: RunRecord, settings: PactsSettings, accepted: list[str]) -> 
             runner = f"{heal.runner_up_score:.2f}" if heal.runner_up_score is not None else "-"
             # no proposal: most often the recipe already holds the locator (verified on
             # another deployment, docs/governance.md), so there is nothing to review
-            where = (
+            see = (
                 f"proposal #{heal.proposal_id}, {heal.track or 'no'} track"
                 if heal.proposal_id
                 else "no proposal to review"
             )
             lines.append(
-                f"  {heal.rung.value}: {old} -> {new} (score {score}, runner-up {runner}, {where})"
+                f"  {heal.rung.value}: {old} -> {new} (score {score}, runner-up {runner}, {see})"
             )
         lines.extend(f"  {note}" for note in accepted)
         text = "\n".join(lines)
         if settings.strict_heal:
             raise RequirementFailed(text + "\n--pacts-strict-heal: a healed run fails")
-        warnings.warn(PactsHealWarning(text), stacklevel=1)
+        if where is None:
+            warnings.warn(PactsHealWarning(text), stacklevel=1)
+        else:
+            warnings.warn_explicit(PactsHealWarning(text), PactsHealWarning, *where)

@@ -44,8 +44,9 @@ SETTINGS: tuple[Setting, ...] = (
         "linelist",
         ["*.req.json", "*.req.yaml", "*.req.yml", "*.req.xlsx"],
         "Glob patterns of requirement files to collect anywhere. Besides these, every "
-        ".xlsx under a directory given on the command line, and any .json/.yaml/.xlsx file "
-        "given by name, is collected.",
+        ".xlsx under the paths pytest starts from (those given on the command line, else "
+        "testpaths, else the rootdir; never the report folder), and any .json/.yaml/.xlsx "
+        "file given by name, is collected.",
     ),
     Setting(
         "pacts_blocks_files",
@@ -247,8 +248,8 @@ SETTINGS: tuple[Setting, ...] = (
         "choice",
         "auto",
         "SLOs in the terminal summary, the HTML report and index.md: auto (only once the "
-        "store holds earlier sessions' runs, and only the SLOs with runs to measure: LLM "
-        "calls/run only where runs made LLM calls), always, off.",
+        "store holds earlier sessions' runs, and only the SLOs with at least 20 qualifying "
+        "runs: LLM calls/run only where runs made LLM calls), always, off.",
         choices=("auto", "always", "off"),
     ),
     Setting(

@@ -464,9 +464,12 @@ class Reporting:
 
         entry = getattr(report, "pacts", None)
         if isinstance(entry, dict):
-            cells.insert(
-                2, html.verdict_cell(_opt_str(entry.get("verdict")), bool(entry.get("healed")))
-            )
+            verdict = _opt_str(entry.get("verdict"))
+            if verdict == "partial" and cells and 'class="col-result"' in cells[0]:
+                # pytest-html words the result from the pytest outcome ("Passed"); a partial
+                # run (steps skipped by on_fail) is not a plain pass (issue 39)
+                cells[0] = html.PARTIAL_RESULT
+            cells.insert(2, html.verdict_cell(verdict, bool(entry.get("healed"))))
         else:
             cells.insert(2, html.verdict_cell(None, False))
 

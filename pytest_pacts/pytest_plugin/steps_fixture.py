@@ -255,12 +255,17 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     if steps is not None and record is not None:
         from pytest_pacts.reports.redact import Redactor
 
-        _fail_like_an_item(record, options.settings(item.config), steps.accepted, Redactor())
+        where = (str(item.path), item.location[1] + 1 if item.location[1] is not None else 1)
+        _fail_like_an_item(record, options.settings(item.config), steps.accepted, Redactor(), where)
     return result
 
 
 def _fail_like_an_item(
-    record: RunRecord, settings: PactsSettings, accepted: list[str], redactor: Redactor
+    record: RunRecord,
+    settings: PactsSettings,
+    accepted: list[str],
+    redactor: Redactor,
+    where: tuple[str, int] | None = None,
 ) -> None:
     """:func:`outcome`, with its failure text as the whole report (no traceback); known
     secret values are masked once more (the records already show them as ``***``)."""
@@ -268,7 +273,7 @@ def _fail_like_an_item(
     from pytest_pacts.engine.api import RequirementFailed
 
     try:
-        outcome(record, settings, accepted)
+        outcome(record, settings, accepted, where=where)
     except RequirementFailed as exc:
         text = redactor.text(str(exc))
     else:

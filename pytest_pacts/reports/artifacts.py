@@ -53,6 +53,7 @@ def write_text(path: Path, text: str) -> Path:
 
 def _step_json(step: StepRecord) -> JSON:
     return {
+        "step": step.index + 1,  # the step number people read (1-based, as everywhere)
         "step_idx": step.index,
         "element": step.element_key,
         "action": step.action,
@@ -110,7 +111,13 @@ def verdict_document(
         "rca": record.rca.model_dump(mode="json", by_alias=True),
         "steps": [_step_json(s) for s in record.steps],
         "heals": [
-            {**p.heal, "proposal_id": p.id, "step_idx": p.step_index, "badge": p.badge}
+            {
+                **p.heal,
+                "proposal_id": p.id,
+                "step": p.step_index + 1 if p.step_index is not None else None,
+                "step_idx": p.step_index,
+                "badge": p.badge,
+            }
             for p in proposals
         ],
         "self_heal_gates": [p.as_json() for p in proposals],
@@ -135,7 +142,8 @@ def step_log(record: RunRecord) -> list[JSON]:
         line: JSON = {
             "ts": _ts(record.started_at, elapsed),
             "req_id": record.req_id,
-            "step": step.index,
+            "step": step.index + 1,
+            "step_index": step.index,
             "op": step.action,
             "target": step.element_key,
             "ok": step.status in ("passed", "healed", "skipped"),
@@ -196,7 +204,8 @@ def summary_markdown(record: RunRecord, proposals: Sequence[ProposalView]) -> st
     if proposals:
         for p in proposals:
             extra = f" · {p.promotion_label}" if p.promotion_required else ""
-            lines.append(f"- Proposal {p.id}: {p.badge}{extra} (step {p.step_index})")
+            number = p.step_index + 1 if p.step_index is not None else "?"
+            lines.append(f"- Proposal {p.id}: {p.badge}{extra} (step {number})")
     else:
         lines.append("- No patches proposed")
     return "\n".join(lines) + "\n"

@@ -13,12 +13,16 @@ from html import escape
 
 from pydantic import ValidationError
 
-from pytest_pacts.models.locator import GateSnapshot, Locator
+from pytest_pacts.models.locator import GateSnapshot, Locator, payload_change
 from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.reports.proposals import ProposalView
 from pytest_pacts.reports.summary import RunSummary
 
 STYLE = """<style>
+/* a partial run: pytest-html files and filters it with the passed tests (its data says
+   "Passed"), the Result column says "Partial" */
+td.col-result.pacts-partial{font-size:0}
+td.col-result.pacts-partial::after{content:"Partial";font-size:12px;color:#ef6c00}
 .pacts{font-family:system-ui,sans-serif;font-size:13px;margin:6px 0}
 /* pytest-html greys every table cell; the verdict and its evidence are the report */
 .pacts,.pacts td,.pacts th,.pacts li{color:#1f2328}
@@ -59,6 +63,12 @@ def verdict_cell(verdict: str | None, healed: bool) -> str:
     return f'<td class="col-verdict">{e(verdict_text(verdict, healed))}</td>'
 
 
+#: The Result cell of a partial run: the word pytest-html filters and sorts by stays "Passed"
+#: (a row whose result it does not know is never shown), STYLE shows "Partial".
+PARTIAL_RESULT = (
+    '<td class="col-result pacts-partial" title="partial: steps with on_fail: skip were '
+    'skipped">Passed</td>'
+)
 VERDICT_HEADER = '<th class="sortable" data-column-type="verdict">Verdict</th>'
 
 
@@ -184,6 +194,9 @@ def heal_box(view: ProposalView) -> str:
             f"<td>{e(f'{runner:.2f}' if isinstance(runner, float | int) else '-')}</td>"
             "</tr></table>"
         )
+        change = payload_change(heal.get("old_locator"), heal.get("new_locator"))
+        if change:  # old and new can read the same (the region's container changed)
+            lines.append(f'<p class="pacts-change">What changed: {e(change)}</p>')
     if view.rule:
         lines.append(f"<p>Rule: {e(view.rule)}</p>")
     if view.gate is not None:

@@ -82,7 +82,7 @@ def accepted_heals(record: RunRecord) -> list[tuple[int, HealAttempt]]:
 def _from_heal(step_index: int, heal: HealAttempt, element_key: str | None) -> ProposalView:
     relocated = heal.new_locator is not None and heal.new_locator != heal.old_locator
     return ProposalView(
-        id=heal.proposal_id or f"step{step_index}-round{heal.round}",
+        id=heal.proposal_id or f"step{step_index + 1}-round{heal.round}",
         step_index=step_index,
         element_key=element_key,
         track=heal.track,

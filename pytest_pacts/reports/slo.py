@@ -13,9 +13,12 @@ from this session's test reports (terminal summary without a store). Definitions
   ``pass``. Target >= 80%.
 
 An SLO with no qualifying run has no value and status ``N/A``: nothing measured is neither
-a pass nor a failure. :func:`shown` picks the SLOs worth printing: the LLM target applies
-only to projects whose runs make LLM calls, and by default a session shows SLOs only once
-the store holds runs of earlier sessions (one session is no trend).
+a pass nor a failure. Nor is a share of a few runs: an SLO measured over fewer than
+:data:`MIN_RUNS` qualifying runs keeps its value but has status ``N/A`` (one heal in nine
+second runs read "2nd run success 11% FAIL" on a green demo report; with 20 runs one run is
+5%, the margin of the 95% target). :func:`shown` picks the SLOs worth printing: the LLM
+target applies only to projects whose runs make LLM calls, and by default a session shows
+SLOs only once the store holds runs of earlier sessions (one session is no trend).
 """
 
 from __future__ import annotations
@@ -67,12 +70,16 @@ class SloResult:
     value: float | None
     status: SloStatus
     percent: bool
+    needed: int = 0  # qualifying runs needed for a PASS or FAIL
 
     @property
     def actual(self) -> str:
         if self.value is None:
             return "n/a"
-        return f"{self.value:.0%}" if self.percent else f"{self.value:.2f}"
+        shown = f"{self.value:.0%}" if self.percent else f"{self.value:.2f}"
+        if self.denominator < self.needed:
+            return f"{shown} ({self.denominator} of {self.needed} runs)"
+        return shown
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -83,20 +90,30 @@ class SloResult:
             "numerator": self.numerator,
             "denominator": self.denominator,
             "status": self.status,
+            "min_runs": self.needed,
         }
 
 
 LLM_CALLS_TARGET = 0.2
 SECOND_RUN_TARGET = 0.95
 RECOVERY_TARGET = 0.80
+#: Qualifying runs an SLO needs before it passes or fails (docs/reports.md, "SLO definitions").
+MIN_RUNS = 20
 
 
 def _result(
-    key: str, title: str, target: str, num: float, den: int, ok: bool | None, percent: bool
+    key: str,
+    title: str,
+    target: str,
+    num: float,
+    den: int,
+    ok: bool | None,
+    percent: bool,
+    needed: int,
 ) -> SloResult:
     value = num / den if den else None
-    status: SloStatus = "N/A" if value is None else ("PASS" if ok else "FAIL")
-    return SloResult(key, title, target, num, den, value, status, percent)
+    status: SloStatus = "N/A" if value is None or den < needed else ("PASS" if ok else "FAIL")
+    return SloResult(key, title, target, num, den, value, status, percent, needed)
 
 
 def second_run_pairs(runs: Iterable[RunFact]) -> list[tuple[RunFact, RunFact]]:
@@ -124,16 +141,17 @@ def shown(
 ) -> list[SloResult]:
     """The SLOs a run summary shows. ``always``: every SLO that applies, ``N/A`` included;
     ``off``: none; ``auto``: only with ``history`` (the store holds runs of earlier
-    sessions), and only the SLOs that apply and have runs to measure."""
+    sessions), and only the SLOs that apply and have enough runs to pass or fail."""
     if mode == "off":
         return []
     chosen = applicable(results, llm_in_use=llm_in_use)
     if mode == "always":
         return chosen
-    return [s for s in chosen if s.value is not None] if history else []
+    return [s for s in chosen if s.status != "N/A"] if history else []
 
 
-def compute_slos(runs: Sequence[RunFact]) -> list[SloResult]:
+def compute_slos(runs: Sequence[RunFact], *, min_runs: int = MIN_RUNS) -> list[SloResult]:
+    """The SLOs over ``runs``; fewer than ``min_runs`` qualifying runs is ``N/A``."""
     finished = [r for r in runs if r.verdict is not None]
     llm = sum(r.llm_calls for r in finished)
     avg = llm / len(finished) if finished else None
@@ -151,6 +169,7 @@ def compute_slos(runs: Sequence[RunFact]) -> list[SloResult]:
             len(finished),
             avg is not None and avg <= LLM_CALLS_TARGET,
             False,
+            min_runs,
         ),
         _result(
             "second_run_success",
@@ -160,6 +179,7 @@ def compute_slos(runs: Sequence[RunFact]) -> list[SloResult]:
             len(pairs),
             bool(pairs) and clean / len(pairs) >= SECOND_RUN_TARGET,
             True,
+            min_runs,
         ),
         _result(
             "post_patch_recovery",
@@ -169,5 +189,6 @@ def compute_slos(runs: Sequence[RunFact]) -> list[SloResult]:
             len(patched),
             bool(patched) and recovered / len(patched) >= RECOVERY_TARGET,
             True,
+            min_runs,
         ),
     ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from pytest_pacts.reports import regressions
@@ -197,6 +197,18 @@ def from_entries(entries: Iterable[Mapping[str, object]], no_record: int = 0) ->
     return summary
 
 
+def _first_start(facts: Sequence[RunFact]) -> datetime | None:
+    """When the first of ``facts`` started (UTC when the store wrote no zone)."""
+    starts: list[datetime] = []
+    for f in facts:
+        try:
+            when = datetime.fromisoformat(f.started_at)
+        except ValueError:
+            continue
+        starts.append(when if when.tzinfo else when.replace(tzinfo=UTC))
+    return min(starts, default=None)
+
+
 def _fact(e: Mapping[str, object]) -> RunFact:
     def num(key: str) -> int:
         value = e.get(key)
@@ -230,8 +242,12 @@ def with_store_history(
             summary.earlier_runs = sum(
                 1 for f in facts if datetime.fromisoformat(f.started_at) < session_start
             )
+        # since the store's own first run in the window, not the window's start: a store
+        # created today said "since 2026-10-29" (issue 39)
+        first = _first_start(facts)
+        start = first if since is None or (first is not None and first > since) else since
         summary.slo_scope = f"store, {len(facts)} run(s)" + (
-            f" since {since.date().isoformat()}" if since else ""
+            f" since {start.date().isoformat()}" if start else ""
         )
     add_store_proposals(summary, store)
     summary.store = store.location

@@ -12,13 +12,20 @@ from pathlib import Path
 
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from pytest_pacts.models import Action, ExpectationKind
+from pytest_pacts.models import Action, ExpectationKind, OnFail
+from pytest_pacts.planner.readers.xlsx import STEP_SHEET_COLUMNS
 
-HEADER = ("Req ID", "URL", "Title", "Tags", "Element@Region", "Action", "Value", "Expected Outcome")
+# The reader's step-sheet columns in its order (docs/user-guide.md, "Excel"): the first eight
+# are where they always were, so workbooks written before keep their cell addresses.
+HEADER = tuple(STEP_SHEET_COLUMNS.values())
+_COLUMN = {field: i for i, field in enumerate(STEP_SHEET_COLUMNS, start=1)}
 BLOCK_HEADER = ("Block", "Params", "Element@Region", "Action", "Value", "Expected Outcome")
 STEP_ACTIONS = tuple(a.value for a in Action)
+ON_FAIL = tuple(o.value for o in OnFail)
+_WIDTHS = {"title": 36, "target": 32, "value": 32, "expected": 34, "action": 10, "on_fail": 9}
 OUTCOME_HINTS = tuple(k.value if k.argument == "none" else f"{k.value}:" for k in ExpectationKind)
 
 
@@ -31,6 +38,7 @@ class SheetRequirement:
     steps: Sequence[tuple[str, str, str, str]]
     title: str = ""
     tags: str = ""
+    auth: str = ""  # an auth profile of pacts-auth.yaml
 
 
 @dataclass
@@ -72,17 +80,16 @@ def write_workbook(path: Path, spec: WorkbookSpec) -> Path:
         first = True
         for target, action, value, expected in req.steps:
             row += 1
+            cells = {"target": target, "action": action, "value": value, "expected": expected}
             if first:
-                ws.cell(row=row, column=1, value=req.req_id)
-                ws.cell(row=row, column=2, value=req.url)
-                ws.cell(row=row, column=3, value=req.title or None)
-                ws.cell(row=row, column=4, value=req.tags or None)
+                cells |= {"req_id": req.req_id, "url": req.url, "title": req.title}
+                cells |= {"tags": req.tags, "auth": req.auth}
                 first = False
-            for col, text in ((5, target), (6, action), (7, value), (8, expected)):
+            for name, text in cells.items():
                 if text:
-                    ws.cell(row=row, column=col, value=text)
-    for letter, width in zip("ABCDEFGH", (16, 14, 36, 14, 32, 10, 32, 34), strict=True):
-        ws.column_dimensions[letter].width = width
+                    ws.cell(row=row, column=_COLUMN[name], value=text)
+    for name, col in _COLUMN.items():
+        ws.column_dimensions[get_column_letter(col)].width = _WIDTHS.get(name, 14)
     if spec.dropdowns:
         last = max(row + 200, 500)
         actions = DataValidation(
@@ -99,10 +106,18 @@ def write_workbook(path: Path, spec: WorkbookSpec) -> Path:
             allow_blank=True,
             showErrorMessage=False,
         )
-        ws.add_data_validation(actions)
-        ws.add_data_validation(outcomes)
-        actions.add(f"F{header_row + 1}:F{last}")
-        outcomes.add(f"H{header_row + 1}:H{last}")
+        on_fail = DataValidation(
+            type="list",
+            formula1='"' + ",".join(ON_FAIL) + '"',
+            allow_blank=True,
+            showErrorMessage=True,
+            errorTitle="Unknown On Fail",
+            error="Pick one of: " + ", ".join(ON_FAIL) + " (empty: abort)",
+        )
+        for validation, name in ((actions, "action"), (outcomes, "expected"), (on_fail, "on_fail")):
+            ws.add_data_validation(validation)
+            letter = get_column_letter(_COLUMN[name])
+            validation.add(f"{letter}{header_row + 1}:{letter}{last}")
         lists = wb.create_sheet("Outcomes")
         for i, hint in enumerate(OUTCOME_HINTS, start=1):
             lists.cell(row=i, column=1, value=hint)

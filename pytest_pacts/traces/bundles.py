@@ -16,6 +16,7 @@ import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -87,6 +88,35 @@ def load(found: TraceBundleRecord) -> TraceBundle | None:
         return None
 
 
+def deployment(url: str | None) -> str:
+    """The deployment a run ran against: its start URL's scheme, host and port."""
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower() if parts.netloc else ""
+
+
+def baseline_for(store: Store, req_id: str, url: str | None, limit: int = 20) -> TraceBundle | None:
+    """The last passing bundle of ``req_id`` **on the same deployment** as ``url`` (among
+    the newest ``limit``): a run compared with another release's last pass flags that
+    release's differences (issue 39: switching back to an older release flagged 11
+    "regressions" on a passing run). A deployment with no pass of its own yet (a new
+    staging host, a test server on a fresh port) is compared with the newest pass of any."""
+    want = deployment(url)
+    before: int | None = None
+    newest: TraceBundle | None = None
+    for _ in range(max(limit, 1)):
+        found = store.traces.latest(req_id, before=before)
+        if found is None:
+            break
+        bundle = load(found)
+        if bundle is not None and deployment(bundle.url) == want:
+            return bundle
+        newest = newest or bundle
+        before = found.id
+    return newest
+
+
 def conclude(
     store: Store,
     record: RunRecord,
@@ -95,7 +125,8 @@ def conclude(
     settings: TraceSettings,
     artifacts_dir: str | None,
 ) -> RunRecord:
-    """Compare the run with the last passing bundle of its requirement (its regressions and
+    """Compare the run with the last passing bundle of its requirement on the same
+    deployment (:func:`baseline_for`; its regressions and
     baseline go into the record), keep its bundle when it passed, prune old pictures. A
     store problem is noted in the record's root-cause evidence, never raised."""
     if not settings.enabled or label is None or not any(s.trace for s in record.steps):
@@ -104,8 +135,7 @@ def conclude(
     folder = Path(artifacts_dir) / TRACE_FOLDER if artifacts_dir else None
     update: dict[str, object] = {}
     try:
-        found = store.traces.latest(record.req_id)
-        baseline = load(found) if found is not None else None
+        baseline = baseline_for(store, record.req_id, record.url, settings.keep)
         if baseline is not None:
             result = compare(baseline, current, settings.thresholds)
             update["regressions"] = keep_evidence(result, artifacts_dir)

@@ -177,6 +177,10 @@ class ProposalDetail(_DTO):
     stale: bool
     recipe_version_written: str | None
     decision_reason: str | None
+    change: str | None = None  # what the heal changed, in words (element, region, frame)
+    # every requirement the accept wrote ("REQ-A v003"), and the diffs of what it wrote
+    versions_written: list[str] = []
+    written_diff: str | None = None
 
 
 class RunDetail(_DTO):

@@ -502,3 +502,14 @@ def test_one_drift_in_two_requirements_and_two_runs_is_one_proposal(seeded: Seed
             assert latest is not None and latest.proposal_id == 1
             body = Recipe.model_validate(latest.body)
             assert body.selectors[USER].primary == {"strategy": "label", "label": "Username"}
+    # the dashboard's review lists every requirement the accept wrote, as the CLI does, and
+    # the diff of what it wrote (issue 39: it showed one version and the v001 -> v002
+    # suggestion made before the accept)
+    from pytest_pacts.web.projection import Projection
+
+    with open_store(seeded.path) as store:
+        detail = Projection(store, root=seeded.path.parent).proposal(1)
+    assert detail.versions_written == [f"{REQ} v002", "REQ-OTHER-002 v002"]
+    assert detail.written_diff is not None
+    assert f"+++ recipes/{REQ}/v002" in detail.written_diff
+    assert "+++ recipes/REQ-OTHER-002/v002" in detail.written_diff

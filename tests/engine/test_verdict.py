@@ -200,3 +200,15 @@ def test_a_clean_pass_is_success() -> None:
         artifacts={},
     )
     assert record.rca.rca_class is R.SUCCESS and record.rca.confidence == 1.0
+
+
+@pytest.mark.parametrize(
+    ("failure", "heals"), [(F.NOT_UNIQUE, 0), (F.NOT_UNIQUE, 2), (F.TIMEOUT, 1)]
+)
+def test_nothing_recorded_is_never_selector_drift(failure: F, heals: int) -> None:
+    """A step that never had a locator (a first run) did not drift: the advice names what to
+    write, never a heal proposal (issue 39)."""
+    rca = classify(Failure(type=failure, message="m"), heals, recorded=False)
+    assert rca.rca_class is R.DATA_ISSUE
+    assert "proposal" not in rca.recommendation and "Nothing was recorded" in rca.recommendation
+    assert classify(Failure(type=failure, message="m"), heals).rca_class is R.SELECTOR_DRIFT

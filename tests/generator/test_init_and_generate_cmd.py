@@ -34,7 +34,7 @@ def test_init_scaffolds_and_refuses_to_overwrite(
     assert [p.req_id for p in load_file(book, LoaderOptions(env={})).plans] == ["REQ-EXAMPLE-002"]
     ws = load_workbook(book)["Requirements"]
     ranges = {str(dv.sqref).split(":")[0][0]: dv for dv in ws.data_validations.dataValidation}
-    assert set(ranges) == {"F", "H"}  # Action and Expected Outcome are dropdowns
+    assert set(ranges) == {"F", "H", "I"}  # Action, Expected Outcome, On Fail are dropdowns
     assert ranges["F"].type == "list" and "fill" in str(ranges["F"].formula1)
     capsys.readouterr()
 
@@ -49,6 +49,40 @@ def test_init_scaffolds_and_refuses_to_overwrite(
     demo = (target / "conftest.py").read_text()
     assert demo == (REPO / "conftest_templates" / "conftest.py").read_text()
     assert "DemoServer" in demo
+
+
+def test_the_excel_template_has_every_column_the_reader_takes(tmp_path: Path) -> None:
+    """The template ``pacts init`` writes, opened with openpyxl, against the Excel reader's
+    own columns (issue 39: it had no Auth column); fixed values are dropdowns that refuse
+    anything else (actions, on_fail), checked against the models' enums."""
+    from pytest_pacts.models import Action, OnFail
+    from pytest_pacts.planner.readers import xlsx
+
+    assert main(["init", str(tmp_path / "proj")]) == 0
+    book = load_workbook(tmp_path / "proj" / "requirements" / "requirements.req.xlsx")
+    ws = book["Requirements"]
+    header = [c.value for c in ws[1] if c.value is not None]
+    columns = xlsx.header_columns((c.column_letter, c.value) for c in ws[1])
+    assert columns is not None
+    # every field a step sheet can hold is a column (Element and Region only stand for
+    # Element@Region), each header read back by the reader as its field
+    every = {*xlsx._REQUIREMENT_FIELDS, *xlsx._STEP_FIELDS} - set(xlsx.ALTERNATIVE_COLUMNS)
+    assert set(columns) == every == set(xlsx.STEP_SHEET_COLUMNS)
+    assert "Auth" in header and "On Fail" in header
+    letter = {field: col for field, col in columns.items()}
+    lists = {str(dv.sqref).split(":")[0].rstrip("0123456789"): dv
+             for dv in ws.data_validations.dataValidation}  # fmt: skip
+    for field, values in (("action", Action), ("on_fail", OnFail)):
+        dv = lists[letter[field]]
+        assert dv.type == "list" and dv.showErrorMessage, field
+        assert str(dv.formula1).strip('"').split(",") == [v.value for v in values], field
+        assert str(dv.sqref).startswith(f"{letter[field]}2:"), field
+    assert lists[letter["expected"]].type == "list"  # outcome kinds, free text allowed
+    # the example requirement still loads, and an Auth cell is read as the requirement's auth
+    ws.cell(row=2, column=header.index("Auth") + 1, value="shopper")
+    book.save(tmp_path / "auth.xlsx")
+    (plan,) = load_file(tmp_path / "auth.xlsx", LoaderOptions(env={})).plans
+    assert plan.requirement.auth == "shopper"
 
 
 def _requirement(tmp_path: Path) -> Path:

@@ -127,7 +127,8 @@ XLSX_CASES: dict[str, tuple[list[list[object]], list[str]]] = {
         [
             "reqs.xlsx: no sheet has a header row with the step columns; expected Req ID, URL, "
             "Element@Region (or Element and Region), Action, Value, Expected Outcome (title rows "
-            "above it are fine)"
+            "above it are fine); a workbook that is not a requirement sheet is kept out with "
+            "--ignore or collect_ignore"
         ],
     ),
 }

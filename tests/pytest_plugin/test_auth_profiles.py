@@ -161,6 +161,9 @@ def test_a_failed_login_is_reported_once_with_its_root_cause(
     assert "not-the-password" not in out
     assert set(_junit_rca(project.path / "junit.xml").values()) == {"data_issue"}
     assert "selector_drift" not in out
+    # one root cause on every line: the login's own, the page's refusal quoted (issue 39)
+    assert "root cause: data_issue" in out and "assertion_mismatch" not in out
+    assert 'the page refused the input, saying "Epic sadface: Username and password' in out
     # the next run tries again (a fixed password logs in)
     monkeypatch.setenv("SHOP_PASSWORD", "secret_sauce")
     with DemoServer("v1") as app:

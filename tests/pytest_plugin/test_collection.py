@@ -67,25 +67,49 @@ def test_help_shows_the_pacts_group(pytester: pytest.Pytester) -> None:
 
 
 def test_node_ids_order_and_defaults(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess("--collect-only", "-q")
-    assert _ids(result) == [
-        "cart.req.json::REQ-CART-001",
-        "login.req.yaml::REQ-LOGIN-001",
-        "login.req.yaml::REQ-LOGIN-002",
-    ]
-    # .xlsx files are collected under directories named on the command line
-    result = project.runpytest_subprocess("--collect-only", "-q", ".")
-    assert _ids(result) == [
+    everything = [
         "cart.req.json::REQ-CART-001",
         "login.req.yaml::REQ-LOGIN-001",
         "login.req.yaml::REQ-LOGIN-002",
         "sheets/login.xlsx::REQ-X-001",
         "sheets/login.xlsx::REQ-X-002",
     ]
+    # .xlsx files are collected under a directory named on the command line, and a bare run
+    # collects what `pytest .` collects (issue 39: a renamed workbook was silently skipped)
+    result = project.runpytest_subprocess("--collect-only", "-q", ".")
+    assert _ids(result) == everything
+    result = project.runpytest_subprocess("--collect-only", "-q")
+    assert _ids(result) == everything
     # a JSON/YAML file named explicitly is collected whatever its name
     project.makefile(".json", plain=CART_JSON.replace("REQ-CART-001", "REQ-PLAIN"))
     result = project.runpytest_subprocess("--collect-only", "-q", "plain.json")
     assert _ids(result) == ["plain.json::REQ-PLAIN"]
+
+
+def test_testpaths_collect_what_naming_the_folder_collects(pytester: pytest.Pytester) -> None:
+    """`pacts init` writes ``testpaths = requirements``: plain ``pytest`` must collect a
+    workbook not named ``*.req.xlsx`` there, as ``pytest requirements/`` does (issue 39);
+    results workbooks in the report folder are never requirements."""
+    _xlsx(pytester, "requirements/shop.xlsx")
+    pytester.makefile(".req.json", **{"requirements/cart": CART_JSON})
+    _xlsx(pytester, "elsewhere/other.xlsx")
+    _xlsx(pytester, "reports/run1/results/shop.results.xlsx")
+    pytester.makeini("[pytest]\ntestpaths = requirements\npacts_report_dir = reports\n")
+    project_ids = _ids(pytester.runpytest_subprocess("--collect-only", "-q", "requirements/"))
+    assert project_ids == [
+        "requirements/cart.req.json::REQ-CART-001",
+        "requirements/shop.xlsx::REQ-X-001",
+        "requirements/shop.xlsx::REQ-X-002",
+    ]
+    assert _ids(pytester.runpytest_subprocess("--collect-only", "-q")) == project_ids
+    # bare in a project without testpaths: the rootdir, as `pytest .`, without the report folder
+    pytester.makeini("[pytest]\npacts_report_dir = reports\n")
+    result = pytester.runpytest_subprocess("--collect-only", "-q")
+    assert _ids(result) == [
+        "elsewhere/other.xlsx::REQ-X-001",
+        "elsewhere/other.xlsx::REQ-X-002",
+        *project_ids,
+    ]
 
 
 def test_disable_with_no_pacts(project: pytest.Pytester) -> None:
@@ -96,11 +120,11 @@ def test_disable_with_no_pacts(project: pytest.Pytester) -> None:
 
 def test_run_select_and_last_failed(project: pytest.Pytester) -> None:
     result = project.runpytest_subprocess("--pacts-dry-run", "-v", "-p", "cacheprovider")
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=5)
     result = project.runpytest_subprocess("--pacts-dry-run", "-q", "-k", "LOGIN and not 002")
-    result.assert_outcomes(passed=1, deselected=2)
+    result.assert_outcomes(passed=2, deselected=3)  # REQ-LOGIN-001, sheets/login.xlsx::REQ-X-001
     result = project.runpytest_subprocess("--pacts-dry-run", "-q", "-m", "smoke")
-    result.assert_outcomes(passed=1, deselected=2)
+    result.assert_outcomes(passed=1, deselected=4)
     result = project.runpytest_subprocess("--pacts-dry-run", "-q", "login.req.yaml::REQ-LOGIN-002")
     result.assert_outcomes(passed=1)
     result = project.runpytest_subprocess("--pacts-dry-run", "-q", "sheets/login.xlsx::REQ-X-002")
@@ -176,7 +200,7 @@ def test_strict_markers(project: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.INTERRUPTED
     project.makeini("[pytest]\nstrict_markers = true\npacts_markers =\n    smoke\n    slow\n")
     result = project.runpytest_subprocess("--pacts-dry-run", "-q", "-m", "slow")
-    result.assert_outcomes(passed=1, deselected=2)
+    result.assert_outcomes(passed=1, deselected=4)
 
 
 def test_bad_file_is_one_clean_error_and_others_still_collect(pytester: pytest.Pytester) -> None:

@@ -43,6 +43,9 @@ def test_v2_heals_then_accepted_proposals_need_no_healing(
     text = healed.stdout.str()
     assert "REQ-LOGIN passed after 3 heal(s); review the proposal(s)" in text, text
     assert "proposal #1, contract track)" in text  # each heal names its proposal
+    # the warning points at the first healed step's line, not the plugin's source (issue 39)
+    healed.stdout.fnmatch_lines(["*login.req.yaml:4: PactsHealWarning: REQ-LOGIN passed*"])
+    assert "execution.py" not in text
     listing = subprocess.run(
         [sys.executable, "-m", "pytest_pacts.cli", "heals", "list", "--json", "--store",
          str(pytester.path / "store.db")],

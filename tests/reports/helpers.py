@@ -68,7 +68,9 @@ NEW = Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name=
 BRITTLE = Locator(strategy=Strategy.CSS, confidence=0.7, css="div > button:nth-child(3)")
 
 
-def stored_proposal(store_path: Path, req_id: str, healed: Locator, step_index: int = 1) -> str:
+def stored_proposal(
+    store_path: Path, req_id: str, healed: Locator, step_index: int = 1, failed: Locator = OLD
+) -> str:
     """Gate and store a proposal like the healer does; returns the store's id."""
     proposal = HealProposal(
         req_id=req_id,
@@ -76,7 +78,7 @@ def stored_proposal(store_path: Path, req_id: str, healed: Locator, step_index: 
         element_key="Login@LoginForm",
         rca_class="selector_drift",
         failure_type="not_unique",
-        failed_locator=OLD.model_dump(mode="json", exclude_none=True),
+        failed_locator=failed.model_dump(mode="json", exclude_none=True),
         healed_locator=healed.model_dump(mode="json", exclude_none=True),
         tool_name="similarity",
         score=0.91,

@@ -30,11 +30,15 @@ def test_files_of_one_requirement(tmp_path: Path) -> None:
     assert doc["heals"][0]["proposal_id"] == "7" and doc["heals"][0]["badge"] == "Contract"
     assert [s["status"] for s in doc["steps"]] == ["success", "success"]
     lines = [json.loads(x) for x in paths["log"].read_text().splitlines()]
-    assert [(x["step"], x["op"], x["ok"]) for x in lines] == [(0, "fill", True), (1, "click", True)]
+    # one step numbering, 1-based, in every artifact, as the CLI and the dashboard (issue 39)
+    assert [(x["step"], x["op"], x["ok"]) for x in lines] == [(1, "fill", True), (2, "click", True)]
+    assert [s["step"] for s in doc["steps"]] == [1, 2] and doc["heals"][0]["step"] == 2
     assert lines[1]["healedBy"] == ["similarity"]
     summary = paths["summary"].read_text()
     assert "- Result: Success (healed, 1 heal)" in summary
     assert 'healed by similarity: css #login-button -> role_name button "Log in"' in summary
+    assert "- Step 2 healed by similarity" in summary
+    assert "- Proposal 7: Contract (step 2)" in summary  # it said "step 1" beside "Step 2"
     assert "secret-42" not in "".join(p.read_text() for p in paths.values())
 
 

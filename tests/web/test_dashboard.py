@@ -5,6 +5,7 @@ with SESSION_CONFLICT)."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,10 +104,20 @@ def test_review_accept_reject_and_go(page: Page, store_target: str, filled: Fill
         _sign_in(page, server.url)
 
         page.goto(server.url + f"/proposals/{minor[-1]}")
+        # what the heal changed, in words (issue 39: old and new locators could read the same)
+        expect(page.get_by_test_id("change")).not_to_have_text("-")
         page.get_by_label("Your name").fill("Ada QA")
         page.get_by_test_id("accept").click()
         expect(page.get_by_test_id("review-result")).to_contain_text(f"recipe {REQ} v001 -> v002")
         expect(page.get_by_test_id("proposal-status")).to_have_text("Accepted")
+        # the page shows the state after the accept: every version it wrote and the diff of
+        # what it wrote, not the v001 -> v002 suggestion made before it (issue 39)
+        expect(page.get_by_test_id("written")).to_contain_text(f"{REQ} v002")
+        expect(page.get_by_test_id("written-diff")).to_contain_text(f"recipes/{REQ}/v002")
+        expect(page.get_by_role("heading", name="Suggested diff")).to_have_count(0)
+        shots = os.environ.get("PACTS_SCREENSHOTS")
+        if shots:  # a person looks at it (tests/web: PACTS_SCREENSHOTS=folder)
+            page.screenshot(path=str(Path(shots) / "dashboard-review.png"), full_page=True)
         accepted = server.client.get(f"/api/proposals/{minor[-1]}").json()
         assert accepted["summary"]["decided_by"] == "Ada QA"
 

@@ -59,7 +59,7 @@ def action_of(ctx: HealContext) -> str:
 
 def element_key(ctx: HealContext) -> str:
     target = ctx.state.step.target
-    return target.key if target is not None else f"step {ctx.state.step.index}"
+    return target.key if target is not None else f"step {ctx.state.step.index + 1}"
 
 
 def locator_json(locator: Locator) -> JsonObject:

@@ -47,6 +47,23 @@ _COLUMNS: dict[str, str] = {
 }
 _REQUIREMENT_FIELDS = ("req_id", "url", "title", "tags", "auth")
 _STEP_FIELDS = ("target", "element", "region", "action", "value", "expected", "on_fail")
+#: Every column a step sheet can use, as a template writes it (field -> header label); the
+#: separate Element and Region columns are the alternative to Element@Region. ``pacts init``
+#: writes its template from this, so the template cannot miss a column the reader takes.
+STEP_SHEET_COLUMNS: dict[str, str] = {
+    "req_id": "Req ID",
+    "url": "URL",
+    "title": "Title",
+    "tags": "Tags",
+    "target": "Element@Region",
+    "action": "Action",
+    "value": "Value",
+    "expected": "Expected Outcome",
+    "on_fail": "On Fail",
+    "auth": "Auth",
+}
+#: Columns that stand for another (Element and Region for Element@Region).
+ALTERNATIVE_COLUMNS: dict[str, str] = {"element": "target", "region": "target"}
 STEP_COLUMNS_HELP = (
     "Req ID, URL, Element@Region (or Element and Region), Action, Value, Expected Outcome"
 )
@@ -431,7 +448,9 @@ def read_xlsx(path: Path, display: str, limits: ReadLimits | None = None) -> Doc
             raise ReadFailure(
                 SourceRef(path=display),
                 "no sheet has a header row with the step columns",
-                STEP_COLUMNS_HELP + " (title rows above it are fine)",
+                STEP_COLUMNS_HELP
+                + " (title rows above it are fine); a workbook that is not a requirement "
+                "sheet is kept out with --ignore or collect_ignore",
             )
     finally:
         workbook.close()

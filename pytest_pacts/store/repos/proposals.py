@@ -91,7 +91,7 @@ class ProposalRepository:
         gate = payload.get("self_heal_gate")
         if not isinstance(gate, Mapping):
             raise ValueError(
-                f"heal proposal for {req_id!r} step {step_index} has no 'self_heal_gate' "
+                f"heal proposal for {req_id!r} step {step_index + 1} has no 'self_heal_gate' "
                 "object in its payload; every proposal passes the self-heal gate "
                 "and its audit event must carry the gate result"
             )

@@ -5,7 +5,10 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from pytest_pacts.governance import proposal_from_record, render_copy_text, review
+from pytest_pacts.governance.patch import recipe_diff
+from pytest_pacts.governance.recipes import recipe_of
 from pytest_pacts.governance.review import DECISION_REASON_EVENT
+from pytest_pacts.models.locator import payload_change
 from pytest_pacts.store import (
     InvalidTransition,
 )
@@ -63,6 +66,8 @@ class ProposalViews(ProjectionBase):
             except review.ReviewError as exc:
                 stale = exc.problem == "stale"
         written = None
+        versions_written: list[str] = []
+        diffs: list[str] = []
         if record.status == "accepted":
             written = next(
                 (
@@ -72,6 +77,7 @@ class ProposalViews(ProjectionBase):
                 ),
                 None,
             )
+            versions_written, diffs = self._written(record.id)
         reason = None
         if record.status == "rejected":
             events = self._store.audit.events(
@@ -108,8 +114,33 @@ class ProposalViews(ProjectionBase):
                 stale=stale,
                 recipe_version_written=written,
                 decision_reason=reason,
+                change=payload_change(model.failed_locator, model.healed_locator),
+                versions_written=versions_written,
+                written_diff="".join(diffs) or None,
             )
         )
+
+    def _written(self, proposal_id: int) -> tuple[list[str], list[str]]:
+        """Every recipe version an accepted proposal wrote (one per requirement that uses
+        the element, as ``pacts heals show`` lists them) and the diff of each from its
+        parent: the state after the accept, not the diff proposed before it."""
+        labels: list[str] = []
+        diffs: list[str] = []
+        recipes = self._store.recipes
+        for req_id in recipes.requirements():
+            versions = recipes.versions(req_id)
+            by_version = {v.version: v for v in versions}
+            for v in versions:
+                if v.proposal_id != proposal_id:
+                    continue
+                labels.append(f"{req_id} {v.version}")
+                parent = by_version.get(v.parent_version or "")
+                if parent is not None:
+                    try:
+                        diffs.append(recipe_diff(recipe_of(parent), recipe_of(v)))
+                    except ValidationError:
+                        continue
+        return labels, diffs
 
     def accept(self, proposal_id: int, *, by: str, go: bool) -> dto.Decision:
         """Accept through the governance code of ``pacts heals accept``; a major proposal
