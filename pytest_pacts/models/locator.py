@@ -79,6 +79,11 @@ class Region(_Frozen):
     name: str | None = None
     heading: str | None = None
     has_text: str | None = None
+    innermost: bool = Field(
+        default=False,
+        description="Only the innermost of the matching containers (none of whose descendants "
+        "matches too): a row of divs whose classes are all generated.",
+    )
 
 
 class Locator(_Frozen):

@@ -13,13 +13,16 @@ const {
   inputType, isEditableType, isClickable, compatibility, describeElement
 } = modules.dom;
 const { selectProxy } = modules.actionability;
-const { makeQuery, prep, cssString, cssVariants } = modules.scan;
+const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS } = modules.scan;
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
   'DIALOG', 'LI', 'TR', 'TABLE']);
 const SECTION_ROLES = new Set(['region', 'article', 'complementary', 'navigation', 'main', 'form',
   'group', 'dialog', 'alertdialog', 'listitem', 'row', 'tabpanel']);
+const CELLS = new Set(['TD', 'TH']);
+const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+const roleAttr = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0];
 function isSection(el) {
   const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
   return role ? SECTION_ROLES.has(role) : SECTION_TAGS.has(el.tagName);
@@ -137,6 +140,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (let a = anchor.el; a && a.tagName !== 'HTML'; a = parentOf(a)) {
         const inside = els.filter((e) => chains.get(e).has(a));
         if (inside.length) { group = { container: a, how: anchor.how, els: inside }; break; }
+        // the repeated item (row, card, list item) that holds the words is the region: what
+        // is found only past it belongs to other items or to the list ("Toggle@Buy milk" is
+        // never the list's "toggle all" box)
+        if (isItem(a, anchor.el)) break;
         // a section that holds nothing but the anchor (and empty decoration) is the anchor's
         // wrapper (a list item around the name in a row built of list items), not its section
         if (isSection(a) && !wrapsOnly(a, anchor.el)) break;
@@ -161,6 +168,30 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (e.tagName === 'IFRAME' || dom.textOf(e) || isClickable(e, dom.roleOf, true)) return false;
     }
     return true;
+  }
+  // One of a group of repeated siblings of the same shape (list items, table rows, cards,
+  // rows of divs whose classes are generated): its parent holds another child of the same
+  // tag, role and stable classes, and it holds more than the words that name it (another
+  // text or a control; a bare wrapper of the words is not an item). A table cell is part of
+  // its row (HTML's table model, ARIA's row/cell), never an item of its own.
+  function isItem(el, anchor) {
+    const parent = el.parentNode;
+    if (!parent || CELLS.has(el.tagName) || CELL_ROLES.has(roleAttr(el))) return false;
+    const shape = shapeOf(el);
+    return [...parent.children].some((s) => s !== el && shapeOf(s) === shape)
+      && (el === anchor ? holdsControl(el) : !wrapsOnly(el, anchor));
+  }
+  const shapes = new Map();
+  function shapeOf(el) {
+    if (!shapes.has(el)) {
+      const classes = [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c)).sort();
+      shapes.set(el, [el.tagName, roleAttr(el), ...classes].join(' '));
+    }
+    return shapes.get(el);
+  }
+  // the deepest mention of the words is itself a row when a control is in it
+  function holdsControl(el) {
+    return [...el.querySelectorAll('*')].some((e) => isClickable(e, dom.roleOf, true) || e.tagName === 'IFRAME');
   }
   function headingLevel(h) {
     const m = /^H([1-6])$/.exec(h.tagName);
@@ -276,16 +307,19 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (!name || !described.length || tokens(name).some((t) => described.includes(t))) return false;
       return !low(context).includes(low(name));
     };
+    // The controls the words may name are counted in the region: its only one is the pick,
+    // two or more are ambiguous (never the first).
     const local = scope || { region: context, structured: new Map() };
-    const scoped = applyScope(fits, local);
+    const scoped = applyScope(fits.filter((e) => !refused(e)), local);
     const { els, where } = scoped;
-    const picked = els.filter((e) => where.has(e) && !refused(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
+    const picked = els.filter((e) => where.has(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
     // A role word names the controls that look like the role: among several in one place
     // ("checkbox@run" in a grid row holding the row's selection box and two toggles whose
     // labels draw them as an eye and a pin), the ones drawn as icons are seen as icons and
     // are not what the word names. Only a tie within the nearest container is broken so:
     // it never reaches past the container for another control.
     const roleWordsOnly = words.length > 0 && words.every((w) => CHECK_WORDS.has(w));
+    if (!roleWordsOnly && scoped.crowded) return els.map((el) => ({ el, where: null }));
     if (!roleWordsOnly || (picked.length <= 1 && !scoped.crowded)) return picked;
     const ties = scoped.crowded
       ? scoped.groups.map((g) => ({ els: g.els, where: { container: g.container, how: g.how } }))
