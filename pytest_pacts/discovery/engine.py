@@ -168,7 +168,13 @@ class Discoverer:
             if not Action(action).needs_element and action not in _OPTIONAL_ELEMENT:
                 raise ValueError(f"step {key!r}: {Action(action).value} has no element to find")
         steps: list[JSON] = [
-            {"key": str(i), "element": t.element, "region": t.region, "action": _scanned(a)}
+            {
+                "key": str(i),
+                "element": t.element,
+                "region": t.region,
+                "ordinal": t.ordinal,
+                "action": _scanned(a),
+            }
             for i, (_k, t, a) in enumerate(targets)
         ]
         top = self._send_scan(page.main_frame, steps) if targets else None

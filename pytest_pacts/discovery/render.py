@@ -51,6 +51,8 @@ def calls_for(locator: Locator) -> tuple[Call, ...]:
     if locator.region is not None:
         calls.extend(region_calls(locator.region))
     calls.extend(strategies.info(locator.strategy).render(locator))
+    if locator.nth is not None:
+        calls.append(Call("nth", (locator.nth,)))
     return tuple(calls)
 
 

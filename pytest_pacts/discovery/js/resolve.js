@@ -275,7 +275,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (single.length || !groups.length) return { els: [...where.keys()], where };
     const min = Math.min(...groups.map((g) => g.els.length));
     const nearest = groups.filter((g) => g.els.length === min);
-    return { els: [...new Set(nearest.flatMap((g) => g.els))], where, crowded: true, groups: nearest };
+    const within = new Map();
+    for (const g of nearest) for (const e of g.els) if (!within.has(e)) within.set(e, { container: g.container, how: g.how });
+    return { els: [...new Set(nearest.flatMap((g) => g.els))], where, crowded: true, groups: nearest, within };
   }
 
   // The only action-compatible element near ``context`` (relational: "the only
@@ -319,7 +321,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // are not what the word names. Only a tie within the nearest container is broken so:
     // it never reaches past the container for another control.
     const roleWordsOnly = words.length > 0 && words.every((w) => CHECK_WORDS.has(w));
-    if (!roleWordsOnly && scoped.crowded) return els.map((el) => ({ el, where: null }));
+    if (!roleWordsOnly && scoped.crowded) {
+      return els.map((el) => ({ el, where: { ...scoped.within.get(el), description: context } }));
+    }
     if (!roleWordsOnly || (picked.length <= 1 && !scoped.crowded)) return picked;
     const ties = scoped.crowded
       ? scoped.groups.map((g) => ({ els: g.els, where: { container: g.container, how: g.how } }))
@@ -332,6 +336,37 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (const e of shown) if (!plain.has(e)) plain.set(e, { ...t.where, description: context });
     }
     return [...plain].map(([el, w]) => ({ el, where: w }));
+  }
+
+  // A control with no name of its own is named by the text a person reads right beside it
+  // on the same line: a text node or an inline element immediately before or after it
+  // (``<input type=checkbox> checkbox 1<br>``), as a label would name it (HTML's label
+  // element; here the page wrote none). Located inside the element that holds that text.
+  function beside(step, scope) {
+    if (!relationalOn || !RELATIONAL_ACTIONS.has(step.action)) return [];
+    const want = bare(step.element);
+    if (!want) return [];
+    const near = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
+      && !dom.accName(e) && !dom.isHidden(e) && reachable(e)
+      && textsBeside(e).some((t) => bare(t) === want));
+    if (!near.length) return [];
+    const described = (e) => ({ container: parentOf(e), how: 'text', description: step.element });
+    if (!scope) return near.map((el) => ({ el, where: described(el) }));
+    const { els, where } = applyScope(near, scope);
+    return els.filter((e) => where.has(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
+  }
+  function textsBeside(el) {
+    const out = [];
+    for (const dir of ['nextSibling', 'previousSibling']) {
+      let n = el[dir];
+      while (n && (n.nodeType === 8 || (n.nodeType === 3 && !n.textContent.trim()))) n = n[dir];
+      if (!n) continue;
+      if (n.nodeType === 3) out.push(norm(n.textContent));
+      else if (n.nodeType === 1 && n.tagName !== 'BR' && !isClickable(n, dom.roleOf, true)
+        && !n.querySelector('input, select, textarea, button, a[href]')
+        && (getComputedStyle(n).display || '').startsWith('inline')) out.push(dom.textOf(n));
+    }
+    return out.filter(Boolean);
   }
 
   // A search box is named by what it searches: "Search runs" is the field that searches
@@ -436,19 +471,26 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return out;
   }
 
-  function countMatching(strategy, spec, region) {
-    let n = 0;
-    const same = strategy === 'relational'
+  function sameAs(strategy, spec) {
+    return strategy === 'relational'
       ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : elMatches(el, spec.css))
       : (el) => strategies[strategy].same(el, spec);
+  }
+  function countMatching(strategy, spec, region) {
+    let n = 0;
+    const same = sameAs(strategy, spec);
     for (const el of elements) {
       if (same(el) && (!region || regions.within(el, region)) && ++n > 1) return n;
     }
     return n;
   }
+  function allMatching(strategy, spec, region) {
+    const same = sameAs(strategy, spec);
+    return elements.filter((el) => same(el) && (!region || regions.within(el, region)));
+  }
 
   // Every way to render the chosen element that singles it out on this page, primary first.
-  function options(el, primary, q, where, regionText, loose = false) {
+  function options(el, primary, q, where, regionText, loose = false, counted = false) {
     const raw = [primary];
     // A relational pick by role that its role does not single out in its container (a
     // grid row's checkbox beside toggles that are checkboxes too) is located by its own
@@ -478,7 +520,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (seen.has(id)) continue;
       seen.add(id);
       const variants = where ? regions.specs(where.container, where.how, where.description || regionText) : [null];
-      const region = variants.find((r) => countMatching(o.strategy, o.spec, r) === 1);
+      let region = variants.find((r) => countMatching(o.strategy, o.spec, r) === 1);
+      // a step with an ordinal: else the element's place among what the rendering matches
+      let nth = null;
+      for (const r of counted && region === undefined ? variants : []) {
+        const at = allMatching(o.strategy, o.spec, r).indexOf(el);
+        if (at >= 0) { region = r; nth = at; break; }
+      }
       if (region === undefined) continue;
       const description = where ? (where.description || regionText) : null;
       out.push({
@@ -490,6 +538,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
         ...o.spec,
         in_shadow: inShadow(el),
         region: region ? { description, matched_by: typeof where.how === 'string' ? where.how : where.how.how, ...withoutPrivate(region) } : null,
+        nth,
       });
     }
     return out;
@@ -562,6 +611,21 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return { container: c, how: { how, specs } };
   }
 
+  // ``Delete[2]@Cart``: the N-th of the elements the deciding level finds in the region,
+  // counted from 1 in document order (the reading order of the page's flow); past the last
+  // one the step fails, saying how many there are.
+  function nthOf(picks, step) {
+    const order = (e) => elements.indexOf(e);
+    const sorted = [...picks].sort((a, b) => order(a.el) - order(b.el));
+    if (step.ordinal <= sorted.length) return sorted[step.ordinal - 1];
+    const where = step.region ? ` inside "${step.region}"` : '';
+    const n = sorted.length;
+    return {
+      status: 'none', rank: null, region_missing: false, hidden: 0,
+      message: `"${step.element}[${step.ordinal}]" asks for number ${step.ordinal}, but ${n} element${n === 1 ? '' : 's'} match "${step.element}" for ${step.action}${where}`,
+    };
+  }
+
   // Inside an open modal dialog first; page-wide only when nothing inside matches (an
   // interstitial covering the page: the gate then reports the element obscured by it, and
   // healing may dismiss it).
@@ -592,9 +656,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     };
     const scope = step.region
       ? { region: step.region, structured: regions.structured(step.region) } : null;
-    const found = (rank, strategy, tier, el, spec, where, loose = false) => ({
+    const found = (rank, strategy, tier, el, spec, where, loose = false, counted = !!step.ordinal) => ({
       status: 'found', rank, strategy, el, where,
-      options: options(el, { strategy, tier, spec }, q, where, step.region, loose),
+      options: options(el, { strategy, tier, spec }, q, where, step.region, loose, counted),
       rivals: rivalsOf(el),
     });
     // The other elements the step's words also match ("Confirm password" for "Password"),
@@ -674,6 +738,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (pointer) els = els.filter((e) => !holdsControls(e));
         const scoped = applyScope(els, scope);
         if (!scoped.els.length) continue;
+        if (step.ordinal) {
+          const picked = nthOf(scoped.els.map((e) => ({ el: e, where: scoped.where.get(e) || (scoped.within && scoped.within.get(e)) })), step);
+          if (picked.status) return picked;
+          const row = rows.find((r) => r.el === picked.el);
+          return found(rank, s, tier, picked.el, strategies[s].spec(row.key, picked.el), picked.where);
+        }
         if (scoped.els.length > 1) {
           if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
           if (scoped.crowded) continue;
@@ -689,7 +759,21 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
     }
     rank += 1;
+    const near = beside(step, scope);
+    if (near.length === 1 || (near.length > 1 && step.ordinal)) {
+      const picked = near.length === 1 ? near[0] : nthOf(near, step);
+      if (picked.status) return picked;
+      const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
+      return found(rank, 'relational', 2, picked.el, spec, picked.where, false, true);
+    }
+    if (near.length > 1) return ambiguous(rank, 'relational', 2, near.map((r) => r.el));
     const rel = relational(step, scope);
+    if (step.ordinal && rel.length) {
+      const picked = nthOf(rel, step);
+      if (picked.status) return picked;
+      const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
+      return found(rank, 'relational', 2, picked.el, spec, picked.where);
+    }
     if (rel.length === 1) {
       const { el, where } = rel[0];
       const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
