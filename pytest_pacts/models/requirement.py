@@ -143,7 +143,7 @@ class Target(_Frozen):
         default=None,
         ge=1,
         description="Which of several identical elements, 1-based in reading order inside the "
-        "region: ``Delete[2]@Cart`` (docs/reference.md, \"Element names\").",
+        'region: ``Delete[2]@Cart`` (docs/reference.md, "Element names").',
     )
 
     @property

@@ -13,7 +13,7 @@ const {
   inputType, isEditableType, isClickable, compatibility, describeElement
 } = modules.dom;
 const { selectProxy } = modules.actionability;
-const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS } = modules.scan;
+const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS, tokenTier } = modules.scan;
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
@@ -367,6 +367,38 @@ function makeResolver(dom, elements, strategies, regions, args) {
         && (getComputedStyle(n).display || '').startsWith('inline')) out.push(dom.textOf(n));
     }
     return out.filter(Boolean);
+  }
+
+  // What a step reads (hover, wait, extract) is named inside a region by its kind, the way
+  // the page's own markup names it: a class, test id or ``itemprop`` token
+  // (``Price@Backpack`` is the card's ``div.inventory_item_price``; schema.org microdata's
+  // ``itemprop="price"``), only when one element in the region has it (the deepest).
+  function namedByKind(step, scope) {
+    if (!scope || step.action !== 'hover') return [];
+    const q = makeQuery(step.element);
+    if (!q.tokens.length) return [];
+    // exact tokens first ("price" before "priceCurrency"), then contiguous ones
+    for (const tier of [2, 1]) {
+      const keyOf = (e) => {
+        const prop = e.getAttribute('itemprop');
+        if (prop && tokenTier(prop, q) === tier) return `${tag(e)}[itemprop=${cssString(prop)}]`;
+        const cls = [...e.classList].find((c) => !looksGenerated(c) && !STATE_CLASS.test(c) && tokenTier(c, q) === tier);
+        return cls ? `${tag(e)}.${CSS.escape(cls)}` : null;
+      };
+      const keyed = new Map();
+      for (const e of elements) {
+        if (dom.isHidden(e) || !reachable(e)) continue;
+        const css = keyOf(e);
+        if (css) keyed.set(e, css);
+      }
+      const scoped = applyScope(deepest([...keyed.keys()]), scope);
+      if (scoped.crowded) return scoped.els.map((el) => ({ el }));
+      const picked = scoped.els.filter((e) => scoped.where.has(e));
+      if (picked.length) {
+        return picked.map((el) => ({ el, css: keyed.get(el), where: { ...scoped.where.get(el), description: step.region } }));
+      }
+    }
+    return [];
   }
 
   // A search box is named by what it searches: "Search runs" is the field that searches
@@ -789,6 +821,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return found(rank, where ? 'relational' : 'css', 2, el, spec, where, true);
     }
     if (search.length > 1) return ambiguous(rank, 'css', 2, search.map((r) => r.el));
+    rank += 1;
+    const kind = namedByKind(step, scope);
+    if (kind.length === 1) return found(rank, 'relational', 2, kind[0].el, { css: kind[0].css }, kind[0].where);
+    if (kind.length > 1) return ambiguous(rank, 'relational', 2, kind.map((r) => r.el));
     let regionNote = '';
     let regionMissing = false;
     if (scope) {
