@@ -156,7 +156,12 @@ class Target(_Frozen):
     @property
     def key(self) -> str:
         """The canonical ``Element@Region`` text (the element key of healing memory)."""
-        element = f"{self.element}[{self.ordinal}]" if self.ordinal else self.element
+        element = self.element
+        if self.ordinal:
+            element = f"{element}[{self.ordinal}]"
+        elif element.endswith("]") and "[" in element:  # a name that ends in brackets
+            at = element.rindex("[")
+            element = f"{element[:at]}\\{element[at:]}"
         return f"{element}@{self.region}" if self.region else element
 
     def __str__(self) -> str:

@@ -27,6 +27,8 @@ function isSection(el) {
   const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
   return role ? SECTION_ROLES.has(role) : SECTION_TAGS.has(el.tagName);
 }
+// the actions on form fields, which a label (or the text standing in for one) names
+const LABELLED_ACTIONS = new Set(['fill', 'type', 'check', 'uncheck', 'select']);
 const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
 const CONFINED_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select', 'press', 'focus']);
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'this', 'that',
@@ -73,6 +75,31 @@ function evidenceWords(el, dom, kind) {
   for (const c of el.classList) add(c);
   for (const l of dom.labelTexts(el)) add(l);
   return out;
+}
+
+// The texts a person reads right beside ``el`` on its line: the text node or element
+// immediately after it, and the one immediately before it, side by side with it
+// (docs/discovery.md, "Adjacent text"). A line break or a control is not such a text.
+function textsBeside(el, dom) {
+  const out = [];
+  for (const dir of ['nextSibling', 'previousSibling']) {
+    let n = el[dir];
+    while (n && (n.nodeType === 8 || (n.nodeType === 3 && !n.textContent.trim()))) n = n[dir];
+    if (!n) continue;
+    if (n.nodeType === 3) out.push(norm(n.textContent));
+    else if (n.nodeType === 1 && n.tagName !== 'BR' && !isClickable(n, dom.roleOf, true)
+      && !n.querySelector('input, select, textarea, button, a[href]') && sameLine(el, n)) out.push(dom.textOf(n));
+  }
+  return out.filter(Boolean);
+}
+// Side by side: each box's vertical middle is within the other's height (an inline span, a
+// flex row's text).
+function sameLine(a, b) {
+  const r = a.getBoundingClientRect();
+  const s = b.getBoundingClientRect();
+  if (!r.height || !s.height) return false;
+  const mid = (x) => x.top + x.height / 2;
+  return mid(r) >= s.top && mid(r) <= s.bottom && mid(s) >= r.top && mid(s) <= r.bottom;
 }
 
 function makeResolver(dom, elements, strategies, regions, args) {
@@ -338,37 +365,23 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return [...plain].map(([el, w]) => ({ el, where: w }));
   }
 
-  // A control with no name of its own is named by the text a person reads right beside it
+  // A form field with no name of its own is named by the text a person reads right beside it
   // on the same line: a text node or an inline element immediately before or after it
   // (``<input type=checkbox> checkbox 1<br>``), as a label would name it (HTML's label
   // element; here the page wrote none). Located inside the element that holds that text.
   function beside(step, scope) {
-    if (!relationalOn || !RELATIONAL_ACTIONS.has(step.action)) return [];
+    if (!relationalOn || !LABELLED_ACTIONS.has(step.action)) return [];
     const want = bare(step.element);
     if (!want) return [];
     const near = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
       && !dom.accName(e) && !dom.isHidden(e) && reachable(e)
-      && textsBeside(e).some((t) => bare(t) === want));
+      && textsBeside(e, dom).some((t) => bare(t) === want));
     if (!near.length) return [];
     const described = (e) => ({ container: parentOf(e), how: 'text', description: step.element });
     if (!scope) return near.map((el) => ({ el, where: described(el) }));
     const { els, where } = applyScope(near, scope);
     return els.filter((e) => where.has(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
   }
-  function textsBeside(el) {
-    const out = [];
-    for (const dir of ['nextSibling', 'previousSibling']) {
-      let n = el[dir];
-      while (n && (n.nodeType === 8 || (n.nodeType === 3 && !n.textContent.trim()))) n = n[dir];
-      if (!n) continue;
-      if (n.nodeType === 3) out.push(norm(n.textContent));
-      else if (n.nodeType === 1 && n.tagName !== 'BR' && !isClickable(n, dom.roleOf, true)
-        && !n.querySelector('input, select, textarea, button, a[href]')
-        && (getComputedStyle(n).display || '').startsWith('inline')) out.push(dom.textOf(n));
-    }
-    return out.filter(Boolean);
-  }
-
   // What a step reads (hover, wait, extract) is named inside a region by its kind, the way
   // the page's own markup names it: a class, test id or ``itemprop`` token
   // (``Price@Backpack`` is the card's ``div.inventory_item_price``; schema.org microdata's
@@ -917,5 +930,5 @@ function suggestNames(dom, elements, element, action, limit) {
 
 // Exports: what the later files use.
 return {
-  makeResolver, fingerprintOf, suggestNames
+  makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS
 };
