@@ -102,6 +102,15 @@ def test_without_an_ordinal_identical_elements_stay_ambiguous(tab: Page) -> None
     tab.set_content(CART)
     result = find(tab, "Delete@Cart", "click")
     assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+    assert result.unresolved.message.endswith(
+        '; add an ordinal to say which, counted in the region (e.g. "Delete[2]@Cart")'
+    )
+    result = find(tab, "Delete", "click")
+    assert result.unresolved is not None
+    assert result.unresolved.message.endswith(
+        '; name a region to say which (e.g. "Delete@<container>"), or add an ordinal '
+        '(e.g. "Delete[2]")'
+    )
 
 
 SHOP = (
