@@ -24,7 +24,7 @@ class Call:
     """One method call such as ``get_by_role("button", name="Login", exact=True)``."""
 
     method: str
-    args: tuple[str, ...] = ()
+    args: tuple[str | int, ...] = ()
     kwargs: tuple[tuple[str, Value], ...] = ()
 
 

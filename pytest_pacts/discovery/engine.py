@@ -168,7 +168,13 @@ class Discoverer:
             if not Action(action).needs_element and action not in _OPTIONAL_ELEMENT:
                 raise ValueError(f"step {key!r}: {Action(action).value} has no element to find")
         steps: list[JSON] = [
-            {"key": str(i), "element": t.element, "region": t.region, "action": _scanned(a)}
+            {
+                "key": str(i),
+                "element": t.element,
+                "region": t.region,
+                "ordinal": t.ordinal,
+                "action": _scanned(a),
+            }
             for i, (_k, t, a) in enumerate(targets)
         ]
         top = self._send_scan(page.main_frame, steps) if targets else None
@@ -466,10 +472,14 @@ def _ambiguous(target: Target, top: list[tuple[_FrameScan, ScanResult]]) -> Unre
             chosen_by = Strategy(raw["strategy"])
             candidates.append(Candidate(description=shown, score=0.0, strategy=chosen_by))
     strategy = candidates[0].strategy.value if candidates and candidates[0].strategy else "?"
+    # what would make the name unique: a region, else the place among them (docs/reference.md,
+    # "Element names")
     hint = (
-        ""
+        f'; add an ordinal to say which, counted in the region (e.g. "{target.element}[2]'
+        f'@{target.region}")'
         if target.region
-        else f'; name a region to say which (e.g. "{target.element}@<container>")'
+        else f'; name a region to say which (e.g. "{target.element}@<container>"), or add '
+        f'an ordinal (e.g. "{target.element}[2]")'
     )
     return Unresolved(
         reason="ambiguous",

@@ -211,8 +211,29 @@ def _resolve(
                 tries[i] = len(candidates[i])
                 continue
             tries[i] += 1
+            if tries[i] >= len(candidates[i]) and not _counting(candidates[i]):
+                # last resort: the first text that was ambiguous, with an ordinal
+                candidates[i].extend(_ordinals(candidates[i], elements[i].tried, first[i]))
             if tries[i] >= len(candidates[i]):
                 elements[i].why = _why(first[i], str(candidates[i][0]))
+
+
+def _counting(targets: list[Target]) -> bool:
+    return any(t.ordinal is not None for t in targets)
+
+
+def _ordinals(
+    targets: list[Target], tried: list[str], first: DiscoveryResult | None
+) -> list[Target]:
+    """``Delete[1]@Cart`` … ``Delete[8]@Cart`` for the element's first candidate text (its
+    name, and the nearest region that holds it), when that text was ambiguous: the place
+    among identical elements, counted as discovery counts it."""
+    if first is None or first.unresolved is None or first.unresolved.reason != "ambiguous":
+        return []
+    base = targets[1] if len(targets) > 1 and targets[1].element == targets[0].element else None
+    base = base or targets[0]
+    count = max(2, len(first.unresolved.candidates))
+    return [base.model_copy(update={"ordinal": n}) for n in range(1, count + 1)]
 
 
 def _is_listed(page: Page, list_id: str, index: int, result: DiscoveryResult) -> bool:

@@ -29,6 +29,14 @@ def region_calls(region: Region) -> tuple[Call, ...]:
         calls.append(Call("filter", (), (("has", heading),)))
     if region.has_text is not None:
         calls.append(Call("filter", (), (("has_text", region.has_text),)))
+    if region.innermost:
+        if region.css is None or region.has_text is None:
+            raise strategies.UnrenderableLocator(
+                f"region {region.description!r}: innermost needs css and has_text"
+            )
+        text = (("has_text", region.has_text),)
+        inner = (Call("locator", (region.css,)), Call("filter", (), text))
+        calls.append(Call("filter", (), (("has_not", inner),)))
     return tuple(calls)
 
 
@@ -43,6 +51,8 @@ def calls_for(locator: Locator) -> tuple[Call, ...]:
     if locator.region is not None:
         calls.extend(region_calls(locator.region))
     calls.extend(strategies.info(locator.strategy).render(locator))
+    if locator.nth is not None:
+        calls.append(Call("nth", (locator.nth,)))
     return tuple(calls)
 
 

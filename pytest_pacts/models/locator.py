@@ -80,6 +80,11 @@ class Region(_Frozen):
     name: str | None = None
     heading: str | None = None
     has_text: str | None = None
+    innermost: bool = Field(
+        default=False,
+        description="Only the innermost of the matching containers (none of whose descendants "
+        "matches too): a row of divs whose classes are all generated.",
+    )
 
 
 class Locator(_Frozen):
@@ -109,6 +114,12 @@ class Locator(_Frozen):
     frame_path: tuple[str, ...] = ()
     in_shadow: bool = False
     region: Region | None = None
+    nth: int | None = Field(
+        default=None,
+        ge=0,
+        description="Which of the elements the rest matches, 0-based in document order "
+        "(Playwright's ``nth``): a step's ordinal, ``Delete[2]@Cart``.",
+    )
 
     def describe(self) -> str:
         """A short human form, e.g. ``role_name button "Login" in #login_form``."""
@@ -126,6 +137,8 @@ class Locator(_Frozen):
         value = value or self.css
         if value:
             parts.append(value)
+        if self.nth is not None:
+            parts.append(f"[{self.nth + 1}]")
         if self.region is not None:
             parts.append(f'in "{self.region.description}"')
         if self.frame_path:

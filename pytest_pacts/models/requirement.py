@@ -139,6 +139,12 @@ class Target(_Frozen):
 
     element: str
     region: str | None = None
+    ordinal: int | None = Field(
+        default=None,
+        ge=1,
+        description="Which of several identical elements, 1-based in reading order inside the "
+        'region: ``Delete[2]@Cart`` (docs/reference.md, "Element names").',
+    )
 
     @property
     def image(self) -> str | None:
@@ -150,7 +156,13 @@ class Target(_Frozen):
     @property
     def key(self) -> str:
         """The canonical ``Element@Region`` text (the element key of healing memory)."""
-        return f"{self.element}@{self.region}" if self.region else self.element
+        element = self.element
+        if self.ordinal:
+            element = f"{element}[{self.ordinal}]"
+        elif element.endswith("]") and "[" in element:  # a name that ends in brackets
+            at = element.rindex("[")
+            element = f"{element[:at]}\\{element[at:]}"
+        return f"{element}@{self.region}" if self.region else element
 
     def __str__(self) -> str:
         return self.key

@@ -60,23 +60,53 @@ def clean_name(text: str, what: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+_ORDINAL_RE = re.compile(r"^(?P<name>.*?)(?P<escape>\\?)\[(?P<n>[^\[\]]*)\]$")
+_ORDINAL_SYNTAX = "Element[N]@Region with N a whole number from 1, e.g. Delete[2]@Cart"
+
+
 def parse_target(text: str) -> Target:
     """``Username@LoginForm`` → Target; ``Login`` → Target without region.
 
     The last ``@`` splits element from region so an element name may contain ``@``
     (``Email @ work@Profile``); an e-mail-like element with no region is written
-    ``name@`` (trailing ``@``: no region).
+    ``name@`` (trailing ``@``: no region). A trailing ``[N]`` on the element part is an
+    ordinal: the N-th (from 1, in reading order inside the region) of identical elements,
+    ``Delete[2]@Cart``; ``\\[`` keeps a bracket that ends a name literal (``Notes \\[draft]``).
     """
     raw = clean_name(text, "element")
     if not raw:
         raise StepSyntaxError("the element is empty", "Element or Element@Region")
     element, sep, region = raw.rpartition("@")
     if not sep:
-        return Target(element=raw)
+        element, region = raw, ""
     element, region = element.strip(), region.strip()
     if not element:
         raise StepSyntaxError(f"{text!r} has a region but no element", "Element@Region")
-    return Target(element=element, region=region or None)
+    element, ordinal = _ordinal(element)
+    return Target(element=element, region=region or None, ordinal=ordinal)
+
+
+def _ordinal(element: str) -> tuple[str, int | None]:
+    """``Delete[2]`` → ("Delete", 2); ``Notes \\[draft]`` → ("Notes [draft]", None)."""
+    match = _ORDINAL_RE.match(element)
+    if match is None:
+        return element, None
+    name, number = match.group("name").strip(), match.group("n").strip()
+    if match.group("escape"):
+        return f"{match.group('name')}[{match.group('n')}]", None
+    if not name:
+        raise StepSyntaxError(f"{element!r} has an ordinal but no element", _ORDINAL_SYNTAX)
+    if not number.isdecimal():
+        raise StepSyntaxError(
+            f"the ordinal [{number}] of {name!r} is not a whole number "
+            "(write \\[ for a bracket that is part of the name)",
+            _ORDINAL_SYNTAX,
+        )
+    if int(number) < 1:
+        raise StepSyntaxError(
+            f"the ordinal [{number}] of {name!r} counts from 1 (the first is [1])", _ORDINAL_SYNTAX
+        )
+    return name, int(number)
 
 
 def parse_action(text: str) -> Action:

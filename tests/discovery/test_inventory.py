@@ -19,6 +19,7 @@ from pytest_pacts.discovery.inventory import (
     list_elements,
 )
 from pytest_pacts.models.requirement import Action, Target
+from pytest_pacts.planner.steps import parse_target
 from tests.pixels import pixel
 
 
@@ -85,12 +86,9 @@ def test_regions_from_rows_and_what_cannot_be_told_apart(tab: Page) -> None:
         "button.d",
     ]  # the hidden button is not listed, the icon inside Bob's button is that button
     assert [e.text for e in elements[:2]] == ["Edit@Alice", "Edit@Bob"]
-    for twin in elements[2:]:
-        assert twin.text is None  # nothing on the page tells the two apart
-        assert twin.why == '"Delete" matches 2 elements equally well (role_name); name a ' + (
-            'region to say which (e.g. "Delete@<container>")'
-        )
-        assert twin.tried == ["Delete"]
+    # nothing on the page tells the two apart but their order: an ordinal, the last resort
+    assert [e.text for e in elements[2:]] == ["Delete[1]", "Delete[2]"]
+    assert elements[3].tried == ["Delete", "Delete[1]", "Delete[2]"]
 
 
 def test_a_locator_of_another_element_is_refused(tab: Page) -> None:
@@ -147,3 +145,38 @@ def test_an_element_with_its_own_matches_property(tab: Page) -> None:
     assert result.locator is not None, result.unresolved
     texts = [e.text for e in list_elements(tab)]
     assert texts == ["Jump to", "Search", "Go"]
+
+
+UNNAMED = (
+    '<ul class="todo-list">'
+    + "".join(
+        f'<li><div class="view"><input class="toggle" type="checkbox"><label>{t}</label>'
+        '<button class="destroy"></button></div></li>'
+        for t in ("Buy milk", "Walk the dog")
+    )
+    + '</ul><form id="checkboxes"><input type="checkbox"> checkbox 1<br>'
+    '<input type="checkbox" checked> checkbox 2</form>'
+    '<div class="cart"><h2>Cart</h2>'
+    '<div class="line"><span>Backpack</span><button>Delete</button></div>'
+    '<div class="line"><span>Backpack</span><button>Delete</button></div></div>'
+)
+
+
+def test_every_visible_control_gets_a_name_that_resolves_back_to_it(tab: Page) -> None:
+    """``pacts elements`` listed controls without a label of their own as "no unique text"
+    (a row's checkbox and icon button, a checkbox followed by its text, two identical
+    "Delete" buttons in one container). Each now gets a text (region, the text beside it,
+    the kind in its row, an ordinal as the last resort), and discovery, asked afresh with
+    the printed text, finds exactly the listed element."""
+    tab.set_content(UNNAMED)
+    elements = list_elements(tab)
+    assert len(elements) == 8
+    for e in elements:
+        assert e.text is not None, (e.description, e.why, e.tried)
+        result = discover(tab, [(0, parse_target(e.text), Action(e.action))])[0]
+        assert result.locator is not None, (e.text, result.unresolved)
+        box = to_playwright(tab, result.locator).bounding_box()
+        assert box is not None
+        assert (box["x"], box["y"]) == pytest.approx(e.box[:2], abs=1), e.text
+    texts = {e.text for e in elements}
+    assert {"checkbox 1", "checkbox 2", "button@Buy milk", "Delete[2]@Cart"} <= texts

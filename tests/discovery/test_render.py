@@ -110,3 +110,27 @@ def test_locator_describe_and_hash() -> None:
     assert LOCATORS[0].describe() == 'role_name button "Login"'
     assert 'in "Buy milk"' in LOCATORS[10].describe()
     assert len(set(LOCATORS)) == len(LOCATORS)  # frozen, hashable: usable as cache keys
+
+
+def test_an_ordinal_and_an_innermost_region_render_and_run(tab: Page) -> None:
+    """``Locator.nth`` renders as Playwright's ``nth`` (0-based) after the strategy's call;
+    ``Region.innermost`` keeps only the containers none of whose descendants match too."""
+    tab.set_content(
+        "<div><div><span>Buy milk</span><button id=a>Delete</button>"
+        "<button id=b>Delete</button></div><div><span>Pay</span><button>Delete</button></div></div>"
+    )
+    region = Region(
+        description="Buy milk", matched_by=RegionMatch.TEXT, css="div", has_text="Buy milk",
+        innermost=True,
+    )  # fmt: skip
+    locator = Locator(
+        strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Delete",
+        region=region, nth=1,
+    )  # fmt: skip
+    assert to_code(locator) == (
+        'page.locator("div").filter(has_text="Buy milk")'
+        '.filter(has_not=page.locator("div").filter(has_text="Buy milk"))'
+        '.get_by_role("button", name="Delete", exact=True).nth(1)'
+    )
+    assert to_playwright(tab, locator).evaluate("e => e.id") == "b"
+    assert locator.describe() == 'role_name button "Delete" [2] in "Buy milk"'

@@ -46,6 +46,13 @@ XLSX_CASES: dict[str, tuple[list[list[object]], list[str]]] = {
             "select, check, uncheck, hover, focus, goto, wait, extract, use"
         ],
     ),
+    "bad_ordinal": (
+        [H, ["R1", "/", "Delete[0]@Cart", "click", None, None]],
+        [
+            "reqs.xlsx:Reqs:2:C: the ordinal [0] of 'Delete' counts from 1 (the first is [1]); "
+            "expected Element[N]@Region with N a whole number from 1, e.g. Delete[2]@Cart"
+        ],
+    ),
     "bad_outcomes": (
         [
             H,

@@ -51,7 +51,43 @@ def test_parse_target_rejects(text: str, message: str) -> None:
         parse_target(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "element", "region", "ordinal"),
+    [
+        ("Delete[2]@Cart", "Delete", "Cart", 2),
+        ("Delete [1]", "Delete", None, 1),
+        ("Remove[12]@Line items", "Remove", "Line items", 12),
+        ("Notes \\[draft]@Editor", "Notes [draft]", "Editor", None),
+        ("Tags[x]y@Row", "Tags[x]y", "Row", None),
+    ],
+)
+def test_an_ordinal_is_a_trailing_number_in_brackets(
+    text: str, element: str, region: str | None, ordinal: int | None
+) -> None:
+    """One syntax for "the N-th of identical elements": ``[N]`` at the end of the element
+    part, counted from 1 (docs/reference.md, "Element names")."""
+    assert parse_target(text) == Target(element=element, region=region, ordinal=ordinal)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Delete[0]@Cart", "the ordinal [0] of 'Delete' counts from 1 (the first is [1])"),
+        ("Delete[second]@Cart", "the ordinal [second] of 'Delete' is not a whole number"),
+        ("Delete[-1]", "the ordinal [-1] of 'Delete' is not a whole number"),
+        ("[2]@Cart", "'[2]' has an ordinal but no element"),
+    ],
+)
+def test_a_bad_ordinal_is_a_syntax_error(text: str, message: str) -> None:
+    with pytest.raises(StepSyntaxError, match=re.escape(message)) as err:
+        parse_target(text)
+    assert (
+        err.value.expected == "Element[N]@Region with N a whole number from 1, e.g. Delete[2]@Cart"
+    )
+
+
 def test_target_key_round_trips() -> None:
+    assert parse_target("Delete[2]@Cart").key == "Delete[2]@Cart"
     assert parse_target("Username@LoginForm").key == "Username@LoginForm"
     assert str(parse_target("Login")) == "Login"
 

@@ -8,7 +8,7 @@ const {
 const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
 const { installWatch, installBridge } = modules.watch;
 const { resetPrepared, cssString, looksGenerated, makeStrategies, makeRegions } = modules.scan;
-const { makeResolver, fingerprintOf, suggestNames } = modules.resolve;
+const { makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS } = modules.resolve;
 
 const registry = new Map();  // scan id -> {chosen elements (identity checks), gate promise}
 
@@ -341,6 +341,11 @@ function inventory(arg) {
         name(textsIn(a, el).first);
       }
     };
+    // A control with no name of its own: the text right beside it, then its kind (its role
+    // as a word: "checkbox@Buy milk" is the row's only checkbox)
+    if (!dom.accName(el) && action !== 'click') for (const t of textsBeside(el, dom)) name(t);
+    const role = dom.roleOf(el);
+    if (!dom.accName(el) && role && (ROLE_WORDS[role] || []).includes(role)) name(role);
     if (action === 'check') nextTo();
     for (const a of TEST_ID_ATTRS) name(human(el.getAttribute(a)));
     if (el.id && !looksGenerated(el.id)) name(human(el.id));
@@ -349,7 +354,7 @@ function inventory(arg) {
     // Candidate regions, by kind then nearness: headings, names and title-like texts, ids,
     // then any first text (texts without letters, like a price, last).
     const tiers = [[], [], [], [], []];
-    const region = (k, v) => { v = norm(v); if (usable(v) && !names.includes(v)) tiers[k].push(v); };
+    const region = (k, v) => { v = norm(v); if (usable(v)) tiers[k].push(v); };
     let depth = 0;
     for (let a = parentOf(el); a && a !== document.body && depth < 12; a = parentOf(a), depth++) {
       region(0, headingIn(a));

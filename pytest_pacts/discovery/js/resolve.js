@@ -13,17 +13,22 @@ const {
   inputType, isEditableType, isClickable, compatibility, describeElement
 } = modules.dom;
 const { selectProxy } = modules.actionability;
-const { makeQuery, prep, cssString, cssVariants } = modules.scan;
+const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS, tokenTier } = modules.scan;
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
   'DIALOG', 'LI', 'TR', 'TABLE']);
 const SECTION_ROLES = new Set(['region', 'article', 'complementary', 'navigation', 'main', 'form',
   'group', 'dialog', 'alertdialog', 'listitem', 'row', 'tabpanel']);
+const CELLS = new Set(['TD', 'TH']);
+const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+const roleAttr = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0];
 function isSection(el) {
   const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
   return role ? SECTION_ROLES.has(role) : SECTION_TAGS.has(el.tagName);
 }
+// the actions on form fields, which a label (or the text standing in for one) names
+const LABELLED_ACTIONS = new Set(['fill', 'type', 'check', 'uncheck', 'select']);
 const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
 const CONFINED_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select', 'press', 'focus']);
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'this', 'that',
@@ -70,6 +75,31 @@ function evidenceWords(el, dom, kind) {
   for (const c of el.classList) add(c);
   for (const l of dom.labelTexts(el)) add(l);
   return out;
+}
+
+// The texts a person reads right beside ``el`` on its line: the text node or element
+// immediately after it, and the one immediately before it, side by side with it
+// (docs/discovery.md, "Adjacent text"). A line break or a control is not such a text.
+function textsBeside(el, dom) {
+  const out = [];
+  for (const dir of ['nextSibling', 'previousSibling']) {
+    let n = el[dir];
+    while (n && (n.nodeType === 8 || (n.nodeType === 3 && !n.textContent.trim()))) n = n[dir];
+    if (!n) continue;
+    if (n.nodeType === 3) out.push(norm(n.textContent));
+    else if (n.nodeType === 1 && n.tagName !== 'BR' && !isClickable(n, dom.roleOf, true)
+      && !n.querySelector('input, select, textarea, button, a[href]') && sameLine(el, n)) out.push(dom.textOf(n));
+  }
+  return out.filter(Boolean);
+}
+// Side by side: each box's vertical middle is within the other's height (an inline span, a
+// flex row's text).
+function sameLine(a, b) {
+  const r = a.getBoundingClientRect();
+  const s = b.getBoundingClientRect();
+  if (!r.height || !s.height) return false;
+  const mid = (x) => x.top + x.height / 2;
+  return mid(r) >= s.top && mid(r) <= s.bottom && mid(s) >= r.top && mid(s) <= r.bottom;
 }
 
 function makeResolver(dom, elements, strategies, regions, args) {
@@ -137,6 +167,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (let a = anchor.el; a && a.tagName !== 'HTML'; a = parentOf(a)) {
         const inside = els.filter((e) => chains.get(e).has(a));
         if (inside.length) { group = { container: a, how: anchor.how, els: inside }; break; }
+        // the repeated item (row, card, list item) that holds the words is the region: what
+        // is found only past it belongs to other items or to the list ("Toggle@Buy milk" is
+        // never the list's "toggle all" box)
+        if (isItem(a, anchor.el)) break;
         // a section that holds nothing but the anchor (and empty decoration) is the anchor's
         // wrapper (a list item around the name in a row built of list items), not its section
         if (isSection(a) && !wrapsOnly(a, anchor.el)) break;
@@ -161,6 +195,30 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (e.tagName === 'IFRAME' || dom.textOf(e) || isClickable(e, dom.roleOf, true)) return false;
     }
     return true;
+  }
+  // One of a group of repeated siblings of the same shape (list items, table rows, cards,
+  // rows of divs whose classes are generated): its parent holds another child of the same
+  // tag, role and stable classes, and it holds more than the words that name it (another
+  // text or a control; a bare wrapper of the words is not an item). A table cell is part of
+  // its row (HTML's table model, ARIA's row/cell), never an item of its own.
+  function isItem(el, anchor) {
+    const parent = el.parentNode;
+    if (!parent || CELLS.has(el.tagName) || CELL_ROLES.has(roleAttr(el))) return false;
+    const shape = shapeOf(el);
+    return [...parent.children].some((s) => s !== el && shapeOf(s) === shape)
+      && (el === anchor ? holdsControl(el) : !wrapsOnly(el, anchor));
+  }
+  const shapes = new Map();
+  function shapeOf(el) {
+    if (!shapes.has(el)) {
+      const classes = [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c)).sort();
+      shapes.set(el, [el.tagName, roleAttr(el), ...classes].join(' '));
+    }
+    return shapes.get(el);
+  }
+  // the deepest mention of the words is itself a row when a control is in it
+  function holdsControl(el) {
+    return [...el.querySelectorAll('*')].some((e) => isClickable(e, dom.roleOf, true) || e.tagName === 'IFRAME');
   }
   function headingLevel(h) {
     const m = /^H([1-6])$/.exec(h.tagName);
@@ -244,7 +302,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (single.length || !groups.length) return { els: [...where.keys()], where };
     const min = Math.min(...groups.map((g) => g.els.length));
     const nearest = groups.filter((g) => g.els.length === min);
-    return { els: [...new Set(nearest.flatMap((g) => g.els))], where, crowded: true, groups: nearest };
+    const within = new Map();
+    for (const g of nearest) for (const e of g.els) if (!within.has(e)) within.set(e, { container: g.container, how: g.how });
+    return { els: [...new Set(nearest.flatMap((g) => g.els))], where, crowded: true, groups: nearest, within };
   }
 
   // The only action-compatible element near ``context`` (relational: "the only
@@ -276,16 +336,21 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (!name || !described.length || tokens(name).some((t) => described.includes(t))) return false;
       return !low(context).includes(low(name));
     };
+    // The controls the words may name are counted in the region: its only one is the pick,
+    // two or more are ambiguous (never the first).
     const local = scope || { region: context, structured: new Map() };
-    const scoped = applyScope(fits, local);
+    const scoped = applyScope(fits.filter((e) => !refused(e)), local);
     const { els, where } = scoped;
-    const picked = els.filter((e) => where.has(e) && !refused(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
+    const picked = els.filter((e) => where.has(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
     // A role word names the controls that look like the role: among several in one place
     // ("checkbox@run" in a grid row holding the row's selection box and two toggles whose
     // labels draw them as an eye and a pin), the ones drawn as icons are seen as icons and
     // are not what the word names. Only a tie within the nearest container is broken so:
     // it never reaches past the container for another control.
     const roleWordsOnly = words.length > 0 && words.every((w) => CHECK_WORDS.has(w));
+    if (!roleWordsOnly && scoped.crowded) {
+      return els.map((el) => ({ el, where: { ...scoped.within.get(el), description: context } }));
+    }
     if (!roleWordsOnly || (picked.length <= 1 && !scoped.crowded)) return picked;
     const ties = scoped.crowded
       ? scoped.groups.map((g) => ({ els: g.els, where: { container: g.container, how: g.how } }))
@@ -298,6 +363,55 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (const e of shown) if (!plain.has(e)) plain.set(e, { ...t.where, description: context });
     }
     return [...plain].map(([el, w]) => ({ el, where: w }));
+  }
+
+  // A form field with no name of its own is named by the text a person reads right beside it
+  // on the same line: a text node or an inline element immediately before or after it
+  // (``<input type=checkbox> checkbox 1<br>``), as a label would name it (HTML's label
+  // element; here the page wrote none). Located inside the element that holds that text.
+  function beside(step, scope) {
+    if (!relationalOn || !LABELLED_ACTIONS.has(step.action)) return [];
+    const want = bare(step.element);
+    if (!want) return [];
+    const near = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
+      && !dom.accName(e) && !dom.isHidden(e) && reachable(e)
+      && textsBeside(e, dom).some((t) => bare(t) === want));
+    if (!near.length) return [];
+    const described = (e) => ({ container: parentOf(e), how: 'text', description: step.element });
+    if (!scope) return near.map((el) => ({ el, where: described(el) }));
+    const { els, where } = applyScope(near, scope);
+    return els.filter((e) => where.has(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
+  }
+  // What a step reads (hover, wait, extract) is named inside a region by its kind, the way
+  // the page's own markup names it: a class, test id or ``itemprop`` token
+  // (``Price@Backpack`` is the card's ``div.inventory_item_price``; schema.org microdata's
+  // ``itemprop="price"``), only when one element in the region has it (the deepest).
+  function namedByKind(step, scope) {
+    if (!scope || step.action !== 'hover') return [];
+    const q = makeQuery(step.element);
+    if (!q.tokens.length) return [];
+    // exact tokens first ("price" before "priceCurrency"), then contiguous ones
+    for (const tier of [2, 1]) {
+      const keyOf = (e) => {
+        const prop = e.getAttribute('itemprop');
+        if (prop && tokenTier(prop, q) === tier) return `${tag(e)}[itemprop=${cssString(prop)}]`;
+        const cls = [...e.classList].find((c) => !looksGenerated(c) && !STATE_CLASS.test(c) && tokenTier(c, q) === tier);
+        return cls ? `${tag(e)}.${CSS.escape(cls)}` : null;
+      };
+      const keyed = new Map();
+      for (const e of elements) {
+        if (dom.isHidden(e) || !reachable(e)) continue;
+        const css = keyOf(e);
+        if (css) keyed.set(e, css);
+      }
+      const scoped = applyScope(deepest([...keyed.keys()]), scope);
+      if (scoped.crowded) return scoped.els.map((el) => ({ el }));
+      const picked = scoped.els.filter((e) => scoped.where.has(e));
+      if (picked.length) {
+        return picked.map((el) => ({ el, css: keyed.get(el), where: { ...scoped.where.get(el), description: step.region } }));
+      }
+    }
+    return [];
   }
 
   // A search box is named by what it searches: "Search runs" is the field that searches
@@ -402,19 +516,26 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return out;
   }
 
-  function countMatching(strategy, spec, region) {
-    let n = 0;
-    const same = strategy === 'relational'
+  function sameAs(strategy, spec) {
+    return strategy === 'relational'
       ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : elMatches(el, spec.css))
       : (el) => strategies[strategy].same(el, spec);
+  }
+  function countMatching(strategy, spec, region) {
+    let n = 0;
+    const same = sameAs(strategy, spec);
     for (const el of elements) {
       if (same(el) && (!region || regions.within(el, region)) && ++n > 1) return n;
     }
     return n;
   }
+  function allMatching(strategy, spec, region) {
+    const same = sameAs(strategy, spec);
+    return elements.filter((el) => same(el) && (!region || regions.within(el, region)));
+  }
 
   // Every way to render the chosen element that singles it out on this page, primary first.
-  function options(el, primary, q, where, regionText, loose = false) {
+  function options(el, primary, q, where, regionText, loose = false, counted = false) {
     const raw = [primary];
     // A relational pick by role that its role does not single out in its container (a
     // grid row's checkbox beside toggles that are checkboxes too) is located by its own
@@ -444,7 +565,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (seen.has(id)) continue;
       seen.add(id);
       const variants = where ? regions.specs(where.container, where.how, where.description || regionText) : [null];
-      const region = variants.find((r) => countMatching(o.strategy, o.spec, r) === 1);
+      let region = variants.find((r) => countMatching(o.strategy, o.spec, r) === 1);
+      // a step with an ordinal: else the element's place among what the rendering matches
+      let nth = null;
+      for (const r of counted && region === undefined ? variants : []) {
+        const at = allMatching(o.strategy, o.spec, r).indexOf(el);
+        if (at >= 0) { region = r; nth = at; break; }
+      }
       if (region === undefined) continue;
       const description = where ? (where.description || regionText) : null;
       out.push({
@@ -456,6 +583,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
         ...o.spec,
         in_shadow: inShadow(el),
         region: region ? { description, matched_by: typeof where.how === 'string' ? where.how : where.how.how, ...withoutPrivate(region) } : null,
+        nth,
       });
     }
     return out;
@@ -528,6 +656,21 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return { container: c, how: { how, specs } };
   }
 
+  // ``Delete[2]@Cart``: the N-th of the elements the deciding level finds in the region,
+  // counted from 1 in document order (the reading order of the page's flow); past the last
+  // one the step fails, saying how many there are.
+  function nthOf(picks, step) {
+    const order = (e) => elements.indexOf(e);
+    const sorted = [...picks].sort((a, b) => order(a.el) - order(b.el));
+    if (step.ordinal <= sorted.length) return sorted[step.ordinal - 1];
+    const where = step.region ? ` inside "${step.region}"` : '';
+    const n = sorted.length;
+    return {
+      status: 'none', rank: null, region_missing: false, hidden: 0,
+      message: `"${step.element}[${step.ordinal}]" asks for number ${step.ordinal}, but ${n} element${n === 1 ? '' : 's'} match "${step.element}" for ${step.action}${where}`,
+    };
+  }
+
   // Inside an open modal dialog first; page-wide only when nothing inside matches (an
   // interstitial covering the page: the gate then reports the element obscured by it, and
   // healing may dismiss it).
@@ -558,9 +701,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     };
     const scope = step.region
       ? { region: step.region, structured: regions.structured(step.region) } : null;
-    const found = (rank, strategy, tier, el, spec, where, loose = false) => ({
+    const found = (rank, strategy, tier, el, spec, where, loose = false, counted = !!step.ordinal) => ({
       status: 'found', rank, strategy, el, where,
-      options: options(el, { strategy, tier, spec }, q, where, step.region, loose),
+      options: options(el, { strategy, tier, spec }, q, where, step.region, loose, counted),
       rivals: rivalsOf(el),
     });
     // The other elements the step's words also match ("Confirm password" for "Password"),
@@ -640,6 +783,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (pointer) els = els.filter((e) => !holdsControls(e));
         const scoped = applyScope(els, scope);
         if (!scoped.els.length) continue;
+        if (step.ordinal) {
+          const picked = nthOf(scoped.els.map((e) => ({ el: e, where: scoped.where.get(e) || (scoped.within && scoped.within.get(e)) })), step);
+          if (picked.status) return picked;
+          const row = rows.find((r) => r.el === picked.el);
+          return found(rank, s, tier, picked.el, strategies[s].spec(row.key, picked.el), picked.where);
+        }
         if (scoped.els.length > 1) {
           if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
           if (scoped.crowded) continue;
@@ -655,7 +804,21 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
     }
     rank += 1;
+    const near = beside(step, scope);
+    if (near.length === 1 || (near.length > 1 && step.ordinal)) {
+      const picked = near.length === 1 ? near[0] : nthOf(near, step);
+      if (picked.status) return picked;
+      const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
+      return found(rank, 'relational', 2, picked.el, spec, picked.where, false, true);
+    }
+    if (near.length > 1) return ambiguous(rank, 'relational', 2, near.map((r) => r.el));
     const rel = relational(step, scope);
+    if (step.ordinal && rel.length) {
+      const picked = nthOf(rel, step);
+      if (picked.status) return picked;
+      const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
+      return found(rank, 'relational', 2, picked.el, spec, picked.where);
+    }
     if (rel.length === 1) {
       const { el, where } = rel[0];
       const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
@@ -671,6 +834,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return found(rank, where ? 'relational' : 'css', 2, el, spec, where, true);
     }
     if (search.length > 1) return ambiguous(rank, 'css', 2, search.map((r) => r.el));
+    rank += 1;
+    const kind = namedByKind(step, scope);
+    if (kind.length === 1) return found(rank, 'relational', 2, kind[0].el, { css: kind[0].css }, kind[0].where);
+    if (kind.length > 1) return ambiguous(rank, 'relational', 2, kind.map((r) => r.el));
     let regionNote = '';
     let regionMissing = false;
     if (scope) {
@@ -763,5 +930,5 @@ function suggestNames(dom, elements, element, action, limit) {
 
 // Exports: what the later files use.
 return {
-  makeResolver, fingerprintOf, suggestNames
+  makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS
 };

@@ -259,7 +259,10 @@ function makeRegions(dom, elements) {
     const t = tag(container);
     const byTestId = TEST_ID_ATTRS.filter((a) => container.getAttribute(a))
       .map((a) => `${t}[${a}=${cssString(container.getAttribute(a))}]`);
-    return [...cssVariants(container), ...byTestId].map((css) => ({ css, has_text: region }));
+    // Last, the innermost element of the tag holding the text (rows of divs whose classes
+    // are all generated: every ancestor div holds the text too).
+    const innermost = cssVariants(container).map((css) => ({ css, has_text: region, innermost: true }));
+    return [...[...cssVariants(container), ...byTestId].map((css) => ({ css, has_text: region })), ...innermost];
   }
 
   // Emulates how Playwright matches a rendered region, for the uniqueness estimate; called
@@ -279,6 +282,10 @@ function makeRegions(dom, elements) {
     if (r.css ? !elMatches(a, r.css) : (dom.roleOf(a) !== r.role || dom.accName(a) !== r.name)) return false;
     if (r.heading && !headingsCalled(r.heading).some((h) => h !== a && containsComposed(a, h))) return false;
     if (r.has_text && !lowText(a).includes(low(r.has_text))) return false;
+    if (r.innermost) {
+      const outer = { ...r, innermost: false };
+      if ([...a.querySelectorAll(r.css)].some((d) => matches(d, outer))) return false;
+    }
     return true;
   }
   function within(el, r) {
@@ -290,6 +297,6 @@ function makeRegions(dom, elements) {
 
 // Exports: what the later files use, and the tiers the unit tests check.
 return {
-  makeQuery, resetPrepared, prep, cssString, looksGenerated, cssVariants, makeStrategies,
+  makeQuery, resetPrepared, prep, cssString, looksGenerated, STATE_CLASS, cssVariants, makeStrategies,
   makeRegions, textTier, tokenTier
 };

@@ -1,0 +1,163 @@
+"""Obvious targets that had no name (issue 35, observed class 6): a checkbox followed by its
+text, identical buttons told apart by an ordinal, a product's price read inside its card
+(docs/discovery.md, "Adjacent text, ordinals and kinds"; docs/reference.md, "Element names").
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import discover, to_code, to_playwright
+from pytest_pacts.models import Action
+from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.planner.steps import parse_target
+
+
+def find(page: Page, element: str, action: str) -> DiscoveryResult:
+    """Discover ``element`` written as in a sheet (``Delete[2]@Cart``)."""
+    return discover(page, [("step", parse_target(element), Action(action))])["step"]
+
+
+def chosen(page: Page, result: DiscoveryResult) -> str:
+    assert result.locator is not None, result.unresolved
+    value = to_playwright(page, result.locator).evaluate("e => e.id")
+    assert isinstance(value, str)
+    return value
+
+
+CHECKBOXES = (
+    '<h3>Checkboxes</h3><form id="checkboxes"><input type="checkbox" id="c1"> checkbox 1<br>'
+    '<input type="checkbox" id="c2" checked> checkbox 2</form>'
+    '<div class="prefs"><input type="checkbox" id="p1"><span>Email me</span><br>'
+    '<span>Text me</span> <input type="checkbox" id="p2"></div>'
+)
+
+
+@pytest.mark.parametrize(
+    ("element", "action", "expected"),
+    [
+        ("checkbox 1", "check", "c1"),
+        ("checkbox 2", "uncheck", "c2"),
+        ("checkbox 2@Checkboxes", "uncheck", "c2"),
+        ("Email me", "check", "p1"),
+        ("Text me", "check", "p2"),
+    ],
+)
+def test_a_control_without_a_label_is_named_by_the_text_beside_it(
+    tab: Page, element: str, action: str, expected: str
+) -> None:
+    """``<input type=checkbox> checkbox 1<br>``: the text a person reads right beside a
+    control is the name a label would give it (HTML's ``label``; the page wrote none, so
+    neither the accessible name nor Playwright's ``get_by_label`` has it) and was "no
+    element matches". A text node or an inline element immediately before or after it,
+    on its line, names it."""
+    tab.set_content(CHECKBOXES)
+    assert chosen(tab, find(tab, element, action)) == expected
+
+
+CART = (
+    '<div class="cart"><h2>Cart</h2>'
+    '<div class="line"><span>Backpack</span><button id="d1">Delete</button></div>'
+    '<div class="line"><span>Backpack</span><button id="d2">Delete</button></div>'
+    '<div class="line"><span>Bike light</span><button id="d3">Delete</button></div></div>'
+    '<div class="wishlist"><h2>Wishlist</h2><div><span>Onesie</span>'
+    '<button id="w1">Delete</button></div></div>'
+)
+
+
+@pytest.mark.parametrize(
+    ("element", "expected"),
+    [
+        ("Delete[1]@Cart", "d1"),
+        ("Delete[2]@Cart", "d2"),
+        ("Delete[3]@Cart", "d3"),
+        ("Delete[2]@Backpack", "d2"),
+        ("Delete[1]@Wishlist", "w1"),
+    ],
+)
+def test_an_ordinal_picks_one_of_identical_elements_in_the_region(
+    tab: Page, element: str, expected: str
+) -> None:
+    """Two identical "Delete" buttons in one container could not be told apart (no way to
+    say "the second"). ``[N]`` counts them from 1 in document order inside the region, as
+    Playwright's ``nth`` counts a locator's matches; the rendered locator carries it."""
+    tab.set_content(CART)
+    result = find(tab, element, "click")
+    assert chosen(tab, result) == expected
+    assert result.locator is not None
+    if element.endswith("@Cart"):
+        assert ".nth(" in to_code(result.locator)
+
+
+def test_an_ordinal_past_the_last_match_fails_saying_how_many(tab: Page) -> None:
+    tab.set_content(CART)
+    result = find(tab, "Delete[4]@Cart", "click")
+    assert result.locator is None and result.unresolved is not None
+    assert result.unresolved.reason == "none"
+    assert "asks for number 4, but 3 elements match" in result.unresolved.message
+
+
+def test_without_an_ordinal_identical_elements_stay_ambiguous(tab: Page) -> None:
+    tab.set_content(CART)
+    result = find(tab, "Delete@Cart", "click")
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+    assert result.unresolved.message.endswith(
+        '; add an ordinal to say which, counted in the region (e.g. "Delete[2]@Cart")'
+    )
+    result = find(tab, "Delete", "click")
+    assert result.unresolved is not None
+    assert result.unresolved.message.endswith(
+        '; name a region to say which (e.g. "Delete@<container>"), or add an ordinal '
+        '(e.g. "Delete[2]")'
+    )
+
+
+SHOP = (
+    '<div class="header"><span class="title">Products</span>'
+    '<select class="product_sort_container"><option>Name (A to Z)</option>'
+    "<option>Price (low to high)</option><option>Price (high to low)</option></select></div>"
+    '<div class="inventory_list">'
+    + "".join(
+        f'<div class="inventory_item"><img alt="{name}"><div class="inventory_item_label">'
+        f'<a href="#"><div class="inventory_item_name">{name}</div></a></div>'
+        f'<div class="pricebar"><div class="inventory_item_price" id="{pid}">{price}</div>'
+        "<button>Add to cart</button></div></div>"
+        for name, pid, price in [
+            ("Sauce Labs Backpack", "p1", "$29.99"),
+            ("Sauce Labs Bike Light", "p2", "$9.99"),
+        ]
+    )
+    + '</div><div itemscope class="product"><h2 itemprop="name">Fleece Jacket</h2>'
+    '<span itemprop="price" id="p3">49.99</span><span itemprop="priceCurrency" id="c3">USD</span>'
+    '</div><div itemscope class="product"><h2 itemprop="name">Onesie</h2>'
+    '<span itemprop="price" id="p4">7.99</span></div>'
+)
+
+
+@pytest.mark.parametrize(
+    ("element", "expected"),
+    [
+        ("Price@Backpack", "p1"),
+        ("Price@Bike Light", "p2"),
+        ("Price@Fleece Jacket", "p3"),
+        ("Currency@Fleece Jacket", "c3"),
+        ("Price@Onesie", "p4"),
+    ],
+)
+def test_what_a_step_reads_is_named_by_its_kind_inside_its_card(
+    tab: Page, element: str, expected: str
+) -> None:
+    """``Price@Backpack | extract`` took the sort drop-down's "Price (low to high)" options
+    instead of the card's price. Inside a region, what a step reads is named by its kind as
+    the markup names it: a class token (``inventory_item_price``) or schema.org microdata's
+    ``itemprop`` (an exact token before a longer one: ``price`` before ``priceCurrency``),
+    only when one element of the region has it."""
+    tab.set_content(SHOP)
+    assert chosen(tab, find(tab, element, "extract")) == expected
+
+
+def test_a_kind_two_elements_of_the_region_have_is_ambiguous(tab: Page) -> None:
+    tab.set_content(SHOP.replace('id="c3">USD', 'id="c3" class="price">USD'))
+    result = find(tab, "Price@Fleece Jacket", "extract")
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
