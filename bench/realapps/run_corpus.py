@@ -428,7 +428,8 @@ def run_app(
             wrong = f" WRONG ELEMENT x{r.wrong}" if r.wrong else ""
             print(f"  {mark} {r.req_id}: {r.verdict}{extra}{wrong} {r.duration_ms:.0f} ms")
             if r.verdict == "fail":
-                print("      " + r.failure.splitlines()[0][:200])
+                for line in _failure_lines(r.failure):
+                    print("      " + line[:200])
             for c in r.checks:
                 if c.verdict != "right":
                     print(f"      step {c.step} {c.element!r}: {c.verdict} {c.detail}"[:240])
@@ -439,6 +440,14 @@ def run_app(
         )
         results.extend(found)
     return results
+
+
+def _failure_lines(text: str) -> list[str]:
+    """The lines of a failure text that say where and why (its first line, "REQ-X: FAIL",
+    says neither)."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    keep = [ln for ln in lines if ln.startswith(("at step", "failure:"))]
+    return keep or lines[:1]
 
 
 def summary(results: list[FlowResult], apps: list[AppSpec]) -> str:

@@ -81,9 +81,7 @@ def test_the_dev_and_held_out_figures_are_reported_apart() -> None:
     table = split_table(results, apps)
     rows = {line.split(" | ")[0].strip("| "): line for line in table.splitlines()[2:]}
     assert rows["dev"] == "| dev | datasette | 1/1 (100.0%) | 1/2 (50.0%) | 1 | 1 | 0 |"
-    assert rows["heldout"] == (
-        "| heldout | django_oscar | 1/2 (50.0%) | 1/2 (50.0%) | 1 | 1 | 1 |"
-    )
+    assert rows["heldout"] == ("| heldout | django_oscar | 1/2 (50.0%) | 1/2 (50.0%) | 1 | 1 | 1 |")
     # the held-out newer versions without the flow whose element the version removed
     assert rows["heldout, newer, every element still there (truth)"].endswith(
         "| 1/1 (100.0%) | | | |"
@@ -109,3 +107,13 @@ def test_truth_files_keep_dismiss_buttons_apart_from_the_steps(tmp_path: Path) -
     assert load_dismiss(path, "2.0") == ("#a", "#b")
     assert load_dismiss(path, "3.0") == ()
     assert load_dismiss(tmp_path / "missing.yaml", "1.0") == ()
+
+
+def test_a_failed_flow_is_printed_with_where_and_why_not_its_title_line() -> None:
+    from realapps.run_corpus import _failure_lines
+
+    text = (
+        "REQ-1: FAIL\n  at step 4 of 7: f.yaml:20:9\n    step: click\n    failure:  not_unique: x"
+    )
+    assert _failure_lines(text) == ["at step 4 of 7: f.yaml:20:9", "failure:  not_unique: x"]
+    assert _failure_lines("no session: login failed") == ["no session: login failed"]
