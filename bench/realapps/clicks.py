@@ -15,7 +15,9 @@ submission has ``detail == 0``) and compares its target with the element last an
 that document. A click on that element, inside it, or on a ``<label>`` whose control it is
 (Playwright's own hit-target rule) is the step's action. Any other click is a *stray
 click*: it counts as a wrong-element action unless the truth file lists its target as a
-layer's button a tool may dismiss (``_dismiss``, plain CSS per version; README.md).
+layer's button a tool may dismiss (``_dismiss``, plain CSS per version; README.md), or the
+announcement of the step in progress could not be made (its element did not answer within
+10 s): such a click is reported as unchecked, not counted.
 
 Nothing here changes the page: the announcement is a property of the document's window
 (no attribute, no DOM node), so the engine's change watch and readiness see no difference.
@@ -23,7 +25,6 @@ Nothing here changes the page: the announcement is a property of the document's 
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -80,11 +81,23 @@ class StrayClick:
     html: str
     allowed: bool  # its target is a ``_dismiss`` button of the truth file
     url: str
+    # an announcement failed (the element could not be read in time): the click cannot be
+    # told apart from that step's own action, so it is reported, not counted as wrong
+    unchecked: str = ""
 
     def describe(self) -> str:
-        where = f"after step {self.after_step}" if self.after_step else "before any step"
-        kind = "a listed dismiss button" if self.allowed else "not the announced element"
-        return f"stray click {where} on {self.html!r} ({kind})"
+        where = (
+            f"after step {self.after_step}"
+            if self.after_step
+            else "in a document no step announced in"
+        )
+        if self.allowed:
+            kind = "a listed dismiss button"
+        elif self.unchecked:
+            kind = f"unchecked: {self.unchecked}"
+        else:
+            kind = "not the announced element"
+        return f"stray click {where} on {self.html!r} at {self.url} ({kind})"
 
 
 @dataclass
@@ -94,6 +107,9 @@ class ClickWatch:
 
     allowed: Sequence[str] = ()
     stray: list[StrayClick] = field(default_factory=list)
+    # the last step announced, and why its announcement failed ("" when it did not)
+    last: int | None = None
+    failed: str = ""
 
     def install(self, context: BrowserContext) -> None:
         context.expose_binding(BINDING, self._on_click)
@@ -106,11 +122,13 @@ class ClickWatch:
 
     def announce(self, element: PWLocator, step: int) -> None:
         """The engine is about to act on ``element`` for ``step`` (1-based)."""
-        # an element it cannot read: the observer's own check reports it
-        with contextlib.suppress(PlaywrightError):
+        self.last, self.failed = step, ""
+        try:
             element.evaluate(
-                f"(el, step) => {{ window.{ANNOUNCED} = {{el, step}}; }}", step, timeout=2000
+                f"(el, step) => {{ window.{ANNOUNCED} = {{el, step}}; }}", step, timeout=10_000
             )
+        except PlaywrightError as exc:  # the observer's own check reports the element
+            self.failed = f"step {step}'s announcement failed: {str(exc).splitlines()[0][:120]}"
 
     def _on_click(self, source: Any, info: dict[str, Any]) -> None:
         step = info.get("step")
@@ -120,9 +138,10 @@ class ClickWatch:
                 html=str(info.get("html", "")),
                 allowed=bool(info.get("allowed")),
                 url=str(info.get("url", "")),
+                unchecked=self.failed,
             )
         )
 
     @property
     def wrong(self) -> list[StrayClick]:
-        return [c for c in self.stray if not c.allowed]
+        return [c for c in self.stray if not c.allowed and not c.unchecked]
