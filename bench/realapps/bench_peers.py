@@ -1,7 +1,7 @@
 """Peers side by side, element level: record on the old version's page, relocate on the new.
 
 Run: ``.venv/bin/python bench/realapps/bench_peers.py [--cases DIR] [--tools a,b]
-[--apps a,b] [--json PATH] [--limit N]``.
+[--apps a,b] [--split dev|heldout|all] [--json PATH] [--limit N]``.
 
 Cases are the ``cases.jsonl`` lines under ``--cases`` (default ``bench/realapps/out``, where
 ``run_corpus.py`` and ``demo_cases.py`` write them): ``<app>/<version>/cases.jsonl``. The
@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pytest_pacts.browser import launch_options
 from realapps.harness import HERE, ensure_venv, load_apps
 from realapps.peers.common import load
+from realapps.split import declared, split_of
 
 PEERS_DIR = HERE / "peers"
 PLAYWRIGHT = "playwright==1.65.2"  # the same driver version as ours, in every peer's venv
@@ -230,11 +231,18 @@ def main() -> None:
     parser.add_argument("--cases", type=Path, default=HERE / "out")
     parser.add_argument("--tools", default=",".join(t.name for t in TOOLS))
     parser.add_argument("--apps", default="", help="only these apps (comma-separated)")
+    parser.add_argument(
+        "--split", choices=("dev", "heldout", "all"), default="all",
+        help="only the apps of this split (split.py; default: all)",
+    )  # fmt: skip
     parser.add_argument("--json", type=Path, default=None, help="default: <cases>/peers.json")
     parser.add_argument("--limit", type=int, default=0, help="at most N pairs (0: all)")
     args = parser.parse_args()
     cases_dir = args.cases.resolve()
-    pairs = load_pairs(cases_dir, set(filter(None, args.apps.split(","))) or None)
+    apps = set(filter(None, args.apps.split(","))) or None
+    if args.split != "all":
+        apps = {a for a in (apps or declared(args.split)) if split_of(a) == args.split}
+    pairs = load_pairs(cases_dir, apps)
     if args.limit:
         pairs = pairs[: args.limit]
     if not pairs:

@@ -176,16 +176,19 @@ class AppSpec:
 
 
 def load_apps(names: Sequence[str] | None = None) -> list[AppSpec]:
-    """The corpus apps (``apps/*.py`` exporting ``APP``), optionally only ``names``."""
+    """The corpus apps (``apps/*.py`` exporting ``APP``), optionally only ``names``, in the
+    order given. A module is named after its app (``apps/<name>.py``), so with ``names`` only
+    those modules are imported (another app's module, half written on another branch, cannot
+    stop the run), and a name with no module on this branch is left out: the caller says so
+    (``split.select``)."""
     import importlib
 
     sys.path.insert(0, str(HERE.parent))
+    stems = sorted(p.stem for p in (HERE / "apps").glob("*.py") if not p.name.startswith("_"))
+    if names is not None:
+        stems = [n for n in dict.fromkeys(names) if n in stems]
     apps: list[AppSpec] = []
-    for path in sorted((HERE / "apps").glob("*.py")):
-        if path.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"realapps.apps.{path.stem}")
-        app = module.APP
-        if names is None or app.name in names:
-            apps.append(app)
+    for stem in stems:
+        module = importlib.import_module(f"realapps.apps.{stem}")
+        apps.append(module.APP)
     return apps

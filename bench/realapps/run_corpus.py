@@ -12,8 +12,11 @@ version (``truth/<app>.yaml``). An action on any other element is a *wrong eleme
 page as the step saw it is saved as an MHTML snapshot for the element-level benchmark
 (``bench_peers.py``), one line per case in ``out/<app>/<version>/cases.jsonl``.
 
-Run: ``.venv/bin/python bench/realapps/run_corpus.py [--apps django_admin,datasette]
-[--only-oldest] [--no-snapshots]``; results in ``bench/realapps/out/``.
+Run: ``.venv/bin/python bench/realapps/run_corpus.py [--split dev|heldout|all]
+[--apps django_admin,datasette] [--only-oldest] [--no-snapshots]``; results in
+``bench/realapps/out/``. The summary gives the dev and held-out apps' figures apart
+(``split.py``). Every pointer click in the page is checked too, including the clicks the
+engine makes for itself (``clicks.py``).
 """
 
 from __future__ import annotations
@@ -48,7 +51,9 @@ from pytest_pacts.models import Plan, Step
 from pytest_pacts.planner.loader import LoaderOptions, load_file
 from pytest_pacts.settings import PactsSettings
 from pytest_pacts.store import Store, open_store
+from realapps.clicks import ClickWatch
 from realapps.harness import HERE, AppSpec, load_apps
+from realapps.split import SPLITS, present, select, split_of, undeclared
 
 OUT = HERE / "out"
 Truth = Mapping[str, Mapping[int, Mapping[str, str | None]]]
@@ -83,6 +88,10 @@ class FlowResult:
     # the app removed something the flow uses, so the flow cannot pass as written and the
     # right outcome is to abstain (:func:`removed_in`)
     removed: bool = False
+    # pointer clicks on something other than the element the engine announced (the repair
+    # rung's own dismissals, a click that landed elsewhere; clicks.py): each not listed as a
+    # ``_dismiss`` button of the truth counts in ``wrong``
+    stray_clicks: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -98,7 +107,18 @@ def load_truth(path: Path) -> Truth:
             int(step): {str(v): sel for v, sel in (by or {}).items()} for step, by in s.items()
         }
         for req, s in raw.items()
+        if not str(req).startswith("_")
     }
+
+
+def load_dismiss(path: Path, version: str) -> tuple[str, ...]:
+    """The truth's ``_dismiss`` entry for ``version``: CSS selectors of the buttons a tool may
+    click to dismiss a covering layer (a consent banner's accept button); none by default."""
+    if not path.exists():
+        return ()
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    found = (raw.get("_dismiss") or {}).get(version) or ()
+    return (found,) if isinstance(found, str) else tuple(str(s) for s in found)
 
 
 def removed_in(truth: Truth, req_id: str, version: str) -> bool:
@@ -119,8 +139,10 @@ class TruthObserver:
         truth: Truth,
         out: Path,
         snapshots: bool,
+        clicks: ClickWatch | None = None,
     ) -> None:
         self.app, self.version, self.plan, self.page = app, version, plan, page
+        self.clicks = clicks
         self.truth = truth.get(plan.req_id, {})
         self.out = out
         self.snapshots = snapshots
@@ -131,6 +153,8 @@ class TruthObserver:
     def __call__(self, step: Step, element: PWLocator) -> None:
         number = step.index + 1
         name = str(step.target) if step.target is not None else ""
+        if self.clicks is not None:
+            self.clicks.announce(element, number)
         try:
             check = self._check(number, name, element)
         except PlaywrightError as exc:
@@ -270,6 +294,7 @@ def run_version(
     if only is not None:
         plans = tuple(p for p in plans if p.req_id in only)
     truth = load_truth(app.truth)
+    dismiss = load_dismiss(app.truth, version)
     results: list[FlowResult] = []
     store = open_store(store_path)
     cases: list[dict[str, Any]] = []
@@ -285,8 +310,10 @@ def run_version(
                         results.append(_no_session(app, version, plan, exc))
                         continue
                 context = browser.new_context(**_context_options(state))
+                clicks = ClickWatch(dismiss)
+                clicks.install(context)
                 page = context.new_page()
-                observer = TruthObserver(app, version, plan, page, truth, out, snapshots)
+                observer = TruthObserver(app, version, plan, page, truth, out, snapshots, clicks)
                 settings = RunSettings(
                     options=EngineOptions(step_timeout_ms=step_timeout_s * 1000),
                     base_url=served.base_url,
@@ -314,7 +341,7 @@ def run_version(
                         verdict=record.verdict,
                         healed=len(heals),
                         heal_rungs=[h.rung.value for h in heals],
-                        wrong=observer.wrong,
+                        wrong=observer.wrong + len(clicks.wrong),
                         duration_ms=round(elapsed, 1),
                         failure=render_failure(record) if record.verdict == "fail" else "",
                         rca=record.rca.rca_class.value if record.verdict == "fail" else "",
@@ -322,6 +349,7 @@ def run_version(
                         step_ms={s.index: (s.status, s.duration_ms) for s in record.steps},
                         heal_ms=[h.duration_ms for h in heals],
                         removed=removed_in(truth, plan.req_id, version),
+                        stray_clicks=[c.describe() for c in clicks.stray],
                     )
                 )
                 cases.extend(observer.cases)
@@ -400,10 +428,13 @@ def run_app(
             wrong = f" WRONG ELEMENT x{r.wrong}" if r.wrong else ""
             print(f"  {mark} {r.req_id}: {r.verdict}{extra}{wrong} {r.duration_ms:.0f} ms")
             if r.verdict == "fail":
-                print("      " + r.failure.splitlines()[0][:200])
+                for line in _failure_lines(r.failure):
+                    print("      " + line[:200])
             for c in r.checks:
                 if c.verdict != "right":
                     print(f"      step {c.step} {c.element!r}: {c.verdict} {c.detail}"[:240])
+            for stray in r.stray_clicks:
+                print(f"      {stray}"[:240])
         (out / "results.json").write_text(
             json.dumps([asdict(r) for r in found], indent=1), encoding="utf-8"
         )
@@ -411,10 +442,18 @@ def run_app(
     return results
 
 
+def _failure_lines(text: str) -> list[str]:
+    """The lines of a failure text that say where and why (its first line, "REQ-X: FAIL",
+    says neither)."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    keep = [ln for ln in lines if ln.startswith(("at step", "failure:"))]
+    return keep or lines[:1]
+
+
 def summary(results: list[FlowResult], apps: list[AppSpec]) -> str:
     lines = [
-        "| app | version | flows | pass | healed flows | fail | wrong-element actions |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        "| split | app | version | flows | pass | healed flows | fail | wrong-element actions |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for app in apps:
         for version in app.versions:
@@ -424,9 +463,12 @@ def summary(results: list[FlowResult], apps: list[AppSpec]) -> str:
             passed = sum(r.passed for r in rs)
             healed = sum(1 for r in rs if r.healed and r.passed)
             lines.append(
-                f"| {app.name} | {version} | {len(rs)} | {passed} | {healed} | "
-                f"{len(rs) - passed} | {sum(r.wrong for r in rs)} |"
+                f"| {split_of(app.name)} | {app.name} | {version} | {len(rs)} | {passed} | "
+                f"{healed} | {len(rs) - passed} | {sum(r.wrong for r in rs)} |"
             )
+    by_split = split_table(results, apps)
+    if by_split:
+        lines.append("\n" + by_split)
     oldest = [r for r in results for a in apps if r.app == a.name and r.version == a.versions[0]]
     newer = [r for r in results for a in apps if r.app == a.name and r.version != a.versions[0]]
     for label, rs in (("written-for versions", oldest), ("newer versions", newer)):
@@ -445,6 +487,47 @@ def summary(results: list[FlowResult], apps: list[AppSpec]) -> str:
     if found:
         lines.append("\n" + found)
     return "\n".join(lines)
+
+
+def _rate(rs: list[FlowResult]) -> str:
+    if not rs:
+        return "-"
+    passed = sum(r.passed for r in rs)
+    return f"{passed}/{len(rs)} ({100 * passed / len(rs):.1f}%)"
+
+
+def split_table(results: list[FlowResult], apps: list[AppSpec]) -> str:
+    """The dev and held-out figures apart (split.py): per split, the flows on the versions
+    they were written for and on newer versions (healed counts as pass), the passing flows
+    that needed a heal, the flows that failed without acting on a wrong element (abstained),
+    and the wrong-element actions (stray clicks included). The held-out figure is the one
+    that says how the tool does on an app no fix was made for."""
+    first = {a.name: a.versions[0] for a in apps}
+    rows = []
+    for split in (*SPLITS, "undeclared"):
+        rs = [r for r in results if r.app in first and split_of(r.app) == split]
+        if not rs:
+            continue
+        names = ", ".join(dict.fromkeys(r.app for r in rs))
+        oldest = [r for r in rs if r.version == first[r.app]]
+        newer = [r for r in rs if r.version != first[r.app]]
+        healed = sum(1 for r in rs if r.healed and r.passed)
+        abstained = sum(1 for r in rs if r.verdict == "fail" and r.wrong == 0)
+        wrong = sum(r.wrong for r in rs)
+        rows.append(f"| {split} | {names} | {_rate(oldest)} | {_rate(newer)} | {healed} | "
+                    f"{abstained} | {wrong} |")  # fmt: skip
+        kept = [r for r in newer if not r.removed]
+        if any(r.removed for r in newer):
+            rows.append(f"| {split}, newer, every element still there (truth) | | | "
+                        f"{_rate(kept)} | | | |")  # fmt: skip
+    if not rows:
+        return ""
+    head = [
+        "| split | apps | written-for versions | newer versions | healed flows | "
+        "abstained flows | wrong-element actions |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    return "\n".join(head + rows)
 
 
 def runnable(newer: list[FlowResult]) -> str:
@@ -520,13 +603,25 @@ def heal_cost(results: list[FlowResult], apps: list[AppSpec]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--apps", help="comma-separated app names (default: all)")
+    parser.add_argument("--apps", help="comma-separated app names (default: the split's)")
+    parser.add_argument(
+        "--split",
+        choices=("dev", "heldout", "all"),
+        default="all",
+        help="the apps of the dev split, the held-out split, or both (default: all; split.py)",
+    )
     parser.add_argument("--only-oldest", action="store_true", help="run the oldest version only")
     parser.add_argument("--no-snapshots", action="store_true", help="save no MHTML snapshots")
     parser.add_argument("--step-timeout", type=float, default=10.0, help="seconds (default 10)")
     parser.add_argument("--out", type=Path, default=OUT, help="results folder (default: out/)")
     args = parser.parse_args()
-    apps = load_apps(args.apps.split(",") if args.apps else None)
+    names, missing = select(args.split, args.apps.split(",") if args.apps else None, present())
+    if missing:
+        print(f"not on this branch (no apps/<name>.py): {', '.join(missing)}", file=sys.stderr)
+    if args.apps is None and undeclared(present()):
+        print(f"left out, in no split (split.py): {', '.join(undeclared(present()))}",
+              file=sys.stderr)  # fmt: skip
+    apps = load_apps(names)
     if not apps:
         print("no apps found", file=sys.stderr)
         return 2

@@ -1,0 +1,147 @@
+"""Every pointer click in the page, checked against the element the engine said it acts on.
+
+The engine's observer (``Runtime.observer``) is told each step's element after the gate
+passed, before the step's own action. Clicks the engine makes for itself are not announced:
+the repair rung's dismissal of a covering consent banner or dialog
+(``engine/healing/repair.py``, ``_reveal``) clicks the layer's accept/close button through a
+handle of its own. A corpus check that only reads the observer would miss a dismissal that
+clicked the wrong thing (the app's own "Delete" in a dialog it took for a banner).
+
+So the corpus watches the page itself: an init script in every frame of the flow's context
+listens, in the capture phase, to every trusted pointer click (``isTrusted`` and
+``detail > 0``: a mouse press and release, as Playwright's ``click``, ``check`` and
+``dblclick`` make; a click the browser simulates for a key press or an implicit form
+submission has ``detail == 0``) and compares its target with the element last announced in
+that document. A click on that element, inside it, or on a ``<label>`` whose control it is
+(Playwright's own hit-target rule) is the step's action. Any other click is a *stray
+click*: it counts as a wrong-element action unless the truth file lists its target as a
+layer's button a tool may dismiss (``_dismiss``, plain CSS per version; README.md), or the
+announcement of the step in progress could not be made (its element did not answer within
+10 s): such a click is reported as unchecked, not counted.
+
+Nothing here changes the page: the announcement is a property of the document's window
+(no attribute, no DOM node), so the engine's change watch and readiness see no difference.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
+
+BINDING = "__pactsCorpusClick"
+ANNOUNCED = "__pactsCorpusActed"
+
+_SCRIPT = """
+(() => {
+  if (window.__pactsCorpusWatch) return;
+  window.__pactsCorpusWatch = true;
+  const allowed = %(allowed)s;
+  const up = (n) => n.parentNode || n.host || null;  // through shadow roots
+  const within = (t, el) => {
+    for (let n = t; n; n = up(n)) if (n === el) return true;
+    return false;
+  };
+  const labelled = (t, el) => {
+    for (let n = t; n; n = up(n)) if (n.tagName === 'LABEL' && n.control === el) return true;
+    return false;
+  };
+  const matches = (t) => allowed.some((sel) => {
+    try { return !!(t.closest && t.closest(sel)); } catch (e) { return false; }
+  });
+  window.addEventListener('click', (event) => {
+    if (!event.isTrusted || event.detail === 0) return;
+    const target = event.composedPath()[0] || event.target;
+    if (!(target instanceof Element)) return;
+    const acted = window.%(announced)s;
+    if (acted && (within(target, acted.el) || labelled(target, acted.el))) return;
+    const send = window.%(binding)s;
+    if (typeof send !== 'function') return;
+    send({
+      step: acted ? acted.step : null,
+      html: target.outerHTML.slice(0, 200),
+      allowed: matches(target),
+      url: location.href,
+    });
+  }, true);
+})();
+"""
+
+
+@dataclass
+class StrayClick:
+    """A pointer click on something other than the announced element."""
+
+    after_step: int | None  # the last step announced in that document (None: none yet)
+    html: str
+    allowed: bool  # its target is a ``_dismiss`` button of the truth file
+    url: str
+    # an announcement failed (the element could not be read in time): the click cannot be
+    # told apart from that step's own action, so it is reported, not counted as wrong
+    unchecked: str = ""
+
+    def describe(self) -> str:
+        where = (
+            f"after step {self.after_step}"
+            if self.after_step
+            else "in a document no step announced in"
+        )
+        if self.allowed:
+            kind = "a listed dismiss button"
+        elif self.unchecked:
+            kind = f"unchecked: {self.unchecked}"
+        else:
+            kind = "not the announced element"
+        return f"stray click {where} on {self.html!r} at {self.url} ({kind})"
+
+
+@dataclass
+class ClickWatch:
+    """Install on a flow's context before its page opens; :meth:`announce` from the
+    observer; read :attr:`stray` after the context closed."""
+
+    allowed: Sequence[str] = ()
+    stray: list[StrayClick] = field(default_factory=list)
+    # the last step announced, and why its announcement failed ("" when it did not)
+    last: int | None = None
+    failed: str = ""
+
+    def install(self, context: BrowserContext) -> None:
+        context.expose_binding(BINDING, self._on_click)
+        script = _SCRIPT % {
+            "allowed": json.dumps(list(self.allowed)),
+            "announced": ANNOUNCED,
+            "binding": BINDING,
+        }
+        context.add_init_script(script)
+
+    def announce(self, element: PWLocator, step: int) -> None:
+        """The engine is about to act on ``element`` for ``step`` (1-based)."""
+        self.last, self.failed = step, ""
+        try:
+            element.evaluate(
+                f"(el, step) => {{ window.{ANNOUNCED} = {{el, step}}; }}", step, timeout=10_000
+            )
+        except PlaywrightError as exc:  # the observer's own check reports the element
+            self.failed = f"step {step}'s announcement failed: {str(exc).splitlines()[0][:120]}"
+
+    def _on_click(self, source: Any, info: dict[str, Any]) -> None:
+        step = info.get("step")
+        self.stray.append(
+            StrayClick(
+                after_step=int(step) if isinstance(step, int | float) else None,
+                html=str(info.get("html", "")),
+                allowed=bool(info.get("allowed")),
+                url=str(info.get("url", "")),
+                unchecked=self.failed,
+            )
+        )
+
+    @property
+    def wrong(self) -> list[StrayClick]:
+        return [c for c in self.stray if not c.allowed and not c.unchecked]

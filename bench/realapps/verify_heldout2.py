@@ -1,0 +1,177 @@
+"""Check truth/dokuwiki.yaml and truth/sqladmin.yaml by hand-driving the flows with Playwright
+(no pytest-pacts).
+
+For every version, every requirement of ``flows/<app>.req.yaml`` is replayed on a fresh app,
+in file order on one served instance (as a corpus run does; a flow with ``auth:`` starts
+signed in, as its auth profile would leave it): each element step must find exactly one
+element with its truth selector, and is then acted on with that selector the way a person
+would (a native confirm is accepted). The steps' expected outcomes are checked loosely (text,
+value, checked, title/heading, URL) so a flow that cannot be done on a version shows up too.
+
+    .venv/bin/python bench/realapps/verify_heldout2.py dokuwiki|sqladmin [VERSION ...]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, sync_playwright
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from realapps.harness import AppSpec, load_apps  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _rows(req: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    rows = []
+    for step in req["steps"]:
+        parts = [p.strip() for p in step.split("|")] + ["", "", ""]
+        rows.append((parts[0], parts[1], parts[2], parts[3]))
+    return rows
+
+
+def _env(app: AppSpec, text: str) -> str:
+    return re.sub(r"\{\{env\.(\w+)\}\}", lambda m: app.env[m.group(1)], text)
+
+
+def _body_text(page: Page) -> str:
+    return re.sub(r"\s+", " ", page.locator("body").inner_text()).lower()
+
+
+def _expect_ok(page: Page, loc: Locator | None, expected: str) -> bool:
+    if not expected:
+        return True
+    kind, _, arg = expected.partition(":")
+    want = re.sub(r"\s+", " ", arg).strip().lower()
+    if kind == "text_visible":
+        return want in _body_text(page)
+    if kind == "text_hidden":
+        return want not in _body_text(page)
+    if kind == "navigates_to":
+        heads = " ".join(page.locator("h1, h2, h3, h4, h5").all_inner_texts()).lower()
+        return want in page.title().lower() or want in heads
+    if kind == "url_contains":
+        return arg in page.url
+    if kind == "value" and loc is not None:
+        return loc.input_value() == arg
+    if kind in ("checked", "unchecked") and loc is not None:
+        return loc.is_checked() == (kind == "checked")
+    if kind == "element_visible":
+        return page.get_by_text(arg, exact=False).first.is_visible()
+    return True  # count, field_populated: judged by eye in the pacts runs
+
+
+def _act(page: Page, loc: Locator, action: str, value: str) -> None:
+    if action == "click":
+        loc.click()
+    elif action == "fill":
+        loc.fill(value)
+    elif action == "check":
+        loc.check()
+    elif action == "uncheck":
+        loc.uncheck()
+    elif action == "select":
+        loc.select_option(label=value, force=True)
+    elif action == "press":
+        loc.press(value)
+    elif action == "focus":
+        loc.focus()
+    else:
+        raise ValueError(action)
+
+
+def _sign_in(app: AppSpec, page: Page, base: str) -> None:
+    """What the app's auth profile does, with its own selectors."""
+    if app.name == "dokuwiki":
+        page.goto(base + "doku.php?id=start&do=login")
+        page.fill('input[name="u"]', app.env["PACTS_DOKUWIKI_USER"])
+        page.fill('input[name="p"]', app.env["PACTS_DOKUWIKI_PASSWORD"])
+        page.click('#dw__login button[type="submit"]')
+        page.wait_for_load_state()
+    else:
+        raise ValueError(f"no sign-in for {app.name}")
+
+
+def verify(app: AppSpec, version: str) -> int:
+    flows = yaml.safe_load(app.flows.read_text())["requirements"]
+    truth = yaml.safe_load(app.truth.read_text())
+    problems = 0
+    with app.serve(version) as served, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        for req in flows:
+            rid = req["req_id"]
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            context.set_default_timeout(8000)
+            page = context.new_page()
+            page.on("dialog", lambda d: d.accept())
+            if req.get("auth"):
+                _sign_in(app, page, served.base_url)
+            page.goto(served.base_url.rstrip("/") + req["url"])
+            for n, (element, action, value, expected) in enumerate(_rows(req), start=1):
+                value, expected = _env(app, value), _env(app, expected)
+                loc = None
+                if element:
+                    sel = truth.get(rid, {}).get(n, {}).get(version, "<missing>")
+                    if sel == "<missing>":
+                        print(f"{version} {rid} step {n}: no truth entry for {element!r}")
+                        problems += 1
+                        break
+                    if sel is None:
+                        print(f"{version} {rid} step {n}: {element!r} is null here; skipped")
+                        continue
+                    loc = page.locator(sel)
+                    with contextlib.suppress(PlaywrightError):
+                        loc.first.wait_for(state="visible", timeout=5000)
+                    # one element: a union selector may add a part of it (an icon's span)
+                    count = loc.evaluate_all(
+                        "els => els.filter(e => !els.some(o => o !== e && o.contains(e))).length"
+                    )
+                    if count != 1:
+                        print(f"{version} {rid} step {n}: {sel!r} matches {count} elements")
+                        problems += 1
+                        break
+                    if loc.count() > 1:
+                        loc = loc.first
+                    try:
+                        _act(page, loc, action, value)
+                    except PlaywrightError as exc:
+                        print(f"{version} {rid} step {n}: {action} failed: {exc}".splitlines()[0])
+                        problems += 1
+                        break
+                with contextlib.suppress(PlaywrightError):
+                    page.wait_for_load_state()
+                ok = False
+                for _ in range(24):
+                    with contextlib.suppress(PlaywrightError):
+                        if _expect_ok(page, loc, expected):
+                            ok = True
+                            break
+                    page.wait_for_timeout(250)
+                if not ok:
+                    print(f"{version} {rid} step {n}: expected {expected!r} does not hold")
+                    problems += 1
+            context.close()
+            print(f"{version} {rid}: checked", flush=True)
+        browser.close()
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    app = load_apps([argv[0]])[0]
+    versions = argv[1:] or list(app.versions)
+    total = sum(verify(app, v) for v in versions)
+    print(f"{total} problem(s)")
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

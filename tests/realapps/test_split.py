@@ -1,0 +1,119 @@
+"""The corpus's frozen dev/held-out split (``bench/realapps/split.py``) and its reporting in
+``run_corpus.py``: which apps run for ``--split``, the figures of each split apart, and the
+truth file's ``_dismiss`` entry. Pure logic, no browser, no app installed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+from realapps import split  # noqa: E402
+from realapps.harness import AppSpec, load_apps  # noqa: E402
+from realapps.run_corpus import (  # noqa: E402
+    FlowResult,
+    load_dismiss,
+    load_truth,
+    split_table,
+    summary,
+)
+
+
+def _app(name: str, versions: tuple[str, ...]) -> AppSpec:
+    def never(*_: object) -> object:
+        raise AssertionError("not started in a unit test")
+
+    return AppSpec(name, "test", versions, never, never)  # type: ignore[arg-type]
+
+
+def _flow(app: str, version: str, verdict: str = "pass", **kw: object) -> FlowResult:
+    fields: dict[str, object] = {"healed": 0, "heal_rungs": [], "wrong": 0, "duration_ms": 1.0}
+    fields.update(kw)
+    return FlowResult(app=app, version=version, req_id=f"REQ-{len(kw)}", verdict=verdict,
+                      **fields)  # type: ignore[arg-type]  # fmt: skip
+
+
+def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
+    assert split.DEV == ("datasette", "django_admin", "flask_admin", "mlflow")
+    assert {"django_oscar", "dokuwiki", "sqladmin"} <= set(split.HELDOUT)
+    assert not set(split.DEV) & set(split.HELDOUT)
+    # a new app module must be declared dev or held-out before it is run
+    assert split.undeclared(split.present()) == ()
+    assert split.split_of("mlflow") == "dev" and split.split_of("django_oscar") == "heldout"
+    assert split.split_of("wagtail") == "undeclared"
+    with pytest.raises(ValueError, match="use dev, heldout or all"):
+        split.declared("test")
+    with pytest.raises(TypeError):
+        split.SPLIT["django_oscar"] = "dev"  # type: ignore[index]  # frozen
+
+
+def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
+    here = ("datasette", "django_admin", "django_oscar", "flask_admin", "mlflow")
+    assert split.select("heldout", None, here) == (("django_oscar",), ("dokuwiki", "sqladmin"))
+    assert split.select("dev", None, here) == (split.DEV, ())
+    run, missing = split.select("all", None, here)
+    assert run == (*split.DEV, "django_oscar") and missing == ("dokuwiki", "sqladmin")
+    # --apps inside a split keeps only that split's apps; with "all" it is taken as is
+    assert split.select("heldout", ["mlflow", "django_oscar"], here) == (("django_oscar",), ())
+    assert split.select("all", ["mlflow", "wagtail"], here) == (("mlflow",), ("wagtail",))
+
+
+def test_load_apps_leaves_out_a_name_without_a_module() -> None:
+    apps = load_apps(["datasette", "no_such_app"])
+    assert [a.name for a in apps] == ["datasette"]
+
+
+def test_the_dev_and_held_out_figures_are_reported_apart() -> None:
+    apps = [_app("datasette", ("1", "2")), _app("django_oscar", ("a", "b", "c"))]
+    results = [
+        _flow("datasette", "1"),
+        _flow("datasette", "2", healed=1),  # healed counts as pass
+        _flow("datasette", "2", "fail"),  # abstained: failed, nothing wrong acted on
+        _flow("django_oscar", "a"),
+        _flow("django_oscar", "a", "pass", wrong=1),  # a wrong element is no pass
+        _flow("django_oscar", "b", "fail", removed=True),
+        _flow("django_oscar", "c", healed=2),
+    ]
+    table = split_table(results, apps)
+    rows = {line.split(" | ")[0].strip("| "): line for line in table.splitlines()[2:]}
+    assert rows["dev"] == "| dev | datasette | 1/1 (100.0%) | 1/2 (50.0%) | 1 | 1 | 0 |"
+    assert rows["heldout"] == ("| heldout | django_oscar | 1/2 (50.0%) | 1/2 (50.0%) | 1 | 1 | 1 |")
+    # the held-out newer versions without the flow whose element the version removed
+    assert rows["heldout, newer, every element still there (truth)"].endswith(
+        "| 1/1 (100.0%) | | | |"
+    )
+    whole = summary(results, apps)
+    assert "| heldout | django_oscar | a | 2 | 1 | 0 | 1 | 1 |" in whole
+    assert table in whole
+
+
+def test_an_app_in_no_split_is_reported_as_undeclared_not_as_held_out() -> None:
+    table = split_table([_flow("wagtail", "1")], [_app("wagtail", ("1",))])
+    assert "| undeclared | wagtail | 1/1 (100.0%) | - |" in table
+
+
+def test_truth_files_keep_dismiss_buttons_apart_from_the_steps(tmp_path: Path) -> None:
+    path = tmp_path / "app.yaml"
+    path.write_text(
+        '_dismiss:\n  "1.0": "#consent button"\n  "2.0": ["#a", "#b"]\n'
+        'REQ-1:\n  1: {"1.0": "#x", "2.0": null}\n'
+    )
+    assert load_truth(path) == {"REQ-1": {1: {"1.0": "#x", "2.0": None}}}
+    assert load_dismiss(path, "1.0") == ("#consent button",)
+    assert load_dismiss(path, "2.0") == ("#a", "#b")
+    assert load_dismiss(path, "3.0") == ()
+    assert load_dismiss(tmp_path / "missing.yaml", "1.0") == ()
+
+
+def test_a_failed_flow_is_printed_with_where_and_why_not_its_title_line() -> None:
+    from realapps.run_corpus import _failure_lines
+
+    text = (
+        "REQ-1: FAIL\n  at step 4 of 7: f.yaml:20:9\n    step: click\n    failure:  not_unique: x"
+    )
+    assert _failure_lines(text) == ["at step 4 of 7: f.yaml:20:9", "failure:  not_unique: x"]
+    assert _failure_lines("no session: login failed") == ["no session: login failed"]

@@ -1,0 +1,99 @@
+"""The corpus check covers the clicks the engine makes for itself (issue 35, item 10).
+
+The engine's observer is told each step's element before the step's action; the repair
+rung's dismissal of a covering consent banner clicks the banner's button through a handle of
+its own, which the observer never sees (``pytest_pacts/engine/healing/repair.py``,
+``_reveal``). The corpus watches the page's trusted pointer clicks instead
+(``bench/realapps/clicks.py``): here the bundled demo app's widgets page, whose cookie banner
+covers "Download report", run through ``run_corpus.run_app`` as a corpus app.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Playwright
+
+from pytest_pacts.browser import launch_options
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+from realapps.harness import AppSpec, Served, free_port, spawn, wait_http  # noqa: E402
+from realapps.run_corpus import run_app  # noqa: E402
+
+FLOWS = """\
+requirements:
+  - req_id: REQ-WIDGETS-001
+    title: Download the report under the cookie banner
+    url: /widgets.html
+    steps:
+      - "Download report | click | | text_visible:Report downloaded"
+"""
+
+
+@dataclass(frozen=True)
+class _DemoApp(AppSpec):
+    folder: Path = Path()
+
+    @property
+    def flows(self) -> Path:
+        return self.folder / "demo.req.yaml"
+
+    @property
+    def truth(self) -> Path:
+        return self.folder / "demo.yaml"
+
+
+def _start(version: str, workdir: Path) -> Served:
+    port = free_port()
+    argv = [sys.executable, "-m", "pytest_pacts.demo_app", "--port", str(port)]
+    proc, log = spawn(argv, cwd=workdir)
+    served = Served(f"http://127.0.0.1:{port}/", proc, workdir, log)
+    try:
+        wait_http(served.base_url + "widgets.html", timeout_s=30, proc=proc)
+    except BaseException:
+        served.stop()
+        raise
+    return served
+
+
+def _app(folder: Path, truth: str) -> AppSpec:
+    (folder / "demo.req.yaml").write_text(FLOWS)
+    (folder / "demo.yaml").write_text(truth)
+    return _DemoApp("demo", "demo", ("v1",), lambda v: folder, _start, folder=folder)
+
+
+@pytest.fixture(scope="module")
+def corpus_browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
+    yield browser
+    browser.close()
+
+
+def test_a_dismissal_the_observer_never_sees_is_a_wrong_element_unless_the_truth_lists_it(
+    corpus_browser: Browser, tmp_path: Path
+) -> None:
+    truth = 'REQ-WIDGETS-001:\n  1: {"v1": "#download-report"}\n'
+    (result,) = run_app(
+        _app(tmp_path, truth), corpus_browser, snapshots=False, out_root=tmp_path, quiet=True
+    )
+    # the step's own element was right by the observer; the banner's button was clicked too
+    assert [c.verdict for c in result.checks] == ["right"], result.checks
+    assert result.heal_rungs == ["repair"], result
+    assert len(result.stray_clicks) == 1, result.stray_clicks
+    assert "accept-cookies" in result.stray_clicks[0]
+    assert "not the announced element" in result.stray_clicks[0]
+    assert result.wrong == 1 and not result.passed
+
+    listed = truth + '_dismiss:\n  v1: ["#cookie-banner button"]\n'
+    (folder := tmp_path / "listed").mkdir()
+    (result,) = run_app(
+        _app(folder, listed), corpus_browser, snapshots=False, out_root=folder, quiet=True
+    )
+    assert len(result.stray_clicks) == 1 and "a listed dismiss button" in result.stray_clicks[0]
+    assert result.wrong == 0 and result.passed, result
