@@ -87,8 +87,9 @@ def test_regions_from_rows_and_what_cannot_be_told_apart(tab: Page) -> None:
     assert [e.text for e in elements[:2]] == ["Edit@Alice", "Edit@Bob"]
     for twin in elements[2:]:
         assert twin.text is None  # nothing on the page tells the two apart
-        assert twin.why == '"Delete" matches 2 elements equally well (role_name); name a ' + (
-            'region to say which (e.g. "Delete@<container>")'
+        assert twin.why == '"Delete" matches 2 elements equally well (role_name); to name ' + (
+            'it uniquely, give a region ("Delete@<container>"), or an ordinal for identical '
+            'elements ("Delete[2]@<container>", counted in reading order inside the region)'
         )
         assert twin.tried == ["Delete"]
 
