@@ -197,7 +197,11 @@ def main() -> int:
         try:
             for app in apps:
                 for version in app.versions[: 1 if args.only_oldest else None]:
-                    found = calibrate_version(app, version, browser, Path(tmp))
+                    try:
+                        found = calibrate_version(app, version, browser, Path(tmp))
+                    except RuntimeError as exc:  # the app could not be served: say so, go on
+                        print(f"{app.name} {version}: not run ({str(exc).splitlines()[0]})")
+                        continue
                     right = sum(p.right for p in found)
                     print(f"{app.name} {version}: {right}/{len(found)} picks right", flush=True)
                     picks.extend(found)
