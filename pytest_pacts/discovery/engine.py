@@ -368,6 +368,7 @@ class Discoverer:
         seen: list[str] = []
         broken: list[PageScriptError] = []  # checks the page's own scripts made throw
         notes: list[str] = []
+        positional = False
         for option in self._options(raw):
             if len(accepted) > self.max_alternates:
                 break
@@ -397,6 +398,7 @@ class Discoverer:
                 continue
             if check["same"]:
                 if structural:
+                    positional = True
                     notes.append(
                         f"no semantic locator singles out {_describe_raw(raw)}: it is located by "
                         f"its place in the page ({locator.describe()}), which a change of the "
@@ -438,6 +440,7 @@ class Discoverer:
             fingerprint=fingerprint,
             rejected=tuple(rejected),
             notes=tuple(notes),
+            positional=positional,
         )
 
     @staticmethod

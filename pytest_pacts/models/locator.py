@@ -327,6 +327,13 @@ class DiscoveryResult(_Frozen):
         description="Warnings a person should read although the element was found, e.g. the "
         "step's region matched nothing on the page and the element was found page-wide.",
     )
+    positional: bool = Field(
+        default=False,
+        description="The locator is the element's place in the page (its CSS path), the last "
+        "resort when no semantic locator singles it out. Such a result is never bound ahead of "
+        "its step's turn: words no locator can pin down may mean another element once the "
+        "earlier steps have run.",
+    )
     batch_url: str | None = Field(
         default=None,
         description="Set when the step was discovered ahead of its turn, in one batch with an "

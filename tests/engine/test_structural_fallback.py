@@ -47,3 +47,18 @@ def test_an_element_no_semantic_locator_singles_out_is_located_by_its_place(
     assert step.locator is not None
     if "nth-of-type" in (step.locator.css or ""):  # the last resort was needed: it is said
         assert any("place in the page" in note for note in step.notes), step.notes
+
+
+def test_a_positional_locator_is_never_bound_ahead() -> None:
+    """Found in the real-app corpus (MLflow 2.4.2, a registered model's "Model name" field):
+    discovered ahead of its turn, before the dialog holding the field was open, the words
+    singled out the list page's search box, which only its place in the page located; bound
+    then, the step filled the search box. A step whose words no semantic locator pins down
+    is discovered at its own turn."""
+    from pytest_pacts.discovery.planning import binds_ahead
+    from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+
+    exact = Locator(strategy=Strategy.CSS, confidence=0.88, css="body > div > input")
+    found = DiscoveryResult(element="Model name", action="fill", locator=exact)
+    assert binds_ahead(found)
+    assert not binds_ahead(found.model_copy(update={"positional": True}))
