@@ -199,7 +199,7 @@ def main() -> int:
                 for version in app.versions[: 1 if args.only_oldest else None]:
                     try:
                         found = calibrate_version(app, version, browser, Path(tmp))
-                    except RuntimeError as exc:  # the app could not be served: say so, go on
+                    except (RuntimeError, OSError) as exc:  # not served (or installed): go on
                         print(f"{app.name} {version}: not run ({str(exc).splitlines()[0]})")
                         continue
                     right = sum(p.right for p in found)
