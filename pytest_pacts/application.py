@@ -33,6 +33,7 @@ from pytest_pacts.governance import HealSite, propose, review
 from pytest_pacts.governance.drift import deployment_of
 from pytest_pacts.governance.recipes import current_recipe, ensure_recipe, overlay
 from pytest_pacts.models import Plan
+from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Rca, RunRecord
@@ -103,8 +104,7 @@ def engine_options(settings: PactsSettings, artifacts_dir: str | None = None) ->
     return EngineOptions(
         step_timeout_ms=settings.step_timeout * 1000,
         max_heal_rounds=settings.max_heal_rounds,
-        heal_threshold=settings.heal_threshold,
-        heal_margin=settings.heal_margin,
+        evidence=EvidenceRule(settings.heal_threshold, settings.heal_margin),
         strict_heal=settings.strict_heal,
         interactive=settings.interactive,
         extension_budget=settings.extension_budget,

@@ -31,6 +31,7 @@ from pytest_pacts.engine.healing import (
 from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.engine.waiting import READY_CAP_MS
 from pytest_pacts.models import Action, Plan, Requirement, SourceRef, Step, Target
+from pytest_pacts.models.evidence import DEFAULT_MARGIN, DEFAULT_THRESHOLD, EvidenceRule
 from pytest_pacts.models.locator import Candidate, DiscoveryResult, Fingerprint, Locator
 from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.planner.steps import parse_action, parse_target
@@ -93,8 +94,8 @@ def relocate_element(
     page: Page,
     recorded: DiscoveryResult,
     *,
-    heal_threshold: float = 0.75,
-    heal_margin: float = 0.10,
+    heal_threshold: float = DEFAULT_THRESHOLD,
+    heal_margin: float = DEFAULT_MARGIN,
     timeout_ms: float = 10_000,
 ) -> RelocatedElement:
     """Find the element ``recorded`` (a :func:`discover_element` result) again on ``page``.
@@ -126,7 +127,7 @@ def relocate_element(
     requirement = Requirement(req_id="relocate", url=page.url, steps=(step,), source=_SOURCE)
     plan = Plan(requirement=requirement, steps=(step,), plan_hash="relocate")
     options = EngineOptions(
-        step_timeout_ms=timeout_ms, heal_threshold=heal_threshold, heal_margin=heal_margin
+        step_timeout_ms=timeout_ms, evidence=EvidenceRule(heal_threshold, heal_margin)
     )
     monitor = EnvMonitor(page)
     try:

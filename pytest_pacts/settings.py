@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from pytest_pacts.models.evidence import DEFAULT_MARGIN, DEFAULT_THRESHOLD
+
 if TYPE_CHECKING:
     from pytest_pacts.planner.readers.limits import ReadLimits
 
@@ -61,8 +63,8 @@ class PactsSettings:
     discovery_ttl: int = 3600
     step_timeout: float = 10.0
     max_heal_rounds: int = 3
-    heal_threshold: float = 0.75
-    heal_margin: float = 0.10
+    heal_threshold: float = DEFAULT_THRESHOLD
+    heal_margin: float = DEFAULT_MARGIN
     strict_heal: bool = False
     interactive: bool = False
     extension_budget: int = 0

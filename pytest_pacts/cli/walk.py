@@ -34,7 +34,7 @@ from pytest_pacts.models.outcome import FailureType, RunRecord, StepRecord
 
 # Failures that mean "the step's element was not found" (rather than found and then the
 # action or its expectation failed).
-_NOT_FOUND = frozenset({FailureType.NOT_FOUND, FailureType.NOT_UNIQUE})
+_NOT_FOUND = frozenset({FailureType.NOT_FOUND, FailureType.NOT_UNIQUE, FailureType.AMBIGUOUS})
 
 
 @dataclass

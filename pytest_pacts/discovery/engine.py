@@ -13,6 +13,7 @@ frame's scan at once and does the rest when its answer is read.
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -41,8 +42,11 @@ from pytest_pacts.discovery.payloads import (
     checked,
 )
 from pytest_pacts.discovery.render import elements_frame, to_playwright
+from pytest_pacts.models.evidence import Evidence, EvidenceRule
 from pytest_pacts.models.locator import (
+    CONFIDENCE,
     LOOSE_FACTOR,
+    NAMED_IDENTIFIER_FACTOR,
     Candidate,
     DiscoveryResult,
     Fingerprint,
@@ -132,6 +136,12 @@ class Discoverer:
     The chosen locator is always verified through Playwright. Alternates are unique by the
     in-page estimate; ``verify_alternates=True`` also verifies each through Playwright (one
     round trip each). Either way the healer gates an alternate before using it.
+
+    ``evidence`` is the rule a pick must pass to be used (models/evidence.py): its own
+    confidence at least the threshold, and at least the margin above the best other element
+    the words name at the level that decided it. A pick below it is answered unresolved
+    (``none`` when it scores too little, ``ambiguous`` when a look-alike is too close), with
+    both scores and what would make the name unique, and nothing is verified or gated.
     """
 
     def __init__(
@@ -142,12 +152,22 @@ class Discoverer:
         search_frames: bool = True,
         verify_alternates: bool = False,
         measure_still: bool = True,
+        evidence: EvidenceRule | None = None,
     ) -> None:
         self.strategies = tuple(strategies) if strategies else tuple(s.strategy for s in _table())
+        self.evidence = evidence or EvidenceRule()
         self.max_alternates = max_alternates
         self.search_frames = search_frames
         self.verify_alternates = verify_alternates
         self.measure_still = measure_still
+
+    def under(self, evidence: EvidenceRule) -> Discoverer:
+        """This discoverer held to ``evidence`` instead (itself when it already is)."""
+        if evidence == self.evidence:
+            return self
+        ruled = copy.copy(self)
+        ruled.evidence = evidence
+        return ruled
 
     def discover(
         self, page: Page, targets: Sequence[tuple[K, Target, Action]]
@@ -255,6 +275,7 @@ class Discoverer:
             "strategies": [s.value for s in self.strategies],
             "confidence": {s.strategy.value: s.confidence for s in _table()},
             "loose": LOOSE_FACTOR,
+            "named_identifier": NAMED_IDENTIFIER_FACTOR,
             "still": self.measure_still,
         }
         what = "the in-page discovery scan"
@@ -306,8 +327,44 @@ class Discoverer:
         if len(top) > 1 or top[0][1]["status"] == "ambiguous":
             return DiscoveryResult(**base.fields(), unresolved=_ambiguous(target, top))
         scan, raw = top[0]
+        refused = self._weigh(target, raw)
+        if refused is not None:
+            return DiscoveryResult(**base.fields(), unresolved=refused)
         chosen[key] = (scan, raw["element_index"])
         return self._verify(page, scan, raw, base)
+
+    def _weigh(self, target: Target, raw: ScanResult) -> Unresolved | None:
+        """The evidence rule on the scan's pick: ``None`` when it passes, else why not."""
+        score = raw.get("score")
+        if score is None:
+            return None
+        runner = raw.get("runner_up")
+        rival = runner["score"] if runner else None
+        verdict = self.evidence.verdict(score, rival)
+        if verdict is Evidence.ACCEPTED:
+            return None
+        fp = raw["fingerprint"]
+        name = str(fp.get("accessible_name") or "")
+        pick = f'{fp["tag"]} "{name}"' if name else str(fp["tag"])
+        strategy = Strategy(raw["strategy"])
+        candidates = [Candidate(description=pick, score=score, strategy=strategy)]
+        if runner:
+            candidates.append(
+                Candidate(
+                    description=runner["description"],
+                    score=runner["score"],
+                    strategy=Strategy(runner["strategy"]),
+                )
+            )
+        close = verdict is Evidence.CLOSE
+        message = (
+            f'"{target}" is not named clearly enough to act on: the best match is {pick} '
+            f"({strategy.value}), and its {self.evidence.explain(score, rival)}; "
+            + unique_hint(target, name, ordinal=close)
+        )
+        return Unresolved(
+            reason="ambiguous" if close else "none", message=message, candidates=tuple(candidates)
+        )
 
     def _verify(
         self, page: Page, scan: _FrameScan, raw: ScanResult, base: _Base
@@ -316,9 +373,14 @@ class Discoverer:
         rejected: list[RejectedLocator] = []
         seen: list[str] = []
         broken: list[PageScriptError] = []  # checks the page's own scripts made throw
-        for option in raw["options"]:
+        notes: list[str] = []
+        positional = False
+        for option in self._options(raw):
             if len(accepted) > self.max_alternates:
                 break
+            structural = bool(option.pop("structural", False))
+            if structural and accepted:
+                break  # the last resort, only when nothing above it was accepted
             locator = Locator.model_validate({**option, "frame_path": scan.path})
             if accepted and not self.verify_alternates:
                 accepted.append(locator)
@@ -341,6 +403,13 @@ class Discoverer:
                 rejected.append(RejectedLocator(locator=locator, reason=str(exc).splitlines()[0]))
                 continue
             if check["same"]:
+                if structural:
+                    positional = True
+                    notes.append(
+                        f"no semantic locator singles out {_describe_raw(raw)}: it is located by "
+                        f"its place in the page ({locator.describe()}), which a change of the "
+                        "layout breaks; a region, the text it shows or a test id would not"
+                    )
                 accepted.append(locator)
                 continue
             found = check["found"]
@@ -363,8 +432,8 @@ class Discoverer:
             lost = Unresolved(
                 reason="ambiguous" if seen else "none",
                 message=(
-                    f"the scan singled out {_describe(fingerprint)}, but no rendered locator "
-                    "resolves to exactly that element"
+                    f"the scan singled out {_describe(fingerprint)}, but no locator of it, "
+                    "not even its place in the page, resolves to exactly that element"
                 ),
                 candidates=tuple(Candidate(description=d, score=0.0) for d in dict.fromkeys(seen)),
             )
@@ -376,7 +445,28 @@ class Discoverer:
             alternates=tuple(accepted[1:]),
             fingerprint=fingerprint,
             rejected=tuple(rejected),
+            notes=tuple(notes),
+            positional=positional,
         )
+
+    @staticmethod
+    def _options(raw: ScanResult) -> list[JsonDict]:
+        """The scan's locator options, then, only as the last resort, the element's place in
+        the page (its CSS path without generated names), tried when no option above it
+        singles the element out."""
+        options = list(raw.get("options") or [])
+        path = raw.get("structural")
+        if path:
+            score = raw.get("score")
+            options.append(
+                {
+                    "strategy": Strategy.CSS.value,
+                    "confidence": score if score is not None else CONFIDENCE[Strategy.CSS],
+                    "css": path,
+                    "structural": True,
+                }
+            )
+        return options
 
 
 def _inside(step: JSON, held: frozenset[str]) -> JSON:
@@ -449,6 +539,12 @@ def _table() -> list[strategies.StrategyInfo]:
     return strategies.table()
 
 
+def _describe_raw(raw: ScanResult) -> str:
+    fp = raw.get("fingerprint") or {}
+    name = fp.get("accessible_name")
+    return f'{fp.get("tag")} "{name}"' if name else str(fp.get("tag"))
+
+
 def _describe(fp: Fingerprint) -> str:
     shown = f'{fp.tag} "{fp.accessible_name}"' if fp.accessible_name else fp.tag
     return shown + (f" (#{fp.id})" if fp.id else "")
@@ -472,20 +568,31 @@ def _ambiguous(target: Target, top: list[tuple[_FrameScan, ScanResult]]) -> Unre
             chosen_by = Strategy(raw["strategy"])
             candidates.append(Candidate(description=shown, score=0.0, strategy=chosen_by))
     strategy = candidates[0].strategy.value if candidates and candidates[0].strategy else "?"
-    # what would make the name unique: a region, else the place among them (docs/reference.md,
-    # "Element names")
-    hint = (
-        f'; add an ordinal to say which, counted in the region (e.g. "{target.element}[2]'
-        f'@{target.region}")'
-        if target.region
-        else f'; name a region to say which (e.g. "{target.element}@<container>"), or add '
-        f'an ordinal (e.g. "{target.element}[2]")'
-    )
     return Unresolved(
         reason="ambiguous",
-        message=f'"{target}" matches {len(candidates)} elements equally well ({strategy}){hint}',
+        message=f'"{target}" matches {len(candidates)} elements equally well ({strategy}); '
+        + unique_hint(target, "", ordinal=True),
         candidates=tuple(candidates),
     )
+
+
+def unique_hint(target: Target, shown: str, *, ordinal: bool) -> str:
+    """What would make ``target`` name exactly one element, most robust first: a region,
+    the text the element shows (``shown``, when the step's words are not it), and, for
+    identical elements, an ordinal counted in reading order inside the region."""
+    ways = []
+    if not target.region:
+        ways.append(f'a region ("{target.element}@<container>")')
+    if shown and shown.casefold() != target.element.casefold() and len(shown) <= 60:
+        where = f"@{target.region}" if target.region else ""
+        ways.append(f'the text it shows, if it is the one meant ("{shown}{where}")')
+    if ordinal:
+        where = f"@{target.region}" if target.region else "@<container>"
+        ways.append(
+            f'an ordinal for identical elements ("{target.element}[2]{where}", counted in '
+            "reading order inside the region)"
+        )
+    return "to name it uniquely, give " + (", or ".join(ways) if ways else "another name")
 
 
 def discover(

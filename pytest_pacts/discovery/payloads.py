@@ -57,6 +57,15 @@ class ScanCandidate(TypedDict):
 
 
 @with_config(_OPEN)
+class RunnerUp(TypedDict):
+    """The best other element a found step's words name at the level that decided it."""
+
+    score: float
+    strategy: str
+    description: str
+
+
+@with_config(_OPEN)
 class ScanResult(TypedDict):
     """``scan({steps, ...})``, one per step: ``found`` (with the element's index among the
     scan's chosen elements, its locator options best first and its fingerprint),
@@ -73,6 +82,9 @@ class ScanResult(TypedDict):
     message: NotRequired[str]
     region_missing: NotRequired[bool]
     hidden: NotRequired[int]
+    score: NotRequired[float]  # a found element's own confidence
+    structural: NotRequired[str | None]  # its CSS path, the last resort to locate it
+    runner_up: NotRequired[RunnerUp | None]  # the best other element at the deciding level
 
 
 @with_config(_OPEN)

@@ -76,7 +76,9 @@ def binds_ahead(result: DiscoveryResult) -> bool:
     once the earlier steps have run (the dialog's own "Create" button they open). The step
     is then discovered when it runs."""
     loc = result.locator
-    return loc is not None and loc.confidence >= CONFIDENCE[loc.strategy] - 1e-9
+    exact = loc is not None and loc.confidence >= CONFIDENCE[loc.strategy] - 1e-9
+    # nor a locator by the element's place: words no locator pins down are no exact match
+    return exact and not result.positional
 
 
 def may_leave_page(step: Step, result: DiscoveryResult | None) -> bool:

@@ -114,7 +114,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         cache=runtime.pom,
         on_discovered=runtime.on_discovered,
         monitor=monitor,
-        discoverer=runtime.discoverer,
+        discoverer=(runtime.discoverer or Discoverer()).under(runtime.options.evidence),
     )
     options = runtime.options
     known = plan_secrets(plan, resolver)

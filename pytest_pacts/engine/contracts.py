@@ -15,6 +15,7 @@ from typing import Protocol
 from playwright.sync_api import Page
 
 from pytest_pacts.models import Plan, Step
+from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import Candidate, DiscoveryResult, Fingerprint, Locator
 from pytest_pacts.models.outcome import Failure, HealAttempt, HealRung
 
@@ -29,8 +30,9 @@ class EngineOptions:
     # from timers long after its last request and DOM change
     settle_timeout_ms: float = 0.0
     max_heal_rounds: int = 3  # healing rounds per step before it fails
-    heal_threshold: float = 0.75  # similarity score a relocation must reach
-    heal_margin: float = 0.10  # ... and beat the runner-up by
+    # what a candidate must score, and lead the runner-up by, to be acted on: discovery's
+    # picks and every healing rung's (models/evidence.py)
+    evidence: EvidenceRule = field(default_factory=EvidenceRule)
     memory_threshold: float = 0.7  # healing memory confidence (rung 4)
     strict_heal: bool = False  # --pacts-strict-heal: heals fail the test
     interactive: bool = False  # --pacts-interactive: GO / NOT GO on a terminal

@@ -85,6 +85,7 @@ def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
     can resolve on the next to another element (``#submit`` was "Save", is now "Delete");
     it must not be trusted blindly."""
     fields = {"tag", "role", "type", "accessible_name", "label", "text", "placeholder", "alt"}
+    fields |= {"ancestor_path"}  # its landmark: the same name elsewhere is another element
     return {
         "fp": fingerprint.model_dump(mode="json", include=fields | {"title"}),
         "words": step.target.element if step.target is not None else "",
@@ -314,7 +315,9 @@ class StepRunner:
                 if failure is not None:
                     return failure
         elif step.action is Action.PRESS:
-            self._await_ready(attempt)
+            # no element: no discovery or check looks at the page before the key goes, so the
+            # page is looked at here (a loader that starts fetching in its load handler)
+            self._await_ready(attempt, looked_at=False)
             self.monitor.acted_at = epoch_ms()
             failure = perform(
                 self.page, None, step.action, value, step_index=step.index,
@@ -477,7 +480,9 @@ class StepRunner:
             ),
         )
 
-    def _await_ready(self, attempt: Attempt, *, by_check: bool = False) -> None:
+    def _await_ready(
+        self, attempt: Attempt, *, by_check: bool = False, looked_at: bool = True
+    ) -> None:
         """Before the first action on a new page (document or route): wait until the page
         is ready by what can be observed (``waiting.wait_until_ready``), so a handler the app
         binds late does not miss the action. Once per page: later steps act at once.
@@ -485,12 +490,21 @@ class StepRunner:
         ``by_check``: the step's gate check comes next; once the page's requests are done, its
         two quiet frames are left to that check (``run_gate``'s ``settle``), which watches them
         in its own round trip, over the frames "stable" takes anyway for a pointer action,
-        rather than in a call of their own first (``_seen_quiet``)."""
+        rather than in a call of their own first (``_seen_quiet``).
+
+        ``looked_at=False``: nothing will look at the page before the action (a key pressed
+        on the page, with no element to find and check). A page that looked quiet to the
+        monitor right after ``load`` may have begun fetching in its load handler without the
+        request having been reported yet; a step with an element learns of it in its
+        discovery's or check's round trip, and so must this one: its two quiet frames are
+        watched in the page rather than taken on the monitor's word."""
         document = self.monitor.documents
         if document == self._ready_document:
             return
         cap = min(READY_CAP_MS, self.options.step_timeout_ms / 2)
-        ready = wait_until_ready(self.page, self.monitor, cap, frames=not by_check)
+        ready = wait_until_ready(
+            self.page, self.monitor, cap, frames=not by_check, seen_changing=not looked_at
+        )
         self._ready_document = self.monitor.documents
         if ready.frames_left:
             self._frames_left = _FramesLeft(

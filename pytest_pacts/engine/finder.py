@@ -194,6 +194,14 @@ class Finder:
                 return Located(None, region_not_found(step, failure, wide_count), "")
             # a close visible name ("did you mean ...?") explains it better than a chart
             failure = special_surface(self.page, failure, step, misspelt=bool(suggestions))
+        elif (
+            last is not None
+            and last.unresolved is not None
+            and last.unresolved.reason == "ambiguous"
+        ):
+            # several elements fit and none clearly (the evidence rule), and nothing was
+            # recorded to heal from: the requirement must say which, nothing is guessed
+            failure = failure.model_copy(update={"type": FailureType.AMBIGUOUS})
         return Located(None, failure, "")
 
     def held_locator(self, index: int) -> Locator | None:
@@ -273,6 +281,8 @@ def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: flo
     evidence += [f"rejected {r.locator.describe()}: {r.reason}" for r in result.rejected]
     if unresolved.reason == "ambiguous":
         message = f'"{target}" is ambiguous: {unresolved.message}'
+    elif unresolved.candidates:  # a match too weak for the evidence rule
+        message = f"no element matches well enough: {unresolved.message}"
     else:
         message = f'no element matches "{target}" for {step.action.value} (count=0)'
     return Failure(
@@ -313,6 +323,8 @@ def not_found(step: Step, failure: Failure, suggestions: list[str]) -> Failure:
     closest visible names ("did you mean 'Shopping Cart'?")."""
     target = step.target.key if step.target else "?"
     message = f'no element on the page matches "{target}" for {step.action.value}'
+    if failure.candidates:  # one matched, too weakly for the evidence rule
+        message = failure.message
     evidence = list(failure.evidence)
     if suggestions:
         shown = " or ".join(f"{s!r}" for s in suggestions)

@@ -14,6 +14,7 @@ env_fault / navigation_error, any cause    env_fault           0.95 (slow page 0
 captcha_or_2fa                            env_fault           0.6
 not_unique (0 or >1 matches, wrong kind)  selector_drift      0.9 after a heal attempt, else 0.8
 not_found (first discovery, no match)     data_issue          0.75
+ambiguous (first discovery, no clear one)  data_issue          0.8
 timeout after a heal attempt              selector_drift      0.7
 timeout, no heal attempt                  timing_instability  0.6
 unstable                                  timing_instability  0.85
@@ -87,6 +88,14 @@ RCA_TABLE: dict[FailureType, tuple[RcaClass, float, str]] = {
         "No element on the page matches the step, and nothing was recorded for it to heal "
         "from: check the Element cell's spelling (see the closest visible names), or that "
         "the earlier steps lead to the page that shows it.",
+    ),
+    FailureType.AMBIGUOUS: (
+        RcaClass.DATA_ISSUE,
+        0.8,
+        "The step's words fit more than one element and none clearly better (the evidence "
+        "rule), and nothing was recorded for it: nothing was acted on. Make the name unique: "
+        "add a region (Element@Region), use the text the element shows, or for identical "
+        "elements an ordinal (Delete[2]@Row 3, counted in reading order inside the region).",
     ),
     FailureType.TIMEOUT: (
         RcaClass.TIMING_INSTABILITY,

@@ -308,8 +308,9 @@ def wait_until_ready(
     done (``Readiness.frames_left``): the executor has the gate's check watch them, in the
     check's own round trip (``run_gate``'s ``settle``). With only answered calls open, the
     frames are watched here all the same (they decide whether the page reads the answers).
-    ``seen_changing``: the caller saw the DOM change (such a check's frames): its quiet frames
-    are watched even when the monitor has seen no request since ``load``.
+    ``seen_changing``: the caller saw the DOM change (such a check's frames), or nothing has
+    looked at the page yet (a key press on the page): its quiet frames are watched even when
+    the monitor has seen no request since ``load``.
     """
     if monitor.quiet and not seen_changing:
         return Readiness(0.0, True, 0)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pytest_pacts.governance.contracts import evidence_contract_for
+from pytest_pacts.models.evidence import DEFAULT_MARGIN, DEFAULT_THRESHOLD, EvidenceRule
 from pytest_pacts.models.heal import HealProposal, SelfHealGate
 
 Language = Literal["en", "ko"]
@@ -28,10 +29,10 @@ back and needs a lasting fix. English unless Korean is asked for (``--lang ko``)
 PROMOTION_REQUIRED_LABEL = PROMOTION_REQUIRED_LABELS["en"]
 """The English label, the default everywhere."""
 
-# The bars a heal is held to when the proposal does not record them (EngineOptions'
-# defaults, docs/healing.md).
-DEFAULT_HEAL_THRESHOLD = 0.75
-DEFAULT_HEAL_MARGIN = 0.10
+# The bars a heal is held to when the proposal does not record them (the evidence rule's
+# defaults, models/evidence.py; docs/healing.md).
+DEFAULT_HEAL_THRESHOLD = DEFAULT_THRESHOLD
+DEFAULT_HEAL_MARGIN = DEFAULT_MARGIN
 DEFAULT_MEMORY_THRESHOLD = 0.7
 
 
@@ -86,7 +87,9 @@ def rule_text(
     if score is None:
         meets = "no score"
     else:
-        meets = f"score {score:.2f} " + ("meets" if score > threshold else "is below")
+        meets = f"score {score:.2f} " + (
+            "meets" if EvidenceRule(threshold, margin).meets_threshold(score) else "is below"
+        )
         meets += " the threshold"
     if tool in ("similarity", "extension"):
         return (

@@ -47,11 +47,18 @@ CONFIDENCE: dict[Strategy, float] = {
     Strategy.TEXT: 0.86,
     Strategy.RELATIONAL: 0.85,
     Strategy.SHADOW: 0.80,
-    Strategy.CSS: 0.70,
+    # calibrated on the real-app corpus (docs/benchmarks.md, "Calibration"): an id, name or
+    # class matching the words of an element that has no accessible name was right every
+    # time; the same match on an element whose name says other words is not (below)
+    Strategy.CSS: 0.80,
 }
 """Confidence of an exact match per strategy; a substring ("loose") match scores ×0.95."""
 
 LOOSE_FACTOR = 0.95
+NAMED_IDENTIFIER_FACTOR = 0.85
+"""A ``css`` match (id, name, class tokens) of an element whose accessible name does not hold
+the step's words scores ×0.85: what a person reads names it otherwise (a "toggle all"
+checkbox labelled "Mark all as complete" is not "Toggle" because its id says toggle-all)."""
 
 
 class RegionMatch(enum.StrEnum):
@@ -404,6 +411,13 @@ class DiscoveryResult(_Frozen):
         default=(),
         description="Warnings a person should read although the element was found, e.g. the "
         "step's region matched nothing on the page and the element was found page-wide.",
+    )
+    positional: bool = Field(
+        default=False,
+        description="The locator is the element's place in the page (its CSS path), the last "
+        "resort when no semantic locator singles it out. Such a result is never bound ahead of "
+        "its step's turn: words no locator can pin down may mean another element once the "
+        "earlier steps have run.",
     )
     batch_url: str | None = Field(
         default=None,

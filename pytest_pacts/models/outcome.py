@@ -28,7 +28,11 @@ class FailureType(enum.StrEnum):
     point 1, "exactly one"); ``evidence`` says which. ``not_found`` is a step discovered
     for the first time (nothing cached, nothing found earlier in the run) that matches no
     element: there is nothing recorded to heal from, so it is not healed (most often the
-    Element cell is misspelt; the failure names the closest visible names).
+    Element cell is misspelt; the failure names the closest visible names). ``ambiguous``
+    is such a step whose words fit several elements with no clear winner under the evidence
+    rule (``models/evidence.py``): nothing is acted on, nothing is healed (there is nothing
+    recorded to heal from), and the failure names the candidates with their scores and what
+    would make the name unique (a region, the visible text, an ordinal).
 
     ``canvas_detected``, ``pdf_embed_detected``, ``closed_shadow_root_detected`` and
     ``cross_origin_iframe_detected`` replace a "not found" when the page shows a surface no
@@ -40,6 +44,7 @@ class FailureType(enum.StrEnum):
     NONE = "none"
     NOT_UNIQUE = "not_unique"
     NOT_FOUND = "not_found"
+    AMBIGUOUS = "ambiguous"
     NOT_VISIBLE = "not_visible"
     DISABLED = "disabled"
     UNSTABLE = "unstable"

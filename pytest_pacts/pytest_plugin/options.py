@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import pytest
 
+from pytest_pacts.models.evidence import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from pytest_pacts.settings import PactsSettings
 
 Kind = Literal["string", "linelist", "bool", "int", "float", "choice"]
@@ -145,14 +146,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "pacts_heal_threshold",
         "float",
-        0.75,
-        "Score a relocated element must exceed to be used (the abstain rule).",
+        DEFAULT_THRESHOLD,
+        "Score a discovered or relocated element must reach to be used (the evidence rule).",
     ),
     Setting(
         "pacts_heal_margin",
         "float",
-        0.10,
-        "How far the best candidate must lead the runner-up (the abstain rule).",
+        DEFAULT_MARGIN,
+        "How far the best candidate must lead the runner-up (the evidence rule).",
     ),
     Setting(
         "pacts_strict_heal",

@@ -103,13 +103,15 @@ def test_without_an_ordinal_identical_elements_stay_ambiguous(tab: Page) -> None
     result = find(tab, "Delete@Cart", "click")
     assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
     assert result.unresolved.message.endswith(
-        '; add an ordinal to say which, counted in the region (e.g. "Delete[2]@Cart")'
+        '; to name it uniquely, give an ordinal for identical elements ("Delete[2]@Cart", '
+        "counted in reading order inside the region)"
     )
     result = find(tab, "Delete", "click")
     assert result.unresolved is not None
     assert result.unresolved.message.endswith(
-        '; name a region to say which (e.g. "Delete@<container>"), or add an ordinal '
-        '(e.g. "Delete[2]")'
+        '; to name it uniquely, give a region ("Delete@<container>"), or an ordinal for '
+        'identical elements ("Delete[2]@<container>", counted in reading order inside the '
+        "region)"
     )
 
 

@@ -65,7 +65,7 @@ def test_an_ambiguous_element_fails_with_its_candidates(tab: Page, site: Site) -
     record = run(tab, plan(url, ("click", "Delete")))
     step = record.failed_step
     assert step is not None and step.failure is not None
-    assert step.failure.type.value == "not_unique" and len(step.failure.candidates) >= 2
+    assert step.failure.type.value == "ambiguous" and len(step.failure.candidates) >= 2
     assert "ambiguous" in step.failure.message
 
 

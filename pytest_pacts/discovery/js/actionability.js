@@ -416,11 +416,27 @@ function identityChange(el, id, dom) {
     const [small, big] = A.length <= B.length ? [A, B] : [B, A];
     return sameTag && small.every((w) => big.includes(w));
   };
-  if (names.some((n) => recorded.some((r) => agree(n, r)))) return null;
+  // The same name is the same element only in the same place: the landmark it sits in
+  // (header, footer, nav, main, aside: ARIA's landmark regions) as recorded. A footer's
+  // "Settings" that became a div leaves the header's "Settings" button as the one match
+  // of its cached locator; that is another element.
+  const elsewhere = () => {
+    const was = landmarkOf((fp.ancestor_path || []).map((a) => a.split(/[#.\[:]/)[0]));
+    const up = [];
+    for (let a = parentOf(el); a && up.length < 6 && a.tagName !== 'BODY'; a = parentOf(a)) up.push(a.tagName.toLowerCase());
+    const now = landmarkOf(up);
+    return was && now && was !== now ? `it is now ${shown} in <${now}>, recorded in <${was}>` : null;
+  };
+  if (names.some((n) => recorded.some((r) => agree(n, r)))) return elsewhere();
   const words = norm(id.words);
   const idents = [el.id, el.getAttribute('name'), ...TEST_ID_ATTRS.map((a) => el.getAttribute(a))].filter(Boolean);
-  if (words && [...names, ...idents].some((n) => agree(words, n))) return null;
+  if (words && [...names, ...idents].some((n) => agree(words, n))) return elsewhere();
   return `it is now ${shown}, recorded as "${recorded[0]}"`;
+}
+const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside']);
+// The nearest landmark among ancestor tags, nearest first (at most six, as recorded).
+function landmarkOf(tags) {
+  return tags.slice(0, 6).find((t) => LANDMARK_TAGS.has(t)) || null;
 }
 
 // Exports: what the later files use.

@@ -7,7 +7,7 @@ const {
 } = modules.dom;
 const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
 const { installWatch, installBridge } = modules.watch;
-const { resetPrepared, cssString, looksGenerated, makeStrategies, makeRegions } = modules.scan;
+const { resetPrepared, cssString, looksGenerated, structuralPath, makeStrategies, makeRegions } = modules.scan;
 const { makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS } = modules.resolve;
 
 const registry = new Map();  // scan id -> {chosen elements (identity checks), gate promise}
@@ -41,6 +41,7 @@ async function scan(args) {
     r.element_index = chosen.length;
     chosen.push(r.el);
     r.fingerprint = { ...fingerprintOf(r.el, dom), rivals: r.rivals || [] };
+    r.structural = structuralPath(r.el);
     delete r.rivals;
     items.push({ els: [r.el], action: args.steps.find((s) => s.key === r.key).action,
       regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el), still: args.still });

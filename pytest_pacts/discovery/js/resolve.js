@@ -105,7 +105,13 @@ function sameLine(a, b) {
 function makeResolver(dom, elements, strategies, regions, args) {
   const order = args.strategies.filter((s) => strategies[s]);
   const relationalOn = args.strategies.includes('relational');
-  const score = (s, tier) => Math.round(args.confidence[s] * (tier === 1 ? args.loose : 1) * 1000) / 1000;
+  // An id, name or class is a developer's word for an element. For an element with no
+  // accessible name it is the only name there is; for one whose name (what a person reads,
+  // accname) does not say the step's words, the name contradicts it: such a match scores
+  // less (``args.named_identifier``; docs/discovery.md, "The evidence rule").
+  const base = (s, el) => args.confidence[s]
+    * (s === 'css' && el && bare(dom.accName(el)) ? args.named_identifier : 1);
+  const score = (s, tier, el) => Math.round(base(s, el) * (tier === 1 ? args.loose : 1) * 1000) / 1000;
   // Every (element, strategy, key) of the page, computed once for all steps.
   let table = null;
   function rows() {
@@ -537,6 +543,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // Every way to render the chosen element that singles it out on this page, primary first.
   function options(el, primary, q, where, regionText, loose = false, counted = false) {
     const raw = [primary];
+    const named = loose ? null : el;  // a pick by kind is not an identifier match
     // A relational pick by role that its role does not single out in its container (a
     // grid row's checkbox beside toggles that are checkboxes too) is located by its own
     // classes or tag there; an id last (grids number theirs as they render).
@@ -578,7 +585,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
         strategy: o.strategy,
         // a pick by kind rather than name (the search box "Search runs" names) is loose:
         // it is not bound ahead of its turn
-        confidence: Math.round((o.tier ? score(o.strategy, o.tier) : args.confidence[o.strategy])
+        confidence: Math.round((o.tier ? score(o.strategy, o.tier, named) : base(o.strategy, named))
           * (loose ? args.loose : 1) * 1000) / 1000,
         ...o.spec,
         in_shadow: inShadow(el),
@@ -600,7 +607,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return '';
     };
     return els.slice(0, 8).map((e) => ({
-      description: describeElement(e, dom) + context(e), score: score(strategy, tier || 2), strategy,
+      description: describeElement(e, dom) + context(e), score: score(strategy, tier || 2, e), strategy,
     }));
   }
 
@@ -701,10 +708,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
     };
     const scope = step.region
       ? { region: step.region, structured: regions.structured(step.region) } : null;
-    const found = (rank, strategy, tier, el, spec, where, loose = false, counted = !!step.ordinal) => ({
+    // ``score``: the pick's own confidence; ``runner_up``: the best other element the words
+    // name at the level that decided, for the evidence rule (models/evidence.py)
+    const found = (rank, strategy, tier, el, spec, where, loose = false, runnerUp = null, counted = !!step.ordinal) => ({
       status: 'found', rank, strategy, el, where,
       options: options(el, { strategy, tier, spec }, q, where, step.region, loose, counted),
       rivals: rivalsOf(el),
+      score: Math.round(score(strategy, tier, loose ? null : el) * (loose ? args.loose : 1) * 1000) / 1000,
+      runner_up: runnerUp,
     });
     // The other elements the step's words also match ("Confirm password" for "Password"),
     // by name: they were on the page as *different* elements when this one was verified, so
@@ -751,38 +762,58 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const stages = passes.length > 1
       ? [[2, 2, true], [2, 1, false], [1, 2, true], [2, 1, true], [1, 1, true]]
       : [[2, 2, true], [1, 2, true]];
+    // The elements strategy ``s`` finds in scope at a stage, or null.
+    const atStage = (tier, pass, labels, s, counting) => {
+      let rows = hits.filter((h) => h.s === s && h.tier === tier);
+      if (!rows.length) return null;
+      if (strategies[s].deepest) {
+        const keep = new Set(deepest(rows.map((r) => r.el)));
+        rows = rows.filter((r) => keep.has(r.el));
+      }
+      // (after ``deepest``: the label's wrapper says its words only through the label)
+      if (!labels) rows = rows.filter((r) => r.el.tagName !== 'LABEL');
+      rows = rows.filter((r) => (pass === 2 ? compatOf(r.el) === 2 : compatOf(r.el) >= 1));
+      // A field is clicked for its whole name, never for words that are only part of
+      // it: "Parameters | click" is not the "Search parameters" box (it is about the
+      // parameters, not them).
+      if (step.action === 'click' && tier === 1) {
+        rows = rows.filter((r) => !isEditableType(r.el, dom.roleOf));
+      }
+      let els = [...new Set(rows.map((r) => r.el))].filter(reachable);
+      // A hidden element is not a candidate (a closed menu's item is discovered again
+      // when the menu is open); a checkbox drawn by its label is operated through it.
+      // A hidden native select that a visible widget stands in for (select2, chosen) is
+      // selected through it (selectProxy, actionability.js).
+      const shown = els.filter((e) => !dom.isHidden(e) || drawnByLabel(e)
+        || (step.action === 'select' && !!selectProxy(e)));
+      if (counting) hiddenMatches += els.length - shown.length;
+      els = shown;
+      // A pointer never aims at an element holding several controls: its centre is
+      // whichever one the layout puts there.
+      if (pointer) els = els.filter((e) => !holdsControls(e));
+      return { rows, scoped: applyScope(els, scope) };
+    };
+    // The best other element the later strategies of the deciding stage find in scope (an
+    // element holding the pick, or held by it, is the pick): the runner-up of the evidence
+    // rule. Earlier strategies found nothing there, later stages lose by their level.
+    const runnerUp = (tier, pass, labels, rest, el) => {
+      let best = null;
+      for (const s of rest) {
+        const at = atStage(tier, pass, labels, s, false);
+        const other = at && at.scoped.els.find((o) => o !== el && !containsComposed(o, el)
+          && !containsComposed(el, o));
+        if (other && (!best || score(s, tier, other) > best.score)) {
+          best = { score: score(s, tier, other), strategy: s, description: describeElement(other, dom) };
+        }
+      }
+      return best;
+    };
     for (const [tier, pass, labels] of stages) {
-      for (const s of order) {
+      for (const [k, s] of order.entries()) {
         rank += 1;
-        let rows = hits.filter((h) => h.s === s && h.tier === tier);
-        if (!rows.length) continue;
-        if (strategies[s].deepest) {
-          const keep = new Set(deepest(rows.map((r) => r.el)));
-          rows = rows.filter((r) => keep.has(r.el));
-        }
-        // (after ``deepest``: the label's wrapper says its words only through the label)
-        if (!labels) rows = rows.filter((r) => r.el.tagName !== 'LABEL');
-        rows = rows.filter((r) => (pass === 2 ? compatOf(r.el) === 2 : compatOf(r.el) >= 1));
-        // A field is clicked for its whole name, never for words that are only part of
-        // it: "Parameters | click" is not the "Search parameters" box (it is about the
-        // parameters, not them).
-        if (step.action === 'click' && tier === 1) {
-          rows = rows.filter((r) => !isEditableType(r.el, dom.roleOf));
-        }
-        let els = [...new Set(rows.map((r) => r.el))].filter(reachable);
-        // A hidden element is not a candidate (a closed menu's item is discovered again
-        // when the menu is open); a checkbox drawn by its label is operated through it.
-        // A hidden native select that a visible widget stands in for (select2, chosen) is
-        // selected through it (selectProxy, actionability.js).
-        const shown = els.filter((e) => !dom.isHidden(e) || drawnByLabel(e)
-          || (step.action === 'select' && !!selectProxy(e)));
-        hiddenMatches += els.length - shown.length;
-        els = shown;
-        // A pointer never aims at an element holding several controls: its centre is
-        // whichever one the layout puts there.
-        if (pointer) els = els.filter((e) => !holdsControls(e));
-        const scoped = applyScope(els, scope);
-        if (!scoped.els.length) continue;
+        const at = atStage(tier, pass, labels, s, true);
+        if (!at || !at.scoped.els.length) continue;
+        const { rows, scoped } = at;
         if (step.ordinal) {
           const picked = nthOf(scoped.els.map((e) => ({ el: e, where: scoped.where.get(e) || (scoped.within && scoped.within.get(e)) })), step);
           if (picked.status) return picked;
@@ -800,7 +831,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
           const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
           return found(rank, 'relational', 2, el, spec, { ...row.via, description: step.element });
         }
-        return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el));
+        const rival = runnerUp(tier, pass, labels, order.slice(k + 1), el);
+        return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival);
       }
     }
     rank += 1;
@@ -809,7 +841,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const picked = near.length === 1 ? near[0] : nthOf(near, step);
       if (picked.status) return picked;
       const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
-      return found(rank, 'relational', 2, picked.el, spec, picked.where, false, true);
+      return found(rank, 'relational', 2, picked.el, spec, picked.where, false, null, true);
     }
     if (near.length > 1) return ambiguous(rank, 'relational', 2, near.map((r) => r.el));
     const rel = relational(step, scope);

@@ -85,6 +85,30 @@ function cssVariants(el) {
   return out;
 }
 
+// The element's place in the document as a CSS path without generated ids or classes:
+// from the nearest ancestor with a stable id unique in the document (else <body>), each step
+// its tag, stable classes and, among same-tag siblings, its position. The last resort when
+// no semantic locator singles the element out (docs/discovery.md, "Verification"); null
+// inside a shadow root (a CSS path does not cross it).
+function structuralPath(el) {
+  if (inShadow(el)) return null;
+  const doc = el.ownerDocument;
+  const steps = [];
+  for (let e = el; e && e !== doc.body && e !== doc.documentElement; e = e.parentElement) {
+    if (e.id && !looksGenerated(e.id) && doc.querySelectorAll(`#${CSS.escape(e.id)}`).length === 1) {
+      steps.unshift(`${tag(e)}#${CSS.escape(e.id)}`);
+      return steps.join(' > ');
+    }
+    const v = cssVariants(e).filter((c) => !c.includes('#'));
+    let step = v[0];
+    const same = e.parentElement ? [...e.parentElement.children].filter((c) => c.tagName === e.tagName) : [e];
+    if (same.length > 1) step += `:nth-of-type(${same.indexOf(e) + 1})`;
+    steps.unshift(step);
+  }
+  steps.unshift('body');
+  return steps.join(' > ');
+}
+
 const ICON_TAGS = new Set(['SVG', 'I', 'SPAN', 'IMG']);
 // An element that shows no text and is an icon (svg, i, span, img; not a part inside an
 // svg) or a control (button, link, role, handler, tabindex) with nothing but an icon in it.
@@ -297,6 +321,6 @@ function makeRegions(dom, elements) {
 
 // Exports: what the later files use, and the tiers the unit tests check.
 return {
-  makeQuery, resetPrepared, prep, cssString, looksGenerated, STATE_CLASS, cssVariants, makeStrategies,
+  makeQuery, resetPrepared, prep, cssString, looksGenerated, STATE_CLASS, cssVariants, structuralPath, makeStrategies,
   makeRegions, textTier, tokenTier
 };

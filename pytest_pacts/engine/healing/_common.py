@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -343,7 +344,7 @@ def _weigh(
     best_score, best_description = best
     if same:
         return None, second, False
-    if best_score - found.score < ctx.options.heal_margin:
+    if ctx.options.evidence.lead(best_score, found.score) < ctx.options.evidence.margin:
         return None, best_score, False
     return (
         (
@@ -511,8 +512,10 @@ _WORDS = re.compile(r"[^\W_]+")
 def rival(recorded: Fingerprint | None, candidate: Fingerprint | None) -> str | None:
     """Why ``candidate`` must not replace the recorded element: it is one of the elements
     the step's words also matched at discovery, a different element on the page back then
-    (``Fingerprint.rivals``). ``None`` when it is not."""
-    if recorded is None or candidate is None or not recorded.rivals:
+    (``Fingerprint.rivals``), or it has the recorded name but sits in another landmark (the
+    gate's identity check, ``identityChange`` in discovery/js/actionability.js: a header's
+    "Settings" is not the footer's). ``None`` when it is not."""
+    if recorded is None or candidate is None:
         return None
     name = " ".join(candidate.accessible_name.split()).lower()
     if name and name in recorded.rivals:
@@ -520,6 +523,26 @@ def rival(recorded: Fingerprint | None, candidate: Fingerprint | None) -> str | 
             f'"{candidate.accessible_name}" was already on the page as another element when the '
             "step was verified: a look-alike of the recorded element, not the element"
         )
+    was, now = landmark(recorded.ancestor_path), landmark(candidate.ancestor_path)
+    same_name = name and name == " ".join(recorded.accessible_name.split()).lower()
+    if same_name and was and now and was != now:
+        return (
+            f'"{candidate.accessible_name}" sits in <{now}>, the recorded element in '
+            f"<{was}>: the same name in another part of the page is another element"
+        )
+    return None
+
+
+_LANDMARKS = frozenset({"header", "footer", "nav", "main", "aside"})
+
+
+def landmark(ancestors: Sequence[str]) -> str | None:
+    """The nearest landmark tag (ARIA's landmark regions by their HTML elements) among a
+    fingerprint's ancestors (``tag#id``/``tag.class``, nearest first)."""
+    for step in ancestors[:6]:
+        tag = re.split(r"[#.\[:]", step, maxsplit=1)[0].lower()
+        if tag in _LANDMARKS:
+            return tag
     return None
 
 

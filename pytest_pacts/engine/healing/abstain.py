@@ -1,7 +1,8 @@
 """The abstain rule (no heal rather than a false pass; docs/healing.md).
 
-A relocation is accepted only if the best candidate's score is above the threshold, beats
-the runner-up by the margin, and its element type fits the action; the gate (the fourth
+A relocation is accepted only if the best candidate's score passes the evidence rule
+(``models/evidence.py``: at least the threshold, and at least the margin over the
+runner-up), and its element type fits the action; the gate (the fourth
 condition) is checked by the caller on the rendered locator, since it needs the page.
 Acting on the wrong element is the worst outcome, so every "no" says why, in words.
 """
@@ -9,6 +10,8 @@ Acting on the wrong element is the worst outcome, so every "no" says why, in wor
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from pytest_pacts.models.evidence import Evidence, EvidenceRule
 
 
 @dataclass(frozen=True)
@@ -25,23 +28,14 @@ def judge(
     *,
     fits: bool,
     anchored: bool = True,
-    threshold: float,
-    margin: float,
+    rule: EvidenceRule,
     action: str,
 ) -> Verdict:
-    """Apply the score, margin and type conditions of the abstain rule."""
+    """Apply the evidence rule and the type condition of the abstain rule."""
     if best is None:
         return Verdict(False, f"abstained: no visible element fits {action}")
-    if best <= threshold:
-        return Verdict(False, f"abstained: best score {best:.2f} is not above {threshold:.2f}")
-    lead = best - (runner_up or 0.0)
-    # a float hair below the margin is below it: compare with a small tolerance upward only
-    if runner_up is not None and lead < margin - 1e-9:
-        return Verdict(
-            False,
-            f"abstained: best {best:.2f} beats the runner-up {runner_up:.2f} by {lead:.2f}, "
-            f"less than the margin {margin:.2f} (two look-alikes: refusing to guess)",
-        )
+    if rule.verdict(best, runner_up) is not Evidence.ACCEPTED:
+        return Verdict(False, f"abstained: {rule.explain(best, runner_up)}")
     if not anchored:
         return Verdict(
             False,
@@ -50,5 +44,4 @@ def judge(
         )
     if not fits:
         return Verdict(False, f"abstained: the best candidate's element type does not fit {action}")
-    shown = "none" if runner_up is None else f"{runner_up:.2f}"
-    return Verdict(True, f"score {best:.2f} above {threshold:.2f}, runner-up {shown}")
+    return Verdict(True, rule.explain(best, runner_up))

@@ -71,8 +71,7 @@ class ExtensionRung:
             best.confidence,
             runner,
             fits=fits,
-            threshold=ctx.options.heal_threshold,
-            margin=ctx.options.heal_margin,
+            rule=ctx.options.evidence,
             action=ctx.state.step.action.value,
         )
         if not verdict.accepted or not ok:

@@ -84,8 +84,8 @@ def proposal_for(
     options = ctx.options
     evidence.append(
         {
-            "heal_threshold": options.heal_threshold,
-            "heal_margin": options.heal_margin,
+            "heal_threshold": options.evidence.threshold,
+            "heal_margin": options.evidence.margin,
             "memory_threshold": options.memory_threshold,
         }
     )

@@ -32,7 +32,9 @@ class RediscoveryRung:
         found = ctx.rediscovered
         if found is None:
             try:
-                found = self.discoverer.discover(ctx.page, [(0, step.target, step.action)])[0]
+                found = self.discoverer.under(ctx.options.evidence).discover(
+                    ctx.page, [(0, step.target, step.action)]
+                )[0]
             except PlaywrightError as exc:
                 return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")
         if found.locator is None:

@@ -216,7 +216,12 @@ class RegionDriftRung:
         step = ctx.state.step
         if step.target is not None:
             with contextlib.suppress(PlaywrightError, ValueError):
-                self._scan = (ctx, self.discoverer.send(ctx.page, _rediscovery_targets(ctx)))
+                self._scan = (
+                    ctx,
+                    self.discoverer.under(ctx.options.evidence).send(
+                        ctx.page, _rediscovery_targets(ctx)
+                    ),
+                )
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         try:
@@ -292,7 +297,7 @@ class RegionDriftRung:
                 what,
                 gated=gated,
                 gone=current,
-                min_score=ctx.options.heal_threshold,
+                min_score=ctx.options.evidence.threshold,
             )
             if result is None:
                 continue
@@ -303,13 +308,13 @@ class RegionDriftRung:
             if not isinstance(score, float):
                 notes.append(f"{option[0].describe()}: no fingerprint to compare with")
                 continue
-            if score > ctx.options.heal_threshold:
+            if ctx.options.evidence.meets_threshold(score):
                 return result
             runner = result.runner_up_score
             notes.append(
                 f"{option[0].describe()}: matches the recorded element only at {score:.2f} "
-                f"(runner-up {runner if runner is not None else 0:.2f}; needs > "
-                f"{ctx.options.heal_threshold:.2f}, or two independent locators agreeing)"
+                f"(runner-up {runner if runner is not None else 0:.2f}; needs at least "
+                f"{ctx.options.evidence.threshold:.2f}, or two independent locators agreeing)"
             )
             continue
         # Last, similarity over the whole page (the region to scope it to is gone), with the
@@ -393,13 +398,14 @@ class RegionDriftRung:
         best = ranking.best
         if best is None:
             return ""
-        close = [s for s in ranking.ranked if best.score - s.score < options.heal_margin]
+        rule = options.evidence
+        close = [s for s in ranking.ranked if rule.lead(best.score, s.score) < rule.margin]
         same = [s for s in close if s.parts.get("neighbours", 0.0) >= SAME_NEIGHBOURS]
         if len(same) != 1:
             return ""
         chosen = same[0]
         others = [s.score for s in ranking.ranked if s is not chosen]
-        if chosen.score <= options.heal_threshold or chosen.anchor < ANCHOR_MIN or not chosen.fits:
+        if not rule.meets_threshold(chosen.score) or chosen.anchor < ANCHOR_MIN or not chosen.fits:
             return f"{chosen.description} has the recorded surroundings but fails the abstain rule"
         moved = relocate(ctx.page, chosen, action)
         if isinstance(moved, str):
@@ -459,7 +465,9 @@ class RegionDriftRung:
             else:
                 if sent is not None:
                     sent[1].drop()
-                answers = self.discoverer.discover(ctx.page, _rediscovery_targets(ctx))
+                answers = self.discoverer.under(ctx.options.evidence).discover(
+                    ctx.page, _rediscovery_targets(ctx)
+                )
         except PlaywrightError as exc:
             return [], f"re-discovery without the region failed: {first_line(exc)}"
         found, within = answers[0], answers.get(1)

@@ -142,7 +142,9 @@ class RepairRung:
         count = count_matches(ctx.page, "counting matches", to_playwright(ctx.page, locator))
         if count < 2:
             return None  # zero matches is drift (later rungs)
-        found = self.discoverer.discover(ctx.page, [(0, target, ctx.state.step.action)])[0]
+        found = self.discoverer.under(ctx.options.evidence).discover(
+            ctx.page, [(0, target, ctx.state.step.action)]
+        )[0]
         scoped = [loc for loc in (found.locator, *found.alternates) if loc and loc.region]
         options = [(loc, loc.confidence, {"matched_before": count}) for loc in scoped]
         return try_locators(ctx, self.name, options, f"locator scoped to {target.region!r}")

@@ -54,8 +54,7 @@ class SimilarityRung:
             runner_up.score if runner_up else None,
             fits=best.fits if best else False,
             anchored=best.anchor >= ANCHOR_MIN if best else False,
-            threshold=options.heal_threshold,
-            margin=options.heal_margin,
+            rule=options.evidence,
             action=action,
         )
         evidence: dict[str, object] = {

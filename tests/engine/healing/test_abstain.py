@@ -8,6 +8,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import to_playwright
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.healing import HealingLadder, SimilarityRung, judge
+from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import Locator, Strategy
 
 from .helpers import discovered, failing_context
@@ -18,9 +19,10 @@ from .helpers import discovered, failing_context
     [
         (0.9, 0.5, True, True, True, "runner-up 0.50"),
         (0.9, None, True, True, True, "runner-up none"),
-        (0.7, None, True, True, False, "not above 0.75"),
-        (0.75, None, True, True, False, "not above 0.75"),  # "above" is strict
+        (0.7, None, True, True, False, "below the threshold 0.75"),
+        (0.75, None, True, True, True, "at least 0.75"),  # inclusive: docs/api.md "at least"
         (0.9, 0.85, True, True, False, "less than the margin"),
+        (0.85, 0.75, True, True, True, "runner-up 0.75"),  # a lead of exactly the margin
         (0.9, 0.5, False, True, False, "does not fit click"),
         (0.9, 0.5, True, False, False, "shares none"),
         (None, None, True, True, False, "no visible element"),
@@ -34,7 +36,7 @@ def test_judge(
     accepted: bool,
     why: str,
 ) -> None:
-    verdict = judge(best, runner_up, fits=fits, anchored=anchored, threshold=0.75, margin=0.1,
+    verdict = judge(best, runner_up, fits=fits, anchored=anchored, rule=EvidenceRule(),
                     action="click")  # fmt: skip
     assert verdict.accepted is accepted
     assert why in verdict.reason

@@ -312,7 +312,7 @@ function blockingPoint(snapshot, gate) {
 // arg: {fp, weights, gate: {action, regions, in_shadow, observes, seen_by_wait, no_enabled,
 // timeout_ms} | null (gated already), rank: {heal_id, action, limit, regions, region_text} | null,
 // expect?: {heal_id, index}: the element ``resolveAll`` chose; another one is answered ``other``,
-// min_score?: a similarity at or below it is answered ``below``, without the gate}.
+// min_score?: a similarity below it is answered ``below``, without the gate}.
 async function probe(els, arg) {
   const out = scoreOf(els, arg);
   if (els.length !== 1) return out;
@@ -321,7 +321,7 @@ async function probe(els, arg) {
     return out;
   }
   // a candidate the rung would refuse for its similarity anyway is not gated
-  if (arg.min_score != null && out.score !== null && out.score <= arg.min_score) {
+  if (arg.min_score != null && out.score !== null && out.score < arg.min_score) {
     out.below = true;
     return out;
   }

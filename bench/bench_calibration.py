@@ -1,0 +1,228 @@
+"""Calibration of discovery's confidences: how often a pick at each confidence was right.
+
+Every flow of the real-app corpus (``bench/realapps``) runs on every version of its app
+with an empty store and no healing, so every step is decided by a first discovery. Each
+discovery that picks an element is checked, there and then, against the hand-written truth
+selector of that step and version (``bench/realapps/truth/<app>.yaml``), by identity in the
+page. The picks are bucketed by their confidence (the strategy's confidence, x0.95 for a
+substring match) and the table says how often each bucket was right.
+
+The run holds discovery to no evidence rule at all (every pick is taken, as before the
+rule existed), so the table also shows what the rule's threshold refuses and whether that
+was right to refuse. Wrong picks are listed with their step.
+
+Run: ``.venv/bin/python bench/bench_calibration.py [--apps datasette,django_admin]``
+(default: the dev split, datasette, django_admin, flask_admin and mlflow).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from realapps.harness import AppSpec, load_apps
+from realapps.run_corpus import Truth, _context_options, _sessions, load_truth
+
+from pytest_pacts.auth import AuthFailed
+from pytest_pacts.browser import launch_options
+from pytest_pacts.discovery import Discoverer, register_bridge, to_playwright
+from pytest_pacts.engine.api import Runtime, run_requirement
+from pytest_pacts.engine.contracts import EngineOptions
+from pytest_pacts.models.evidence import DEFAULT_THRESHOLD, Evidence, EvidenceRule
+from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.planner.loader import LoaderOptions, load_file
+from pytest_pacts.store import open_store
+
+DEV = "datasette,django_admin,flask_admin,mlflow"
+BANDS = ((0.0, 0.75), (0.75, 0.8), (0.8, 0.85), (0.85, 0.9), (0.9, 0.95), (0.95, 1.01))
+
+
+class _TakeAll(EvidenceRule):
+    """No evidence rule: every pick is taken (what discovery did before the rule)."""
+
+    def verdict(self, best: float, runner_up: float | None = None) -> Evidence:
+        return Evidence.ACCEPTED
+
+
+@dataclass(frozen=True)
+class Pick:
+    app: str
+    version: str
+    req_id: str
+    step: int  # 1-based
+    strategy: str
+    confidence: float
+    right: bool
+    detail: str
+
+
+def _same(page: Page, result: DiscoveryResult, selector: str) -> bool:
+    assert result.locator is not None
+    truth = page.locator(selector).element_handles()
+    try:
+        picked = to_playwright(page, result.locator)
+        return bool(picked.evaluate("(el, ts) => ts.includes(el)", truth, timeout=3000))
+    finally:
+        for handle in truth:
+            handle.dispose()
+
+
+def _checker(
+    app: AppSpec,
+    version: str,
+    req_id: str,
+    page: Page,
+    truth: Truth,
+    picks: list[Pick],
+) -> Callable[[int, DiscoveryResult], None]:
+    """The run's ``on_discovered``: each pick checked against the truth, there and then."""
+    wanted = truth.get(req_id, {})
+
+    def seen(index: int, result: DiscoveryResult) -> None:
+        selector = wanted.get(index + 1, {}).get(version)
+        if result.locator is None or not selector:
+            return
+        try:
+            right = _same(page, result, selector)
+        except PlaywrightError as exc:
+            right, why = False, str(exc).splitlines()[0]
+        else:
+            why = "" if right else f"picked {result.locator.describe()}"
+        locator = result.locator
+        picks.append(
+            Pick(
+                app.name,
+                version,
+                req_id,
+                index + 1,
+                locator.strategy.value,
+                locator.confidence,
+                right,
+                why,
+            )
+        )
+
+    return seen
+
+
+def calibrate_version(app: AppSpec, version: str, browser: Browser, root: Path) -> list[Pick]:
+    plans = load_file(app.flows, LoaderOptions(env=dict(app.env))).plans
+    truth = load_truth(app.truth)
+    picks: list[Pick] = []
+    rule = _TakeAll()
+    options = EngineOptions(step_timeout_ms=10_000, evidence=rule)
+    store = open_store(root / f"{app.name}-{version}.sqlite")
+    try:
+        with app.serve(version) as served:
+            sessions = _sessions(app, store, served.base_url, root / app.name / version, 10.0)
+            for plan in plans:
+                state: object | None = None
+                if sessions is not None and plan.requirement.auth:
+                    try:
+                        state = sessions.storage_state(plan.requirement, browser)
+                    except AuthFailed:
+                        continue
+                context = browser.new_context(**_context_options(state))
+                page = context.new_page()
+                seen = _checker(app, version, plan.req_id, page, truth, picks)
+                runtime = Runtime(
+                    env=dict(app.env),
+                    base_url=served.base_url,
+                    options=options,
+                    discoverer=Discoverer(evidence=rule),
+                    on_discovered=seen,
+                    record=False,
+                )
+                try:
+                    run_requirement(plan, page, runtime)
+                finally:
+                    context.close()
+    finally:
+        store.close()
+    return picks
+
+
+def table(picks: list[Pick]) -> str:
+    lines = [
+        "| confidence | picks | right | share right | strategies |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    for low, high in BANDS:
+        band = [p for p in picks if low <= round(p.confidence, 3) < high]
+        if not band:
+            continue
+        right = sum(p.right for p in band)
+        kinds: dict[str, int] = defaultdict(int)
+        for p in band:
+            kinds[p.strategy] += 1
+        shown = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+        label = (
+            f"< {high:.2f}"
+            if low == 0
+            else (f"≥ {low:.2f}" if high > 1 else f"{low:.2f}-{high:.2f}")
+        )
+        lines.append(f"| {label} | {len(band)} | {right} | {right / len(band):.1%} | {shown} |")
+    confident = [p for p in picks if p.confidence >= 0.9]
+    if confident:
+        right = sum(p.right for p in confident)
+        lines.append(f"\nat ≥ 0.90: {right}/{len(confident)} right ({right / len(confident):.1%})")
+    refused = [p for p in picks if p.confidence < DEFAULT_THRESHOLD]
+    lines.append(
+        f"below the threshold {DEFAULT_THRESHOLD:.2f} (refused under the rule): {len(refused)} "
+        f"picks, {sum(p.right for p in refused)} of them right"
+    )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--apps", default=DEV, help=f"comma-separated app names (default {DEV})")
+    parser.add_argument("--only-oldest", action="store_true", help="the oldest version only")
+    args = parser.parse_args()
+    apps = load_apps(args.apps.split(","))
+    picks: list[Pick] = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        register_bridge(pw.selectors)
+        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        try:
+            for app in apps:
+                for version in app.versions[: 1 if args.only_oldest else None]:
+                    try:
+                        found = calibrate_version(app, version, browser, Path(tmp))
+                    except (RuntimeError, OSError) as exc:  # not served (or installed): go on
+                        print(f"{app.name} {version}: not run ({str(exc).splitlines()[0]})")
+                        continue
+                    right = sum(p.right for p in found)
+                    print(f"{app.name} {version}: {right}/{len(found)} picks right", flush=True)
+                    picks.extend(found)
+        finally:
+            browser.close()
+    print()
+    print(table(picks))
+    for p in picks:
+        if not p.right:
+            print(
+                f"  wrong: {p.app} {p.version} {p.req_id} step {p.step} "
+                f"({p.strategy} {p.confidence:.3f}) {p.detail}"
+            )
+    for p in picks:
+        if p.confidence < DEFAULT_THRESHOLD:
+            print(
+                f"  below {DEFAULT_THRESHOLD}: {p.app} {p.version} {p.req_id} step {p.step} "
+                f"({p.strategy} {p.confidence:.3f}) {'right' if p.right else 'wrong'}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,83 @@
+"""The evidence rule: when a candidate element is good enough to act on.
+
+One rule for discovery (at collection and at run time, ``pacts discover``, ``pacts
+elements``, ``discover_element``) and for every healing rung (docs/discovery.md, "The
+evidence rule"; docs/healing.md): a candidate is accepted only when its score is **at
+least** the threshold (inclusive) and beats the best *other* element's score by **at
+least** the margin. Below it nothing acts: the step fails as ``ambiguous`` (a runner-up too
+close) or ``not_found`` (nothing scores enough), naming the candidates and what would make
+the name unique.
+
+The defaults are written here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+DEFAULT_THRESHOLD = 0.75
+DEFAULT_MARGIN = 0.10
+
+# Scores are rounded to six places before they are compared: 0.85 - 0.75 is
+# 0.09999999999999998 in floating point, and a lead of exactly the margin meets it.
+_PLACES = 6
+
+
+class Evidence(enum.StrEnum):
+    """The rule's verdict on one ranking."""
+
+    ACCEPTED = "accepted"
+    WEAK = "weak"  # the best score is below the threshold
+    CLOSE = "close"  # the runner-up is within the margin: two look-alikes
+
+
+@dataclass(frozen=True)
+class EvidenceRule:
+    """``threshold``: the least score a candidate must reach (inclusive); ``margin``: the
+    least lead it must have over the runner-up (inclusive)."""
+
+    threshold: float = DEFAULT_THRESHOLD
+    margin: float = DEFAULT_MARGIN
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.threshold <= 1.0 or not 0.0 <= self.margin <= 1.0:
+            raise ValueError(
+                f"the evidence rule needs a threshold and a margin between 0 and 1, "
+                f"got {self.threshold} and {self.margin}"
+            )
+
+    def verdict(self, best: float, runner_up: float | None = None) -> Evidence:
+        """How the rule judges ``best`` against the ``runner_up`` (``None``: no other
+        element scored)."""
+        if round(best, _PLACES) < round(self.threshold, _PLACES):
+            return Evidence.WEAK
+        if runner_up is not None and self.lead(best, runner_up) < round(self.margin, _PLACES):
+            return Evidence.CLOSE
+        return Evidence.ACCEPTED
+
+    def accepts(self, best: float, runner_up: float | None = None) -> bool:
+        return self.verdict(best, runner_up) is Evidence.ACCEPTED
+
+    def meets_threshold(self, score: float) -> bool:
+        return round(score, _PLACES) >= round(self.threshold, _PLACES)
+
+    @staticmethod
+    def lead(best: float, runner_up: float) -> float:
+        return round(best - runner_up, _PLACES)
+
+    def explain(self, best: float, runner_up: float | None = None) -> str:
+        """The verdict in words, with the figures."""
+        shown = "none" if runner_up is None else f"{runner_up:.2f}"
+        match self.verdict(best, runner_up):
+            case Evidence.WEAK:
+                return f"best score {best:.2f} is below the threshold {self.threshold:.2f}"
+            case Evidence.CLOSE:
+                assert runner_up is not None
+                return (
+                    f"best {best:.2f} beats the runner-up {runner_up:.2f} by "
+                    f"{self.lead(best, runner_up):.2f}, less than the margin {self.margin:.2f} "
+                    "(two look-alikes: refusing to guess)"
+                )
+            case _:
+                return f"score {best:.2f} at least {self.threshold:.2f}, runner-up {shown}"

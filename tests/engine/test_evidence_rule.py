@@ -1,0 +1,150 @@
+"""One evidence rule for discovery and healing (``models/evidence.py``, docs/discovery.md
+"The evidence rule").
+
+A first discovery used to act on whatever single element its deciding level produced, at
+any confidence: a list app's "toggle all" checkbox (``#toggle-all``, a substring match of
+"Toggle" in its id, confidence 0.665) was checked for ``Toggle@Buy milk | check``, and the
+step passed. Healing would have refused the same candidate (below 0.75). Now both refuse
+it before acting.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import discover
+from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.models import Action, Target
+from pytest_pacts.models.evidence import DEFAULT_MARGIN, DEFAULT_THRESHOLD, Evidence, EvidenceRule
+from pytest_pacts.models.outcome import RcaClass
+
+from .helpers import Site, plan, run
+
+# A to-do list as its many implementations render it: rows are ``div``s with generated
+# class names, each with an unlabelled checkbox (class "toggle") and the item's text; above
+# them a "toggle all" checkbox labelled "Mark all as complete" whose id says "toggle-all".
+TODO = """
+<main class="css-1x2y3z">
+  <header class="css-a1b2c3"><h1>todos</h1>
+    <input id="toggle-all" class="css-q9w8e7" type="checkbox">
+    <label for="toggle-all">Mark all as complete</label>
+  </header>
+  <div class="css-9k8j7h">
+    <div class="css-r0w1ab"><input class="toggle" type="checkbox"><span>Buy milk</span>
+      <button class="destroy" aria-label="Delete"></button></div>
+    <div class="css-r0w1ab"><input class="toggle" type="checkbox"><span>Walk the dog</span>
+      <button class="destroy" aria-label="Delete"></button></div>
+    <div class="css-r0w1ab"><input class="toggle" type="checkbox"><span>Pay rent</span>
+      <button class="destroy" aria-label="Delete"></button></div>
+  </div>
+</main>
+"""
+
+
+def _checked(tab: Page) -> dict[str, bool]:
+    return {
+        "toggle all": tab.is_checked("#toggle-all"),
+        **{
+            text: tab.is_checked(f"div.css-r0w1ab:has-text('{text}') input")
+            for text in ("Buy milk", "Walk the dog", "Pay rent")
+        },
+    }
+
+
+def test_a_weak_first_discovery_is_never_acted_on(tab: Page, site: Site) -> None:
+    """Observed in three releases of a to-do list app and in several implementations of it
+    (issue 35, class 1): ``Toggle@Buy milk | check`` checked the list's "toggle all"
+    checkbox, found only by a substring of its id at 0.665. The HTML standard gives that
+    checkbox its name from its ``<label>`` ("Mark all as complete", HTML § 4.10.4); a word
+    inside an id is no name a person reads, and under the evidence rule such a pick is
+    refused before acting. Whatever resolves the step, the wrong checkbox is never
+    checked."""
+    url = site.add("todo.html", TODO)
+    record = run(tab, plan(url, ("check", "Toggle@Buy milk", "", "checked")))
+    state = _checked(tab)
+    assert not state["toggle all"], render_failure(record)
+    assert not state["Walk the dog"] and not state["Pay rent"]
+    if record.verdict == "fail":
+        failed = record.failed_step
+        assert failed is not None and failed.failure is not None
+        assert failed.failure.type.value in ("not_found", "ambiguous")
+        assert record.rca.rca_class is not RcaClass.SELECTOR_DRIFT
+        assert failed.gate is None  # failed before acting: no element was gated
+    else:
+        assert state["Buy milk"]
+
+
+def test_discovery_refuses_a_pick_below_the_threshold(tab: Page, site: Site) -> None:
+    """The rule on discovery itself: ``Toggle | check`` on a page whose one checkbox is
+    labelled "Mark all as complete" (HTML § 4.10.4: its name is its label) and whose id only
+    contains the word. The pick scores 0.646 (css 0.80, x0.85 for an identifier of an element
+    whose name says other words, x0.95 for a substring); the result names it with its score
+    and says what would make the name unique, and no locator is given."""
+    url = site.add("todo-alone.html", TODO)
+    tab.goto(url)
+    result = discover(tab, [("t", Target(element="Toggle"), Action.CHECK)])["t"]
+    assert result.locator is None
+    assert result.unresolved is not None
+    assert result.unresolved.reason == "none"
+    message = result.unresolved.message
+    assert "0.65" in message and "threshold 0.75" in message
+    assert "region" in message and "Mark all as complete" in message
+    assert result.unresolved.candidates[0].score == pytest.approx(0.646)
+
+
+def test_the_rule_held_lower_accepts_the_same_pick(tab: Page, site: Site) -> None:
+    """The threshold is the rule's, not discovery's: held to 0.6, the same pick is used."""
+    from pytest_pacts.discovery import Discoverer
+
+    url = site.add("todo-low.html", TODO)
+    tab.goto(url)
+    lax = Discoverer(evidence=EvidenceRule(threshold=0.6))
+    result = lax.discover(tab, [("t", Target(element="Toggle"), Action.CHECK)])["t"]
+    assert result.locator is not None and result.locator.css == "#toggle-all"
+
+
+# Two look-alike controls found at one level by two strategies: a field labelled "Email"
+# and another whose placeholder is "Email". Neither wins by the margin.
+LOOKALIKES = """
+<form>
+  <label for="a">Email</label><input id="a" type="text">
+  <input id="b" type="text" placeholder="Email">
+</form>
+"""
+
+
+def test_a_runner_up_within_the_margin_is_ambiguous(tab: Page, site: Site) -> None:
+    """HTML gives a field its name from its label and, failing that, its placeholder
+    (HTML-AAM, "input type=text" accessible name computation): both fields here are named
+    "Email". The label strategy (0.92) used to win by strategy order alone over the other
+    field, whose placeholder makes its accessible name (role and name, 0.95); with no lead
+    of the margin, the step is ambiguous, listing both with their scores, and nothing is
+    filled."""
+    url = site.add("lookalikes.html", LOOKALIKES)
+    record = run(tab, plan(url, ("fill", "Email", "a@b.c")), healer=HealingLadder())
+    assert record.verdict == "fail"
+    failed = record.failed_step
+    assert failed is not None and failed.failure is not None
+    assert failed.failure.type.value == "ambiguous", render_failure(record)
+    assert not failed.heals  # nothing recorded: nothing to heal from
+    assert record.rca.rca_class is RcaClass.DATA_ISSUE
+    scores = sorted(c.score for c in failed.failure.candidates)
+    assert scores == [pytest.approx(0.92), pytest.approx(0.95)]
+    assert "[2]" in render_failure(record)  # the ordinal is offered
+    assert tab.input_value("#a") == "" and tab.input_value("#b") == ""
+
+
+def test_the_rule_is_inclusive_and_written_once() -> None:
+    """docs/api.md says a candidate must score *at least* the threshold: a score equal to
+    it, and a lead equal to the margin, pass."""
+    rule = EvidenceRule()
+    assert (rule.threshold, rule.margin) == (DEFAULT_THRESHOLD, DEFAULT_MARGIN)
+    assert rule.verdict(0.75) is Evidence.ACCEPTED
+    assert rule.verdict(0.85, 0.75) is Evidence.ACCEPTED  # 0.09999... in floating point
+    assert rule.verdict(0.7499) is Evidence.WEAK
+    assert rule.verdict(0.95, 0.86) is Evidence.CLOSE
+    assert "below the threshold" in rule.explain(0.665)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        EvidenceRule(threshold=1.5)

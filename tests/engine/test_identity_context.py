@@ -1,0 +1,51 @@
+"""A cached locator's hit is the recorded element only where the element was (issue 35,
+class 5).
+
+A cached ``get_by_role("button", name="Settings")`` still resolved after an upgrade, but
+the "Settings" the step meant (in the page's footer) had become a ``div``, and the one
+match left was another "Settings" button, in the header: its name agreed, so it was
+clicked unchanged. The gate's identity check now also compares where the element sits:
+the landmark around it (header, footer, nav, main, aside) as recorded.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery import discover
+from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.models import Action, Target
+
+from .helpers import Site, plan, run
+
+V1 = """
+<header><h1>Notes</h1><nav><a href="#">Home</a></nav></header>
+<main><p>Three notes.</p></main>
+<footer><button onclick="window.hits.push('footer')">Settings</button></footer>
+<script>window.hits = [];</script>
+"""
+V2 = """
+<header><h1>Notes</h1><button onclick="window.hits.push('header')">Settings</button></header>
+<main><p>Three notes.</p></main>
+<footer><div class="link" onclick="window.hits.push('footer')">Settings</div></footer>
+<script>window.hits = [];</script>
+"""
+
+
+def test_the_same_name_in_another_landmark_is_not_the_recorded_element(
+    tab: Page, site: Site
+) -> None:
+    """WAI-ARIA 1.2 § 5.3.4 (landmark roles): ``banner`` (a page's header) and
+    ``contentinfo`` (its footer) are different regions of the page, so a control named
+    "Settings" in the header is not the footer's "Settings" the step was recorded on. The
+    cached locator's one match goes to healing, which may abstain; the header's button is
+    never clicked."""
+    v1 = site.add("notes-v1.html", V1)
+    v2 = site.add("notes-v2.html", V2)
+    tab.goto(v1)
+    recorded = discover(tab, [(0, Target(element="Settings"), Action.CLICK)])[0]
+    assert recorded.locator is not None and recorded.fingerprint is not None
+    assert recorded.fingerprint.ancestor_path[0].startswith("footer")
+    record = run(tab, plan(v2, ("click", "Settings")), pom={0: recorded}, healer=HealingLadder())
+    assert record.verdict == "fail" or record.steps[0].heals
+    assert "header" not in tab.evaluate("() => window.hits")
