@@ -779,7 +779,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (step.action === 'click' && tier === 1) {
         rows = rows.filter((r) => !isEditableType(r.el, dom.roleOf));
       }
-      let els = [...new Set(rows.map((r) => r.el))].filter(reachable);
+      // The page's body or root holds every word of the page: words name an element in it,
+      // never the page itself (a loose text match of words only a hidden element shows).
+      let els = [...new Set(rows.map((r) => r.el))].filter(reachable)
+        .filter((e) => e !== e.ownerDocument.body && e !== e.ownerDocument.documentElement);
       // A hidden element is not a candidate (a closed menu's item is discovered again
       // when the menu is open); a checkbox drawn by its label is operated through it.
       // A hidden native select that a visible widget stands in for (select2, chosen) is

@@ -93,6 +93,8 @@ function cssVariants(el) {
 function structuralPath(el) {
   if (inShadow(el)) return null;
   const doc = el.ownerDocument;
+  // the body (or the root) holds the whole page: it has no place that names it
+  if (el === doc.body || el === doc.documentElement) return null;
   const steps = [];
   for (let e = el; e && e !== doc.body && e !== doc.documentElement; e = e.parentElement) {
     if (e.id && !looksGenerated(e.id) && doc.querySelectorAll(`#${CSS.escape(e.id)}`).length === 1) {
