@@ -72,12 +72,20 @@ def test_plan_samples_json() -> None:
     assert all(p["plan_hash"].startswith("sha256:") for p in plans)
 
 
+def _project(folder: Path) -> Path:
+    """``folder`` as a project of its own: its ``pytest.ini`` makes it the rootdir whatever
+    folder holds it (without one, pytest roots at the common ancestor of the working folder and
+    the paths named, which depends on where the checkout and the temp folder are)."""
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    return folder
+
+
 def test_plan_reports_problems_with_exit_1(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.req.yaml"
+    bad = _project(tmp_path) / "bad.req.yaml"
     bad.write_text("req_id: R1\nurl: /\nsteps: [Login | tap]\n")
     result = pacts("plan", str(bad))
     assert result.returncode == 1
-    # named as pytest names it: relative to the rootdir (here the file's folder)
+    # named as pytest names it: relative to the rootdir (the project's folder)
     assert result.stderr.startswith("bad.req.yaml:3:9: unknown action 'tap'")
     assert "Traceback" not in result.stderr
 
@@ -89,7 +97,7 @@ def test_plan_missing_path_exits_2(tmp_path: Path) -> None:
 
 
 def test_plan_masks_secret_vars(tmp_path: Path) -> None:
-    path = tmp_path / "s.req.yaml"
+    path = _project(tmp_path) / "s.req.yaml"
     path.write_text(
         "req_id: R1\nurl: /\nvars: {password: pw-canary-1}\n"
         "steps: ['Password | fill | {{vars.password}}']\n"
@@ -97,7 +105,7 @@ def test_plan_masks_secret_vars(tmp_path: Path) -> None:
     result = pacts("plan", str(path), "--json")
     assert "pw-canary-1" not in result.stdout
     assert json.loads(result.stdout)[0]["vars"] == {"password": "***"}
-    # the command writes nothing: no document cache under the rootdir (the file's folder)
+    # the command writes nothing: no document cache under the rootdir (the project's folder)
     assert not (tmp_path / ".pacts").exists()
 
 

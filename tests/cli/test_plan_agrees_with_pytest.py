@@ -133,3 +133,28 @@ def test_a_conftest_that_fails_is_one_message(pytester: pytest.Pytester) -> None
     assert by_plan.returncode == 2, by_plan.stderr
     assert "pytest could not load the project" in by_plan.stderr
     assert "not_a_module_anywhere" in by_plan.stderr and "Traceback" not in by_plan.stderr
+
+
+def test_a_file_outside_the_working_folder_is_named_as_pytest_names_it(
+    pytester: pytest.Pytester,
+) -> None:
+    """Run from one folder on a file in another, with no ini file: pytest roots at the
+    folders' common ancestor, so the name depends on where both live (a checkout under
+    ``/tmp`` named the suite's temp files ``pytest-of-root/...``); ``pacts plan`` names it
+    as pytest does from the same folder, wherever that is."""
+    work, data = pytester.mkdir("work"), pytester.mkdir("data")
+    (data / "bad.req.yaml").write_text("req_id: R1\nurl: /\nsteps: [Login | tap]\n")
+    args = ["--collect-only", "-q", "-p", "no:cacheprovider", str(data / "bad.req.yaml")]
+    by_pytest = subprocess.run(
+        [sys.executable, "-m", "pytest", *args], cwd=work, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    by_plan = subprocess.run(
+        [sys.executable, "-m", "pytest_pacts.cli", "plan", str(data / "bad.req.yaml")],
+        cwd=work, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert by_plan.returncode == 1, by_plan.stderr
+    problem = by_plan.stderr.strip()
+    name = problem.partition(":")[0]
+    assert name.endswith("data/bad.req.yaml") and ":3:9: unknown action 'tap'" in problem
+    assert problem in by_pytest.stdout, by_pytest.stdout
