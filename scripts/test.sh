@@ -17,30 +17,17 @@ unset PYTHONDONTWRITEBYTECODE
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-# mypy beside pytest: cold in a fresh clone (about 17 s of CPU), it fills the gaps the suite's
-# waits leave; its report is printed after pytest's, and its failure fails the command
-echo "== mypy --strict (beside pytest; its report follows pytest's)"
-mypy_out=$(mktemp)
-.venv/bin/mypy >"$mypy_out" 2>&1 &
-mypy_pid=$!
+echo "== mypy --strict"
+.venv/bin/mypy
 echo "== pytest"
 set +e
 # worksteal: a worker that runs out of tests takes some of the other's (the suite ends with
 # long whole-run tests: neither worker sits idle at the end while the other runs them)
 .venv/bin/pytest -n 2 --dist worksteal -p no:cacheprovider --durations=25 "$@"
 status=$?
-wait "$mypy_pid"
-mypy_status=$?
 set -e
-echo "== mypy --strict"
-cat "$mypy_out"
-rm -f "$mypy_out"
 if [ "$status" -eq 5 ]; then
   echo "test.sh: pytest collected no tests; that is a failure for this suite" >&2
   exit 1
-fi
-if [ "$mypy_status" -ne 0 ]; then
-  echo "test.sh: mypy failed (exit $mypy_status)" >&2
-  [ "$status" -ne 0 ] || status=$mypy_status
 fi
 exit "$status"
