@@ -138,7 +138,9 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         monitor=monitor,
         base_url=runtime.base_url or plan.requirement.base_url,
         healer=runtime.healer,
-        shots=Shots(page, runtime.options.artifacts_dir, plan.req_id),
+        shots=Shots(
+            page, runtime.options.artifacts_dir, plan.req_id, documents=lambda: monitor.documents
+        ),
         navigate=runtime.navigate,
         observer=runtime.observer,
         on_step=recorder.step_done,

@@ -20,6 +20,7 @@ import base64
 import contextlib
 import re
 import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -66,11 +67,32 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:120]
 
 
+# Fields that can show a typed value (a password input shows dots): covered, opaque, in a
+# picture of a page a secret was typed on (docs/reports.md, "What the secret guarantee covers")
+SHOWING_FIELDS = (
+    "input:not([type=password]):not([type=hidden]), textarea, "
+    "[contenteditable='']:not([contenteditable=false]), [contenteditable=true]"
+)
+SECRET_MASK = "#1f1f1f"
+
+
 class Shots:
-    def __init__(self, page: Page, folder: str | None, req_id: str) -> None:
+    def __init__(
+        self,
+        page: Page,
+        folder: str | None,
+        req_id: str,
+        documents: Callable[[], int] | None = None,
+    ) -> None:
         self.page = page
         self.folder = Path(folder) if folder else None
         self.req_id = _safe(req_id)
+        # the page's main-frame document now (a count of navigations), and the documents a
+        # secret was typed into a showing field on (their fields are covered in pictures) or
+        # shown as text on (no picture is taken of them)
+        self._documents = documents or (lambda: 0)
+        self._typed_on: set[int] = set()
+        self._shown_on: set[int] = set()
         self.taken: dict[str, str] = {}
         self._session: Any = None  # the CDP session of background pictures (Playwright's)
         self._soon: list[asyncio.Task[Any]] = []  # pictures being taken or written
@@ -80,8 +102,16 @@ class Shots:
         """Save ``<req_id>-<label>.png``; ``outline``'s element is highlighted for the shot."""
         if self.folder is None:
             return None
+        document = self._documents()
+        if document in self._shown_on:
+            return None  # the page shows a secret the run read: no picture of it
         path = self.folder / f"{self.req_id}-{_safe(label)}.png"
-        mask = [outline] if outline is not None else None
+        mask = [outline] if outline is not None else []
+        color = HIGHLIGHT
+        if document in self._typed_on:
+            # the highlight turns opaque too: one mask colour a picture
+            mask.append(self.page.locator(SHOWING_FIELDS))
+            color = SECRET_MASK
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             await_pictures(self.page)  # never during a step picture (engine/tracing.py)
@@ -89,13 +119,27 @@ class Shots:
                 self.page,
                 "a screenshot",
                 lambda: self.page.screenshot(
-                    path=str(path), timeout=5000, mask=mask, mask_color=HIGHLIGHT
+                    path=str(path), timeout=5000, mask=mask or None, mask_color=color
                 ),
             )
         except (PlaywrightError, OSError):
             return None
         self.taken[f"screenshot_{_safe(label)}"] = str(path)
         return str(path)
+
+    def secret_typed(self) -> None:
+        """A secret was typed into a field that shows its value, on the page's current
+        document: pictures of that document cover its fields."""
+        self._typed_on.add(self._documents())
+
+    def secret_shown(self) -> None:
+        """The page's current document shows a secret the run read (a secret ``extract``):
+        no picture of it is taken."""
+        self._shown_on.add(self._documents())
+
+    def _secret_on_page(self) -> bool:
+        document = self._documents()
+        return document in self._typed_on or document in self._shown_on
 
     def save(self, label: str, png: bytes) -> str | None:
         """Save ``png`` (made elsewhere, e.g. an annotated screenshot) as
@@ -116,8 +160,8 @@ class Shots:
         taken in the background while the run goes on. ``None`` without a folder, without
         Chromium or without Playwright's event loop (:meth:`keep` then takes the picture
         itself)."""
-        if self.folder is None:
-            return None
+        if self.folder is None or self._secret_on_page():
+            return None  # (:meth:`keep` takes it through :meth:`take`, which covers them)
         loop = getattr(self.page, "_loop", None)
         page = getattr(self.page, "_impl_obj", None)
         browser = self.page.context.browser

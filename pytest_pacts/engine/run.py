@@ -46,7 +46,13 @@ from pytest_pacts.models.outcome import (
     StepRecord,
     StepStatus,
 )
-from pytest_pacts.planner.templating import Resolver, Secret, TemplateError, mask_defaults
+from pytest_pacts.planner.templating import (
+    MASK,
+    Resolver,
+    Secret,
+    TemplateError,
+    mask_defaults,
+)
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
 
@@ -361,6 +367,10 @@ class Run:
             in_frame = locator is not None and bool(locator.frame_path)
             was_at = fingerprint.bounding_box if fingerprint and not in_frame else None
             prog.failure = special_surface(self.page, prog.failure, step, was_at=was_at)
+        if self._typed_secret_shows(self.index):
+            self.shots.secret_typed()
+        if MASK in prog.attempt.extracted.values():
+            self.shots.secret_shown()  # a secret extract: the page shows the secret
         if status in ("failed", "skipped") and prog.failure is not None:
             path = self.shots.take(f"step{self.index + 1}-{status}")
             if path:
@@ -405,21 +415,28 @@ class Run:
         """Add the step's trace to its record (after its duration was measured: tracing is
         not counted in the step's time)."""
         assert self.tracer is not None
-        step = self.plan.steps[index]
-        secret_shown = False
-        if step.action in (Action.FILL, Action.TYPE, Action.SELECT) and step.value is not None:
-            try:
-                value = self.runner.value_of(step)
-            except TemplateError:
-                value = None
-            state = self.finder.states.get(index)
-            fingerprint = state.fingerprint if state is not None else None
-            password = fingerprint is not None and fingerprint.type == "password"
-            secret_shown = isinstance(value, Secret) and not password
         trace = self.tracer.step_done(
-            index, prog.attempt.gate, self.monitor.documents, secret_shown=secret_shown
+            index,
+            prog.attempt.gate,
+            self.monitor.documents,
+            secret_shown=self._typed_secret_shows(index),
         )
         self.records[index] = self.records[index].model_copy(update={"trace": trace})
+
+    def _typed_secret_shows(self, index: int) -> bool:
+        """Step ``index`` types a secret into a field that shows its value (anything but a
+        password input)."""
+        step = self.plan.steps[index]
+        if step.action not in (Action.FILL, Action.TYPE, Action.SELECT) or step.value is None:
+            return False
+        try:
+            value = self.runner.value_of(step)
+        except TemplateError:
+            return False
+        state = self.finder.states.get(index)
+        fingerprint = state.fingerprint if state is not None else None
+        password = fingerprint is not None and fingerprint.type == "password"
+        return isinstance(value, Secret) and not password
 
     def _verdict(self) -> Signal:
         if self.start_failure is None and self.plan.steps and self.index < len(self.plan.steps):

@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 
-from pytest_pacts.discovery.planning import kept
 from pytest_pacts.governance.drift import order_for_deployment
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult, Locator
@@ -44,6 +43,11 @@ def current_recipe(store: Store, plan: Plan) -> Recipe | None:
 
 def recipe_from(plan: Plan, verified: Mapping[int, DiscoveryResult]) -> Recipe:
     """A recipe of ``plan`` with the selectors and fingerprints discovery verified."""
+    # here, not at the top: discovery loads Playwright, and the store commands (pacts heals
+    # list, pacts report) import this module without needing a browser
+    # (tests/cli/test_cli_imports.py)
+    from pytest_pacts.discovery.planning import kept
+
     recipe = _masked(Recipe.from_plan(plan), plan)
     selectors: dict[str, SelectorEntry] = {}
     fingerprints: dict[str, object] = {}

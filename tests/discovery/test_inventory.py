@@ -31,8 +31,7 @@ def demo() -> Iterator[DemoServer]:
 
 
 def _target(text: str) -> Target:
-    element, sep, region = text.rpartition("@")
-    return Target(element=element, region=region) if sep else Target(element=text)
+    return parse_target(text)  # as a sheet's Element cell is read (ordinals included)
 
 
 def _box_of(page: Page, text: str, action: str) -> tuple[float, float, float, float]:

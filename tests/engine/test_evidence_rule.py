@@ -57,8 +57,8 @@ def test_a_weak_first_discovery_is_never_acted_on(tab: Page, site: Site) -> None
     """Observed in three releases of a to-do list app and in several implementations of it
     (issue 35, class 1): ``Toggle@Buy milk | check`` checked the list's "toggle all"
     checkbox, found only by a substring of its id at 0.665. The HTML standard gives that
-    checkbox its name from its ``<label>`` ("Mark all as complete", HTML § 4.10.4); a word
-    inside an id is no name a person reads, and under the evidence rule such a pick is
+    checkbox its name from its ``<label>`` ("Mark all as complete"; HTML, "The label
+    element"); a word inside an id is no name a person reads, and under the evidence rule such a pick is
     refused before acting. Whatever resolves the step, the wrong checkbox is never
     checked."""
     url = site.add("todo.html", TODO)
@@ -78,7 +78,7 @@ def test_a_weak_first_discovery_is_never_acted_on(tab: Page, site: Site) -> None
 
 def test_discovery_refuses_a_pick_below_the_threshold(tab: Page, site: Site) -> None:
     """The rule on discovery itself: ``Toggle | check`` on a page whose one checkbox is
-    labelled "Mark all as complete" (HTML § 4.10.4: its name is its label) and whose id only
+    labelled "Mark all as complete" (HTML, "The label element": its name is its label) and whose id only
     contains the word. The pick scores 0.646 (css 0.80, x0.85 for an identifier of an element
     whose name says other words, x0.95 for a substring); the result names it with its score
     and says what would make the name unique, and no locator is given."""

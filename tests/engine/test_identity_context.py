@@ -35,7 +35,7 @@ V2 = """
 def test_the_same_name_in_another_landmark_is_not_the_recorded_element(
     tab: Page, site: Site
 ) -> None:
-    """WAI-ARIA 1.2 § 5.3.4 (landmark roles): ``banner`` (a page's header) and
+    """WAI-ARIA 1.2, "Landmark Roles": ``banner`` (a page's header) and
     ``contentinfo`` (its footer) are different regions of the page, so a control named
     "Settings" in the header is not the footer's "Settings" the step was recorded on. The
     cached locator's one match goes to healing, which may abstain; the header's button is

@@ -46,8 +46,8 @@ document.addEventListener('keydown', (e) => {
 
 
 def test_the_first_key_press_waits_for_a_loader_started_on_load(tab: Page) -> None:
-    """HTML's ``load`` event fires before what its handlers start fetching (HTML § 8.1.7,
-    "the end": the document's load is its own resources, not those requested from the
+    """HTML's ``load`` event fires before what its handlers start fetching (HTML, parsing's
+    "The end": the document's load is its own resources, not those requested from the
     handler): module loaders (RequireJS, SystemJS) and lazy bundles bind their handlers
     then. Playwright's ``keyboard.press`` goes to whatever listens at that moment, so the
     engine waits for the page as it does before a first click: the key is received."""

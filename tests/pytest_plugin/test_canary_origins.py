@@ -212,13 +212,15 @@ def _forms(secret: str) -> list[bytes]:
 
 def _blobs(root: Path) -> list[tuple[str, bytes]]:
     """Every file under ``root`` (zip archives member by member, the store as SQL), except
-    the sources and the private session folder."""
+    the sources, their bytecode and the private session folder."""
     out: list[tuple[str, bytes]] = []
     for path in (p for p in root.rglob("*") if p.is_file()):
         if path.suffix in (".db-wal", ".db-shm") or path.name in ("pacts-auth.yaml",):
             continue
         if path.name in ("conftest.py", "test_hand.py", "origins.req.yaml"):
             continue
+        if "__pycache__" in path.parts:
+            continue  # Python's bytecode of those sources (the test command writes bytecode)
         if ".pacts" in path.parts and "auth" in path.parts:
             continue  # the saved session itself: private, 0600
         if path.suffix == ".zip":

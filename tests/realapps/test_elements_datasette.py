@@ -18,7 +18,8 @@ from playwright.sync_api import Browser, Playwright
 from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import discover, to_playwright
 from pytest_pacts.discovery.inventory import annotate, grouped, list_elements
-from pytest_pacts.models.requirement import Action, Target
+from pytest_pacts.models.requirement import Action
+from pytest_pacts.planner.steps import parse_target
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
@@ -49,12 +50,7 @@ def test_elements_of_datasettes_table_page(corpus_browser: Browser, tmp_path: Pa
             assert "products" in grouped(elements)  # the page's heading
             for element in named:
                 assert element.text is not None
-                element_text, sep, region = element.text.rpartition("@")
-                target = (
-                    Target(element=element_text, region=region)
-                    if sep
-                    else Target(element=element.text)
-                )
+                target = parse_target(element.text)  # as a sheet's Element cell is read
                 result = discover(page, [(0, target, Action(element.action))])[0]
                 assert result.locator is not None, (element, result.unresolved)
                 box = to_playwright(page, result.locator).bounding_box()
