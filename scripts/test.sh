@@ -23,7 +23,7 @@ echo "== pytest"
 set +e
 # worksteal: a worker that runs out of tests takes some of the other's (the suite ends with
 # long whole-run tests: neither worker sits idle at the end while the other runs them)
-.venv/bin/pytest -n 2 --dist worksteal -p no:cacheprovider --durations=25 "$@"
+.venv/bin/pytest -n 4 --dist worksteal -p no:cacheprovider --durations=25 "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then
