@@ -74,6 +74,13 @@ class EvidenceRule:
                 return f"best score {best:.2f} is below the threshold {self.threshold:.2f}"
             case Evidence.CLOSE:
                 assert runner_up is not None
+                if runner_up > best:
+                    # the pick is the first strategy's (a stronger kind of name), the rival a
+                    # later one's: a rival that scores higher is no lead at all
+                    return (
+                        f"best {best:.2f} is outscored by another element at "
+                        f"{runner_up:.2f} (two candidates: refusing to guess)"
+                    )
                 return (
                     f"best {best:.2f} beats the runner-up {runner_up:.2f} by "
                     f"{self.lead(best, runner_up):.2f}, less than the margin {self.margin:.2f} "
