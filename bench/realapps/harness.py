@@ -54,20 +54,32 @@ def free_port() -> int:
 
 def ensure_venv(name: str, requirements: Sequence[str], python: str | None = None) -> Path:
     """A virtual environment ``<cache>/<name>`` with ``requirements`` installed (pip
-    specifiers, pinned by the caller). Made once; reinstalled only when the list changes."""
-    venv = cache_root() / name
+    specifiers, pinned by the caller). Made once; reinstalled only when the list changes.
+
+    Safe when several corpus runs ask for the same app at once: an exclusive lock on
+    ``<cache>/<name>.lock`` serialises them (before, two runs rebuilt the same environment
+    over each other and both were left broken). The stamp is written last, so a run killed
+    half-way leaves an environment that the next run rebuilds."""
+    import fcntl
+
+    root = cache_root()
+    venv = root / name
     stamp = venv / (".pacts-" + hashlib.sha256("\n".join(requirements).encode()).hexdigest()[:16])
     if stamp.exists():
         return venv
-    if venv.exists():
-        shutil.rmtree(venv)
-    subprocess.run([python or sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *requirements],
-        check=True,
-        timeout=1800,
-    )
-    stamp.touch()
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.exists():  # another run built it while this one waited
+            return venv
+        if venv.exists():
+            shutil.rmtree(venv)
+        subprocess.run([python or sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *requirements],
+            check=True,
+            timeout=1800,
+        )
+        stamp.touch()
     return venv
 
 
