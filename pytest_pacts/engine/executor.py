@@ -26,7 +26,7 @@ from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
 from pytest_pacts.engine.expectations import Checker, Subject, gone
 from pytest_pacts.engine.finder import Finder, Located
-from pytest_pacts.engine.gate import GateOutcome, run_gate
+from pytest_pacts.engine.gate import HEAL_PATIENCE_MS, GateOutcome, run_gate
 from pytest_pacts.engine.imagestep import run_image_step
 from pytest_pacts.engine.network import ResponseLog, lookup, mask_in, shown
 from pytest_pacts.engine.tracing import Tracer
@@ -119,8 +119,12 @@ class StepRunner:
         observer: ActionObserver | None = None,
         tracer: Tracer | None = None,
         responses: ResponseLog | None = None,
+        heals: bool = False,
     ) -> None:
         self.page = page
+        # a healer follows a failed step: a recorded locator's hidden or disabled element on
+        # a settled page goes to it before the step timeout (``run_gate``'s ``patience_ms``)
+        self.heals = heals
         self.observer = observer
         self.tracer = tracer  # the step traces (its gate reads the element's text too)
         self.finder = finder
@@ -550,6 +554,7 @@ class StepRunner:
             if located.failure is not None or located.state is None:
                 return located, None
             assert located.state.locator is not None
+            identity = _identity(step, located)
             gate = run_gate(
                 self.page,
                 located.state.locator,
@@ -558,10 +563,15 @@ class StepRunner:
                 timeout_ms=opts.step_timeout_ms,
                 settle_ms=settle_ms,
                 monitor=self.monitor,
-                identity=_identity(step, located),
+                identity=identity,
                 trace=self.tracer is not None,
                 keep=keep,
                 settle=settle,
+                patience_ms=(
+                    max(HEAL_PATIENCE_MS, opts.settle_timeout_ms)
+                    if self.heals and identity is not None and not step.action.observes
+                    else None
+                ),
             )
             stale = (
                 gate.failure is not None

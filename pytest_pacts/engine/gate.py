@@ -7,7 +7,12 @@ trip when the element is ready; the same code discovery snapshots, so both agree
 - *transient* states (not visible yet, disabled until the form is valid, animating,
   re-rendered) are re-checked until the step timeout: every check spends one or two
   animation frames measuring stability, so the loop polls on animation frames, never a
-  fixed sleep;
+  fixed sleep. A *recorded* locator (one checked against its fingerprint) is different
+  when healing can follow: on a settled page its hidden, disabled or detached element is
+  handed to healing after ``patience_ms`` (:data:`HEAL_PATIENCE_MS`), so the ladder tries
+  the recorded element's other locators before the step's whole timeout is spent waiting
+  (a newer release that keeps the old element hidden and shows another one); the ladder's
+  repair rung still waits the state out when nothing else is found;
 - *structural* states (matches nothing, matches several, covered by another element, the
   wrong kind of element, outside its scope) are re-checked only until the page has settled
   (and at least ``settle_timeout_ms``, 0 by default): on a loaded, quiet page a locator
@@ -39,6 +44,13 @@ from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.models.requirement import Action
 
 TRANSIENT: frozenset[GateCode] = frozenset({"not_visible", "disabled", "unstable", "detached"})
+
+# How long a recorded locator's hidden, disabled or detached element is waited for on a
+# settled page before healing gets to try (``run_gate``'s ``patience_ms``): as long as
+# ``relocate_element`` gives the recorded locator. A moving element is always waited out
+# (an animation ends by itself).
+HEAL_PATIENCE_MS = 1_500.0
+PATIENT: frozenset[GateCode] = TRANSIENT - {"unstable"}
 
 GATE_FAILURE: dict[GateCode, FailureType] = {
     "none": FailureType.NOT_UNIQUE,  # zero matches: gate point 1, "exactly one"
@@ -160,6 +172,7 @@ def run_gate(
     trace: bool = False,
     keep: str | None = None,
     settle: bool = False,
+    patience_ms: float | None = None,
 ) -> GateOutcome:
     """Check ``locator`` until it passes, or fail with the gate's reason (see module doc).
 
@@ -170,7 +183,10 @@ def run_gate(
     (``engine/tracing.py``) in the same round trips. ``keep``: the token under which the
     page keeps the element that passed (``check_actionable``). ``settle``: each check also
     observes whether the page is settled, watching the frames it takes when the page was not
-    known quiet (the executor's readiness; ``GateOutcome.settled``)."""
+    known quiet (the executor's readiness; ``GateOutcome.settled``). ``patience_ms``: a
+    hidden, disabled or detached element on a page seen settled fails after that long
+    rather than at the step timeout (a recorded locator that healing may replace; module
+    doc)."""
     start = now_ms()
     deadline = start + timeout_ms
     settle_after = start + min(settle_ms, timeout_ms)
@@ -224,11 +240,28 @@ def run_gate(
         if point is None:
             return GateOutcome(last, None, checks, observed)
         now = now_ms()
+        patient = False
         if now < deadline:
             if point.code in TRANSIENT:
+                patient = (
+                    patience_ms is not None
+                    and point.code in PATIENT
+                    and now - start >= patience_ms
+                    and settled_after_check(page, monitor, observed)
+                )
+                if not patient:
+                    continue
+            elif now < settle_after or not settled_after_check(page, monitor, observed):
                 continue
-            if now < settle_after or not settled_after_check(page, monitor, observed):
-                continue
-        return GateOutcome(
-            last, gate_failure(last, point, locator, step_index, now - start), checks
-        )
+        failure = gate_failure(last, point, locator, step_index, now - start)
+        if patient:
+            failure = failure.model_copy(
+                update={
+                    "evidence": (
+                        *failure.evidence,
+                        f"the page is settled: handed to healing after {now - start:.0f} ms, "
+                        "before the step timeout",
+                    )
+                }
+            )
+        return GateOutcome(last, failure, checks)

@@ -103,7 +103,7 @@ class Run:
         self.navigate = navigate
         self.runner = StepRunner(
             page, finder, resolver, options, monitor, base_url, observer=observer,
-            tracer=tracer, responses=responses,
+            tracer=tracer, responses=responses, heals=healer is not None,
         )  # fmt: skip
         self.index = 0
         self.progress: dict[int, StepProgress] = {}
