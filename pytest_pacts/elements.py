@@ -15,13 +15,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer, bounded
+from pytest_pacts.discovery import (
+    Discoverer,
+    UnrenderableLocator,
+    bounded,
+    check_actionable,
+    to_playwright,
+)
+from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung, StepState
 from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.executor import identity_of
-from pytest_pacts.engine.gate import run_gate
+from pytest_pacts.engine.gate import IN_PAGE_RULE, blocking_point, run_gate
 from pytest_pacts.engine.healing import (
     AlternateRung,
     HealingLadder,
@@ -90,6 +98,23 @@ class RelocatedElement:
 _GATE_MS = 1_500.0  # how long relocate_element re-checks the recorded locator
 
 
+def _still_there(page: Page, locator: Locator, action: Action, identity: dict[str, object]) -> bool:
+    """The recorded locator finds exactly the recorded element, actionable now: one round
+    trip, no animation frame and no listener on the page. "Stable" is not measured (as for a
+    heal candidate): Playwright checks it right before it acts on the element. Anything else
+    (no element, several, another one, hidden, disabled) is ``False``, and the caller's
+    gate, with its waits for a transient state and for a settled page, decides."""
+    try:
+        snapshot = check_actionable(
+            to_playwright(page, locator), action, in_shadow=locator.in_shadow,
+            identity=identity, still=False, rule=IN_PAGE_RULE,
+            frame=elements_frame(page, locator),
+        )  # fmt: skip
+    except (PlaywrightError, UnrenderableLocator):
+        return False
+    return snapshot.changed is None and blocking_point(snapshot, action) is None
+
+
 def relocate_element(
     page: Page,
     recorded: DiscoveryResult,
@@ -129,6 +154,16 @@ def relocate_element(
     options = EngineOptions(
         step_timeout_ms=timeout_ms, evidence=EvidenceRule(heal_threshold, heal_margin)
     )
+    identity = identity_of(step, recorded.fingerprint)
+    with bounded.budget(timeout_ms):
+        if _still_there(page, recorded.locator, action, identity):
+            return RelocatedElement(
+                locator=recorded.locator,
+                fingerprint=recorded.fingerprint,
+                moved=False,
+                rung=None,
+                reason="the recorded locator still finds the element, and it is actionable",
+            )
     monitor = EnvMonitor(page)
     try:
         with bounded.budget(timeout_ms):
@@ -142,7 +177,7 @@ def relocate_element(
                 timeout_ms=min(timeout_ms, _GATE_MS),
                 settle_ms=options.settle_timeout_ms,
                 monitor=monitor,
-                identity=identity_of(step, recorded.fingerprint),
+                identity=identity,
             )
             if checked.failure is None:
                 return RelocatedElement(

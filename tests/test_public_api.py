@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page
 
 import pytest_pacts
-from pytest_pacts.discovery import to_playwright
+from pytest_pacts.discovery import bounded, to_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -148,6 +148,36 @@ def test_relocate_element_keeps_moves_or_abstains(tab: Page) -> None:
     gone = pytest_pacts.relocate_element(tab, recorded)
     assert not gone.found and gone.locator is None and not gone.moved
     assert "not found again" in gone.reason
+
+
+def test_relocate_element_on_an_unchanged_page_is_one_page_call(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: the recorded locator checked, its identity included, in one round trip, with
+    no event listener attached to the page and no animation frame waited ("stable" is
+    Playwright's, right before it acts); the gate and the ladder only when it fails."""
+    tab.set_content(LOGIN)
+    recorded = pytest_pacts.discover_element(tab, "Log in@LoginForm")
+    calls: list[str] = []
+    real = bounded.call
+
+    def counted(target: object, what: str, *args: object, **kwargs: object) -> object:
+        calls.append(what)
+        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bounded, "call", counted)
+    subscribed: list[str] = []
+    monkeypatch.setattr(tab, "on", lambda event, _handler: subscribed.append(event))
+    same = pytest_pacts.relocate_element(tab, recorded)
+    assert same.found and not same.moved
+    assert calls == ["the in-page 'check' call"], calls
+    assert subscribed == []
+    # an element that is still there but another one now fails that check: the gate decides
+    tab.evaluate("() => { document.querySelector('#login').textContent = 'Delete account'; }")
+    calls.clear()
+    changed = pytest_pacts.relocate_element(tab, recorded)
+    assert not (changed.found and not changed.moved), changed.reason
+    assert len(calls) > 1 and subscribed
 
 
 def test_relocate_element_needs_a_recorded_element(tab: Page) -> None:
