@@ -37,10 +37,16 @@ from pytest_pacts.engine.healing import (
     SimilarityRung,
 )
 from pytest_pacts.engine.healing.region import RegionDriftRung
-from pytest_pacts.engine.waiting import READY_CAP_MS
+from pytest_pacts.engine.waiting import READY_CAP_MS, now_ms
 from pytest_pacts.models import Action, Plan, Requirement, SourceRef, Step, Target
 from pytest_pacts.models.evidence import DEFAULT_MARGIN, DEFAULT_THRESHOLD, EvidenceRule
-from pytest_pacts.models.locator import Candidate, DiscoveryResult, Fingerprint, Locator
+from pytest_pacts.models.locator import (
+    Candidate,
+    DiscoveryResult,
+    Fingerprint,
+    GateSnapshot,
+    Locator,
+)
 from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.planner.steps import parse_action, parse_target
 
@@ -98,21 +104,34 @@ class RelocatedElement:
 _GATE_MS = 1_500.0  # how long relocate_element re-checks the recorded locator
 
 
-def _still_there(page: Page, locator: Locator, action: Action, identity: dict[str, object]) -> bool:
-    """The recorded locator finds exactly the recorded element, actionable now: one round
-    trip, no animation frame and no listener on the page. "Stable" is not measured (as for a
-    heal candidate): Playwright checks it right before it acts on the element. Anything else
-    (no element, several, another one, hidden, disabled) is ``False``, and the caller's
-    gate, with its waits for a transient state and for a settled page, decides."""
+def _first_check(
+    page: Page, locator: Locator, action: Action, identity: dict[str, object]
+) -> tuple[GateSnapshot, float] | None:
+    """The recorded locator checked with its identity in one round trip, with no listener
+    on the page, and how long the round trip took; ``None`` when it could not be checked.
+    "Stable" is not measured (as for a heal candidate): Playwright checks it right before
+    it acts. A check that fails watches two animation frames in the page to tell whether
+    the page is settled (``observed_settled``), as the gate's own first check does."""
     try:
+        sent = now_ms()
         snapshot = check_actionable(
             to_playwright(page, locator), action, in_shadow=locator.in_shadow,
             identity=identity, still=False, rule=IN_PAGE_RULE,
             frame=elements_frame(page, locator),
         )  # fmt: skip
     except (PlaywrightError, UnrenderableLocator):
-        return False
+        return None
+    return snapshot, now_ms() - sent
+
+
+def _passes(snapshot: GateSnapshot, action: Action) -> bool:
     return snapshot.changed is None and blocking_point(snapshot, action) is None
+
+
+def _gate_may_reuse(snapshot: GateSnapshot) -> bool:
+    """A failing first check the gate can take as its own first: no element, several, or
+    another element than the recorded one (a check measuring "stable" finds the same)."""
+    return snapshot.count != 1 or snapshot.changed is not None
 
 
 def relocate_element(
@@ -156,7 +175,8 @@ def relocate_element(
     )
     identity = identity_of(step, recorded.fingerprint)
     with bounded.budget(timeout_ms):
-        if _still_there(page, recorded.locator, action, identity):
+        first = _first_check(page, recorded.locator, action, identity)
+        if first is not None and _passes(first[0], action):
             return RelocatedElement(
                 locator=recorded.locator,
                 fingerprint=recorded.fingerprint,
@@ -164,7 +184,8 @@ def relocate_element(
                 rung=None,
                 reason="the recorded locator still finds the element, and it is actionable",
             )
-    monitor = EnvMonitor(page)
+    # no listener on the page: this call only reads it, for a moment (EnvMonitor)
+    monitor = EnvMonitor(page, listen=False)
     try:
         with bounded.budget(timeout_ms):
             checked = run_gate(
@@ -178,6 +199,7 @@ def relocate_element(
                 settle_ms=options.settle_timeout_ms,
                 monitor=monitor,
                 identity=identity,
+                first=first if first is not None and _gate_may_reuse(first[0]) else None,
             )
             if checked.failure is None:
                 return RelocatedElement(

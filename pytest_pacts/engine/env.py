@@ -89,7 +89,12 @@ class EnvEvent:
 
 @dataclass
 class EnvMonitor:
-    """Records environment events on ``page`` as they happen (listeners are synchronous)."""
+    """Records environment events on ``page`` as they happen (listeners are synchronous).
+
+    ``listen=False``: no listener at all (each one Playwright subscribes to costs a round
+    trip to attach and one to detach): a monitor for a short read of a page that is already
+    loaded (``relocate_element``), which sees no request, navigation or crash and so is
+    never ``busy``; the page's own change watch still tells whether it is settled."""
 
     page: Page
     events: list[EnvEvent] = field(default_factory=list)
@@ -116,9 +121,12 @@ class EnvMonitor:
     # nothing about its answer to the action, which may still be on its way (a render
     # scheduled for the next frame)
     acted_at: float = field(default_factory=lambda: time.time() * 1000.0)
+    listen: bool = True
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
+        if not self.listen:
+            return
         self.page.on("load", self._on_load)
         self.page.on("framenavigated", self._on_frame_navigated)
         self.page.on("crash", self._on_crash)
@@ -130,6 +138,8 @@ class EnvMonitor:
         bounded.watch_navigation(self.page, lambda: self.navigating)
 
     def detach(self) -> None:
+        if not self.listen:
+            return
         bounded.watch_navigation(self.page, None)
         for event, handler in (
             ("load", self._on_load),

@@ -159,6 +159,30 @@ def observed_settled(snapshot: GateSnapshot, round_trip_ms: float) -> bool | Non
     return snapshot.settled
 
 
+def _check(
+    page: Page,
+    locator: Locator,
+    action: Action,
+    identity: Mapping[str, object] | None,
+    trace: bool,
+    keep: str | None,
+    monitor: EnvMonitor,
+    settle: bool,
+) -> tuple[GateSnapshot, bool | None]:
+    """One check of the gate's loop, and what it observed of the page being settled."""
+    # The rendered chain already starts at the region's container (and the frame), so
+    # whatever it matches is inside them: the region need not be resolved again (two round
+    # trips saved); "scoped" still checks the shadow-root expectation.
+    target = to_playwright(page, locator)
+    sent = now_ms()
+    snapshot = check_actionable(
+        target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace,
+        keep=keep, since=monitor.acted_at, rule=IN_PAGE_RULE,
+        frame=elements_frame(page, locator), settle=settle,
+    )  # fmt: skip
+    return snapshot, observed_settled(snapshot, now_ms() - sent)
+
+
 def run_gate(
     page: Page,
     locator: Locator,
@@ -173,6 +197,7 @@ def run_gate(
     keep: str | None = None,
     settle: bool = False,
     patience_ms: float | None = None,
+    first: tuple[GateSnapshot, float] | None = None,
 ) -> GateOutcome:
     """Check ``locator`` until it passes, or fail with the gate's reason (see module doc).
 
@@ -186,7 +211,8 @@ def run_gate(
     known quiet (the executor's readiness; ``GateOutcome.settled``). ``patience_ms``: a
     hidden, disabled or detached element on a page seen settled fails after that long
     rather than at the step timeout (a recorded locator that healing may replace; module
-    doc)."""
+    doc). ``first``: a check the caller has just made with the same arguments (and no
+    ``since``), with its round trip in ms: used as this loop's first check, not sent again."""
     start = now_ms()
     deadline = start + timeout_ms
     settle_after = start + min(settle_ms, timeout_ms)
@@ -194,33 +220,30 @@ def run_gate(
     last: GateSnapshot | None = None
     while True:
         checks += 1
-        try:
-            # The rendered chain already starts at the region's container (and the frame), so
-            # whatever it matches is inside them: the region need not be resolved again (two
-            # round trips saved); "scoped" still checks the shadow-root expectation.
-            target = to_playwright(page, locator)
-            sent = now_ms()
-            last = check_actionable(
-                target, action, in_shadow=locator.in_shadow, identity=identity, trace=trace,
-                keep=keep, since=monitor.acted_at, rule=IN_PAGE_RULE,
-                frame=elements_frame(page, locator), settle=settle,
-            )  # fmt: skip
-            observed = observed_settled(last, now_ms() - sent)
-        except UnrenderableLocator as exc:
-            failure = Failure(
-                type=FailureType.NOT_UNIQUE,
-                message=f"the locator {locator.describe()} cannot be rendered: {exc}",
-                step_index=step_index,
-            )
-            return GateOutcome(None, failure, checks)
-        except PlaywrightError as exc:
-            text = str(exc)
-            navigating = "context was destroyed" in text or "navigat" in text
-            if navigating and now_ms() < deadline:
-                continue  # the page is being replaced under us: check the new one
-            return GateOutcome(
-                last, classify_error(exc, "checking the element", step_index), checks
-            )
+        if first is not None:
+            last, took_ms = first
+            first = None
+            observed = observed_settled(last, took_ms)
+        else:
+            try:
+                last, observed = _check(
+                    page, locator, action, identity, trace, keep, monitor, settle
+                )
+            except UnrenderableLocator as exc:
+                failure = Failure(
+                    type=FailureType.NOT_UNIQUE,
+                    message=f"the locator {locator.describe()} cannot be rendered: {exc}",
+                    step_index=step_index,
+                )
+                return GateOutcome(None, failure, checks)
+            except PlaywrightError as exc:
+                text = str(exc)
+                navigating = "context was destroyed" in text or "navigat" in text
+                if navigating and now_ms() < deadline:
+                    continue  # the page is being replaced under us: check the new one
+                return GateOutcome(
+                    last, classify_error(exc, "checking the element", step_index), checks
+                )
         if last.changed is not None and last.count == 1:
             now = now_ms()
             quiet = settled_after_check(page, monitor, observed)
