@@ -71,6 +71,8 @@ class Tool:
 
 TOOLS = (
     Tool("pytest-pacts", "pacts_driver.py"),
+    # the library API (relocate_element), as a hand-written Playwright test calls it
+    Tool("pacts-api", "pacts_api_driver.py"),
     Tool("pytest-breadcrumb", "breadcrumb_driver.py", ("pytest-breadcrumb==0.1.0a2", PLAYWRIGHT)),
     Tool("mendwright", "mendwright_driver.py", ("mendwright==0.9.0", PLAYWRIGHT)),
     # healix asks for logquill>=1.0, but logquill 2.0 dropped logquill.levels, which it imports
@@ -213,16 +215,41 @@ def verdict(pair: dict[str, Any], result: dict[str, Any] | None) -> str:
     return "correct" if result["is_truth"] else "wrong"
 
 
+def merged(results: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """One tool's runs as one: the first run's answers, each pair's time the median over
+    the runs; an answer that differs between runs is said so in its detail."""
+    out: dict[str, dict[str, Any]] = {}
+    for pid, first in results[0].items():
+        seen = [r[pid] for r in results if pid in r]
+        times = [a["ms"] for a in seen if a.get("ms") is not None]
+        answer = {**first, "ms": statistics.median(times) if times else None}
+        if len({(a.get("answered"), a.get("count"), a.get("is_truth")) for a in seen}) > 1:
+            answer["detail"] = answer.get("detail", "") + " | the answer differed between runs"
+        out[pid] = answer
+    return out
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, -(-9 * len(ordered) // 10) - 1)]
+
+
 def table(rows: list[tuple[str, list[dict[str, Any]]]], title: str) -> list[str]:
-    head = "{:<20}{:>7}{:>9}{:>7}{:>11}{:>9}{:>8}{:>12}"
+    head = "{:<20}{:>7}{:>9}{:>7}{:>11}{:>9}{:>8}{:>12}{:>9}{:>8}"
     out = [f"\n{title}", head.format("tool", "pairs", "correct", "wrong", "abstained",
-                                     "record✗", "error", "median ms")]  # fmt: skip
+                                     "record✗", "error", "median ms", "p90 ms",
+                                     "calls")]  # fmt: skip
     for name, answers in rows:
         c = Counter(a["verdict"] for a in answers)
         times = [a["ms"] for a in answers if a.get("ms") is not None]
         median = f"{statistics.median(times):.1f}" if times else "-"
+        tail = f"{p90(times):.1f}" if times else "-"
+        # page calls per relocation (median), for a driver that counts them
+        counted = [a["calls"] for a in answers if a.get("calls") is not None]
+        calls = f"{statistics.median(counted):.0f}" if counted else "-"
         out.append(head.format(name, len(answers), c["correct"], c["wrong"], c["abstained"],
-                               c["record_failed"], c["error"], median))  # fmt: skip
+                               c["record_failed"], c["error"], median, tail,
+                               calls))  # fmt: skip
     return out
 
 
@@ -237,6 +264,11 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--json", type=Path, default=None, help="default: <cases>/peers.json")
     parser.add_argument("--limit", type=int, default=0, help="at most N pairs (0: all)")
+    parser.add_argument(
+        "--repeat", type=int, default=1,
+        help="run the tools N times, in turn and in alternating order; each pair's time is "
+        "its median over the runs (on a loaded machine)",
+    )  # fmt: skip
     args = parser.parse_args()
     cases_dir = args.cases.resolve()
     apps = set(filter(None, args.apps.split(","))) or None
@@ -255,9 +287,13 @@ def main() -> None:
               f"snapshot, e.g. {unusable[0]['id']}: {unusable[0]['unusable']}")  # fmt: skip
     wanted = [t for t in TOOLS if t.name in args.tools.split(",")]
     per_tool: dict[str, dict[str, dict[str, Any]]] = {}
-    for tool in wanted:
-        print(f"running {tool.name} on {len(pairs)} pairs ...", flush=True)
-        per_tool[tool.name] = run_tool(tool, pairs)
+    runs: dict[str, list[dict[str, dict[str, Any]]]] = {t.name: [] for t in wanted}
+    for turn in range(max(1, args.repeat)):
+        for tool in wanted if turn % 2 == 0 else wanted[::-1]:
+            print(f"running {tool.name} on {len(pairs)} pairs ...", flush=True)
+            runs[tool.name].append(run_tool(tool, pairs))
+    for name, results in runs.items():
+        per_tool[name] = merged(results)
     records = []
     for pair in pairs:
         answers = {}

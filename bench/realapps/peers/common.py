@@ -196,6 +196,10 @@ def serve(record: Record, relocate: Relocate, prepare: Prepare | None = None) ->
                     answer, detail = None, f"raised {type(exc).__name__}: {_line(exc)}"
                 out["ms"] = (time.perf_counter() - started) * 1000
                 out["detail"] = detail
+                # a driver that counts its page calls leaves the count on its function
+                calls = getattr(relocate, "calls", None)
+                if calls is not None:
+                    out["calls"] = calls
                 judge(page, answer, job["new"]["truth"], out)
             except Exception as exc:
                 out["detail"] += f" | driver error {type(exc).__name__}: {_line(exc)}"

@@ -1,0 +1,67 @@
+"""pytest-pacts through its library API, as a hand-written Playwright test calls it.
+
+Record: ``discover_element(page, "Element@Region", action)`` on the old page; it must single
+out the ground-truth element (checked by identity), else the case is a record failure.
+Relocate: ``relocate_element(page, recorded)`` on the new page (the recorded locator
+checked with its identity in one page call; when that fails, the gate and the healing
+ladder's relocating rungs under the evidence rule); the answer is the locator it returns,
+an abstention none. Each answer also reports how many page calls the relocation made
+(``bounded.call``: every call into a page goes through it), a count that does not depend
+on how loaded the machine is.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import IS_MARKED_JS, MARK_JS, UNMARK_JS, RecordFailed, serve
+
+from pytest_pacts.discovery import bounded, to_playwright
+from pytest_pacts.elements import discover_element, relocate_element
+from pytest_pacts.models.locator import DiscoveryResult
+
+_calls = [0]
+_real_call = bounded.call
+
+
+def _counted(target: Any, what: str, *args: Any, **kwargs: Any) -> Any:
+    _calls[0] += 1
+    return _real_call(target, what, *args, **kwargs)
+
+
+bounded.call = _counted  # type: ignore[assignment]
+
+
+def record(page: Any, case: dict[str, Any]) -> DiscoveryResult:
+    words = case["element"] + (f"@{case['region']}" if case.get("region") else "")
+    found = discover_element(page, words, case["action"])
+    if found.locator is None or found.fingerprint is None:
+        why = found.unresolved.reason if found.unresolved is not None else "no locator"
+        raise RecordFailed(f"discovery singled out no element ({why})")
+    page.locator(case["truth"]).evaluate(MARK_JS)
+    target = to_playwright(page, found.locator)
+    same = target.count() == 1 and bool(target.evaluate(IS_MARKED_JS))
+    page.evaluate(UNMARK_JS)
+    if not same:
+        raise RecordFailed(f"discovery picked another element: {found.locator.describe()}")
+    return found
+
+
+def relocate(page: Any, case: dict[str, Any], recorded: DiscoveryResult) -> tuple[Any, str]:
+    _calls[0] = 0
+    try:
+        found = relocate_element(page, recorded)
+    finally:
+        relocate.calls = _calls[0]  # type: ignore[attr-defined]
+    if found.locator is None:
+        return None, f"abstained: {found.reason[-240:]}"
+    how = found.rung.value if found.rung is not None else "the recorded locator"
+    return to_playwright(page, found.locator), f"{how}: {found.locator.describe()}"
+
+
+if __name__ == "__main__":
+    serve(record, relocate)
