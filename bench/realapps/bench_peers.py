@@ -61,6 +61,7 @@ class Tool:
     name: str
     driver: str
     requirements: tuple[str, ...] = ()  # empty: the project's own venv
+    source: str = ""  # another checkout of pytest-pacts to import (``--baseline``)
 
     def python(self) -> str:
         if not self.requirements:
@@ -178,6 +179,8 @@ def run_tool(tool: Tool, pairs: list[dict[str, Any]]) -> dict[str, dict[str, Any
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PLAYWRIGHT_BROWSERS_PATH")
     env = {k: os.environ[k] for k in keep if k in os.environ}  # no model keys, no proxies
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if tool.source:
+        env["PYTHONPATH"] = tool.source  # ahead of the editable install of this checkout
     with tempfile.TemporaryDirectory(prefix=f"peers-{tool.name}-") as cwd:
         proc = subprocess.run(
             [python, str(PEERS_DIR / tool.driver)],
@@ -269,6 +272,11 @@ def main() -> None:
         help="run the tools N times, in turn and in alternating order; each pair's time is "
         "its median over the runs (on a loaded machine)",
     )  # fmt: skip
+    parser.add_argument(
+        "--baseline", type=Path, default=None,
+        help="another checkout of pytest-pacts (e.g. `git worktree add` or `git archive` of "
+        "main): its relocate_element runs as tool 'pacts-api@baseline', beside this one",
+    )  # fmt: skip
     args = parser.parse_args()
     cases_dir = args.cases.resolve()
     apps = set(filter(None, args.apps.split(","))) or None
@@ -286,6 +294,11 @@ def main() -> None:
         print(f"left out {len(unusable)} pairs whose truth selector does not resolve on the "
               f"snapshot, e.g. {unusable[0]['id']}: {unusable[0]['unusable']}")  # fmt: skip
     wanted = [t for t in TOOLS if t.name in args.tools.split(",")]
+    if args.baseline is not None:
+        base = Tool(
+            "pacts-api@baseline", "pacts_api_driver.py", source=str(args.baseline.resolve())
+        )
+        wanted.insert(0, base)
     per_tool: dict[str, dict[str, dict[str, Any]]] = {}
     runs: dict[str, list[dict[str, dict[str, Any]]]] = {t.name: [] for t in wanted}
     for turn in range(max(1, args.repeat)):
