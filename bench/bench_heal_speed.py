@@ -124,6 +124,12 @@ class Healed:
     rungs: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     verdicts: set[str] = field(default_factory=set)
     keys: set[tuple[int, str, int]] = field(default_factory=set)  # (round, req_id, step)
+    # the first accepted heal of each requirement's run (a fresh context and page: issue 40's
+    # "first heal of a run") and the later ones, relocation ms; and which healed steps
+    # were a run's first (round, req_id, step)
+    first_ms: list[float] = field(default_factory=list)
+    later_ms: list[float] = field(default_factory=list)
+    first_keys: set[tuple[int, str, int]] = field(default_factory=set)
 
 
 class Bench:
@@ -352,6 +358,7 @@ def main() -> int:
                     b = suite(bench, plans, "v2", drifted, f"b{r}")
                     for record in b:
                         healed.verdicts.add(f"{record.req_id}:{record.verdict}")
+                        first = True
                         for step in record.steps:
                             if step.status == "healed":
                                 healed.keys.add((r, record.req_id, step.index))
@@ -359,6 +366,11 @@ def main() -> int:
                                 if heal.accepted:
                                     healed.relocation_ms.append(heal.duration_ms)
                                     healed.rungs[heal.rung.value] += 1
+                                    into = healed.first_ms if first else healed.later_ms
+                                    into.append(heal.duration_ms)
+                                    if first:
+                                        healed.first_keys.add((r, record.req_id, step.index))
+                                    first = False
                 print(f"round {r + 1}: clean {clean.suite_wall[-1]:.1f} s, "
                       f"drifted {drifted.suite_wall[-1]:.1f} s")  # fmt: skip
             if profile is not None:  # a pass of its own: the profiler's cost is not measured
@@ -377,6 +389,13 @@ def main() -> int:
         a_ms, b_ms = clean.steps[(req_id, index)][r], drifted.steps[(req_id, index)][r]
         healed.step_ms.append(b_ms - a_ms)
     heals = len(healed.relocation_ms)
+    first_steps = [
+        drifted.steps[(q, i)][r] - clean.steps[(q, i)][r] for r, q, i in healed.first_keys
+    ]
+    later_steps = [
+        drifted.steps[(q, i)][r] - clean.steps[(q, i)][r]
+        for r, q, i in healed.keys - healed.first_keys
+    ]
     print(f"\nverdicts on v2: {sorted(healed.verdicts)}")
     print(f"accepted heals by rung: {dict(healed.rungs)}")
     print(
@@ -406,6 +425,13 @@ def main() -> int:
         f"(clean {median(clean.suite_wall):.1f} s, drifted {median(drifted.suite_wall):.1f} s), "
         f"CPU {median(cpu):.2f}x (clean {median(clean.suite_cpu):.1f} s, drifted "
         f"{median(drifted.suite_cpu):.1f} s); target ≤ 1.5x, stretch 1.2x"
+    )
+    print(
+        f"(d) the first heal of each run (a new context) against the later ones: relocation "
+        f"median {median(healed.first_ms):.1f} ms ({len(healed.first_ms)}) against "
+        f"{median(healed.later_ms):.1f} ms ({len(healed.later_ms)}); healed step "
+        f"{median(first_steps):+.0f} ms against {median(later_steps):+.0f} ms over the same "
+        "step with a good locator (target: the first within 200 ms of a later one)"
     )
     if calls is not None:
         calls.report()

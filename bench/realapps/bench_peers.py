@@ -1,7 +1,15 @@
 """Peers side by side, element level: record on the old version's page, relocate on the new.
 
 Run: ``.venv/bin/python bench/realapps/bench_peers.py [--cases DIR] [--tools a,b]
-[--apps a,b] [--split dev|heldout|all] [--json PATH] [--limit N]``.
+[--apps a,b] [--split dev|heldout|all] [--json PATH] [--limit N] [--repeat N]
+[--baseline DIR]``.
+
+Two pytest-pacts tools: ``pytest-pacts`` relocates as a run does (the gate on the cached
+locator, then healing rounds), ``pacts-api`` as a hand-written test calls the library
+(``relocate_element``; it also reports its page calls per relocation, a count the load does
+not change). ``--baseline DIR`` adds ``pacts-api@baseline``: the same call imported from
+another checkout (``git archive main pytest_pacts | tar -x -C DIR``), in the same run.
+``--repeat N`` runs the tools N times in alternating order, each pair's time the median.
 
 Cases are the ``cases.jsonl`` lines under ``--cases`` (default ``bench/realapps/out``, where
 ``run_corpus.py`` and ``demo_cases.py`` write them): ``<app>/<version>/cases.jsonl``. The
