@@ -6,8 +6,9 @@ Run: ``.venv/bin/python bench/realapps/bench_peers.py [--cases DIR] [--tools a,b
 
 Two pytest-pacts tools: ``pytest-pacts`` relocates as a run does (the gate on the cached
 locator, then healing rounds), ``pacts-api`` as a hand-written test calls the library
-(``relocate_element``; it also reports its page calls per relocation, a count the load does
-not change). ``--baseline DIR`` adds ``pacts-api@baseline``: the same call imported from
+(``relocate_element``; it also reports the messages it sends to Playwright's driver per
+relocation, "calls": round trips, a count the load does not change). ``--baseline DIR``
+adds ``pacts-api@baseline``: the same call imported from
 another checkout (``git archive main pytest_pacts | tar -x -C DIR``), in the same run.
 ``--repeat N`` runs the tools N times in alternating order, each pair's time the median.
 
@@ -255,7 +256,7 @@ def table(rows: list[tuple[str, list[dict[str, Any]]]], title: str) -> list[str]
         times = [a["ms"] for a in answers if a.get("ms") is not None]
         median = f"{statistics.median(times):.1f}" if times else "-"
         tail = f"{p90(times):.1f}" if times else "-"
-        # page calls per relocation (median), for a driver that counts them
+        # messages to Playwright's driver per relocation (median), for a driver that counts them
         counted = [a["calls"] for a in answers if a.get("calls") is not None]
         calls = f"{statistics.median(counted):.0f}" if counted else "-"
         out.append(head.format(name, len(answers), c["correct"], c["wrong"], c["abstained"],

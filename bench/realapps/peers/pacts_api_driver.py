@@ -5,9 +5,9 @@ out the ground-truth element (checked by identity), else the case is a record fa
 Relocate: ``relocate_element(page, recorded)`` on the new page (the recorded locator
 checked with its identity in one page call; when that fails, the gate and the healing
 ladder's relocating rungs under the evidence rule); the answer is the locator it returns,
-an abstention none. Each answer also reports how many page calls the relocation made
-(``bounded.call``: every call into a page goes through it), a count that does not depend
-on how loaded the machine is.
+an abstention none. Each answer also reports how many messages the relocation sent to
+Playwright's driver (page calls, selector counts, event subscriptions, init scripts: each one
+a round trip), a count that does not depend on how loaded the machine is.
 """
 
 from __future__ import annotations
@@ -19,21 +19,22 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import IS_MARKED_JS, MARK_JS, UNMARK_JS, RecordFailed, serve
+from playwright._impl.connection import Connection
 
-from pytest_pacts.discovery import bounded, to_playwright
+from pytest_pacts.discovery import to_playwright
 from pytest_pacts.elements import discover_element, relocate_element
 from pytest_pacts.models.locator import DiscoveryResult
 
 _calls = [0]
-_real_call = bounded.call
+_real_send = Connection.send_message_to_server
 
 
-def _counted(target: Any, what: str, *args: Any, **kwargs: Any) -> Any:
+def _counted(self: Any, *args: Any, **kwargs: Any) -> Any:
     _calls[0] += 1
-    return _real_call(target, what, *args, **kwargs)
+    return _real_send(self, *args, **kwargs)
 
 
-bounded.call = _counted  # type: ignore[assignment]
+Connection.send_message_to_server = _counted  # type: ignore[method-assign]
 
 
 def record(page: Any, case: dict[str, Any]) -> DiscoveryResult:
