@@ -27,7 +27,7 @@ from pytest_pacts.discovery import (
 )
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung, StepState
-from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.env import EnvMonitor, watch_changes
 from pytest_pacts.engine.executor import identity_of
 from pytest_pacts.engine.gate import IN_PAGE_RULE, blocking_point, run_gate
 from pytest_pacts.engine.healing import (
@@ -71,6 +71,9 @@ def discover_element(
     """
     target = parse_target(element)
     verb = parse_action(action)
+    # the page's next documents get the in-page API from their first moment (an init
+    # script, once per page): a later relocate_element there is one round trip, not two
+    watch_changes(page)
     with bounded.budget(timeout_ms):
         return Discoverer().discover(page, [(0, target, verb)])[0]
 

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page
@@ -157,8 +158,13 @@ def test_relocate_element_on_an_unchanged_page_is_one_page_call(
     no animation frame waited ("stable" is Playwright's, right before it acts); the gate and
     the ladder only when it fails. No event listener is attached to the page either way
     (each costs two round trips to Playwright's driver)."""
-    tab.set_content(LOGIN)
+    page_url = "data:text/html," + quote(LOGIN)
+    tab.goto(page_url)
     recorded = pytest_pacts.discover_element(tab, "Log in@LoginForm")
+    # a new document of the same page (the next release): discover_element left the
+    # in-page API to its next documents, so the check is not sent twice (not installed, then
+    # with the API's source)
+    tab.goto(page_url)
     calls: list[str] = []
     real = bounded.call
 
