@@ -15,20 +15,26 @@ that step runs, on the page state it will actually meet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer, suggest_names
+from pytest_pacts.discovery import (
+    Discoverer,
+    UnrenderableLocator,
+    check_locator,
+    suggest_names,
+    to_playwright,
+)
 from pytest_pacts.discovery.planning import binds_ahead, may_leave_page, same_page
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.surfaces import special_surface
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
-from pytest_pacts.models.locator import DiscoveryResult, Locator
+from pytest_pacts.models.locator import DiscoveryResult, Locator, Opener
 from pytest_pacts.models.outcome import Failure, FailureType
 
 # A step that nothing on the page matches (or whose region the page does not mention)
@@ -37,6 +43,9 @@ from pytest_pacts.models.outcome import Failure, FailureType
 # a single-page app fetches a list's rows a moment after its frame, with quiet gaps between
 # the requests.
 QUIET_MS = 1_000.0
+# The click on a control that opens a hidden element's menu or tab: it passed the gate a
+# moment before, so it is not waited on for long.
+OPEN_TIMEOUT_MS = 5_000.0
 
 OnDiscovered = Callable[[int, DiscoveryResult], None]
 
@@ -125,6 +134,7 @@ class Finder:
         # change while waiting below moves it); a page quiet for QUIET_MS already is not
         # waited on again
         changed_at = min(start, self.monitor.active_at * 1000.0)
+        opened: list[str] = []  # the menus, tabs or sections this step opened (its notes)
         while True:
             pending = self._pending(index) if last is None else [index]
             try:
@@ -148,8 +158,23 @@ class Finder:
                     self._adopt(i, result, "discovery")
                 leaving = leaving or may_leave_page(self.plan.steps[i], result)
             if last.locator is not None:
+                if opened:
+                    # found behind a control the step opened: not cached, since the next run
+                    # meets it closed again and opens it again the same way
+                    notes = (*opened, *last.notes)
+                    last = last.model_copy(update={"notes": notes})
+                    return Located(self._adopt(index, last, "discovery"), None, "discovery")
                 self._report(index, last)
                 return Located(self._adopt(index, last, "discovery"), None, "discovery")
+            if last.unresolved is not None and last.unresolved.opener_choices:
+                break  # several controls could open it: nothing is guessed
+            if last.unresolved is not None and last.unresolved.openers and not opened:
+                done = open_hidden(self.page, self.plan.steps[index], last.unresolved.openers)
+                if done is None:
+                    break
+                opened.extend(done)
+                changed_at = now_ms()
+                continue
             now = now_ms()
             if now >= deadline:
                 break
@@ -194,6 +219,10 @@ class Finder:
                 return Located(None, region_not_found(step, failure, wide_count), "")
             # a close visible name ("did you mean ...?") explains it better than a chart
             failure = special_surface(self.page, failure, step, misspelt=bool(suggestions))
+        elif last is not None and last.unresolved is not None and last.unresolved.opener_choices:
+            failure = failure.model_copy(
+                update={"type": FailureType.AMBIGUOUS, "message": last.unresolved.message}
+            )
         elif (
             last is not None
             and last.unresolved is not None
@@ -271,6 +300,29 @@ class Finder:
         return self.discoverer.discover(self.page, [(0, target, action)])[0]
 
 
+def open_hidden(page: Page, step: Step, openers: Sequence[Opener]) -> list[str] | None:
+    """Click the controls that show a step's hidden element (a closed menu, a tab panel,
+    docs/user-guide.md "Menus, tabs and disclosures"), outermost first, each checked by the
+    gate first and waited on for the page's answer. The notes saying what was opened, or
+    ``None`` when one of them cannot be clicked now (nothing more is clicked)."""
+    notes: list[str] = []
+    what = step.target.element if step.target else "the element"
+    for opener in openers:
+        try:
+            gate = check_locator(page, opener.locator, Action.CLICK)
+            if gate.failed is not None:
+                return None
+            to_playwright(page, opener.locator).click(timeout=OPEN_TIMEOUT_MS)
+        except (PlaywrightError, UnrenderableLocator):
+            return None
+        wait_for_change(page)
+        notes.append(
+            f'"{what}" was hidden: opened {opener.description} first ({opener.relation}, '
+            f"{opener.locator.describe()})"
+        )
+    return notes
+
+
 def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:
     target = step.target.key if step.target else "?"
     if result is None or result.unresolved is None:
@@ -283,6 +335,10 @@ def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: flo
         message = f'"{target}" is ambiguous: {unresolved.message}'
     elif unresolved.candidates:  # a match too weak for the evidence rule
         message = f"no element matches well enough: {unresolved.message}"
+    elif not unresolved.message.startswith("no element matches"):
+        # explained by the scan: only a heading says the words, or the element is hidden
+        # and no control evidently opens it
+        message = unresolved.message
     else:
         message = f'no element matches "{target}" for {step.action.value} (count=0)'
     return Failure(
@@ -323,7 +379,8 @@ def not_found(step: Step, failure: Failure, suggestions: list[str]) -> Failure:
     closest visible names ("did you mean 'Shopping Cart'?")."""
     target = step.target.key if step.target else "?"
     message = f'no element on the page matches "{target}" for {step.action.value}'
-    if failure.candidates:  # one matched, too weakly for the evidence rule
+    if failure.candidates or not failure.message.startswith("no element matches"):
+        # one matched too weakly for the evidence rule, or the scan said why none did
         message = failure.message
     evidence = list(failure.evidence)
     if suggestions:
