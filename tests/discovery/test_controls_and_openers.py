@@ -180,3 +180,30 @@ def test_an_open_toggle_is_never_clicked_again(tab: Page) -> None:
     result = find(tab, "Archive")
     assert result.unresolved is not None and not result.unresolved.openers
     assert "no control evidently opens it" in result.unresolved.message
+
+
+def test_a_menu_drawn_faded_out_is_hidden_and_its_bootstrap_toggle_opens_it(tab: Page) -> None:
+    """A closed drop-up drawn with ``opacity: 0`` (a CMS admin's "Publish" menu) shows a
+    person nothing, though Playwright counts it visible; Bootstrap's documented dropdown
+    markup names its toggle by the ``dropdown-toggle`` class (no ARIA on it)."""
+    tab.set_content(
+        '<div class="dropdown dropup"><button id="save">Save draft</button>'
+        '<div class="dropdown-toggle" id="arrow">▲</div>'
+        '<ul style="opacity:0;position:absolute"><li><button id="pub">Publish</button></li></ul>'
+        "</div>"
+    )
+    assert _opener_ids(tab, "Publish") == ["arrow"]
+
+
+def test_the_hidden_item_with_the_words_beats_the_toggle_whose_name_holds_them(
+    tab: Page,
+) -> None:
+    """"Account" is the account menu's item, not its toggle "Edit your account" (an APG
+    menu button): the toggle is opened, then the item is the step's element."""
+    tab.set_content(
+        '<div><button id="t" aria-label="Edit your account" aria-haspopup="menu"'
+        ' aria-expanded="false">admin</button>'
+        '<ul hidden><li><a id="acc" href="#account">Account</a></li>'
+        '<li><a href="#logout">Log out</a></li></ul></div>'
+    )
+    assert _opener_ids(tab, "Account") == ["t"]

@@ -524,6 +524,20 @@ function makeResolver(dom, elements, strategies, regions, args) {
     goneCache.set(el, out);
     return out;
   }
+  // Inside a transparent container (``opacity: 0`` on an ancestor): a closed menu drawn
+  // faded out (Wagtail 5.2's drop-up, a CSS fade-in menu). A person sees nothing there,
+  // though Playwright counts it visible. The element's own opacity is left alone: a custom
+  // checkbox or file input is a transparent control under what draws it.
+  const fadedCache = new Map();
+  function fadedOut(el, self = false) {
+    const key = self ? el : parentOf(el);
+    if (!key || key.tagName === 'BODY' || key.tagName === 'HTML') return false;
+    if (fadedCache.has(key)) return fadedCache.get(key);
+    const out = getComputedStyle(key).opacity === '0' || fadedOut(key);
+    fadedCache.set(key, out);
+    return out;
+  }
+  const concealed = (e) => dom.isHidden(e) || fadedOut(e);
   // A checkbox or radio hidden under the label that draws it (the label takes the click).
   function drawnByLabel(el) {
     return el.tagName === 'INPUT' && ['checkbox', 'radio'].includes(inputType(el))
@@ -760,6 +774,27 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const hits = [];
     let hiddenMatches = 0;
     let hiddenEls = [];  // the hidden elements the best stage matched (menus, tabs: openerOf)
+    let hiddenStage = -1;
+    let stageNow = 0;
+    // The hidden elements' evident opener as this step's answer ("none", with the controls
+    // to open): a hidden element a better level names (the menu item "Account" itself) is
+    // what the words mean, not a visible control whose name only holds them (the menu's
+    // toggle "Edit your account") nor a relational guess. Null when none is evident.
+    let openerAnswer;
+    const hiddenOpener = () => {
+      if (openerAnswer === undefined) {
+        openerAnswer = null;
+        const o = hiddenEls.length ? openersFor(step, scope, hiddenEls) : null;
+        if (o && o.chain) {
+          openerAnswer = {
+            status: 'none', rank: null, region_missing: false, hidden: hiddenMatches,
+            message: `"${step.element}" is hidden (${describeElement(o.popup, dom)}) until what holds it is opened`,
+            opener: { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) },
+          };
+        }
+      }
+      return openerAnswer;
+    };
     const mereText = [];  // headings a click found and refused
     const pointer = step.action === 'click' || step.action === 'hover';
     for (const row of rows()) {
@@ -811,11 +846,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // when the menu is open); a checkbox drawn by its label is operated through it.
       // A hidden native select that a visible widget stands in for (select2, chosen) is
       // selected through it (selectProxy, actionability.js).
-      const shown = els.filter((e) => !dom.isHidden(e) || drawnByLabel(e)
+      const shown = els.filter((e) => !concealed(e) || drawnByLabel(e)
         || (step.action === 'select' && !!selectProxy(e)));
       if (counting) {
         hiddenMatches += els.length - shown.length;
-        if (!hiddenEls.length) hiddenEls = els.filter((e) => !shown.includes(e));
+        if (!hiddenEls.length) {
+          hiddenEls = els.filter((e) => !shown.includes(e));
+          hiddenStage = stageNow;
+        }
       }
       els = shown;
       // Controls before text (docs/discovery.md): a visually hidden element is never a
@@ -849,11 +887,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
       return best;
     };
-    for (const [tier, pass, labels] of stages) {
+    for (const [si, [tier, pass, labels]] of stages.entries()) {
+      stageNow = si;
       for (const [k, s] of order.entries()) {
         rank += 1;
         const at = atStage(tier, pass, labels, s, true);
         if (!at || !at.scoped.els.length) continue;
+        if (hiddenStage >= 0 && hiddenStage < si && hiddenOpener()) return hiddenOpener();
         const { rows, scoped } = at;
         if (step.ordinal) {
           const picked = nthOf(scoped.els.map((e) => ({ el: e, where: scoped.where.get(e) || (scoped.within && scoped.within.get(e)) })), step);
@@ -876,6 +916,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
         return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival);
       }
     }
+    if (hiddenOpener()) return hiddenOpener();
     rank += 1;
     const near = beside(step, scope);
     if (near.length === 1 || (near.length > 1 && step.ordinal)) {
@@ -931,11 +972,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
       } else if (o && o.choices) {
         const shown = o.choices.slice(0, 8).map((c) => describeElement(c, dom));
         opener = { choices: shown };
-        message = `"${step.element}" is on the page but hidden (in ${describeElement(o.popup, dom)})${regionNote}, `
+        message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
           + `and ${o.choices.length} controls could open what holds it (${shown.join(', ')}): add a step that `
           + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
       } else if (o) {
-        message = `"${step.element}" is on the page but hidden (in ${describeElement(o.popup, dom)})${regionNote}, `
+        message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
           + 'and no control evidently opens it (no aria-controls, aria-expanded or aria-haspopup toggle, '
           + 'details/summary or tab): add a step that opens its menu, tab or section before this one';
       }
@@ -973,7 +1014,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // Bootstrap's documented dropdown markup names the toggle by its class
     return (!!kind && TOGGLE_KINDS.has(kind)) || e.classList.contains('dropdown-toggle');
   };
-  const shownControl = (e) => !dom.isHidden(e) && !visuallyHidden(e);
+  const shownControl = (e) => !concealed(e) && !visuallyHidden(e);
   function controllersOf(a) {
     if (!a.id) return [];
     const root = a.getRootNode();
@@ -995,7 +1036,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (depth > 2) return null;
     let popup = null;
     for (let a = el; a && a.tagName !== 'BODY' && a.tagName !== 'HTML'; a = parentOf(a)) {
-      if (!dom.isHidden(a)) break;
+      if (!dom.isHidden(a) && !fadedOut(a, true)) break;
       popup = a;
     }
     if (!popup) return null;
@@ -1029,7 +1070,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     for (let level = parent, i = 0; level && i < 3 && level.tagName !== 'BODY'; level = parentOf(level), i++) {
       const toggles = [...level.querySelectorAll('*')].filter((e) => !containsComposed(popup, e)
-        && isToggle(e) && !expanded(e) && !dom.isHidden(e));
+        && isToggle(e) && !expanded(e) && !concealed(e));
       if (toggles.length > 1) return { choices: toggles };
       if (toggles.length === 1) return chained(toggles[0], 'toggle');
     }
