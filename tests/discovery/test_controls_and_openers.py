@@ -198,7 +198,7 @@ def test_a_menu_drawn_faded_out_is_hidden_and_its_bootstrap_toggle_opens_it(tab:
 def test_the_hidden_item_with_the_words_beats_the_toggle_whose_name_holds_them(
     tab: Page,
 ) -> None:
-    """"Account" is the account menu's item, not its toggle "Edit your account" (an APG
+    """ "Account" is the account menu's item, not its toggle "Edit your account" (an APG
     menu button): the toggle is opened, then the item is the step's element."""
     tab.set_content(
         '<div><button id="t" aria-label="Edit your account" aria-haspopup="menu"'
