@@ -207,3 +207,20 @@ def test_the_hidden_item_with_the_words_beats_the_toggle_whose_name_holds_them(
         '<li><a href="#logout">Log out</a></li></ul></div>'
     )
     assert _opener_ids(tab, "Account") == ["t"]
+
+
+def test_an_open_sections_toggle_inside_a_closed_tab_panel_does_not_hide_the_tab(
+    tab: Page,
+) -> None:
+    """Inside the closed "Roles" panel, the field's section has its own (open) toggle: the
+    panel's tab opens it (a CMS admin's tabbed user form; APG tabs and disclosure)."""
+    tab.set_content(
+        '<div role="tablist"><a role="tab" id="t1" href="#p1" aria-controls="p1">Account</a>'
+        '<a role="tab" id="t2" href="#p2" aria-controls="p2">Roles</a></div>'
+        '<section role="tabpanel" id="p1"><input aria-label="Username">'
+        '<a role="tab" href="#p2" aria-controls="p2">Next: Roles</a></section>'
+        '<section role="tabpanel" id="p2" hidden><button aria-expanded="true"'
+        ' aria-controls="roles-body">Roles</button><div id="roles-body">'
+        '<label><input type="checkbox"> Administrator</label></div></section>'
+    )
+    assert _opener_ids(tab, "Administrator", "check") == ["t2"]

@@ -1064,7 +1064,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
           && dom.roleOf(parentOf(c) || c) === 'tablist');
         if (usable.length > 1 && listed.length === 1) usable = listed;
         if (usable.length > 1) return { choices: usable };
-        return usable.length ? chained(usable[0], relation) : null;
+        // every control of this part says it is open (a section's own toggle inside the
+        // closed tab panel): what hides the element is further up
+        if (usable.length) return chained(usable[0], relation);
       }
       if (a === popup) break;
     }
