@@ -140,6 +140,7 @@ class Finder:
         # waited on again
         changed_at = min(start, self.monitor.active_at * 1000.0)
         opened: list[str] = []  # the menus, tabs or sections this step opened (its notes)
+        blocked: str | None = None  # why a control that opens the element was not clicked
         while True:
             pending = self._pending(index) if last is None else [index]
             try:
@@ -174,12 +175,12 @@ class Finder:
             if last.unresolved is not None and last.unresolved.opener_choices:
                 break  # several controls could open it: nothing is guessed
             if last.unresolved is not None and last.unresolved.openers and not opened:
-                done = open_hidden(
+                done, blocked = open_hidden(
                     self.page, self.plan.steps[index], last.unresolved.openers, self.on_open
                 )
-                if done is None:
-                    break
                 opened.extend(done)
+                if blocked is not None:
+                    break
                 changed_at = now_ms()
                 continue
             now = now_ms()
@@ -216,6 +217,10 @@ class Finder:
             if wide is not None and wide.unresolved is not None:
                 wide_count = len(wide.unresolved.candidates)
         failure = discovery_failure(step, last, now_ms() - start)
+        if blocked is not None:
+            failure = failure.model_copy(
+                update={"message": f"{failure.message}; opening it failed: {blocked}"}
+            )
         if last is not None and last.unresolved is not None and last.unresolved.reason == "none":
             # Found neither in the cache nor earlier in this run nor on the page now: there is
             # nothing recorded to heal from (a first run; most often a misspelt Element cell).
@@ -309,30 +314,38 @@ class Finder:
 
 def open_hidden(
     page: Page, step: Step, openers: Sequence[Opener], on_open: OnOpen | None = None
-) -> list[str] | None:
+) -> tuple[list[str], str | None]:
     """Click the controls that show a step's hidden element (a closed menu, a tab panel,
     docs/user-guide.md "Menus, tabs and disclosures"), outermost first, each checked by the
-    gate first and waited on for the page's answer. The notes saying what was opened, or
-    ``None`` when one of them cannot be clicked now (nothing more is clicked)."""
+    gate first (re-checked on the page's changes for up to ``OPEN_TIMEOUT_MS``: a tab
+    still moving into place) and waited on for the page's answer. Answers the notes saying
+    what was opened, and why the next one could not be clicked (``None``: all were)."""
     notes: list[str] = []
     what = step.target.element if step.target else "the element"
     for opener in openers:
+        deadline = now_ms() + OPEN_TIMEOUT_MS
         try:
-            gate = check_locator(page, opener.locator, Action.CLICK)
-            if gate.failed is not None:
-                return None
+            while True:
+                gate = check_locator(page, opener.locator, Action.CLICK)
+                if gate.failed is None:
+                    break
+                if now_ms() >= deadline:
+                    return notes, f"{opener.description} fails the {gate.failed.name} check: " + (
+                        gate.failed.reason
+                    )
+                wait_for_change(page, cap_ms=250.0)
             control = to_playwright(page, opener.locator)
             if on_open is not None:
                 on_open(step, control)
             control.click(timeout=OPEN_TIMEOUT_MS)
-        except (PlaywrightError, UnrenderableLocator):
-            return None
+        except (PlaywrightError, UnrenderableLocator) as exc:
+            return notes, f"{opener.description} could not be clicked: {str(exc).splitlines()[0]}"
         wait_for_change(page)
         notes.append(
             f'"{what}" was hidden: opened {opener.description} first ({opener.relation}, '
             f"{opener.locator.describe()})"
         )
-    return notes
+    return notes, None
 
 
 def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:

@@ -224,3 +224,17 @@ def test_an_open_sections_toggle_inside_a_closed_tab_panel_does_not_hide_the_tab
         '<label><input type="checkbox"> Administrator</label></div></section>'
     )
     assert _opener_ids(tab, "Administrator", "check") == ["t2"]
+
+
+def test_a_visually_hidden_heading_is_no_context_for_a_relational_click(tab: Page) -> None:
+    """The next release made the heading "Add user: User" visually hidden, above a
+    breadcrumb whose current page is a link: the link is not "Add user" (a guess), and the
+    step fails before acting, naming the heading."""
+    tab.set_content(
+        f'<header><h1 style="{SR_ONLY}">Add user: User</h1>'
+        '<nav><a id="crumb" href=""><svg width="9" height="9"></svg></a></nav></header>'
+        '<form><input aria-label="Username"><footer><button>Create</button></footer></form>'
+    )
+    result = find(tab, "Add user")
+    assert result.locator is None and result.unresolved is not None
+    assert "heading" in result.unresolved.message

@@ -860,13 +860,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // pointer's target; a heading is never what a click operates (a control whose words
       // hold the step's comes first; with none, the heading is no answer either), and a
       // paragraph comes only after the controls whose names hold the words.
-      if (ACTED_ON_BY_POINTER.has(step.action)) els = els.filter((e) => drawnByLabel(e) || !visuallyHidden(e));
       if (step.action === 'click' && pass === 1) {
+        // (a visually hidden heading too: its words are still a title, never a context)
         const text = els.filter((e) => compatOf(e) < 2 && (dom.roleOf(e) === 'heading'
           || (!labels && dom.roleOf(e) === 'paragraph')));
         if (counting) for (const e of text) if (dom.roleOf(e) === 'heading' && !mereText.includes(e)) mereText.push(e);
         els = els.filter((e) => !text.includes(e));
       }
+      if (ACTED_ON_BY_POINTER.has(step.action)) els = els.filter((e) => drawnByLabel(e) || !visuallyHidden(e));
       // A pointer never aims at an element holding several controls: its centre is
       // whichever one the layout puts there.
       if (pointer) els = els.filter((e) => !holdsControls(e));
