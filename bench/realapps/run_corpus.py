@@ -168,6 +168,25 @@ class TruthObserver:
         if wanted and number not in self._saved():
             self._snapshot(step, number)
 
+    def opening(self, step: Step, element: PWLocator) -> None:
+        """A control the step clicks to show its hidden element (a closed menu, a tab): its
+        click is announced (not a stray click), and it is right only while the step's truth
+        element is on the page and hidden; otherwise the click is a wrong-element action."""
+        number = step.index + 1
+        if self.clicks is not None:
+            self.clicks.announce(element, number)
+        selector = self.truth.get(number, {}).get(self.version)
+        # hidden as a person sees it: not rendered, or inside a transparent container
+        script = "el => !el.checkVisibility({opacityProperty: true, visibilityProperty: true})"
+        try:
+            truth = self.page.locator(selector) if selector else None
+            hidden = truth is not None and truth.count() > 0
+            hidden = hidden and bool(truth.first.evaluate(script, timeout=2000))  # type: ignore[union-attr]
+        except PlaywrightError:
+            return
+        if not hidden:  # the click opened nothing the step needed: a wrong-element action
+            self.wrong += 1
+
     def failed_at(self, step: Step) -> None:
         """A step that never reached its action (abstained, failed): the page as it is now
         is that step's page; save it too, so the element-level pair exists."""

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-DEV: tuple[str, ...] = ("datasette", "django_admin", "flask_admin", "mlflow")
+DEV: tuple[str, ...] = ("datasette", "django_admin", "flask_admin", "mlflow", "wagtail")
 HELDOUT: tuple[str, ...] = ("django_oscar", "dokuwiki", "sqladmin")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")

@@ -52,6 +52,7 @@ from pytest_pacts.models.locator import (
     Fingerprint,
     GateSnapshot,
     Locator,
+    Opener,
     RejectedLocator,
     Strategy,
     Unresolved,
@@ -318,8 +319,15 @@ class Discoverer:
             message = str(answers[0][1].get("message", "no element matches"))
             missing = bool(answers) and all(r.get("region_missing") for _s, r in answers)
             hidden = sum(r.get("hidden", 0) for _s, r in answers)
+            openers, choices = self._openers(page, answers)
             unresolved = Unresolved(
-                reason="none", message=message, region_missing=missing, hidden_matches=hidden
+                reason="none",
+                message=message,
+                region_missing=missing,
+                hidden_matches=hidden,
+                openers=openers,
+                opener_choices=choices,
+                candidates=_candidates(answers[0][1]),
             )
             return DiscoveryResult(**base.fields(), unresolved=unresolved)
         best = min(r["rank"] or 0 for _s, r in ranked)
@@ -332,6 +340,65 @@ class Discoverer:
             return DiscoveryResult(**base.fields(), unresolved=refused)
         chosen[key] = (scan, raw["element_index"])
         return self._verify(page, scan, raw, base)
+
+    def _openers(
+        self, page: Page, answers: list[tuple[_FrameScan, ScanResult]]
+    ) -> tuple[tuple[Opener, ...], tuple[str, ...]]:
+        """The verified controls that open a hidden match (docs/user-guide.md, "Menus, tabs
+        and disclosures"), from the first frame that names any; or the choices when several
+        could. A link no locator singles out makes the whole chain not evident: nothing."""
+        for scan, raw in answers:
+            opener = raw.get("opener")
+            if not opener:
+                continue
+            if opener.get("choices"):
+                return (), tuple(opener["choices"])
+            chain: list[Opener] = []
+            for link in opener.get("chain") or []:
+                shaped: JsonDict = {
+                    "options": link["options"],
+                    "structural": link["structural"],
+                    "element_index": link["element_index"],
+                }
+                locator = self._verified(page, scan, shaped)
+                if locator is None:
+                    return (), ()
+                chain.append(
+                    Opener(
+                        locator=locator,
+                        relation=link["relation"],
+                        description=link["description"],
+                    )
+                )
+            return tuple(chain), ()
+        return (), ()
+
+    def _verified(self, page: Page, scan: _FrameScan, shaped: JsonDict) -> Locator | None:
+        """The first of an opener's locators that resolves, through Playwright, to exactly
+        the element the scan chose."""
+        options: list[JsonDict] = list(shaped["options"])
+        if shaped["structural"]:
+            css = {"strategy": Strategy.CSS.value, "confidence": CONFIDENCE[Strategy.CSS]}
+            options.append({**css, "css": shaped["structural"]})
+        for option in options:
+            locator = Locator.model_validate({**option, "frame_path": scan.path})
+            try:
+                arg = {"scan_id": scan.scan_id, "index": shaped["element_index"]}
+                check = checked(
+                    call_on_elements(
+                        to_playwright(page, locator),
+                        "verify",
+                        arg,
+                        frame=elements_frame(page, locator),
+                    ),
+                    VerifyResult,
+                    "the in-page 'verify' call",
+                )
+            except (PlaywrightError, strategies.UnrenderableLocator):
+                continue
+            if check["same"]:
+                return locator
+        return None
 
     def _weigh(self, target: Target, raw: ScanResult) -> Unresolved | None:
         """The evidence rule on the scan's pick: ``None`` when it passes, else why not."""
@@ -467,6 +534,13 @@ class Discoverer:
                 }
             )
         return options
+
+
+def _candidates(raw: ScanResult) -> tuple[Candidate, ...]:
+    return tuple(
+        Candidate(description=c["description"], score=c["score"], strategy=Strategy(c["strategy"]))
+        for c in raw.get("candidates") or []
+    )
 
 
 def _inside(step: JSON, held: frozenset[str]) -> JSON:

@@ -66,6 +66,27 @@ class RunnerUp(TypedDict):
 
 
 @with_config(_OPEN)
+class OpenerLink(TypedDict):
+    """A control that opens what holds a hidden match (a closed menu, a tab panel): the
+    scan's index of it, its locator options and CSS path, how it is related."""
+
+    element_index: int
+    relation: str
+    description: str
+    options: list[JsonDict]
+    structural: str | None
+
+
+@with_config(_OPEN)
+class ScanOpener(TypedDict):
+    """What opens a step's hidden match: the ``chain`` to click, outermost first, or the
+    ``choices`` (descriptions) when several controls could."""
+
+    chain: NotRequired[list[OpenerLink]]
+    choices: NotRequired[list[str]]
+
+
+@with_config(_OPEN)
 class ScanResult(TypedDict):
     """``scan({steps, ...})``, one per step: ``found`` (with the element's index among the
     scan's chosen elements, its locator options best first and its fingerprint),
@@ -85,6 +106,7 @@ class ScanResult(TypedDict):
     score: NotRequired[float]  # a found element's own confidence
     structural: NotRequired[str | None]  # its CSS path, the last resort to locate it
     runner_up: NotRequired[RunnerUp | None]  # the best other element at the deciding level
+    opener: NotRequired[ScanOpener | None]  # what opens a hidden match (status none)
 
 
 @with_config(_OPEN)

@@ -116,6 +116,9 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         monitor=monitor,
         discoverer=(runtime.discoverer or Discoverer()).under(runtime.options.evidence),
     )
+    # an observer that also has ``opening(step, element)`` is told each control a step
+    # opens to show its hidden element (a closed menu, a tab), before the click
+    finder.on_open = getattr(runtime.observer, "opening", None)
     options = runtime.options
     known = plan_secrets(plan, resolver)
     runtime.secrets.update(known)

@@ -15,20 +15,27 @@ that step runs, on the page state it will actually meet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer, suggest_names
+from pytest_pacts.discovery import (
+    Discoverer,
+    UnrenderableLocator,
+    check_locator,
+    suggest_names,
+    to_playwright,
+)
 from pytest_pacts.discovery.planning import binds_ahead, may_leave_page, same_page
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.surfaces import special_surface
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
-from pytest_pacts.models.locator import DiscoveryResult, Locator
+from pytest_pacts.models.locator import DiscoveryResult, Locator, Opener
 from pytest_pacts.models.outcome import Failure, FailureType
 
 # A step that nothing on the page matches (or whose region the page does not mention)
@@ -37,8 +44,14 @@ from pytest_pacts.models.outcome import Failure, FailureType
 # a single-page app fetches a list's rows a moment after its frame, with quiet gaps between
 # the requests.
 QUIET_MS = 1_000.0
+# The click on a control that opens a hidden element's menu or tab: it passed the gate a
+# moment before, so it is not waited on for long.
+OPEN_TIMEOUT_MS = 5_000.0
 
 OnDiscovered = Callable[[int, DiscoveryResult], None]
+# Told each control a step opens to show its hidden element, before the click (benchmarks
+# check it; nothing in the engine depends on it).
+OnOpen = Callable[[Step, PWLocator], None]
 
 
 @dataclass
@@ -67,6 +80,7 @@ class Finder:
         self.states: dict[int, StepState] = {}
         self.sources: dict[int, str] = {}
         self.discover_calls = 0
+        self.on_open: OnOpen | None = None
         for index, result in cache.items():
             if 0 <= index < len(plan.steps) and result.locator is not None:
                 self._adopt(index, result, "cache")
@@ -125,6 +139,8 @@ class Finder:
         # change while waiting below moves it); a page quiet for QUIET_MS already is not
         # waited on again
         changed_at = min(start, self.monitor.active_at * 1000.0)
+        opened: list[str] = []  # the menus, tabs or sections this step opened (its notes)
+        blocked: str | None = None  # why a control that opens the element was not clicked
         while True:
             pending = self._pending(index) if last is None else [index]
             try:
@@ -148,8 +164,25 @@ class Finder:
                     self._adopt(i, result, "discovery")
                 leaving = leaving or may_leave_page(self.plan.steps[i], result)
             if last.locator is not None:
+                if opened:
+                    # found behind a control the step opened: not cached, since the next run
+                    # meets it closed again and opens it again the same way
+                    notes = (*opened, *last.notes)
+                    last = last.model_copy(update={"notes": notes})
+                    return Located(self._adopt(index, last, "discovery"), None, "discovery")
                 self._report(index, last)
                 return Located(self._adopt(index, last, "discovery"), None, "discovery")
+            if last.unresolved is not None and last.unresolved.opener_choices:
+                break  # several controls could open it: nothing is guessed
+            if last.unresolved is not None and last.unresolved.openers and not opened:
+                done, blocked = open_hidden(
+                    self.page, self.plan.steps[index], last.unresolved.openers, self.on_open
+                )
+                opened.extend(done)
+                if blocked is not None:
+                    break
+                changed_at = now_ms()
+                continue
             now = now_ms()
             if now >= deadline:
                 break
@@ -184,6 +217,10 @@ class Finder:
             if wide is not None and wide.unresolved is not None:
                 wide_count = len(wide.unresolved.candidates)
         failure = discovery_failure(step, last, now_ms() - start)
+        if blocked is not None:
+            failure = failure.model_copy(
+                update={"message": f"{failure.message}; opening it failed: {blocked}"}
+            )
         if last is not None and last.unresolved is not None and last.unresolved.reason == "none":
             # Found neither in the cache nor earlier in this run nor on the page now: there is
             # nothing recorded to heal from (a first run; most often a misspelt Element cell).
@@ -194,6 +231,10 @@ class Finder:
                 return Located(None, region_not_found(step, failure, wide_count), "")
             # a close visible name ("did you mean ...?") explains it better than a chart
             failure = special_surface(self.page, failure, step, misspelt=bool(suggestions))
+        elif last is not None and last.unresolved is not None and last.unresolved.opener_choices:
+            failure = failure.model_copy(
+                update={"type": FailureType.AMBIGUOUS, "message": last.unresolved.message}
+            )
         elif (
             last is not None
             and last.unresolved is not None
@@ -271,6 +312,42 @@ class Finder:
         return self.discoverer.discover(self.page, [(0, target, action)])[0]
 
 
+def open_hidden(
+    page: Page, step: Step, openers: Sequence[Opener], on_open: OnOpen | None = None
+) -> tuple[list[str], str | None]:
+    """Click the controls that show a step's hidden element (a closed menu, a tab panel,
+    docs/user-guide.md "Menus, tabs and disclosures"), outermost first, each checked by the
+    gate first (re-checked on the page's changes for up to ``OPEN_TIMEOUT_MS``: a tab
+    still moving into place) and waited on for the page's answer. Answers the notes saying
+    what was opened, and why the next one could not be clicked (``None``: all were)."""
+    notes: list[str] = []
+    what = step.target.element if step.target else "the element"
+    for opener in openers:
+        deadline = now_ms() + OPEN_TIMEOUT_MS
+        try:
+            while True:
+                gate = check_locator(page, opener.locator, Action.CLICK)
+                if gate.failed is None:
+                    break
+                if now_ms() >= deadline:
+                    return notes, f"{opener.description} fails the {gate.failed.name} check: " + (
+                        gate.failed.reason
+                    )
+                wait_for_change(page, cap_ms=250.0)
+            control = to_playwright(page, opener.locator)
+            if on_open is not None:
+                on_open(step, control)
+            control.click(timeout=OPEN_TIMEOUT_MS)
+        except (PlaywrightError, UnrenderableLocator) as exc:
+            return notes, f"{opener.description} could not be clicked: {str(exc).splitlines()[0]}"
+        wait_for_change(page)
+        notes.append(
+            f'"{what}" was hidden: opened {opener.description} first ({opener.relation}, '
+            f"{opener.locator.describe()})"
+        )
+    return notes, None
+
+
 def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:
     target = step.target.key if step.target else "?"
     if result is None or result.unresolved is None:
@@ -283,6 +360,10 @@ def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: flo
         message = f'"{target}" is ambiguous: {unresolved.message}'
     elif unresolved.candidates:  # a match too weak for the evidence rule
         message = f"no element matches well enough: {unresolved.message}"
+    elif not unresolved.message.startswith("no element matches"):
+        # explained by the scan: only a heading says the words, or the element is hidden
+        # and no control evidently opens it
+        message = unresolved.message
     else:
         message = f'no element matches "{target}" for {step.action.value} (count=0)'
     return Failure(
@@ -323,7 +404,8 @@ def not_found(step: Step, failure: Failure, suggestions: list[str]) -> Failure:
     closest visible names ("did you mean 'Shopping Cart'?")."""
     target = step.target.key if step.target else "?"
     message = f'no element on the page matches "{target}" for {step.action.value}'
-    if failure.candidates:  # one matched, too weakly for the evidence rule
+    if failure.candidates or not failure.message.startswith("no element matches"):
+        # one matched too weakly for the evidence rule, or the scan said why none did
         message = failure.message
     evidence = list(failure.evidence)
     if suggestions:

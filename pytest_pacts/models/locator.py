@@ -363,6 +363,18 @@ class Candidate(_Frozen):
     strategy: Strategy | None = None
 
 
+class Opener(_Frozen):
+    """A control that opens what holds a step's hidden element (a closed menu, drop-down,
+    accordion section or tab panel), verified like a step's locator."""
+
+    locator: Locator
+    relation: str = Field(
+        description="How it is known to open it: aria-controls, aria-labelledby, tab, "
+        "details/summary or toggle (the nearest collapsed toggle beside it)."
+    )
+    description: str
+
+
 class Unresolved(_Frozen):
     """Why a step has no accepted locator."""
 
@@ -379,6 +391,16 @@ class Unresolved(_Frozen):
         default=0,
         description="Hidden elements that match the step: it is waited for (they may be about "
         "to be shown), not failed as soon as the page is settled.",
+    )
+    openers: tuple[Opener, ...] = Field(
+        default=(),
+        description="The controls to click, in order, to show the hidden match (its menu, "
+        "tab or section), when one is evident; the step opens them, then acts.",
+    )
+    opener_choices: tuple[str, ...] = Field(
+        default=(),
+        description="Several controls could open what holds the hidden match: nothing is "
+        "guessed, the step fails naming them.",
     )
 
 

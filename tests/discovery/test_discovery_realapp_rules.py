@@ -235,9 +235,12 @@ def test_a_field_is_not_clicked_for_words_that_are_only_part_of_its_placeholder(
 ) -> None:
     """ "Parameters | click" over a table headed "Parameters" with a "Search parameters"
     box: the box is about parameters, it is not the parameters; a click on it would be the
-    wrong element. A field named by the whole words is still clicked."""
+    wrong element. A field named by the whole words is still clicked. (The heading is a
+    collapsible section's header, drawn with a pointer cursor: a heading that is only text
+    is no answer to a click, tests/discovery/test_controls_and_openers.py.)"""
     tab.set_content(
-        '<h4 id="h">Parameters (3)</h4><input id="q" placeholder="Search parameters">'
+        '<h4 id="h" style="cursor:pointer">Parameters (3)</h4>'
+        '<input id="q" placeholder="Search parameters">'
         "<table><tr><td>alpha</td><td>0.5</td></tr></table>"
     )
     assert chosen_id(tab, find(tab, "Parameters", "click")) == "h"

@@ -49,6 +49,17 @@ async function scan(args) {
   // The gate needs one or two animation frames (stability, for a pointer step, unless
   // ``args.still`` is false); they run while Python verifies the locators, and gates()
   // collects the snapshots afterwards. With ``args.still`` false they are answered here.
+  // The controls that open a hidden match (a closed menu, a tab): checked by Python like a
+  // chosen element, then clicked before the step (engine/finder.py).
+  for (const r of results) {
+    for (const link of (r.opener && r.opener.chain) || []) {
+      link.element_index = chosen.length;
+      chosen.push(link.el);
+      link.options = resolver.locate(link.el);
+      link.structural = structuralPath(link.el);
+      delete link.el;
+    }
+  }
   const gates = checkActionable(items, dom.roleOf);
   registry.set(args.scan_id, { chosen, gates });
   for (const old of [...registry.keys()].slice(0, -8)) registry.delete(old);

@@ -30,6 +30,7 @@ function isSection(el) {
 // the actions on form fields, which a label (or the text standing in for one) names
 const LABELLED_ACTIONS = new Set(['fill', 'type', 'check', 'uncheck', 'select']);
 const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
+const ACTED_ON_BY_POINTER = new Set(['click', 'check', 'uncheck']);
 const CONFINED_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select', 'press', 'focus']);
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'this', 'that',
   'with', 'its', 'my', 'your']);
@@ -502,6 +503,41 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function reachable(el) {
     return !confined || containsComposed(openModal(), el);
   }
+  // Visually hidden: in the page for screen readers only (the "sr-only" / "visually
+  // hidden" pattern: a box of at most 1px, or clipped to nothing), or moved off the page
+  // where no scroll reaches it. A pointer never aims at one: a person cannot see it, and
+  // the pointer lands on whatever is drawn there (docs/discovery.md, "Controls before text").
+  const goneCache = new Map();
+  function visuallyHidden(el) {
+    if (goneCache.has(el)) return goneCache.get(el);
+    const r = el.getBoundingClientRect();
+    const w = el.ownerDocument.defaultView;
+    let out = (r.width <= 1 && r.height <= 1)
+      || r.right + w.scrollX <= 0 || r.bottom + w.scrollY <= 0;
+    for (let a = el, i = 0; !out && a && i < 4; a = parentOf(a), i++) {
+      const st = getComputedStyle(a);
+      const clip = st.clip.replace(/\s|px/g, '');
+      const path = st.clipPath.replace(/\s/g, '');
+      if (st.position !== 'static' && (clip === 'rect(0,0,0,0)' || clip === 'rect(1,1,1,1)')) out = true;
+      if (/^inset\((50|100)%\)$/.test(path)) out = true;
+    }
+    goneCache.set(el, out);
+    return out;
+  }
+  // Inside a transparent container (``opacity: 0`` on an ancestor): a closed menu drawn
+  // faded out (Wagtail 5.2's drop-up, a CSS fade-in menu). A person sees nothing there,
+  // though Playwright counts it visible. The element's own opacity is left alone: a custom
+  // checkbox or file input is a transparent control under what draws it.
+  const fadedCache = new Map();
+  function fadedOut(el, self = false) {
+    const key = self ? el : parentOf(el);
+    if (!key || key.tagName === 'BODY' || key.tagName === 'HTML') return false;
+    if (fadedCache.has(key)) return fadedCache.get(key);
+    const out = getComputedStyle(key).opacity === '0' || fadedOut(key);
+    fadedCache.set(key, out);
+    return out;
+  }
+  const concealed = (e) => dom.isHidden(e) || fadedOut(e);
   // A checkbox or radio hidden under the label that draws it (the label takes the click).
   function drawnByLabel(el) {
     return el.tagName === 'INPUT' && ['checkbox', 'radio'].includes(inputType(el))
@@ -737,6 +773,29 @@ function makeResolver(dom, elements, strategies, regions, args) {
     });
     const hits = [];
     let hiddenMatches = 0;
+    let hiddenEls = [];  // the hidden elements the best stage matched (menus, tabs: openerOf)
+    let hiddenStage = -1;
+    let stageNow = 0;
+    // The hidden elements' evident opener as this step's answer ("none", with the controls
+    // to open): a hidden element a better level names (the menu item "Account" itself) is
+    // what the words mean, not a visible control whose name only holds them (the menu's
+    // toggle "Edit your account") nor a relational guess. Null when none is evident.
+    let openerAnswer;
+    const hiddenOpener = () => {
+      if (openerAnswer === undefined) {
+        openerAnswer = null;
+        const o = hiddenEls.length ? openersFor(step, scope, hiddenEls) : null;
+        if (o && o.chain) {
+          openerAnswer = {
+            status: 'none', rank: null, region_missing: false, hidden: hiddenMatches,
+            message: `"${step.element}" is hidden (${describeElement(o.popup, dom)}) until what holds it is opened`,
+            opener: { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) },
+          };
+        }
+      }
+      return openerAnswer;
+    };
+    const mereText = [];  // headings a click found and refused
     const pointer = step.action === 'click' || step.action === 'hover';
     for (const row of rows()) {
       const tier = strategies[row.s].compare(row.p, q);
@@ -787,10 +846,28 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // when the menu is open); a checkbox drawn by its label is operated through it.
       // A hidden native select that a visible widget stands in for (select2, chosen) is
       // selected through it (selectProxy, actionability.js).
-      const shown = els.filter((e) => !dom.isHidden(e) || drawnByLabel(e)
+      const shown = els.filter((e) => !concealed(e) || drawnByLabel(e)
         || (step.action === 'select' && !!selectProxy(e)));
-      if (counting) hiddenMatches += els.length - shown.length;
+      if (counting) {
+        hiddenMatches += els.length - shown.length;
+        if (!hiddenEls.length) {
+          hiddenEls = els.filter((e) => !shown.includes(e));
+          hiddenStage = stageNow;
+        }
+      }
       els = shown;
+      // Controls before text (docs/discovery.md): a visually hidden element is never a
+      // pointer's target; a heading is never what a click operates (a control whose words
+      // hold the step's comes first; with none, the heading is no answer either), and a
+      // paragraph comes only after the controls whose names hold the words.
+      if (step.action === 'click' && pass === 1) {
+        // (a visually hidden heading too: its words are still a title, never a context)
+        const text = els.filter((e) => compatOf(e) < 2 && (dom.roleOf(e) === 'heading'
+          || (!labels && dom.roleOf(e) === 'paragraph')));
+        if (counting) for (const e of text) if (dom.roleOf(e) === 'heading' && !mereText.includes(e)) mereText.push(e);
+        els = els.filter((e) => !text.includes(e));
+      }
+      if (ACTED_ON_BY_POINTER.has(step.action)) els = els.filter((e) => drawnByLabel(e) || !visuallyHidden(e));
       // A pointer never aims at an element holding several controls: its centre is
       // whichever one the layout puts there.
       if (pointer) els = els.filter((e) => !holdsControls(e));
@@ -811,11 +888,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
       return best;
     };
-    for (const [tier, pass, labels] of stages) {
+    for (const [si, [tier, pass, labels]] of stages.entries()) {
+      stageNow = si;
       for (const [k, s] of order.entries()) {
         rank += 1;
         const at = atStage(tier, pass, labels, s, true);
         if (!at || !at.scoped.els.length) continue;
+        if (hiddenStage >= 0 && hiddenStage < si && hiddenOpener()) return hiddenOpener();
         const { rows, scoped } = at;
         if (step.ordinal) {
           const picked = nthOf(scoped.els.map((e) => ({ el: e, where: scoped.where.get(e) || (scoped.within && scoped.within.get(e)) })), step);
@@ -838,6 +917,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
         return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival);
       }
     }
+    if (hiddenOpener()) return hiddenOpener();
     rank += 1;
     const near = beside(step, scope);
     if (near.length === 1 || (near.length > 1 && step.ordinal)) {
@@ -847,7 +927,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return found(rank, 'relational', 2, picked.el, spec, picked.where, false, null, true);
     }
     if (near.length > 1) return ambiguous(rank, 'relational', 2, near.map((r) => r.el));
-    const rel = relational(step, scope);
+    // words that only a heading says are its title, not a context whose one control a
+    // click may take ("Add user | click" is no click on the form field under that heading)
+    const rel = mereText.length && !step.region ? [] : relational(step, scope);
     if (step.ordinal && rel.length) {
       const picked = nthOf(rel, step);
       if (picked.status) return picked;
@@ -882,8 +964,135 @@ function makeResolver(dom, elements, strategies, regions, args) {
         : ` (the region "${step.region}" matches no container and no text on this page)`;
     }
     const hiddenNote = hiddenMatches ? ' (hidden elements match: they are looked for again once shown)' : '';
-    const message = `no element matches "${step.element}" for ${step.action}${regionNote}${hiddenNote}`;
-    return { status: 'none', rank: null, message, region_missing: regionMissing, hidden: hiddenMatches };
+    let message = `no element matches "${step.element}" for ${step.action}${regionNote}${hiddenNote}`;
+    let opener = null;
+    if (hiddenMatches && hiddenEls.length) {
+      const o = openersFor(step, scope, hiddenEls);
+      if (o && o.chain) {
+        opener = { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) };
+      } else if (o && o.choices) {
+        const shown = o.choices.slice(0, 8).map((c) => describeElement(c, dom));
+        opener = { choices: shown };
+        message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
+          + `and ${o.choices.length} controls could open what holds it (${shown.join(', ')}): add a step that `
+          + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
+      } else if (o) {
+        message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
+          + 'and no control evidently opens it (no aria-controls, aria-expanded or aria-haspopup toggle, '
+          + 'details/summary or tab): add a step that opens its menu, tab or section before this one';
+      }
+    }
+    const inScope = mereText.filter((e) => !scope || applyScope([e], scope).els.length === 1);
+    if (inScope.length && !hiddenMatches) {
+      message = `"${step.element}" names only ${describeElement(inScope[0], dom)}${regionNote}, a heading: `
+        + 'text that titles the page, not a control, so clicking it does nothing a person means; '
+        + 'name the button or link to click by the words it shows';
+    }
+    return { status: 'none', rank: null, message, region_missing: regionMissing, hidden: hiddenMatches, opener };
+  }
+
+  // What opens a hidden element: the control a person uses first when the element is in a
+  // collapsed menu, drop-down, accordion or tab panel (WAI-ARIA APG's menu button,
+  // disclosure and tabs patterns; HTML's details/summary). By relation, nearest first:
+  // a closed <details> (its summary); an element naming the hidden container, or one of its
+  // ancestors up to the shown page, in ``aria-controls``/``aria-owns`` (or, in the markup
+  // Bootstrap's toggles use, ``data-(bs-)target``/``href="#id"``); the control a hidden
+  // panel or menu is labelled by (``aria-labelledby``: a tab, a menu button); else the
+  // nearest collapsed toggle (``aria-expanded="false"``, ``aria-haspopup``, Bootstrap's
+  // ``data-(bs-)toggle`` or ``.dropdown-toggle`` class) beside the hidden container, in its parent or up to two levels
+  // above, outside it. A control that is hidden itself is opened by its own opener first
+  // (a submenu): the answer is the chain, outermost first, at most three. Answers
+  // ``{chain: [{el, relation}]}``, ``{choices: [els]}`` when several controls could open it
+  // (nothing is guessed), or null when no relation is evident.
+  const TOGGLE_KINDS = new Set(['dropdown', 'collapse', 'tab', 'pill', 'popover']);
+  const expanded = (e) => e.getAttribute('aria-expanded') === 'true'
+    || (e.tagName === 'SUMMARY' && e.parentElement && e.parentElement.open);
+  const isToggle = (e) => {
+    const pop = (e.getAttribute('aria-haspopup') || '').trim();
+    if (pop && pop !== 'false') return true;
+    if (e.getAttribute('aria-expanded') === 'false') return true;
+    const kind = e.getAttribute('data-bs-toggle') || e.getAttribute('data-toggle');
+    // Bootstrap's documented dropdown markup names the toggle by its class
+    return (!!kind && TOGGLE_KINDS.has(kind)) || e.classList.contains('dropdown-toggle');
+  };
+  const shownControl = (e) => !concealed(e) && !visuallyHidden(e);
+  function controllersOf(a) {
+    if (!a.id) return [];
+    const root = a.getRootNode();
+    const ref = `#${a.id}`;
+    return elements.filter((e) => e !== a && e.getRootNode() === root && !containsComposed(a, e)
+      && (['aria-controls', 'aria-owns'].some((x) => (e.getAttribute(x) || '').split(/\s+/).includes(a.id))
+        || e.getAttribute('data-bs-target') === ref || e.getAttribute('data-target') === ref
+        || (isToggle(e) && e.getAttribute('href') === ref)));
+  }
+  function labelledByControl(a) {
+    const role = dom.roleOf(a);
+    if (!['menu', 'listbox', 'tabpanel', 'dialog', 'region', 'group', 'tree', 'grid'].includes(role)) return [];
+    const root = a.getRootNode();
+    return (a.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
+      .map((id) => (root.getElementById ? root.getElementById(id) : document.getElementById(id)))
+      .filter((e) => e && (isToggle(e) || dom.roleOf(e) === 'tab'));
+  }
+  function openerOf(el, depth = 0) {
+    if (depth > 2) return null;
+    let popup = null;
+    for (let a = el; a && a.tagName !== 'BODY' && a.tagName !== 'HTML'; a = parentOf(a)) {
+      if (!dom.isHidden(a) && !fadedOut(a, true)) break;
+      popup = a;
+    }
+    if (!popup) return null;
+    const chained = (ctrl, relation) => {
+      if (expanded(ctrl)) return null;  // already open: clicking it would close it
+      if (shownControl(ctrl)) return { chain: [{ el: ctrl, relation }] };
+      const up = openerOf(ctrl, depth + 1);
+      return up && up.chain ? { chain: [...up.chain, { el: ctrl, relation }] } : up;
+    };
+    const parent = parentOf(popup);
+    if (parent && parent.tagName === 'DETAILS' && !parent.open) {
+      const summary = [...parent.children].find((c) => c.tagName === 'SUMMARY');
+      if (summary) return chained(summary, 'details/summary');
+    }
+    for (let a = el; a; a = parentOf(a)) {
+      let ctrls = controllersOf(a);
+      let relation = 'aria-controls';
+      if (!ctrls.length) { ctrls = labelledByControl(a); relation = 'aria-labelledby'; }
+      if (ctrls.length) {
+        if (dom.roleOf(a) === 'tabpanel') relation = 'tab';
+        let usable = ctrls.filter((c) => !expanded(c));
+        // several tabs for one panel (a "Next: Roles" button marked as a tab too): the one
+        // in the tablist is the panel's tab (APG tabs pattern)
+        const listed = usable.filter((c) => dom.roleOf(c) === 'tab'
+          && dom.roleOf(parentOf(c) || c) === 'tablist');
+        if (usable.length > 1 && listed.length === 1) usable = listed;
+        if (usable.length > 1) return { choices: usable };
+        // every control of this part says it is open (a section's own toggle inside the
+        // closed tab panel): what hides the element is further up
+        if (usable.length) return chained(usable[0], relation);
+      }
+      if (a === popup) break;
+    }
+    for (let level = parent, i = 0; level && i < 3 && level.tagName !== 'BODY'; level = parentOf(level), i++) {
+      const toggles = [...level.querySelectorAll('*')].filter((e) => !containsComposed(popup, e)
+        && isToggle(e) && !expanded(e) && !concealed(e));
+      if (toggles.length > 1) return { choices: toggles };
+      if (toggles.length === 1) return chained(toggles[0], 'toggle');
+    }
+    return null;
+  }
+  // The opener of the hidden elements a step matched, in its region: one chain when they
+  // share it; else the controls to choose from.
+  function openersFor(step, scope, hidden) {
+    const els = scope ? applyScope(hidden, scope).els : hidden;
+    if (!els.length) return null;
+    const found = els.slice(0, 12).map((e) => openerOf(e));
+    if (found.some((f) => !f)) return { popup: els[0] };
+    const first = found.flatMap((f) => (f.chain ? [f.chain[0].el] : f.choices));
+    const distinct = [...new Set(first)];
+    if (distinct.length === 1 && found.every((f) => f.chain)) {
+      const key = (f) => f.chain.map((c) => elements.indexOf(c.el)).join(',');
+      if (found.every((f) => key(f) === key(found[0]))) return { chain: found[0].chain, popup: els[0] };
+    }
+    return { choices: distinct, popup: els[0] };
   }
 
   // Is ``el`` (an iframe) inside ``region``? Then the region holds the whole frame:
@@ -892,7 +1101,18 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return applyScope([el], { region, structured: regions.structured(region) }).els.length === 1;
   }
 
-  return { resolve, holds };
+  // The locator options of an opener (a control the step clicks first): by role and
+  // name when it has them, else what identifies it (test id, id, name attribute).
+  function locate(el) {
+    const role = dom.roleOf(el);
+    const name = dom.accName(el);
+    const primary = role && name
+      ? { strategy: 'role_name', tier: 2, spec: { role, name, exact: true } }
+      : { strategy: 'css', tier: 2, spec: { css: cssVariants(el)[0] } };
+    return options(el, primary, makeQuery(name || el.id || tag(el)), null, null);
+  }
+
+  return { resolve, holds, locate };
 }
 
 // A region rendering without its scan-only fields (``_els``).

@@ -1,0 +1,102 @@
+"""A step whose element is hidden in a collapsed menu, tab panel or disclosure opens what
+holds it, then acts (issue 38; docs/user-guide.md "Menus, tabs and disclosures").
+
+The relations are the web's: WAI-ARIA APG's menu button (a button with
+``aria-haspopup``/``aria-expanded`` and ``aria-controls`` naming its menu), tabs
+(``role=tab`` with ``aria-controls`` → ``role=tabpanel``) and disclosure patterns, and HTML's
+``details``/``summary``. A CMS admin's drop-up "Publish" menu beside "Save draft" and a
+data app's row menus are the cases that failed; several controls that could open it fail
+the step before anything is clicked, naming them.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from pytest_pacts.engine.failure_text import render_failure
+
+from .helpers import Site, plan, run
+
+DROPUP = """
+<form onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'Published'">
+  <div class="actions">
+    <button type="button">Save draft</button>
+    <div class="dropup">
+      <button type="button" class="toggle" aria-haspopup="menu" aria-expanded="false"
+        aria-controls="more" aria-label="More actions"
+        onclick="const m = document.getElementById('more'); m.hidden = !m.hidden;
+                 this.setAttribute('aria-expanded', String(!m.hidden))">▲</button>
+      <ul id="more" role="menu" hidden>
+        <li role="none"><button type="submit" role="menuitem">Publish</button></li>
+        <li role="none"><button type="button" role="menuitem">Unpublish</button></li>
+      </ul>
+    </div>
+  </div>
+</form>
+<p id="out"></p>
+"""
+
+TABS = """
+<h1>Add user</h1>
+<form onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'User added'">
+  <div role="tablist">
+    <a role="tab" id="t1" href="#p1" aria-controls="p1" aria-selected="true">Account</a>
+    <a role="tab" id="t2" href="#p2" aria-controls="p2" aria-selected="false">Roles</a>
+  </div>
+  <section role="tabpanel" id="p1" aria-labelledby="t1"><label>Username <input></label></section>
+  <section role="tabpanel" id="p2" aria-labelledby="t2" hidden>
+    <label><input type="checkbox" id="adm"> Administrator</label>
+    <button type="submit">Add user</button>
+  </section>
+</form>
+<p id="out"></p>
+<script>
+  for (const t of document.querySelectorAll('[role=tab]')) t.addEventListener('click', (e) => {
+    e.preventDefault();
+    for (const o of document.querySelectorAll('[role=tab]')) {
+      o.setAttribute('aria-selected', String(o === t));
+      document.getElementById(o.getAttribute('aria-controls')).hidden = o !== t;
+    }
+  });
+</script>
+"""
+
+
+def test_a_drop_up_menu_is_opened_before_its_item_is_clicked(tab: Page, site: Site) -> None:
+    url = site.add("dropup.html", DROPUP)
+    record = run(tab, plan(url, ("click", "Publish", "", "text_visible:Published")))
+    assert record.verdict == "pass", render_failure(record)
+    notes = record.steps[0].notes
+    assert any("opened" in n and "More actions" in n and "aria-controls" in n for n in notes)
+
+
+def test_a_tab_is_opened_and_the_submit_button_beats_the_heading(tab: Page, site: Site) -> None:
+    url = site.add("tabs.html", TABS)
+    record = run(
+        tab,
+        plan(
+            url,
+            ("fill", "Username", "ada", ""),
+            ("check", "Administrator", "", "checked"),
+            ("click", "Add user", "", "text_visible:User added"),
+        ),
+    )
+    assert record.verdict == "pass", render_failure(record)
+    assert any("Roles" in n and "tab" in n for n in record.steps[1].notes)
+
+
+def test_two_menus_that_could_hold_it_fail_before_acting(tab: Page, site: Site) -> None:
+    url = site.add(
+        "two.html",
+        """
+        <div class="row"><span>Home</span>
+          <button aria-expanded="false" onclick="document.title='opened one'">Options</button>
+          <button aria-haspopup="true" onclick="document.title='opened two'">More</button>
+          <ul style="display:none"><li><button>Delete</button></li></ul></div>
+        """,
+    )
+    record = run(tab, plan(url, ("click", "Delete", "", "")))
+    assert record.verdict == "fail"
+    text = render_failure(record)
+    assert "2 controls could open" in text and "Options" in text and "More" in text
+    assert tab.title() == "Fixture"  # nothing was clicked
