@@ -39,7 +39,12 @@ from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Rca, RunRecord
 from pytest_pacts.models.recipe import Recipe
 from pytest_pacts.planner.urls import UrlError, resolve_url
-from pytest_pacts.settings import AcceptHeals, PactsSettings
+from pytest_pacts.settings import (
+    DEFAULT_STEP_TIMEOUT_MS,
+    AcceptHeals,
+    PactsSettings,
+    base_url_of,
+)
 from pytest_pacts.store import Store, default_store_path
 from pytest_pacts.traces import RunComparison, Thresholds, TraceSettings, UnknownRun
 from pytest_pacts.traces import compare_runs as _compare_runs
@@ -86,12 +91,13 @@ class RunSettings:
     env: Mapping[str, str] | None = None  # None: the process environment
     secret_vars: frozenset[str] = frozenset()
     session_id: str = "default"
-    discovery_ttl_seconds: int = 3600
+    discovery_ttl_seconds: int = PactsSettings.discovery_ttl
     navigate: bool = True
     extensions: Sequence[ExtensionHealer] = ()
     human: HumanRung | None = None
     observer: ActionObserver | None = None
-    accept_heals: AcceptHeals = "none"  # proposals persisted as recipe versions at the end
+    # proposals persisted as recipe versions at the end
+    accept_heals: AcceptHeals = PactsSettings.accept_heals
     generate_dir: Path | None = None  # a passing run's plain pytest-playwright test goes here
     # the run's name in the trace bundles (the id of its report folder); None: no bundles
     run_label: str | None = None
@@ -152,7 +158,7 @@ def run_settings(
         options = replace(options, trace=False)
     return RunSettings(
         options=options,
-        base_url=base_url or settings.base_url,
+        base_url=base_url_of(base_url, settings.base_url),
         env=env,
         secret_vars=frozenset(settings.secret_vars),
         session_id=settings.session_id,
@@ -204,7 +210,7 @@ def auth_sessions(
     from pytest_pacts.engine.api import run_requirement
 
     config = load_profiles(rootpath / settings.auth_file, settings.auth_file)
-    base_url = base_url or settings.base_url
+    base_url = base_url_of(base_url, settings.base_url)
     verify_options = dataclasses.replace(
         engine_options(settings), step_timeout_ms=min(settings.step_timeout, 5.0) * 1000
     )
@@ -294,12 +300,13 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
     healing ladder whose proposals patch the stored recipe."""
     _state, entry = load_pom(store, plan)
     verified: dict[int, DiscoveryResult] = dict(entry.steps) if entry is not None else {}
+    base_url = base_url_of(settings.base_url, plan.requirement.base_url)
     try:
-        url = resolve_url(plan.requirement.url, settings.base_url or plan.requirement.base_url)
+        url = resolve_url(plan.requirement.url, base_url)
     except UrlError:
         url = plan.requirement.url  # the run says so, with what to do
     # the deployment this run drives: each element's locator verified there comes first
-    deployment = deployment_of(settings.base_url or plan.requirement.base_url, url)
+    deployment = deployment_of(base_url, url)
     known = store.locators.for_requirement(plan.req_id)
     recipe = current_recipe(store, plan)
     pom = overlay(plan, recipe, verified, known, deployment)
@@ -472,11 +479,11 @@ def discover_plans(
     mode: str = "auto",
     base_url: str | None = None,
     browser_path: str | None = None,
-    ttl_seconds: int = 3600,
+    ttl_seconds: int = PactsSettings.discovery_ttl,
     say: Callable[[str], None] = lambda _text: None,
     contexts: ContextSetup | Callable[[], ContextSetup] | None = None,
     browser: Callable[[], Browser] | None = None,
-    timeout_ms: float = 10_000.0,
+    timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
 ) -> None:
     """Discover the start page of each plan without a valid cached POM (every plan under
     ``mode="always"``) in one browser, once across every runner sharing ``store``

@@ -7,6 +7,7 @@
   (``engine/ports.py``, ``discovery/pom.py``): of the store they import its plain record
   types and errors, never ``Store``, its repositories or backends;
 - the store imports nothing of the package but the error root; ``errors.py`` imports nothing;
+- ``settings.py`` imports nothing of the package but the evidence rule;
 - no import cycles anywhere in the package (every import counts: module level, inside
   functions, under ``TYPE_CHECKING``);
 - the pytest layer (``pytest_plugin/``) is thin: it never composes a run's services itself
@@ -188,6 +189,13 @@ def test_the_store_depends_on_nothing_but_the_error_root(path: Path) -> None:
         m for m in inner if not m.startswith("pytest_pacts.store") and m != "pytest_pacts.errors"
     }
     assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+def test_the_settings_import_only_the_evidence_rule() -> None:
+    """Every layer takes its defaults from settings.py (the engine, discovery, the readers,
+    the CLI's parser), so it may import nothing that imports them back, nor pydantic."""
+    inner = {m for m in _imports(PACKAGE / "settings.py") if m.startswith("pytest_pacts")}
+    assert inner <= {"pytest_pacts.models.evidence"}, inner
 
 
 def test_the_error_root_imports_nothing() -> None:

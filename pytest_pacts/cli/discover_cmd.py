@@ -26,6 +26,7 @@ from pytest_pacts.cli.common import (
     EXIT_USAGE,
     CommandError,
 )
+from pytest_pacts.settings import base_url_of
 
 if TYPE_CHECKING:
     from pytest_pacts.browser import StandaloneBrowser
@@ -193,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
         problems += sum(len(r["problems"]) for r in walked)
         return _print_reports(list(walked), problems, args)
     with ExitStack() as stack:
-        base_url = args.base_url or project.base_url
+        base_url = base_url_of(args.base_url, project.base_url)
         if args.demo:
             from pytest_pacts.demo_app import DemoServer
 

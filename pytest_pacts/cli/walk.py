@@ -31,6 +31,7 @@ from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.models import Plan, Step
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import FailureType, RunRecord, StepRecord
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 # Failures that mean "the step's element was not found" (rather than found and then the
 # action or its expectation failed).
@@ -213,7 +214,7 @@ def walk_plan(
     plan: Plan,
     base_url: str | None,
     *,
-    step_timeout_ms: float = 10_000.0,
+    step_timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
     until: int | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Walk:
