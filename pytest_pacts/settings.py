@@ -7,7 +7,7 @@ choices, else a string), its default and its help. Everything else is derived fr
 fields: :data:`SETTINGS` (the pytest options and ini keys of ``pytest_plugin/options.py``,
 the table of docs/reference.md, ``scripts/gen_reference.py``), the engine's options
 (``engine/contracts.py`` takes its defaults from here; ``application.engine_options``
-builds them from a session's values) and the run settings of ``application.py``.
+builds them from a session's values) and the run settings of ``application/options.py``.
 ``tests/test_settings_declared_once.py`` fails when a default is written a second time.
 
 The pytest layer builds a :class:`PactsSettings` when pytest configures (command line > ini

@@ -41,12 +41,6 @@ if TYPE_CHECKING:
 
     from pytest_pacts.contexts import ContextSetup
 
-#: ``config.workeroutput`` key under which an xdist worker hands its lines to the controller.
-
-
-def _is_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")
-
 
 @pytest.fixture(scope="session", autouse=True)
 def _pacts_find_first(request: pytest.FixtureRequest) -> Iterator[None]:
