@@ -137,8 +137,8 @@ _OPS: dict[type[ast.operator], Callable[[float, float], float]] = {
 
 def _number(node: ast.expr | None) -> float | None:
     """The value of a constant expression (``10_000.0``, ``1024 * 1024``), else ``None``."""
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return float(node.value)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return None if isinstance(node.value, bool) else float(node.value)
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
         left, right = _number(node.left), _number(node.right)
         if left is not None and right is not None:

@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Mapping
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -104,11 +105,12 @@ _HEADS = {
 }
 
 
-def _print_walk(report: dict[str, object]) -> None:
+def _print_walk(report: Mapping[str, Any]) -> None:
+    """The walk's JSON report (``--json`` prints it as it is), in words."""
     print(f"{report['req_id']}  {report['url'] or '(no URL)'}  [{report['source']}]")
-    for problem in report["problems"]:  # type: ignore[attr-defined]
+    for problem in report["problems"]:
         print(f"  ! {problem}")
-    for step in report["steps"]:  # type: ignore[attr-defined]
+    for step in report["steps"]:
         print(f"  {step['index'] + 1:>3}. {step['text']}  ({step['source']})")
         print(f"       {_HEADS.get(step['status'], step['status'])}")
         if "code" in step:
