@@ -231,7 +231,7 @@ PROFILED = (
     ("  candidate check: agreement", "healing/_common.py", "agreement"),
     ("screenshots", "engine/artifacts.py", "take"),
     ("confirm (memory, proposal)", "healing/ladder.py", "confirm"),
-    ("store: run written (conclude)", "pytest_pacts/application.py", "conclude_run"),
+    ("store: run written (conclude)", "pytest_pacts/application/runs.py", "conclude_run"),
     ("discovery", "discovery/engine.py", "discover"),
     ("actions", "engine/actions.py", "perform"),
     ("expectations", "engine/expectations.py", "check"),

@@ -49,6 +49,7 @@ from pytest_pacts.models.locator import (
 )
 from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.planner.steps import parse_action, parse_target
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 __all__ = ["RelocatedElement", "discover_element", "relocate_element"]
 
@@ -56,7 +57,7 @@ _SOURCE = SourceRef(path="<pytest_pacts.elements>")
 
 
 def discover_element(
-    page: Page, element: str, action: str = "click", *, timeout_ms: float = 10_000
+    page: Page, element: str, action: str = "click", *, timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS
 ) -> DiscoveryResult:
     """Discover ``element`` (``"Login"``, ``"Username@LoginForm"``) for ``action`` on ``page``.
 
@@ -143,7 +144,7 @@ def relocate_element(
     *,
     heal_threshold: float = DEFAULT_THRESHOLD,
     heal_margin: float = DEFAULT_MARGIN,
-    timeout_ms: float = 10_000,
+    timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
 ) -> RelocatedElement:
     """Find the element ``recorded`` (a :func:`discover_element` result) again on ``page``.
 

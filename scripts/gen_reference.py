@@ -1,6 +1,7 @@
-"""Regenerate the generated tables of docs/reference.md: the settings (from the one
-SETTINGS table), the `pacts` command line (from the CLI's own argparse parsers, so a
-new subcommand or option cannot be missing) and the hooks (from their specifications in
+"""Regenerate the generated tables of docs/reference.md: the settings (from the fields of
+``PactsSettings``, where each is declared once: ``settings.SETTINGS``), the `pacts`
+command line (from the CLI's own argparse parsers, so a new subcommand or option cannot be
+missing) and the hooks (from their specifications in
 ``pytest_plugin/hookspecs.py``).
 
 Run: .venv/bin/python scripts/gen_reference.py   (tests/test_docs.py checks it is current)

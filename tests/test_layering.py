@@ -7,11 +7,15 @@
   (``engine/ports.py``, ``discovery/pom.py``): of the store they import its plain record
   types and errors, never ``Store``, its repositories or backends;
 - the store imports nothing of the package but the error root; ``errors.py`` imports nothing;
+- ``settings.py`` imports nothing of the package but the evidence rule;
 - no import cycles anywhere in the package (every import counts: module level, inside
   functions, under ``TYPE_CHECKING``);
 - the pytest layer (``pytest_plugin/``) is thin: it never composes a run's services itself
   (the store's recipes and proposals, the healing ladder, the generator); it translates pytest
-  objects to and from the application layer (``application.py``), which does;
+  objects to and from the application layer (``application/``), which does;
+- the reports never import pytest (``reports/session.py`` writes them; the pytest layer's
+  ``reporting.py`` adapts hooks to it); the xdist role is asked in ``pytest_plugin/workers.py``
+  only;
 - reports and the CLI never import engine internals beyond their public entry points
   (checked in their own issues).
 """
@@ -85,9 +89,35 @@ def test_engine_side_never_imports_pytest(path: Path) -> None:
     assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
 
 
+# -- reports out of the pytest layer -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", _modules("reports"), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_reports_never_import_pytest(path: Path) -> None:
+    """The reports (entries, artifacts, workbooks, the index) are written by
+    ``reports/session.py``; the pytest layer's ``reporting.py`` only adapts hooks to it."""
+    bad = {
+        m
+        for m in _imports(path)
+        if m == "pytest" or m.startswith(("_pytest", "pytest_html", "pytest_pacts.pytest_plugin"))
+    }
+    assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+def test_the_xdist_role_is_asked_in_one_place() -> None:
+    """Whether this process is an xdist worker, its number and its output are read in
+    ``pytest_plugin/workers.py`` only (a controller-side node's attributes are not the role)."""
+    asking = sorted(
+        str(p.relative_to(PACKAGE))
+        for p in PACKAGE.rglob("*.py")
+        if any(f'"{name}"' in p.read_text(encoding="utf-8") for name in ("workerinput", "workerid"))
+    )
+    assert asking == ["pytest_plugin/workers.py"], asking
+
+
 # -- a thin pytest layer ------------------------------------------------------------------------
 
-# What a run is made of, composed by application.py only (prepare_run, finish_run,
+# What a run is made of, composed by the application package only (prepare_run, finish_run,
 # discover_plans): recipes and proposals, the generator, the healing ladder, the POM cache
 # and the discovery of a plan.
 COMPOSED_BY_THE_APPLICATION = (
@@ -124,8 +154,25 @@ def test_the_pytest_layer_leaves_composing_a_run_to_the_application_layer(path: 
     bad = _composes(path)
     assert not bad, (
         f"{path.relative_to(PACKAGE)} imports {sorted(bad)}: build the run's services in "
-        "application.py (prepare_run, finish_run) and call that"
+        "the application package (prepare_run, finish_run) and call that"
     )
+
+
+@pytest.mark.parametrize(
+    "path", [*_modules("cli"), *_modules("web")], ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_the_cli_and_the_web_layer_run_the_engine_through_the_application_layer(
+    path: Path,
+) -> None:
+    """A run (``engine.api.run_requirement`` with its ``Runtime`` and options) is built by
+    the application package (``prepare_run``, ``walk_run``), never by a command."""
+    bad = {
+        m
+        for m in _imports(path)
+        if m in ("pytest_pacts.engine.api", "pytest_pacts.engine.contracts")
+        or m.startswith("pytest_pacts.engine.healing")
+    }
+    assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
 
 
 def test_the_composition_check_would_catch_an_import(tmp_path: Path) -> None:
@@ -188,6 +235,13 @@ def test_the_store_depends_on_nothing_but_the_error_root(path: Path) -> None:
         m for m in inner if not m.startswith("pytest_pacts.store") and m != "pytest_pacts.errors"
     }
     assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+def test_the_settings_import_only_the_evidence_rule() -> None:
+    """Every layer takes its defaults from settings.py (the engine, discovery, the readers,
+    the CLI's parser), so it may import nothing that imports them back, nor pydantic."""
+    inner = {m for m in _imports(PACKAGE / "settings.py") if m.startswith("pytest_pacts")}
+    assert inner <= {"pytest_pacts.models.evidence"}, inner
 
 
 def test_the_error_root_imports_nothing() -> None:

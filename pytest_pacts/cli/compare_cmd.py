@@ -21,12 +21,13 @@ from pytest_pacts.cli.common import (
     add_store_option,
     opened_store,
 )
+from pytest_pacts.settings import PactsSettings
 
-# ``traces.Thresholds()``'s defaults, written here so that building the parser does not import
-# the traces package (pydantic models); tests/cli/test_cli_imports.py keeps them equal.
-DEFAULT_SLOWER = 3.0
-DEFAULT_SLOW_FLOOR_MS = 300.0
-DEFAULT_MOVE_PX = 100.0
+# the ``pacts_trace_*`` settings' defaults (``traces.Thresholds()``'s too), read from the light
+# settings module so that building the parser does not import the traces package (pydantic)
+DEFAULT_SLOWER = PactsSettings.trace_slower
+DEFAULT_SLOW_FLOOR_MS = PactsSettings.trace_slow_floor_ms
+DEFAULT_MOVE_PX = PactsSettings.trace_move_px
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

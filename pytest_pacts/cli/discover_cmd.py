@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Mapping
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ from pytest_pacts.cli.common import (
     EXIT_USAGE,
     CommandError,
 )
+from pytest_pacts.settings import base_url_of
 
 if TYPE_CHECKING:
     from pytest_pacts.browser import StandaloneBrowser
@@ -103,11 +105,12 @@ _HEADS = {
 }
 
 
-def _print_walk(report: dict[str, object]) -> None:
+def _print_walk(report: Mapping[str, Any]) -> None:
+    """The walk's JSON report (``--json`` prints it as it is), in words."""
     print(f"{report['req_id']}  {report['url'] or '(no URL)'}  [{report['source']}]")
-    for problem in report["problems"]:  # type: ignore[attr-defined]
+    for problem in report["problems"]:
         print(f"  ! {problem}")
-    for step in report["steps"]:  # type: ignore[attr-defined]
+    for step in report["steps"]:
         print(f"  {step['index'] + 1:>3}. {step['text']}  ({step['source']})")
         print(f"       {_HEADS.get(step['status'], step['status'])}")
         if "code" in step:
@@ -193,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
         problems += sum(len(r["problems"]) for r in walked)
         return _print_reports(list(walked), problems, args)
     with ExitStack() as stack:
-        base_url = args.base_url or project.base_url
+        base_url = base_url_of(args.base_url, project.base_url)
         if args.demo:
             from pytest_pacts.demo_app import DemoServer
 

@@ -26,6 +26,7 @@ from pytest_pacts.cli.common import (
     CommandError,
 )
 from pytest_pacts.cli.render import clip, out, width
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 SETTLE_MS = 3_000.0
 
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     base_url = args.base_url
     if base_url is None and args.demo is None:
         base_url = project.base_url if project is not None else load_project([]).base_url
-    timeout_ms = project.step_timeout_ms if project is not None else 10_000.0
+    timeout_ms = project.step_timeout_ms if project is not None else DEFAULT_STEP_TIMEOUT_MS
     with ExitStack() as stack:
         if args.demo:
             from pytest_pacts.demo_app import DemoServer

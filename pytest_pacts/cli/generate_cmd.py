@@ -24,6 +24,7 @@ from pytest_pacts.cli.common import (
     opened_store,
 )
 from pytest_pacts.cli.plan_cmd import load_plans
+from pytest_pacts.settings import base_url_of
 from pytest_pacts.store import Store, default_store_path
 
 # The browser, the generator (Jinja, Playwright) and the models load in the functions that
@@ -128,7 +129,7 @@ def _walk(browser: StandaloneBrowser, plan: Plan, base_url: str | None) -> Locat
     from pytest_pacts.generator import GenerationError
     from pytest_pacts.generator.walk import discover_locators
 
-    base = base_url or plan.requirement.base_url
+    base = base_url_of(base_url, plan.requirement.base_url)
     if base is None and "://" not in plan.requirement.url:
         raise GenerationError(f"{plan.requirement.url!r} is relative: give --base-url")
     try:

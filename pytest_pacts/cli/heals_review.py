@@ -40,6 +40,7 @@ from pytest_pacts.governance import (
 )
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.store import ProposalRecord, RecordNotFound, Store
+from pytest_pacts.store.records import ProposalStatus
 
 
 def load_proposal(store: Store, proposal_id: int) -> tuple[ProposalRecord, HealProposal]:
@@ -67,10 +68,19 @@ def _first_error(exc: ValidationError) -> str:
     return f"{'.'.join(str(p) for p in first['loc']) or 'payload'}: {first['msg']}"
 
 
+def _status(status: str | None) -> ProposalStatus | None:
+    """``--status`` (argparse keeps it to its choices; ``all`` filters nothing)."""
+    match status:
+        case "pending" | "accepted" | "rejected":
+            return status
+        case _:
+            return None
+
+
 def proposal_filter(args: argparse.Namespace, status: str | None = "pending") -> ProposalFilter:
     """The filter options of ``list``, ``accept`` and ``reject`` as one filter."""
     return ProposalFilter(
-        status=None if status == "all" else status,  # type: ignore[arg-type]  # argparse choices
+        status=_status(status),
         req_id=args.req,
         page=args.page,
         element=args.element,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
 
 from pytest_pacts.cli.common import EXIT_OK, EXIT_PROBLEMS, add_store_option, opened_store
 from pytest_pacts.cli.render import out, when
@@ -142,7 +144,7 @@ def collect(store: object, req_id: str) -> dict[str, object] | None:
     }
 
 
-def _print(report: dict[str, object]) -> None:
+def _print(report: Mapping[str, Any]) -> None:
     from datetime import datetime
 
     def verified_text(rows: object) -> str:
@@ -165,7 +167,7 @@ def _print(report: dict[str, object]) -> None:
         )
     else:
         out("no recipe yet (written after the first clean pass)")
-    for step in report["steps"]:  # type: ignore[attr-defined]
+    for step in report["steps"]:
         out("")
         out(f"  step {step['step']}: {step['action']} {step['element'] or '(no element)'}")
         for loc in step["locators"]:
@@ -176,7 +178,7 @@ def _print(report: dict[str, object]) -> None:
     if others:
         out("")
         out("  verified locators the recipe does not hold (another deployment, an older one):")
-        for loc in others:  # type: ignore[attr-defined]
+        for loc in others:
             out(f"    {loc['element']}: {loc['locator']}  [{loc['strategy']} {loc['confidence']}]")
             out(f"              verified: {verified_text(loc['verified'])}")
 

@@ -32,7 +32,7 @@ from pytest_pacts.pytest_plugin.validation import (
     project_settings,
     validate_file,
 )
-from pytest_pacts.settings import PactsSettings
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS, PactsSettings
 
 if TYPE_CHECKING:
     from pytest_pacts.contexts import SessionFor
@@ -101,7 +101,7 @@ class Project:
     settings: ProjectSettings
     files: list[ValidatedFile] = field(default_factory=list)
     base_url: str | None = None
-    step_timeout_ms: float = 10_000.0
+    step_timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS
     pacts: PactsSettings | None = None  # the pacts_* settings, as the plugin read them
     rootpath: Path | None = None
 

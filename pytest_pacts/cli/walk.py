@@ -1,6 +1,6 @@
 """``pacts discover``'s walk: a requirement's flow run in a browser as a dry run.
 
-The walk is a run of the engine (``engine.api.run_requirement``, the executor the tests
+The walk is a run of the engine (``application.walk_run``, the executor the tests
 use), so every page the flow reaches is discovered on the page state the step really meets.
 What makes it a dry run:
 
@@ -17,20 +17,19 @@ Native dialogs a step raises are answered as in a test run (accepted).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from pytest_pacts.application.walks import walk_run
 from pytest_pacts.discovery import Discoverer, bounded, to_code
 from pytest_pacts.discovery.planning import start_page_steps
-from pytest_pacts.engine.api import Runtime, run_requirement
-from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.models import Plan, Step
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import FailureType, RunRecord, StepRecord
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 # Failures that mean "the step's element was not found" (rather than found and then the
 # action or its expectation failed).
@@ -213,7 +212,7 @@ def walk_plan(
     plan: Plan,
     base_url: str | None,
     *,
-    step_timeout_ms: float = 10_000.0,
+    step_timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
     until: int | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Walk:
@@ -229,16 +228,14 @@ def walk_plan(
         discovered[index] = result
         urls[index] = page.url
 
-    runtime = Runtime(
-        env=dict(os.environ) if env is None else env,
-        base_url=base_url,
-        options=EngineOptions(step_timeout_ms=step_timeout_ms, max_heal_rounds=0),
-        store=None,
-        healer=None,
+    record: RunRecord = walk_run(
+        page,
+        performed,
+        base_url,
+        step_timeout_ms=step_timeout_ms,
+        env=env,
         on_discovered=on_discovered,
-        record=False,
     )
-    record: RunRecord = run_requirement(performed, page, runtime)
     walk.url = record.url
     walk.last_url = _url(page)
     records = {r.index: r for r in record.steps}

@@ -40,6 +40,7 @@ from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from pytest_pacts.errors import PactsError
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 T = TypeVar("T")
 
@@ -47,7 +48,7 @@ MESSAGE = "the page stopped responding: its main thread is busy"
 MARGIN_MS = 2_000.0  # added to the budget; also the probe's bound after a Playwright timeout
 # between a passed deadline and the page's tear-down: an answer that came with the deadline
 GRACE_S = 0.05
-DEFAULT_BUDGET_MS = 10_000.0
+DEFAULT_BUDGET_MS = DEFAULT_STEP_TIMEOUT_MS  # a call gets a step's patience
 
 _budget: ContextVar[float] = ContextVar("pacts_page_call_budget", default=DEFAULT_BUDGET_MS)
 

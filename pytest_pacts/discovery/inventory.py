@@ -28,6 +28,7 @@ from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import UnrenderableLocator
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.requirement import Action, Target
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 JSON = dict[str, object]
 _list_ids = itertools.count(1)
@@ -95,7 +96,7 @@ def _why(result: DiscoveryResult | None, text: str) -> str:
 
 
 def list_elements(
-    page: Page, *, timeout_ms: float = 10_000.0, limit: int = 200
+    page: Page, *, timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS, limit: int = 200
 ) -> list[PageElement]:
     """The page's nameable elements in document order (the top document, then each
     same-origin iframe, as discovery searches them), numbered from 1, each with the first

@@ -27,6 +27,7 @@ from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.models import Action, ExpectationKind, Plan, SourceRef, Step
 from pytest_pacts.models.locator import CONFIDENCE, DiscoveryResult
 from pytest_pacts.planner.urls import UrlError, resolve_url
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS, base_url_of
 
 POM_PAYLOAD_VERSION = 1
 _MAY_LEAVE_PAGE = frozenset({Action.GOTO, Action.CLICK, Action.PRESS})
@@ -195,7 +196,9 @@ def without_page(plan: Plan, base_url: str | None) -> PlanDiscovery | None:
     ``None`` when its start page must be loaded. Asked before a browser is launched or a
     context made: a plan that needs no page never costs one."""
     try:
-        url: str | None = resolve_url(plan.requirement.url, base_url or plan.requirement.base_url)
+        url: str | None = resolve_url(
+            plan.requirement.url, base_url_of(base_url, plan.requirement.base_url)
+        )
     except UrlError:
         url = None
     out = PlanDiscovery(plan=plan, url=url)
@@ -220,7 +223,7 @@ def discover_plan(
     base_url: str | None,
     *,
     discoverer: Discoverer | None = None,
-    timeout_ms: float = 10_000,
+    timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
     settle_ms: float = 3_000,
 ) -> PlanDiscovery:
     """Load the plan's start page and discover its start-page steps in one scan per frame.
@@ -232,7 +235,7 @@ def discover_plan(
     done = without_page(plan, base_url)
     if done is not None:
         return done
-    url = resolve_url(plan.requirement.url, base_url or plan.requirement.base_url)
+    url = resolve_url(plan.requirement.url, base_url_of(base_url, plan.requirement.base_url))
     out = PlanDiscovery(plan=plan, url=url)
     where = plan.requirement.source
 

@@ -37,6 +37,7 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Failure, FailureType, RunRecord
 from pytest_pacts.planner.templating import Resolver
+from pytest_pacts.settings import base_url_of
 
 __all__ = [
     "RequirementFailed",
@@ -139,7 +140,7 @@ def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
         resolver=resolver,
         finder=finder,
         monitor=monitor,
-        base_url=runtime.base_url or plan.requirement.base_url,
+        base_url=base_url_of(runtime.base_url, plan.requirement.base_url),
         healer=runtime.healer,
         shots=Shots(
             page, runtime.options.artifacts_dir, plan.req_id, documents=lambda: monitor.documents

@@ -18,39 +18,42 @@ from pytest_pacts.models import Plan, Step
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import Candidate, DiscoveryResult, Fingerprint, Locator
 from pytest_pacts.models.outcome import Failure, HealAttempt, HealRung
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS, PactsSettings
 
 
 @dataclass(frozen=True)
 class EngineOptions:
-    """Settings the pytest layer (or ``pacts``) passes in; defaults are the spec's."""
+    """Settings the pytest layer (or ``pacts``) passes in (``application.engine_options``);
+    the defaults are the settings' own (settings.py), in the engine's units."""
 
-    step_timeout_ms: float = 10_000.0
+    step_timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS
     # a cached locator matching nothing goes to healing as soon as the page is observed
     # settled (engine/waiting.py), but not before this: raise it for an app that renders
     # from timers long after its last request and DOM change
     settle_timeout_ms: float = 0.0
-    max_heal_rounds: int = 3  # healing rounds per step before it fails
+    max_heal_rounds: int = PactsSettings.max_heal_rounds  # healing rounds per step
     # what a candidate must score, and lead the runner-up by, to be acted on: discovery's
     # picks and every healing rung's (models/evidence.py)
     evidence: EvidenceRule = field(default_factory=EvidenceRule)
     memory_threshold: float = 0.7  # healing memory confidence (rung 4)
-    strict_heal: bool = False  # --pacts-strict-heal: heals fail the test
-    interactive: bool = False  # --pacts-interactive: GO / NOT GO on a terminal
-    extension_budget: int = 0  # calls to the external healer hook per run (0 = off)
+    strict_heal: bool = PactsSettings.strict_heal  # --pacts-strict-heal: heals fail the test
+    interactive: bool = PactsSettings.interactive  # --pacts-interactive: GO / NOT GO
+    # calls to the external healer hook per run (0 = off)
+    extension_budget: int = PactsSettings.extension_budget
     artifacts_dir: str | None = None  # where screenshots go (None: no screenshots)
     # a page load slower than this is an env_fault "slow_page" (None: the step timeout)
     navigation_timeout_ms: float | None = None
     # what a native alert/confirm/prompt raised during a step gets: "accept" (a person clicks
     # OK; a prompt gets its default value) or "dismiss"; its text goes into the step's notes
-    dialogs: str = "accept"
+    dialogs: str = PactsSettings.dialogs
     # record each step's trace (engine/tracing.py: URL, the element's text and box, a DOM
     # hash, the requests, a small picture in ``artifacts_dir``); the pictures of one run
     # stay under ``trace_max_bytes``
     trace: bool = False
-    trace_max_bytes: int = 1_000_000
+    trace_max_bytes: int = PactsSettings.trace_max_kb * 1024
     # a JSON response a step reads (extract from response:, a response: outcome) is read
     # only up to this size; a larger body is reported as too large, never kept
-    max_response_bytes: int = 1024 * 1024
+    max_response_bytes: int = int(PactsSettings.max_response_kb * 1024)
 
 
 @dataclass

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pytest_pacts.models.outcome import FailureType
+from pytest_pacts.settings import PactsSettings
 
 
 class Stage(enum.StrEnum):
@@ -84,7 +85,7 @@ class Signal:
     failure: FailureType = FailureType.NONE
     last_step: bool = False
     heal_rounds_used: int = 0  # rounds already spent on the current step
-    max_heal_rounds: int = 3
+    max_heal_rounds: int = PactsSettings.max_heal_rounds
     healer: bool = False
     has_target: bool = True  # healing needs an element to heal
     skip_on_fail: bool = False

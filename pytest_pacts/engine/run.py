@@ -101,8 +101,11 @@ class Run:
         self.shots = shots
         self.base_url = base_url
         self.navigate = navigate
+        # a relative ``goto`` later in the plan is relative to the base URL, else to the
+        # requirement's own URL (absolute: a relative one with no base URL fails to start)
+        goto_base = base_url or plan.requirement.url
         self.runner = StepRunner(
-            page, finder, resolver, options, monitor, base_url, observer=observer,
+            page, finder, resolver, options, monitor, goto_base, observer=observer,
             tracer=tracer, responses=responses, heals=healer is not None,
         )  # fmt: skip
         self.index = 0
@@ -168,9 +171,6 @@ class Run:
                 type=FailureType.NAVIGATION_ERROR, message=str(exc), cause="configuration"
             )
             return Signal(Outcome.FAILED, FailureType.NAVIGATION_ERROR)
-        # a relative ``goto`` later in the plan is relative to the base URL, else to the
-        # requirement's own (absolute) URL
-        self.runner.base_url = self.base_url or self.start_url
         return Signal(Outcome.OK)
 
     def _discovery(self) -> Signal:

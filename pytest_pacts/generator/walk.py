@@ -23,6 +23,7 @@ from pytest_pacts.generator.literals import GenerationError
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
 from pytest_pacts.models.locator import DiscoveryResult, Locator
 from pytest_pacts.planner.templating import Resolver, TemplateError, reveal
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 _POLL_S = 0.2
 
@@ -50,7 +51,7 @@ def discover_locators(
     base_url: str,
     env: Mapping[str, str],
     *,
-    timeout_s: float = 10.0,
+    timeout_s: float = DEFAULT_STEP_TIMEOUT_MS / 1000,
 ) -> Locators:
     """Walk ``plan`` from its URL and return the verified locator of every step's target."""
     resolver = Resolver(env, plan.requirement.vars, plan.secret_vars)

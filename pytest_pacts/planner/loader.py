@@ -31,6 +31,7 @@ from pytest_pacts.planner.planhash import plan_hash
 from pytest_pacts.planner.readers import READERS, Document, ReadFailure, ReadLimits
 from pytest_pacts.planner.readers.base import JsonLike, PathKey
 from pytest_pacts.planner.readers.cache import read_cached
+from pytest_pacts.planner.readers.limits import MIB
 from pytest_pacts.planner.schema import validate
 from pytest_pacts.planner.steps import (
     RESPONSE_PREFIX,
@@ -50,8 +51,9 @@ from pytest_pacts.planner.templating import (
     parse_templates,
     secret_defaults,
 )
+from pytest_pacts.settings import PactsSettings
 
-DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = int(PactsSettings.max_file_mb * MIB)
 _REQ_ID_RE = re.compile(r"^[^\s:/\\\[\]]+$")
 _REQ_ID_WORD_RE = re.compile(r"[^\W_]")
 _TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # pytest refuses marker names starting with _

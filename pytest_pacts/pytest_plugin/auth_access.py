@@ -14,6 +14,7 @@ import pytest
 
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.store_access import get_store
+from pytest_pacts.pytest_plugin.workers import worker_slot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -24,13 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["sessions", "storage_state"]
 
 _KEY = pytest.StashKey["Sessions"]()
-
-
-def _slot(config: pytest.Config) -> int:
-    workerinput = getattr(config, "workerinput", None)
-    worker = str(workerinput.get("workerid", "")) if isinstance(workerinput, dict) else ""
-    digits = worker.removeprefix("gw")
-    return int(digits) if digits.isdigit() else 0
 
 
 def sessions(config: pytest.Config) -> Sessions:
@@ -49,7 +43,7 @@ def sessions(config: pytest.Config) -> Sessions:
         lambda: get_store(config),
         loader=loader_options(config),
         run_id=run_label(config) or "",
-        slot=_slot(config),
+        slot=worker_slot(config),
         say=say(config),  # past pytest's capture; a worker's lines go to the controller
     )
     config.stash[_KEY] = built

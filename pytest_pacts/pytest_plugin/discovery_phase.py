@@ -34,17 +34,12 @@ from pytest_pacts.pytest_plugin.collect import RequirementItem
 from pytest_pacts.pytest_plugin.progress import WORKER_LINES
 from pytest_pacts.pytest_plugin.progress import say as _say
 from pytest_pacts.pytest_plugin.store_access import get_store
+from pytest_pacts.settings import base_url_of
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
     from pytest_pacts.contexts import ContextSetup
-
-#: ``config.workeroutput`` key under which an xdist worker hands its lines to the controller.
-
-
-def _is_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -74,9 +69,8 @@ def _discover(request: pytest.FixtureRequest, plans: list[Plan], mode: str) -> N
     config = request.config
     settings = options.settings(config)
     playwright = config.pluginmanager.hasplugin("playwright")
-    base_url = settings.base_url
-    if playwright:
-        base_url = request.getfixturevalue("base_url") or base_url
+    fixture = request.getfixturevalue("base_url") if playwright else None
+    base_url = base_url_of(fixture, settings.base_url)
 
     def contexts() -> ContextSetup:
         if any(plan.requirement.auth for plan in plans):

@@ -5,9 +5,10 @@ controller, which prints them in its summary (a worker's terminal is not shown).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
+
+from pytest_pacts.pytest_plugin.workers import is_worker, worker_output
 
 __all__ = ["WORKER_LINES", "say"]
 
@@ -17,9 +18,8 @@ WORKER_LINES = "pacts_discovery_lines"
 def say(config: pytest.Config) -> Callable[[str], None]:
     """Progress lines: on the terminal (past pytest's capture); in an xdist worker, also kept
     for the controller, which prints them (a worker's terminal is not shown)."""
-    if hasattr(config, "workerinput"):
-        workeroutput: dict[str, Any] = getattr(config, "workeroutput", {})
-        kept: list[str] = workeroutput.setdefault(WORKER_LINES, [])
+    if is_worker(config):
+        kept: list[str] = worker_output(config).setdefault(WORKER_LINES, [])
         return kept.append
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     capture = config.pluginmanager.getplugin("capturemanager")

@@ -1,47 +1,43 @@
 """Report hooks: JUnit properties, pytest-html, artifacts, the terminal summary.
 
-A thin adapter: it reads each requirement item's ``RunRecord`` (``item.stash[RUN_KEY]``)
-and hands it to :mod:`pytest_pacts.reports`. Under xdist the per-test work (properties,
-extras, artifact files) happens on the worker that ran the test; what the controller needs
-travels on the call report as JSON-friendly attributes (``report.pacts``,
-``report.extras``), and the controller alone writes the run index and prints the summary
-(a worker's report reaches the controller only through ``report``).
+A thin adapter over :class:`~pytest_pacts.reports.session.RunReport`, which builds each
+requirement's :class:`~pytest_pacts.reports.session.ReportEntry` and writes every file (as
+pytest's ``junitxml.py`` is over its ``LogXML``). It reads each requirement item's
+``RunRecord`` (``item.stash[RUN_KEY]``). Under xdist the per-test work (properties, extras,
+artifact files) happens on the worker that ran the test; the entry travels to the controller
+on the call report (``report.pacts``, with ``report.extras``), and the controller alone
+writes the run index and prints the summary.
 
 Register with :func:`register` from ``pytest_configure`` (idempotent).
 """
 
 from __future__ import annotations
 
-import base64
 import os
 import secrets
 import urllib.parse
 from collections.abc import Generator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from pytest_pacts.models import Plan
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY, SECRETS_KEY
+from pytest_pacts.pytest_plugin.workers import is_worker, worker_input
 
 # The report writers (and, through the heal proposals, governance) are imported by the hooks
 # that write: collection (``--collect-only`` in an IDE) loads none of them.
 if TYPE_CHECKING:
     from pytest_pacts.models.outcome import RunRecord
-    from pytest_pacts.reports import results
-    from pytest_pacts.reports import summary as run_summary
-    from pytest_pacts.reports.proposals import ProposalView
     from pytest_pacts.reports.redact import Redactor
+    from pytest_pacts.reports.session import ReportEntry, RunReport
     from pytest_pacts.store import Store
 
 PLUGIN_NAME = "pacts-reporting"
 RUN_ID_KEY = "pacts_run_id"
-MAX_IMAGE_BYTES = 5 * 1024 * 1024
-MAX_REGRESSION_PICTURES = 12  # regressions of one test shown with their pictures
-SLO_WINDOW = timedelta(days=30)
 
 
 def register(config: pytest.Config) -> None:
@@ -50,18 +46,23 @@ def register(config: pytest.Config) -> None:
         config.pluginmanager.register(Reporting(config), PLUGIN_NAME)
 
 
+def _reporting(config: pytest.Config) -> Reporting | None:
+    plugin = config.pluginmanager.get_plugin(PLUGIN_NAME)
+    return plugin if isinstance(plugin, Reporting) else None
+
+
 def run_folder(config: pytest.Config) -> Path | None:
     """This session's run folder (``<report dir>/<run id>``; the same on every xdist
     worker), or ``None`` when reports are off."""
-    plugin = config.pluginmanager.get_plugin(PLUGIN_NAME)
-    return plugin.run_dir if isinstance(plugin, Reporting) else None
+    plugin = _reporting(config)
+    return plugin.run_dir if plugin is not None else None
 
 
 def run_label(config: pytest.Config) -> str | None:
     """This session's run id (the name of its report folder; the same on every xdist
     worker), which names its trace bundles; ``None`` when the report hooks are not loaded."""
-    plugin = config.pluginmanager.get_plugin(PLUGIN_NAME)
-    return plugin.run_id if isinstance(plugin, Reporting) else None
+    plugin = _reporting(config)
+    return plugin.run_id if plugin is not None else None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -70,6 +71,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _new_run_id() -> str:
+    """A run's id: when it started, and a few random characters (two runs that start in
+    the same second differ)."""
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
 
 
@@ -78,48 +81,58 @@ def _plan(item: pytest.Item) -> Plan | None:
     return plan if isinstance(plan, Plan) else None
 
 
+def _entry(report: pytest.TestReport) -> ReportEntry | None:
+    """The requirement's entry a call report carries (``None``: not a requirement's)."""
+    entry = getattr(report, "pacts", None)
+    # a dict from this process or, deserialised, from a worker: the shape RunReport made
+    return cast("ReportEntry", entry) if isinstance(entry, dict) else None
+
+
+def _open_store(config: pytest.Config) -> Store | None:
+    """A read connection to the store, when one exists (reports never create one)."""
+    from pytest_pacts.pytest_plugin.store_access import store_target
+
+    target = store_target(config)
+    local = target.removeprefix("sqlite:///")
+    if "://" not in local and not Path(local).is_file():
+        return None
+    from pytest_pacts.store import StoreError, open_store
+
+    try:
+        return open_store(target)
+    except (StoreError, OSError, ValueError, ImportError):
+        return None
+
+
 class Reporting:
-    """Stateful report plugin: one per pytest process."""
+    """Stateful report plugin: one per pytest process, over this session's
+    :class:`~pytest_pacts.reports.session.RunReport`."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.settings = options.settings(config)
-        workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
-        self.is_worker = workerinput is not None
-        run_id = workerinput.get(RUN_ID_KEY) if workerinput else None
-        self.run_id: str = str(run_id) if run_id else _new_run_id()
-        self.entries: list[dict[str, object]] = []
-        self.no_record = 0
-        self.unrecorded: list[dict[str, object]] = []  # entries of items without a record
-        self.results: results.Written | None = None
-        self.started = datetime.now(UTC)
-        self._store: Store | None = None
-        self._store_tried = False
+        self.is_worker = is_worker(config)
+        given = (worker_input(config) or {}).get(RUN_ID_KEY)
+        self.run_id = str(given) if given else _new_run_id()
+        self._report: RunReport | None = None
 
-    # -- where things go ------------------------------------------------------------------
+    @property
+    def report(self) -> RunReport:
+        """This session's reports, made when first needed (collection imports no writer)."""
+        if self._report is None:
+            from pytest_pacts.reports.session import RunReport
+
+            config = self.config
+            self._report = RunReport(
+                self.settings, config.rootpath, self.run_id, lambda: _open_store(config)
+            )
+        return self._report
+
     @property
     def run_dir(self) -> Path | None:
+        """``<report dir>/<run id>``, or ``None`` when reports are off."""
         root = self.settings.report_root(self.config.rootpath)
         return None if root is None else root / self.run_id
-
-    def store(self) -> Store | None:
-        """A read connection to the store, when one exists (never creates one)."""
-        if self._store_tried:
-            return self._store
-        self._store_tried = True
-        from pytest_pacts.pytest_plugin.store_access import store_target
-
-        target = store_target(self.config)
-        local = target.removeprefix("sqlite:///")
-        if "://" not in local and not Path(local).is_file():
-            return None  # reports never create a store
-        from pytest_pacts.store import StoreError, open_store
-
-        try:
-            self._store = open_store(target)
-        except (StoreError, OSError, ValueError, ImportError):
-            self._store = None
-        return self._store
 
     # -- xdist ----------------------------------------------------------------------------
     @pytest.hookimpl(optionalhook=True)
@@ -154,14 +167,7 @@ class Reporting:
         record = item.stash.get(RUN_KEY, None)
         if record is None:
             if plan is not None:
-                from pytest_pacts.reports.redact import Redactor
-
-                report.pacts = {  # type: ignore[attr-defined]
-                    "nodeid": item.nodeid,
-                    "req_id": plan.req_id,
-                    "verdict": None,
-                    "result": self._result(item, plan, None, Redactor()),
-                }
+                _attach(report, "pacts", self.report.unrecorded_entry(item.nodeid, plan, item.path))
             return report
         try:
             self._report_record(item, report, record, plan)
@@ -174,16 +180,15 @@ class Reporting:
         call logs, DOM snapshots with form values, network bodies). pytest-playwright moves
         the traces into the test's output folder just before the teardown report is made
         (its own report hook runs innermost), so they are all there by now."""
-        funcargs: dict[str, object] = getattr(item, "funcargs", None) or {}
-        folder = funcargs.get("output_path")
+        folder = _output_folder(item)
         plan = _plan(item)
         known = item.stash.get(SECRETS_KEY, set())
-        if not isinstance(folder, str) or not Path(folder).is_dir():
+        if folder is None:
             return
         if plan is None and not known and RUN_KEY not in item.stash:
             return  # not a pytest-pacts test: its traces are none of our business
         redactor = self._redactor(item, plan)
-        for trace in sorted(Path(folder).glob("*.zip")):
+        for trace in sorted(folder.glob("*.zip")):
             redactor.archive(trace)
 
     def _redactor(self, item: pytest.Item, plan: Plan | None) -> Redactor:
@@ -201,17 +206,16 @@ class Reporting:
         videos) into the run's own folder and point the HTML report's links and the
         ``playwright_*`` JUnit properties at the copies: pytest-playwright empties its
         ``--output`` folder when the next session starts, which broke old reports."""
-        funcargs: dict[str, object] = getattr(item, "funcargs", None) or {}
-        folder = funcargs.get("output_path")
+        folder = _output_folder(item)
         run_dir = self.run_dir
-        if run_dir is None or not isinstance(folder, str) or not Path(folder).is_dir():
+        if run_dir is None or folder is None:
             return
         if _plan(item) is None and RUN_KEY not in item.stash:
             return  # not a pytest-pacts test: its artifacts are none of our business
         from pytest_pacts.reports import artifacts
 
         kept = artifacts.copy_tree(
-            Path(folder), artifacts.requirement_dir(run_dir, item.nodeid) / "playwright"
+            folder, artifacts.requirement_dir(run_dir, item.nodeid) / "playwright"
         )
         if not kept:
             return
@@ -230,110 +234,29 @@ class Reporting:
     def _report_record(
         self, item: pytest.Item, report: pytest.TestReport, record: RunRecord, plan: Plan | None
     ) -> None:
-        from pytest_pacts.reports import artifacts, junit
-        from pytest_pacts.reports.proposals import proposal_views
-
-        views = proposal_views(record, self.store() if record.proposals else None)
         redactor = self._redactor(item, plan)
-        paths: dict[str, Path] = {}
-        if self.run_dir is not None:
-            paths = artifacts.write_requirement_artifacts(
-                self.run_dir, item.nodeid, record, views, redactor
-            )
-        record_path = str(paths["record"]) if "record" in paths else None
-        for name, value in junit.junit_properties(record, views, record_path):
-            item.user_properties.append((name, redactor.text(value)))
-        entry: dict[str, object] = {
-            "nodeid": item.nodeid,
-            "req_id": record.req_id,
-            "verdict": record.verdict,
-            "rca_class": record.rca.rca_class.value,
-            "healed": record.healed,
-            "heal_count": record.heal_count,
-            "heal_rounds": record.heal_rounds,
-            "llm_calls": record.llm_calls,
-            "plan_hash": record.plan_hash,
-            "started_at": record.started_at,
-            "proposals": [
-                {"id": v.id, "track": v.track, "promotion_required": v.promotion_required}
-                for v in views
-            ],
-        }
-        for key, path in paths.items():
-            entry[key] = str(path)
-        if record.baseline is not None:
-            from pytest_pacts.reports.regressions import regression_json
-
-            entry["baseline"] = record.baseline
-            entry["regressions"] = [
-                {k: redactor.text(v) if isinstance(v, str) else v for k, v in item.items()}
-                for item in map(regression_json, record.regressions)
-            ]
-        if plan is not None and self.settings.generate:
-            # written by the application layer when the run concluded (application.finish_run)
-            entry["generated"] = item.stash.get(GENERATED_KEY, None)
-        if plan is not None:
-            entry["result"] = self._result(item, plan, record, redactor)
-        report.pacts = entry  # type: ignore[attr-defined]
+        done = self.report.record_entry(
+            item.nodeid,
+            item.path,
+            record,
+            plan,
+            redactor,
+            # written by the application layer when the run concluded (finish_run)
+            generated=item.stash.get(GENERATED_KEY, None),
+        )
+        item.user_properties.extend(done.properties)
+        _attach(report, "pacts", done.entry)
         if self.config.pluginmanager.hasplugin("html"):
-            extras = self._html_extras(record, views, redactor)
-            report.extras = [*getattr(report, "extras", []), *extras]  # type: ignore[attr-defined]
+            from pytest_html import extras as html_extras
 
-    def _result(
-        self, item: pytest.Item, plan: Plan, record: RunRecord | None, redactor: Redactor
-    ) -> dict[str, object] | None:
-        """What the results workbook says about this item (built here, written by the
-        controller at session end)."""
-        if not self._results_on():
-            return None
-        from pytest_pacts.reports import results
+            from pytest_pacts.reports.session import html_parts
 
-        return results.requirement_result(
-            plan, record, nodeid=item.nodeid, path=item.path, redact=redactor.text
-        ).as_json()
-
-    def _results_on(self) -> bool:
-        return self.run_dir is not None and self.settings.results != "off"
-
-    def _html_extras(
-        self, record: RunRecord, views: list[ProposalView], redactor: Redactor
-    ) -> list[dict[str, str | None]]:
-        from pytest_html import extras as html_extras
-
-        from pytest_pacts.reports import html
-
-        out = [html_extras.html(redactor.text(html.requirement_html(record, views)))]
-        if record.regressions:
-            from pytest_pacts.reports.regressions import html_box
-
-            pictures: dict[str, str] = {}
-            for r in record.regressions[:MAX_REGRESSION_PICTURES]:
-                for path in (r.screenshot_before, r.screenshot_after):
-                    data = _read_image(path) if path else None
-                    if path and data is not None:
-                        pictures[path] = "data:image/jpeg;base64," + data
-            out.append(html_extras.html(redactor.text(html_box(record, pictures))))
-        images: list[tuple[str, str]] = []
-        for key, path in sorted(record.artifacts.items()):
-            if "screenshot" in key and path.lower().endswith(".png"):
-                images.append((key.replace("_", " "), path))
-        for step in record.steps:
-            for heal in step.heals:
-                for label, shot in (
-                    ("before heal", heal.screenshot_before),
-                    ("after heal", heal.screenshot_after),
-                ):
-                    if shot:
-                        images.append((f"step {step.index + 1} {label} (round {heal.round})", shot))
-        seen: set[str] = set()
-        for name, path in images:
-            if path in seen:
-                continue
-            seen.add(path)
-            data = _read_image(path)
-            if data is not None:
-                out.append(html_extras.png(data, name=name))
-        return out
+            fragments, pngs = html_parts(record, done.views, redactor)
+            extras = [
+                *(html_extras.html(text) for text in fragments),
+                *(html_extras.png(data, name=name) for name, data in pngs),
+            ]
+            _attach(report, "extras", [*getattr(report, "extras", []), *extras])
 
     # -- controller -----------------------------------------------------------------------
     @pytest.hookimpl(trylast=True)
@@ -342,15 +265,9 @@ class Reporting:
             if report.when == "call":
                 _release(report)
             return
-        if report.when != "call":
-            return
-        entry = getattr(report, "pacts", None)
-        if isinstance(entry, dict):
-            if entry.get("verdict") is None:
-                self.no_record += 1
-                self.unrecorded.append(entry)
-            else:
-                self.entries.append(entry)
+        entry = _entry(report)
+        if report.when == "call" and entry is not None:
+            self.report.add(entry)
 
     def pytest_report_teststatus(
         self, report: pytest.TestReport, config: pytest.Config
@@ -358,98 +275,34 @@ class Reporting:
         """A ``partial`` verdict (steps with ``on_fail: skip`` were skipped) is its own
         outcome in pytest's terminal: ``P`` / ``PARTIAL`` and "1 partial" in the last line,
         not a plain "passed". The test still counts as passed for the exit code and JUnit."""
-        entry = getattr(report, "pacts", None)
-        partial = isinstance(entry, dict) and entry.get("verdict") == "partial"
+        entry = _entry(report)
+        partial = entry is not None and entry.get("verdict") == "partial"
         if report.when == "call" and report.passed and partial:
             return "partial", "P", ("PARTIAL", {"yellow": True})
         return None
-
-    def summary(self) -> run_summary.RunSummary:
-        from pytest_pacts.reports import summary as run_summary
-
-        result = run_summary.from_entries(self.entries, self.no_record)
-        store = self.store()
-        if store is not None:
-            since = datetime.now(UTC) - SLO_WINDOW
-            result = run_summary.with_store_history(result, store, since, self.started)
-        run_summary.select_slos(
-            result, self.settings.slos, llm_configured=self.settings.extension_budget > 0
-        )
-        if self.entries and self.run_dir is not None:
-            result.report_dir = str(self.run_dir)
-        if self.results is not None:
-            result.results = [str(p) for p in self.results.paths]
-        return result
-
-    def _write_results(self, run_dir: Path) -> results.Written:
-        """The results workbooks and CSVs of the session (controller only)."""
-        from pytest_pacts.pytest_plugin.validation import loader_options
-        from pytest_pacts.reports import results
-
-        found = []
-        for entry in [*self.entries, *self.unrecorded]:
-            data = entry.get("result")
-            if isinstance(data, dict):
-                found.append(results.RequirementResult.from_json(data))
-        loader = loader_options(self.config)
-        return results.write_results(
-            run_dir / "results",
-            found,
-            run_id=self.run_id,
-            limits=loader.limits,
-            max_file_bytes=loader.max_file_bytes,
-        )
 
     # tryfirst: pytest-html writes its report in its own (trylast) pytest_sessionfinish, and
     # its summary names the results files written here
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if self.is_worker or not self.entries or self.run_dir is None:
+        if self.is_worker or self._report is None:  # no test reported: nothing to write
             return
-        from pytest_pacts.reports import artifacts
-        from pytest_pacts.reports import summary as run_summary
-
-        if self._results_on():
-            self.results = self._write_results(self.run_dir)
-            for problem in self.results.problems:
-                session.config.issue_config_time_warning(
-                    pytest.PytestWarning(f"pacts: {problem}"), 2
-                )
-        result = self.summary()
-        index = {
-            "run_id": self.run_id,
-            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "summary": result.as_json(),
-            "requirements": run_summary.index_entries(self.entries),
-        }
-        try:
-            artifacts.write_index(self.run_dir, index, result.markdown(f"Run {self.run_id}"))
-            if self.settings.trace == "on":
-                from pytest_pacts.reports.regressions import run_markdown
-
-                text = run_markdown(self.run_id, self.entries, self.run_dir)
-                artifacts.write_text(self.run_dir / "regressions.md", text)
-            artifacts.write_text(self.run_dir.parent / "LATEST", self.run_id + "\n")
-            if self.settings.report_keep > 0:
-                artifacts.prune_runs(self.run_dir.parent, self.settings.report_keep)
-        except OSError as exc:
-            session.config.issue_config_time_warning(
-                pytest.PytestWarning(f"pacts: could not write the run index: {exc}"), 2
-            )
+        for problem in self._report.finish():
+            session.config.issue_config_time_warning(pytest.PytestWarning(f"pacts: {problem}"), 2)
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
-        if self.is_worker or not (self.entries or self.no_record):
+        if self.is_worker or self._report is None or not self._report.has_entries:
             return
         terminalreporter.section("pytest-pacts")
-        for line in self.summary().terminal_lines():
+        for line in self.report.summary().terminal_lines():
             terminalreporter.write_line(line)
-        for problem in self.results.problems if self.results is not None else ():
+        written = self.report.results
+        for problem in written.problems if written is not None else ():
             terminalreporter.write_line(f"results not written: {problem}", yellow=True)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        if self._report is not None:
+            self._report.close()
 
     # -- pytest-html (optional) -----------------------------------------------------------
     @pytest.hookimpl(optionalhook=True)
@@ -462,8 +315,8 @@ class Reporting:
     def pytest_html_results_table_row(self, report: pytest.TestReport, cells: list[str]) -> None:
         from pytest_pacts.reports import html
 
-        entry = getattr(report, "pacts", None)
-        if isinstance(entry, dict):
+        entry = _entry(report)
+        if entry is not None:
             verdict = _opt_str(entry.get("verdict"))
             if verdict == "partial" and cells and 'class="col-result"' in cells[0]:
                 # pytest-html words the result from the pytest outcome ("Passed"); a partial
@@ -477,10 +330,24 @@ class Reporting:
     def pytest_html_results_summary(
         self, prefix: list[str], summary: list[str], postfix: list[str], session: pytest.Session
     ) -> None:
-        if self.entries or self.no_record:
+        if self._report is not None and self._report.has_entries:
             from pytest_pacts.reports import html
 
-            prefix.append(html.summary_html(self.summary()))
+            prefix.append(html.summary_html(self.report.summary()))
+
+
+def _attach(report: pytest.TestReport, name: str, value: object) -> None:
+    """Hang ``value`` on ``report`` as ``name``: a report's attributes are what xdist sends
+    to the controller (pytest's ``_report_to_json`` serialises its ``__dict__``)."""
+    vars(report)[name] = value
+
+
+def _output_folder(item: pytest.Item) -> Path | None:
+    """pytest-playwright's output folder of the test (its ``output_path`` fixture), when it
+    exists."""
+    funcargs: dict[str, object] = getattr(item, "funcargs", None) or {}
+    folder = funcargs.get("output_path")
+    return Path(folder) if isinstance(folder, str) and Path(folder).is_dir() else None
 
 
 def _opt_str(value: object) -> str | None:
@@ -500,7 +367,7 @@ def _release(report: pytest.TestReport) -> None:
     it ran."""
     report.__dict__.pop("pacts", None)
     if getattr(report, "extras", None):
-        report.extras = []  # type: ignore[attr-defined]
+        _attach(report, "extras", [])
 
 
 def _html_link(config: pytest.Config, path: Path) -> str:
@@ -518,13 +385,3 @@ def _html_link(config: pytest.Config, path: Path) -> str:
     except ValueError:  # another drive on Windows
         return path.as_uri()
     return urllib.parse.quote(Path(relative).as_posix())
-
-
-def _read_image(path: str) -> str | None:
-    try:
-        p = Path(path)
-        if not p.is_file() or p.stat().st_size > MAX_IMAGE_BYTES:
-            return None
-        return base64.b64encode(p.read_bytes()).decode("ascii")
-    except OSError:
-        return None

@@ -25,6 +25,7 @@ from pytest_pacts.models import Plan
 from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
 from pytest_pacts.planner.blocks import BlockDefinition
 from pytest_pacts.planner.loader import load_blocks_file
+from pytest_pacts.planner.readers.limits import ReadLimits, max_file_bytes
 from pytest_pacts.pytest_plugin import options
 
 SHARED_BLOCKS_KEY = pytest.StashKey[dict[str, BlockDefinition]]()
@@ -118,8 +119,8 @@ def loader_options(config: pytest.Config, *, cache: bool = True) -> LoaderOption
         env=dict(os.environ),
         secret_vars=frozenset(settings.secret_vars),
         shared_blocks=shared_blocks(config, cache_dir),
-        max_file_bytes=settings.max_file_bytes,
-        limits=settings.read_limits(),
+        max_file_bytes=max_file_bytes(settings),
+        limits=ReadLimits.of(settings),
         cache_dir=cache_dir,
     )
 

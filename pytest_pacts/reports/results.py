@@ -32,12 +32,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from copy import copy
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_pacts.models import Plan, SourceRef
 from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.models.text import file_stem
 from pytest_pacts.planner.readers.base import ReadFailure
 from pytest_pacts.planner.readers.limits import MIB, ReadLimits
+
+if TYPE_CHECKING:  # openpyxl loads only when a workbook is written
+    from openpyxl.cell.cell import Cell, MergedCell
+    from openpyxl.workbook.workbook import Workbook
+    from openpyxl.worksheet.worksheet import Worksheet
 from pytest_pacts.reports.artifacts import write_text
 from pytest_pacts.reports.html import verdict_text
 
@@ -269,10 +275,10 @@ def _csv_text(results: Sequence[RequirementResult]) -> str:
 
 
 # -- the workbook ---------------------------------------------------------------------------
-def _set(cell: object, value: object) -> None:
-    cell.value = value  # type: ignore[attr-defined]
+def _set(cell: Cell | MergedCell, value: str | float | None) -> None:
+    cell.value = value
     if isinstance(value, str) and value.startswith("="):
-        cell.data_type = "s"  # type: ignore[attr-defined]  # text from a sheet, not a formula
+        cell.data_type = "s"  # text from a sheet, not a formula
 
 
 def _row_status(steps: Sequence[StepResult]) -> str:
@@ -349,7 +355,7 @@ def _write_workbook(
 
 
 def _fill_sheet(
-    ws: object, results: Sequence[RequirementResult], display: str, scan_rows: int
+    ws: Worksheet, results: Sequence[RequirementResult], display: str, scan_rows: int
 ) -> list[str]:
     from openpyxl.styles import PatternFill
     from openpyxl.utils import get_column_letter
@@ -358,19 +364,19 @@ def _fill_sheet(
 
     title = str(getattr(ws, "title", ""))
     header_row, columns = 0, None
-    for row in ws.iter_rows(min_row=1, max_row=scan_rows):  # type: ignore[attr-defined]
+    for row in ws.iter_rows(min_row=1, max_row=scan_rows):
         columns = header_columns(
             (get_column_letter(c.column), c.value) for c in row if c.column is not None
         )
         if columns is not None:
-            header_row = row[0].row
+            header_row = row[0].row or 0
             break
     if columns is None or "req_id" not in columns:
         return [f"{display}:{title}: no header row found now; no results written there"]
     problems: list[str] = []
     valid: list[RequirementResult] = []
     for r in results:
-        found = ws[f"{columns['req_id']}{r.row}"].value  # type: ignore[index]
+        found = ws[f"{columns['req_id']}{r.row}"].value
         if str(found or "").strip() != r.req_id:
             problems.append(
                 f"{display}:{title}:{r.row}:{columns['req_id']}: expected {r.req_id!r}, found "
@@ -386,36 +392,35 @@ def _fill_sheet(
     if not rows:
         return problems
     header_cells = {
-        str(c.value).strip(): c.column
-        for c in ws[header_row]  # type: ignore[index]
-        if isinstance(c.value, str)
+        str(c.value).strip(): c.column for c in ws[header_row] if isinstance(c.value, str)
     }
     if all(name in header_cells for name in COLUMNS):  # a results workbook run again
         first = header_cells[COLUMNS[0]]
     else:
         last_row = max(rows)
         used = 0
-        for row in ws.iter_rows(min_row=header_row, max_row=last_row):  # type: ignore[attr-defined]
+        for row in ws.iter_rows(min_row=header_row, max_row=last_row):
             for cell in reversed(row):
                 if cell.value is not None:
                     used = max(used, cell.column)
                     break
         first = used + 1
-    style_from = ws.cell(row=header_row, column=max(first - 1, 1))  # type: ignore[attr-defined]
+    style_from = ws.cell(row=header_row, column=max(first - 1, 1))
     for offset, (name, width) in enumerate(zip(COLUMNS, _WIDTHS, strict=True)):
-        cell = ws.cell(row=header_row, column=first + offset)  # type: ignore[attr-defined]
+        cell = ws.cell(row=header_row, column=first + offset)
         _set(cell, name)
         if style_from.has_style:
-            cell.font, cell.fill = copy(style_from.font), copy(style_from.fill)
-            cell.border, cell.alignment = copy(style_from.border), copy(style_from.alignment)
-        ws.column_dimensions[get_column_letter(first + offset)].width = width  # type: ignore[attr-defined]
+            # the proxies' copies are the style objects themselves (openpyxl's StyleProxy)
+            cell.font, cell.fill = copy(style_from.font), copy(style_from.fill)  # type: ignore[assignment]
+            cell.border, cell.alignment = copy(style_from.border), copy(style_from.alignment)  # type: ignore[assignment]
+        ws.column_dimensions[get_column_letter(first + offset)].width = width
     for row_number, pairs in rows.items():
         r = pairs[0][0]
         steps = [s for _r, s in pairs]
         culprit = any(s.culprit for s in steps)
         first_of_req = row_number == r.row
         show_rca = culprit or (first_of_req and not any(s.culprit for s in r.steps))
-        values: tuple[object, ...] = (
+        values: tuple[str | float | None, ...] = (
             r.verdict,
             _row_status(steps),
             "\n".join(x for x in (r.rca, r.recommendation) if x) if show_rca else None,
@@ -423,18 +428,18 @@ def _fill_sheet(
             round(sum(s.duration_ms for s in steps) / 1000, 3),
         )
         for offset, value in enumerate(values):
-            cell = ws.cell(row=row_number, column=first + offset)  # type: ignore[attr-defined]
+            cell = ws.cell(row=row_number, column=first + offset)
             _set(cell, value)
-        verdict_cell = ws.cell(row=row_number, column=first)  # type: ignore[attr-defined]
+        verdict_cell = ws.cell(row=row_number, column=first)
         colour = _FILLS.get(r.verdict.split(" ")[0])
         if colour:
             verdict_cell.fill = PatternFill("solid", fgColor=colour)
-        ws.cell(row=row_number, column=first + 4).number_format = "0.00"  # type: ignore[attr-defined]
+        ws.cell(row=row_number, column=first + 4).number_format = "0.00"
     return problems
 
 
 def _placed(
-    ws: object, r: RequirementResult, title: str, columns: Mapping[str, str]
+    ws: Worksheet, r: RequirementResult, title: str, columns: Mapping[str, str]
 ) -> list[tuple[int, StepResult]]:
     """Each step of ``r`` with the row of the requirement's sheet it shows on: its own
     row, or, for a step of a block defined on another sheet (a ``Blocks`` sheet), the
@@ -447,9 +452,9 @@ def _placed(
         return placed
     claimed = {row for row, _s in placed}
     end = r.row + 1  # the requirement's rows end before the next requirement's first row
-    max_row = int(getattr(ws, "max_row", 0))
+    max_row = ws.max_row
     while end <= max_row:
-        found = ws[f"{columns['req_id']}{end}"].value  # type: ignore[index]
+        found = ws[f"{columns['req_id']}{end}"].value
         if found is not None and str(found).strip() not in ("", r.req_id):
             break
         end += 1
@@ -457,7 +462,7 @@ def _placed(
         n
         for n in range(r.row, end)
         if n not in claimed
-        and str(ws[f"{columns['action']}{n}"].value or "").strip().lower() == "use"  # type: ignore[index]
+        and str(ws[f"{columns['action']}{n}"].value or "").strip().lower() == "use"
     ]
     runs: list[list[StepResult]] = []
     previous: StepResult | None = None
@@ -476,19 +481,19 @@ def _placed(
     return placed
 
 
-def _summary_sheet(workbook: object, results: Sequence[RequirementResult], run_id: str) -> None:
+def _summary_sheet(workbook: Workbook, results: Sequence[RequirementResult], run_id: str) -> None:
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
-    names: list[str] = list(workbook.sheetnames)  # type: ignore[attr-defined]
+    names: list[str] = list(workbook.sheetnames)
     title, n = SUMMARY_SHEET, 2
     while title in names:
-        existing = workbook[title]  # type: ignore[index]
+        existing = workbook[title]
         if existing["A1"].value == "pytest-pacts results":  # ours, from a results workbook
-            workbook.remove(existing)  # type: ignore[attr-defined]
+            workbook.remove(existing)
             break
         title, n = f"{SUMMARY_SHEET} {n}", n + 1
-    ws = workbook.create_sheet(title)  # type: ignore[attr-defined]
+    ws = workbook.create_sheet(title)
     ws["A1"], ws["B1"] = "pytest-pacts results", f"run {run_id}"
     ws["A1"].font = Font(bold=True)
     for col, name in enumerate(SUMMARY_COLUMNS, start=1):
@@ -496,8 +501,10 @@ def _summary_sheet(workbook: object, results: Sequence[RequirementResult], run_i
         _set(cell, name)
         cell.font = Font(bold=True)
     for i, r in enumerate(results, start=4):
-        values = (r.req_id, r.verdict, r.rca, r.recommendation, r.heals,
-                  round(r.duration_ms / 1000, 3), r.where, r.nodeid)  # fmt: skip
+        values: tuple[str | float, ...] = (
+            r.req_id, r.verdict, r.rca, r.recommendation, r.heals,
+            round(r.duration_ms / 1000, 3), r.where, r.nodeid,
+        )  # fmt: skip
         for col, value in enumerate(values, start=1):
             _set(ws.cell(row=i, column=col), value)
         ws.cell(row=i, column=6).number_format = "0.00"

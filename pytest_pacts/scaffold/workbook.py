@@ -14,6 +14,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
 
 from pytest_pacts.models import Action, ExpectationKind, OnFail
 from pytest_pacts.planner.readers.xlsx import STEP_SHEET_COLUMNS
@@ -57,9 +58,9 @@ _BOLD = Font(bold=True)
 _FILL = PatternFill("solid", fgColor="DDEBF7")
 
 
-def _header(ws: object, row: int, names: Iterable[str]) -> None:
+def _header(ws: Worksheet, row: int, names: Iterable[str]) -> None:
     for col, name in enumerate(names, start=1):
-        cell = ws.cell(row=row, column=col, value=name)  # type: ignore[attr-defined]
+        cell = ws.cell(row=row, column=col, value=name)
         cell.font = _BOLD
         cell.fill = _FILL
 

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.models.trace import BundleStep, Regression, StepTrace, TraceBundle
+from pytest_pacts.settings import PactsSettings
 from pytest_pacts.store import Store, StoreError, TraceBundleRecord
 from pytest_pacts.traces.compare import Comparison, Thresholds, compare
 
@@ -35,8 +36,9 @@ class TraceSettings:
 
     enabled: bool = True
     thresholds: Thresholds = field(default_factory=Thresholds)
-    keep: int = 20  # bundles kept per requirement in the store (the newest keeps pictures)
-    max_bytes: int = 1_000_000  # the pictures of one bundle
+    # bundles kept per requirement in the store (the newest keeps pictures)
+    keep: int = PactsSettings.trace_keep
+    max_bytes: int = PactsSettings.trace_max_kb * 1024  # the pictures of one bundle
 
 
 def _present(trace: StepTrace | None) -> StepTrace | None:
@@ -96,7 +98,9 @@ def deployment(url: str | None) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower() if parts.netloc else ""
 
 
-def baseline_for(store: Store, req_id: str, url: str | None, limit: int = 20) -> TraceBundle | None:
+def baseline_for(
+    store: Store, req_id: str, url: str | None, limit: int = PactsSettings.trace_keep
+) -> TraceBundle | None:
     """The last passing bundle of ``req_id`` **on the same deployment** as ``url`` (among
     the newest ``limit``): a run compared with another release's last pass flags that
     release's differences (issue 39: switching back to an older release flagged 11

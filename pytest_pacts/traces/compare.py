@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from pytest_pacts.models.trace import BundleStep, Regression, TraceBundle
+from pytest_pacts.settings import PactsSettings
 
 _DONE = ("passed", "healed")
 
@@ -32,9 +33,9 @@ _DONE = ("passed", "healed")
 class Thresholds:
     """When a difference is a regression (``pacts_trace_*`` settings)."""
 
-    slower: float = 3.0
-    slow_floor_ms: float = 300.0
-    move_px: float = 100.0
+    slower: float = PactsSettings.trace_slower
+    slow_floor_ms: float = PactsSettings.trace_slow_floor_ms
+    move_px: float = PactsSettings.trace_move_px
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 
 from pytest_pacts.auth import AuthConfigError, AuthFailed, SessionMeta, Sessions, Vault
 from pytest_pacts.auth import load_profiles as load
-from pytest_pacts.models.outcome import RcaClass
+from pytest_pacts.models import Plan
+from pytest_pacts.models.outcome import RcaClass, RunRecord
 from pytest_pacts.planner import LoaderOptions, load_file
 
 AUTH = """\
@@ -98,7 +100,7 @@ def test_an_unknown_profile_fails_the_requirement_naming_it(tmp_path: Path) -> N
     assert info.value.rca is RcaClass.DATA_ISSUE
 
 
-def _no_run(*_args: object) -> object:
+def _no_run(plan: Plan, page: Page, verify: bool) -> RunRecord:
     raise AssertionError("no login expected")
 
 

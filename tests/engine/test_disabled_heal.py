@@ -21,7 +21,7 @@ from .helpers import FAST, Site, plan, run
 
 def _gate(enabled: str, visible: str = "ok") -> GateSnapshot:
     def point(name: str, code: str) -> GatePoint:
-        return GatePoint(name=name, ok=code == "ok", code=code, reason=f"{name}: {code}")  # type: ignore[arg-type]
+        return GatePoint(name=name, ok=code == "ok", code=code, reason=f"{name}: {code}")
 
     names = ("unique", "visible", "enabled", "stable", "scoped")
     codes = ("ok", visible, enabled, "ok", "ok")

@@ -56,7 +56,9 @@ def test_an_image_target_is_clicked_and_refused_when_weak_or_ambiguous(
     tab: Page, site: Site, tmp_path: Path
 ) -> None:
     picture = TEMPLATE.read_bytes()
-    other = cv2.imencode(".png", 255 - cv2.imread(str(TEMPLATE)))[1].tobytes()  # inverted
+    image = cv2.imread(str(TEMPLATE))
+    assert image is not None
+    other = cv2.imencode(".png", 255 - image)[1].tobytes()  # inverted
     target = f"image:{TEMPLATE}"
     options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path))
 

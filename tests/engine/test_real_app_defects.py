@@ -214,11 +214,11 @@ def test_a_page_quiet_for_a_while_is_not_waited_on_again(
     change seen while waiting), not from the step's start: a step that nothing matches on
     a page that has been still for longer is not made to wait another second (a page that
     has just loaded still is: the two tests above)."""
-    from pytest_pacts.engine import finder
+    from pytest_pacts.engine import finder, waiting
 
     url = site.add("still.html", STILL)
     after_save: list[float] = []
-    real = finder.wait_for_change
+    real = waiting.wait_for_change
 
     def counting(page: Page, cap_ms: float = 100.0) -> bool:
         if page.evaluate("window.saved === true"):

@@ -27,7 +27,16 @@ from pytest_pacts.planner.readers.cache import entry_key, prune, read_cached
 from tests.planner.conftest import problems
 from tests.planner.test_errors import TEXT_CASES, XLSX_CASES
 
-H = ["Req ID", "URL", "Title", "Tags", "Element@Region", "Action", "Value", "Expected Outcome"]
+H: list[object] = [
+    "Req ID",
+    "URL",
+    "Title",
+    "Tags",
+    "Element@Region",
+    "Action",
+    "Value",
+    "Expected Outcome",
+]
 SHEETS: dict[str, list[list[object]]] = {
     "Notes": [["free text"]],
     "Reqs": [
@@ -268,7 +277,7 @@ def test_a_file_changed_while_it_is_read_is_not_cached(
         Document("x.json", {1: "a key that is not text"}),  # type: ignore[dict-item]
         Document("x.json", {"a": (1, 2)}),  # type: ignore[dict-item]
         Document("x.json", {"a": float("nan")}),
-        Document("x.json", {"a": [{"b": object()}]}),  # type: ignore[list-item]
+        Document("x.json", {"a": [{"b": object()}]}),  # type: ignore[dict-item]
         Document("x.json", {}, {("a",): SourceRef(path="another.file", line=1)}),
         Document("elsewhere.json", {}),
     ],

@@ -17,7 +17,7 @@ from openpyxl import Workbook
 
 from tests.planner.conftest import load, problems
 
-H = ["Req ID", "URL", "Element@Region", "Action", "Value", "Expected Outcome"]
+H: list[object] = ["Req ID", "URL", "Element@Region", "Action", "Value", "Expected Outcome"]
 OUTCOMES = (
     "field_populated, navigates_to:<text>, text_visible:<text>, text_hidden:<text>, "
     "url_contains:<text>, title_contains:<text>, element_visible:<Element@Region>, "

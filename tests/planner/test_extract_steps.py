@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,7 @@ def test_extracted_vars_resolve_literally_and_secret_ones_mask() -> None:
     assert typed.bind("other", "hunter") == "hunter"
 
 
-def _load(tmp_path: Path, steps: list[object]) -> list[str]:
+def _load(tmp_path: Path, steps: Sequence[object]) -> list[str]:
     path = tmp_path / "r.req.json"
     path.write_text(json.dumps({"req_id": "R1", "url": "/", "steps": steps}))
     try:

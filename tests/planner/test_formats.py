@@ -10,8 +10,17 @@ from pytest_pacts.planner import LoaderOptions, load_file
 from pytest_pacts.planner.templating import Resolver, Secret, reveal
 from tests.planner.conftest import load
 
-HEADER = ["Req ID", "URL", "Title", "Tags", "Element@Region", "Action", "Value", "Expected Outcome"]
-LOGIN_STEPS = [
+HEADER: list[object] = [
+    "Req ID",
+    "URL",
+    "Title",
+    "Tags",
+    "Element@Region",
+    "Action",
+    "Value",
+    "Expected Outcome",
+]
+LOGIN_STEPS: list[list[object]] = [
     ["Username@LoginForm", "fill", "standard_user", "field_populated"],
     ["Password@LoginForm", "fill", "{{env.PASSWORD}}", "field_populated"],
     ["Login@LoginForm", "click", None, "navigates_to:Products"],
@@ -251,5 +260,6 @@ requirements:
         plan.secret_vars
     )
     resolver = Resolver({}, plan.requirement.vars, plan.secret_vars)
+    assert values[1] is not None
     typed = resolver.resolve(values[1])
     assert isinstance(typed, Secret) and str(typed) == "***" and reveal(typed) == "hunter2-lit"

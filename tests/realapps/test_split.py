@@ -27,14 +27,14 @@ def _app(name: str, versions: tuple[str, ...]) -> AppSpec:
     def never(*_: object) -> object:
         raise AssertionError("not started in a unit test")
 
-    return AppSpec(name, "test", versions, never, never)  # type: ignore[arg-type]
+    return AppSpec(name, "test", versions, never, never)
 
 
 def _flow(app: str, version: str, verdict: str = "pass", **kw: object) -> FlowResult:
     fields: dict[str, object] = {"healed": 0, "heal_rungs": [], "wrong": 0, "duration_ms": 1.0}
     fields.update(kw)
     return FlowResult(app=app, version=version, req_id=f"REQ-{len(kw)}", verdict=verdict,
-                      **fields)  # type: ignore[arg-type]  # fmt: skip
+                      **fields)  # fmt: skip
 
 
 def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
@@ -48,7 +48,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     with pytest.raises(ValueError, match="use dev, heldout or all"):
         split.declared("test")
     with pytest.raises(TypeError):
-        split.SPLIT["django_oscar"] = "dev"  # type: ignore[index]  # frozen
+        split.SPLIT["django_oscar"] = "dev"  # frozen
 
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:

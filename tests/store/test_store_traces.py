@@ -8,13 +8,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pytest_pacts.store import Store
+from pytest_pacts.store import JSONValue, Store
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
 
 def _add(store: Store, req: str, label: str, n: int, folder: str | None = "f") -> int:
-    payload = {"req_id": req, "label": label, "steps": [{"index": 0, "text": f"v{n}"}]}
+    payload: dict[str, JSONValue] = {
+        "req_id": req,
+        "label": label,
+        "steps": [{"index": 0, "text": f"v{n}"}],
+    }
     bundle = store.traces.add(
         req, label, "sha256:h", payload, folder=folder and f"{folder}{n}", picture_bytes=10 * n,
         now=T0 + timedelta(minutes=n),

@@ -92,7 +92,8 @@ def test_v2_passes_and_flags_what_changed_since_v1(
         viewer = page.locator(".media-container__viewport img").first
         assert viewer.evaluate("i => i.src.startsWith('data:image/png') && i.naturalWidth > 0")
         shown = page.get_by_role("img", name="step 4 now")
-        assert (shown.bounding_box() or {}).get("height", 0) > 50
+        box = shown.bounding_box()
+        assert box is not None and box["height"] > 50
     finally:
         page.close()
 

@@ -6,12 +6,14 @@ apply to it and fails with one located :class:`~pytest_pacts.planner.readers.bas
 (never a ``MemoryError`` or ``RecursionError``), so one hostile file is one collection error
 and the other files still collect. The defaults are far above any real requirement file:
 a workbook of 1,000 requirements is about 1 MB uncompressed and a few thousand rows.
-The settings are documented in ``docs/reference.md``.
+The defaults are the settings' own (``settings.py``, documented in ``docs/reference.md``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from pytest_pacts.settings import PactsSettings
 
 MIB = 1024 * 1024
 
@@ -24,9 +26,27 @@ class ReadLimits:
     cell (Excel's own limit is 32,767); ``max_depth`` JSON/YAML nesting; ``max_nodes`` the
     values of a YAML document once its aliases are expanded."""
 
-    max_uncompressed_bytes: int = 50 * MIB
-    max_compression_ratio: float = 200.0
-    max_rows: int = 100_000
-    max_cell_chars: int = 32_767
-    max_depth: int = 64
-    max_nodes: int = 1_000_000
+    max_uncompressed_bytes: int = int(PactsSettings.max_uncompressed_mb * MIB)
+    max_compression_ratio: float = PactsSettings.max_compression_ratio
+    max_rows: int = PactsSettings.max_rows
+    max_cell_chars: int = PactsSettings.max_cell_chars
+    max_depth: int = PactsSettings.max_nesting
+    max_nodes: int = PactsSettings.max_yaml_nodes
+
+    @classmethod
+    def of(cls, settings: PactsSettings) -> ReadLimits:
+        """What reading one requirement file may cost under a session's settings."""
+        return cls(
+            max_uncompressed_bytes=int(settings.max_uncompressed_mb * MIB),
+            max_compression_ratio=settings.max_compression_ratio,
+            max_rows=settings.max_rows,
+            max_cell_chars=settings.max_cell_chars,
+            max_depth=settings.max_nesting,
+            max_nodes=settings.max_yaml_nodes,
+        )
+
+
+def max_file_bytes(settings: PactsSettings) -> int:
+    """The largest requirement file read under a session's settings (0 or less: the
+    default)."""
+    return int((settings.max_file_mb or PactsSettings.max_file_mb) * MIB)

@@ -15,10 +15,14 @@ import re
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_pacts.models import SourceRef
 from pytest_pacts.planner.readers.base import Document, JsonLike, PathKey, Pos, ReadFailure
 from pytest_pacts.planner.readers.limits import MIB, ReadLimits
+
+if TYPE_CHECKING:  # openpyxl loads only when a workbook is read
+    from openpyxl.worksheet.worksheet import Worksheet
 
 HEADER_SCAN_ROWS = 20
 
@@ -82,13 +86,13 @@ class _Cell:
         self.column = column
 
 
-def _rows(ws: object, display: str, limits: ReadLimits) -> Iterator[tuple[int, list[_Cell]]]:
+def _rows(ws: Worksheet, display: str, limits: ReadLimits) -> Iterator[tuple[int, list[_Cell]]]:
     """The sheet's rows, streamed; more rows than the limit, or a cell longer than the cell
     limit, is a located :class:`ReadFailure` as soon as it is met."""
     from openpyxl.utils import get_column_letter
 
     title = str(getattr(ws, "title", ""))
-    for row_number, row in enumerate(ws.iter_rows(), start=1):  # type: ignore[attr-defined]
+    for row_number, row in enumerate(ws.iter_rows(), start=1):
         if row_number > limits.max_rows:
             raise ReadFailure(
                 SourceRef(path=display, sheet=title, row=row_number),

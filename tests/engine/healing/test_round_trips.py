@@ -13,6 +13,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.healing import _common
+from pytest_pacts.engine.healing import _js as healing_js
 from pytest_pacts.engine.healing._js import call_in_frame
 from pytest_pacts.engine.healing.alternate import AlternateRung
 from pytest_pacts.engine.healing.intent import try_locators
@@ -126,7 +127,7 @@ def test_a_similarity_relocation_gates_the_rendering_it_checks(tab: Page, calls:
 def _gates_probed(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The gate each in-page ``probe`` call is given (``None``: measure it there)."""
     probes: list[object] = []
-    real = _common.call_on_locator
+    real = healing_js.call_on_locator
 
     def spying(page: Page, locator: Locator, name: str, arg: object) -> object:
         if name == "probe":

@@ -305,7 +305,10 @@ def test_a_candidate_still_sliding_in_is_waited_for_not_passed_over(tab: Page) -
     best = Locator(strategy=Strategy.TEXT, text="Log out", exact=True, confidence=0.82)
     lower = Locator(strategy=Strategy.CSS, css="#nav-logout", confidence=0.66)
     tab.evaluate("() => document.querySelector('#menu').classList.add('open')")
-    options = [(best, best.confidence, {}), (lower, lower.confidence, {})]
+    options: list[tuple[Locator, float, dict[str, object]]] = [
+        (best, best.confidence, {}),
+        (lower, lower.confidence, {}),
+    ]
     result = try_locators(ctx, HealRung.REDISCOVERY, options, "re-discovered locator")
     assert result is not None and result.accepted, result and result.reason
     assert result.locator == best
