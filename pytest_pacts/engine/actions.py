@@ -273,9 +273,6 @@ _CARET_TO_END = """([el]) => { if (!el) return; el.focus();
 _HAS_OPTION = """([el], v) => !!el && !el.options || [...el.options].some(
   (o) => o.value === v || o.label === v || o.textContent.trim() === v)"""
 
-# a hidden native select with a widget standing in for it (its list filled as it is searched)
-_HAS_PROXY = """([el]) => !!el && el.tagName === 'SELECT' && !el.checkVisibility()"""
-
 
 # A hidden native <select> that a custom widget (select2, chosen, selectize, choices, a
 # combobox) stands in for: the gate's rule (``selectProxy`` in actionability.js) finds the
@@ -361,7 +358,7 @@ def _select(el: PWLocator, read: Read, text: str, timeout_ms: float, *, widget: 
         if native == "multiple" and len(parts) > 1 and all(read(_HAS_OPTION, p) for p in parts):
             el.select_option(parts, force=True, timeout=timeout_ms)
             return True
-        if widget and read(_HAS_PROXY):
+        if read(widgets.HAS_PROXY_JS):  # its widget fills its list as it is searched
             problem = widgets.choose(el, text, timeout_ms)
             return True if problem is None else problem
         return False

@@ -35,6 +35,7 @@ from typing import Any
 from playwright.sync_api import ElementHandle, JSHandle
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SEPARATOR = ";"
 """Several options in one ``select`` cell: ``Apple; Banana`` (docs/reference.md)."""
@@ -50,6 +51,10 @@ _COMMON = r"""
     const r = e.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };
+  // shown to a person: a native select that a widget hides keeps a 1px clipped box
+  // (select2's ``select2-hidden-accessible``) or is aria-hidden, which Playwright calls visible
+  const seen = (e) => shown(e) && e.getAttribute('aria-hidden') !== 'true'
+    && e.getBoundingClientRect().width > 1 && e.getBoundingClientRect().height > 1;
   const role = (e) => (e.getAttribute('role') || '').toLowerCase();
   const describe = (e) => {
     const cls = typeof e.className === 'string' ? e.className.trim().split(/\s+/)[0] : '';
@@ -83,7 +88,7 @@ _COMMON = r"""
   // widget standing in for a hidden native select
   const comboOf = (el) => {
     let c = el;
-    if (el.tagName === 'SELECT') c = shown(el) ? el : (proxyOf(el) || el);
+    if (el.tagName === 'SELECT') c = seen(el) ? el : (proxyOf(el) || el);
     if (isCombo(c)) return c;
     return [...c.querySelectorAll('[role=combobox], [aria-haspopup=listbox], [role=listbox]')]
       .find(shown) || c;
@@ -235,7 +240,7 @@ SHOWN_VALUE_JS = (
   if ('value' in el && typeof el.value === 'string') out.push(el.value);
   if (el.tagName === 'SELECT') {
     out.push([...el.selectedOptions].map((o) => norm(o.label || o.textContent)).join('; '));
-    const w = shown(el) ? null : proxyOf(el);
+    const w = seen(el) ? null : proxyOf(el);
     if (w) out.push(text(w));
     return out;
   }
@@ -265,13 +270,23 @@ _TOOK = (
     + """
   if (o && o.isConnected && low(o.getAttribute('aria-selected')) === 'true') return true;
   const want = low(name);
-  const seen = [c, el].filter(Boolean).map((e) => low(('value' in e && typeof e.value === 'string'
+  const texts = [c, el].filter(Boolean).map((e) => low(('value' in e && typeof e.value === 'string'
     ? e.value + ' ' : '') + (e.innerText || '') + ' '
     + (e.tagName === 'SELECT' ? [...e.selectedOptions].map((x) => x.textContent).join(' ') : '')));
   for (let a = c.parentElement, i = 0; a && i < 3; a = a.parentElement, i++) {
-    seen.push(low(a.innerText));
+    texts.push(low(a.innerText));
   }
-  return seen.some((s) => s.includes(want));
+  return texts.some((s) => s.includes(want));
+}"""
+)
+
+
+# a native select a person does not see, with a widget standing in for it
+HAS_PROXY_JS = (
+    "([el]) => {"
+    + _COMMON
+    + """
+  return !!el && el.tagName === 'SELECT' && !seen(el) && !!proxyOf(el);
 }"""
 )
 
@@ -346,7 +361,7 @@ def _choose_one(combo: ElementHandle, own: ElementHandle, name: str, clock: _Clo
         return "select: the dropdown's frame is gone"
     try:
         frame.wait_for_function(_TOOK, arg=[combo, option, name, own], timeout=clock.left())
-    except PlaywrightError:
+    except PlaywrightTimeout:
         shown = own.evaluate(SHOWN_VALUE_JS) or combo.evaluate(SHOWN_VALUE_JS)
         return f"select: the option {name!r} was clicked but the dropdown shows {shown!r}"
     return None

@@ -195,12 +195,14 @@ def test_no_evident_list_fails_before_an_option_is_clicked(tab: Page, site: Site
     assert tab.locator("#clicks").inner_text() == "0"
 
 
-# A hidden native <select> a select2-like widget stands in for, whose options are loaded only
-# when searched (an autocomplete: Django admin's autocomplete_fields): the search field in
+# A hidden native <select> (select2's 1px clipped, aria-hidden select) a select2-like widget
+# stands in for, whose options are loaded only when searched (an autocomplete: Django admin's autocomplete_fields): the search field in
 # the dropdown (a portal) takes the focus and names the results list in aria-controls.
 AUTOCOMPLETE = """
 <label for="id_author">Author</label>
-<select id="id_author" name="author" style="display:none"></select>
+<select id="id_author" name="author" aria-hidden="true" tabindex="-1"
+  style="position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0)">
+</select>
 <span class="select2 select2-container"><span class="select2-selection" role="combobox"
   aria-haspopup="true" aria-expanded="false" tabindex="0" id="sel">
   <span id="sel-text">---------</span></span></span>
