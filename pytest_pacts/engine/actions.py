@@ -79,7 +79,14 @@ def perform(
         )  # fmt: skip
     except PlaywrightError as exc:
         failure = classify_error(exc, f"{action.value} failed", step_index)
-        if action is Action.SELECT and "option" in str(exc).lower() and value is not None:
+        # Playwright's select_option on a native select that lacks the option
+        native = "select_option" in str(exc)
+        if (
+            action is Action.SELECT
+            and native
+            and "option" in str(exc).lower()
+            and value is not None
+        ):
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
                 message=f"select: no option {_shown(value)} in the list",

@@ -76,6 +76,11 @@ _VISIBLE_TEXT = """() => {
           spaced.push(n.data); tight.push(n.data);
         }
       } else if (n.shadowRoot) { visit(n.shadowRoot); }
+      // an editable combobox shows its choice as its value (APG combobox pattern)
+      if (n.nodeType === Node.ELEMENT_NODE && n.tagName === 'INPUT'
+        && (n.getAttribute('role') || '').toLowerCase() === 'combobox' && n.value && visible(n)) {
+        spaced.push(n.value); tight.push(n.value);
+      }
       if (n.nodeType === Node.ELEMENT_NODE && ['INPUT', 'TEXTAREA'].includes(n.tagName)) continue;
     }
   };

@@ -78,7 +78,8 @@ function draw() {
     o.addEventListener('click', () => {
       input.value = c; list.remove(); list = null;
       input.setAttribute('aria-expanded', 'false');
-      document.getElementById('picked').textContent = 'Picked ' + c;
+      const p = document.getElementById('picked');
+      p.textContent = 'Picked ' + (+(p.textContent.split(' ')[1] || 0) + 1);
     });
     list.appendChild(o);
   }
@@ -101,7 +102,7 @@ def test_an_editable_combobox_is_filtered_by_typing_then_its_option_chosen(
         plan(
             url,
             ("select", "City", "Parma", "value:Parma"),
-            ("select", "City", "lisbon", "text_visible:Picked Lisbon"),
+            ("select", "City", "lisbon", "text_visible:Lisbon"),
         ),
     )
     assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
@@ -328,3 +329,52 @@ def test_a_date_in_another_format_or_an_unreachable_slider_value_fails_with_why(
     slider = run(tab, plan(url, ("fill", "Volume", "52")))
     assert slider.verdict == "fail"
     assert "steps of 5" in slider.rca.message, slider.rca.message
+
+
+# A component library's select (baseweb's, as Streamlit draws it): the visible label is not
+# tied to the field (no ``for``, ``aria-hidden``), the combobox is a read-only 1px input whose
+# aria-label holds the label after the current choice, the choice is shown beside it, and the
+# listbox is drawn in a popover at the end of <body> with no aria-controls.
+LIBRARY_SELECT = """
+<div class="stSelectbox">
+  <label aria-hidden="true"><div><p>Fruit</p></div></label>
+  <div data-baseweb="select"><div>
+    <div id="shown">Apple</div>
+    <input id="fruit" role="combobox" aria-haspopup="listbox" aria-expanded="false" readonly
+      aria-label="Selected Apple. Fruit" value=""
+      style="width:1px;height:20px;border:0;padding:0;opacity:1">
+  </div></div>
+</div>
+<script>
+const input = document.getElementById('fruit');
+const shown = document.getElementById('shown');
+const holder = input.parentElement;
+holder.style.cursor = 'pointer';
+holder.addEventListener('click', () => {
+  if (document.querySelector('[data-baseweb=popover]')) return;
+  const pop = document.createElement('div'); pop.setAttribute('data-baseweb', 'popover');
+  const l = document.createElement('ul'); l.setAttribute('role', 'listbox');
+  l.setAttribute('aria-label', 'Dropdown menu');
+  for (const f of ['Apple', 'Banana', 'Cherry']) {
+    const o = document.createElement('li'); o.setAttribute('role', 'option'); o.textContent = f;
+    o.addEventListener('click', () => {
+      shown.textContent = f; input.setAttribute('aria-label', `Selected ${f}. Fruit`);
+      pop.remove(); input.setAttribute('aria-expanded', 'false');
+    });
+    l.appendChild(o);
+  }
+  pop.appendChild(l); document.body.appendChild(pop);
+  input.setAttribute('aria-expanded', 'true');
+});
+</script>
+"""
+
+
+def test_a_library_select_is_found_by_its_label_and_shows_its_choice(tab: Page, site: Site) -> None:
+    """The issue's case: 'no element on the page matches Fruit' on a component library's
+    ARIA combobox (an ``<input role=combobox>``, APG combobox pattern) whose list names no
+    relation; ``value:`` reads the choice shown beside the input."""
+    url = site.add("library.html", LIBRARY_SELECT)
+    record = run(tab, plan(url, ("select", "Fruit", "Banana", "value:Banana")))
+    assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
+    assert tab.locator("#shown").inner_text() == "Banana"
