@@ -411,7 +411,11 @@ def _same_choices(reading: str, wanted: str) -> bool:
     if widgets.SEPARATOR not in wanted:
         return False
     want = {norm(p) for p in widgets.split_choices(wanted)}
-    return want == {norm(p) for p in widgets.split_choices(reading)}
+    # a chip's remove button drawn as a glyph beside its text ("Blue×")
+    return want == {norm(_CHIP_GLYPHS.sub("", p)) for p in widgets.split_choices(reading)}
+
+
+_CHIP_GLYPHS = re.compile(r"[\s×✕✖⨯]+$")
 
 
 def _state(el: Subject, name: str, want: bool) -> Probe:
