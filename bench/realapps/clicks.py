@@ -13,7 +13,9 @@ listens, in the capture phase, to every trusted pointer click (``isTrusted`` and
 ``dblclick`` make; a click the browser simulates for a key press or an implicit form
 submission has ``detail == 0``) and compares its target with the element last announced in
 that document. A click on that element, inside it, or on a ``<label>`` whose control it is
-(Playwright's own hit-target rule) is the step's action. Any other click is a *stray
+(Playwright's own hit-target rule) is the step's action; so, for a ``select`` step, is a
+click on the dropdown that stands for the element and in the list of options it names
+(aria-controls/aria-owns, the APG combobox pattern). Any other click is a *stray
 click*: it counts as a wrong-element action unless the truth file lists its target as a
 layer's button a tool may dismiss (``_dismiss``, plain CSS per version; README.md), or the
 announcement of the step in progress could not be made (its element did not answer within
@@ -51,6 +53,33 @@ _SCRIPT = """
     for (let n = t; n; n = up(n)) if (n.tagName === 'LABEL' && n.control === el) return true;
     return false;
   };
+  // A select step on a custom dropdown clicks the dropdown a person sees, then an option in
+  // the list it opened (WAI-ARIA APG combobox pattern): the widget standing in for a hidden
+  // native select (a sibling, the parent or its sibling, holding the combobox), the
+  // combobox, and the lists it, or a field inside it, names in aria-controls/aria-owns.
+  const dropdown = (t, el) => {
+    const roots = [el];
+    if (el.tagName === 'SELECT') {
+      const p = el.parentElement;
+      for (const e of [el.previousElementSibling, el.nextElementSibling, p,
+        p && p.previousElementSibling, p && p.nextElementSibling]) {
+        if (e && e !== el && e.querySelector && e.querySelector('[role=combobox]')) roots.push(e);
+      }
+    }
+    const doc = el.ownerDocument;
+    const parts = [...roots];
+    for (const r of roots) {
+      for (const e of [r, ...r.querySelectorAll('[aria-controls], [aria-owns]')]) {
+        for (const attr of ['aria-controls', 'aria-owns']) {
+          for (const id of (e.getAttribute(attr) || '').split(/\\s+/)) {
+            const list = id && doc.getElementById(id);
+            if (list) parts.push(list);
+          }
+        }
+      }
+    }
+    return parts.some((part) => within(t, part));
+  };
   const matches = (t) => allowed.some((sel) => {
     try { return !!(t.closest && t.closest(sel)); } catch (e) { return false; }
   });
@@ -60,6 +89,7 @@ _SCRIPT = """
     if (!(target instanceof Element)) return;
     const acted = window.%(announced)s;
     if (acted && (within(target, acted.el) || labelled(target, acted.el))) return;
+    if (acted && acted.action === 'select' && dropdown(target, acted.el)) return;
     const send = window.%(binding)s;
     if (typeof send !== 'function') return;
     send({
@@ -120,12 +150,14 @@ class ClickWatch:
         }
         context.add_init_script(script)
 
-    def announce(self, element: PWLocator, step: int) -> None:
-        """The engine is about to act on ``element`` for ``step`` (1-based)."""
+    def announce(self, element: PWLocator, step: int, action: str = "") -> None:
+        """The engine is about to ``action`` ``element`` for ``step`` (1-based)."""
         self.last, self.failed = step, ""
         try:
             element.evaluate(
-                f"(el, step) => {{ window.{ANNOUNCED} = {{el, step}}; }}", step, timeout=10_000
+                f"(el, [step, action]) => {{ window.{ANNOUNCED} = {{el, step, action}}; }}",
+                [step, action],
+                timeout=10_000,
             )
         except PlaywrightError as exc:  # the observer's own check reports the element
             self.failed = f"step {step}'s announcement failed: {str(exc).splitlines()[0][:120]}"

@@ -154,7 +154,7 @@ class TruthObserver:
         number = step.index + 1
         name = str(step.target) if step.target is not None else ""
         if self.clicks is not None:
-            self.clicks.announce(element, number)
+            self.clicks.announce(element, number, step.action.value)
         try:
             check = self._check(number, name, element)
         except PlaywrightError as exc:

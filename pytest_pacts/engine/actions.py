@@ -29,6 +29,7 @@ from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery._js import evaluate_on_element
+from pytest_pacts.engine import widgets
 from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.models import Action
@@ -78,7 +79,14 @@ def perform(
         )  # fmt: skip
     except PlaywrightError as exc:
         failure = classify_error(exc, f"{action.value} failed", step_index)
-        if action is Action.SELECT and "option" in str(exc).lower() and value is not None:
+        # Playwright's select_option on a native select that lacks the option
+        native = "select_option" in str(exc)
+        if (
+            action is Action.SELECT
+            and native
+            and "option" in str(exc).lower()
+            and value is not None
+        ):
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
                 message=f"select: no option {_shown(value)} in the list",
@@ -196,12 +204,33 @@ def _on_element(
         if chosen is not True:
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
-                message=chosen or f"select: no option {_shown(value)} in the list",
+                message=_masked(chosen, value) or f"select: no option {_shown(value)} in the list",
+                step_index=step_index,
+                cause="value_rejected",
+            )
+    elif action is Action.FILL and widgets.settable_kind(read) is not None:
+        problem = widgets.set_by_steps(el, reveal(value or ""), t)
+        if problem is not None:
+            return Failure(
+                type=FailureType.EXPECTATION_FAILED,
+                message=_masked(problem, value or ""),
                 step_index=step_index,
                 cause="value_rejected",
             )
     elif action is Action.FILL or action is Action.TYPE:
         text = reveal(value or "")
+        date_kind = read(_DATE_KIND) if action is Action.FILL else None
+        if date_kind in widgets.DATE_FORMATS:
+            fitted, problem = widgets.date_value(str(date_kind), text)
+            if fitted is None:
+                return Failure(
+                    type=FailureType.EXPECTATION_FAILED,
+                    message=_masked(problem or "", value or ""),
+                    step_index=step_index,
+                    cause="value_rejected",
+                )
+            el.fill(fitted, force=force, timeout=t)
+            return _took(read(_VALUE), action, value or "", fitted, step_index)
         if action is Action.FILL:
             el.fill(text, force=force, timeout=t)
             if read(_END_KEY_REACHES_FIELD):
@@ -302,11 +331,43 @@ _WIDGET_SHOWS = """([el], retry) => {
 }"""
 
 
+_DATE_KIND = """([el]) => !el || el.tagName !== 'INPUT' ? null
+  : (el.getAttribute('type') || '').toLowerCase()"""
+
+_NATIVE = """([el]) => !el ? null : el.tagName !== 'SELECT' ? 'custom'
+  : el.multiple ? 'multiple' : 'single'"""
+
+
+def _masked(message: str | bool, value: str) -> str:
+    """``message`` with a secret value's text replaced by ``***``."""
+    text = "" if isinstance(message, bool) else message
+    if isinstance(value, Secret):
+        for part in sorted({reveal(value), *widgets.split_choices(reveal(value))}, key=len)[::-1]:
+            if part:
+                text = text.replace(part, "***")
+    return text
+
+
 def _select(el: PWLocator, read: Read, text: str, timeout_ms: float, *, widget: bool) -> bool | str:
     """Select ``text``; ``False`` when there is no such option, a message when the select's
     widget does not show the option afterwards, else ``True``. ``widget``: a widget may
-    stand in for the select (False: the gate saw the select itself shown)."""
+    stand in for the select (False: the gate saw the select itself shown). A custom dropdown
+    (an ARIA combobox or listbox, or a hidden native select whose widget lacks the option
+    until it is searched, as an autocomplete loads it) is operated as a person does
+    (``widgets.choose``); a native ``<select multiple>`` takes the values :data:`widgets.SEPARATOR`
+    separates."""
+    native = read(_NATIVE)
+    if native == "custom":
+        problem = widgets.choose(el, text, timeout_ms)
+        return True if problem is None else problem
     if not read(_HAS_OPTION, text):
+        parts = widgets.split_choices(text)
+        if native == "multiple" and len(parts) > 1 and all(read(_HAS_OPTION, p) for p in parts):
+            el.select_option(parts, force=True, timeout=timeout_ms)
+            return True
+        if read(widgets.HAS_PROXY_JS):  # its widget fills its list as it is searched
+            problem = widgets.choose(el, text, timeout_ms)
+            return True if problem is None else problem
         return False
     el.select_option(text, force=True, timeout=timeout_ms)
     if not widget:

@@ -45,6 +45,7 @@ from pytest_pacts.discovery._js import (
     kept_element_function,
     realm_function,
 )
+from pytest_pacts.engine import widgets
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.network import ResponseLog, lookup, secret_path, shown
@@ -75,6 +76,11 @@ _VISIBLE_TEXT = """() => {
           spaced.push(n.data); tight.push(n.data);
         }
       } else if (n.shadowRoot) { visit(n.shadowRoot); }
+      // an editable combobox shows its choice as its value (APG combobox pattern)
+      if (n.nodeType === Node.ELEMENT_NODE && n.tagName === 'INPUT'
+        && (n.getAttribute('role') || '').toLowerCase() === 'combobox' && n.value && visible(n)) {
+        spaced.push(n.value); tight.push(n.value);
+      }
       if (n.nodeType === Node.ELEMENT_NODE && ['INPUT', 'TEXTAREA'].includes(n.tagName)) continue;
     }
   };
@@ -197,7 +203,7 @@ class Checker:
             return lambda: _value(el, lambda v: bool(v.strip()), "a non-empty value", mask)
         if kind is ExpectationKind.VALUE:
             wanted = f"the value {exp.text!r}"
-            return lambda: _value(el, lambda v: norm(v) == text, wanted, mask)
+            return lambda: _value(el, lambda v: norm(v) == text, wanted, mask, exp.text or "")
         prop = (
             "checked" if kind in (ExpectationKind.CHECKED, ExpectationKind.UNCHECKED) else "enabled"
         )
@@ -377,16 +383,39 @@ _CHECKED = """(el) => {
 _ENABLED = """(el) => !(el.matches(':disabled') || el.closest('[aria-disabled=true]'))"""
 
 
-def _value(el: Subject, test: Callable[[str], bool], wanted: str, mask: bool) -> Probe:
+def _value(
+    el: Subject, test: Callable[[str], bool], wanted: str, mask: bool, choices: str = ""
+) -> Probe:
     found, read = el.evaluate(_FIELD_VALUE)
     if not found:
         return Probe(False, gone(read))
     raw, secret = read
     secret = secret or mask
     value = str(raw or "")
+    if not test(value) and not secret:
+        # what a widget shows as its value (a dropdown's chosen options, a slider's value)
+        _, readings = el.evaluate(widgets.SHOWN_VALUE_JS)
+        for reading in readings or ():
+            if test(str(reading)) or _same_choices(str(reading), choices):
+                return Probe(True, "")
+        shown_as = next((str(r) for r in readings or () if str(r).strip()), None)
+        if shown_as is not None and not value.strip():
+            value = shown_as
     # a password field's content is a secret whatever the sheet says
     shown = ("***" if value else "''") if secret else repr(value)
     return Probe(test(value), f"the element holds {shown}, not {wanted}")
+
+
+def _same_choices(reading: str, wanted: str) -> bool:
+    """Several chosen options, in any order: ``value:Red; Blue`` (``widgets.SEPARATOR``)."""
+    if widgets.SEPARATOR not in wanted:
+        return False
+    want = {norm(p) for p in widgets.split_choices(wanted)}
+    # a chip's remove button drawn as a glyph beside its text ("Blue×")
+    return want == {norm(_CHIP_GLYPHS.sub("", p)) for p in widgets.split_choices(reading)}
+
+
+_CHIP_GLYPHS = re.compile(r"[\s×✕✖⨯]+$")
 
 
 def _state(el: Subject, name: str, want: bool) -> Probe:

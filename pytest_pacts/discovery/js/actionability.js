@@ -9,7 +9,7 @@
 const { installWatch } = modules.watch;
 const {
   TEST_ID_ATTRS, norm, tokens, sameBesideCounts, parentOf, elMatches, containsComposed, inShadow,
-  isEditableType, isCheckable, isSelectable, describeElement
+  isEditableType, isSettable, isCheckable, isSelectable, describeElement
 } = modules.dom;
 
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
@@ -224,6 +224,12 @@ function checkEnabled(el, action, roleOf) {
         : `aria-disabled="true" on its ancestor ${describeElement(a)}`);
     }
   }
+  if (action === 'fill' && isSettable(el, roleOf)) {
+    if ((el.readOnly && el.type !== 'number') || el.getAttribute('aria-readonly') === 'true') {
+      return gateFail('enabled', 'not_editable', 'read-only, so it cannot be set');
+    }
+    return gatePass('enabled', 'enabled; set by steps (a slider or spin button)');
+  }
   if (action === 'fill' || action === 'type') {
     if (!isEditableType(el, roleOf)) {
       return gateFail('enabled', 'not_editable',
@@ -238,7 +244,7 @@ function checkEnabled(el, action, roleOf) {
     return gateFail('enabled', 'incompatible', `${action} needs a checkbox, radio or switch; this is ${describeElement(el)}`);
   }
   if (action === 'select' && !isSelectable(el, roleOf)) {
-    return gateFail('enabled', 'incompatible', `select needs a <select> or listbox; this is ${describeElement(el)}`);
+    return gateFail('enabled', 'incompatible', `select needs a <select>, listbox or combobox; this is ${describeElement(el)}`);
   }
   return gatePass('enabled', 'enabled');
 }

@@ -3,7 +3,7 @@
 // Imports (see discovery/_js.py: one module per file).
 const {
   SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches,
-  inputType, makeDom, isEditableType, isCheckable, isSelectable, isClickable, describeElement, toJson
+  inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson
 } = modules.dom;
 const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
 const { installWatch, installBridge } = modules.watch;
@@ -271,6 +271,7 @@ function inventory(arg) {
     if (isCheckable(el, dom.roleOf)) return 'check';
     if (isSelectable(el, dom.roleOf)) return 'select';
     if (isEditableType(el, dom.roleOf)) return 'fill';
+    if (isSettable(el, dom.roleOf)) return 'fill';
     if (isClickable(el, dom.roleOf, true)) return 'click';
     return null;
   };

@@ -457,8 +457,19 @@ function isCheckable(el, roleOf) {
   if (el.tagName === 'INPUT') return ['checkbox', 'radio'].includes(inputType(el));
   return ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(roleOf(el));
 }
+// A native <select>, or an ARIA dropdown (WAI-ARIA APG combobox and listbox patterns): a
+// listbox, a combobox (an editable <input role=combobox> included: it filters as you type),
+// or a button that pops up a listbox (aria-haspopup=listbox, as MUI's and Headless UI's do).
 function isSelectable(el, roleOf) {
-  return el.tagName === 'SELECT' || ['listbox', 'combobox'].includes(roleOf(el)) && el.tagName !== 'INPUT';
+  return el.tagName === 'SELECT' || ['listbox', 'combobox'].includes(roleOf(el))
+    || (el.getAttribute('aria-haspopup') || '').toLowerCase() === 'listbox';
+}
+// A field set by steps rather than typed (fill): an <input type=range>, a read-only number
+// field (moved by its -/+ buttons), an ARIA slider or a spinbutton that is not a text field
+// (WAI-ARIA APG slider and spinbutton patterns).
+function isSettable(el, roleOf) {
+  if (el.tagName === 'INPUT') return inputType(el) === 'range' || (inputType(el) === 'number' && el.readOnly);
+  return ['slider', 'spinbutton'].includes(roleOf(el)) && !el.isContentEditable;
 }
 function isClickable(el, roleOf, cheap = false) {
   const t = el.tagName;
@@ -473,7 +484,8 @@ function isClickable(el, roleOf, cheap = false) {
 // ``cheap`` skips the computed-style cursor test, for scans over every element.
 function compatibility(el, action, roleOf, cheap = false) {
   switch (action) {
-    case 'fill': case 'type': return isEditableType(el, roleOf) ? 2 : 0;
+    case 'fill': return isEditableType(el, roleOf) || isSettable(el, roleOf) ? 2 : 0;
+    case 'type': return isEditableType(el, roleOf) ? 2 : 0;
     case 'check': case 'uncheck': return isCheckable(el, roleOf) ? 2 : 0;
     case 'select': return isSelectable(el, roleOf) ? 2 : 0;
     case 'click': case 'hover': {
@@ -538,6 +550,6 @@ return {
   toJson,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, sameBesideCounts,
   parentOf, elMatches,
-  containsComposed, inShadow, allElements, tag, inputType, makeDom, isEditableType, isCheckable,
+  containsComposed, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isClickable, compatibility, describeElement
 };

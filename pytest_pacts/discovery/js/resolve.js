@@ -81,6 +81,8 @@ function evidenceWords(el, dom, kind) {
 // The texts a person reads right beside ``el`` on its line: the text node or element
 // immediately after it, and the one immediately before it, side by side with it
 // (docs/discovery.md, "Adjacent text"). A line break or a control is not such a text.
+const BESIDE_CONTROLS = 'input:not([type=hidden]), select, textarea, [role=combobox], '
+  + '[role=listbox], [role=slider], [role=spinbutton]';
 function textsBeside(el, dom) {
   const out = [];
   for (const dir of ['nextSibling', 'previousSibling']) {
@@ -376,15 +378,38 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // on the same line: a text node or an inline element immediately before or after it
   // (``<input type=checkbox> checkbox 1<br>``), as a label would name it (HTML's label
   // element; here the page wrote none). Located inside the element that holds that text.
-  function beside(step, scope) {
+  // A field a ``<label>`` captions without naming it (no ``for``, no control inside: HTML
+  // ties it to nothing, as component libraries draw a label above their own widget) is
+  // named by it too, when the label's group holds that one field: the closest ancestor
+  // (three levels up at most) holding such a label and exactly one form control.
+  function besideLabel(e) {
+    for (let a = parentOf(e), i = 0; a && i < 3; a = parentOf(a), i++) {
+      if (!a.querySelectorAll) continue;
+      // shown to a person (a library may hide the caption from assistive technology only)
+      const labels = [...a.querySelectorAll('label')].filter((l) => !l.htmlFor && !l.control
+        && !l.contains(e) && (!l.checkVisibility || l.checkVisibility()));
+      if (!labels.length) continue;
+      const controls = [...a.querySelectorAll(BESIDE_CONTROLS)]
+        .filter((c) => c === e || (!dom.isHidden(c) && !e.contains(c) && !c.contains(e)));
+      if (labels.length !== 1 || controls.length !== 1) return null;
+      return { text: dom.textOf(labels[0]), container: a };
+    }
+    return null;
+  }
+  function beside(step, scope, captionsOnly = false) {
     if (!relationalOn || !LABELLED_ACTIONS.has(step.action)) return [];
     const want = bare(step.element);
     if (!want) return [];
-    const near = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
-      && !dom.accName(e) && !dom.isHidden(e) && reachable(e)
-      && textsBeside(e, dom).some((t) => bare(t) === want));
+    const captions = new Map();
+    const near = elements.filter((e) => {
+      if (compatibility(e, step.action, dom.roleOf, true) !== 2 || dom.isHidden(e) || !reachable(e)) return false;
+      if (!captionsOnly && !dom.accName(e) && textsBeside(e, dom).some((t) => bare(t) === want)) return true;
+      const caption = dom.labelTexts(e).length ? null : besideLabel(e);
+      if (caption && bare(caption.text) === want) { captions.set(e, caption.container); return true; }
+      return false;
+    });
     if (!near.length) return [];
-    const described = (e) => ({ container: parentOf(e), how: 'text', description: step.element });
+    const described = (e) => ({ container: captions.get(e) || parentOf(e), how: 'text', description: step.element });
     if (!scope) return near.map((el) => ({ el, where: described(el) }));
     const { els, where } = applyScope(near, scope);
     return els.filter((e) => where.has(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
@@ -888,9 +913,23 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
       return best;
     };
+    let captioned = false;
     for (const [si, [tier, pass, labels]] of stages.entries()) {
       stageNow = si;
       for (const [k, s] of order.entries()) {
+        if ((tier === 1 || s === 'css') && !captioned && LABELLED_ACTIONS.has(step.action)) {
+          // A field its group's caption names exactly (``besideLabel``), after the exact
+          // names and before a developer's id token or a name that merely holds the words:
+          // "Fruit" is the field under the label "Fruit", not an input whose aria-label
+          // says "Selected Apple. Fruit".
+          captioned = true;
+          const near = beside(step, scope, true);
+          if (near.length === 1) {
+            const { el, where } = near[0];
+            const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
+            return found(rank, 'relational', 2, el, spec, where, false, null, true);
+          }
+        }
         rank += 1;
         const at = atStage(tier, pass, labels, s, true);
         if (!at || !at.scoped.els.length) continue;
