@@ -1,5 +1,5 @@
-"""Check truth/dokuwiki.yaml, truth/sqladmin.yaml and truth/roundup.yaml by hand-driving the flows with Playwright
-(no pytest-pacts).
+"""Check truth/dokuwiki.yaml, truth/sqladmin.yaml and truth/roundup.yaml by hand-driving the
+flows with Playwright (no pytest-pacts).
 
 For every version, every requirement of ``flows/<app>.req.yaml`` is replayed on a fresh app,
 in file order on one served instance (as a corpus run does; a flow with ``auth:`` starts
