@@ -130,8 +130,10 @@ def test_a_runner_up_within_the_margin_is_ambiguous(tab: Page, site: Site) -> No
     assert failed.failure.type.value == "ambiguous", render_failure(record)
     assert not failed.heals  # nothing recorded: nothing to heal from
     assert record.rca.rca_class is RcaClass.DATA_ISSUE
-    scores = sorted(c.score for c in failed.failure.candidates)
-    assert scores == [pytest.approx(0.92), pytest.approx(0.95)]
+    # named best first, by score (not by the order the strategies ran in)
+    scores = [c.score for c in failed.failure.candidates]
+    assert scores == [pytest.approx(0.95), pytest.approx(0.92)]
+    assert "best 0.95 beats the runner-up 0.92 by 0.03" in render_failure(record)
     assert "[2]" in render_failure(record)  # the ordinal is offered
     assert tab.input_value("#a") == "" and tab.input_value("#b") == ""
 
