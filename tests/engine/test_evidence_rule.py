@@ -195,3 +195,18 @@ def test_a_class_token_alone_never_decides_between_look_alikes(tab: Page, site: 
     assert failed is not None and failed.failure is not None
     assert failed.failure.type.value == "ambiguous", render_failure(record)
     assert tab.evaluate("window.hit") is None
+
+
+def test_a_class_token_container_that_shows_the_region_words_decides(tab: Page, site: Site) -> None:
+    """A container matched by a class token that also shows the region's words is named by
+    what a person reads: Datasette's ``<p class="suggested-facets">Suggested facets: …</p>``
+    holds one "status" link, the table's header another (``status@Suggested facets``)."""
+    url = site.add(
+        "facets.html",
+        '<p class="suggested-facets">Suggested facets: <a href="#f" onclick="window.hit=\'facet\'">'
+        'status</a></p><table><tr><th><a href="#s" onclick="window.hit=\'sort\'">status</a>'
+        "</th></tr><tr><td>open</td></tr></table>",
+    )
+    record = run(tab, plan(url, ("click", "status@Suggested facets")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("window.hit") == "facet"

@@ -845,8 +845,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
         // A class token is markup, not words a person reads (and the HTML standard gives
         // class names no meaning): a region matched by one alone is weak evidence, and
         // never decides between elements the step's words name equally.
+        // (A container that also shows the region's words, Datasette's
+        // <p class="suggested-facets">Suggested facets: …</p>, is named by what it shows.)
         const by = scoped.where.get(el);
-        if (scoped.all && scoped.all.length > 1 && by && by.how === 'class_token') {
+        if (scoped.all && scoped.all.length > 1 && by && by.how === 'class_token'
+          && !visibleLowOf(by.container).includes(low(step.region))) {
           return ambiguous(rank, s, tier, scoped.all);
         }
         const row = rows.find((r) => r.el === el);

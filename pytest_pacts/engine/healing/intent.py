@@ -223,6 +223,24 @@ def _identity(
     if found.score is not None and verdict is Evidence.ACCEPTED:
         said = rule.explain(found.score, runner_up)
         return found.score, runner_up, f"the same element by identity ({said})"
+    if (
+        found.score is not None
+        and rule.meets_threshold(found.score)
+        and runner_up is not None
+        and runner_up < found.score
+    ):
+        # Two independent sources single out one element: the recorded locator finds it, and
+        # of all elements it is the one most like the recorded fingerprint (as region drift's
+        # two agreeing locators). A look-alike within the margin does not outvote that:
+        # Django 4.2's permission selector added a second "Filter" box (0.87) beside the
+        # recorded one, which its id still finds (0.96).
+        return (
+            found.score,
+            runner_up,
+            f"the same element by identity ({found.score:.2f}, at least the threshold "
+            f"{rule.threshold:.2f}), the one most like the recorded element, which the "
+            "recorded locator still finds",
+        )
     if exact is None and found.fingerprint is not None and ctx.state.fingerprint is not None:
         exact = exact_name(ctx, locator, found, runner_up)
     if exact is not None:

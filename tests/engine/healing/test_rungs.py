@@ -83,6 +83,52 @@ def test_an_alternate_that_finds_a_renamed_element_is_held_to_the_evidence_rule(
     assert tab.evaluate("window.hits") is None  # nothing was clicked
 
 
+def test_a_look_alike_within_the_margin_does_not_outvote_the_recorded_locator(
+    tab: Page,
+) -> None:
+    """Django 4.2's permission selector added a second "Filter" box beside the recorded one:
+    the recorded id still finds the recorded box (identity 0.96) and the new box is a
+    look-alike within the margin (0.87). The element is the one most like the recorded
+    element and the recorded locator finds it: two sources agree, and the alternate holds."""
+    one = (
+        '<div class="selector-available"><h2>Available permissions</h2>'
+        '<input id="avail" placeholder="Filter" '
+        'title="Type into this box to filter down the list of available permissions.">'
+        "<select multiple><option>add book</option></select></div>"
+    )
+    tab.set_content(f"<form>{one}</form>")
+    plan, state = discovered(tab, "Filter", "fill")
+    tab.evaluate("""() => { const d = document.querySelector('.selector-available');
+        const c = d.cloneNode(true); c.className = 'selector-chosen';
+        c.querySelector('h2').textContent = 'Chosen permissions';
+        c.querySelector('input').id = 'chosen'; d.after(c); }""")
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder().heal(ctx)
+    assert result is not None and attempt.accepted, attempt.reason
+    assert result.locator is not None
+    assert to_playwright(tab, result.locator).get_attribute("id") == "avail"
+
+
+def test_identity_over_the_threshold_and_ranked_first_is_enough_for_a_recorded_locator() -> None:
+    """The figures of Django 4.2's two "Filter" boxes (``REQ-DJANGO-010`` of the corpus,
+    healed on 4.2.27 and 5.2.8 before the alternates were held to the rule, refused by the
+    first version of it): the recorded id finds an element at 0.96, the best other element
+    scores 0.87. Accepted: two sources agree. Below the threshold, or behind another
+    element, never."""
+    from types import SimpleNamespace
+
+    from pytest_pacts.engine.contracts import Resolved
+    from pytest_pacts.engine.healing.intent import _identity
+
+    ctx = SimpleNamespace(options=EngineOptions(), state=SimpleNamespace(
+        step=SimpleNamespace(target=None), fingerprint=None))  # fmt: skip
+    loc = Locator(strategy=Strategy.CSS, css="#id_permissions_input", confidence=0.8)
+    judged = _identity(ctx, loc, Resolved(1, 0.96, None, "input#a"), 0.87, None)  # type: ignore[arg-type]
+    assert not isinstance(judged, str) and judged[0] == 0.96
+    assert isinstance(_identity(ctx, loc, Resolved(1, 0.72, None, "b"), 0.45, None), str)  # type: ignore[arg-type]
+    assert isinstance(_identity(ctx, loc, Resolved(1, 0.86, None, "c"), 0.90, None), str)  # type: ignore[arg-type]
+
+
 def test_the_demo_apps_renamed_panel_button_is_not_healed_on_a_weak_score(
     tab: Page, demo: dict[str, DemoServer]
 ) -> None:
