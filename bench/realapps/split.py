@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-DEV: tuple[str, ...] = ("datasette", "django_admin", "flask_admin", "mlflow", "wagtail")
-HELDOUT: tuple[str, ...] = ("django_oscar", "dokuwiki", "sqladmin")
+DEV: tuple[str, ...] = ("datasette", "django_admin", "flask_admin", "mlflow", "wagtail", "dokuwiki")
+HELDOUT: tuple[str, ...] = ("django_oscar", "sqladmin", "roundup")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

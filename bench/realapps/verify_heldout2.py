@@ -1,5 +1,5 @@
-"""Check truth/dokuwiki.yaml and truth/sqladmin.yaml by hand-driving the flows with Playwright
-(no pytest-pacts).
+"""Check truth/dokuwiki.yaml, truth/sqladmin.yaml and truth/roundup.yaml by hand-driving the
+flows with Playwright (no pytest-pacts).
 
 For every version, every requirement of ``flows/<app>.req.yaml`` is replayed on a fresh app,
 in file order on one served instance (as a corpus run does; a flow with ``auth:`` starts
@@ -8,7 +8,7 @@ element with its truth selector, and is then acted on with that selector the way
 would (a native confirm is accepted). The steps' expected outcomes are checked loosely (text,
 value, checked, title/heading, URL) so a flow that cannot be done on a version shows up too.
 
-    .venv/bin/python bench/realapps/verify_heldout2.py dokuwiki|sqladmin [VERSION ...]
+    .venv/bin/python bench/realapps/verify_heldout2.py dokuwiki|sqladmin|roundup [VERSION ...]
 """
 
 from __future__ import annotations
@@ -97,6 +97,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill('input[name="p"]', app.env["PACTS_DOKUWIKI_PASSWORD"])
         page.click('#dw__login button[type="submit"]')
         page.wait_for_load_state()
+    elif app.name == "roundup":
+        page.goto(base)
+        page.fill('input[name="__login_name"]', app.env["PACTS_ROUNDUP_USER"])
+        page.fill('input[name="__login_password"]', app.env["PACTS_ROUNDUP_PASSWORD"])
+        page.click('p.userblock input[type="submit"]')
+        page.wait_for_selector("text=Hello, admin")
     else:
         raise ValueError(f"no sign-in for {app.name}")
 

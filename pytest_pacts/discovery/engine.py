@@ -423,11 +423,19 @@ class Discoverer:
                     strategy=Strategy(runner["strategy"]),
                 )
             )
+        # The scan's pick is its first strategy's element; a later strategy's element may
+        # score higher (a field named by its placeholder, 0.95 as role and name, against
+        # another labelled alike, 0.92). The refusal names them best first, by score.
+        candidates.sort(key=lambda c: -c.score)
+        best = candidates[0]
+        second = candidates[1].score if len(candidates) > 1 else None
+        shown = name if best.description == pick else ""
         close = verdict is Evidence.CLOSE
         message = (
-            f'"{target}" is not named clearly enough to act on: the best match is {pick} '
-            f"({strategy.value}), and its {self.evidence.explain(score, rival)}; "
-            + unique_hint(target, name, ordinal=close)
+            f'"{target}" is not named clearly enough to act on: the best match is '
+            f"{best.description} ({best.strategy.value if best.strategy else '?'}), and its "
+            f"{self.evidence.explain(best.score, second)}; "
+            + unique_hint(target, shown, ordinal=close)
         )
         return Unresolved(
             reason="ambiguous" if close else "none", message=message, candidates=tuple(candidates)

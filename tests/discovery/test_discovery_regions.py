@@ -17,17 +17,26 @@ TWO_FORMS = """
 """
 
 
-@pytest.mark.parametrize(
-    "attr",
-    ['id="login_form"', 'id="login-form"', 'id="loginForm"', 'class="LoginForm card"'],
-)
-def test_region_by_id_or_class_tokens(tab: Page, attr: str) -> None:
+@pytest.mark.parametrize("attr", ['id="login_form"', 'id="login-form"', 'id="loginForm"'])
+def test_region_by_id_tokens(tab: Page, attr: str) -> None:
     tab.set_content(TWO_FORMS.format(attr=attr))
     result = find(tab, "Email", "fill", region="LoginForm")
     assert chosen_id(tab, result) == "u1"
     assert result.locator is not None and result.locator.region is not None
-    assert result.locator.region.matched_by in (RegionMatch.ID_TOKEN, RegionMatch.CLASS_TOKEN)
+    assert result.locator.region.matched_by is RegionMatch.ID_TOKEN
     assert result.locator.region.description == "LoginForm"
+
+
+def test_a_class_token_alone_is_weak_evidence_for_a_region(tab: Page) -> None:
+    """HTML gives class names no meaning a person sees: a region named only by a class
+    token never decides between two fields the step's words name equally (DokuWiki's
+    ``<li class="login">`` took "Log In@Login" to its header link; docs/discovery.md,
+    "Regions"). The step is ambiguous, naming both."""
+    tab.set_content(TWO_FORMS.format(attr='class="LoginForm card"'))
+    result = find(tab, "Email", "fill", region="LoginForm")
+    assert result.locator is None and result.unresolved is not None
+    assert result.unresolved.reason == "ambiguous"
+    assert len(result.unresolved.candidates) == 2
 
 
 def test_region_by_heading(tab: Page) -> None:

@@ -130,8 +130,10 @@ def test_a_runner_up_within_the_margin_is_ambiguous(tab: Page, site: Site) -> No
     assert failed.failure.type.value == "ambiguous", render_failure(record)
     assert not failed.heals  # nothing recorded: nothing to heal from
     assert record.rca.rca_class is RcaClass.DATA_ISSUE
-    scores = sorted(c.score for c in failed.failure.candidates)
-    assert scores == [pytest.approx(0.92), pytest.approx(0.95)]
+    # named best first, by score (not by the order the strategies ran in)
+    scores = [c.score for c in failed.failure.candidates]
+    assert scores == [pytest.approx(0.95), pytest.approx(0.92)]
+    assert "best 0.95 beats the runner-up 0.92 by 0.03" in render_failure(record)
     assert "[2]" in render_failure(record)  # the ordinal is offered
     assert tab.input_value("#a") == "" and tab.input_value("#b") == ""
 
@@ -148,3 +150,63 @@ def test_the_rule_is_inclusive_and_written_once() -> None:
     assert "below the threshold" in rule.explain(0.665)
     with pytest.raises(ValueError, match="between 0 and 1"):
         EvidenceRule(threshold=1.5)
+
+
+# A wiki's login page as DokuWiki renders it (its header's tools are list items classed by
+# what they do; the form is titled by a heading and its fieldset by a legend).
+HEADER_AND_FORM = """
+<header><ul><li class="action login"><a href="#header" title="Log In"
+    onclick="window.hit = 'header'; return false"><span>Log In</span></a></li></ul></header>
+<main><div class="page">
+  <h1 id="login">Login</h1>
+  <form onsubmit="window.hit = 'form'; return false"><fieldset><legend>Log In</legend>
+    <label>Username <input name="u"></label>
+    <button type="submit">Log In</button></fieldset></form>
+</div></main>
+"""
+
+
+def test_a_region_a_person_reads_outranks_a_class_token(tab: Page, site: Site) -> None:
+    """``Log In@Login`` clicked the header's "Log In" link on three DokuWiki releases: the
+    region "Login" matched the class token of its ``<li class="action login">`` before the
+    page's heading "Login" over the form was looked at. HTML gives class names no meaning a
+    person sees, and a heading titles its section (HTML, "Headings and outlines"): the
+    words a person reads decide, and the form's button is clicked."""
+    url = site.add("wiki-login.html", HEADER_AND_FORM)
+    record = run(tab, plan(url, ("click", "Log In@Login")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("window.hit") == "form"
+
+
+def test_a_class_token_alone_never_decides_between_look_alikes(tab: Page, site: Site) -> None:
+    """Without a heading, legend or name that says the region's words, a class token is all
+    that names it: weak evidence, which never decides between two elements the step's
+    words name equally (the header link and a button, both "Log In"). The step fails as
+    ambiguous before acting."""
+    url = site.add(
+        "wiki-login-bare.html",
+        HEADER_AND_FORM.replace('<h1 id="login">Login</h1>', "").replace(
+            "<legend>Log In</legend>", ""
+        ),
+    )
+    record = run(tab, plan(url, ("click", "Log In@Login")))
+    assert record.verdict == "fail"
+    failed = record.failed_step
+    assert failed is not None and failed.failure is not None
+    assert failed.failure.type.value == "ambiguous", render_failure(record)
+    assert tab.evaluate("window.hit") is None
+
+
+def test_a_class_token_container_that_shows_the_region_words_decides(tab: Page, site: Site) -> None:
+    """A container matched by a class token that also shows the region's words is named by
+    what a person reads: Datasette's ``<p class="suggested-facets">Suggested facets: …</p>``
+    holds one "status" link, the table's header another (``status@Suggested facets``)."""
+    url = site.add(
+        "facets.html",
+        '<p class="suggested-facets">Suggested facets: <a href="#f" onclick="window.hit=\'facet\'">'
+        'status</a></p><table><tr><th><a href="#s" onclick="window.hit=\'sort\'">status</a>'
+        "</th></tr><tr><td>open</td></tr></table>",
+    )
+    record = run(tab, plan(url, ("click", "status@Suggested facets")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("window.hit") == "facet"

@@ -95,6 +95,16 @@ def test_sample_heals_through_demo_v2_from_the_v1_pom(
     record = _run(engine_browser, demo_v2, plan, {}, cached=pom, healer=HealingLadder(),
                   options=options)  # fmt: skip
     failed = record.failed_step
+    if plan.req_id == "REQ-WIDGETS-001" and record.verdict == "fail":
+        # v2 renames "Show panel" to "Open panel" and keeps its id: the only evidence for the
+        # id alternate is an identity of 0.72, below the evidence rule, so the step refuses
+        # before acting (docs/healing.md, "Alternates and healing memory are re-scored by
+        # evidence") and the steps after it do not run
+        assert failed is not None and failed.failure is not None
+        assert "Show panel" in failed.description, failed.failure
+        heals = " ".join(h.reason for h in failed.heals)
+        assert "below the threshold" in heals or "abstained" in heals, heals
+        return
     assert record.verdict in ("pass", "partial"), failed and failed.failure
     if any(s.target is not None and s.target.image is None for s in plan.steps):
         # (a picture is found by itself, not by a locator: REQ-WIDGETS-002 needs no heal)

@@ -38,8 +38,12 @@ def _flow(app: str, version: str, verdict: str = "pass", **kw: object) -> FlowRe
 
 
 def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
-    assert split.DEV == ("datasette", "django_admin", "flask_admin", "mlflow", "wagtail")
-    assert {"django_oscar", "dokuwiki", "sqladmin"} <= set(split.HELDOUT)
+    # DokuWiki moved to dev with the fix made for it (regions by the words a person reads);
+    # Roundup was held out in its place
+    assert split.DEV == (
+        "datasette", "django_admin", "flask_admin", "mlflow", "wagtail", "dokuwiki"
+    )  # fmt: skip
+    assert {"django_oscar", "sqladmin", "roundup"} <= set(split.HELDOUT)
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -53,11 +57,11 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "django_oscar", "flask_admin", "mlflow")
-    assert split.select("heldout", None, here) == (("django_oscar",), ("dokuwiki", "sqladmin"))
-    assert split.select("dev", None, here) == (split.DEV[:-1], ("wagtail",))
+    assert split.select("heldout", None, here) == (("django_oscar",), ("sqladmin", "roundup"))
+    assert split.select("dev", None, here) == (split.DEV[:-2], ("wagtail", "dokuwiki"))
     run, missing = split.select("all", None, here)
-    assert run == (*split.DEV[:-1], "django_oscar")
-    assert missing == ("wagtail", "dokuwiki", "sqladmin")
+    assert run == (*split.DEV[:-2], "django_oscar")
+    assert missing == ("wagtail", "dokuwiki", "sqladmin", "roundup")
     # --apps inside a split keeps only that split's apps; with "all" it is taken as is
     assert split.select("heldout", ["mlflow", "django_oscar"], here) == (("django_oscar",), ())
     assert split.select("all", ["mlflow", "wagtail"], here) == (("mlflow",), ("wagtail",))

@@ -293,6 +293,19 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function applyScope(els, scope) {
     if (!scope) return { els, where: new Map() };
     const where = new Map();
+    // Words a person reads (a heading, a container's accessible name: a landmark's label,
+    // a fieldset's legend, a dialog's title) outrank id and class tokens, which no one
+    // sees: where the page shows the region's words so, a container matched only by a
+    // token is not the region (HTML gives class names no meaning; a heading titles its
+    // section). DokuWiki's login page titles its form "Login" while the header's "Log In"
+    // link sits in <li class="login"> (docs/discovery.md, "Regions").
+    if (scope.seen === undefined) {
+      scope.seen = [...scope.structured.values()].includes('name')
+        || regions.headingsNamed(scope.region).length > 0;
+      if (scope.seen) {
+        scope.structured = new Map([...scope.structured].filter(([, how]) => how === 'name'));
+      }
+    }
     if (scope.structured.size) {
       for (const e of els) {
         for (let a = parentOf(e); a; a = parentOf(a)) {
@@ -303,7 +316,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // candidates is most often the title row over the section (<div class="experiments">
       // <h2>Experiments</h2><icon/></div> above the list): the region is then found as a
       // heading or a mention names it, below.
-      if (where.size || !els.length) return { els: els.filter((e) => where.has(e)), where };
+      if (where.size || !els.length) return { els: els.filter((e) => where.has(e)), where, all: els };
     }
     const groups = nearestGroups(els, anchorsOf(scope));
     const single = groups.filter((g) => g.els.length === 1);
@@ -947,6 +960,16 @@ function makeResolver(dom, elements, strategies, regions, args) {
           return ambiguous(rank, s, tier, scoped.els);
         }
         const el = scoped.els[0];
+        // A class token is markup, not words a person reads (and the HTML standard gives
+        // class names no meaning): a region matched by one alone is weak evidence, and
+        // never decides between elements the step's words name equally.
+        // (A container that also shows the region's words, Datasette's
+        // <p class="suggested-facets">Suggested facets: …</p>, is named by what it shows.)
+        const by = scoped.where.get(el);
+        if (scoped.all && scoped.all.length > 1 && by && by.how === 'class_token'
+          && !visibleLowOf(by.container).includes(low(step.region))) {
+          return ambiguous(rank, s, tier, scoped.all);
+        }
         const row = rows.find((r) => r.el === el);
         if (row.via) {
           const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };

@@ -22,4 +22,6 @@ class AlternateRung:
         unique = list(dict.fromkeys(found))
         options = [(alt, alt.confidence, {"alternate_of": "discovery"}) for alt in unique]
         # the alternates of a locator that broke usually broke with it: count them together
-        return try_locators(ctx, self.name, options, "alternate", none_likely=True)
+        return try_locators(
+            ctx, self.name, options, "alternate", none_likely=True, by_identity=True
+        )

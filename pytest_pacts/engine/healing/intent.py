@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from pytest_pacts.discovery.engine import unique_hint
 from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing._common import (
     Element,
@@ -26,7 +27,8 @@ from pytest_pacts.engine.healing._common import (
     rival,
 )
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
-from pytest_pacts.models.locator import GateSnapshot, Locator
+from pytest_pacts.models.evidence import Evidence
+from pytest_pacts.models.locator import CONFIDENCE, GateSnapshot, Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
 
 
@@ -42,6 +44,7 @@ def try_locators(
     expect: Mapping[Locator, Element] | None = None,
     gone: Locator | None = None,
     min_score: float | None = None,
+    by_identity: bool = False,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
@@ -61,6 +64,10 @@ def try_locators(
     the page: the step's region is not looked up again for it. ``min_score``: an option
     whose similarity to the recorded fingerprint is not above it is refused before its gate
     is measured (the caller refuses it anyway).
+    ``by_identity``: the options come from a record (an alternate, healing memory), not
+    from the step's words: an option is accepted only when the element it finds is
+    re-scored as the recorded one under the evidence rule (:func:`_identity`), whatever
+    confidence its strategy or record carries.
     """
     probing = Probing(ctx)
     if gone is not None:
@@ -70,7 +77,16 @@ def try_locators(
         matches_none(ctx, [loc for loc, _score, _extra in options if loc != ctx.state.locator])
     try:
         return _try_locators(
-            ctx, rung, options, what, need_anchor, probing, gated or {}, expect or {}, min_score
+            ctx,
+            rung,
+            options,
+            what,
+            need_anchor,
+            probing,
+            gated or {},
+            expect or {},
+            min_score,
+            by_identity,
         )
     finally:
         probing.close()
@@ -86,6 +102,7 @@ def _try_locators(
     gated: Mapping[Locator, GateSnapshot],
     expect: Mapping[Locator, Element],
     min_score: float | None = None,
+    by_identity: bool = False,
 ) -> RungResult | None:
     notes: list[str] = []
     current = ctx.state.locator
@@ -143,12 +160,20 @@ def _try_locators(
             continue
         conflict, runner_up, ranking_only = _agreement(ctx, locator, found, probed, probing)
         reason = f"{what} {locator.describe()} is unique and {why}"
+        exact: str | None = None
         if conflict is not None:
             exact = exact_name(ctx, locator, found, runner_up) if ranking_only else None
             if exact is None:
                 notes.append(f"{locator.describe()}: {conflict}")
                 continue
             reason += f"; {exact}, so the recorded fingerprint's ranking does not overrule it"
+        if by_identity:
+            judged = _identity(ctx, locator, found, runner_up, exact)
+            if isinstance(judged, str):
+                notes.append(f"{locator.describe()}: {judged}")
+                continue
+            score, runner_up, said = judged
+            reason += f"; {said}"
         # Score and runner-up are both similarities to the recorded fingerprint (this
         # element's, the best other element's), as in every rung; the locator's own
         # confidence is kept in the evidence.
@@ -158,7 +183,7 @@ def _try_locators(
             reason=reason,
             locator=locator,
             fingerprint=found.fingerprint,
-            score=found.score if found.score is not None else score,
+            score=score if by_identity or found.score is None else found.score,
             runner_up_score=runner_up,
             evidence={
                 **evidence,
@@ -171,6 +196,70 @@ def _try_locators(
     if not notes:
         return None
     return RungResult(rung=rung, accepted=False, reason=f"no usable {what}: " + "; ".join(notes))
+
+
+def _identity(
+    ctx: HealContext,
+    locator: Locator,
+    found: Resolved,
+    runner_up: float | None,
+    exact: str | None,
+) -> tuple[float, float | None, str] | str:
+    """The evidence rule on an element found by a recorded locator (an alternate, a
+    remembered heal): ``(score, runner-up, why)`` when it is accepted, else why not, with
+    what would make the step's name unique.
+
+    A recorded locator says where the element *was*; that it still resolves says nothing
+    about which element it finds now. So the hit is scored by evidence, never by the
+    strategy's fixed confidence or the record's success rate: by its **identity** (its
+    similarity to the recorded fingerprint, against the best other element's) or by its
+    **name** (it is the only visible control of the recorded kind whose name is exactly the
+    recorded one and the step's words, :func:`~._common.exact_name`: what discovery's
+    role-and-name strategy would score). Below the rule, the rung declines before acting
+    and later rungs decide."""
+    rule = ctx.options.evidence
+    target = ctx.state.step.target
+    verdict = None if found.score is None else rule.verdict(found.score, runner_up)
+    if found.score is not None and verdict is Evidence.ACCEPTED:
+        said = rule.explain(found.score, runner_up)
+        return found.score, runner_up, f"the same element by identity ({said})"
+    if (
+        found.score is not None
+        and rule.meets_threshold(found.score)
+        and runner_up is not None
+        and runner_up < found.score
+    ):
+        # Two independent sources single out one element: the recorded locator finds it, and
+        # of all elements it is the one most like the recorded fingerprint (as region drift's
+        # two agreeing locators). A look-alike within the margin does not outvote that:
+        # Django 4.2's permission selector added a second "Filter" box (0.87) beside the
+        # recorded one, which its id still finds (0.96).
+        return (
+            found.score,
+            runner_up,
+            f"the same element by identity ({found.score:.2f}, at least the threshold "
+            f"{rule.threshold:.2f}), the one most like the recorded element, which the "
+            "recorded locator still finds",
+        )
+    if exact is None and found.fingerprint is not None and ctx.state.fingerprint is not None:
+        exact = exact_name(ctx, locator, found, runner_up)
+    if exact is not None:
+        return CONFIDENCE[Strategy.ROLE_NAME], None, "named exactly as recorded"
+    if found.score is None:
+        return (
+            f"{found.description or 'the element'} cannot be re-scored: no fingerprint was "
+            "recorded to tell it is the same element"
+        )
+    shown = found.fingerprint.accessible_name if found.fingerprint is not None else ""
+    hint = (
+        unique_hint(target, " ".join(shown.split()), ordinal=verdict is Evidence.CLOSE)
+        if target is not None
+        else ""
+    )
+    return (
+        f"{found.description} is the recorded element only by weak evidence: its "
+        f"{rule.explain(found.score, runner_up)}" + (f"; {hint}" if hint else "")
+    )
 
 
 def _agreement(

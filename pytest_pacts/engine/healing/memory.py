@@ -47,4 +47,6 @@ class MemoryRung:
                 "memory_evidence_url": record.evidence.url,
             }
             options.append((locator, record.confidence, extra))
-        return try_locators(ctx, self.name, options, "remembered locator", need_anchor=False)
+        return try_locators(
+            ctx, self.name, options, "remembered locator", need_anchor=False, by_identity=True
+        )

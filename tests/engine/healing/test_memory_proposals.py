@@ -7,7 +7,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.application import store_proposals
 from pytest_pacts.engine.contracts import RungResult
-from pytest_pacts.engine.healing import HealingLadder, RepairRung
+from pytest_pacts.engine.healing import HealingLadder, MemoryRung, RepairRung
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.models.recipe import Recipe, SelectorEntry
@@ -32,11 +32,36 @@ def test_memory_hit_with_evidence(tab: Page, store: Store) -> None:
                                failure_type="not_unique")  # fmt: skip
     store.healing.record("Login", ENTER.model_dump(mode="json", exclude_none=True), evidence,
                          req_id=plan.req_id)  # fmt: skip
-    _drift(tab)
-    attempt, result = HealingLadder(store=store).heal(failing_context(tab, plan, state))
+    tab.evaluate("() => { document.querySelector('#login-button').id = 'enter'; }")
+    ladder = HealingLadder(store=store, rungs=[MemoryRung(store)])
+    ctx = failing_context(tab, plan, state, locator=Locator(strategy=Strategy.CSS,
+                          confidence=0.8, css="#login-button"))  # fmt: skip
+    attempt, result = ladder.heal(ctx)
     assert result is not None and attempt.rung is HealRung.MEMORY, attempt.reason
     assert result.locator == ENTER
     assert result.evidence["memory_evidence_url"] == "http://shop.test/"
+    # scored by the element's identity, not by the record's success rate (1.0)
+    assert result.score is not None and 0.75 <= result.score < 1.0
+
+
+def test_a_remembered_locator_is_held_to_the_evidence_rule(tab: Page, store: Store) -> None:
+    """A remembered heal says which locator worked, not which element it finds now. The
+    recorded "Login" button became "Enter" with a new id and class: memory's ``#enter``
+    used to be accepted on its record's success rate although the element matches the
+    recorded one only at 0.51 (the same weak identity that makes similarity abstain, and
+    that made the demo's alternates heal at 0.72). Under the evidence rule it is re-scored
+    and refused before acting."""
+    tab.set_content(PAGE)
+    plan, state = discovered(tab, "Login")
+    evidence = HealingEvidence(url="http://shop.test/", original_locator={"css": "#x"},
+                               failure_type="not_unique")  # fmt: skip
+    store.healing.record("Login", ENTER.model_dump(mode="json", exclude_none=True), evidence,
+                         req_id=plan.req_id)  # fmt: skip
+    _drift(tab)
+    attempt, result = HealingLadder(store=store).heal(failing_context(tab, plan, state))
+    assert result is None and not attempt.accepted
+    assert "memory: no usable remembered locator: css #enter" in attempt.reason
+    assert "below the threshold 0.75" in attempt.reason
 
 
 def test_memory_refuses_without_evidence(store: Store) -> None:
@@ -82,11 +107,12 @@ def test_reject_lowers_a_remembered_locator_below_the_threshold(tab: Page, store
     evidence = HealingEvidence("http://shop.test/", {"css": "#x"}, "not_unique")
     store.healing.record("Login", ENTER.model_dump(mode="json", exclude_none=True), evidence,
                          req_id=plan.req_id)  # fmt: skip
-    _drift(tab)
-    ctx = failing_context(tab, plan, state)
-    ladder = HealingLadder(store=store)
+    tab.evaluate("() => { document.querySelector('#login-button').id = 'enter'; }")
+    ctx = failing_context(tab, plan, state, locator=Locator(strategy=Strategy.CSS,
+                          confidence=0.8, css="#login-button"))  # fmt: skip
+    ladder = HealingLadder(store=store, rungs=[MemoryRung(store)])
     attempt, result = ladder.heal(ctx)
-    assert result is not None and attempt.rung is HealRung.MEMORY
+    assert result is not None and attempt.rung is HealRung.MEMORY, attempt.reason
     ladder.reject(ctx, attempt, result)
     assert store.healing.suggest("Login", 0.7, req_id=plan.req_id) == []  # 1 / 2 = 0.5
 
