@@ -386,4 +386,13 @@ function listed(els, arg) {
   return els.length === 1 && !!list && els[0] === list[arg.index];
 }
 
-return { scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed, toJson };
+// The index in list ``arg.list_id`` of ``el`` itself, else of the listed control that holds
+// it (the button around a clicked icon), else -1 (``pacts record`` names what was used).
+function locate(el, arg) {
+  const list = lists.get(arg.list_id) || [];
+  const exact = list.indexOf(el);
+  if (exact >= 0) return exact;
+  return list.findIndex((c) => containsComposed(c, el));
+}
+
+return { scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed, locate, toJson };
