@@ -146,8 +146,12 @@ def run_record(args: argparse.Namespace) -> int:
             page = stack.enter_context(
                 recording_page(browser.browser, url, session=session, auth=args.auth)
             )
-            _say(f"recording {url} ({'headless' if headless else 'close the browser'} or "
-                 "Ctrl-C to stop; Alt+click a text to expect it)")  # fmt: skip
+            _say(
+                f"recording {url} headless: until --until or Ctrl-C"
+                if headless
+                else f"recording {url}: do the steps in the browser, then close it or press "
+                "Ctrl-C here (Alt+click a text to expect it)"
+            )
             recording = record(
                 page, url, recorder,
                 lambda _page: deadline is not None and time.monotonic() >= deadline,
@@ -162,6 +166,8 @@ def run_record(args: argparse.Namespace) -> int:
                 f"the browser failed: {str(exc).splitlines()[0]}", EXIT_ENVIRONMENT
             ) from None
         recording.url = recording.url or url
+        if not recording.steps:
+            raise CommandError(f"nothing was recorded, so {args.out} was not written")
         try:
             written = write_checked(recording, args.out, source="pacts record")
         except RequirementFileError as exc:
