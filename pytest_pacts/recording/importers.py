@@ -27,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Page
 from playwright.sync_api import Locator as PWLocator
 
+from pytest_pacts.discovery import bounded
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Action
 from pytest_pacts.recording.model import RecordedStep, Recording
@@ -389,6 +390,19 @@ def replay(
     be played listed in ``unmapped``. A step whose element is not found stops the replay
     (what follows would act on the wrong page)."""
     recording = recorder.recording
+    with bounded.budget(timeout_ms):
+        _replay(page, steps, recorder, recording, timeout_ms)
+    recorder.stop()
+    return recording
+
+
+def _replay(
+    page: Page,
+    steps: list[ImportedStep],
+    recorder: Recorder,
+    recording: Recording,
+    timeout_ms: float,
+) -> None:
     for step in steps:
         if step.action == "goto":
             if not recording.url:
@@ -407,9 +421,12 @@ def replay(
             continue
         if step.find is None:  # a key pressed on the page itself
             key = step.value or ""
-            focused = page.evaluate_handle(
+            focused = bounded.call(
+                page,
+                "finding the focused element",
+                page.evaluate_handle,
                 "() => document.activeElement && document.activeElement !== document.body "
-                "? document.activeElement : null"
+                "? document.activeElement : null",
             ).as_element()
             recorder.act(page, Action.PRESS, focused, key, partial(page.keyboard.press, key))
             continue
@@ -420,9 +437,11 @@ def replay(
         locator, handle = found
         action = Action(step.action)
         value = step.value
-        if action is Action.FILL and _is_select(handle):
+        if action is Action.FILL and _is_select(page, handle):
             action = Action.SELECT
-            value = str(handle.evaluate(_SELECT_LABEL, value))
+            value = str(
+                bounded.call(page, "reading the option", handle.evaluate, _SELECT_LABEL, value)
+            )
         try:
             recorder.act(
                 page, action, handle, value, _performer(locator, action, value, timeout_ms)
@@ -433,17 +452,19 @@ def replay(
                 "the import stopped there"
             )
             break
-    recorder.stop()
-    return recording
 
 
 def _goto(page: Page, url: str, timeout_ms: float) -> None:
     page.goto(url, wait_until="load", timeout=timeout_ms)
 
 
-def _is_select(handle: Any) -> bool:
+def _is_select(page: Page, handle: Any) -> bool:
     with suppress(PlaywrightError):
-        return bool(handle.evaluate("(el) => el.tagName === 'SELECT'"))
+        return bool(
+            bounded.call(
+                page, "reading the tag", handle.evaluate, "(el) => el.tagName === 'SELECT'"
+            )
+        )
     return False
 
 
@@ -460,7 +481,7 @@ def _find(page: Page, finder: Finder, timeout_ms: float) -> tuple[PWLocator, Any
         counts = []
         for locator in options:
             try:
-                count = locator.count()
+                count = bounded.call(page, "counting the matches", locator.count)
             except PlaywrightError:
                 count = 0
             counts.append(count)

@@ -77,11 +77,16 @@ _TEXTS = r"""() => {
 def _page_name(page: Page) -> str | None:
     """The name the page shows (its main heading, else its title), for ``navigates_to:``."""
     with suppress(PlaywrightError):
-        names = cast(list[list[str]], page.evaluate(realm_function(PAGE_NAMES_JS)))
+        names = cast(
+            list[list[str]],
+            bounded.call(
+                page, "reading the page's name", page.evaluate, realm_function(PAGE_NAMES_JS)
+            ),
+        )
         for text, _why in names:
             if text and len(text) <= 60 and "|" not in text:
                 return text
-        title = page.title().strip()
+        title = bounded.call(page, "reading the title", page.title).strip()
         if title and "|" not in title:
             return title[:60]
     return None
@@ -159,7 +164,14 @@ class Recorder:
     def _unsent(self, page: Page) -> bool:
         """Whether the page has reports Python has not received yet."""
         with suppress(PlaywrightError):
-            return bool(page.evaluate("() => (window.__pactsRecorder || {pending: 0}).pending > 0"))
+            return bool(
+                bounded.call(
+                    page,
+                    "asking for reports",
+                    page.evaluate,
+                    "() => (window.__pactsRecorder || {pending: 0}).pending > 0",
+                )
+            )
         return False
 
     def stop(self) -> Recording:
@@ -225,7 +237,8 @@ class Recorder:
                 payload, target = self._queue.popleft()
                 try:
                     self._went()
-                    self._handle(page, payload, target)
+                    with bounded.budget(self._timeout_ms):
+                        self._handle(page, payload, target)
                 except PlaywrightError as exc:  # the page went away while we looked
                     self._say(
                         f"a {payload.get('kind')} was not recorded: {str(exc).splitlines()[0]}"
@@ -267,14 +280,29 @@ class Recorder:
 
         def let_through() -> None:  # the held action, as the person did it
             if kind == "press":
-                page.evaluate("() => { window.__pactsRecorder.replaying = true; }")
+                bounded.call(
+                    page,
+                    "letting the key through",
+                    page.evaluate,
+                    "() => { window.__pactsRecorder.replaying = true; }",
+                )
                 try:
-                    page.keyboard.press(key)
+                    bounded.call(page, "pressing the key", page.keyboard.press, key)
                 finally:
                     with suppress(PlaywrightError):
-                        page.evaluate("() => { window.__pactsRecorder.replaying = false; }")
+                        bounded.call(
+                            page,
+                            "after the key",
+                            page.evaluate,
+                            "() => { window.__pactsRecorder.replaying = false; }",
+                        )
             elif target is not None:
-                target.evaluate("(el) => window.__pactsRecorder.replay(el)")
+                bounded.call(
+                    page,
+                    "letting the click through",
+                    target.evaluate,
+                    "(el) => window.__pactsRecorder.replay(el)",
+                )
 
         def held() -> None:
             with suppress(PlaywrightError):
@@ -319,7 +347,7 @@ class Recorder:
     ) -> str:
         """``{{env.NAME}}`` for a value typed into a secret field (kept in memory only)."""
         hints = cast(list[str | None], [step.element, *target_hints(page, target)])
-        if not is_secret(password or _is_password(target), *hints):
+        if not is_secret(password or _is_password(page, target), *hints):
             return text
         name = env_name(step.element, self.recording.secrets, text)
         self.recording.secrets[name] = text
@@ -329,7 +357,10 @@ class Recorder:
     # -- what the page shows ----------------------------------------------------------------
 
     def _target(self, page: Page, report_id: str) -> ElementHandle | None:
-        handle = page.evaluate_handle(
+        handle = bounded.call(
+            page,
+            "taking the element used",
+            page.evaluate_handle,
             "(id) => { const r = window.__pactsRecorder; const el = r.targets[id]; "
             "delete r.targets[id]; return el || null; }",
             report_id,
@@ -356,7 +387,9 @@ class Recorder:
 
     def _texts(self, page: Page) -> dict[str, int]:
         with suppress(PlaywrightError):
-            pairs = cast(list[list[Any]], page.evaluate(_TEXTS))
+            pairs = cast(
+                list[list[Any]], bounded.call(page, "reading the texts", page.evaluate, _TEXTS)
+            )
             return {str(t): int(r) for t, r in pairs}
         return {}
 
@@ -431,7 +464,10 @@ class Recorder:
             return
         with suppress(PlaywrightError):
             last = self.recording.steps[-1] if self.recording.steps else None
-            page.evaluate(
+            bounded.call(
+                page,
+                "showing the count",
+                page.evaluate,
                 "([n, last]) => window.__pactsRecorder && window.__pactsRecorder.setCount(n, last)",
                 [len(self.recording.steps), last.text if last else ""],
             )
@@ -442,18 +478,28 @@ def target_hints(page: Page, target: ElementHandle) -> list[str]:
     with suppress(PlaywrightError):
         return cast(
             list[str],
-            target.evaluate(
+            bounded.call(
+                page,
+                "reading the field's hints",
+                target.evaluate,
                 "(el) => [el.name, el.id, el.getAttribute('autocomplete'), "
                 "el.getAttribute('aria-label'), el.placeholder, "
-                "...[...(el.labels || [])].map((l) => l.textContent)].filter(Boolean)"
+                "...[...(el.labels || [])].map((l) => l.textContent)].filter(Boolean)",
             ),
         )
     return []
 
 
-def _is_password(target: ElementHandle) -> bool:
+def _is_password(page: Page, target: ElementHandle) -> bool:
     with suppress(PlaywrightError):
-        return bool(target.evaluate("(el) => (el.type || '').toLowerCase() === 'password'"))
+        return bool(
+            bounded.call(
+                page,
+                "reading the field's type",
+                target.evaluate,
+                "(el) => (el.type || '').toLowerCase() === 'password'",
+            )
+        )
     return False
 
 
@@ -462,9 +508,12 @@ def describe(page: Page, target: ElementHandle) -> str:
     with suppress(PlaywrightError):
         text = cast(
             str,
-            target.evaluate(
+            bounded.call(
+                page,
+                "describing the element",
+                target.evaluate,
                 "(el) => ((el.innerText || el.value || el.getAttribute('aria-label') || '')"
-                ".replace(/\\s+/g, ' ').trim().slice(0, 40)) || el.tagName.toLowerCase()"
+                ".replace(/\\s+/g, ' ').trim().slice(0, 40)) || el.tagName.toLowerCase()",
             ),
         )
         return text.replace("|", " ").replace("@", " ")
