@@ -136,35 +136,40 @@ def run_record(args: argparse.Namespace) -> int:
         recorder = Recorder(req_id=args.req_id, title=args.title, auth=args.auth,
                             hover=args.hover, say=_say)  # fmt: skip
         try:
-            browser = stack.enter_context(StandaloneBrowser(args.browser_path, headless=headless))
-            session = auth_sessions_for(project, base_url, stack) if args.auth else None
-            if args.auth and session is None:
-                raise CommandError(
-                    f"--auth {args.auth}: no auth profiles are configured here "
-                    "(pacts-auth.yaml next to the ini file)", EXIT_USAGE,
+            with ExitStack() as browsing:
+                browser = browsing.enter_context(
+                    StandaloneBrowser(args.browser_path, headless=headless)
+                )
+                session = auth_sessions_for(project, base_url, browsing) if args.auth else None
+                if args.auth and session is None:
+                    raise CommandError(
+                        f"--auth {args.auth}: no auth profiles are configured here "
+                        "(pacts-auth.yaml next to the ini file)", EXIT_USAGE,
+                    )  # fmt: skip
+                page = browsing.enter_context(
+                    recording_page(browser.browser, url, session=session, auth=args.auth)
+                )
+                _say(
+                    f"recording {url} headless: until --until or Ctrl-C"
+                    if headless
+                    else f"recording {url}: do the steps in the browser, then close it or "
+                    "press Ctrl-C here (Alt+click a text to expect it)"
+                )
+                record(
+                    page, url, recorder,
+                    lambda _page: deadline is not None and time.monotonic() >= deadline,
+                    timeout_ms=project.step_timeout_ms,
                 )  # fmt: skip
-            page = stack.enter_context(
-                recording_page(browser.browser, url, session=session, auth=args.auth)
-            )
-            _say(
-                f"recording {url} headless: until --until or Ctrl-C"
-                if headless
-                else f"recording {url}: do the steps in the browser, then close it or press "
-                "Ctrl-C here (Alt+click a text to expect it)"
-            )
-            recording = record(
-                page, url, recorder,
-                lambda _page: deadline is not None and time.monotonic() >= deadline,
-                timeout_ms=project.step_timeout_ms,
-            )  # fmt: skip
         except AuthFailed as exc:
             raise CommandError(exc.text) from None
         except NoBrowserError as exc:
             raise CommandError(str(exc), EXIT_ENVIRONMENT) from None
         except PlaywrightError as exc:
-            raise CommandError(
-                f"the browser failed: {str(exc).splitlines()[0]}", EXIT_ENVIRONMENT
-            ) from None
+            if not recorder.steps:  # the browser went away (Ctrl-C reaches it too): keep
+                raise CommandError(  # what was recorded, fail only when there is nothing
+                    f"the browser failed: {str(exc).splitlines()[0]}", EXIT_ENVIRONMENT
+                ) from None
+        recording = recorder.stop()
         recording.url = recording.url or url
         if not recording.steps:
             raise CommandError(f"nothing was recorded, so {args.out} was not written")

@@ -10,8 +10,10 @@ only (they are never written or printed).
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -75,13 +77,27 @@ def record(
     closed); answers the recording."""
     page.goto(url, wait_until="load", timeout=timeout_ms)
     recorder.start(page)
-    try:
-        while not page.is_closed() and not until(page):
+    stopped: list[int] = []
+    with _ctrl_c_stops(stopped):
+        while not stopped and not page.is_closed() and not until(page):
             with suppress(PlaywrightError):
                 page.wait_for_timeout(poll_ms)
-    except KeyboardInterrupt:
-        pass  # Ctrl-C ends a recording: what was done is kept
     return recorder.stop()
+
+
+@contextmanager
+def _ctrl_c_stops(stopped: list[int]) -> Iterator[None]:
+    """Ctrl-C ends a recording and keeps what was done: SIGINT only sets a flag while the
+    recording runs (a KeyboardInterrupt raised inside Playwright's dispatcher would leave
+    the page unusable for writing the file). Only in the main thread, where signals go."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: stopped.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def import_recording(
