@@ -138,6 +138,14 @@ class Recorder:
         page.on("request", self._request)
         page.on("requestfinished", self._request_done)
         page.on("requestfailed", self._request_done)
+        page.on("dialog", self._dialog)
+
+    def _dialog(self, dialog: Any) -> None:
+        """Accept a dialog (a "Delete?" confirm), as a run does by default (docs/engine.md):
+        the recording goes on as the run will."""
+        with suppress(PlaywrightError):
+            dialog.accept(dialog.default_value if dialog.type == "prompt" else None)
+        self._say(f'the page showed a {dialog.type} dialog "{dialog.message}": accepted')
 
     def start(self, page: Page) -> None:
         """Listen on ``page`` from now on (its current document and every later one)."""
@@ -186,6 +194,7 @@ class Recorder:
                 page.remove_listener("request", self._request)
                 page.remove_listener("requestfinished", self._request_done)
                 page.remove_listener("requestfailed", self._request_done)
+                page.remove_listener("dialog", self._dialog)
         return self.recording
 
     @property

@@ -82,7 +82,9 @@ def test_the_checkout_flow_recorded_by_hand_runs_under_pytest(
 def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, site: Site) -> None:
     """Element first, Element@Region only when the name alone is ambiguous, an ordinal
     when nothing around tells identical elements apart, and a row whose element no text
-    names is written marked with why (Playwright's uniqueness rule: one element or none)."""
+    names is written marked with why (Playwright's uniqueness rule: one element or none).
+    A native confirm() is accepted, as the run accepts it (HTML: confirm blocks the page
+    until answered; Playwright dismisses one nothing handles)."""
     url = site.add(
         "record-names.html",
         """<h1>Orders</h1>
@@ -92,7 +94,8 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
         <button id="save">Save</button>
         <div style="cursor:pointer;width:20px;height:20px;background:#333"
              onclick="this.dataset.clicked = 1"></div>
-        <label><input type="checkbox" id="agree"> I agree</label>""",
+        <label><input type="checkbox" id="agree"> I agree</label>
+        <button onclick="if (confirm('Sure?')) this.textContent = 'Gone'">Clear all</button>""",
     )
     tab.goto(url)
     recorder = Recorder(overlay=False)
@@ -102,6 +105,7 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     tab.click("div > button:nth-child(2)")
     tab.click("#agree")
     tab.click("div[style*=cursor]")
+    tab.click("text=Clear all")  # asks "Sure?": accepted, as a run accepts it
     recorder.idle()
     assert tab.eval_on_selector("#agree", "el => el.checked")  # the held clicks went through
     assert tab.eval_on_selector("div[style*=cursor]", "el => el.dataset.clicked") == "1"
@@ -116,3 +120,4 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     icon = steps[4]
     assert not icon.verified, icon
     assert icon.note and "shows no name" in icon.note
+    assert steps[5].text == "Clear all | click | | text_visible:Gone"
