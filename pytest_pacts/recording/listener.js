@@ -17,7 +17,7 @@
   const KEYS = new Set(['Enter', 'Tab', 'Escape']);
   let next = 0;
   const state = {
-    replaying: false, asserting: false, targets: {}, reported: new WeakMap(), count: 0,
+    replaying: false, asserting: false, targets: {}, held: {}, reported: new WeakMap(), count: 0,
     host: null,
   };
   Object.defineProperty(window, '__pactsRecorder', { value: state });
@@ -29,7 +29,8 @@
     state.targets[id] = el;
     payload.id = id;
     state.pending++;
-    return window.__pactsRecord(payload).catch(() => null).finally(() => { state.pending--; });
+    window.__pactsRecord(payload).catch(() => null).finally(() => { state.pending--; });
+    return id;
   };
   const ours = (e) => !!state.host && e.composedPath().includes(state.host);
   const isField = (el) => !!el && ((el.tagName === 'INPUT' && TEXT_TYPES.has((el.type || '').toLowerCase()))
@@ -117,7 +118,14 @@
     if (field && field !== el) reportFill(field);
     e.preventDefault();
     e.stopImmediatePropagation();
-    send({ kind, hold: true }, el);
+    const id = send({ kind, hold: true }, el);
+    // kept to let it through later as it was: on the element clicked, with its position
+    // and keys (a menu placed where the pointer was, a handler that reads the target)
+    state.held[id] = { target: e.target, init: {
+      bubbles: true, cancelable: true, composed: true, view: window, detail: e.detail,
+      screenX: e.screenX, screenY: e.screenY, clientX: e.clientX, clientY: e.clientY,
+      ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, altKey: e.altKey, metaKey: e.metaKey,
+      button: e.button, buttons: e.buttons } };
   }, true);
 
   if (config.hover) {
@@ -142,10 +150,20 @@
     button.textContent = state.asserting ? 'Click a text to expect it' : 'Expect a text';
     button.classList.toggle('on', state.asserting);
   };
+  // the value typed into the focused field, when the recording stops before it was final
+  state.flush = () => { reportFill(document.activeElement); };
   state.setCount = (n, last) => { state.count = n; state.last = last || ''; draw(); };
-  state.replay = (el) => {
+  // A held click let through: the same click event again, on the same element (a click
+  // event dispatched by a script runs the element's activation behaviour too: a link
+  // navigates, a checkbox toggles, a submit button submits), else a plain click.
+  state.replay = (id, el) => {
+    const held = state.held[id];
+    delete state.held[id];
     state.replaying = true;
-    try { el.click(); } finally { state.replaying = false; }
+    try {
+      if (held && held.target.isConnected) held.target.dispatchEvent(new MouseEvent('click', held.init));
+      else el.click();
+    } finally { state.replaying = false; }
   };
   const mount = () => {
     if (!config.overlay || state.host || !document.body) return;

@@ -185,6 +185,15 @@ class Recorder:
     def stop(self) -> Recording:
         """Stop listening, once what was done is recorded; answers the recording (the page
         is left as it is)."""
+        page = self._page
+        if page is not None and not page.is_closed():
+            with suppress(PlaywrightError):
+                bounded.call(
+                    page,
+                    "taking the last typing",
+                    page.evaluate,
+                    "() => window.__pactsRecorder && window.__pactsRecorder.flush()",
+                )
         self.idle()
         self._went()
         page, self._page = self._page, None
@@ -310,7 +319,8 @@ class Recorder:
                     page,
                     "letting the click through",
                     target.evaluate,
-                    "(el) => window.__pactsRecorder.replay(el)",
+                    "(el, id) => window.__pactsRecorder.replay(id, el)",
+                    str(payload["id"]),
                 )
 
         def held() -> None:

@@ -95,7 +95,8 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
         <div style="cursor:pointer;width:20px;height:20px;background:#333"
              onclick="this.dataset.clicked = 1"></div>
         <label><input type="checkbox" id="agree"> I agree</label>
-        <button onclick="if (confirm('Sure?')) this.textContent = 'Gone'">Clear all</button>""",
+        <button onclick="if (confirm('Sure?')) this.textContent = 'Gone'">Clear all</button>
+        <label>Note <input id="note"></label>""",
     )
     tab.goto(url)
     recorder = Recorder(overlay=False)
@@ -106,6 +107,7 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     tab.click("#agree")
     tab.click("div[style*=cursor]")
     tab.click("text=Clear all")  # asks "Sure?": accepted, as a run accepts it
+    tab.fill("#note", "hello")  # still focused when the recording stops: still recorded
     recorder.idle()
     assert tab.eval_on_selector("#agree", "el => el.checked")  # the held clicks went through
     assert tab.eval_on_selector("div[style*=cursor]", "el => el.dataset.clicked") == "1"
@@ -120,4 +122,7 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     icon = steps[4]
     assert not icon.verified, icon
     assert icon.note and "shows no name" in icon.note
-    assert steps[5].text == "Clear all | click | | text_visible:Gone"
+    assert [s.text for s in steps[5:]] == [
+        "Clear all | click | | text_visible:Gone",
+        "Note | fill | hello",
+    ]
