@@ -84,7 +84,8 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     when nothing around tells identical elements apart, and a row whose element no text
     names is written marked with why (Playwright's uniqueness rule: one element or none).
     A native confirm() is accepted, as the run accepts it (HTML: confirm blocks the page
-    until answered; Playwright dismisses one nothing handles)."""
+    until answered; Playwright dismisses one nothing handles). A glyph is no name (an icon
+    font's pencil, as Flask-Admin's edit links show): the title names it."""
     url = site.add(
         "record-names.html",
         """<h1>Orders</h1>
@@ -96,7 +97,10 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
              onclick="this.dataset.clicked = 1"></div>
         <label><input type="checkbox" id="agree"> I agree</label>
         <button onclick="if (confirm('Sure?')) this.textContent = 'Gone'">Clear all</button>
-        <label>Note <input id="note"></label>""",
+        <label>Note <input id="note"></label>
+        <table><tr><td>Hose</td><td><a href="#e1" title="Edit Record">&#x270F;</a></td></tr>
+               <tr><td>Rake</td><td><a href="#e2" title="Edit Record">&#x270F;</a></td></tr>
+        </table>""",
     )
     tab.goto(url)
     recorder = Recorder(overlay=False)
@@ -107,6 +111,7 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     tab.click("#agree")
     tab.click("div[style*=cursor]")
     tab.click("text=Clear all")  # asks "Sure?": accepted, as a run accepts it
+    tab.click("a[href='#e2']")  # a glyph is no name: its title names it
     tab.fill("#note", "hello")  # still focused when the recording stops: still recorded
     recorder.idle()
     assert tab.eval_on_selector("#agree", "el => el.checked")  # the held clicks went through
@@ -124,5 +129,6 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     assert icon.note and "shows no name" in icon.note
     assert [s.text for s in steps[5:]] == [
         "Clear all | click | | text_visible:Gone",
+        "Edit Record@Rake | click",
         "Note | fill | hello",
     ]

@@ -254,7 +254,10 @@ function inventory(arg) {
   const dom = makeDom(document);
   const elements = allElements(document);
   const human = (v) => tokens(v || '').join(' ');
-  const usable = (v) => !!v && v.length <= 80 && !/[@|]/.test(v);
+  // a name with no letter or digit is an icon's glyph (an icon font's "✏", a "×"): no name
+  // a person would write, and one that depends on the icon's CSS; the title, a label or the
+  // kind in its row names it instead
+  const usable = (v) => !!v && v.length <= 80 && !/[@|]/.test(v) && /[\p{L}\p{N}]/u.test(v);
   const kindOf = (el) => {
     if (el.tagName === 'INPUT' && inputType(el) === 'hidden') return null;
     if (isCheckable(el, dom.roleOf)) return 'check';
