@@ -440,7 +440,9 @@ class Recorder:
     def _outcome(
         self, page: Page, before_url: str, before: dict[str, int], step: RecordedStep
     ) -> str | None:
-        if not _same_page(page.url, before_url):
+        if urlsplit(page.url).path != urlsplit(before_url).path:
+            # a new page; the same path with another query (a form saved back to itself, a
+            # sort link) is the same page to a person: what it shows new says more
             name = _page_name(page)
             return f"navigates_to:{name}" if name else f"url_contains:{urlsplit(page.url).path}"
         typed = {s.value for s in self.recording.steps if s.value}

@@ -85,7 +85,9 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     names is written marked with why (Playwright's uniqueness rule: one element or none).
     A native confirm() is accepted, as the run accepts it (HTML: confirm blocks the page
     until answered; Playwright dismisses one nothing handles). A glyph is no name (an icon
-    font's pencil, as Flask-Admin's edit links show): the title names it."""
+    font's pencil, as Flask-Admin's edit links show): the title names it. A form sent back
+    to its own page (Flask-Admin's "Save and Continue Editing", Datasette's sort links: the
+    same path, another query) suggests the new text, not navigates_to:."""
     url = site.add(
         "record-names.html",
         """<h1>Orders</h1>
@@ -96,7 +98,10 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
         <div style="cursor:pointer;width:20px;height:20px;background:#333"
              onclick="this.dataset.clicked = 1"></div>
         <label><input type="checkbox" id="agree"> I agree</label>
-        <button onclick="if (confirm('Sure?')) this.textContent = 'Gone'">Clear all</button>
+        <button onclick="if (confirm('Sure?')) gone.textContent = 'Gone'">Clear all</button>
+        <span id="gone"></span>
+        <form><button name="saved" value="1">Save changes</button></form>
+        <script>if (location.search) document.write('<p>Changes saved</p>')</script>
         <label>Note <input id="note"></label>
         <table><tr><td>Hose</td><td><a href="#e1" title="Edit Record">&#x270F;</a></td></tr>
                <tr><td>Rake</td><td><a href="#e2" title="Edit Record">&#x270F;</a></td></tr>
@@ -112,10 +117,11 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
     tab.click("div[style*=cursor]")
     tab.click("text=Clear all")  # asks "Sure?": accepted, as a run accepts it
     tab.click("a[href='#e2']")  # a glyph is no name: its title names it
-    tab.fill("#note", "hello")  # still focused when the recording stops: still recorded
+    tab.fill("#note", "hello")  # still focused: recorded when the next click comes
     recorder.idle()
     assert tab.eval_on_selector("#agree", "el => el.checked")  # the held clicks went through
     assert tab.eval_on_selector("div[style*=cursor]", "el => el.dataset.clicked") == "1"
+    tab.click("text=Save changes")  # back to the same page with a query: not a new page
     steps = recorder.stop().steps
     assert [(s.element, s.action) for s in steps[:4]] == [
         ("Save", "click"),
@@ -131,4 +137,5 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
         "Clear all | click | | text_visible:Gone",
         "Edit Record@Rake | click",
         "Note | fill | hello",
+        "Save changes | click | | text_visible:Changes saved",
     ]
