@@ -199,9 +199,12 @@ class StandaloneBrowser:
     ``ws://`` endpoint) it connects to that browser instead and launches none.
     """
 
-    def __init__(self, browser_path: str | None = None, *, connect: str | None = None) -> None:
+    def __init__(
+        self, browser_path: str | None = None, *, connect: str | None = None, headless: bool = True
+    ) -> None:
         self._browser_path = browser_path
         self._connect = connect
+        self._headless = headless
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self.launches = 0
@@ -222,7 +225,7 @@ class StandaloneBrowser:
             if self._connect:
                 self._browser = self._pw.chromium.connect(self._connect)
                 return self._browser
-            options = launch_options(self._browser_path)
+            options = launch_options(self._browser_path, headless=self._headless)
             self._browser = self._pw.chromium.launch(**options)  # type: ignore[arg-type]
             self.launches += 1
         return self._browser

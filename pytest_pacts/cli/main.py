@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES = (
     "pytest_pacts.cli.locators_cmd",
     "pytest_pacts.cli.compare_cmd",
     "pytest_pacts.cli.auth_cmd",
+    "pytest_pacts.cli.record_cmd",
 )
 
 

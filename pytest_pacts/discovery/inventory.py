@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import call_in_frame, call_on_elements, frame_info
+from pytest_pacts.discovery._js import call_in_frame, call_on_elements, call_on_handle, frame_info
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import UnrenderableLocator
+from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.requirement import Action, Target
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
@@ -177,11 +178,62 @@ def _frames(page: Page) -> list[tuple[Frame, tuple[float, float] | None, str]]:
     return out
 
 
+def name_of(
+    page: Page,
+    element: ElementHandle,
+    action: Action,
+    *,
+    evidence: EvidenceRule | None = None,
+    timeout_ms: float = 10_000.0,
+) -> PageElement | None:
+    """The text that names ``element`` (a control of the top document, or an element inside
+    one: the icon of a button) for ``action``, found as :func:`list_elements` finds each
+    element's, under ``evidence`` (the run's rule): its name alone, then with a region,
+    nearest first, then with an ordinal. ``text`` is ``None`` when none resolves back to
+    exactly this element, and ``why`` says what discovery answered; ``None`` when it is
+    not a control discovery lists (hidden, or no control at all)."""
+    list_id = f"l{next(_list_ids)}"
+    with bounded.budget(timeout_ms):
+        raw = cast(
+            list[JSON],
+            call_in_frame(
+                page.main_frame,
+                "listing the page's elements",
+                "inventory",
+                {"list_id": list_id, "limit": 1000},
+            ),
+        )
+        at = cast(
+            int,
+            call_on_handle(page.main_frame, "finding the element used", element, "locate",
+                           {"list_id": list_id}),
+        )  # fmt: skip
+        if at < 0:
+            return None
+        item = next(i for i in raw if i["index"] == at)
+        box = cast(dict[str, float], item["box"])
+        found = PageElement(
+            number=1,
+            action=action.value,
+            description=str(item["description"]),
+            group=str(item["group"] or ""),
+            box=(box["x"], box["y"], box["width"], box["height"]),
+        )
+        options = _candidates(item)
+        if not options:
+            found.why = "it shows no name (no text, label, title or test id)"
+            return found
+        _resolve(page, [(list_id, at)], [found], [options], evidence=evidence)
+    return found
+
+
 def _resolve(
     page: Page,
     listed_as: list[tuple[str, int]],
     elements: list[PageElement],
     candidates: list[list[Target]],
+    *,
+    evidence: EvidenceRule | None = None,
 ) -> None:
     """Try each element's candidates in rounds (one discovery scan per round, all elements)."""
     tries = dict.fromkeys(range(len(elements)), 0)
@@ -191,7 +243,7 @@ def _resolve(
         if not pending:
             return
         targets = [(i, t, Action(elements[i].action)) for i, t in pending.items()]
-        found = Discoverer(max_alternates=0).discover(page, targets)
+        found = Discoverer(max_alternates=0, evidence=evidence).discover(page, targets)
         for i, target in pending.items():
             result = found.get(i)
             elements[i].tried.append(str(target))

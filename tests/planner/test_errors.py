@@ -204,7 +204,7 @@ TEXT_CASES: dict[str, tuple[str, list[str]]] = {
             "types.req.json:1:55: a step is a number; expected a 'Element@Region | action | value "
             "| expected' string or a step mapping",
             "types.req.json:1:59: unknown field 'elemnt' (did you mean 'element'?); expected one "
-            "of action, block, element, expected, on_fail, params, region, value",
+            "of action, block, element, expected, note, on_fail, params, region, value",
         ],
     ),
     "invalid.req.yaml": (

@@ -265,7 +265,10 @@ function inventory(arg) {
   const dom = makeDom(document);
   const elements = allElements(document);
   const human = (v) => tokens(v || '').join(' ');
-  const usable = (v) => !!v && v.length <= 80 && !/[@|]/.test(v);
+  // a name with no letter or digit is an icon's glyph (an icon font's "✏", a "×"): no name
+  // a person would write, and one that depends on the icon's CSS; the title, a label or the
+  // kind in its row names it instead
+  const usable = (v) => !!v && v.length <= 80 && !/[@|]/.test(v) && /[\p{L}\p{N}]/u.test(v);
   const kindOf = (el) => {
     if (el.tagName === 'INPUT' && inputType(el) === 'hidden') return null;
     if (isCheckable(el, dom.roleOf)) return 'check';
@@ -398,4 +401,13 @@ function listed(els, arg) {
   return els.length === 1 && !!list && els[0] === list[arg.index];
 }
 
-return { scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed, toJson };
+// The index in list ``arg.list_id`` of ``el`` itself, else of the listed control that holds
+// it (the button around a clicked icon), else -1 (``pacts record`` names what was used).
+function locate(el, arg) {
+  const list = lists.get(arg.list_id) || [];
+  const exact = list.indexOf(el);
+  if (exact >= 0) return exact;
+  return list.findIndex((c) => containsComposed(c, el));
+}
+
+return { scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed, locate, toJson };
