@@ -86,7 +86,9 @@ SHORT = EngineOptions(step_timeout_ms=400, settle_timeout_ms=200, navigation_tim
         (("wait", "", "", "text_hidden:Visible words"), "still visible"),
         (("wait", "", "", "url_contains:elsewhere"), "the URL is"),
         (("wait", "", "", "title_contains:nope"), "the title is 'Expectations'"),
-        (("wait", "", "", "element_visible:Hidden action"), "hidden elements match"),
+        # a hidden element that nothing evidently opens is said to be hidden (docs/user-guide.md,
+        # "Menus, tabs and disclosures")
+        (("wait", "", "", "element_visible:Hidden action"), "is on the page but hidden"),
         (("wait", "", "", "element_hidden:Edit"), "is visible"),
         (("hover", "Agree", "", "checked"), "is not checked"),
         (("hover", "Subscribe", "", "unchecked"), "is checked"),
