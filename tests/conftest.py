@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import cast
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
@@ -85,3 +86,34 @@ def tab(module_browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture(scope="module")
+def module_pytester(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[[], pytest.Pytester]]:
+    """Makes pytesters shared by a module's tests: a module-scoped fixture lays out one
+    project and runs one whole pytest session in it, and several tests each assert their
+    own part of that session, where each used to start the same session again (a session
+    costs one to several seconds of CPU; docs/testing.md). Each call gives a new project
+    folder and makes it the working directory, as a test's ``pytester`` does (run its
+    session right away); the runs see what a test's ``pytester`` gives them: their own
+    HOME, no ``PYTEST_ADDOPTS``, no CI variables."""
+    # Pytester reads ``request.function``, which a module-scoped request does not have
+    as_module = cast(pytest.FixtureRequest, _ModuleRequest(request))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("CI", raising=False)
+        mp.delenv("BUILD_NUMBER", raising=False)
+        yield lambda: pytest.Pytester(as_module, tmp_path_factory, mp, _ispytest=True)
+
+
+class _ModuleRequest:
+    """What :class:`pytest.Pytester` uses of its request, for a module's fixture."""
+
+    function = None
+    instance = None
+
+    def __init__(self, request: pytest.FixtureRequest) -> None:
+        self.node = request.node
+        self.config = request.config
+        self.addfinalizer = request.addfinalizer

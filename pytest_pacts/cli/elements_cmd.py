@@ -118,15 +118,8 @@ def _print(url: str, elements: list[object], shot: Path | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from playwright.sync_api import Error as PlaywrightError
-
-    from pytest_pacts.auth import AuthFailed
-    from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
-    from pytest_pacts.cli.project import auth_sessions_for, load_project
-    from pytest_pacts.cli.walk import walk_plan
-    from pytest_pacts.contexts import ContextSetup
-    from pytest_pacts.discovery.inventory import annotate, list_elements
-
+    # usage errors first, before pytest's, the browser's and the engine's modules are
+    # imported (most of a second of CPU): a mistyped command is answered at once
     if args.url is None and args.after is None:
         raise CommandError("give a URL, or --after FILE::REQ-ID, or both", EXIT_USAGE)
     if args.until is not None and (args.after is None or args.until < 1):
@@ -134,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
             "--until STEP goes with --after and counts steps from 1, as they are printed",
             EXIT_USAGE,
         )
+    from pytest_pacts.cli.project import load_project
+
     plan = None
     project = None
     if args.after is not None:
@@ -151,6 +146,15 @@ def run(args: argparse.Namespace) -> int:
     if base_url is None and args.demo is None:
         base_url = project.base_url if project is not None else load_project([]).base_url
     timeout_ms = project.step_timeout_ms if project is not None else DEFAULT_STEP_TIMEOUT_MS
+    from playwright.sync_api import Error as PlaywrightError
+
+    from pytest_pacts.auth import AuthFailed
+    from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
+    from pytest_pacts.cli.project import auth_sessions_for
+    from pytest_pacts.cli.walk import walk_plan
+    from pytest_pacts.contexts import ContextSetup
+    from pytest_pacts.discovery.inventory import annotate, list_elements
+
     with ExitStack() as stack:
         if args.demo:
             from pytest_pacts.demo_app import DemoServer

@@ -8,6 +8,7 @@ tests/engine/ and end to end in tests/pytest_plugin/test_run_demo.py.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -46,12 +47,34 @@ def _xlsx(pytester: pytest.Pytester, name: str = "sheets/login.xlsx") -> None:
 
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    return _lay_out(pytester)
+
+
+def _lay_out(pytester: pytest.Pytester) -> pytest.Pytester:
     pytester.makefile(".req.yaml", login=LOGIN_YAML)
     pytester.makefile(".req.json", cart=CART_JSON)
     pytester.makefile(".json", package='{"name": "not-a-requirement"}')
     pytester.makefile(".yaml", config="key: value\n")
     _xlsx(pytester)
     return pytester
+
+
+@pytest.fixture(scope="module")
+def collected_dot(module_pytester: Callable[[], pytest.Pytester]) -> pytest.RunResult:
+    """``pytest --collect-only -q -s .`` of the project, shared by the tests that read it:
+    its conftest forbids starting a browser and prints each item's location."""
+    pytester = _lay_out(module_pytester())
+    pytester.makeconftest("""
+import playwright.sync_api as api
+def _forbidden(*a, **k):
+    raise AssertionError("a browser was started during --collect-only")
+api.sync_playwright = _forbidden
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        print("LOC", item.nodeid, item.location[1], item.location[2])
+""")
+    return pytester.runpytest_subprocess("--collect-only", "-q", "-s", ".")
 
 
 def _ids(result: pytest.RunResult) -> list[str]:
@@ -66,7 +89,9 @@ def test_help_shows_the_pacts_group(pytester: pytest.Pytester) -> None:
     assert "pacts_files" in result.stdout.str()
 
 
-def test_node_ids_order_and_defaults(project: pytest.Pytester) -> None:
+def test_node_ids_order_and_defaults(
+    project: pytest.Pytester, collected_dot: pytest.RunResult
+) -> None:
     everything = [
         "cart.req.json::REQ-CART-001",
         "login.req.yaml::REQ-LOGIN-001",
@@ -76,8 +101,7 @@ def test_node_ids_order_and_defaults(project: pytest.Pytester) -> None:
     ]
     # .xlsx files are collected under a directory named on the command line, and a bare run
     # collects what `pytest .` collects (issue 39: a renamed workbook was silently skipped)
-    result = project.runpytest_subprocess("--collect-only", "-q", ".")
-    assert _ids(result) == everything
+    assert _ids(collected_dot) == everything
     result = project.runpytest_subprocess("--collect-only", "-q")
     assert _ids(result) == everything
     # a JSON/YAML file named explicitly is collected whatever its name
@@ -169,14 +193,8 @@ def pytest_runtest_setup(item):
         assert "R-OK" not in second.stdout.str()
 
 
-def test_reportinfo_points_at_the_first_row(project: pytest.Pytester) -> None:
-    project.makeconftest("""
-def pytest_collection_modifyitems(items):
-    for item in items:
-        print("LOC", item.nodeid, item.location[1], item.location[2])
-""")
-    result = project.runpytest_subprocess("--collect-only", "-q", "-s", ".")
-    locs = [line for line in result.outlines if line.startswith("LOC")]
+def test_reportinfo_points_at_the_first_row(collected_dot: pytest.RunResult) -> None:
+    locs = [line for line in collected_dot.outlines if line.startswith("LOC")]
     assert locs == [
         "LOC cart.req.json::REQ-CART-001 0 REQ-CART-001",
         "LOC login.req.yaml::REQ-LOGIN-001 1 REQ-LOGIN-001: Log in",
@@ -225,14 +243,8 @@ def test_files_ini_and_cli_precedence(pytester: pytest.Pytester) -> None:
     assert _ids(result) == ["b.other.yaml::B"]
 
 
-def test_collect_only_launches_no_browser(project: pytest.Pytester) -> None:
-    project.makeconftest("""
-import playwright.sync_api as api
-def _forbidden(*a, **k):
-    raise AssertionError("a browser was started during --collect-only")
-api.sync_playwright = _forbidden
-""")
-    result = project.runpytest_subprocess("--collect-only", "-q", ".")
+def test_collect_only_launches_no_browser(collected_dot: pytest.RunResult) -> None:
+    result = collected_dot
     assert result.ret == pytest.ExitCode.OK
     assert len(_ids(result)) == 5
 

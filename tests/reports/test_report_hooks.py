@@ -8,6 +8,7 @@ from __future__ import annotations
 import html.parser
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -133,11 +134,43 @@ def test_html_report_self_contained(pytester: pytest.Pytester) -> None:
     assert "visibility_issue" in failed_block
 
 
-def test_xdist_two_workers(pytester: pytest.Pytester) -> None:
-    root = _project(pytester)
+# The worker-side hook of test_workers_do_not_keep_what_their_reports_carried: it keeps each
+# call report on its item, as pytest-playwright does, and counts what they still carry.
+_KEEP_REPORTS = (
+    "@pytest.hookimpl(hookwrapper=True)\n"
+    "def pytest_runtest_makereport(item, call):\n"
+    "    outcome = yield\n"
+    "    setattr(item, 'rep_' + call.when, outcome.get_result())\n\n"
+    "def pytest_sessionfinish(session):\n"
+    "    # not the environment: this test may itself run in an xdist worker\n"
+    "    workerinput = getattr(session.config, 'workerinput', None)\n"
+    "    if workerinput is None:\n"
+    "        return\n"
+    "    worker = workerinput['workerid']\n"
+    "    reports = [getattr(i, 'rep_call', None) for i in session.items]\n"
+    "    reports = [r for r in reports if r is not None]\n"
+    "    kept = sum(hasattr(r, 'pacts') or bool(getattr(r, 'extras', [])) for r in reports)\n"
+    "    with open(f'kept-{worker}.txt', 'w') as f:\n"
+    "        f.write(f'{len(reports)} {kept}')\n"
+)
+
+
+@pytest.fixture(scope="module")
+def xdist_run(
+    module_pytester: Callable[[], pytest.Pytester],
+) -> tuple[Path, pytest.RunResult]:
+    """One session under two xdist workers with JUnit and pytest-html on, shared by the
+    tests that read it (one session of the project instead of one each)."""
+    pytester = module_pytester()
+    root = _project_with(pytester, _KEEP_REPORTS)
     result = pytester.runpytest_subprocess(
         "-n", "2", "--junitxml=junit.xml", "--html=report.html", "--self-contained-html"
     )
+    return root, result
+
+
+def test_xdist_two_workers(xdist_run: tuple[Path, pytest.RunResult]) -> None:
+    root, result = xdist_run
     result.assert_outcomes(passed=3, failed=1)
     props = _properties(root / "junit.xml")
     assert {p["pacts_verdict"] for p in props.values()} == {"pass", "fail"}
@@ -156,9 +189,23 @@ def test_xdist_two_workers(pytester: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*pytest-pacts*", "verdicts: 3 pass, 1 fail, 0 partial*"])
 
 
-def test_without_pytest_html_and_terminal_summary(pytester: pytest.Pytester) -> None:
-    _project(pytester)
-    result = pytester.runpytest_subprocess("-p", "no:html")
+@pytest.fixture(scope="module")
+def plain_run(module_pytester: Callable[[], pytest.Pytester]) -> pytest.RunResult:
+    """One session without pytest-html, its conftest counting the records items kept,
+    shared by the tests that read its terminal output."""
+    pytester = module_pytester()
+    _project_with(
+        pytester,
+        "def pytest_sessionfinish(session):\n"
+        "    kept = sum(RUN_KEY in item.stash for item in session.items)\n"
+        "    session.config.pluginmanager.get_plugin('terminalreporter').write_line(\n"
+        "        f'records kept by items: {kept}')\n",
+    )
+    return pytester.runpytest_subprocess("-p", "no:html")
+
+
+def test_without_pytest_html_and_terminal_summary(plain_run: pytest.RunResult) -> None:
+    result = plain_run
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -172,45 +219,22 @@ def test_without_pytest_html_and_terminal_summary(pytester: pytest.Pytester) -> 
     assert "SLO" not in result.stdout.str(), "one session is no trend: no SLO table"
 
 
-def test_items_do_not_keep_their_records_after_teardown(pytester: pytest.Pytester) -> None:
+def test_items_do_not_keep_their_records_after_teardown(plain_run: pytest.RunResult) -> None:
     """Items live as long as the session: a record kept by its item after it was reported
     made a worker grow by every requirement it ran (12 MiB per 100 requirements)."""
-    _project_with(
-        pytester,
-        "def pytest_sessionfinish(session):\n"
-        "    kept = sum(RUN_KEY in item.stash for item in session.items)\n"
-        "    session.config.pluginmanager.get_plugin('terminalreporter').write_line(\n"
-        "        f'records kept by items: {kept}')\n",
-    )
-    result = pytester.runpytest_subprocess("-p", "no:html")
+    result = plain_run
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["records kept by items: 0", "verdicts: 3 pass, 1 fail, 0 partial"])
 
 
-def test_workers_do_not_keep_what_their_reports_carried(pytester: pytest.Pytester) -> None:
+def test_workers_do_not_keep_what_their_reports_carried(
+    xdist_run: tuple[Path, pytest.RunResult],
+) -> None:
     """A worker's call report lives as long as the session (pytest-playwright hangs it on
     the item); once sent to the controller, the requirement's HTML and results entry on it
     are let go: kept, a worker grew by about 16 KB with every requirement it ran. The
     controller still gets them (the HTML report's rows, the run index)."""
-    root = _project_with(
-        pytester,
-        "@pytest.hookimpl(hookwrapper=True)\n"
-        "def pytest_runtest_makereport(item, call):\n"
-        "    outcome = yield\n"
-        "    setattr(item, 'rep_' + call.when, outcome.get_result())\n\n"
-        "def pytest_sessionfinish(session):\n"
-        "    # not the environment: this test may itself run in an xdist worker\n"
-        "    workerinput = getattr(session.config, 'workerinput', None)\n"
-        "    if workerinput is None:\n"
-        "        return\n"
-        "    worker = workerinput['workerid']\n"
-        "    reports = [getattr(i, 'rep_call', None) for i in session.items]\n"
-        "    reports = [r for r in reports if r is not None]\n"
-        "    kept = sum(hasattr(r, 'pacts') or bool(getattr(r, 'extras', [])) for r in reports)\n"
-        "    with open(f'kept-{worker}.txt', 'w') as f:\n"
-        "        f.write(f'{len(reports)} {kept}')\n",
-    )
-    result = pytester.runpytest_subprocess("-n", "2", "--html=report.html", "--self-contained-html")
+    root, result = xdist_run
     result.assert_outcomes(passed=3, failed=1)
     counts = [tuple(map(int, p.read_text().split())) for p in root.glob("kept-gw*.txt")]
     assert sum(ran for ran, _kept in counts) == 4
