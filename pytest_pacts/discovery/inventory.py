@@ -184,7 +184,7 @@ def name_of(
     action: Action,
     *,
     evidence: EvidenceRule | None = None,
-    timeout_ms: float = 10_000.0,
+    timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
 ) -> PageElement | None:
     """The text that names ``element`` (a control of the top document, or an element inside
     one: the icon of a button) for ``action``, found as :func:`list_elements` finds each

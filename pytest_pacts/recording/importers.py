@@ -32,6 +32,7 @@ from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Action
 from pytest_pacts.recording.model import RecordedStep, Recording
 from pytest_pacts.recording.recorder import Recorder
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 MAX_BYTES = 2 * 1024 * 1024  # a recording bigger than this is refused
 FIND_MS = 5_000.0  # how long an imported step's element may take to appear
@@ -383,7 +384,7 @@ def replay(
     steps: list[ImportedStep],
     recorder: Recorder,
     *,
-    timeout_ms: float = 10_000.0,
+    timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
 ) -> Recording:
     """Play ``steps`` on ``page`` once, each element named by our discovery before it is
     acted on (:meth:`Recorder.act`); answers the recording, with the steps that could not

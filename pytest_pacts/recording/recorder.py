@@ -34,6 +34,7 @@ from pytest_pacts.engine.pagename import PAGE_NAMES_JS
 from pytest_pacts.models import Action
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.recording.model import RecordedStep, Recording, env_name, is_secret
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 BINDING = "__pactsRecord"
 SETTLE_MS = 5_000.0  # the longest an action's effects are waited for
@@ -108,7 +109,7 @@ class Recorder:
         hover: bool = False,
         overlay: bool = True,
         evidence: EvidenceRule | None = None,
-        timeout_ms: float = 10_000.0,
+        timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
         say: Callable[[str], None] | None = None,
     ) -> None:
         self._options = {"hover": hover, "overlay": overlay}

@@ -32,6 +32,7 @@ from pytest_pacts.recording.importers import read_recording, replay
 from pytest_pacts.recording.model import Recording
 from pytest_pacts.recording.recorder import Recorder
 from pytest_pacts.recording.writers import file_format, write_recording
+from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 #: How a recording ends: called between waits, answers True to stop (the page closed,
 #: Ctrl-C, a time limit: the CLI's choice), or a test's drive function.
@@ -70,7 +71,7 @@ def record(
     recorder: Recorder,
     until: Until,
     *,
-    timeout_ms: float = 10_000.0,
+    timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
     poll_ms: float = 200.0,
 ) -> Recording:
     """Open ``url`` on ``page`` and record until ``until(page)`` says stop (or the page is
@@ -101,7 +102,7 @@ def _ctrl_c_stops(stopped: list[int]) -> Iterator[None]:
 
 
 def import_recording(
-    page: Page, source: Path, recorder: Recorder, *, timeout_ms: float = 10_000.0
+    page: Page, source: Path, recorder: Recorder, *, timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS
 ) -> Recording:
     """Replay the recording at ``source`` once on ``page``, naming each element by our
     discovery; answers the sheet's recording (``unmapped`` lists what was not taken)."""
