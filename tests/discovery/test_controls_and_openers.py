@@ -50,6 +50,26 @@ def test_a_paragraph_comes_after_the_controls_that_hold_the_words(tab: Page) -> 
     assert chosen_id(tab, find(tab, "Delete")) == "b"
 
 
+def test_words_a_sentence_mentions_come_after_the_control_that_holds_them(tab: Page) -> None:
+    """The HTML standard: a ``<p>`` represents a paragraph and holds phrasing content, so its
+    ``strong``, ``em``, ``b``... are part of the paragraph's running text, and a click treats
+    them as the paragraph: after the controls whose names hold the words. Seen on DokuWiki
+    (all three versions of the corpus): "you may create it by clicking on <strong>Create
+    this page</strong>" was clicked instead of the page tool named "Create this page [e]"."""
+    tab.set_content(
+        '<p>You may create it by clicking on <strong id="s">Create this page</strong>.</p>'
+        '<p>Click <b id="b">Add page</b> to start.</p>'
+        '<a id="t" href="#e" title="Create this page [e]"><span style="display:none">'
+        'Create this page</span><svg width="24" height="24"></svg></a>'
+        '<button id="a">Add page here</button>'
+    )
+    assert chosen_id(tab, find(tab, "Create this page")) == "t"
+    assert chosen_id(tab, find(tab, "Add page")) == "a"
+    # with no control holding the words, the mention is still what the words name
+    tab.set_content('<p>Read the <strong id="s">release notes</strong> first.</p>')
+    assert chosen_id(tab, find(tab, "release notes")) == "s"
+
+
 def test_a_clickable_heading_is_a_control(tab: Page) -> None:
     tab.set_content('<h3 id="h" onclick="this.dataset.x=1">Shipping</h3>')
     assert chosen_id(tab, find(tab, "Shipping")) == "h"

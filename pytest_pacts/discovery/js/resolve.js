@@ -900,8 +900,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // paragraph comes only after the controls whose names hold the words.
       if (step.action === 'click' && pass === 1) {
         // (a visually hidden heading too: its words are still a title, never a context)
+        // (a paragraph's phrasing content, its strong/em/b..., is its running text: HTML)
         const text = els.filter((e) => compatOf(e) < 2 && (dom.roleOf(e) === 'heading'
-          || (!labels && dom.roleOf(e) === 'paragraph')));
+          || (!labels && (dom.roleOf(e) === 'paragraph' || inParagraph(e)))));
         if (counting) for (const e of text) if (dom.roleOf(e) === 'heading' && !mereText.includes(e)) mereText.push(e);
         els = els.filter((e) => !text.includes(e));
       }
@@ -910,6 +911,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // whichever one the layout puts there.
       if (pointer) els = els.filter((e) => !holdsControls(e));
       return { rows, scoped: applyScope(els, scope) };
+    };
+    const inParagraph = (e) => {
+      for (let a = parentOf(e), i = 0; a && i < 6; a = parentOf(a), i++) {
+        if (dom.roleOf(a) === 'paragraph') return true;
+      }
+      return false;
     };
     // The best other element the later strategies of the deciding stage find in scope (an
     // element holding the pick, or held by it, is the pick): the runner-up of the evidence
