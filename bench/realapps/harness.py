@@ -143,6 +143,30 @@ def spawn(
     return proc, log
 
 
+def serve_django(
+    venv: Path, workdir: Path, env: Mapping[str, str], ready: str, timeout_s: float
+) -> Served:
+    """Serve the Django project in ``workdir`` with ``venv``'s ``manage.py runserver`` on a
+    free loopback port; return once ``ready`` (a path under the base URL) answers."""
+    port = free_port()
+    argv = [
+        str(venv / "bin" / "python"),
+        "manage.py",
+        "runserver",
+        f"127.0.0.1:{port}",
+        "--noreload",
+    ]
+    proc, log = spawn(argv, cwd=workdir, env=env)
+    base_url = f"http://127.0.0.1:{port}/"
+    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
+    try:
+        wait_http(base_url + ready, timeout_s=timeout_s, proc=proc)
+    except BaseException:
+        served.stop()
+        raise
+    return served
+
+
 @dataclass(frozen=True)
 class AppSpec:
     """One app of the corpus.

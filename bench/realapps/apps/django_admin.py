@@ -24,7 +24,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_venv, serve_django
 
 VERSIONS = ("3.2.25", "4.2.27", "5.2.8")
 
@@ -354,23 +354,7 @@ def start(version: str, workdir: Path) -> Served:
     template = _template_db(version, venv)
     _write_project(workdir)
     shutil.copyfile(template, workdir / "db.sqlite3")
-    port = free_port()
-    argv = [
-        str(venv / "bin" / "python"),
-        "manage.py",
-        "runserver",
-        f"127.0.0.1:{port}",
-        "--noreload",
-    ]
-    proc, log = spawn(argv, cwd=workdir, env=_env())
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url + "admin/login/", timeout_s=60, proc=proc)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve_django(venv, workdir, _env(), "admin/login/", timeout_s=60)
 
 
 APP = AppSpec(

@@ -30,7 +30,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_venv, serve_django
 
 VERSIONS = ("2.1.1", "4.2.1")
 
@@ -395,23 +395,7 @@ def start(version: str, workdir: Path) -> Served:
     shutil.copyfile(template / "db.sqlite3", workdir / "db.sqlite3")
     for folder in ("media", "whoosh_index"):
         shutil.copytree(template / folder, workdir / folder)
-    port = free_port()
-    argv = [
-        str(venv / "bin" / "python"),
-        "manage.py",
-        "runserver",
-        f"127.0.0.1:{port}",
-        "--noreload",
-    ]
-    proc, log = spawn(argv, cwd=workdir, env=_env())
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url + "catalogue/", timeout_s=90, proc=proc)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve_django(venv, workdir, _env(), "catalogue/", timeout_s=90)
 
 
 APP = AppSpec(

@@ -23,7 +23,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_venv, serve_django
 
 VERSIONS = ("5.2.8", "7.2.3")
 
@@ -113,23 +113,7 @@ def start(version: str, workdir: Path) -> Served:
     venv = install(version)
     template = _template(version, venv)
     shutil.copytree(template, workdir, dirs_exist_ok=True)
-    port = free_port()
-    argv = [
-        str(venv / "bin" / "python"),
-        "manage.py",
-        "runserver",
-        f"127.0.0.1:{port}",
-        "--noreload",
-    ]
-    proc, log = spawn(argv, cwd=workdir, env=_env())
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url + "admin/login/", timeout_s=120, proc=proc)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve_django(venv, workdir, _env(), "admin/login/", timeout_s=120)
 
 
 APP = AppSpec(
