@@ -203,9 +203,11 @@ def test_an_open_toggle_is_never_clicked_again(tab: Page) -> None:
 
 
 def test_a_menu_drawn_faded_out_is_hidden_and_its_bootstrap_toggle_opens_it(tab: Page) -> None:
-    """A closed drop-up drawn with ``opacity: 0`` (a CMS admin's "Publish" menu) shows a
-    person nothing, though Playwright counts it visible; Bootstrap's documented dropdown
-    markup names its toggle by the ``dropdown-toggle`` class (no ARIA on it)."""
+    """CSS Color: an element whose ``opacity`` is 0 is drawn fully transparent, so a closed
+    drop-up drawn that way (Wagtail 5.2's "Publish" menu) shows a person nothing, though
+    Playwright counts it visible (its actionability needs only a box and no
+    ``visibility:hidden``); Bootstrap's documented dropdown markup names its toggle by the
+    ``dropdown-toggle`` class (no ARIA on it)."""
     tab.set_content(
         '<div class="dropdown dropup"><button id="save">Save draft</button>'
         '<div class="dropdown-toggle" id="arrow">▲</div>'
