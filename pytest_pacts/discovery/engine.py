@@ -383,17 +383,7 @@ class Discoverer:
         for option in options:
             locator = Locator.model_validate({**option, "frame_path": scan.path})
             try:
-                arg = {"scan_id": scan.scan_id, "index": shaped["element_index"]}
-                check = checked(
-                    call_on_elements(
-                        to_playwright(page, locator),
-                        "verify",
-                        arg,
-                        frame=elements_frame(page, locator),
-                    ),
-                    VerifyResult,
-                    "the in-page 'verify' call",
-                )
+                check = _verify_in_page(page, scan, shaped["element_index"], locator)
             except (PlaywrightError, strategies.UnrenderableLocator):
                 continue
             if check["same"]:
@@ -461,17 +451,7 @@ class Discoverer:
                 accepted.append(locator)
                 continue
             try:
-                arg = {"scan_id": scan.scan_id, "index": raw["element_index"]}
-                check = checked(
-                    call_on_elements(
-                        to_playwright(page, locator),
-                        "verify",
-                        arg,
-                        frame=elements_frame(page, locator),
-                    ),
-                    VerifyResult,
-                    "the in-page 'verify' call",
-                )
+                check = _verify_in_page(page, scan, raw["element_index"], locator)
             except (PlaywrightError, strategies.UnrenderableLocator) as exc:
                 if isinstance(exc, PageScriptError):
                     broken.append(exc)
@@ -699,3 +679,18 @@ def discover(
         verify_alternates=verify_alternates,
     )
     return discoverer.discover(page, targets)
+
+
+def _verify_in_page(page: Page, scan: _FrameScan, index: object, locator: Locator) -> VerifyResult:
+    """Whether ``locator`` resolves to exactly the element ``index`` of ``scan`` (the in-page
+    'verify' call, in the locator's frame)."""
+    return checked(
+        call_on_elements(
+            to_playwright(page, locator),
+            "verify",
+            {"scan_id": scan.scan_id, "index": index},
+            frame=elements_frame(page, locator),
+        ),
+        VerifyResult,
+        "the in-page 'verify' call",
+    )
