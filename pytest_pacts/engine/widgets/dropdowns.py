@@ -1,0 +1,121 @@
+"""Custom dropdowns, chosen as a person chooses (the rules: ``widgets/__init__.py``).
+
+``choose`` opens the combobox unless its list is shown, types the option's name into its
+editable field when it has one, clicks the option named by the value in the list the
+combobox names (or the one list shown), and waits until the widget took it; the in-page parts
+are in ``dropdown_js.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from playwright.sync_api import ElementHandle, JSHandle
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from pytest_pacts.engine.widgets.clock import Clock
+from pytest_pacts.engine.widgets.dropdown_js import (
+    FIELD_JS,
+    FIND_JS,
+    IS_OPEN_JS,
+    SHOWN_VALUE_JS,
+    TARGET_JS,
+    TOOK_JS,
+)
+
+SEPARATOR = ";"
+"""Several options in one ``select`` cell: ``Apple; Banana`` (docs/reference.md)."""
+
+
+def split_choices(value: str) -> list[str]:
+    """The options one ``select`` cell names: the parts between :data:`SEPARATOR` (one part
+    when there is none)."""
+    parts = [p.strip() for p in value.split(SEPARATOR)]
+    return [p for p in parts if p] or [value.strip()]
+
+
+def _element(handle: JSHandle) -> ElementHandle | None:
+    return handle.as_element()
+
+
+def choose(el: PWLocator, value: str, timeout_ms: float) -> str | None:
+    """Choose the options ``value`` names in the custom dropdown ``el``; ``None`` when done,
+    else what went wrong (before any option was clicked when no option or list is evident)."""
+    clock = Clock(timeout_ms)
+    own = el.element_handle(timeout=clock.left())
+    combo = _element(own.evaluate_handle(TARGET_JS))
+    if combo is None:
+        return "select: the dropdown is no longer in the page"
+    names = split_choices(value)
+    for name in names:
+        problem = _choose_one(combo, own, name, clock)
+        if problem is not None:
+            _close(combo)
+            return problem
+    if len(names) > 1:
+        _close(combo)
+    return None
+
+
+def _choose_one(combo: ElementHandle, own: ElementHandle, name: str, clock: Clock) -> str | None:
+    if not combo.evaluate(IS_OPEN_JS):
+        combo.click(timeout=clock.left())
+    field = _element(combo.evaluate_handle(FIELD_JS))
+    if field is not None:
+        field.fill("", timeout=clock.left())
+        field.type(name, timeout=clock.left())  # key by key: a filter that listens to keys
+    for attempt in range(3):
+        found = _find(combo, name, clock, typed=field is not None)
+        status = found.get_property("status").json_value()
+        if status != "found":
+            error = str(found.get_property("error").json_value())
+            return f"select: {error}"
+        option = _element(found.get_property("option"))
+        if option is None:
+            return "select: the option left the page"
+        try:
+            option.click(timeout=clock.left())
+            break
+        except PlaywrightError as exc:
+            # a list drawn again as the filter catches up with the typing: find it again
+            if "not attached" not in str(exc) or attempt == 2:
+                raise
+    frame = combo.owner_frame()
+    if frame is None:
+        return "select: the dropdown's frame is gone"
+    try:
+        frame.wait_for_function(TOOK_JS, arg=[combo, option, name, own], timeout=clock.left())
+    except PlaywrightTimeout:
+        shown = own.evaluate(SHOWN_VALUE_JS) or combo.evaluate(SHOWN_VALUE_JS)
+        return f"select: the option {name!r} was clicked but the dropdown shows {shown!r}"
+    return None
+
+
+def _find(combo: ElementHandle, name: str, clock: Clock, *, typed: bool) -> JSHandle:
+    """The answer of ``FIND_JS``, waiting (within the step's time) while it is pending, or, after
+    typing, while the list does not hold the option yet (filtering, loading)."""
+    waiting = {"pending"} | ({"missing"} if typed else set())
+    frame = combo.owner_frame()
+    found = combo.evaluate_handle(FIND_JS, name)
+    if found.get_property("status").json_value() in waiting and frame is not None:
+        wait = f"([c, name]) => !{sorted(waiting)!r}.includes(({FIND_JS})(c, name).status)"
+        with contextlib.suppress(PlaywrightError):  # the answer below says what is listed
+            frame.wait_for_function(wait, arg=[combo, name], timeout=clock.left(200) - 150)
+        found = combo.evaluate_handle(FIND_JS, name)
+    return found
+
+
+_FOCUS_IN = """(c) => {
+  const a = c.ownerDocument.activeElement;
+  return !!a && (c === a || c.contains(a) || !!a.closest('[role=listbox], [role=dialog]'));
+}"""
+
+
+def _close(combo: ElementHandle) -> None:
+    """Close a list left open (a multi-select keeps it open), as a person does: Escape, where
+    the keyboard's focus is in the dropdown."""
+    with contextlib.suppress(PlaywrightError):
+        if combo.evaluate(IS_OPEN_JS) and combo.evaluate(_FOCUS_IN):
+            combo.press("Escape", timeout=1_000)
