@@ -100,3 +100,35 @@ def test_two_menus_that_could_hold_it_fail_before_acting(tab: Page, site: Site) 
     text = render_failure(record)
     assert "2 controls could open" in text and "Options" in text and "More" in text
     assert tab.title() == "Fixture"  # nothing was clicked
+
+
+def test_a_tab_scrolled_out_of_an_inner_scroll_container_still_opens_its_panel(
+    tab: Page, site: Site
+) -> None:
+    """A control scrolled out of view inside a scroll container is not visually hidden: CSS
+    Overflow renders a scroll container's content outside its scrollport and scrolls it back
+    into view, as Playwright does before a pointer action. An admin whose page scrolls in its
+    own ``<main>`` (Wagtail 7.2's ``main.content-wrapper``; the window never scrolls) left
+    the "Roles" tab above the scrollport after the last password field was filled, at a
+    720 px viewport: the tab was taken for visually hidden (its box above the document's
+    top, counting the window's scroll only) and the step said no control evidently opens the
+    panel. The sr-only technique (a box left of or above the whole scrollable area) still
+    counts as hidden."""
+    spacer = '<div style="height: 900px"></div>'
+    page = TABS.replace(
+        '<section role="tabpanel" id="p1" aria-labelledby="t1">',
+        f'<section role="tabpanel" id="p1" aria-labelledby="t1">{spacer}',
+    )
+    page = f'<main style="height: 300px; overflow-y: auto">{page}</main>'
+    url = site.add("scrolled_tabs.html", page)
+    record = run(
+        tab,
+        plan(
+            url,
+            ("fill", "Username", "ada", ""),
+            ("check", "Administrator", "", "checked"),
+            ("click", "Add user", "", "text_visible:User added"),
+        ),
+    )
+    assert record.verdict == "pass", render_failure(record)
+    assert any("Roles" in n and "tab" in n for n in record.steps[1].notes)

@@ -545,13 +545,30 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // hidden" pattern: a box of at most 1px, or clipped to nothing), or moved off the page
   // where no scroll reaches it. A pointer never aims at one: a person cannot see it, and
   // the pointer lands on whatever is drawn there (docs/discovery.md, "Controls before text").
+  // "Where no scroll reaches": left of or above the scrollable area, counting the scroll of
+  // every scroll container around it, not the window's alone. Content scrolled out of an
+  // inner scroll container's scrollport is rendered and scrolls back into view (CSS
+  // Overflow; Playwright scrolls it into view before a pointer action): an admin whose page
+  // scrolls in its own <main> leaves its tabs above the viewport, never hidden.
   const goneCache = new Map();
+  function scrolledAbove(el) {
+    let x = 0, y = 0;
+    const root = el.ownerDocument.scrollingElement;
+    for (let a = parentOf(el); a; a = parentOf(a)) {
+      if (a === root || a.nodeType !== 1) continue;
+      x += a.scrollLeft; y += a.scrollTop;
+    }
+    const w = el.ownerDocument.defaultView;
+    return [x + w.scrollX, y + w.scrollY];
+  }
   function visuallyHidden(el) {
     if (goneCache.has(el)) return goneCache.get(el);
     const r = el.getBoundingClientRect();
-    const w = el.ownerDocument.defaultView;
-    let out = (r.width <= 1 && r.height <= 1)
-      || r.right + w.scrollX <= 0 || r.bottom + w.scrollY <= 0;
+    let out = r.width <= 1 && r.height <= 1;
+    if (!out && (r.right <= 0 || r.bottom <= 0)) {
+      const [sx, sy] = scrolledAbove(el);
+      out = r.right + sx <= 0 || r.bottom + sy <= 0;
+    }
     for (let a = el, i = 0; !out && a && i < 4; a = parentOf(a), i++) {
       const st = getComputedStyle(a);
       const clip = st.clip.replace(/\s|px/g, '');
