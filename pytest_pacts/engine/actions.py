@@ -33,7 +33,7 @@ from pytest_pacts.engine import widgets
 from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.models import Action
-from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.models.outcome import DropdownUse, Failure, FailureType
 from pytest_pacts.planner.templating import Secret, reveal
 
 
@@ -52,8 +52,10 @@ def perform(
     reach: str | None = None,
     frame: Frame | None = None,
     keep: str | None = None,
+    used: list[DropdownUse] | None = None,
 ) -> Failure | None:
     """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it).
+    ``used``: told how a select chose in a custom dropdown (the step record keeps it).
     ``reach``: how the gate check that just passed the element found the action reaches it
     (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs.
     ``frame`` (the frame holding the element) and ``keep`` (the token the gate check kept
@@ -75,7 +77,7 @@ def perform(
 
         return bounded.call(
             page, action.value, _on_element, element, read, action, value, step_index,
-            timeout_ms, reach, timeout_ms=timeout_ms,
+            timeout_ms, reach, used, timeout_ms=timeout_ms,
         )  # fmt: skip
     except PlaywrightError as exc:
         failure = classify_error(exc, f"{action.value} failed", step_index)
@@ -171,6 +173,7 @@ def _on_element(
     step_index: int,
     timeout_ms: float,
     reach: str | None,
+    used: list[DropdownUse] | None = None,
 ) -> Failure | None:
     t = timeout_ms
     force = True
@@ -201,7 +204,10 @@ def _on_element(
         if value is None:
             raise ValueError("select needs a value")
         chosen = _select(el, read, reveal(value), t, widget=reach != "in_place")
-        if chosen is not True:
+        if isinstance(chosen, DropdownUse):
+            if used is not None:
+                used.append(chosen)
+        elif chosen is not True:
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
                 message=_masked(chosen, value) or f"select: no option {_shown(value)} in the list",
@@ -348,9 +354,12 @@ def _masked(message: str | bool, value: str) -> str:
     return text
 
 
-def _select(el: PWLocator, read: Read, text: str, timeout_ms: float, *, widget: bool) -> bool | str:
+def _select(
+    el: PWLocator, read: Read, text: str, timeout_ms: float, *, widget: bool
+) -> bool | str | DropdownUse:
     """Select ``text``; ``False`` when there is no such option, a message when the select's
-    widget does not show the option afterwards, else ``True``. ``widget``: a widget may
+    widget does not show the option afterwards, how it was chosen in a custom dropdown, else
+    ``True``. ``widget``: a widget may
     stand in for the select (False: the gate saw the select itself shown). A custom dropdown
     (an ARIA combobox or listbox, or a hidden native select whose widget lacks the option
     until it is searched, as an autocomplete loads it) is operated as a person does
@@ -358,16 +367,17 @@ def _select(el: PWLocator, read: Read, text: str, timeout_ms: float, *, widget: 
     separates."""
     native = read(_NATIVE)
     if native == "custom":
-        problem = widgets.choose(el, text, timeout_ms)
-        return True if problem is None else problem
+        return widgets.choose(el, text, timeout_ms)
     if not read(_HAS_OPTION, text):
         parts = widgets.split_choices(text)
         if native == "multiple" and len(parts) > 1 and all(read(_HAS_OPTION, p) for p in parts):
             el.select_option(parts, force=True, timeout=timeout_ms)
             return True
         if read(widgets.HAS_PROXY_JS):  # its widget fills its list as it is searched
-            problem = widgets.choose(el, text, timeout_ms)
-            return True if problem is None else problem
+            chosen = widgets.choose(el, text, timeout_ms)
+            # the step's element is the hidden select, not what a person opens: nothing for
+            # a generated test to repeat by it
+            return chosen if isinstance(chosen, str) else True
         return False
     el.select_option(text, force=True, timeout=timeout_ms)
     if not widget:

@@ -40,7 +40,7 @@ from pytest_pacts.engine.waiting import (
 )
 from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, Step
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot
-from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
+from pytest_pacts.models.outcome import DropdownUse, Failure, FailureType, ImageMatch
 from pytest_pacts.planner import patterns
 from pytest_pacts.planner.templating import (
     MASK,
@@ -77,6 +77,7 @@ class Attempt:
     extracted: dict[str, str] = field(default_factory=dict)  # var → value as shown
     image: ImageMatch | None = None  # an image target's match
     image_png: bytes | None = None  # its annotated screenshot
+    dropdown: list[DropdownUse] = field(default_factory=list)  # how a select chose
 
 
 def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
@@ -315,6 +316,7 @@ class StepRunner:
                     reach=gate.snapshot.reach if gate and gate.snapshot else None,
                     frame=frame,
                     keep=keep,
+                    used=attempt.dropdown,
                 )
                 if failure is not None:
                     return failure

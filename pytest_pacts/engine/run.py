@@ -405,6 +405,7 @@ class Run:
             image_match=image,
             notes=tuple(dict.fromkeys(prog.attempt.notes)),
             extracted=dict(prog.attempt.extracted),
+            dropdown=prog.attempt.dropdown[-1] if prog.attempt.dropdown else None,
         )
         if self.tracer is not None:
             self._trace(step.index, prog)

@@ -13,9 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pytest_pacts.discovery import to_code
+from pytest_pacts.engine.widgets import split_choices
 from pytest_pacts.generator.literals import GenerationError, ValueRenderer, comment_text
 from pytest_pacts.models import Action, Expectation, ExpectationKind, Plan, Step, Target
 from pytest_pacts.models.locator import Locator
+from pytest_pacts.models.outcome import DropdownUse
+
+# The roles of a custom dropdown (WAI-ARIA APG combobox and listbox patterns): a select step
+# on an element of these roles is no native <select>, so select_option cannot choose in it.
+_DROPDOWN_ROLES = frozenset({"combobox", "listbox"})
 
 
 @dataclass(frozen=True)
@@ -24,11 +30,13 @@ class Locators:
 
     ``steps``: the verified locator of each step's target, by step index (a run record's
     steps, or the POM cache); ``elements``: locators by element key (``Element@Region``),
-    used for expectation targets and as a fallback for steps.
+    used for expectation targets and as a fallback for steps; ``dropdowns``: by step index,
+    how a select step chose in a custom dropdown (a run record's, or the discovery walk's).
     """
 
     steps: Mapping[int, Locator] = field(default_factory=dict)
     elements: Mapping[str, Locator] = field(default_factory=dict)
+    dropdowns: Mapping[int, DropdownUse] = field(default_factory=dict)
 
     def for_step(self, step: Step) -> Locator | None:
         found = self.steps.get(step.index)
@@ -87,7 +95,11 @@ class Codegen:
             lines.append(f"url_before_{var} = page.url")
         lines.extend(self._action(step, loc_expr))
         if step.expected is not None:
-            lines.extend(self._expect(step.expected, loc_expr, f"url_before_{var}", root))
+            shown = self._shown_choice(step, loc_expr)
+            if shown is not None:
+                lines.extend(shown)
+            else:
+                lines.extend(self._expect(step.expected, loc_expr, f"url_before_{var}", root))
         elif step.action is Action.WAIT:
             lines.append('page.wait_for_load_state("load")')
         return StepCode(comments, lines)
@@ -123,8 +135,60 @@ class Codegen:
         }.get(action)
         if method is None:
             raise GenerationError(f"step {step.index + 1}: cannot generate {action.value!r}")
+        if action is Action.SELECT:
+            use = self._dropdown(step)
+            if use is not None:
+                return self._choose(step, loc, use)
         arg = self._value(step) if action in (Action.FILL, Action.TYPE, Action.SELECT) else ""
         return [f"{loc}.{method}({arg})"]
+
+    def _dropdown(self, step: Step) -> DropdownUse | None:
+        """How a select step chooses when its element is no native select: as the run (or the
+        walk) did it, else, for an element of a dropdown's role, clicked open."""
+        use = self.locators.dropdowns.get(step.index)
+        if use is not None:
+            return use
+        locator = self.locators.for_step(step)
+        if locator is not None and locator.role in _DROPDOWN_ROLES:
+            return DropdownUse(opened=(locator.role == "combobox",), typed=False)
+        return None
+
+    def _shown_choice(self, step: Step, loc: str | None) -> list[str] | None:
+        """``value:`` after a select on a custom dropdown, read as a person reads it: the
+        text a select-only combobox or a listbox shows; the field an editable combobox
+        filled (its value); each chip of the values an editable multi-select chose (its
+        field is emptied after each choice, the chips show them)."""
+        exp = step.expected
+        if step.action is not Action.SELECT or loc is None or exp is None:
+            return None
+        use = self._dropdown(step)
+        if use is None or exp.kind is not ExpectationKind.VALUE or not exp.text:
+            return None
+        parts = split_choices(exp.text)
+        if not use.typed:
+            return [f"expect({loc}).to_contain_text({self._pattern(p)})" for p in parts]
+        if len(parts) == 1:
+            return None  # the field holds it: ``to_have_value``
+        return [f"expect(page.get_by_text({p!r}, exact=True).first).to_be_visible()" for p in parts]
+
+    def _choose(self, step: Step, loc: str, use: DropdownUse) -> list[str]:
+        """What a person does in a custom dropdown (APG combobox/listbox patterns): open it,
+        type the option's name when the run filtered the list that way, click the option by
+        its role and name; each option of a multi-select cell in turn, then close the list."""
+        parts = split_choices(step.value or "")
+        lines: list[str] = []
+        for i, part in enumerate(parts):
+            opened = use.opened[i] if i < len(use.opened) else use.opened[-1:] == (True,)
+            if opened:
+                lines.append(f"{loc}.click()  # open the dropdown")
+            value = self.values.expr(part)
+            if use.typed:
+                lines.append(f"page.keyboard.type({value})  # filter its list as a person types")
+            role = use.option_role if use.option_role in ("option", "treeitem") else "option"
+            lines.append(f"page.get_by_role({role!r}, name={value}, exact=True).click()")
+        if len(parts) > 1:
+            lines.append('page.keyboard.press("Escape")  # close the list a multi-select keeps')
+        return lines
 
     def _pattern(self, text: str) -> str:
         self.uses_re = True

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from pytest_pacts.generator.codegen import Locators
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import Locator
-from pytest_pacts.models.outcome import RunRecord
+from pytest_pacts.models.outcome import DropdownUse, RunRecord
 
 
 def _locator(value: object) -> Locator | None:
@@ -29,12 +29,13 @@ def locators_from_record(record: RunRecord) -> Locators:
     """The locators a run used (healed ones included: they are what passed)."""
     steps: dict[int, Locator] = {}
     elements: dict[str, Locator] = {}
+    dropdowns = {s.index: s.dropdown for s in record.steps if s.dropdown is not None}
     for step in record.steps:
         if step.locator is not None:
             steps[step.index] = step.locator
             if step.element_key:
                 elements.setdefault(step.element_key, step.locator)
-    return Locators(steps=steps, elements=elements)
+    return Locators(steps=steps, elements=elements, dropdowns=dropdowns)
 
 
 def locators_from_pom(payload: object, plan: Plan) -> Locators:
@@ -72,7 +73,9 @@ def merged(*sources: Locators) -> Locators:
     """Earlier sources win."""
     steps: dict[int, Locator] = {}
     elements: dict[str, Locator] = {}
+    dropdowns: dict[int, DropdownUse] = {}
     for src in reversed(sources):
         steps.update(src.steps)
         elements.update(src.elements)
-    return Locators(steps=steps, elements=elements)
+        dropdowns.update(src.dropdowns)
+    return Locators(steps=steps, elements=elements, dropdowns=dropdowns)

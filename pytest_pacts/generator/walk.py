@@ -18,10 +18,12 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer, to_playwright
+from pytest_pacts.engine.widgets import choose
 from pytest_pacts.generator.codegen import Locators
 from pytest_pacts.generator.literals import GenerationError
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
 from pytest_pacts.models.locator import DiscoveryResult, Locator
+from pytest_pacts.models.outcome import DropdownUse
 from pytest_pacts.planner.templating import Resolver, TemplateError, reveal
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
@@ -58,13 +60,18 @@ def discover_locators(
     discoverer = Discoverer()
     steps: dict[int, Locator] = {}
     elements: dict[str, Locator] = {}
+    dropdowns: dict[int, DropdownUse] = {}
     try:
         page.goto(_absolute(base_url, resolver.resolve(plan.requirement.url)))
         for step in plan.steps:
-            _walk_step(page, discoverer, resolver, base_url, step, steps, elements, timeout_s)
+            found = _walk_step(
+                page, discoverer, resolver, base_url, step, steps, elements, timeout_s
+            )
+            if found is not None:
+                dropdowns[step.index] = found
     except (PlaywrightError, TemplateError) as exc:
         raise GenerationError(f"{plan.req_id}: discovery walk stopped: {exc}") from None
-    return Locators(steps=steps, elements=elements)
+    return Locators(steps=steps, elements=elements, dropdowns=dropdowns)
 
 
 def _walk_step(
@@ -76,18 +83,21 @@ def _walk_step(
     steps: dict[int, Locator],
     elements: dict[str, Locator],
     timeout_s: float,
-) -> None:
+) -> DropdownUse | None:
+    """Find the step's element and act; how a select chose when the element is a custom
+    dropdown (``None`` otherwise)."""
     if step.capture is not None and step.capture.response is not None:
         # the walk keeps no responses: later steps get a stand-in to locate their elements
         resolver.bind(step.capture.var, f"<{step.capture.var}>", secret=step.capture.secret)
-        return
+        return None
     value = ""
     if step.value is not None and step.capture is None:
         value = reveal(resolver.resolve(step.value))
     if step.action is Action.GOTO:
         page.goto(_absolute(base_url, value))
-        return
+        return None
     target = None
+    dropdown: DropdownUse | None = None
     if step.target is not None and step.target.image is not None:
         raise GenerationError(
             f"{step.source.render()}: step {step.index + 1} ({step.describe()}) is an image "
@@ -115,7 +125,15 @@ def _walk_step(
         elif act is Action.TYPE:
             target.press_sequentially(value, timeout=timeout)
         elif act is Action.SELECT:
-            target.select_option(value, timeout=timeout)
+            if target.evaluate("(e) => e.tagName") == "SELECT":
+                target.select_option(value, timeout=timeout)
+            else:  # a custom dropdown (APG combobox/listbox): chosen as a person does
+                chosen = choose(target, value, timeout)
+                if isinstance(chosen, str):
+                    raise GenerationError(
+                        f"{step.source.render()}: step {step.index + 1}: {chosen}"
+                    )
+                dropdown = chosen
         elif act is Action.CHECK:
             target.check(timeout=timeout)
         elif act is Action.UNCHECK:
@@ -141,3 +159,4 @@ def _walk_step(
             elements.setdefault(expected.target.key, found.locator)
     else:
         page.wait_for_load_state("load")
+    return dropdown

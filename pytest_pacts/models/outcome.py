@@ -166,6 +166,21 @@ class ImageMatch(_Frozen):
     duration_ms: float = 0.0
 
 
+class DropdownUse(_Frozen):
+    """How a ``select`` step chose in a custom dropdown (an ARIA combobox or listbox, or the
+    widget standing in for a hidden native select), as a person does: what a generated
+    plain-Playwright test repeats instead of ``select_option``."""
+
+    opened: tuple[bool, ...] = Field(
+        description="Per option chosen, in the cell's order: whether the dropdown was clicked "
+        "open first (its list was not shown)."
+    )
+    typed: bool = Field(description="The option's name was typed to filter the list.")
+    option_role: str = Field(
+        default="option", description="The chosen options' role: option (or treeitem)."
+    )
+
+
 StepStatus = Literal["passed", "healed", "failed", "skipped", "not_run"]
 
 
@@ -203,6 +218,10 @@ class StepRecord(_Frozen):
         default_factory=dict,
         description="What an extract step stored: var name to the value as shown (*** for "
         "a secret value).",
+    )
+    dropdown: DropdownUse | None = Field(
+        default=None,
+        description="A select step on a custom dropdown: how its options were chosen.",
     )
 
     @property

@@ -9,6 +9,8 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from pytest_pacts.generator import render_test
+from pytest_pacts.generator.sources import locators_from_record
 from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import RunRecord
 
@@ -445,3 +447,35 @@ def test_a_multiselect_combobox_takes_each_value_in_turn(tab: Page, site: Site) 
     record = run(tab, plan(url, ("select", "Colours", "Blue; Red", "value:Red; Blue")))
     assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
     assert tab.locator(".chip > span:first-child").all_inner_texts() == ["Blue", "Red"]
+
+
+def test_generated_code_chooses_in_a_custom_dropdown_as_a_person_does(
+    tab: Page, site: Site
+) -> None:
+    """Playwright's ``select_option`` works only on a native ``<select>``; the APG combobox
+    and listbox patterns are operated by opening the combobox and clicking the option by its
+    role and name. The plain-Playwright test generated from a run record repeats how the run
+    chose (open, type to filter when the run typed, click each option), and the generated
+    test passes on the page: a select-only combobox and an editable multi-select."""
+    select_only = site.add("gen-select-only.html", SELECT_ONLY)
+    multi = site.add("gen-multi-combo.html", MULTI_COMBO)
+    for url, row, done in (
+        (select_only, ("select", "Fruit", "Banana", "value:Banana"), "#fruit"),
+        (multi, ("select", "Colours", "Blue; Red", "value:Red; Blue"), "#chips"),
+    ):
+        p = plan(url, row)
+        record = run(tab, p)
+        assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps]
+        assert record.steps[0].dropdown is not None
+        source = render_test(p, locators_from_record(record))
+        assert "select_option" not in source
+        assert 'page.get_by_role("option", name="Banana", exact=True).click()' in source or (
+            'page.keyboard.type("Blue")' in source
+        ), source
+        namespace: dict[str, Any] = {"__name__": "generated"}
+        exec(compile(source, "generated.py", "exec"), namespace)
+        tab.goto("about:blank")
+        test = next(v for k, v in namespace.items() if k.startswith("test_"))
+        test(tab)
+        shown = tab.locator(done).inner_text()
+        assert all(part in shown for part in row[2].split("; ")), shown

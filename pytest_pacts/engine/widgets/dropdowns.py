@@ -24,6 +24,7 @@ from pytest_pacts.engine.widgets.dropdown_js import (
     TARGET_JS,
     TOOK_JS,
 )
+from pytest_pacts.models.outcome import DropdownUse
 
 SEPARATOR = ";"
 """Several options in one ``select`` cell: ``Apple; Banana`` (docs/reference.md)."""
@@ -40,27 +41,37 @@ def _element(handle: JSHandle) -> ElementHandle | None:
     return handle.as_element()
 
 
-def choose(el: PWLocator, value: str, timeout_ms: float) -> str | None:
-    """Choose the options ``value`` names in the custom dropdown ``el``; ``None`` when done,
-    else what went wrong (before any option was clicked when no option or list is evident)."""
+def choose(el: PWLocator, value: str, timeout_ms: float) -> DropdownUse | str:
+    """Choose the options ``value`` names in the custom dropdown ``el``: how it was done
+    when done (the generated test repeats it), else what went wrong (before any option was
+    clicked when no option or list is evident)."""
     clock = Clock(timeout_ms)
     own = el.element_handle(timeout=clock.left())
     combo = _element(own.evaluate_handle(TARGET_JS))
     if combo is None:
         return "select: the dropdown is no longer in the page"
     names = split_choices(value)
+    uses: list[DropdownUse] = []
     for name in names:
-        problem = _choose_one(combo, own, name, clock)
-        if problem is not None:
+        done = _choose_one(combo, own, name, clock)
+        if isinstance(done, str):
             _close(combo)
-            return problem
+            return done
+        uses.append(done)
     if len(names) > 1:
         _close(combo)
-    return None
+    return DropdownUse(
+        opened=tuple(o for u in uses for o in u.opened),
+        typed=any(u.typed for u in uses),
+        option_role=uses[0].option_role,
+    )
 
 
-def _choose_one(combo: ElementHandle, own: ElementHandle, name: str, clock: Clock) -> str | None:
-    if not combo.evaluate(IS_OPEN_JS):
+def _choose_one(
+    combo: ElementHandle, own: ElementHandle, name: str, clock: Clock
+) -> DropdownUse | str:
+    opened = not combo.evaluate(IS_OPEN_JS)
+    if opened:
         combo.click(timeout=clock.left())
     field = _element(combo.evaluate_handle(FIELD_JS))
     if field is not None:
@@ -75,6 +86,7 @@ def _choose_one(combo: ElementHandle, own: ElementHandle, name: str, clock: Cloc
         option = _element(found.get_property("option"))
         if option is None:
             return "select: the option left the page"
+        role = option.get_attribute("role") or "option"
         try:
             option.click(timeout=clock.left())
             break
@@ -90,7 +102,7 @@ def _choose_one(combo: ElementHandle, own: ElementHandle, name: str, clock: Cloc
     except PlaywrightTimeout:
         shown = own.evaluate(SHOWN_VALUE_JS) or combo.evaluate(SHOWN_VALUE_JS)
         return f"select: the option {name!r} was clicked but the dropdown shows {shown!r}"
-    return None
+    return DropdownUse(opened=(opened,), typed=field is not None, option_role=role.lower())
 
 
 def _find(combo: ElementHandle, name: str, clock: Clock, *, typed: bool) -> JSHandle:
