@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from urllib.parse import urljoin
 
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer, to_playwright
@@ -113,44 +114,10 @@ def _walk_step(
         steps[step.index] = result.locator
         elements.setdefault(step.target.key, result.locator)
         target = to_playwright(page, result.locator)
-    timeout = timeout_s * 1000
-    act = step.action
-    if act is Action.PRESS:
-        (target.press(value, timeout=timeout) if target else page.keyboard.press(value))
+    if step.action is Action.PRESS and target is None:
+        page.keyboard.press(value)
     elif target is not None:
-        if act is Action.CLICK:
-            target.click(timeout=timeout)
-        elif act is Action.FILL:
-            target.fill(value, timeout=timeout)
-        elif act is Action.TYPE:
-            target.press_sequentially(value, timeout=timeout)
-        elif act is Action.SELECT:
-            if target.evaluate("(e) => e.tagName") == "SELECT":
-                target.select_option(value, timeout=timeout)
-            else:  # a custom dropdown (APG combobox/listbox): chosen as a person does
-                chosen = choose(target, value, timeout)
-                if isinstance(chosen, str):
-                    raise GenerationError(
-                        f"{step.source.render()}: step {step.index + 1}: {chosen}"
-                    )
-                dropdown = chosen
-        elif act is Action.CHECK:
-            target.check(timeout=timeout)
-        elif act is Action.UNCHECK:
-            target.uncheck(timeout=timeout)
-        elif act is Action.HOVER:
-            target.hover(timeout=timeout)
-        elif act is Action.FOCUS:
-            target.focus(timeout=timeout)
-        elif act is Action.WAIT:
-            target.wait_for(state="visible", timeout=timeout)
-        elif act is Action.EXTRACT and step.capture is not None:
-            target.wait_for(state="visible", timeout=timeout)
-            if step.capture.attribute:
-                text = target.get_attribute(step.capture.attribute, timeout=timeout) or ""
-            else:
-                text = target.inner_text(timeout=timeout)
-            resolver.bind(step.capture.var, text or "-", secret=step.capture.secret)
+        dropdown = _act(target, step, value, resolver, timeout_s * 1000)
     expected = step.expected
     if expected is not None and expected.kind is ExpectationKind.ELEMENT_VISIBLE:
         assert expected.target is not None
@@ -160,3 +127,44 @@ def _walk_step(
     else:
         page.wait_for_load_state("load")
     return dropdown
+
+
+def _act(
+    target: PWLocator, step: Step, value: str, resolver: Resolver, timeout: float
+) -> DropdownUse | None:
+    """Do the step's action on its element; how a select chose in a custom dropdown."""
+    act = step.action
+    if act is Action.PRESS:
+        target.press(value, timeout=timeout)
+    elif act is Action.CLICK:
+        target.click(timeout=timeout)
+    elif act is Action.FILL:
+        target.fill(value, timeout=timeout)
+    elif act is Action.TYPE:
+        target.press_sequentially(value, timeout=timeout)
+    elif act is Action.SELECT:
+        if target.evaluate("(e) => e.tagName") == "SELECT":
+            target.select_option(value, timeout=timeout)
+        else:  # a custom dropdown (APG combobox/listbox): chosen as a person does
+            chosen = choose(target, value, timeout)
+            if isinstance(chosen, str):
+                raise GenerationError(f"{step.source.render()}: step {step.index + 1}: {chosen}")
+            return chosen
+    elif act is Action.CHECK:
+        target.check(timeout=timeout)
+    elif act is Action.UNCHECK:
+        target.uncheck(timeout=timeout)
+    elif act is Action.HOVER:
+        target.hover(timeout=timeout)
+    elif act is Action.FOCUS:
+        target.focus(timeout=timeout)
+    elif act is Action.WAIT:
+        target.wait_for(state="visible", timeout=timeout)
+    elif act is Action.EXTRACT and step.capture is not None:
+        target.wait_for(state="visible", timeout=timeout)
+        if step.capture.attribute:
+            text = target.get_attribute(step.capture.attribute, timeout=timeout) or ""
+        else:
+            text = target.inner_text(timeout=timeout)
+        resolver.bind(step.capture.var, text or "-", secret=step.capture.secret)
+    return None

@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.generator import render_test
 from pytest_pacts.generator.sources import locators_from_record
+from pytest_pacts.generator.walk import discover_locators
 from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import RunRecord
 
@@ -456,7 +457,8 @@ def test_generated_code_chooses_in_a_custom_dropdown_as_a_person_does(
     and listbox patterns are operated by opening the combobox and clicking the option by its
     role and name. The plain-Playwright test generated from a run record repeats how the run
     chose (open, type to filter when the run typed, click each option), and the generated
-    test passes on the page: a select-only combobox and an editable multi-select."""
+    test passes on the page: a select-only combobox and an editable multi-select. The walk
+    of ``pacts generate --discover`` chooses the same way (it called ``select_option``)."""
     select_only = site.add("gen-select-only.html", SELECT_ONLY)
     multi = site.add("gen-multi-combo.html", MULTI_COMBO)
     for url, row, done in (
@@ -479,3 +481,8 @@ def test_generated_code_chooses_in_a_custom_dropdown_as_a_person_does(
         test(tab)
         shown = tab.locator(done).inner_text()
         assert all(part in shown for part in row[2].split("; ")), shown
+    # without a run (``pacts generate --discover``): the walk chooses the same way
+    p = plan(select_only, ("select", "Fruit", "Cherry", "value:Cherry"))
+    walked = render_test(p, discover_locators(tab, p, select_only, {}, timeout_s=5))
+    assert "select_option" not in walked
+    assert 'page.get_by_role("option", name="Cherry", exact=True).click()' in walked, walked
