@@ -19,10 +19,6 @@ from pytest_pacts.models import Action, Expectation, ExpectationKind, Plan, Step
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import DropdownUse
 
-# The roles of a custom dropdown (WAI-ARIA APG combobox and listbox patterns): a select step
-# on an element of these roles is no native <select>, so select_option cannot choose in it.
-_DROPDOWN_ROLES = frozenset({"combobox", "listbox"})
-
 
 @dataclass(frozen=True)
 class Locators:
@@ -143,15 +139,10 @@ class Codegen:
         return [f"{loc}.{method}({arg})"]
 
     def _dropdown(self, step: Step) -> DropdownUse | None:
-        """How a select step chooses when its element is no native select: as the run (or the
-        walk) did it, else, for an element of a dropdown's role, clicked open."""
-        use = self.locators.dropdowns.get(step.index)
-        if use is not None:
-            return use
-        locator = self.locators.for_step(step)
-        if locator is not None and locator.role in _DROPDOWN_ROLES:
-            return DropdownUse(opened=(locator.role == "combobox",), typed=False)
-        return None
+        """How a select step chose in a custom dropdown, as the run (or the walk) did it.
+        Nothing else tells: a native ``<select>`` has the role ``combobox`` or ``listbox``
+        too (HTML-AAM), so a locator's role is no evidence, and ``select_option`` stays."""
+        return self.locators.dropdowns.get(step.index)
 
     def _shown_choice(self, step: Step, loc: str | None) -> list[str] | None:
         """``value:`` after a select on a custom dropdown, read as a person reads it: the
