@@ -374,10 +374,14 @@ def _select(
             el.select_option(parts, force=True, timeout=timeout_ms)
             return True
         if read(widgets.HAS_PROXY_JS):  # its widget fills its list as it is searched
+            path = read(widgets.PROXY_PATH_JS)
             chosen = widgets.choose(el, text, timeout_ms)
-            # the step's element is the hidden select, not what a person opens: nothing for
-            # a generated test to repeat by it
-            return chosen if isinstance(chosen, str) else True
+            if isinstance(chosen, str) or not path:
+                return chosen if isinstance(chosen, str) else True
+            # the step's element is the hidden select: a generated test opens its widget
+            return chosen.model_copy(
+                update={"widget_path": path["path"], "widget_role": path["role"]}
+            )
         return False
     el.select_option(text, force=True, timeout=timeout_ms)
     if not widget:

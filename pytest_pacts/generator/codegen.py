@@ -156,6 +156,8 @@ class Codegen:
         if use is None or exp.kind is not ExpectationKind.VALUE or not exp.text:
             return None
         parts = split_choices(exp.text)
+        if use.widget_path:  # a hidden select: its widget shows the choice
+            return [f"expect({loc}_widget).to_contain_text({self._pattern(p)})" for p in parts]
         if not use.typed:
             return [f"expect({loc}).to_contain_text({self._pattern(p)})" for p in parts]
         if len(parts) == 1:
@@ -168,6 +170,13 @@ class Codegen:
         its role and name; each option of a multi-select cell in turn, then close the list."""
         parts = split_choices(step.value or "")
         lines: list[str] = []
+        if use.widget_path:
+            # a hidden native select: what a person opens is the widget standing in for it
+            widget = f"{loc}.locator({'xpath=' + use.widget_path!r})"
+            if use.widget_role:
+                widget += f".get_by_role({use.widget_role!r})"
+            lines.append(f"{loc}_widget = {widget}  # the widget drawn for the hidden select")
+            loc = f"{loc}_widget"
         for i, part in enumerate(parts):
             opened = use.opened[i] if i < len(use.opened) else use.opened[-1:] == (True,)
             if opened:

@@ -179,6 +179,14 @@ class DropdownUse(_Frozen):
     option_role: str = Field(
         default="option", description="The chosen options' role: option (or treeitem)."
     )
+    widget_path: str | None = Field(
+        default=None,
+        description="For a hidden native select: the XPath from it to the widget standing in "
+        "for it (``following-sibling::*[1]``: select2's container), which a person opens.",
+    )
+    widget_role: str | None = Field(
+        default=None, description="The role of the combobox inside that widget, if any."
+    )
 
 
 StepStatus = Literal["passed", "healed", "failed", "skipped", "not_run"]

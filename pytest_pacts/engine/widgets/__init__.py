@@ -33,7 +33,7 @@ The parts: ``dropdowns.py`` (and its in-page code, ``dropdown_js.py``), ``steppe
 from __future__ import annotations
 
 from pytest_pacts.engine.widgets.dates import DATE_FORMATS, date_value
-from pytest_pacts.engine.widgets.dropdown_js import HAS_PROXY_JS, SHOWN_VALUE_JS
+from pytest_pacts.engine.widgets.dropdown_js import HAS_PROXY_JS, PROXY_PATH_JS, SHOWN_VALUE_JS
 from pytest_pacts.engine.widgets.dropdowns import SEPARATOR, choose, split_choices
 from pytest_pacts.engine.widgets.steppers import MAX_STEPS, set_by_steps, settable_kind
 
@@ -41,6 +41,7 @@ __all__ = [
     "DATE_FORMATS",
     "HAS_PROXY_JS",
     "MAX_STEPS",
+    "PROXY_PATH_JS",
     "SEPARATOR",
     "SHOWN_VALUE_JS",
     "choose",

@@ -254,3 +254,25 @@ HAS_PROXY_JS = (
   return !!el && el.tagName === 'SELECT' && !seen(el) && !!proxyOf(el);
 }"""
 )
+
+# Where the widget standing in for a hidden native select is, from the select, as an XPath
+# a generated test can follow (``proxyOf``'s places: a sibling, the parent, a parent's
+# sibling), and the role of the combobox inside it when that is what is operated; null when
+# the widget is found otherwise (by the label's aria-labelledby) or there is none.
+PROXY_PATH_JS = (
+    "([el]) => {"
+    + COMMON
+    + """
+  if (!el || el.tagName !== 'SELECT' || seen(el)) return null;
+  const w = proxyOf(el);
+  const p = el.parentElement;
+  const near = [[el.previousElementSibling, 'preceding-sibling::*[1]'],
+    [el.nextElementSibling, 'following-sibling::*[1]'], [p, '..'],
+    [p && p.previousElementSibling, '../preceding-sibling::*[1]'],
+    [p && p.nextElementSibling, '../following-sibling::*[1]']];
+  const hit = near.find(([e]) => !!w && e === w);
+  if (!hit) return null;
+  const c = comboOf(el);
+  return {path: hit[1], role: c !== w && role(c) ? role(c) : null};
+}"""
+)
