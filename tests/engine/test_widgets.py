@@ -502,3 +502,40 @@ def test_generated_code_chooses_in_a_custom_dropdown_as_a_person_does(
     walked = render_test(p, discover_locators(tab, p, select_only, {}, timeout_s=5))
     assert "select_option" not in walked
     assert 'page.get_by_role("option", name="Cherry", exact=True).click()' in walked, walked
+
+
+# A combobox whose list first shows a disabled placeholder while its options load (select2's
+# "Searching…": an option with aria-disabled=true, as Django admin's autocomplete draws it).
+LOADING = """
+<label id="city-label">City</label>
+<div id="city" role="combobox" tabindex="0" aria-labelledby="city-label" aria-expanded="false"
+  aria-controls="city-list" style="border:1px solid #888;width:200px">Choose…</div>
+<ul id="city-list" role="listbox" hidden></ul>
+<script>
+const box = document.getElementById('city'), list = document.getElementById('city-list');
+box.addEventListener('click', () => {
+  list.hidden = false; box.setAttribute('aria-expanded', 'true');
+  list.innerHTML = '<li role="option" aria-disabled="true">Searching…</li>';
+  setTimeout(() => {
+    list.innerHTML = '';
+    for (const c of ['Lisbon', 'Porto']) {
+      const o = document.createElement('li'); o.setAttribute('role', 'option'); o.textContent = c;
+      o.addEventListener('click', () => { box.textContent = c; list.hidden = true; });
+      list.appendChild(o);
+    }
+  }, 400);
+});
+</script>
+"""
+
+
+def test_a_list_that_shows_only_a_disabled_placeholder_is_waited_for(tab: Page, site: Site) -> None:
+    """WAI-ARIA: an option with ``aria-disabled=true`` cannot be chosen; a list of nothing
+    else ("Searching…", drawn while an autocomplete loads) offers nothing yet, so the step
+    waits (within its time) for the options instead of failing at once. Django admin 4.2's
+    autocomplete failed so in the corpus under load: "no option named 'Toni Morrison' ...;
+    it lists 'Searching…'"."""
+    url = site.add("loading.html", LOADING)
+    record = run(tab, plan(url, ("select", "City", "Porto", "value:Porto")))
+    assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
+    assert tab.locator("#city").inner_text() == "Porto"

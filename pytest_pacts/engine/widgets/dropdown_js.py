@@ -183,7 +183,10 @@ FIND_JS = (
     }
     return {status: 'found', option: o, error: null};
   }
-  return {status: opts.length ? 'missing' : 'pending', option: null,
+  // a list of disabled options only (a "Searching…" placeholder: WAI-ARIA, a disabled
+  // option cannot be chosen) offers nothing yet: wait for its options as for an empty one
+  const usable = opts.filter((o) => low(o.getAttribute('aria-disabled')) !== 'true');
+  return {status: usable.length ? 'missing' : 'pending', option: null,
     error: `no option named '${want}' in ${where}; `
       + (opts.length ? `it lists ${listed(opts)}` : 'it lists no options')};
 }"""
