@@ -77,6 +77,7 @@ def _choose_one(
     if field is not None:
         field.fill("", timeout=clock.left())
         field.type(name, timeout=clock.left())  # key by key: a filter that listens to keys
+    role = "option"
     for attempt in range(3):
         found = _find(combo, name, clock, typed=field is not None)
         status = found.get_property("status").json_value()
@@ -86,7 +87,6 @@ def _choose_one(
         option = _element(found.get_property("option"))
         if option is None:
             return "select: the option left the page"
-        role = option.get_attribute("role") or "option"
         try:
             option.click(timeout=clock.left())
             break
@@ -94,6 +94,11 @@ def _choose_one(
             # a list drawn again as the filter catches up with the typing: find it again
             if "not attached" not in str(exc) or attempt == 2:
                 raise
+    # read after the click (nothing between finding the option and clicking it: a list
+    # drawn again meanwhile would move it); a removed option still answers
+    assert option is not None  # the loop ends only by clicking it (or raises)
+    with contextlib.suppress(PlaywrightError):
+        role = option.get_attribute("role") or role
     frame = combo.owner_frame()
     if frame is None:
         return "select: the dropdown's frame is gone"
