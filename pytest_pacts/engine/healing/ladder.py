@@ -33,8 +33,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Rung, RungResult
-from pytest_pacts.engine.healing._common import element_key, first_line, locator_json, resolve
 from pytest_pacts.engine.healing.alternate import AlternateRung
+from pytest_pacts.engine.healing.basics import element_key, first_line, locator_json
 from pytest_pacts.engine.healing.extension import ExtensionRung
 from pytest_pacts.engine.healing.human import HumanRung
 from pytest_pacts.engine.healing.memory import MemoryRung
@@ -47,6 +47,7 @@ from pytest_pacts.engine.healing.record import (
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
 from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.engine.healing.repair import RepairRung
+from pytest_pacts.engine.healing.resolving import resolve
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.governance import HealSite, deployment_of
