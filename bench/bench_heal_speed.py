@@ -229,7 +229,7 @@ PROFILED = (
     ("  candidate check: resolve", "healing/resolving.py", "_resolve"),
     ("  candidate check: probe (one round trip)", "healing/probing.py", "probe"),
     ("  candidate check: gate", "healing/probing.py", "gate_evidence"),
-    ("  candidate check: agreement", "healing/agreement.py", "agreement"),
+    ("  candidate check: agreement", "healing/fingerprint_check.py", "agreement"),
     ("screenshots", "engine/artifacts.py", "take"),
     ("confirm (memory, proposal)", "healing/ladder.py", "confirm"),
     ("store: run written (conclude)", "pytest_pacts/application/runs.py", "conclude_run"),

@@ -1,7 +1,7 @@
 """Rungs that try locators chosen by intent rather than by scoring (rungs 1, 3, 4).
 
 Each candidate locator must resolve to exactly one element, pass the five-point gate, and
-agree with the recorded fingerprint (:func:`~.agreement.agreement`) before it is used.
+agree with the recorded fingerprint (:func:`~.fingerprint_check.agreement`) before it is used.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 
 from pytest_pacts.discovery.engine import unique_hint
 from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
-from pytest_pacts.engine.healing.agreement import agreement, probed_agreement
 from pytest_pacts.engine.healing.basics import locator_json
+from pytest_pacts.engine.healing.fingerprint_check import agreement, probed_agreement
 from pytest_pacts.engine.healing.names import exact_name, names_intent, rival
 from pytest_pacts.engine.healing.probing import Probe, Probing, gate_evidence, probe
 from pytest_pacts.engine.healing.resolving import Element, matches_none, resolve, resolved_key
