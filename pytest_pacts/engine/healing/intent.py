@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pytest_pacts.discovery.engine import unique_hint
+from pytest_pacts.discovery.refusals import unique_hint
 from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing.basics import locator_json
 from pytest_pacts.engine.healing.fingerprint_check import agreement, probed_agreement
@@ -21,6 +21,7 @@ from pytest_pacts.models.locator import CONFIDENCE, GateSnapshot, Locator, Strat
 from pytest_pacts.models.outcome import HealRung
 
 
+# long because: mostly its docstring; the body sets up and hands to _try_locators
 def try_locators(
     ctx: HealContext,
     rung: HealRung,
@@ -81,6 +82,8 @@ def try_locators(
         probing.close()
 
 
+# long because: each option judged in order (resolve, gate, agreement, exact name); the reasons kept
+# together
 def _try_locators(
     ctx: HealContext,
     rung: HealRung,
@@ -187,6 +190,7 @@ def _try_locators(
     return RungResult(rung=rung, accepted=False, reason=f"no usable {what}: " + "; ".join(notes))
 
 
+# long because: the evidence rule's cases for a recorded locator, each returning its reason
 def _identity(
     ctx: HealContext,
     locator: Locator,
