@@ -133,6 +133,8 @@ def _gate_may_reuse(snapshot: GateSnapshot) -> bool:
     return snapshot.count != 1 or snapshot.changed is not None
 
 
+# long because: the library entry point's whole ladder in order: gate, rungs, verdict; a public
+# sequence
 def relocate_element(
     page: Page,
     recorded: DiscoveryResult,

@@ -208,6 +208,7 @@ def _locate_rest(page: Page, plan: Plan, start: int, timeout_ms: float) -> list[
     return out
 
 
+# long because: the walk's step loop with its per-step reporting; one sequence a reader follows
 def walk_plan(
     page: Page,
     plan: Plan,

@@ -19,6 +19,7 @@ from pytest_pacts.runtime import bounded
 from pytest_pacts.runtime.bridge import call_on_elements
 
 
+# long because: mostly its docstring: the five points and every argument explained once
 def check_actionable(
     target: PWLocator,
     action: Action | str,

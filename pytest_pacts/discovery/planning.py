@@ -217,6 +217,8 @@ def without_page(plan: Plan, base_url: str | None) -> PlanDiscovery | None:
     return out
 
 
+# long because: the start page's load, scan and verification in order, each failure said where it
+# happens
 def discover_plan(
     page: Page,
     plan: Plan,

@@ -41,6 +41,7 @@ def _shown(value: str) -> str:
     return str(value) if isinstance(value, Secret) else repr(value)
 
 
+# long because: mostly its docstring; the body is one try over the action's dispatch
 def perform(
     page: Page,
     element: PWLocator | None,
@@ -163,6 +164,7 @@ _POINTER = frozenset({Action.CLICK, Action.HOVER, Action.CHECK, Action.UNCHECK})
 Read = Callable[..., Any]  # ``read(js, arg=None)``: ``js`` run on the element (see ``perform``)
 
 
+# long because: a table of the actions (click, fill, select, ...) over one located element
 def _on_element(
     el: PWLocator,
     read: Read,

@@ -89,6 +89,8 @@ class RequirementFailed(PactsError):
     """Raised by the pytest layer with a text written for a person (no plugin traceback)."""
 
 
+# long because: the engine's one entry point: the run's services assembled in the order they depend
+# on
 def run_requirement(plan: Plan, page: Page, runtime: Runtime) -> RunRecord:
     """Run ``plan`` on ``page``: planner → discovery → executor ⇄ healer →
     verdict (``engine/machine.py``). Returns the run's record; never raises for a failing

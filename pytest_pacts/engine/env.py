@@ -327,6 +327,7 @@ def closed_by_hang(failure: Failure, page: Page) -> Failure:
     )
 
 
+# long because: a table of Playwright's error kinds to typed failures, checked in order
 def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure:
     """A Playwright error raised while doing ``what`` (e.g. "click", "navigate to /x"), as a
     typed failure. Only the first line of Playwright's message is kept: its call log is

@@ -204,6 +204,7 @@ class StepRunner(ExtractSteps, PageReadiness):
                 )
         return failure
 
+    # long because: one attempt of a step: locate, gate, act, expect; the order is the contract
     def _run(self, step: Step, attempt: Attempt) -> Failure | None:
         opts = self.options
         try:

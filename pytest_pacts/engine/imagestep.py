@@ -76,6 +76,7 @@ def _shot(page: Page, timeout_ms: float) -> Any:
     return vision.decode(png)
 
 
+# long because: an image step's screenshot, match and action in one timed loop
 def run_image_step(
     page: Page,
     step: Step,

@@ -234,6 +234,8 @@ def matched_nothing(failure: Failure) -> bool:
     return "(count=0)" in failure.message
 
 
+# long because: a table of special surfaces (challenge, canvas, PDF, shadow, frame), checked in
+# order
 def special_surface(
     page: Page,
     failure: Failure,

@@ -287,6 +287,7 @@ class Readiness:
     frames_left: bool = False
 
 
+# long because: readiness's one loop over navigation, requests and quiet frames with one deadline
 def wait_until_ready(
     page: Page,
     monitor: EnvMonitor,

@@ -20,6 +20,7 @@ from pytest_pacts.planner.steps import StepSyntaxError, parse_action
 from pytest_pacts.planner.templating import Resolver, TemplateError
 
 
+# long because: a pacts.step call's own refusals, the shared rules, then its templates, in order
 def inline_step(
     index: int,
     target: str | None,

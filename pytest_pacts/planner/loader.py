@@ -117,6 +117,7 @@ class _Builder:
         self.sink = ProblemSink()
 
     # -- raw steps ------------------------------------------------------------------------
+    # long because: a step's two written forms (pipe text, mapping) read into one RawStep
     def raw_step(self, item: JsonLike, path: PathKey) -> RawStep | None:
         at = self.doc.locate(path)
         if isinstance(item, str):
@@ -247,6 +248,8 @@ class _Builder:
         )
 
     # -- requirements ---------------------------------------------------------------------
+    # long because: one requirement's fields checked in file order, so problems come out in that
+    # order
     def requirement(
         self,
         item: Mapping[str, JsonLike],

@@ -88,6 +88,7 @@ def _heal_text(step: StepRecord) -> str:
     return "; ".join(parts)
 
 
+# long because: one item's rows built step by step from its record
 def requirement_result(
     plan: Plan,
     record: RunRecord | None,

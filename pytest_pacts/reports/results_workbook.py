@@ -51,6 +51,7 @@ def _row_status(steps: Sequence[StepResult]) -> str:
     return steps[0].status
 
 
+# long because: the copy opened, filled and saved atomically in one place
 def write_workbook(
     source: Path,
     target: Path,
@@ -116,6 +117,7 @@ def write_workbook(
     return problems
 
 
+# long because: one pass over a sheet's rows writing the five columns
 def _fill_sheet(
     ws: Worksheet, results: Sequence[RequirementResult], display: str, scan_rows: int
 ) -> list[str]:

@@ -26,6 +26,7 @@ class ExtensionRung:
         self.healers = tuple(healers)
         self.calls = 0  # per run: one ladder per requirement run
 
+    # long because: the rung's candidates built, probed and judged in one pass
     def attempt(self, ctx: HealContext) -> RungResult | None:
         budget = ctx.options.extension_budget
         if budget <= 0 or not self.healers:

@@ -154,6 +154,7 @@ class Probe:
     below: bool = False  # its similarity is not above ``min_score``: not gated
 
 
+# long because: one in-page round trip: its argument built and its answer read in one place
 def probe(
     ctx: HealContext,
     locator: Locator,

@@ -58,6 +58,7 @@ def remember(store: HealStore, ctx: HealContext, result: RungResult, old: JSONVa
     )
 
 
+# long because: build, gate and persist one proposal; the three steps in order
 def proposal_for(
     proposals: ProposalSink,
     recipes: RecipeSource,

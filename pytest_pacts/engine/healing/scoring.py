@@ -124,6 +124,7 @@ class Scope:
     containers: tuple[ElementHandle, ...] = ()
 
 
+# long because: mostly its docstring; the body ranks each frame in one loop
 def rank_page(
     page: Page,
     fp: Fingerprint,

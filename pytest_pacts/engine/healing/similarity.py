@@ -30,6 +30,7 @@ class SimilarityRung:
     name = HealRung.SIMILARITY
     reads_only = True
 
+    # long because: the similarity rung's rank, relocate and judge in order, with its evidence
     def attempt(self, ctx: HealContext) -> RungResult | None:
         fp = ctx.state.fingerprint
         if fp is None:
