@@ -28,6 +28,7 @@ from pytest_pacts.application.options import engine_options, run_settings
 from pytest_pacts.application.runs import conclude_run, prepare_run
 
 
+# long because: its inner login function closes over the run it composes; one use case
 def auth_sessions(
     settings: PactsSettings,
     rootpath: Path,

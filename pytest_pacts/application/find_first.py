@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 POLL_SECONDS = 0.25
 
 
+# long because: one browser's lifetime: plans sorted, leases taken, pages opened and closed in order
 def discover_plans(
     store: Store,
     plans: Iterable[Plan],
@@ -154,6 +155,7 @@ class SharedDiscovery:
     waited: float = 0.0
 
 
+# long because: the lease loop: claim, discover, wait for the others, in one visible order
 def discover_once(
     store: Store,
     todo: Sequence[Plan],

@@ -203,6 +203,7 @@ def _strings(doc: Document, path: PathKey, value: JsonLike, what: str) -> dict[s
     return {str(k): _text(v) for k, v in value.items()}
 
 
+# long because: one profile's fields checked in file order, each with its located message
 def _profile(doc: Document, name: str, raw: JsonLike) -> Profile:
     at: PathKey = ("profiles", name)
     if not _NAME_RE.match(name):

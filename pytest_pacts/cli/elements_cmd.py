@@ -117,6 +117,7 @@ def _print(url: str, elements: list[object], shot: Path | None) -> None:
                 out(f"{'':14}no unique text: {e.why}")
 
 
+# long because: the command's steps in order (page, elements, output); its options read once here
 def run(args: argparse.Namespace) -> int:
     # usage errors first, before pytest's, the browser's and the engine's modules are
     # imported (most of a second of CPU): a mistyped command is answered at once

@@ -46,6 +46,7 @@ exit codes:
 """
 
 
+# long because: the argparse declaration of the heals subcommands, one option a line
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = subparsers.add_parser(

@@ -193,6 +193,7 @@ def _occurrence_lines(occurrences: tuple[HealOccurrence, ...]) -> list[str]:
     return lines
 
 
+# long because: one proposal shown section by section, in the order the output prints
 def run_show(args: argparse.Namespace) -> int:
     with opened_store(args) as store:
         record, proposal = load_proposal(store, args.id)

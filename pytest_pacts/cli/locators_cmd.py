@@ -63,6 +63,7 @@ def _verified_json(row: VerifiedLocator) -> dict[str, object]:
     }
 
 
+# long because: recipe steps and verified locators joined row by row for one table
 def collect(store: object, req_id: str) -> dict[str, object] | None:
     """The requirement's recipe steps and verified locators, or ``None`` when the store
     holds nothing for it."""

@@ -102,6 +102,7 @@ def _finish(args: argparse.Namespace, written: object, command: str) -> int:
     return EXIT_OK if not recording.unverified and not recording.unmapped else EXIT_PROBLEMS
 
 
+# long because: the command's steps in order: imports its command needs, browser, recorder, writers
 def run_record(args: argparse.Namespace) -> int:
     from playwright.sync_api import Error as PlaywrightError
 

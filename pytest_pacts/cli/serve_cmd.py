@@ -40,6 +40,7 @@ exit codes:
 """
 
 
+# long because: the argparse declaration of pacts serve, one option a line
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "serve",

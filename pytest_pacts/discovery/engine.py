@@ -16,23 +16,12 @@ from __future__ import annotations
 import copy
 import itertools
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
-from pytest_pacts.discovery import bounded, strategies
-from pytest_pacts.discovery._js import (
-    NOT_INSTALLED,
-    PageScriptError,
-    call_on_elements,
-    decoded,
-    frame_info,
-    installed_page_function,
-    page_error,
-    sent_in_frame,
-)
+from pytest_pacts.discovery import strategies
 from pytest_pacts.discovery.payloads import (
     FrameInfo,
     JsonDict,
@@ -41,8 +30,25 @@ from pytest_pacts.discovery.payloads import (
     VerifyResult,
     checked,
 )
+from pytest_pacts.discovery.refusals import (
+    ambiguous,
+    candidates_of,
+    describe,
+    describe_raw,
+    weigh,
+    with_gate,
+)
 from pytest_pacts.discovery.render import elements_frame, to_playwright
-from pytest_pacts.models.evidence import Evidence, EvidenceRule
+from pytest_pacts.discovery.scans import (
+    FrameScan,
+    SentScan,
+    StepBase,
+    gates_of,
+    inside,
+    locator_options,
+    scanned_action,
+)
+from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import (
     CONFIDENCE,
     LOOSE_FACTOR,
@@ -50,7 +56,6 @@ from pytest_pacts.models.locator import (
     Candidate,
     DiscoveryResult,
     Fingerprint,
-    GateSnapshot,
     Locator,
     Opener,
     RejectedLocator,
@@ -58,37 +63,15 @@ from pytest_pacts.models.locator import (
     Unresolved,
 )
 from pytest_pacts.models.requirement import Action, Target
+from pytest_pacts.runtime.bridge import call_on_elements, frame_info, sent_in_frame
+from pytest_pacts.runtime.scripts import (
+    PageScriptError,
+    page_error,
+)
 
 K = TypeVar("K", bound=Hashable)
 JSON = dict[str, object]
 _scan_ids = itertools.count(1)
-
-
-@dataclass(frozen=True)
-class _Base:
-    element: str
-    region: str | None
-    action: str
-
-    def fields(self) -> dict[str, str | None]:
-        return {"element": self.element, "region": self.region, "action": self.action}
-
-
-@dataclass(frozen=True)
-class _FrameScan:
-    frame: Frame
-    path: tuple[str, ...]
-    scan_id: str
-    results: list[ScanResult]
-    # the gate snapshots, when the scan answered them itself (no "stable" to wait for)
-    gates: list[JsonDict] | None = None
-
-
-@dataclass(frozen=True)
-class _SentScan:
-    frame: Frame
-    scan_id: str
-    answer: bounded.Sent[Any]
 
 
 class SentDiscovery(Generic[K]):
@@ -101,7 +84,7 @@ class SentDiscovery(Generic[K]):
         page: Page,
         targets: list[tuple[K, Target, Action]],
         steps: list[JSON],
-        top: _SentScan | None,
+        top: SentScan | None,
     ) -> None:
         self._discoverer, self._page, self._targets = discoverer, page, targets
         self._steps, self._top = steps, top
@@ -194,7 +177,7 @@ class Discoverer:
                 "element": t.element,
                 "region": t.region,
                 "ordinal": t.ordinal,
-                "action": _scanned(a),
+                "action": scanned_action(a),
             }
             for i, (_k, t, a) in enumerate(targets)
         ]
@@ -206,17 +189,17 @@ class Discoverer:
         page: Page,
         targets: list[tuple[K, Target, Action]],
         steps: list[JSON],
-        top: _SentScan,
+        top: SentScan,
     ) -> dict[K, DiscoveryResult]:
         regions = sorted({t.region for _k, t, _a in targets if t.region})
         frames = self._frames(page, regions)
         scans = [self._scanned(top, ())]  # the top frame's, sent ahead; raises if it failed
         scans += [
-            self._scan(frame, path, [_inside(step, held) for step in steps])
+            self._scan(frame, path, [inside(step, held) for step in steps])
             for frame, path, held in frames[1:]
         ]
         found = [s for s in scans if s is not None]
-        chosen: dict[str, tuple[_FrameScan, int]] = {}
+        chosen: dict[str, tuple[FrameScan, int]] = {}
         results = {
             key: self._resolve(page, str(i), target, Action(action), found, chosen)
             for i, (key, target, action) in enumerate(targets)
@@ -224,14 +207,14 @@ class Discoverer:
         # The gate snapshots were measured in the page while we verified; collect them.
         scans_used = {scan.scan_id: scan for scan, _index in chosen.values()}
         gates = {
-            scan_id: scan.gates if scan.gates is not None else _gates(scan)
+            scan_id: scan.gates if scan.gates is not None else gates_of(scan)
             for scan_id, scan in scans_used.items()
         }
         for i, (key, _target, action) in enumerate(targets):
             if str(i) in chosen:
                 scan, index = chosen[str(i)]
                 waits = Action(action).observes
-                results[key] = _with_gate(results[key], gates[scan.scan_id], index, waits=waits)
+                results[key] = with_gate(results[key], gates[scan.scan_id], index, waits=waits)
         return results
 
     # -- scanning ---------------------------------------------------------------------------
@@ -268,7 +251,7 @@ class Discoverer:
         visit(page.main_frame, (), frozenset())
         return out
 
-    def _send_scan(self, frame: Frame, steps: list[JSON]) -> _SentScan:
+    def _send_scan(self, frame: Frame, steps: list[JSON]) -> SentScan:
         scan_id = f"s{next(_scan_ids)}"
         args = {
             "scan_id": scan_id,
@@ -280,12 +263,12 @@ class Discoverer:
             "still": self.measure_still,
         }
         what = "the in-page discovery scan"
-        return _SentScan(frame, scan_id, sent_in_frame(frame, what, "scan", args))
+        return SentScan(frame, scan_id, sent_in_frame(frame, what, "scan", args))
 
-    def _scan(self, frame: Frame, path: tuple[str, ...], steps: list[JSON]) -> _FrameScan | None:
+    def _scan(self, frame: Frame, path: tuple[str, ...], steps: list[JSON]) -> FrameScan | None:
         return self._scanned(self._send_scan(frame, steps), path)
 
-    def _scanned(self, sent: _SentScan, path: tuple[str, ...]) -> _FrameScan | None:
+    def _scanned(self, sent: SentScan, path: tuple[str, ...]) -> FrameScan | None:
         """The scan's answer read; ``None`` for a child frame that went away meanwhile."""
         what = "the in-page discovery scan"
         frame, scan_id = sent.frame, sent.scan_id
@@ -293,13 +276,13 @@ class Discoverer:
             answer = sent.answer.result()
             if self.measure_still:
                 results = checked(answer, list[ScanResult], what)
-                return _FrameScan(frame, path, scan_id, results)
+                return FrameScan(frame, path, scan_id, results)
             both = checked(answer, ScanWithGates, what)
         except PlaywrightError as exc:
             if not path:
                 raise page_error(exc, what) from exc
             return None  # a child frame navigated or went away mid-scan
-        return _FrameScan(frame, path, scan_id, both["results"], both["gates"])
+        return FrameScan(frame, path, scan_id, both["results"], both["gates"])
 
     # -- merging and verification ------------------------------------------------------------
 
@@ -309,10 +292,10 @@ class Discoverer:
         key: str,
         target: Target,
         action: Action,
-        scans: list[_FrameScan],
-        chosen: dict[str, tuple[_FrameScan, int]],
+        scans: list[FrameScan],
+        chosen: dict[str, tuple[FrameScan, int]],
     ) -> DiscoveryResult:
-        base = _Base(target.element, target.region, action.value)
+        base = StepBase(target.element, target.region, action.value)
         answers = [(s, next(r for r in s.results if r["key"] == key)) for s in scans]
         ranked = [(s, r) for s, r in answers if r["rank"] is not None]
         if not ranked:
@@ -327,22 +310,22 @@ class Discoverer:
                 hidden_matches=hidden,
                 openers=openers,
                 opener_choices=choices,
-                candidates=_candidates(answers[0][1]),
+                candidates=candidates_of(answers[0][1]),
             )
             return DiscoveryResult(**base.fields(), unresolved=unresolved)
         best = min(r["rank"] or 0 for _s, r in ranked)
         top = [(s, r) for s, r in ranked if r["rank"] == best]
         if len(top) > 1 or top[0][1]["status"] == "ambiguous":
-            return DiscoveryResult(**base.fields(), unresolved=_ambiguous(target, top))
+            return DiscoveryResult(**base.fields(), unresolved=ambiguous(target, top))
         scan, raw = top[0]
-        refused = self._weigh(target, raw)
+        refused = weigh(self.evidence, target, raw)
         if refused is not None:
             return DiscoveryResult(**base.fields(), unresolved=refused)
         chosen[key] = (scan, raw["element_index"])
         return self._verify(page, scan, raw, base)
 
     def _openers(
-        self, page: Page, answers: list[tuple[_FrameScan, ScanResult]]
+        self, page: Page, answers: list[tuple[FrameScan, ScanResult]]
     ) -> tuple[tuple[Opener, ...], tuple[str, ...]]:
         """The verified controls that open a hidden match (docs/user-guide.md, "Menus, tabs
         and disclosures"), from the first frame that names any; or the choices when several
@@ -373,7 +356,7 @@ class Discoverer:
             return tuple(chain), ()
         return (), ()
 
-    def _verified(self, page: Page, scan: _FrameScan, shaped: JsonDict) -> Locator | None:
+    def _verified(self, page: Page, scan: FrameScan, shaped: JsonDict) -> Locator | None:
         """The first of an opener's locators that resolves, through Playwright, to exactly
         the element the scan chose."""
         options: list[JsonDict] = list(shaped["options"])
@@ -390,49 +373,10 @@ class Discoverer:
                 return locator
         return None
 
-    def _weigh(self, target: Target, raw: ScanResult) -> Unresolved | None:
-        """The evidence rule on the scan's pick: ``None`` when it passes, else why not."""
-        score = raw.get("score")
-        if score is None:
-            return None
-        runner = raw.get("runner_up")
-        rival = runner["score"] if runner else None
-        verdict = self.evidence.verdict(score, rival)
-        if verdict is Evidence.ACCEPTED:
-            return None
-        fp = raw["fingerprint"]
-        name = str(fp.get("accessible_name") or "")
-        pick = f'{fp["tag"]} "{name}"' if name else str(fp["tag"])
-        strategy = Strategy(raw["strategy"])
-        candidates = [Candidate(description=pick, score=score, strategy=strategy)]
-        if runner:
-            candidates.append(
-                Candidate(
-                    description=runner["description"],
-                    score=runner["score"],
-                    strategy=Strategy(runner["strategy"]),
-                )
-            )
-        # The scan's pick is its first strategy's element; a later strategy's element may
-        # score higher (a field named by its placeholder, 0.95 as role and name, against
-        # another labelled alike, 0.92). The refusal names them best first, by score.
-        candidates.sort(key=lambda c: -c.score)
-        best = candidates[0]
-        second = candidates[1].score if len(candidates) > 1 else None
-        shown = name if best.description == pick else ""
-        close = verdict is Evidence.CLOSE
-        message = (
-            f'"{target}" is not named clearly enough to act on: the best match is '
-            f"{best.description} ({best.strategy.value if best.strategy else '?'}), and its "
-            f"{self.evidence.explain(best.score, second)}; "
-            + unique_hint(target, shown, ordinal=close)
-        )
-        return Unresolved(
-            reason="ambiguous" if close else "none", message=message, candidates=tuple(candidates)
-        )
-
+    # long because: each locator option tried in order against one scan result; the refusals read
+    # together
     def _verify(
-        self, page: Page, scan: _FrameScan, raw: ScanResult, base: _Base
+        self, page: Page, scan: FrameScan, raw: ScanResult, base: StepBase
     ) -> DiscoveryResult:
         accepted: list[Locator] = []
         rejected: list[RejectedLocator] = []
@@ -440,7 +384,7 @@ class Discoverer:
         broken: list[PageScriptError] = []  # checks the page's own scripts made throw
         notes: list[str] = []
         positional = False
-        for option in self._options(raw):
+        for option in locator_options(raw):
             if len(accepted) > self.max_alternates:
                 break
             structural = bool(option.pop("structural", False))
@@ -461,7 +405,7 @@ class Discoverer:
                 if structural:
                     positional = True
                     notes.append(
-                        f"no semantic locator singles out {_describe_raw(raw)}: it is located by "
+                        f"no semantic locator singles out {describe_raw(raw)}: it is located by "
                         f"its place in the page ({locator.describe()}), which a change of the "
                         "layout breaks; a region, the text it shows or a test id would not"
                     )
@@ -480,14 +424,14 @@ class Discoverer:
             # the element is there (the scan found it); no locator could be checked because
             # the page's scripts broke the check: say so, not "not found"
             raise PageScriptError(
-                f"the scan found {_describe(fingerprint)}, but checking each of its "
+                f"the scan found {describe(fingerprint)}, but checking each of its "
                 f"{len(broken)} locators through Playwright failed: {broken[0]}"
             ) from broken[0]
         if not accepted:
             lost = Unresolved(
                 reason="ambiguous" if seen else "none",
                 message=(
-                    f"the scan singled out {_describe(fingerprint)}, but no locator of it, "
+                    f"the scan singled out {describe(fingerprint)}, but no locator of it, "
                     "not even its place in the page, resolves to exactly that element"
                 ),
                 candidates=tuple(Candidate(description=d, score=0.0) for d in dict.fromkeys(seen)),
@@ -504,157 +448,14 @@ class Discoverer:
             positional=positional,
         )
 
-    @staticmethod
-    def _options(raw: ScanResult) -> list[JsonDict]:
-        """The scan's locator options, then, only as the last resort, the element's place in
-        the page (its CSS path without generated names), tried when no option above it
-        singles the element out."""
-        options = list(raw.get("options") or [])
-        path = raw.get("structural")
-        if path:
-            score = raw.get("score")
-            options.append(
-                {
-                    "strategy": Strategy.CSS.value,
-                    "confidence": score if score is not None else CONFIDENCE[Strategy.CSS],
-                    "css": path,
-                    "structural": True,
-                }
-            )
-        return options
-
-
-def _candidates(raw: ScanResult) -> tuple[Candidate, ...]:
-    return tuple(
-        Candidate(description=c["description"], score=c["score"], strategy=Strategy(c["strategy"]))
-        for c in raw.get("candidates") or []
-    )
-
-
-def _inside(step: JSON, held: frozenset[str]) -> JSON:
-    """A step as scanned in a frame: a region that holds the frame's iframe is satisfied by
-    the frame path itself, so the frame is searched whole for it."""
-    return {**step, "region": None} if step["region"] in held else step
-
-
-def _gates(scan: _FrameScan) -> list[JSON] | None:
-    try:
-        raw = bounded.call(
-            scan.frame,
-            "the in-page gate",
-            lambda: scan.frame.evaluate(
-                installed_page_function("gates", encoded=True), {"scan_id": scan.scan_id}
-            ),
-        )
-    except PlaywrightError as exc:
-        if isinstance(error := page_error(exc, "the in-page gate"), PageScriptError):
-            raise error from exc
-        return None  # navigated or closed meanwhile
-    raw = None if raw == NOT_INSTALLED else decoded(raw, "the in-page gate")
-    if raw is None:
-        return None
-    return checked(raw, list[JsonDict], "the in-page gate")
-
 
 # ``press`` may name an element or act on the focused one; ``wait`` may name the element to
 # wait for (it must become visible; nothing acts on it).
 _OPTIONAL_ELEMENT = frozenset({Action.PRESS, Action.WAIT})
-_UNSEEN = frozenset({"none", "not_unique", "not_visible"})
-
-
-def _scanned(action: Action | str) -> str:
-    """The action the scan resolves a step for. A ``wait`` looks for its element as a
-    ``hover`` would: any element a person can see by that name, not an editable or
-    clickable kind."""
-    act = Action(action)
-    return Action.HOVER.value if act.observes else act.value
-
-
-def _with_gate(
-    result: DiscoveryResult, gates: list[JSON] | None, index: int, *, waits: bool = False
-) -> DiscoveryResult:
-    """Attach the gate snapshot; an accepted locator that fails it is ``not_actionable``.
-    A ``wait`` step (``waits``) only needs its element unique and visible: covered, disabled
-    or moving elements are waited for all the same."""
-    if gates is None:
-        changed = Unresolved(
-            reason="not_actionable",
-            message="the page changed (navigated or reloaded) during discovery; discover again",
-        )
-        return result.model_copy(update={"unresolved": result.unresolved or changed})
-    gate = GateSnapshot.model_validate(gates[index])
-    failed = gate.failed
-    if waits:
-        failed = next((p for p in gate.points if not p.ok and p.code in _UNSEEN), None)
-    if result.unresolved is not None or failed is None or result.fingerprint is None:
-        return result.model_copy(update={"gate": gate})
-    unresolved = Unresolved(
-        reason="not_actionable",
-        message=f"found {_describe(result.fingerprint)}, but it fails the {failed.name} "
-        f"check: {failed.reason}",
-        failed_point=failed,
-    )
-    return result.model_copy(update={"gate": gate, "unresolved": unresolved})
 
 
 def _table() -> list[strategies.StrategyInfo]:
     return strategies.table()
-
-
-def _describe_raw(raw: ScanResult) -> str:
-    fp = raw.get("fingerprint") or {}
-    name = fp.get("accessible_name")
-    return f'{fp.get("tag")} "{name}"' if name else str(fp.get("tag"))
-
-
-def _describe(fp: Fingerprint) -> str:
-    shown = f'{fp.tag} "{fp.accessible_name}"' if fp.accessible_name else fp.tag
-    return shown + (f" (#{fp.id})" if fp.id else "")
-
-
-def _ambiguous(target: Target, top: list[tuple[_FrameScan, ScanResult]]) -> Unresolved:
-    candidates: list[Candidate] = []
-    for scan, raw in top:
-        where = f" in frame {' > '.join(scan.path)}" if scan.path else ""
-        for c in raw.get("candidates") or []:
-            candidates.append(
-                Candidate(
-                    description=c["description"] + where,
-                    score=c["score"],
-                    strategy=Strategy(c["strategy"]),
-                )
-            )
-        if raw["status"] == "found":
-            fp = raw["fingerprint"]
-            shown = f'{fp["tag"]} "{fp["accessible_name"]}"{where}'
-            chosen_by = Strategy(raw["strategy"])
-            candidates.append(Candidate(description=shown, score=0.0, strategy=chosen_by))
-    strategy = candidates[0].strategy.value if candidates and candidates[0].strategy else "?"
-    return Unresolved(
-        reason="ambiguous",
-        message=f'"{target}" matches {len(candidates)} elements equally well ({strategy}); '
-        + unique_hint(target, "", ordinal=True),
-        candidates=tuple(candidates),
-    )
-
-
-def unique_hint(target: Target, shown: str, *, ordinal: bool) -> str:
-    """What would make ``target`` name exactly one element, most robust first: a region,
-    the text the element shows (``shown``, when the step's words are not it), and, for
-    identical elements, an ordinal counted in reading order inside the region."""
-    ways = []
-    if not target.region:
-        ways.append(f'a region ("{target.element}@<container>")')
-    if shown and shown.casefold() != target.element.casefold() and len(shown) <= 60:
-        where = f"@{target.region}" if target.region else ""
-        ways.append(f'the text it shows, if it is the one meant ("{shown}{where}")')
-    if ordinal:
-        where = f"@{target.region}" if target.region else "@<container>"
-        ways.append(
-            f'an ordinal for identical elements ("{target.element}[2]{where}", counted in '
-            "reading order inside the region)"
-        )
-    return "to name it uniquely, give " + (", or ".join(ways) if ways else "another name")
 
 
 def discover(
@@ -681,7 +482,7 @@ def discover(
     return discoverer.discover(page, targets)
 
 
-def _verify_in_page(page: Page, scan: _FrameScan, index: object, locator: Locator) -> VerifyResult:
+def _verify_in_page(page: Page, scan: FrameScan, index: object, locator: Locator) -> VerifyResult:
     """Whether ``locator`` resolves to exactly the element ``index`` of ``scan`` (the in-page
     'verify' call, in the locator's frame)."""
     return checked(

@@ -123,6 +123,8 @@ class Finder:
         self.discover_calls += 1
         return self.discoverer.discover(self.page, targets)
 
+    # long because: the find loop: cache, discovery, waiting on DOM changes, with its deadline in
+    # one place
     def locate(self, index: int, timeout_ms: float, settle_ms: float) -> Located:
         """The step's element, waiting (on DOM changes) up to ``timeout_ms`` for it to
         appear; a page that is settled and still has no match fails after ``settle_ms``."""

@@ -183,6 +183,8 @@ def _check(
     return snapshot, observed_settled(snapshot, now_ms() - sent)
 
 
+# long because: the gate's retry loop with its patience rules; a hot path where a call costs a round
+# trip
 def run_gate(
     page: Page,
     locator: Locator,

@@ -87,6 +87,8 @@ def _unfilter(kind: int, row: bytes, prior: bytes, bpp: int) -> bytes:
     return bytes(out)
 
 
+# long because: one pass over a PNG (header, inflate, unfilter, paint, deflate); its buffers stay
+# local
 def highlight(png: bytes, box: tuple[float, float, float, float]) -> bytes:
     """``png`` with the box ``(x, y, width, height)`` (image pixels) highlighted: filled with
     :data:`FILL` at :data:`ALPHA` and outlined :data:`BORDER` pixels wide. A box outside the

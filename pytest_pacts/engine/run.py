@@ -17,6 +17,7 @@ from playwright.sync_api import Dialog, Page
 
 from pytest_pacts.discovery import UnrenderableLocator, to_code, to_playwright
 from pytest_pacts.engine.artifacts import Shots
+from pytest_pacts.engine.attempt import Attempt
 from pytest_pacts.engine.contracts import (
     EngineOptions,
     HealContext,
@@ -27,7 +28,6 @@ from pytest_pacts.engine.contracts import (
 from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.executor import (
     ActionObserver,
-    Attempt,
     StepRunner,
 )
 from pytest_pacts.engine.finder import Finder
@@ -72,6 +72,7 @@ class StepProgress:
 
 
 class Run:
+    # long because: the run's state, one attribute a line
     def __init__(
         self,
         plan: Plan,
@@ -214,6 +215,8 @@ class Run:
             return self._signal(Outcome.OK, prog)
         return self._signal(Outcome.FAILED, prog)
 
+    # long because: one heal round: ladder, evidence and the step's retry, in the order the record
+    # shows
     def _healer(self) -> Signal:
         assert self.healer is not None
         prog = self.progress[self.index]
@@ -348,6 +351,7 @@ class Run:
 
     # -- records -------------------------------------------------------------------------------
 
+    # long because: a step's record assembled from its attempts, field by field
     def _finish_step(self, status: StepStatus) -> None:
         step = self.plan.steps[self.index]
         prog = self.progress.get(self.index, StepProgress())

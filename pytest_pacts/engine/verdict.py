@@ -273,6 +273,7 @@ def verdict_of(steps: Sequence[StepRecord], start_failed: bool) -> Verdict:
     return "pass"
 
 
+# long because: the verdict record assembled field by field from the run
 def build_verdict(
     plan: Plan,
     steps: Sequence[StepRecord],

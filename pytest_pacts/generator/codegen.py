@@ -201,6 +201,7 @@ class Codegen:
             return to_code(locator), True
         return f"page.get_by_text({target.element!r})", False
 
+    # long because: a table of expected outcomes to assertions, one branch each
     def _expect(
         self, exp: Expectation, loc: str | None, before: str, root: str = "page"
     ) -> list[str]:

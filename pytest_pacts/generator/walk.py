@@ -75,6 +75,7 @@ def discover_locators(
     return Locators(steps=steps, elements=elements, dropdowns=dropdowns)
 
 
+# long because: one step of the generator's walk, a branch per kind of step (extract, goto, element)
 def _walk_step(
     page: Page,
     discoverer: Discoverer,

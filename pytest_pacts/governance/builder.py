@@ -116,6 +116,7 @@ def _exception_fields(
     }
 
 
+# long because: the proposal's fields assembled one by one from the heal
 def build_heal_proposal(
     recipe: Recipe,
     *,

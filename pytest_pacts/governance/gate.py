@@ -50,6 +50,7 @@ def _required_evidence(evidence_contract: EvidenceContract | None, violation: Pa
     return list(dict.fromkeys(fields))
 
 
+# long because: the self-heal gate step by step, as docs/governance.md lists it
 def build_self_heal_gate(
     proposal: HealProposal | Payload,
     violation: Violation | Payload | None = None,

@@ -123,6 +123,7 @@ def _targets(store: Store, record: ProposalRecord, failed: list[JsonObject]) -> 
     return list(dict.fromkeys([*occurred, *found]))
 
 
+# long because: what accepting writes, per requirement, computed in one dry pass
 def plan_accept(store: Store, record: ProposalRecord) -> tuple[list[RecipeChange], list[str]]:
     """What accepting a drift proposal writes, per requirement, without writing: the
     changes, and the requirements whose latest recipe already holds the heal.
@@ -234,6 +235,7 @@ def is_major(record: ProposalRecord, proposal: HealProposal) -> bool:
     return record.severity == "major" or classify_patch(proposal.patch_ops) is Severity.MAJOR
 
 
+# long because: the proposal, the recipe and the rebase checked in order, each refusal said
 def prepare(store: Store, record: ProposalRecord) -> tuple[HealProposal, Recipe, bool]:
     """The proposal, the recipe to patch (the latest) and whether it was rebased onto it.
 

@@ -171,6 +171,7 @@ def parse_param_names(names: list[str]) -> dict[str, str | None]:
 MAX_DEPTH = 20
 
 
+# long because: mostly its docstring; the body is one loop over the steps
 def expand(
     steps: tuple[RawStep, ...],
     blocks: Mapping[str, BlockDefinition],
@@ -228,6 +229,7 @@ def expand(
     return out
 
 
+# long because: one block's parameters bound and its steps substituted, in order
 def _expand_user(
     block: BlockDefinition,
     use: RawStep,

@@ -237,6 +237,7 @@ _ATTRIBUTE = re.compile(r"^[^\s\"'>/=]+$")
 _EXTRACT_USAGE = "var_name, then options: attribute=NAME; regex=PATTERN; secret"
 
 
+# long because: the extract value's options parsed one by one, each with its message
 def parse_capture(element: str | None, value: str) -> tuple[Capture, bool]:
     """An extract step's value ``order_id; attribute=href; regex=ORD-(\\d+); secret`` (``\\;``
     escapes a ``;`` in a regex). ``element`` ``response:<url> <path>`` takes the value from a

@@ -89,6 +89,7 @@ class PactsSteps:
         """Notes on heal proposals ``--pacts-accept-heals`` accepted during this test."""
         return list(self._accepted)
 
+    # long because: one pacts.step call: check, plan, run, record, in order
     def step(
         self,
         target: str | None,

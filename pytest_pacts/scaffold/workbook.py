@@ -65,6 +65,7 @@ def _header(ws: Worksheet, row: int, names: Iterable[str]) -> None:
         cell.fill = _FILL
 
 
+# long because: the template workbook laid out sheet by sheet
 def write_workbook(path: Path, spec: WorkbookSpec) -> Path:
     """Write ``spec`` to ``path`` (parents created). Returns the path."""
     wb = Workbook()

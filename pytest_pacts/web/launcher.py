@@ -136,6 +136,7 @@ class Launcher:
         self._launches: dict[str, Launch] = {}
         self._in_flight: dict[str, str] = {}  # session -> launch id
 
+    # long because: one lock held while the run is checked and started
     def start(self, request: LaunchRequest) -> Launch:
         """Start the run, or raise :class:`Conflict` ``SESSION_CONFLICT``."""
         with self._lock:

@@ -88,6 +88,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+# long because: the server's lifetime: start, signals, stop, in one place
 def serve(
     store_target: str,
     *,

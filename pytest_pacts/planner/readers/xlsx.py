@@ -234,6 +234,7 @@ def _step_from(
     return step or None
 
 
+# long because: one streaming pass over a sheet's rows; the row state stays local
 def _read_steps_sheet(
     reader: _SheetReader,
     rows: list[tuple[int, list[_Cell]]],
@@ -315,6 +316,7 @@ def _read_steps_sheet(
             steps.append(step)
 
 
+# long because: one streaming pass over the blocks sheet's rows
 def _read_blocks_sheet(
     reader: _SheetReader, rows: list[tuple[int, list[_Cell]]], blocks: dict[str, JsonLike]
 ) -> None:
@@ -395,6 +397,7 @@ def _read_config_sheet(
         data["vars"] = variables
 
 
+# long because: the workbook opened under its limits and each sheet read, in order
 def read_xlsx(path: Path, display: str, limits: ReadLimits | None = None) -> Document:
     """Read a workbook into the schema shape; raises :class:`ReadFailure` when unreadable
     or over the :class:`ReadLimits`."""

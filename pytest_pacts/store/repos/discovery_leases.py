@@ -45,6 +45,7 @@ class DiscoveryLeaseRepository:
         #: Names this store connection as a holder unless the caller names one.
         self.holder = f"{self._host}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
+    # long because: one transaction: read, decide, write the lease
     def claim(
         self,
         req_id: str,

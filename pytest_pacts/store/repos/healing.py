@@ -43,6 +43,7 @@ class HealingMemoryRepository:
     def __init__(self, db: Backend) -> None:
         self._db = db
 
+    # long because: one transaction: the memory row read and updated
     def record(
         self,
         element_key: str,

@@ -61,6 +61,7 @@ class ProposalRepository:
         self._db = db
         self._audit = audit
 
+    # long because: one transaction: the proposal and its audit event written together
     def create(
         self,
         *,

@@ -32,6 +32,7 @@ class RecipeRepository:
     def __init__(self, db: Backend) -> None:
         self._db = db
 
+    # long because: one transaction: the next version and its steps written together
     def add_version(
         self,
         req_id: str,

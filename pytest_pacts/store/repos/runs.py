@@ -72,6 +72,7 @@ class RunRepository(RunRecordsRepository):
         self._audit = audit
         self._host = socket.gethostname()
 
+    # long because: one transaction with its retry: the session conflict checked and the run begun
     def begin(
         self,
         session_id: str,

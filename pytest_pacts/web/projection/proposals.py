@@ -45,6 +45,7 @@ class ProposalViews(ProjectionBase):
             )
         )
 
+    # long because: one DTO assembled field by field from its store rows
     def proposal(self, proposal_id: int) -> dto.ProposalDetail:
         record = self._get_proposal(proposal_id)
         try:
