@@ -416,7 +416,7 @@ def test_a_sealed_entry_is_read_back_and_shows_no_secret(tmp_path: Path) -> None
     """A file holding a secret is not parsed again at every collection (the samples' login
     workbook imported openpyxl and numpy each time: collect-only cost 1.79x plain pytest's
     CPU, issue 40); its entry reads back only with the file's own bytes. Secrets are
-    never written in the clear (docs/configuration.md, secrets)."""
+    never written in the clear (docs/user-guide.md, the document cache)."""
     path = tmp_path / "reqs.yaml"
     path.write_text(SECRET_VARS_YAML)
     reader, limits, cache_dir = Counting(".yaml"), ReadLimits(), tmp_path / "cache"
