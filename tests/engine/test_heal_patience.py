@@ -106,7 +106,7 @@ def test_a_page_stuck_on_a_third_party_script_is_healed_on_once_its_dom_is_quiet
 ) -> None:
     """The page is settled for healing once its DOM has not changed for the readiness cap
     (2.5 s) and it waits only on requests older than that, as readiness itself decides
-    (docs/engine.md, "Readiness": a page that polls never settles), not after the step's
+    (docs/engine.md, "Ready to act": a page that polls never settles), not after the step's
     whole timeout (issue 40: 10 s for the first heal of a run on a real shop, 0.2-0.8 s for
     the later ones, whose pages found the CDN's failure remembered)."""
     recorded = _recorded(tab, site)
