@@ -57,7 +57,7 @@ from playwright.sync_api import Browser, sync_playwright
 from pytest_pacts.application import RunSettings, conclude_run, prepare_run
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
-from pytest_pacts.discovery import bounded, register_bridge
+from pytest_pacts.discovery import register_bridge
 from pytest_pacts.engine.api import run_requirement
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.healing import HealingLadder
@@ -65,6 +65,7 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import HealAttempt, RunRecord
 from pytest_pacts.planner import LoaderOptions, load_file
 from pytest_pacts.planner.loader import load_blocks_file
+from pytest_pacts.runtime import bounded
 from pytest_pacts.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -225,10 +226,10 @@ PROFILED = (
     ("  rung: re-discovery", "healing/rediscovery.py", "attempt"),
     ("  rung: memory", "healing/memory.py", "attempt"),
     ("  rung: similarity", "healing/similarity.py", "attempt"),
-    ("  candidate check: resolve", "healing/_common.py", "_resolve"),
-    ("  candidate check: probe (one round trip)", "healing/_common.py", "probe"),
-    ("  candidate check: gate", "healing/_common.py", "gate_evidence"),
-    ("  candidate check: agreement", "healing/_common.py", "agreement"),
+    ("  candidate check: resolve", "healing/resolving.py", "_resolve"),
+    ("  candidate check: probe (one round trip)", "healing/probing.py", "probe"),
+    ("  candidate check: gate", "healing/probing.py", "gate_evidence"),
+    ("  candidate check: agreement", "healing/fingerprint_check.py", "agreement"),
     ("screenshots", "engine/artifacts.py", "take"),
     ("confirm (memory, proposal)", "healing/ladder.py", "confirm"),
     ("store: run written (conclude)", "pytest_pacts/application/runs.py", "conclude_run"),

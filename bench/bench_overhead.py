@@ -195,14 +195,14 @@ class Profile:
         from playwright.sync_api import Locator as PWLocator
         from playwright.sync_api import LocatorAssertions
 
-        from pytest_pacts.engine import executor
+        from pytest_pacts.engine import executor, readiness
         from pytest_pacts.engine.expectations import Checker
 
         def by_action(name: str) -> Callable[..., str]:
             return lambda *a: f"{name}: {a[2].value}"
 
-        executor.wait_until_ready = self.timing(  # type: ignore[assignment]
-            "engine", lambda *a: "readiness (first action on a page)", executor.wait_until_ready
+        readiness.wait_until_ready = self.timing(  # type: ignore[assignment]
+            "engine", lambda *a: "readiness (first action on a page)", readiness.wait_until_ready
         )
         executor.run_gate = self.timing("engine", by_action("gate"), executor.run_gate)  # type: ignore[assignment]
         executor.perform = self.timing("engine", by_action("action"), executor.perform)  # type: ignore[assignment]

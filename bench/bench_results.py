@@ -18,7 +18,8 @@ from pathlib import Path
 from pytest_pacts.models.outcome import Rca, RcaClass, RunRecord, StepRecord
 from pytest_pacts.planner import LoaderOptions, load_file
 from pytest_pacts.planner.readers.limits import MIB, ReadLimits
-from pytest_pacts.reports.results import RequirementResult, requirement_result, write_results
+from pytest_pacts.reports.result_rows import RequirementResult, requirement_result
+from pytest_pacts.reports.results import write_results
 from pytest_pacts.scaffold.workbook import SheetRequirement, WorkbookSpec, write_workbook
 
 STEPS = (

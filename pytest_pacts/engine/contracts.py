@@ -110,7 +110,7 @@ class HealContext:
     round_results: list[RungResult] = field(default_factory=list)
     # the page as this round found it, taken once by the run (None: no artifacts directory)
     screenshot_before: str | None = None
-    # what candidate locators resolved to during the current rung (``_common.resolve``); the
+    # what candidate locators resolved to during the current rung (``resolving.resolve``); the
     # ladder empties it before each rung, since a rung may change the page
     resolved: dict[tuple[str, str], Resolved] = field(default_factory=dict)
     # whether a navigation or a request the page waits on is in flight (the run's network

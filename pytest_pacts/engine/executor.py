@@ -10,9 +10,8 @@ environment event (the server went away, a 5xx, a crash) is reported as that eve
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
@@ -22,32 +21,28 @@ from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine import pagesays
 from pytest_pacts.engine.actions import perform
+from pytest_pacts.engine.attempt import Attempt
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
-from pytest_pacts.engine.expectations import Checker, Subject, gone
+from pytest_pacts.engine.expectations import Checker, Subject
+from pytest_pacts.engine.extract import ExtractSteps, unresolvable
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import HEAL_PATIENCE_MS, GateOutcome, run_gate
 from pytest_pacts.engine.imagestep import run_image_step
-from pytest_pacts.engine.network import ResponseLog, lookup, mask_in, shown
+from pytest_pacts.engine.network import ResponseLog, mask_in
+from pytest_pacts.engine.readiness import FramesLeft, PageReadiness
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.waiting import (
-    READY_CAP_MS,
-    Readiness,
     epoch_ms,
-    now_ms,
-    wait_for_change,
     wait_until_ready,
 )
-from pytest_pacts.models import Action, Capture, Expectation, ExpectationKind, Step
-from pytest_pacts.models.locator import Fingerprint, GateSnapshot
-from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
-from pytest_pacts.planner import patterns
+from pytest_pacts.models import Action, Expectation, ExpectationKind, Step
+from pytest_pacts.models.locator import Fingerprint
+from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.planner.templating import (
-    MASK,
     Resolver,
     Secret,
     TemplateError,
-    is_secret_name,
     reveal,
 )
 from pytest_pacts.planner.urls import UrlError, resolve_url
@@ -63,20 +58,6 @@ MIN_ACTION_MS = 2_000.0
 # Told the element a step is about to act on, after the gate passed and before the action
 # (benchmarks check it against a ground-truth selector; nothing in the engine depends on it).
 ActionObserver = Callable[[Step, PWLocator], None]
-
-
-@dataclass
-class Attempt:
-    """What one attempt of a step observed (kept for the step record)."""
-
-    gate: GateSnapshot | None = None
-    value_shown: str | None = None
-    expectation_ok: bool | None = None
-    gate_checks: int = 0
-    notes: list[str] = field(default_factory=list)
-    extracted: dict[str, str] = field(default_factory=dict)  # var → value as shown
-    image: ImageMatch | None = None  # an image target's match
-    image_png: bytes | None = None  # its annotated screenshot
 
 
 def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
@@ -101,13 +82,7 @@ def _identity(step: Step, located: Located) -> dict[str, object] | None:
     return identity_of(step, state.fingerprint)
 
 
-# What an extract step reads: the attribute when one is named, a form field's value, else the
-# text the element shows.
-_READ = """(el, attr) => attr ? el.getAttribute(attr)
-  : (el.matches('input, textarea, select') ? el.value : (el.innerText || el.textContent || ''))"""
-
-
-class StepRunner:
+class StepRunner(ExtractSteps, PageReadiness):
     def __init__(
         self,
         page: Page,
@@ -139,7 +114,7 @@ class StepRunner:
         self.checker = Checker(page, finder, responses, resolver.secret_vars)
         self._ready_document: int | None = None  # the document last found ready to act on
         # readiness whose quiet frames the next gate check watches (``_await_ready``)
-        self._frames_left: _FramesLeft | None = None
+        self._frames_left: FramesLeft | None = None
         self._marks: dict[int, int] = {}  # step index → the response log's mark at its start
         self._acted = 0  # the mark at the start of the last step that acted
 
@@ -242,7 +217,7 @@ class StepRunner:
         try:
             value = self.value_of(step)
         except TemplateError as exc:
-            return _unresolvable(step, "the value", exc)
+            return unresolvable(step, "the value", exc)
         attempt.value_shown = str(value) if value is not None else None
         if isinstance(value, Secret) and value.reveal():
             self._typed_secrets.add(value.reveal())
@@ -341,7 +316,7 @@ class StepRunner:
         try:
             expected, secret = self._resolved(step.expected)
         except TemplateError as exc:
-            return _unresolvable(step, "the expected outcome", exc)
+            return unresolvable(step, "the expected outcome", exc)
         failure = self.checker.check(
             expected,
             element=subject,
@@ -380,170 +355,6 @@ class StepRunner:
                 secrets.append(url.reveal())
             update["response"] = exp.response.model_copy(update={"url": reveal(url)})
         return (exp.model_copy(update=update) if update else exp), secrets
-
-    # -- extract --------------------------------------------------------------------------
-
-    def _store(self, step: Step, capture: Capture, raw: str, attempt: Attempt) -> str | None:
-        """Keep the regex's part of ``raw`` (its first group when it has one) and store it;
-        ``None`` when there is nothing to store yet (empty, or the regex does not match)."""
-        value = " ".join(raw.split())
-        if capture.regex is not None:
-            # bounded: raises PatternTimeout, which fails the step (planner/patterns.py)
-            match = patterns.search(capture.regex, value)
-            if match is None:
-                return None
-            value = match.text
-        if not value:
-            return None
-        shown_as = self.resolver.bind(capture.var, value, secret=capture.secret)
-        attempt.extracted[capture.var] = shown_as
-        if shown_as == MASK and self.tracer is not None:
-            # the page shows the secret: its trace masks it and keeps no picture of the page
-            self.tracer.add_secret(value)
-            self.tracer.secret_typed(self.monitor.documents)
-        return value
-
-    def _secret(self, capture: Capture) -> bool:
-        return capture.secret or is_secret_name(capture.var, self.resolver.secret_vars)
-
-    def _extract_element(
-        self, step: Step, capture: Capture, subject: Subject, attempt: Attempt
-    ) -> Failure | None:
-        """Read the element's text (a form field's value, or the attribute) until there is a
-        value to store (not empty, matching the regex), up to the step timeout. The element
-        the gate kept is asked (no selector code in the page's world: an element handle
-        would have Playwright build it there), else what the locator matches now."""
-        deadline = now_ms() + self.options.step_timeout_ms
-        seen = "nothing read"
-        read = f"(el) => ({_READ})(el, {json.dumps(capture.attribute)})"
-        while True:
-            try:
-                found, raw = subject.evaluate(read)
-            except PlaywrightError as exc:
-                failure = classify_error(exc, f"reading {step.target}", step.index)
-                if failure.type is FailureType.ENV_FAULT:
-                    return failure
-                seen = failure.message
-            else:
-                if not found:
-                    seen = gone(raw)
-                elif raw is None:
-                    seen = f"the element has no {capture.attribute} attribute"
-                else:
-                    try:
-                        stored = self._store(step, capture, str(raw), attempt)
-                    except patterns.PatternTimeout as exc:
-                        return _pattern_timeout(step, capture, exc)
-                    if stored is not None:
-                        return None
-                    text = " ".join(str(raw).split())
-                    shown_text = (MASK if text else "''") if self._secret(capture) else repr(text)
-                    what = f"its {capture.attribute} attribute" if capture.attribute else "it"
-                    seen = f"{what} holds {shown_text}"
-            if now_ms() >= deadline:
-                break
-            wait_for_change(self.page)
-        return self._extract_failed(step, capture, seen)
-
-    def _extract_response(self, step: Step, capture: Capture, attempt: Attempt) -> Failure | None:
-        """Take the value at the JSON path of the latest matching response that finished
-        since the previous step started, waiting up to the step timeout for one."""
-        ref = capture.response
-        assert ref is not None
-        try:
-            url = reveal(self.resolver.resolve(ref.url))
-        except TemplateError as exc:
-            return _unresolvable(step, "the response's URL pattern", exc)
-        since = self._since(step)
-        deadline = now_ms() + self.options.step_timeout_ms
-        while True:
-            found = lookup(self.responses, url, ref.path, since, self.resolver.secret_vars)
-            if found.found:
-                text = shown(found.value)
-                try:
-                    stored = self._store(step, capture, text, attempt)
-                except patterns.PatternTimeout as exc:
-                    return _pattern_timeout(step, capture, exc)
-                if stored is not None:
-                    return None
-                assert found.entry is not None
-                text = (MASK if text else "''") if self._secret(capture) else repr(text)
-                seen = f"{found.entry.label()} has {ref.path} = {text}"
-            else:
-                seen = found.why
-            if now_ms() >= deadline:
-                break
-            wait_for_change(self.page)
-        return self._extract_failed(step, capture, seen)
-
-    def _extract_failed(self, step: Step, capture: Capture, seen: str) -> Failure:
-        wanted = "a value that is not empty"
-        if capture.regex is not None:
-            wanted = f"a value matching the regex {capture.regex}"
-        return Failure(
-            type=FailureType.EXPECTATION_FAILED,
-            message=f"extract {capture.var}: expected {wanted}, but {seen}",
-            step_index=step.index,
-            evidence=(
-                f"expected {wanted}",
-                f"found: {seen}",
-                f"waited {self.options.step_timeout_ms:.0f} ms",
-            ),
-        )
-
-    def _await_ready(
-        self, attempt: Attempt, *, by_check: bool = False, looked_at: bool = True
-    ) -> None:
-        """Before the first action on a new page (document or route): wait until the page
-        is ready by what can be observed (``waiting.wait_until_ready``), so a handler the app
-        binds late does not miss the action. Once per page: later steps act at once.
-
-        ``by_check``: the step's gate check comes next; once the page's requests are done, its
-        two quiet frames are left to that check (``run_gate``'s ``settle``), which watches them
-        in its own round trip, over the frames "stable" takes anyway for a pointer action,
-        rather than in a call of their own first (``_seen_quiet``).
-
-        ``looked_at=False``: nothing will look at the page before the action (a key pressed
-        on the page, with no element to find and check). A page that looked quiet to the
-        monitor right after ``load`` may have begun fetching in its load handler without the
-        request having been reported yet; a step with an element learns of it in its
-        discovery's or check's round trip, and so must this one: its two quiet frames are
-        watched in the page rather than taken on the monitor's word."""
-        document = self.monitor.documents
-        if document == self._ready_document:
-            return
-        cap = min(READY_CAP_MS, self.options.step_timeout_ms / 2)
-        ready = wait_until_ready(
-            self.page, self.monitor, cap, frames=not by_check, seen_changing=not looked_at
-        )
-        self._ready_document = self.monitor.documents
-        if ready.frames_left:
-            self._frames_left = _FramesLeft(
-                self.monitor.documents, self.monitor.requests, max(cap - ready.waited_ms, 1.0)
-            )
-            return
-        self._note_unready(attempt, ready, cap)
-
-    @staticmethod
-    def _note_unready(attempt: Attempt, ready: Readiness, cap: float) -> None:
-        if not ready.ready:
-            attempt.notes.append(
-                f"the page did not settle within {cap:.0f} ms ({ready.open_requests} request(s) "
-                "still open); acted anyway"
-            )
-
-    def _seen_quiet(self, left: _FramesLeft, gate: GateOutcome) -> bool:
-        """Readiness's own rule, as far as the gate's check and the monitor observed it: the
-        check saw the page settled (no DOM change for two animation frames, loaded), and the
-        page is still the same document and has started no request since its requests were
-        done."""
-        return (
-            gate.settled is True
-            and self.monitor.documents == left.documents
-            and self.monitor.requests == left.requests
-            and not self.monitor.navigating
-            and not self.monitor.open_requests()
-        )
 
     def _locate_and_gate(
         self, step: Step, keep: str | None = None, *, settle: bool = False
@@ -650,28 +461,6 @@ class StepRunner:
             return ""
 
 
-@dataclass(frozen=True)
-class _FramesLeft:
-    """Readiness whose two quiet frames the next gate check watches: the page's document
-    and request count when its requests were done, and what is left of the cap."""
-
-    documents: int
-    requests: int
-    cap_ms: float
-
-
-def _pattern_timeout(step: Step, capture: Capture, exc: patterns.PatternTimeout) -> Failure:
-    """An extract whose regex ran out of time: the sheet's pattern (``configuration``), said
-    with the pattern, the limit and what to change; the run goes on."""
-    return Failure(
-        type=FailureType.EXPECTATION_FAILED,
-        message=f"extract {capture.var}: {exc}",
-        step_index=step.index,
-        evidence=(f"regex: {capture.regex}", f"limit: {patterns.MATCH_TIMEOUT_S:g} s per match"),
-        cause="configuration",
-    )
-
-
 # Outcomes about what the page does after an input (a submit, a click): when one fails, the
 # page's own new messages say why (engine/pagesays.py). A field's own state (its value,
 # checked, enabled) and a response are checked on the element or the network instead.
@@ -696,15 +485,4 @@ def _quotes_page(step: Step) -> bool:
         and step.expected.kind in _PAGE_OUTCOMES
         and step.action not in (Action.GOTO, Action.WAIT)
         and step.capture is None
-    )
-
-
-def _unresolvable(step: Step, what: str, exc: TemplateError) -> Failure:
-    """A step whose value, expected outcome or URL pattern names a var nothing set: the
-    requirement's own doing (``configuration``), said in words."""
-    return Failure(
-        type=FailureType.EXPECTATION_FAILED,
-        message=f"{what} cannot be resolved: {exc}",
-        step_index=step.index,
-        cause="configuration",
     )

@@ -17,6 +17,7 @@ from playwright.sync_api import Dialog, Page
 
 from pytest_pacts.discovery import UnrenderableLocator, to_code, to_playwright
 from pytest_pacts.engine.artifacts import Shots
+from pytest_pacts.engine.attempt import Attempt
 from pytest_pacts.engine.contracts import (
     EngineOptions,
     HealContext,
@@ -27,7 +28,6 @@ from pytest_pacts.engine.contracts import (
 from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.executor import (
     ActionObserver,
-    Attempt,
     StepRunner,
 )
 from pytest_pacts.engine.finder import Finder

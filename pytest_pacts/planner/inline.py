@@ -13,17 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pytest_pacts.models import Action, OnFail, Plan, Requirement, SourceRef, Step
+from pytest_pacts.models import Action, Plan, Requirement, SourceRef, Step
 from pytest_pacts.planner.planhash import plan_hash
-from pytest_pacts.planner.steps import (
-    RESPONSE_PREFIX,
-    StepSyntaxError,
-    clean_name,
-    parse_action,
-    parse_capture,
-    parse_expectation,
-    parse_target,
-)
+from pytest_pacts.planner.step_rules import check_step, reads_response
+from pytest_pacts.planner.steps import StepSyntaxError, parse_action
 from pytest_pacts.planner.templating import Resolver, TemplateError
 
 
@@ -41,44 +34,32 @@ def inline_step(
 ) -> Step:
     """One typed step, checked like a sheet row. ``secret_name`` (set when the value is a
     secret held in ``env`` under that name) replaces the value with ``{{env.<name>}}``."""
-    problems: list[str] = []
     act = parse_action(action)
     if act is Action.USE:
         raise StepSyntaxError(
             "'use' runs a sheet block and has no meaning here",
             "call a Python function that makes the block's steps",
         )
-    tgt = None
-    capture = None
-    if act is Action.EXTRACT and target and target.strip().lower().startswith(RESPONSE_PREFIX):
+    if reads_response(act, target):
         raise StepSyntaxError(
             "a 'response:' extract reads what the steps before it received; each pacts.step "
             "runs on its own",
             "page.expect_response() around the step that makes the request, in the test",
         )
-    if act is Action.EXTRACT and value:
-        capture, _ = parse_capture(target, value)
-    if target:
-        tgt = parse_target(target)
-    elif act.needs_element:
-        problems.append(f"the {act.value!r} step has no element (expected Element@Region)")
-    if (act.needs_value or act is Action.GOTO) and not value:
-        problems.append(f"the {act.value!r} step has no value")
-    exp = parse_expectation(expected) if expected else None
-    if act is Action.WAIT and exp is None:
-        problems.append("the 'wait' step has no expected outcome, e.g. text_visible:Products")
-    try:
-        fail_mode = OnFail(on_fail.strip().lower())
-    except ValueError:
-        problems.append(f"on_fail is {on_fail!r}, expected 'abort' or 'skip'")
-        fail_mode = OnFail.ABORT
     text = value
     if secret_name is not None and value is not None:
-        text = "{{env." + secret_name + "}}"
-    elif value is not None and act not in (Action.GOTO, Action.EXTRACT):
-        clean_name(value, "value")
+        text = "{{env." + secret_name + "}}"  # the secret itself is never parsed nor shown
+    parts, broken = check_step(
+        action, element=target, value=text, expected=expected, on_fail=on_fail
+    )
+    if len(broken) == 1:
+        raise StepSyntaxError(broken[0].message, broken[0].expected, broken[0].field)
+    if parts is None:
+        raise StepSyntaxError("; ".join(str(rule) for rule in broken))
     resolver = Resolver(env, {})
-    value_part = text if capture is None else None
+    problems: list[str] = []
+    value_part = text if parts.capture is None else None
+    tgt, exp = parts.target, parts.expected
     for part in (value_part, str(tgt) if tgt else None, str(exp) if exp else None):
         if not part:
             continue
@@ -92,13 +73,13 @@ def inline_step(
         raise StepSyntaxError("; ".join(problems))
     return Step(
         index=index,
-        action=act,
+        action=parts.action,
         target=tgt,
         value=text,
         expected=exp,
-        on_fail=fail_mode,
+        on_fail=parts.on_fail,
         source=source,
-        capture=capture,
+        capture=parts.capture,
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
-from pytest_pacts.models import Action, OnFail, Plan, Requirement, SourceRef, Step
+from pytest_pacts.models import Plan, Requirement, SourceRef, Step
 from pytest_pacts.planner.blocks import (
     BUILTIN_BLOCKS,
     BlockDefinition,
@@ -26,30 +26,26 @@ from pytest_pacts.planner.blocks import (
     expand,
     parse_param_names,
 )
+from pytest_pacts.planner.documents import normalise, writes_a_secret
 from pytest_pacts.planner.errors import ProblemSink, RequirementFileError
+from pytest_pacts.planner.plan_checks import check_templates, in_folder
 from pytest_pacts.planner.planhash import plan_hash
 from pytest_pacts.planner.readers import READERS, Document, ReadFailure, ReadLimits
 from pytest_pacts.planner.readers.base import JsonLike, PathKey
 from pytest_pacts.planner.readers.cache import read_cached
 from pytest_pacts.planner.readers.limits import MIB
 from pytest_pacts.planner.schema import validate
+from pytest_pacts.planner.step_rules import check_step
 from pytest_pacts.planner.steps import (
-    RESPONSE_PREFIX,
     StepSyntaxError,
     clean_name,
-    parse_action,
-    parse_capture,
-    parse_expectation,
     parse_params,
-    parse_target,
     split_pipe,
 )
 from pytest_pacts.planner.templating import (
     Resolver,
     TemplateError,
     is_secret_name,
-    parse_templates,
-    secret_defaults,
 )
 from pytest_pacts.settings import PactsSettings
 
@@ -220,183 +216,35 @@ class _Builder:
 
     # -- typed steps ----------------------------------------------------------------------
     def typed_step(self, raw: RawStep, index: int) -> Step | None:
+        """The step ``raw`` writes, or ``None`` with every rule it breaks in the sink
+        (:func:`~pytest_pacts.planner.step_rules.check_step`)."""
+        parts, broken = check_step(
+            raw.action,
+            element=raw.element,
+            region=raw.region,
+            value=raw.value,
+            expected=raw.expected,
+            on_fail=raw.on_fail,
+        )
         context = ""
         if raw.from_block:
             context = f" (in block {raw.from_block!r}"
             context += f", used at {raw.used_at.render()})" if raw.used_at else ")"
-        ok = True
-
-        def fail(where: str, message: str, expected: str | None) -> None:
-            nonlocal ok
-            ok = False
-            self.sink.add(raw.where(where), message + context, expected)
-
-        try:
-            action = parse_action(raw.action)
-        except StepSyntaxError as exc:
-            fail("action", str(exc), exc.expected)
-            return None
-        target = None
-        capture = None
-        reads_response = action is Action.EXTRACT and (
-            raw.element or ""
-        ).strip().lower().startswith(RESPONSE_PREFIX)
-        if action is Action.EXTRACT and raw.value:
-            try:
-                capture, _ = parse_capture(raw.element, raw.value)
-            except StepSyntaxError as exc:
-                fail(exc.field or "value", str(exc), exc.expected)
-        if reads_response and raw.region:
-            fail(
-                "region",
-                "a response: step has no region",
-                "response:<url pattern> <json path> in the Element column alone",
-            )
-        if reads_response:
-            pass  # the step reads a JSON response, not an element
-        elif raw.element:
-            text = raw.element if raw.region is None else f"{raw.element}@{raw.region}"
-            try:
-                target = parse_target(text)
-            except StepSyntaxError as exc:
-                fail("element", str(exc), exc.expected)
-        elif action is Action.EXTRACT:
-            fail(
-                "element",
-                "the 'extract' step has no element",
-                "the element whose text to store (Element@Region), or "
-                "response:<url pattern> <json path>",
-            )
-        elif action.needs_element:
-            fail(
-                "element",
-                f"the {action.value!r} step has no element",
-                "the element to act on in the Element@Region column",
-            )
-        if action.needs_value and not raw.value:
-            fail(
-                "value",
-                f"the {action.value!r} step has no value",
-                {
-                    "press": "a key such as Enter",
-                    "select": "the option to choose",
-                    "goto": "a URL",
-                    "extract": "the name of the var to store the value in, e.g. order_id",
-                }.get(action.value, "the text to enter"),
-            )
-        if action is Action.GOTO and not raw.value:
-            fail("value", "the 'goto' step has no URL", "an absolute URL or a path like /cart.html")
-        expected = None
-        if raw.expected:
-            try:
-                expected = parse_expectation(raw.expected)
-            except StepSyntaxError as exc:
-                fail("expected", str(exc), exc.expected)
-        elif action is Action.WAIT:
-            fail(
-                "expected",
-                "the 'wait' step has no expected outcome",
-                "what to wait for, e.g. text_visible:Products",
-            )
-        on_fail = OnFail.ABORT
-        if raw.on_fail:
-            try:
-                on_fail = OnFail(raw.on_fail.strip().lower())
-            except ValueError:
-                fail("on_fail", f"on_fail is {raw.on_fail!r}", "'abort' or 'skip'")
-        value = raw.value
-        if value is not None and action not in (Action.GOTO, Action.EXTRACT):
-            try:
-                clean_name(value, "value")
-            except StepSyntaxError as exc:
-                fail("value", str(exc), exc.expected)
-        if not ok:
+        for rule in broken:
+            self.sink.add(raw.where(rule.field), rule.message + context, rule.expected)
+        if parts is None:
             return None
         return Step(
             index=index,
-            action=action,
-            target=target,
-            value=value,
-            expected=expected,
-            on_fail=on_fail,
+            action=parts.action,
+            target=parts.target,
+            value=raw.value,
+            expected=parts.expected,
+            on_fail=parts.on_fail,
             source=raw.source,
             block=raw.from_block,
-            capture=capture,
+            capture=parts.capture,
         )
-
-    def check_templates(
-        self,
-        step: Step,
-        raw: RawStep,
-        resolver: Resolver,
-        stored: frozenset[str] = frozenset(),
-        later: Mapping[str, SourceRef] | None = None,
-    ) -> None:
-        """Every template of the step resolves. ``stored``: the vars earlier extract steps
-        store (defined from then on); ``later``: those a later step stores, with where."""
-        later = later or {}
-        texts = {
-            "value": step.value if step.capture is None else None,
-            "element": str(step.target) if step.target else None,
-            "expected": str(step.expected) if step.expected else None,
-        }
-        if step.capture is not None and step.capture.response is not None:
-            texts["element"] = step.capture.response.url
-        for name, text in texts.items():
-            if not text:
-                continue
-            known = stored
-            if name == "expected" and step.capture is not None:
-                known = stored | {step.capture.var}  # checked after the value is stored
-            try:
-                missing = list(resolver.unresolved(text, known))
-            except TemplateError as exc:
-                self.sink.add(
-                    raw.where(name),
-                    str(exc),
-                    "{{env.NAME}}, {{env.NAME:default}}, "
-                    "{{vars.name}} or {{params.name}} inside a block",
-                )
-                continue
-            reads_response = step.capture is not None and step.capture.response is not None
-            names_element = (name == "element" and not reads_response) or (
-                name == "expected"
-                and step.expected is not None
-                and step.expected.kind.argument in ("target", "count")
-            )
-            extracted = stored | set(later) | ({step.capture.var} if step.capture else set())
-            for ref in parse_templates(text) if names_element else ():
-                if ref.namespace == "vars" and ref.name in extracted:
-                    # elements are found before the run (and cached): never by a value the
-                    # run reads
-                    self.sink.add(
-                        raw.where(name),
-                        f"{ref.raw} names an element by a value an extract step stores while "
-                        "the requirement runs; elements are found before the run",
-                        "a fixed name in the Element column; check the stored value with "
-                        f"text_visible:{{{{vars.{ref.name}}}}} or value:{{{{vars.{ref.name}}}}}",
-                    )
-            for ref in missing:
-                if ref.namespace == "env" and not self.options.check_env:
-                    continue
-                hint = {
-                    "env": f"set the environment variable {ref.name} or write "
-                    f"{{{{env.{ref.name}:default}}}}",
-                    "vars": f"a var {ref.name!r} in vars (or the Config sheet), or an "
-                    f"earlier step that stores it: <Element> | extract | {ref.name}",
-                    "params": "{{params.*}} only inside a block's steps",
-                }[ref.namespace]
-                message = f"{ref.raw} cannot be resolved"
-                if ref.namespace == "vars":
-                    where = later.get(ref.name)
-                    message += (
-                        f": the step that extracts {ref.name!r} comes later ({where.render()})"
-                        if where is not None
-                        else f": no var {ref.name!r} is defined and no earlier step extracts it"
-                    )
-                    if where is not None:
-                        hint = f"the step that extracts {ref.name!r} before this one (move it up)"
-                self.sink.add(raw.where(name), message, hint)
 
     # -- requirements ---------------------------------------------------------------------
     def requirement(
@@ -464,12 +312,14 @@ class _Builder:
         stored: set[str] = set()
         for step, raw_step in typed:
             if step is not None:
-                self.check_templates(
+                check_templates(
+                    self.sink,
                     step,
                     raw_step,
                     resolver,
-                    frozenset(stored),
-                    {k: v for k, v in stores.items() if k not in stored},
+                    check_env=self.options.check_env,
+                    stored=frozenset(stored),
+                    later={k: v for k, v in stores.items() if k not in stored},
                 )
                 steps.append(step)
                 if step.capture is not None:
@@ -540,107 +390,6 @@ def _json(value: JsonLike) -> dict[str, JsonValue]:
     return value if isinstance(value, dict) else {}
 
 
-def _normalise(doc: Document) -> None:
-    """A file holding one requirement becomes ``{"requirements": [it]}`` (paths shifted)."""
-    data = doc.data
-    if (
-        isinstance(data, dict)
-        and "requirements" not in data
-        and ({"req_id", "url", "steps"} & set(data))
-    ):
-        single = {k: v for k, v in data.items() if k != "$schema"}
-        doc.data = {"requirements": [single]}
-        shifted = {("requirements", 0, *k): v for k, v in doc.positions.items()}
-        shifted[()] = doc.positions.get((), SourceRef(path=doc.path))
-        shifted[("requirements",)] = shifted[()]
-        doc.positions = shifted
-
-
-_TEMPLATE_RE = re.compile(r"\{\{.*?\}\}", re.S)
-
-
-def _writes_a_secret(data: JsonLike, secret_vars: frozenset[str]) -> bool:
-    """Does the file give a secret var, or a block parameter whose name marks it secret (by
-    its name, or listed in ``secret_vars``), a value of its own, not only templates? Such a
-    file is kept in the document cache only sealed (``readers/cache.py``)."""
-    if not isinstance(data, dict):
-        return False
-
-    def literal(name: object, value: object) -> bool:
-        return (
-            value is not None
-            and is_secret_name(str(name).strip(), secret_vars)
-            and _TEMPLATE_RE.sub("", str(value)).strip() != ""
-        )
-
-    scopes = [data.get("vars")]
-    items = data.get("requirements")
-    requirements = (
-        [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
-    )
-    scopes.extend(item.get("vars") for item in requirements)
-    if any(
-        literal(name, value)
-        for scope in scopes
-        if isinstance(scope, dict)
-        for name, value in scope.items()
-    ):
-        return True
-    blocks = data.get("blocks")
-    bodies = [b for b in blocks.values() if isinstance(b, dict)] if isinstance(blocks, dict) else []
-    for body in bodies:  # a default of a secret parameter: ``params: [password=...]``
-        params = body.get("params")
-        for item in params if isinstance(params, list) else []:
-            name, sep, default = str(item).partition("=")
-            if sep and literal(name, default):
-                return True
-    steps = [s for holder in (*requirements, *bodies) for s in _list(holder.get("steps"))]
-    if any(literal(name, value) for step in steps for name, value in _use_params(step).items()):
-        return True
-    return _writes_a_secret_default(data, secret_vars)
-
-
-def _writes_a_secret_default(data: JsonLike, secret_vars: frozenset[str]) -> bool:
-    """Does any text of the file write a default that stands in for a secret
-    (``{{env.PASSWORD:secret_sauce}}``)? Such a value is typed as a secret, so the file is
-    kept only sealed too. The walk is bounded by the reader's limits on the document."""
-    stack: list[JsonLike] = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str) and "{{" in item and secret_defaults(item, secret_vars):
-            return True
-    return False
-
-
-def _list(value: JsonLike) -> list[JsonLike]:
-    return value if isinstance(value, list) else []
-
-
-def _use_params(step: JsonLike) -> dict[str, str]:
-    """The ``name=value`` params a raw ``use`` step passes (empty for other steps or params
-    that do not parse: the file's errors are reported when it is planned)."""
-    if isinstance(step, str):
-        parts = [p.strip() for p in step.split("|")]
-        if len(parts) < 3 or parts[0].lower() != "use":
-            return {}
-        text: JsonLike = parts[2]
-    elif isinstance(step, dict) and str(step.get("action", "")).strip().lower() == "use":
-        params = step.get("params")
-        if isinstance(params, dict):
-            return {str(k): str(v) for k, v in params.items() if v is not None}
-        text = step.get("value")
-    else:
-        return {}
-    try:
-        return parse_params(str(text)) if text else {}
-    except StepSyntaxError:
-        return {}
-
-
 def read_document(path: Path, display: str, options: LoaderOptions) -> Document:
     reader = READERS.get(path.suffix.lower())
     if reader is None:
@@ -667,11 +416,11 @@ def read_document(path: Path, display: str, options: LoaderOptions) -> Document:
                 display,
                 options.limits,
                 options.cache_dir,
-                keep=lambda read: not _writes_a_secret(read.data, options.secret_vars),
+                keep=lambda read: not writes_a_secret(read.data, options.secret_vars),
             )
     except ReadFailure as exc:
         raise RequirementFileError.single(exc.source, exc.message, exc.expected) from None
-    _normalise(doc)
+    normalise(doc)
     return doc
 
 
@@ -720,45 +469,9 @@ def load_document(
                 item, i, file_vars, blocks, base_url, seen, _text(data.get("auth")) or None
             )
             if plan is not None:
-                plans.append(_in_folder(plan, folder, builder.sink))
+                plans.append(in_folder(plan, folder, builder.sink))
     builder.sink.raise_if_any()
     return LoadedFile(display, tuple(plans))
-
-
-_IMAGE_ACTIONS = frozenset({Action.CLICK, Action.HOVER})
-
-
-def _in_folder(plan: Plan, folder: Path, sink: ProblemSink) -> Plan:
-    """``plan`` knowing the folder of its file, its image targets checked: a click or a
-    hover, no region, a file that exists (relative to the requirement file's folder)."""
-    for step in plan.steps:
-        image = step.target.image if step.target is not None else None
-        if step.target is None or image is None:
-            if step.target is not None and step.target.element[:6].lower() == "image:":
-                sink.add(step.source, "the image target names no file", "image:<path to a PNG>")
-            continue
-        if step.action not in _IMAGE_ACTIONS:
-            sink.add(
-                step.source,
-                f"an image target can be clicked or hovered, not {step.action.value!r}",
-                "click or hover",
-            )
-        if step.target.region is not None:
-            sink.add(
-                step.source,
-                f"the image target {image!r} has a region ({step.target.region!r}); a picture "
-                "is looked for on the whole page",
-                f"image:{image} with no @region",
-            )
-        if not (folder / image).is_file():
-            sink.add(
-                step.source,
-                f"the image target's file {image!r} does not exist (looked in {folder})",
-                "the path of a PNG, relative to the requirement file",
-            )
-    return plan.model_copy(
-        update={"requirement": plan.requirement.model_copy(update={"folder": str(folder)})}
-    )
 
 
 def load_blocks_file(

@@ -187,9 +187,9 @@ class RunReport:
         the controller at the session's end)."""
         if not self.results_on:
             return None
-        from pytest_pacts.reports import results
+        from pytest_pacts.reports import result_rows
 
-        return results.requirement_result(
+        return result_rows.requirement_result(
             plan, record, nodeid=nodeid, path=path, redact=redactor.text
         ).as_json()
 
@@ -258,10 +258,10 @@ class RunReport:
         """The results workbooks and CSVs of the session, the sheets read back under the
         session's limits."""
         from pytest_pacts.planner.readers.limits import ReadLimits, max_file_bytes
-        from pytest_pacts.reports import results
+        from pytest_pacts.reports import result_rows, results
 
         found = [
-            results.RequirementResult.from_json(data)
+            result_rows.RequirementResult.from_json(data)
             for entry in [*self.entries, *self.unrecorded]
             if isinstance(data := entry.get("result"), dict)
         ]

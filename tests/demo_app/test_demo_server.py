@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from pytest_pacts.demo_app import DemoServer, server
+from pytest_pacts.demo_app import DemoServer, handler
 
 
 def fetch(url: str) -> tuple[int, str, str]:
@@ -155,7 +155,7 @@ def test_slow_fault_waits_the_asked_time(v1: DemoServer) -> None:
 
 
 def test_slow_fault_is_capped(v1: DemoServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server, "SLOW_CAP_MS", 100)
+    monkeypatch.setattr(handler, "SLOW_CAP_MS", 100)
     started = time.monotonic()
     status, _, body = fetch(v1.url + "/__faults/slow?ms=60000")
     assert status == 200

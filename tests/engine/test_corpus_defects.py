@@ -17,7 +17,7 @@ from pytest_pacts.discovery import discover
 from pytest_pacts.discovery.planning import discover_plan
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
-from pytest_pacts.engine.healing._common import resolve
+from pytest_pacts.engine.healing.resolving import resolve
 from pytest_pacts.models import Action, Target
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import HealRung, RunRecord

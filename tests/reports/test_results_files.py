@@ -13,13 +13,8 @@ from openpyxl import Workbook, load_workbook
 from pytest_pacts.models.outcome import Rca, RcaClass, RunRecord, StepRecord
 from pytest_pacts.planner import LoaderOptions, load_file
 from pytest_pacts.planner.readers.limits import ReadLimits
-from pytest_pacts.reports.results import (
-    RequirementResult,
-    StepResult,
-    requirement_result,
-    results_name,
-    write_results,
-)
+from pytest_pacts.reports.result_rows import RequirementResult, StepResult, requirement_result
+from pytest_pacts.reports.results import results_name, write_results
 
 EVIL = '=HYPERLINK("http://evil.test","click")'
 
@@ -204,7 +199,8 @@ def test_results_of_yaml_and_json_files_import_no_openpyxl(tmp_path: Path) -> No
 import sys
 from pathlib import Path
 from pytest_pacts.planner.readers.limits import ReadLimits
-from pytest_pacts.reports.results import RequirementResult, write_results
+from pytest_pacts.reports.result_rows import RequirementResult
+from pytest_pacts.reports.results import write_results
 out = Path({str(tmp_path)!r})
 result = RequirementResult(
     path=str(out / "api.req.json"), display="api.req.json", req_id="R", nodeid="api::R",

@@ -9,13 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Resolved, RungResult
-from pytest_pacts.engine.healing._common import (
-    first_line,
-    gate_evidence,
-    locator_json,
-    resolve,
-)
 from pytest_pacts.engine.healing.abstain import judge
+from pytest_pacts.engine.healing.basics import first_line, locator_json
+from pytest_pacts.engine.healing.probing import gate_evidence
+from pytest_pacts.engine.healing.resolving import resolve
 from pytest_pacts.models.locator import Candidate, Locator
 from pytest_pacts.models.outcome import HealRung
 

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Callable
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import gate_evidence, locator_json
+from pytest_pacts.engine.healing.basics import locator_json
+from pytest_pacts.engine.healing.probing import gate_evidence
 from pytest_pacts.models.outcome import HealRung
 
 

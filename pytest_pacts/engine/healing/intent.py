@@ -1,7 +1,7 @@
 """Rungs that try locators chosen by intent rather than by scoring (rungs 1, 3, 4).
 
 Each candidate locator must resolve to exactly one element, pass the five-point gate, and
-agree with the recorded fingerprint (:func:`~._common.disagreement`) before it is used.
+agree with the recorded fingerprint (:func:`~.fingerprint_check.agreement`) before it is used.
 """
 
 from __future__ import annotations
@@ -10,22 +10,11 @@ from collections.abc import Iterable, Mapping
 
 from pytest_pacts.discovery.engine import unique_hint
 from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
-from pytest_pacts.engine.healing._common import (
-    Element,
-    Probe,
-    Probing,
-    agreement,
-    exact_name,
-    gate_evidence,
-    locator_json,
-    matches_none,
-    names_intent,
-    probe,
-    probed_agreement,
-    resolve,
-    resolved_key,
-    rival,
-)
+from pytest_pacts.engine.healing.basics import locator_json
+from pytest_pacts.engine.healing.fingerprint_check import agreement, probed_agreement
+from pytest_pacts.engine.healing.names import exact_name, names_intent, rival
+from pytest_pacts.engine.healing.probing import Probe, Probing, gate_evidence, probe
+from pytest_pacts.engine.healing.resolving import Element, matches_none, resolve, resolved_key
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
 from pytest_pacts.models.evidence import Evidence
 from pytest_pacts.models.locator import CONFIDENCE, GateSnapshot, Locator, Strategy
@@ -54,12 +43,12 @@ def try_locators(
     records carry their own evidence of having worked for this element).
 
     ``gated``: gates this rung measured already (discovery's, on the element it verified a
-    locator resolves to), so a passing one is not measured again (:func:`~._common.probe`).
+    locator resolves to), so a passing one is not measured again (:func:`~.probing.probe`).
     ``none_likely``: the options usually all match nothing (the alternates of a locator
     that broke): one round trip first counts what any of them matches, and when that is
     nothing, none is asked about alone.
     ``expect``: the element an in-page estimate chose for an option
-    (:func:`~._common.estimate_all`): the option is refused when Playwright resolves it to
+    (:func:`~.resolving.estimate_all`): the option is refused when Playwright resolves it to
     another one. ``gone``: a locator whose region the rung has just found on no element on
     the page: the step's region is not looked up again for it. ``min_score``: an option
     whose similarity to the recorded fingerprint is not above it is refused before its gate
@@ -214,7 +203,7 @@ def _identity(
     strategy's fixed confidence or the record's success rate: by its **identity** (its
     similarity to the recorded fingerprint, against the best other element's) or by its
     **name** (it is the only visible control of the recorded kind whose name is exactly the
-    recorded one and the step's words, :func:`~._common.exact_name`: what discovery's
+    recorded one and the step's words, :func:`~.names.exact_name`: what discovery's
     role-and-name strategy would score). Below the rule, the rung declines before acting
     and later rungs decide."""
     rule = ctx.options.evidence

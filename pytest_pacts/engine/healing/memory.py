@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import element_key
+from pytest_pacts.engine.healing.basics import element_key
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import HealRung

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, cast
 from pydantic import JsonValue
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import element_key, locator_json
+from pytest_pacts.engine.healing.basics import element_key, locator_json
 from pytest_pacts.governance import HealSite, PatchRejected, build_heal_proposal
 from pytest_pacts.governance.drift import same
 from pytest_pacts.models.heal import HealProposal

@@ -6,7 +6,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import first_line
+from pytest_pacts.engine.healing.basics import first_line
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.models.outcome import HealRung
 

@@ -42,34 +42,33 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import Discoverer, SentDiscovery, UnrenderableLocator, bounded
+from pytest_pacts.discovery import Discoverer, SentDiscovery, UnrenderableLocator
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import (
+from pytest_pacts.engine.healing.basics import action_of, first_line, locator_json
+from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.engine.healing.names import rival
+from pytest_pacts.engine.healing.relocate import gate_json, relocate
+from pytest_pacts.engine.healing.resolving import (
     Element,
     Estimate,
     SentEstimates,
-    action_of,
     estimate_all,
-    first_line,
-    locator_json,
     resolve,
     resolved_key,
-    rival,
     send_estimates,
     send_singles_out,
     singled_out,
 )
-from pytest_pacts.engine.healing._js import count_matches, count_sent
-from pytest_pacts.engine.healing.intent import try_locators
-from pytest_pacts.engine.healing.relocate import gate_json, relocate
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, top_lines
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models import Target
 from pytest_pacts.models.locator import GateSnapshot, Locator, Strategy
 from pytest_pacts.models.outcome import FailureType, HealRung
 from pytest_pacts.models.requirement import Action
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.healing import count_matches, count_sent
 
 # an unscoped candidate is a little less certain than the scoped one it replaces
 UNSCOPED_FACTOR = 0.95
@@ -96,10 +95,10 @@ class Agreement:
     """Locators that single out one element once the vanished region is dropped.
 
     ``locator`` is the one to use; ``sources`` the independent sources that agree. When the
-    page estimated what they resolve to (:func:`~._common.estimate_all`), ``element`` is
+    page estimated what they resolve to (:func:`~.resolving.estimate_all`), ``element`` is
     the element it chose and ``fingerprint`` its fingerprint then, and ``confirm`` lists the
     other sources' estimated locators whose union Playwright must resolve to that element
-    alone (:func:`~._common.singles_out`) before the agreement counts; ``locator`` itself
+    alone (:func:`~.resolving.singles_out`) before the agreement counts; ``locator`` itself
     is resolved by Playwright when it is tried."""
 
     locator: Locator

@@ -9,8 +9,9 @@ structured locator (semantic first) and must pass the gate.
 from __future__ import annotations
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.healing._common import action_of, locator_json, rival
 from pytest_pacts.engine.healing.abstain import judge
+from pytest_pacts.engine.healing.basics import action_of, locator_json
+from pytest_pacts.engine.healing.names import rival
 from pytest_pacts.engine.healing.relocate import gate_json, relocate, render
 from pytest_pacts.engine.healing.scoring import (
     ANCHOR_MIN,

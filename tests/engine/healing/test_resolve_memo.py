@@ -8,7 +8,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing import HealingLadder
-from pytest_pacts.engine.healing._common import resolve
+from pytest_pacts.engine.healing.resolving import resolve
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
 

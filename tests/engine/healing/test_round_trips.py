@@ -10,11 +10,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.contracts import StepState
-from pytest_pacts.engine.healing import _common
-from pytest_pacts.engine.healing import _js as healing_js
-from pytest_pacts.engine.healing._js import call_in_frame
+from pytest_pacts.engine.healing import probing, relocate, resolving
 from pytest_pacts.engine.healing.alternate import AlternateRung
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
@@ -23,6 +20,8 @@ from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.healing import call_in_frame
 
 from .helpers import discovered, failing_context
 
@@ -127,7 +126,7 @@ def test_a_similarity_relocation_gates_the_rendering_it_checks(tab: Page, calls:
 def _gates_probed(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The gate each in-page ``probe`` call is given (``None``: measure it there)."""
     probes: list[object] = []
-    real = healing_js.call_on_locator
+    real = relocate.call_on_locator
 
     def spying(page: Page, locator: Locator, name: str, arg: object) -> object:
         if name == "probe":
@@ -135,7 +134,7 @@ def _gates_probed(monkeypatch: pytest.MonkeyPatch) -> list[object]:
             probes.append(arg["gate"])
         return real(page, locator, name, arg)
 
-    monkeypatch.setattr(_common, "call_on_locator", spying)
+    monkeypatch.setattr(probing, "call_on_locator", spying)
     return probes
 
 
@@ -317,15 +316,15 @@ def test_a_probe_refuses_a_locator_that_finds_another_element_than_the_estimate(
                                                             confidence=0.7))  # fmt: skip
     buy = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
     back = Locator(strategy=Strategy.CSS, css="#back", confidence=0.7)
-    estimates = _common.estimate_all(ctx, [buy])
+    estimates = resolving.estimate_all(ctx, [buy])
     element = estimates[buy].element
     assert element is not None and estimates[buy].found.count == 1
-    probing = _common.Probing(ctx)
+    loop = probing.Probing(ctx)
     try:
-        assert _common.probe(ctx, back, probing, expect=element).other
-        same = _common.probe(ctx, buy, probing, expect=element)
+        assert probing.probe(ctx, back, loop, expect=element).other
+        same = probing.probe(ctx, buy, loop, expect=element)
     finally:
-        probing.close()
+        loop.close()
     assert not same.other and same.gate is not None and same.gate[0]
 
 
@@ -342,10 +341,10 @@ def test_region_drift_does_not_gate_a_candidate_it_refuses_for_its_similarity(
     tab.evaluate("""() => { document.querySelector('#login_form').id = 'auth-form';
         document.querySelector('#u').id = 'user-2'; }""")
     ctx = failing_context(tab, plan, state)
-    probed: list[_common.Probe] = []
-    real = _common.probe
+    probed: list[probing.Probe] = []
+    real = probing.probe
 
-    def spying(*args: object, **kwargs: object) -> _common.Probe:
+    def spying(*args: object, **kwargs: object) -> probing.Probe:
         answer = real(*args, **kwargs)  # type: ignore[arg-type]
         probed.append(answer)
         return answer

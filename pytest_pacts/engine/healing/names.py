@@ -1,0 +1,187 @@
+"""What an element's name says: a look-alike of the recorded element (:func:`rival`), the
+step's words in its name (:func:`names_intent`), and the exact-name rule that may overrule
+the fingerprint's ranking (:func:`exact_name`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame
+from playwright.sync_api import Locator as PWLocator
+
+from pytest_pacts.engine.contracts import HealContext, Resolved
+from pytest_pacts.engine.healing.basics import action_of, frame_of
+from pytest_pacts.models.locator import Fingerprint, Locator
+from pytest_pacts.runtime.healing import count_matches
+
+# The kinds of control an action can use interchangeably: a link and a button are both
+# clicked (Django 5 turned "Log out" from a link into a POST form's button).
+_KIND_OF_ROLE = {
+    **dict.fromkeys(("button", "link", "menuitem", "tab"), "press"),
+    **dict.fromkeys(("textbox", "searchbox", "combobox", "spinbutton"), "text"),
+    **dict.fromkeys(("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"), "check"),
+}
+
+
+def _norm(text: str | None) -> str:
+    return " ".join(_WORDS.findall((text or "").lower()))
+
+
+def exact_name(
+    ctx: HealContext, locator: Locator, found: Resolved, best: float | None = None
+) -> str | None:
+    """Why an element found by intent is the recorded one although the fingerprint ranks
+    another element higher, or ``None``: it is a control of the recorded kind (link and button
+    alike) whose accessible name is exactly the recorded one and the step's words, and the only
+    visible control of that kind with that name on its page. A tag change (``<a>`` to
+    ``<button>``) costs the type, role, href, ancestors and position of the fingerprint; the
+    name a person reads is what stayed. Rivals are refused before this is asked.
+
+    ``best``: the score of the element the fingerprint ranks first; see
+    :func:`_title_it_carried` for the one case that reads it."""
+    fp, new, target = ctx.state.fingerprint, found.fingerprint, ctx.state.step.target
+    if fp is None or new is None or target is None:
+        return None
+    if new.role == "heading":
+        return _title_it_carried(ctx, locator, found, best)
+    kind = _KIND_OF_ROLE.get(fp.role or "")
+    if kind is None or _KIND_OF_ROLE.get(new.role or "") != kind:
+        return None
+    name = _norm(new.accessible_name)
+    if not name or name != _norm(fp.accessible_name) or name != _norm(target.element):
+        return None
+    frame = frame_of(ctx.page, locator.frame_path)
+    if frame is None:
+        return None
+    if _controls_named(frame, kind, (new.accessible_name or "",), "counting look-alikes") != 1:
+        return None
+    return (
+        f'its exact name "{new.accessible_name}" is the recorded one and the step\'s, on the '
+        f"only {kind} control so named ({fp.role} → {new.role})"
+    )
+
+
+def _controls_named(frame: Frame, kind: str, names: tuple[str, ...], what: str) -> int | None:
+    """How many elements of ``frame`` are controls of ``kind`` (:data:`_KIND_OF_ROLE`)
+    named exactly one of ``names``, in one round trip (a union of role locators); ``None``
+    when the page could not be asked."""
+    union: PWLocator | None = None
+    for role in (r for r, k in _KIND_OF_ROLE.items() if k == kind):
+        for name in dict.fromkeys(n for n in names if n):
+            one = frame.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+            union = one if union is None else union.or_(one)
+    if union is None:
+        return 0
+    try:
+        return count_matches(frame, what, union)
+    except PlaywrightError:
+        return None
+
+
+# Below this, the element the recorded fingerprint ranks first resembles the recorded one no
+# more than any element of the page does (a good relocation scores above heal_threshold).
+WEAK_MATCH = 0.5
+
+
+def _title_it_carried(
+    ctx: HealContext, locator: Locator, found: Resolved, best: float | None
+) -> str | None:
+    """A button or link that became the title it carried: a collapsible section's header
+    ("Parameters (3)", a button that opened the table under it) is now a plain heading over
+    a table that is always open. Clicking the heading is what a person reading the step
+    does, and the step's expectation still decides whether the step's purpose holds. Taken
+    only when all of these hold, else ``None``:
+
+    - the recorded element was a press control (button, link, menu item, tab) and the step
+      clicks;
+    - the heading's name is exactly the recorded name, and the step's words begin it
+      ("Parameters" of "Parameters (3)");
+    - the locator is one of the recorded alternates: it singled out the control on the page
+      it was recorded on, so no other element carried that text there (a heading that stood
+      beside the button then is another element, and its text alternate was not kept);
+    - nothing on the page resembles the recorded element (the fingerprint's favourite
+      scores below :data:`WEAK_MATCH`): a control that was only reworded is found elsewhere;
+    - no control on the page carries the name or the step's words exactly.
+    """
+    fp, new, target = ctx.state.fingerprint, found.fingerprint, ctx.state.step.target
+    assert fp is not None and new is not None and target is not None
+    if _KIND_OF_ROLE.get(fp.role or "") != "press" or action_of(ctx) != "click":
+        return None
+    if locator not in ctx.state.alternates or best is None or best >= WEAK_MATCH:
+        return None
+    name, words = _norm(new.accessible_name), _norm(target.element)
+    if not name or name != _norm(fp.accessible_name):
+        return None
+    if not words or (name != words and not name.startswith(words + " ")):
+        return None
+    frame = frame_of(ctx.page, locator.frame_path)
+    names = (new.accessible_name or "", target.element)
+    if frame is None or _controls_named(frame, "press", names, "counting controls so named") != 0:
+        return None
+    return (
+        f'the recorded {fp.role} "{fp.accessible_name}" is now a heading of exactly that name, '
+        f"no control carries it, and nothing on the page resembles the recorded element "
+        f"(best {best:.2f})"
+    )
+
+
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def rival(recorded: Fingerprint | None, candidate: Fingerprint | None) -> str | None:
+    """Why ``candidate`` must not replace the recorded element: it is one of the elements
+    the step's words also matched at discovery, a different element on the page back then
+    (``Fingerprint.rivals``), or it has the recorded name but sits in another landmark (the
+    gate's identity check, ``identityChange`` in runtime/js/actionability.js: a header's
+    "Settings" is not the footer's). ``None`` when it is not."""
+    if recorded is None or candidate is None:
+        return None
+    name = " ".join(candidate.accessible_name.split()).lower()
+    if name and name in recorded.rivals:
+        return (
+            f'"{candidate.accessible_name}" was already on the page as another element when the '
+            "step was verified: a look-alike of the recorded element, not the element"
+        )
+    was, now = landmark(recorded.ancestor_path), landmark(candidate.ancestor_path)
+    same_name = name and name == " ".join(recorded.accessible_name.split()).lower()
+    if same_name and was and now and was != now:
+        return (
+            f'"{candidate.accessible_name}" sits in <{now}>, the recorded element in '
+            f"<{was}>: the same name in another part of the page is another element"
+        )
+    return None
+
+
+_LANDMARKS = frozenset({"header", "footer", "nav", "main", "aside"})
+
+
+def landmark(ancestors: Sequence[str]) -> str | None:
+    """The nearest landmark tag (ARIA's landmark regions by their HTML elements) among a
+    fingerprint's ancestors (``tag#id``/``tag.class``, nearest first)."""
+    for step in ancestors[:6]:
+        tag = re.split(r"[#.\[:]", step, maxsplit=1)[0].lower()
+        if tag in _LANDMARKS:
+            return tag
+    return None
+
+
+def names_intent(element: str, fp: Fingerprint | None) -> bool:
+    """Does the element's own name (accessible name, text, label, placeholder, test id)
+    contain the step's words, in order? "Checkout" names "Proceed to checkout"; "I accept
+    the terms" does not name "Send me the newsletter"."""
+    if fp is None:
+        return False
+    wanted = [w.lower() for w in _WORDS.findall(element)]
+    if not wanted:
+        return False
+    for value in (fp.accessible_name, fp.text, fp.label, fp.placeholder, *fp.test_ids.values()):
+        words = [w.lower() for w in _WORDS.findall(value or "")]
+        if "".join(words) == "".join(wanted):
+            return True
+        for i in range(len(words) - len(wanted) + 1):
+            if words[i : i + len(wanted)] == wanted:
+                return True
+    return False
