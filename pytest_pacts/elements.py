@@ -109,14 +109,21 @@ def _first_check(
     """The recorded locator checked with its identity in one round trip, with no listener
     on the page, and how long the round trip took; ``None`` when it could not be checked.
     "Stable" is not measured (as for a heal candidate): Playwright checks it right before
-    it acts. A check that fails watches two animation frames in the page to tell whether
-    the page is settled (``observed_settled``), as the gate's own first check does."""
+    it acts. Whether the page is settled (``observed_settled``) is read from the page's
+    change watch (``js/watch.js``, in the page from the document's first moment since
+    :func:`discover_element`): a locator that matches nothing, or another element, on a page
+    the watch saw drawn twice with no DOM change since answers at once, without watching two
+    more animation frames (17-33 ms at 60 Hz, the floor of every drifted relocation before).
+    Any quiet spell counts (``since=0``): this call acts on nothing, so no answer of the
+    page to an action of its own can be pending. Where the watch cannot tell (no watch, a
+    change within the last two frames, a hidden or disabled element), the check watches
+    two frames, as the gate's own first check does."""
     try:
         sent = now_ms()
         snapshot = check_actionable(
             to_playwright(page, locator), action, in_shadow=locator.in_shadow,
             identity=identity, still=False, rule=IN_PAGE_RULE,
-            frame=elements_frame(page, locator),
+            frame=elements_frame(page, locator), since=0.0,
         )  # fmt: skip
     except (PlaywrightError, UnrenderableLocator):
         return None

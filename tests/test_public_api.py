@@ -188,6 +188,36 @@ def test_relocate_element_on_an_unchanged_page_is_one_page_call(
     assert len(calls) > 1 and subscribed == []
 
 
+def test_relocate_element_reads_settled_from_the_change_watch(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: on a drifted page that the change watch (js/watch.js, in every document
+    since discover_element) saw drawn twice with no DOM change, the first check's failure
+    is taken as settled at once instead of watching two more animation frames (17-33 ms at
+    60 Hz, the floor of every drifted relocation): the check counts any quiet spell
+    (``since=0``), since this call acts on nothing. The answer is the same."""
+    import pytest_pacts.elements as elements
+
+    page_url = "data:text/html," + quote(LOGIN)
+    tab.goto(page_url)
+    recorded = pytest_pacts.discover_element(tab, "Log in@LoginForm")
+    tab.goto(page_url)
+    tab.evaluate("() => document.querySelector('#login').textContent = 'Sign in'")
+    tab.wait_for_timeout(100)  # a few frames drawn since the change
+    seen: list[object] = []
+    real = elements.check_actionable
+
+    def spied(*args: object, **kwargs: object) -> object:
+        seen.append(kwargs.get("since"))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(elements, "check_actionable", spied)
+    moved = pytest_pacts.relocate_element(tab, recorded)
+    assert moved.found and moved.moved and moved.locator is not None, moved.reason
+    assert _mark(tab, moved.locator) == "real"
+    assert seen[:1] == [0.0]
+
+
 def test_relocate_element_needs_a_recorded_element(tab: Page) -> None:
     tab.set_content(LOGIN)
     missing = pytest_pacts.discover_element(tab, "Checkout")

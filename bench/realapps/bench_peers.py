@@ -7,7 +7,8 @@ Run: ``.venv/bin/python bench/realapps/bench_peers.py [--cases DIR] [--tools a,b
 Two pytest-pacts tools: ``pytest-pacts`` relocates as a run does (the gate on the cached
 locator, then healing rounds), ``pacts-api`` as a hand-written test calls the library
 (``relocate_element``; it also reports the messages it sends to Playwright's driver per
-relocation, "calls": round trips, a count the load does not change). ``--baseline DIR``
+relocation, "calls": round trips, a count the load does not change, and "first ms", the
+first one's round trip: the recorded locator's check). ``--baseline DIR``
 adds ``pacts-api@baseline``: the same call imported from
 another checkout (``git archive main pytest_pacts | tar -x -C DIR``), in the same run.
 ``--repeat N`` runs the tools N times in alternating order, each pair's time the median.
@@ -45,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,35 +146,44 @@ def load_pairs(cases_dir: Path, apps: set[str] | None) -> list[dict[str, Any]]:
 
 
 def mark_no_drift(pairs: list[dict[str, Any]]) -> None:
-    """``no_drift``: the old truth selector finds exactly the truth element on the new page."""
+    """``no_drift``: the old truth selector finds exactly the truth element on the new page.
+    Also ``floor_ms``: how long Playwright takes to answer its first selector query in the
+    new page, in a fresh context as every tool gets (it builds its selector code in each new
+    document then): what any call that resolves a locator through Playwright pays first."""
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
-        page = browser.new_page(viewport=VIEWPORT)  # type: ignore[arg-type]
         for pair in pairs:
-            old_sel, new_sel = pair["old"]["truth"], pair["new"]["truth"]
-            pair["no_drift"] = False
-            pair["unusable"] = ""
-            load(page, pair["old"])
-            if old_sel is None or page.locator(old_sel).count() != 1:
-                pair["unusable"] = (
-                    "the old truth selector does not find one element on its snapshot"
-                )
-                continue
-            load(page, pair["new"])
-            if new_sel is None:
-                continue
-            old, truth = page.locator(old_sel), page.locator(new_sel)
-            if truth.count() != 1:
-                pair["unusable"] = (
-                    "the new truth selector does not find one element on its snapshot"
-                )
-                continue
-            if old.count() == 1 and truth.count() == 1:
-                truth.evaluate(f"el => el.setAttribute('{MARK}', '')")
-                pair["no_drift"] = bool(old.evaluate(f"el => el.hasAttribute('{MARK}')"))
-                page.evaluate(f"() => document.querySelectorAll('[{MARK}]')"
-                              f".forEach(e => e.removeAttribute('{MARK}'))")  # fmt: skip
+            context = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
+            try:
+                _mark(context.new_page(), pair)
+            finally:
+                context.close()
         browser.close()
+
+
+def _mark(page: Any, pair: dict[str, Any]) -> None:
+    old_sel, new_sel = pair["old"]["truth"], pair["new"]["truth"]
+    pair["no_drift"] = False
+    pair["unusable"] = ""
+    load(page, pair["old"])
+    if old_sel is None or page.locator(old_sel).count() != 1:
+        pair["unusable"] = "the old truth selector does not find one element on its snapshot"
+        return
+    load(page, pair["new"])
+    started = time.perf_counter()
+    page.locator("html").count()
+    pair["floor_ms"] = (time.perf_counter() - started) * 1000
+    if new_sel is None:
+        return
+    old, truth = page.locator(old_sel), page.locator(new_sel)
+    if truth.count() != 1:
+        pair["unusable"] = "the new truth selector does not find one element on its snapshot"
+        return
+    if old.count() == 1 and truth.count() == 1:
+        truth.evaluate(f"el => el.setAttribute('{MARK}', '')")
+        pair["no_drift"] = bool(old.evaluate(f"el => el.hasAttribute('{MARK}')"))
+        page.evaluate(f"() => document.querySelectorAll('[{MARK}]')"
+                      f".forEach(e => e.removeAttribute('{MARK}'))")  # fmt: skip
 
 
 def run_tool(tool: Tool, pairs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -247,10 +258,10 @@ def p90(values: list[float]) -> float:
 
 
 def table(rows: list[tuple[str, list[dict[str, Any]]]], title: str) -> list[str]:
-    head = "{:<20}{:>7}{:>9}{:>7}{:>11}{:>9}{:>8}{:>12}{:>9}{:>8}"
+    head = "{:<20}{:>7}{:>9}{:>7}{:>11}{:>9}{:>8}{:>12}{:>9}{:>8}{:>10}"
     out = [f"\n{title}", head.format("tool", "pairs", "correct", "wrong", "abstained",
                                      "record✗", "error", "median ms", "p90 ms",
-                                     "calls")]  # fmt: skip
+                                     "calls", "first ms")]  # fmt: skip
     for name, answers in rows:
         c = Counter(a["verdict"] for a in answers)
         times = [a["ms"] for a in answers if a.get("ms") is not None]
@@ -259,10 +270,26 @@ def table(rows: list[tuple[str, list[dict[str, Any]]]], title: str) -> list[str]
         # messages to Playwright's driver per relocation (median), for a driver that counts them
         counted = [a["calls"] for a in answers if a.get("calls") is not None]
         calls = f"{statistics.median(counted):.0f}" if counted else "-"
+        # the first message's round trip (the recorded locator's check), for a driver that
+        # times it
+        firsts = [a["first_ms"] for a in answers if a.get("first_ms") is not None]
+        first = f"{statistics.median(firsts):.1f}" if firsts else "-"
         out.append(head.format(name, len(answers), c["correct"], c["wrong"], c["abstained"],
                                c["record_failed"], c["error"], median, tail,
-                               calls))  # fmt: skip
+                               calls, first))  # fmt: skip
     return out
+
+
+def floor_line(chosen: list[dict[str, Any]]) -> str:
+    """Playwright's first selector query in each new page (``mark_no_drift``)."""
+    floors = [r["floor_ms"] for r in chosen if r.get("floor_ms") is not None]
+    if not floors:
+        return ""
+    median = statistics.median(floors)
+    return (
+        "Playwright's first selector query in each new page (its selector code built "
+        f"there): median {median:.1f} ms, p90 {p90(floors):.1f} ms"
+    )
 
 
 def main() -> None:
@@ -325,7 +352,8 @@ def main() -> None:
             answers[name].pop("id", None)
         records.append({"id": pair["id"], "no_drift": pair["no_drift"],
                         "element": pair["new"]["element"], "region": pair["new"]["region"],
-                        "action": pair["new"]["action"], "old_truth": pair["old"]["truth"],
+                        "action": pair["new"]["action"], "floor_ms": pair.get("floor_ms"),
+                        "old_truth": pair["old"]["truth"],
                         "new_truth": pair["new"]["truth"], "old_snapshot": pair["old"]["snapshot"],
                         "new_snapshot": pair["new"]["snapshot"], "answers": answers})  # fmt: skip
     apps = sorted({r["id"].split("/")[0] for r in records})
@@ -340,6 +368,7 @@ def main() -> None:
         chosen = [r for r in records if keep(r)]
         if chosen:
             lines += table([(n, [r["answers"][n] for r in chosen]) for n in per_tool], title)
+            lines += [line for line in (floor_line(chosen),) if line]
     print("\n".join(lines))
     path = args.json or cases_dir / "peers.json"
     path.write_text(

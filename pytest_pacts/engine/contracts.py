@@ -121,6 +121,9 @@ class HealContext:
     # leaves it for the rungs after it (re-discovery); the ladder empties it at the round's
     # start and after any rung that may change the page
     rediscovered: DiscoveryResult | None = None
+    # how long the step's timeout has left for waiting on the element's state (the run keeps
+    # one timeout per step across its attempts and repairs); ``None``: a whole step timeout
+    wait_left_ms: float | None = None
 
 
 @dataclass(frozen=True)

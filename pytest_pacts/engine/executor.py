@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
@@ -99,6 +100,7 @@ class StepRunner(ExtractSteps, PageReadiness):
         # a healer follows a failed step: a recorded locator's hidden or disabled element on
         # a settled page goes to it before the step timeout (``run_gate``'s ``patience_ms``)
         self.heals = heals
+        self._wait_ms: float | None = None  # the current attempt's ``run(wait_ms=)``
         self.observer = observer
         self.tracer = tracer  # the step traces (its gate reads the element's text too)
         self.finder = finder
@@ -177,7 +179,13 @@ class StepRunner(ExtractSteps, PageReadiness):
             )
         return None
 
-    def run(self, step: Step, attempt: Attempt) -> Failure | None:
+    def run(self, step: Step, attempt: Attempt, *, wait_ms: float | None = None) -> Failure | None:
+        """One attempt of ``step``. ``wait_ms``: how long its gate may still wait for the
+        element's state (``None``: the step timeout). A step retried after a heal gets what
+        its earlier attempts left of the step timeout: a healed element that stays hidden or
+        disabled fails the step within one step timeout, as one Playwright action would,
+        not after a fresh timeout per attempt."""
+        self._wait_ms = wait_ms
         mark = self.monitor.mark()
         if self.responses is not None and step.index not in self._marks:
             self._marks[step.index] = self.responses.mark()
@@ -367,12 +375,15 @@ class StepRunner(ExtractSteps, PageReadiness):
                 return located, None
             assert located.state.locator is not None
             identity = _identity(step, located)
+            timeout_ms = opts.step_timeout_ms
+            if self._wait_ms is not None:
+                timeout_ms = max(0.0, min(timeout_ms, self._wait_ms))
             gate = run_gate(
                 self.page,
                 located.state.locator,
                 step.action,
                 step_index=step.index,
-                timeout_ms=opts.step_timeout_ms,
+                timeout_ms=timeout_ms,
                 settle_ms=settle_ms,
                 monitor=self.monitor,
                 identity=identity,
@@ -385,6 +396,15 @@ class StepRunner(ExtractSteps, PageReadiness):
                     else None
                 ),
             )
+            if gate.failure is not None and timeout_ms < opts.step_timeout_ms:
+                shared = (
+                    f"the step's attempts share one {opts.step_timeout_ms:.0f} ms timeout: "
+                    f"this retry had the {timeout_ms:.0f} ms the earlier ones left"
+                )
+                failure = gate.failure.model_copy(
+                    update={"evidence": (*gate.failure.evidence, shared)}
+                )
+                gate = replace(gate, failure=failure)
             stale = (
                 gate.failure is not None
                 and gate.failure.type is FailureType.NOT_UNIQUE

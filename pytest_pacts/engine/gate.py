@@ -38,7 +38,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import UnrenderableLocator, check_actionable, to_playwright
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.env import EnvMonitor, classify_error
-from pytest_pacts.engine.waiting import now_ms, settled_after_check
+from pytest_pacts.engine.waiting import READY_CAP_MS, now_ms, settled_after_check
 from pytest_pacts.models.locator import GateCode, GatePoint, GateSnapshot, Locator
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.models.requirement import Action
@@ -159,6 +159,31 @@ def observed_settled(snapshot: GateSnapshot, round_trip_ms: float) -> bool | Non
     return snapshot.settled
 
 
+def stalled(snapshot: GateSnapshot, monitor: EnvMonitor) -> bool:
+    """A page taken as settled though it has not finished loading: its DOM has not changed
+    for :data:`~pytest_pacts.engine.waiting.READY_CAP_MS` (2.5 s) and it waits only on
+    requests older than that, with no navigation in flight. Readiness gives a page no more
+    (a page that polls never settles); a page whose parser waits on a third-party script
+    that does not answer (a CDN's host whose lookup fails slowly without internet) stays
+    "loading" for as long, with all of its content there. Without this rule the gate
+    re-checked a locator that matches nothing on such a page for the step's whole timeout
+    before healing (issue 40: the first heal of a run on a real shop took 10 s)."""
+    return (
+        snapshot.quiet_ms is not None
+        and snapshot.quiet_ms >= READY_CAP_MS
+        and not monitor.navigating
+        and not monitor.busy(READY_CAP_MS)
+    )
+
+
+def _stalled_note(snapshot: GateSnapshot) -> str:
+    return (
+        f"the page's DOM has not changed for {snapshot.quiet_ms or 0:.0f} ms and it waits only "
+        f"on requests older than {READY_CAP_MS:.0f} ms: taken as settled, though it has not "
+        "finished loading"
+    )
+
+
 def _check(
     page: Page,
     locator: Locator,
@@ -213,8 +238,9 @@ def run_gate(
     known quiet (the executor's readiness; ``GateOutcome.settled``). ``patience_ms``: a
     hidden, disabled or detached element on a page seen settled fails after that long
     rather than at the step timeout (a recorded locator that healing may replace; module
-    doc). ``first``: a check the caller has just made with the same arguments (and no
-    ``since``), with its round trip in ms: used as this loop's first check, not sent again."""
+    doc). ``first``: a check the caller has just made with the same arguments (its
+    ``since`` at most the time the caller last acted on the page, as the loop's own), with
+    its round trip in ms: used as this loop's first check, not sent again."""
     start = now_ms()
     deadline = start + timeout_ms
     settle_after = start + min(settle_ms, timeout_ms)
@@ -249,7 +275,8 @@ def run_gate(
         if last.changed is not None and last.count == 1:
             now = now_ms()
             quiet = settled_after_check(page, monitor, observed)
-            if now < deadline and (now < settle_after or not quiet):
+            stuck = not quiet and stalled(last, monitor)
+            if now < deadline and (now < settle_after or not (quiet or stuck)):
                 continue  # a re-render in progress may still put the right element back
             failure = Failure(
                 type=FailureType.NOT_UNIQUE,
@@ -258,14 +285,18 @@ def run_gate(
                 step_index=step_index,
                 cause="identity_changed",
                 gate=last,
-                evidence=(f"identity: {last.changed}", f"re-checked for {now - start:.0f} ms"),
+                evidence=(
+                    f"identity: {last.changed}",
+                    f"re-checked for {now - start:.0f} ms",
+                    *((_stalled_note(last),) if stuck and now < deadline else ()),
+                ),
             )
             return GateOutcome(last, failure, checks)
         point = blocking_point(last, action)
         if point is None:
             return GateOutcome(last, None, checks, observed)
         now = now_ms()
-        patient = False
+        patient = stuck = False
         if now < deadline:
             if point.code in TRANSIENT:
                 patient = (
@@ -276,9 +307,17 @@ def run_gate(
                 )
                 if not patient:
                     continue
-            elif now < settle_after or not settled_after_check(page, monitor, observed):
+            elif now < settle_after:
                 continue
+            elif not settled_after_check(page, monitor, observed):
+                stuck = stalled(last, monitor)
+                if not stuck:
+                    continue
         failure = gate_failure(last, point, locator, step_index, now - start)
+        if stuck:
+            failure = failure.model_copy(
+                update={"evidence": (*failure.evidence, _stalled_note(last))}
+            )
         if patient:
             failure = failure.model_copy(
                 update={

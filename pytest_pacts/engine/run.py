@@ -42,6 +42,7 @@ from pytest_pacts.models.outcome import (
     Failure,
     FailureType,
     HealAttempt,
+    HealRung,
     RunRecord,
     StepRecord,
     StepStatus,
@@ -56,6 +57,10 @@ from pytest_pacts.planner.templating import (
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
 
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 @dataclass
 class StepProgress:
     heal_rounds: int = 0
@@ -63,6 +68,9 @@ class StepProgress:
     failure: Failure | None = None
     attempt: Attempt = field(default_factory=Attempt)
     started: float = field(default_factory=time.monotonic)
+    # how long the step's attempts and its repairs spent, heal rounds' reading not counted:
+    # together they get one step timeout to wait for the element's state
+    waited_ms: float = 0.0
     healed: bool = False
     # no further heal round: the last one abstained on a page that did not change while it
     # ran, so another would read the same page and give the same answer
@@ -207,7 +215,11 @@ class Run:
         step = self.plan.steps[self.index]
         prog = self.progress.setdefault(self.index, StepProgress())
         prog.attempt = Attempt()
-        prog.failure = self.runner.run(step, prog.attempt)
+        # a retry after a heal waits only for what the step's timeout has left (``StepRunner.run``)
+        left = self._wait_left(prog) if prog.heal_rounds else None
+        started = time.monotonic()
+        prog.failure = self.runner.run(step, prog.attempt, wait_ms=left)
+        prog.waited_ms += (time.monotonic() - started) * 1000
         if prog.pending is not None:
             self._report_heal(prog)
         if prog.failure is None:
@@ -253,6 +265,7 @@ class Run:
             value=value,
             screenshot_before=before,
             busy=lambda: self.monitor.busy(READY_CAP_MS),
+            wait_left_ms=self._wait_left(prog),
         )
         old = state.locator
         started = time.monotonic()
@@ -265,6 +278,12 @@ class Run:
                 update={"evidence": (*prog.failure.evidence, note)}
             )
             return self._signal(Outcome.ABSTAINED, prog)
+        # a repair's wait for the element's state is the step's waiting too
+        prog.waited_ms += sum(
+            _number(r.evidence.get("waited_ms"))
+            for r in ctx.round_results
+            if r.rung is HealRung.REPAIR
+        )
         applied = result is not None and result.accepted and (result.locator or result.repaired)
         # The rungs only read the page: on a page that did not change meanwhile, another
         # round would read the same page and abstain the same way. Asked before a picture
@@ -301,6 +320,10 @@ class Run:
             prog.pending = (ctx, len(prog.heals), result)
         prog.heals.append(attempt.model_copy(update=update))
         return self._signal(Outcome.HEALED if applied else Outcome.ABSTAINED, prog)
+
+    def _wait_left(self, prog: StepProgress) -> float:
+        """What the step's timeout has left for waiting on its element's state."""
+        return max(0.0, self.options.step_timeout_ms - prog.waited_ms)
 
     def _report_heal(self, prog: StepProgress) -> None:
         """Tell the ladder how the retry with its heal went (``Healer.confirm``/``reject``):

@@ -36,7 +36,7 @@ _TEMPLATE_RE = re.compile(r"\{\{.*?\}\}", re.S)
 def writes_a_secret(data: JsonLike, secret_vars: frozenset[str]) -> bool:
     """Does the file give a secret var, or a block parameter whose name marks it secret (by
     its name, or listed in ``secret_vars``), a value of its own, not only templates? Such a
-    file is never kept in the document cache."""
+    file is kept in the document cache only sealed (``readers/cache.py``)."""
     if not isinstance(data, dict):
         return False
 
@@ -77,7 +77,7 @@ def writes_a_secret(data: JsonLike, secret_vars: frozenset[str]) -> bool:
 def _writes_a_secret_default(data: JsonLike, secret_vars: frozenset[str]) -> bool:
     """Does any text of the file write a default that stands in for a secret
     (``{{env.PASSWORD:secret_sauce}}``)? Such a value is typed as a secret, so the file is
-    never kept either. The walk is bounded by the reader's limits on the document."""
+    kept only sealed too. The walk is bounded by the reader's limits on the document."""
     stack: list[JsonLike] = [data]
     while stack:
         item = stack.pop()

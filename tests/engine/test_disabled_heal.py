@@ -1,6 +1,8 @@
 """A heal candidate that is disabled now: healing decides which element the step means, and
 the step's gate waits for it to be enabled (as it waits for "stable"). When it stays
-disabled, the step fails as disabled, not as an element the page no longer has."""
+disabled, the step fails as disabled, not as an element the page no longer has, within the
+step's one timeout (Playwright's actionability: an action waits for "enabled" up to its
+timeout, once)."""
 
 from __future__ import annotations
 
@@ -97,3 +99,15 @@ def test_a_button_that_stays_disabled_fails_as_disabled(tab: Page, site: Site) -
     # the element was found again; it was never acted on
     healed = next(h for h in failed.heals if h.accepted)
     assert "disabled now: the step waits for it" in healed.reason
+    # One step timeout for the whole step (issue 40), as one Playwright action waits for
+    # "enabled" once: the retry with the healed locator waits only what the first attempt
+    # left of it, and the repair rung of the later rounds does not wait a timeout again
+    # (it waited 2 s per round before: the step took 4.5 step timeouts)
+    assert any("share one 2000 ms timeout" in line for line in failed.failure.evidence), (
+        failed.failure.evidence
+    )
+    later = [h for h in failed.heals if not h.accepted]
+    assert later, render_failure(record)
+    assert all("not waited for enablement again" in h.reason for h in later), [
+        h.reason for h in later
+    ]

@@ -200,6 +200,9 @@ def serve(record: Record, relocate: Relocate, prepare: Prepare | None = None) ->
                 calls = getattr(relocate, "calls", None)
                 if calls is not None:
                     out["calls"] = calls
+                first = getattr(relocate, "first_ms", None)
+                if first is not None:
+                    out["first_ms"] = first
                 judge(page, answer, job["new"]["truth"], out)
             except Exception as exc:
                 out["detail"] += f" | driver error {type(exc).__name__}: {_line(exc)}"

@@ -7,12 +7,14 @@ checked with its identity in one page call; when that fails, the gate and the he
 ladder's relocating rungs under the evidence rule); the answer is the locator it returns,
 an abstention none. Each answer also reports how many messages the relocation sent to
 Playwright's driver (page calls, selector counts, event subscriptions, init scripts: each one
-a round trip), a count that does not depend on how loaded the machine is.
+a round trip), a count that does not depend on how loaded the machine is, and how long the
+first of them took (``first_ms``: the recorded locator's check).
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +28,22 @@ from pytest_pacts.elements import discover_element, relocate_element
 from pytest_pacts.models.locator import DiscoveryResult
 
 _calls = [0]
+_first: list[float | None] = [None, None]  # when the first message was sent, answered
 _real_send = Connection.send_message_to_server
+
+
+def _answered(_: Any) -> None:
+    if _first[1] is None:
+        _first[1] = time.perf_counter()
 
 
 def _counted(self: Any, *args: Any, **kwargs: Any) -> Any:
     _calls[0] += 1
-    return _real_send(self, *args, **kwargs)
+    sent = _real_send(self, *args, **kwargs)
+    if _first[0] is None:
+        _first[0] = time.perf_counter()
+        sent.add_done_callback(_answered)
+    return sent
 
 
 Connection.send_message_to_server = _counted  # type: ignore[method-assign]
@@ -54,10 +66,17 @@ def record(page: Any, case: dict[str, Any]) -> DiscoveryResult:
 
 def relocate(page: Any, case: dict[str, Any], recorded: DiscoveryResult) -> tuple[Any, str]:
     _calls[0] = 0
+    _first[:] = [None, None]
     try:
         found = relocate_element(page, recorded)
     finally:
         relocate.calls = _calls[0]  # type: ignore[attr-defined]
+        sent, answered = _first
+        # the first message's round trip: the recorded locator's check, with Playwright's
+        # selector code built in this new document (and two frames watched when it fails)
+        relocate.first_ms = (  # type: ignore[attr-defined]
+            (answered - sent) * 1000 if sent is not None and answered is not None else None
+        )
     if found.locator is None:
         return None, f"abstained: {found.reason[-240:]}"
     how = found.rung.value if found.rung is not None else "the recorded locator"

@@ -152,6 +152,13 @@ class RepairRung:
         return "waited for a stable box" if steady else "waited; the box kept moving"
 
     def _enable(self, ctx: HealContext, locator: Locator) -> str:
+        """Wait for the element to be enabled, for what the step's timeout has left
+        (``HealContext.wait_left_ms``): the step's gate has usually waited for it already,
+        and a second whole timeout would only delay the same failure."""
+        step_ms = ctx.options.step_timeout_ms
+        left = step_ms if ctx.wait_left_ms is None else min(step_ms, ctx.wait_left_ms)
+        if left <= 0:
+            return f"not waited for enablement again: the step already waited its {step_ms:.0f} ms"
         found = to_playwright(ctx.page, locator)
         handle = bounded.call(
             ctx.page,
@@ -160,9 +167,9 @@ class RepairRung:
             timeout_ms=self._timeout(ctx),
         )
         try:
-            handle.wait_for_element_state("enabled", timeout=ctx.options.step_timeout_ms)
+            handle.wait_for_element_state("enabled", timeout=left)
         except PlaywrightError:
-            return "waited for enablement; it stayed disabled"
+            return f"waited {left:.0f} ms for enablement; it stayed disabled"
         finally:
             handle.dispose()
         return "waited for enablement"

@@ -10,9 +10,12 @@ the plugin's collection; a warm collection of an unchanged ``.xlsx`` reads its
   package version: a changed file, limit, reader or release is a different entry.
 - Only what a reader returns is kept: the file's values as written and where each was
   written. Templates (``{{ env.X }}``, ``{{ secret.X }}``) are still text here; they are
-  resolved later, by the loader, so no environment value ever reaches the cache; a file
-  that writes a secret var's value itself (``vars: {api_token: "..."}``) is never kept,
-  as no secret may appear in anything the run writes. A read that
+  resolved later, by the loader, so no environment value ever reaches the cache. A file
+  that writes a secret var's value itself (``vars: {api_token: "..."}``, a secret
+  default) is kept only *sealed* (:func:`seal`): its entry is encrypted with a key drawn
+  from the file's own bytes, which neither the entry nor its name gives, so the entry shows
+  no secret to anyone without the file (who has the secret anyway), and the run writes no
+  secret anywhere. A read that
   fails (:class:`~pytest_pacts.planner.readers.base.ReadFailure`) is never kept: it is
   reported afresh each time.
 - The file's display path is not kept (it is given back on reading), so locations read from
@@ -54,6 +57,7 @@ MAX_ENTRIES = 256
 MAX_AGE_DAYS = 30
 
 _SUFFIX = ".json"
+_SEALED = ".sealed"  # an entry of a document that holds a secret (``seal``)
 _TMP_PREFIX = ".tmp-"
 _DAY = 24 * 3600.0
 
@@ -95,25 +99,53 @@ def read_cached(
             return doc
         with contextlib.suppress(OSError):
             entry.unlink()  # written before what it holds was known to be secret
-    doc = reader(path, display, limits)
-    if keep is not None and not keep(doc):
+    secret = seal_key(content, path.suffix, limits)
+    sealed = cache_dir / f"{key}{_SEALED}"
+    doc = _load(sealed, display, secret)
+    if doc is not None:
         return doc
+    doc = reader(path, display, limits)
+    refused = keep is not None and not keep(doc)
     # The file may have changed while it was read: keep the document only under the
     # content it was read from.
     with contextlib.suppress(OSError):
         if entry_key(path.read_bytes(), path.suffix, limits) == key:
-            _store(entry, doc, display)
+            if refused:
+                _store(sealed, doc, display, secret)
+            else:
+                _store(entry, doc, display)
     return doc
 
 
-def _load(entry: Path, display: str) -> Document | None:
-    """The document of ``entry``, or ``None`` when there is none usable."""
+def seal_key(content: bytes, suffix: str, limits: ReadLimits) -> bytes:
+    """The key of a sealed entry for a file's ``content``: a hash of the file's bytes in
+    another domain than :func:`entry_key` (the entry's name), so the entry and its name do
+    not give it."""
+    header = json.dumps(["sealed", FORMAT_VERSION, suffix.lower(), dataclasses.astuple(limits)])
+    digest = hashlib.sha256(b"pytest-pacts document seal\0" + header.encode() + b"\0")
+    digest.update(content)
+    return digest.digest()
+
+
+def seal(data: bytes, key: bytes) -> bytes:
+    """``data`` encrypted (and decrypted) with ``key``: XOR with SHAKE-256's output for the
+    key, a stream cipher whose key is used for one entry only (it is drawn from the file's
+    bytes, and a changed file is another entry)."""
+    stream = hashlib.shake_256(key).digest(len(data))
+    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
+
+
+def _load(entry: Path, display: str, secret: bytes | None = None) -> Document | None:
+    """The document of ``entry`` (sealed with ``secret`` when given), or ``None`` when
+    there is none usable."""
     try:
         with entry.open("rb") as stream:
             used = os.fstat(stream.fileno()).st_mtime
             content = stream.read(MAX_ENTRY_BYTES + 1)
         if len(content) > MAX_ENTRY_BYTES:
             return None
+        if secret is not None:
+            content = seal(content, secret)
         doc = _decode(json.loads(content), display)
     except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):
         return None
@@ -230,10 +262,12 @@ def _plain_json(value: object) -> bool:
     return True
 
 
-def _store(entry: Path, doc: Document, display: str) -> None:
+def _store(entry: Path, doc: Document, display: str, secret: bytes | None = None) -> None:
     content = _encode(doc, display)
     if content is None or len(content) > MAX_ENTRY_BYTES:
         return
+    if secret is not None:
+        content = seal(content, secret)
     import tempfile  # only when writing (a warm collection writes nothing)
 
     directory = entry.parent
@@ -263,7 +297,7 @@ def prune(directory: Path, now: float | None = None) -> None:
     except OSError:
         return
     for path in names:
-        if not path.name.endswith(_SUFFIX):
+        if not path.name.endswith((_SUFFIX, _SEALED)):
             continue
         try:
             used = path.stat().st_mtime
