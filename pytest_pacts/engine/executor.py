@@ -397,14 +397,7 @@ class StepRunner(ExtractSteps, PageReadiness):
                 ),
             )
             if gate.failure is not None and timeout_ms < opts.step_timeout_ms:
-                shared = (
-                    f"the step's attempts share one {opts.step_timeout_ms:.0f} ms timeout: "
-                    f"this retry had the {timeout_ms:.0f} ms the earlier ones left"
-                )
-                failure = gate.failure.model_copy(
-                    update={"evidence": (*gate.failure.evidence, shared)}
-                )
-                gate = replace(gate, failure=failure)
+                gate = _said_shared(gate, opts.step_timeout_ms, timeout_ms)
             stale = (
                 gate.failure is not None
                 and gate.failure.type is FailureType.NOT_UNIQUE
@@ -488,3 +481,14 @@ def _quotes_page(step: Step) -> bool:
         and step.action not in (Action.GOTO, Action.WAIT)
         and step.capture is None
     )
+
+
+def _said_shared(gate: GateOutcome, step_timeout_ms: float, left_ms: float) -> GateOutcome:
+    """A gate failure on a retry says it had only what the step's earlier attempts left."""
+    assert gate.failure is not None
+    shared = (
+        f"the step's attempts share one {step_timeout_ms:.0f} ms timeout: "
+        f"this retry had the {left_ms:.0f} ms the earlier ones left"
+    )
+    failure = gate.failure.model_copy(update={"evidence": (*gate.failure.evidence, shared)})
+    return replace(gate, failure=failure)
