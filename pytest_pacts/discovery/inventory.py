@@ -186,18 +186,22 @@ def name_of(
     evidence: EvidenceRule | None = None,
     timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
 ) -> PageElement | None:
-    """The text that names ``element`` (a control of the top document, or an element inside
-    one: the icon of a button) for ``action``, found as :func:`list_elements` finds each
-    element's, under ``evidence`` (the run's rule): its name alone, then with a region,
-    nearest first, then with an ordinal. ``text`` is ``None`` when none resolves back to
-    exactly this element, and ``why`` says what discovery answered; ``None`` when it is
-    not a control discovery lists (hidden, or no control at all)."""
+    """The text that names ``element`` (a control of the top document or of a same-origin
+    iframe, or an element inside one: the icon of a button) for ``action``, found as
+    :func:`list_elements` finds each element's, under ``evidence`` (the run's rule): its
+    name alone, then with a region, nearest first, then with an ordinal. ``text`` is
+    ``None`` when none resolves back to exactly this element, and ``why`` says what
+    discovery answered; ``None`` when it is not a control discovery lists (hidden, or no
+    control at all). An element of an iframe is listed in its own document, as
+    :func:`list_elements` lists it; discovery searches the frames itself."""
     list_id = f"l{next(_list_ids)}"
     with bounded.budget(timeout_ms):
+        frame = bounded.call(page, "finding the element's frame", element.owner_frame)
+        frame = frame or page.main_frame
         raw = cast(
             list[JSON],
             call_in_frame(
-                page.main_frame,
+                frame,
                 "listing the page's elements",
                 "inventory",
                 {"list_id": list_id, "limit": 1000},
@@ -205,7 +209,7 @@ def name_of(
         )
         at = cast(
             int,
-            call_on_handle(page.main_frame, "finding the element used", element, "locate",
+            call_on_handle(frame, "finding the element used", element, "locate",
                            {"list_id": list_id}),
         )  # fmt: skip
         if at < 0:
