@@ -2,13 +2,15 @@
 "Record a sheet").
 
 :class:`Recorder` installs the in-page listener (``listener.js``) in every document of the
-page and receives its reports through a binding. A click, and Enter, Tab or Escape, is held
-by the listener until the element is named on the page as it was; then it is let through,
-the page settles, and what changed is suggested as the row's expected outcome. Naming is
-:func:`~pytest_pacts.discovery.inventory.name_of`, the search ``pacts elements`` makes:
-the element's name, then with a region, then an ordinal, each kept only when discovery
-(under the run's evidence rule) resolves it back to exactly the element used. A row that
-no text does is written with the best text and a note saying why.
+page (its iframes included) and receives its reports through a binding. A click, Enter,
+Tab or Escape, and a select's choice, is held by the listener until the element is named on
+the page as it was; then it is let through, the page settles, and what changed is
+suggested as the row's expected outcome (:mod:`~pytest_pacts.recording.outcomes`). Naming
+is :func:`~pytest_pacts.recording.naming.named`: the search ``pacts elements`` makes (the
+element's name, then with a region, then an ordinal), then the iframe's region or an
+icon's kind in its region, each kept only when discovery (under the run's evidence rule)
+resolves it back to exactly the element used. A row that no text does is written with the
+best text and a note saying why.
 
 Drive it from a test the way a person would: ``recorder.start(page)``, then click and type
 on ``page`` with Playwright, then ``recorder.stop()``. Every page call is bounded.
