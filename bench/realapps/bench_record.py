@@ -99,6 +99,10 @@ def _do(page: Page, base: str, action: Action, selector: str | None, value: str)
         page.click(selector)
         return f"    page.locator({quoted}).click()"
     if action in (Action.FILL, Action.TYPE):
+        # a person selects what the field holds before typing over it: a code editor
+        # (CodeMirror 5's input textarea) would otherwise insert the text before it
+        page.focus(selector)
+        page.keyboard.press("ControlOrMeta+a")
         page.fill(selector, value)
         return f"    page.locator({quoted}).fill({value!r})"
     if action is Action.SELECT:
