@@ -18,10 +18,7 @@ MARK = "# long because:"
 # remove each from here when its split is merged.
 SPLIT_ELSEWHERE = frozenset(
     {
-        "engine/widgets.py",
         "engine/healing/region.py",
-        "recording/recorder.py",
-        "recording/importers.py",
     }
 )
 

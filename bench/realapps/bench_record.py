@@ -14,15 +14,26 @@ acted-on element is checked against the truth mapped to the recorded rows. Print
 rows recorded, rows that resolved back at record time, flows passing on the version they
 were recorded on, on the newer version, heals, wrong-element actions.
 
-Run: ``.venv/bin/python bench/realapps/bench_record.py [--apps datasette,flask_admin]``;
+Each sheet is also run under plain ``pytest`` (``python -m pytest FLOWS --base-url URL
+--pacts-store STORE`` in a subprocess, from a directory with an empty ``pytest.ini``): on the
+oldest version with an empty store, then on every newer one with the store the oldest run
+left, as a team would run it after an upgrade.
+
+``--apps demo`` does the same on the demo app: its checkout recorded by hand on v1, and
+the DevTools Recorder export and the codegen script of ``tests/recording/data`` imported on
+v1; each sheet run under plain ``pytest`` on v1, then on v2 with the store v1 left.
+
+Run: ``.venv/bin/python bench/realapps/bench_record.py [--apps demo,datasette,flask_admin]``;
 results in ``bench/realapps/out/record/``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,6 +99,10 @@ def _do(page: Page, base: str, action: Action, selector: str | None, value: str)
         page.click(selector)
         return f"    page.locator({quoted}).click()"
     if action in (Action.FILL, Action.TYPE):
+        # a person selects what the field holds before typing over it: a code editor
+        # (CodeMirror 5's input textarea) would otherwise insert the text before it
+        page.focus(selector)
+        page.keyboard.press("ControlOrMeta+a")
         page.fill(selector, value)
         return f"    page.locator({quoted}).fill({value!r})"
     if action is Action.SELECT:
@@ -224,6 +239,46 @@ def write_sheet(
     return flows, truth_path, env
 
 
+def run_pytest(flows: Path, base_url: str, store: Path, env: dict[str, str], label: str) -> str:
+    """``python -m pytest FLOWS`` as a person runs it: the sheet copied into a directory of
+    its own with an empty ``pytest.ini`` (no project settings, nothing of this repository);
+    answers pytest's last line (``pytest-<label>/output.txt`` keeps the whole output)."""
+    here = flows.parent / f"pytest-{label}"
+    shutil.rmtree(here, ignore_errors=True)
+    here.mkdir(parents=True)
+    (here / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    shutil.copy(flows, here / flows.name)
+    command = [sys.executable, "-m", "pytest", flows.name, "-p", "no:cacheprovider", "-q",
+               "--base-url", base_url, "--pacts-store", str(store.resolve())]  # fmt: skip
+    done = subprocess.run(
+        command, cwd=here, env={**os.environ, **env}, capture_output=True, text=True,
+        timeout=1800, check=False,
+    )  # fmt: skip
+    (here / "output.txt").write_text(done.stdout + done.stderr, encoding="utf-8")
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    last = lines[-1].strip("= ") if lines else f"pytest exit {done.returncode}"
+    healed = [line.strip() for line in lines if line.startswith("healed:")]
+    return f"{last} ({healed[0]})" if healed else last
+
+
+def pytest_versions(app: AppSpec, flows: Path, env: dict[str, str]) -> list[str]:
+    """The sheet under plain pytest on every version: the oldest with an empty store, the
+    newer ones each with a copy of the store the oldest run left."""
+    verdicts = []
+    first = flows.parent / "store-oldest.sqlite"
+    first.unlink(missing_ok=True)
+    for i, version in enumerate(app.versions):
+        store = first if i == 0 else flows.parent / f"store-{version}.sqlite"
+        if i > 0:
+            shutil.copy(first.with_name("store-oldest-after.sqlite"), store)
+        with app.serve(version) as served:
+            line = run_pytest(flows, served.base_url, store, env, version)
+            verdicts.append(f"{version}: {line}")
+        if i == 0:
+            shutil.copy(first, first.with_name("store-oldest-after.sqlite"))
+    return verdicts
+
+
 def _summary(
     label: str, recordings: list[Recording], results: list[FlowResult], app: AppSpec
 ) -> str:
@@ -243,6 +298,75 @@ def _summary(
     )
 
 
+def _demo_checkout(page: Page) -> None:
+    """The demo's checkout as a person does it (tests/recording/test_record.py's steps)."""
+    page.fill("#user-name", "standard_user")
+    page.fill("#password", "secret_sauce")
+    page.click("#login-button")
+    page.wait_for_url("**/inventory.html")
+    page.select_option("#sort", "lohi")
+    page.click("#add-to-cart-sauce-labs-backpack")
+    page.click(".shopping_cart_link")
+    page.click("#checkout")
+    page.fill("#first-name", "Ada")
+    page.fill("#last-name", "Lovelace")
+    page.fill("#postal-code", "10115")
+    page.press("#postal-code", "Enter")
+    page.click("#finish")
+    page.click("text=Thank you for your order", modifiers=["Alt"])  # expect this text
+
+
+def demo(browser: Browser) -> list[str]:
+    """Record and import on the demo's v1; each sheet under plain pytest on v1, then v2."""
+    from pytest_pacts.demo_app import DemoServer
+
+    root = OUT / "demo"
+    shutil.rmtree(root, ignore_errors=True)
+    data = HERE.parent.parent / "tests" / "recording" / "data"
+    sheets: list[tuple[str, Recording]] = []
+    with DemoServer("v1") as v1:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(v1.url + "/")
+        recorder = Recorder(req_id="REQ-DEMO-CHECKOUT", title="Check out the backpack")
+        recorder.start(page)
+        _demo_checkout(page)
+        sheets.append(("recorded", recorder.stop()))
+        context.close()
+        for label, name in (("devtools", "devtools-checkout.json"),
+                            ("codegen", "codegen_checkout.py.txt")):  # fmt: skip
+            source = root / label / name.removesuffix(".txt")
+            source.parent.mkdir(parents=True, exist_ok=True)
+            text = (data / name).read_text(encoding="utf-8")
+            source.write_text(text.replace("http://127.0.0.1:8000", v1.url), encoding="utf-8")
+            context = browser.new_context()
+            recorder = Recorder(req_id=f"REQ-DEMO-{label.upper()}", overlay=False)
+            sheets.append((label, import_recording(context.new_page(), source, recorder)))
+            context.close()
+    lines = []
+    for label, recording in sheets:
+        folder = root / label
+        written = write_checked(recording, folder / f"{label}.req.yaml", source="bench").path
+        flows = folder / "flows.req.yaml"
+        flows.write_text(
+            re.sub(r"http://127\.0\.0\.1:\d+/?", "/", written.read_text(encoding="utf-8")),
+            encoding="utf-8",
+        )
+        verdicts = []
+        store = folder / "store.sqlite"
+        for release in ("v1", "v2"):
+            with DemoServer(release) as served:
+                line = run_pytest(flows, served.url, store, recording.secrets, release)
+                verdicts.append(f"{release}: {line}")
+        rows = len(recording.steps)
+        lines.append(
+            f"demo {label}: {rows} rows, {rows - len(recording.unverified)} resolved back at "
+            f"record time, {len(recording.unmapped)} steps not imported; under plain pytest: "
+            + "; ".join(verdicts)
+        )
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--apps", default="datasette,flask_admin")
@@ -251,7 +375,10 @@ def main() -> int:
     with sync_playwright() as pw:
         register_bridge(pw.selectors)
         browser = pw.chromium.launch(**launch_options(None))  # type: ignore[arg-type]
-        for app in load_apps(args.apps.split(",")):
+        names = args.apps.split(",")
+        if "demo" in names:
+            lines.extend(demo(browser))
+        for app in load_apps([n for n in names if n != "demo"]):
             root = OUT / app.name
             shutil.rmtree(root, ignore_errors=True)
             for label in ("recorded", "imported"):
@@ -262,6 +389,7 @@ def main() -> int:
             spec = RecordedApp(**{**app.__dict__, "env": env}, flows_path=flows, truth_path=truth)
             results = run_app(spec, browser, snapshots=False, out_root=root / "recorded-runs")
             lines.append(_summary("recorded", recordings, results, app))
+            lines.append(f"  under plain pytest: {'; '.join(pytest_versions(app, flows, env))}")
             print(f"== {app.name}: importing codegen scripts on {app.versions[0]}", flush=True)
             imported = import_app(app, browser, scripts, root / "imported")
             # an imported row has the truth of the recorded row at its place when both
@@ -279,6 +407,7 @@ def main() -> int:
             spec = RecordedApp(**{**app.__dict__, "env": env}, flows_path=flows, truth_path=truth)
             results = run_app(spec, browser, snapshots=False, out_root=root / "imported-runs")
             lines.append(_summary("imported", imported, results, app))
+            lines.append(f"  under plain pytest: {'; '.join(pytest_versions(app, flows, env))}")
         browser.close()
     print("\n".join(lines))
     return 0

@@ -11,6 +11,7 @@ import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from pytest_pacts.cli.common import (
     EXIT_ENVIRONMENT,
@@ -104,20 +105,11 @@ def _finish(args: argparse.Namespace, written: object, command: str) -> int:
 
 # long because: the command's steps in order: imports its command needs, browser, recorder, writers
 def run_record(args: argparse.Namespace) -> int:
-    from playwright.sync_api import Error as PlaywrightError
-
-    from pytest_pacts.auth import AuthFailed
-    from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
     from pytest_pacts.cli.elements_cmd import _absolute
-    from pytest_pacts.cli.project import auth_sessions_for, load_project
+    from pytest_pacts.cli.project import load_project
     from pytest_pacts.planner.errors import RequirementFileError
     from pytest_pacts.recording.recorder import Recorder
-    from pytest_pacts.recording.service import (
-        headed_by_default,
-        record,
-        recording_page,
-        write_checked,
-    )
+    from pytest_pacts.recording.service import write_checked
     from pytest_pacts.recording.writers import file_format
 
     try:
@@ -126,8 +118,6 @@ def run_record(args: argparse.Namespace) -> int:
         raise CommandError(str(exc), EXIT_USAGE) from None
     project = load_project([])
     base_url = args.base_url or (None if args.demo else project.base_url)
-    headless = args.headless or (not args.headed and not headed_by_default())
-    deadline = None if args.until is None else time.monotonic() + args.until
     with ExitStack() as stack:
         if args.demo:
             from pytest_pacts.demo_app import DemoServer
@@ -136,40 +126,7 @@ def run_record(args: argparse.Namespace) -> int:
         url = _absolute(args.url, base_url)
         recorder = Recorder(req_id=args.req_id, title=args.title, auth=args.auth,
                             hover=args.hover, say=_say)  # fmt: skip
-        try:
-            with ExitStack() as browsing:
-                browser = browsing.enter_context(
-                    StandaloneBrowser(args.browser_path, headless=headless)
-                )
-                session = auth_sessions_for(project, base_url, browsing) if args.auth else None
-                if args.auth and session is None:
-                    raise CommandError(
-                        f"--auth {args.auth}: no auth profiles are configured here "
-                        "(pacts-auth.yaml next to the ini file)", EXIT_USAGE,
-                    )  # fmt: skip
-                page = browsing.enter_context(
-                    recording_page(browser.browser, url, session=session, auth=args.auth)
-                )
-                _say(
-                    f"recording {url} headless: until --until or Ctrl-C"
-                    if headless
-                    else f"recording {url}: do the steps in the browser, then close it or "
-                    "press Ctrl-C here (Alt+click a text to expect it)"
-                )
-                record(
-                    page, url, recorder,
-                    lambda _page: deadline is not None and time.monotonic() >= deadline,
-                    timeout_ms=project.step_timeout_ms,
-                )  # fmt: skip
-        except AuthFailed as exc:
-            raise CommandError(exc.text) from None
-        except NoBrowserError as exc:
-            raise CommandError(str(exc), EXIT_ENVIRONMENT) from None
-        except PlaywrightError as exc:
-            if not recorder.steps:  # the browser went away (Ctrl-C reaches it too): keep
-                raise CommandError(  # what was recorded, fail only when there is nothing
-                    f"the browser failed: {str(exc).splitlines()[0]}", EXIT_ENVIRONMENT
-                ) from None
+        _record_in_browser(args, project, base_url, url, recorder)
         recording = recorder.stop()
         recording.url = recording.url or url
         if not recording.steps:
@@ -179,6 +136,56 @@ def run_record(args: argparse.Namespace) -> int:
         except RequirementFileError as exc:
             raise CommandError(f"the written file does not load: {exc}") from None
         return _finish(args, written, "record")
+
+
+def _record_in_browser(
+    args: argparse.Namespace, project: Any, base_url: str | None, url: str, recorder: Any
+) -> None:
+    """Open Chromium (signed in by ``--auth``) at ``url`` and record until ``--until``,
+    Ctrl-C or the browser closing; a browser that went away keeps what was recorded."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    from pytest_pacts.auth import AuthFailed
+    from pytest_pacts.browser import NoBrowserError, StandaloneBrowser
+    from pytest_pacts.cli.project import auth_sessions_for
+    from pytest_pacts.recording.service import headed_by_default, record, recording_page
+
+    headless = args.headless or (not args.headed and not headed_by_default())
+    deadline = None if args.until is None else time.monotonic() + args.until
+    try:
+        with ExitStack() as browsing:
+            browser = browsing.enter_context(
+                StandaloneBrowser(args.browser_path, headless=headless)
+            )
+            session = auth_sessions_for(project, base_url, browsing) if args.auth else None
+            if args.auth and session is None:
+                raise CommandError(
+                    f"--auth {args.auth}: no auth profiles are configured here "
+                    "(pacts-auth.yaml next to the ini file)", EXIT_USAGE,
+                )  # fmt: skip
+            page = browsing.enter_context(
+                recording_page(browser.browser, url, session=session, auth=args.auth)
+            )
+            _say(
+                f"recording {url} headless: until --until or Ctrl-C"
+                if headless
+                else f"recording {url}: do the steps in the browser, then close it or "
+                "press Ctrl-C here (Alt+click a text to expect it)"
+            )
+            record(
+                page, url, recorder,
+                lambda _page: deadline is not None and time.monotonic() >= deadline,
+                timeout_ms=project.step_timeout_ms,
+            )  # fmt: skip
+    except AuthFailed as exc:
+        raise CommandError(exc.text) from None
+    except NoBrowserError as exc:
+        raise CommandError(str(exc), EXIT_ENVIRONMENT) from None
+    except PlaywrightError as exc:
+        if not recorder.steps:  # the browser went away (Ctrl-C reaches it too): keep
+            raise CommandError(  # what was recorded, fail only when there is nothing
+                f"the browser failed: {str(exc).splitlines()[0]}", EXIT_ENVIRONMENT
+            ) from None
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -186,18 +186,22 @@ def name_of(
     evidence: EvidenceRule | None = None,
     timeout_ms: float = DEFAULT_STEP_TIMEOUT_MS,
 ) -> PageElement | None:
-    """The text that names ``element`` (a control of the top document, or an element inside
-    one: the icon of a button) for ``action``, found as :func:`list_elements` finds each
-    element's, under ``evidence`` (the run's rule): its name alone, then with a region,
-    nearest first, then with an ordinal. ``text`` is ``None`` when none resolves back to
-    exactly this element, and ``why`` says what discovery answered; ``None`` when it is
-    not a control discovery lists (hidden, or no control at all)."""
+    """The text that names ``element`` (a control of the top document or of a same-origin
+    iframe, or an element inside one: the icon of a button) for ``action``, found as
+    :func:`list_elements` finds each element's, under ``evidence`` (the run's rule): its
+    name alone, then with a region, nearest first, then with an ordinal. ``text`` is
+    ``None`` when none resolves back to exactly this element, and ``why`` says what
+    discovery answered; ``None`` when it is not a control discovery lists (hidden, or no
+    control at all). An element of an iframe is listed in its own document, as
+    :func:`list_elements` lists it; discovery searches the frames itself."""
     list_id = f"l{next(_list_ids)}"
     with bounded.budget(timeout_ms):
+        frame = bounded.call(page, "finding the element's frame", element.owner_frame)
+        frame = frame or page.main_frame
         raw = cast(
             list[JSON],
             call_in_frame(
-                page.main_frame,
+                frame,
                 "listing the page's elements",
                 "inventory",
                 {"list_id": list_id, "limit": 1000},
@@ -205,26 +209,31 @@ def name_of(
         )
         at = cast(
             int,
-            call_on_handle(page.main_frame, "finding the element used", element, "locate",
+            call_on_handle(frame, "finding the element used", element, "locate",
                            {"list_id": list_id}),
         )  # fmt: skip
         if at < 0:
             return None
         item = next(i for i in raw if i["index"] == at)
-        box = cast(dict[str, float], item["box"])
-        found = PageElement(
-            number=1,
-            action=action.value,
-            description=str(item["description"]),
-            group=str(item["group"] or ""),
-            box=(box["x"], box["y"], box["width"], box["height"]),
-        )
+        found = _listed(item, action)
         options = _candidates(item)
         if not options:
             found.why = "it shows no name (no text, label, title or test id)"
             return found
         _resolve(page, [(list_id, at)], [found], [options], evidence=evidence)
     return found
+
+
+def _listed(item: JSON, action: Action) -> PageElement:
+    """The element the inventory listed as ``item``, for ``action``, before it is named."""
+    box = cast(dict[str, float], item["box"])
+    return PageElement(
+        number=1,
+        action=action.value,
+        description=str(item["description"]),
+        group=str(item["group"] or ""),
+        box=(box["x"], box["y"], box["width"], box["height"]),
+    )
 
 
 def _resolve(

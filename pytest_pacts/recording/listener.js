@@ -1,13 +1,15 @@
-// The recorder's listener (pytest_pacts/recording/recorder.py), installed in the top
-// document of every page the recording opens, before the page's own scripts. It reports
+// The recorder's listener (pytest_pacts/recording/recorder.py), installed in every document
+// of every page the recording opens (iframes included: Playwright runs a page's init script
+// and exposes its binding in every frame), before the page's own scripts. It reports
 // what the person does through the binding `__pactsRecord` and keeps the element acted on
 // in `targets[id]` for Python to name. A click or a key that may change the page (Enter,
-// Tab, Escape) is held: the page does not see it until Python has named the element on the
-// page as it was, then Python lets it through (`replay`). Typing is reported when the
-// field's value is final (`change`), before a held key, and selects and files likewise.
+// Tab, Escape), and a choice in a <select> (a page may navigate on its change), is held:
+// the page does not see it until Python has named the element on the page as it was, then
+// Python lets it through (`replay`). Typing is reported when the field's value is final
+// (`change`), before a held key, and files likewise.
 // Alt+click on a text, or a click in assertion mode, asks for `text_visible:` of that text.
 (config) => {
-  if (window !== window.top || window.__pactsRecorder) return;
+  if (window.__pactsRecorder) return;
   const CONTROL = 'button, a[href], input, select, textarea, summary, label, option, '
     + '[role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], '
     + '[role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], '
@@ -52,6 +54,8 @@
     const found = el.closest(CONTROL);
     if (found && found.tagName === 'LABEL') return found.control || found;
     if (found) return found;
+    // a shape inside an SVG is the picture to a person: the outermost <svg>
+    for (let svg = el.closest('svg'); svg; svg = svg.parentElement && svg.parentElement.closest('svg')) el = svg;
     for (let a = el; a && a !== document.body; a = a.parentElement) {
       if (getComputedStyle(a).cursor === 'pointer') return a;
     }
@@ -62,13 +66,25 @@
     return el ? (el.innerText || el.textContent || '').replace(/\s+/g, ' ').trim() : '';
   };
 
+  // A select's choice is held like a click: its value has changed (a change event cannot be
+  // cancelled, HTML), but the page's own `input` and `change` handlers (one that navigates
+  // to the chosen page) run only when Python lets them through, once the select is named.
+  const heldInput = new WeakSet();
+  window.addEventListener('input', (e) => {
+    if (state.replaying || ours(e) || e.target.tagName !== 'SELECT') return;
+    e.stopImmediatePropagation();
+    heldInput.add(e.target);
+  }, true);
   window.addEventListener('change', (e) => {
     if (state.replaying || ours(e)) return;
     const el = e.target;
     if (el.tagName === 'SELECT') {
+      e.stopImmediatePropagation();
       const option = el.selectedOptions[0];
-      send({ kind: 'select', value: option ? option.label || option.text : el.value,
-        option: el.value }, el);
+      const id = send({ kind: 'select', value: option ? option.label || option.text : el.value,
+        option: el.value, hold: true }, el);
+      state.held[id] = { select: el, input: heldInput.has(el) };
+      heldInput.delete(el);
     } else {
       reportFill(el);
     }
@@ -156,17 +172,22 @@
   // A held click let through: the same click event again, on the same element (a click
   // event dispatched by a script runs the element's activation behaviour too: a link
   // navigates, a checkbox toggles, a submit button submits), else a plain click.
+  // A held select's events go through as they came: `input`, then `change`.
   state.replay = (id, el) => {
     const held = state.held[id];
     delete state.held[id];
     state.replaying = true;
     try {
-      if (held && held.target.isConnected) held.target.dispatchEvent(new MouseEvent('click', held.init));
-      else el.click();
+      if (held && held.select) {
+        if (held.input) held.select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+        held.select.dispatchEvent(new Event('change', { bubbles: true }));
+      } else if (held && held.target.isConnected) {
+        held.target.dispatchEvent(new MouseEvent('click', held.init));
+      } else el.click();
     } finally { state.replaying = false; }
   };
   const mount = () => {
-    if (!config.overlay || state.host || !document.body) return;
+    if (!config.overlay || state.host || !document.body || window !== window.top) return;
     const host = document.createElement('pacts-recorder');
     host.style.cssText = 'position:fixed;right:12px;bottom:12px;z-index:2147483647;';
     shadow = host.attachShadow({ mode: 'closed' });

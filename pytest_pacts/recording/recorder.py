@@ -2,13 +2,15 @@
 "Record a sheet").
 
 :class:`Recorder` installs the in-page listener (``listener.js``) in every document of the
-page and receives its reports through a binding. A click, and Enter, Tab or Escape, is held
-by the listener until the element is named on the page as it was; then it is let through,
-the page settles, and what changed is suggested as the row's expected outcome. Naming is
-:func:`~pytest_pacts.discovery.inventory.name_of`, the search ``pacts elements`` makes:
-the element's name, then with a region, then an ordinal, each kept only when discovery
-(under the run's evidence rule) resolves it back to exactly the element used. A row that
-no text does is written with the best text and a note saying why.
+page (its iframes included) and receives its reports through a binding. A click, Enter,
+Tab or Escape, and a select's choice, is held by the listener until the element is named on
+the page as it was; then it is let through, the page settles, and what changed is
+suggested as the row's expected outcome (:mod:`~pytest_pacts.recording.outcomes`). Naming
+is :func:`~pytest_pacts.recording.naming.named`: the search ``pacts elements`` makes (the
+element's name, then with a region, then an ordinal), then the iframe's region or an
+icon's kind in its region, each kept only when discovery (under the run's evidence rule)
+resolves it back to exactly the element used. A row that no text does is written with the
+best text and a note saying why.
 
 Drive it from a test the way a person would: ``recorder.start(page)``, then click and type
 on ``page`` with Playwright, then ``recorder.stop()``. Every page call is bounded.
@@ -22,18 +24,16 @@ from collections.abc import Callable
 from contextlib import suppress
 from importlib import resources
 from typing import Any, cast
-from urllib.parse import urlsplit
 
-from playwright.sync_api import ElementHandle, Page
+from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery.inventory import name_of
-from pytest_pacts.engine.pagename import PAGE_NAMES_JS
 from pytest_pacts.models import Action
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.recording.model import RecordedStep, Recording, env_name, is_secret
+from pytest_pacts.recording.naming import is_password, named, target_hints
+from pytest_pacts.recording.outcomes import read_texts, same_page, suggest
 from pytest_pacts.runtime import bounded
-from pytest_pacts.runtime.scripts import realm_function
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 BINDING = "__pactsRecord"
@@ -50,51 +50,6 @@ def listener_source() -> str:
         .joinpath("listener.js")
         .read_text(encoding="utf-8")
     )
-
-
-# Visible short texts of the page, each with a rank (0: a heading, an alert, a status or a
-# live region; 1: any other text), to suggest `text_visible:` for what an action showed.
-_TEXTS = r"""() => {
-  const out = [];
-  const seen = new Set();
-  const important = 'h1, h2, h3, h4, h5, h6, [role=heading], [role=alert], [role=status], '
-    + '[aria-live], output, dialog, [role=dialog]';
-  const all = document.body ? document.body.querySelectorAll('*') : [];
-  for (let i = 0; i < all.length && out.length < 3000; i++) {
-    const el = all[i];
-    if (['SCRIPT', 'STYLE', 'PACTS-RECORDER'].includes(el.tagName)) continue;
-    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width < 1 || r.height < 1 || getComputedStyle(el).visibility === 'hidden') continue;
-    const text = (el.innerText || '').replace(/\s+/g, ' ').trim();
-    if (text.length < 2 || text.length > 60 || seen.has(text)) continue;
-    seen.add(text);
-    out.push([text, el.closest(important) ? 0 : 1]);
-  }
-  return out;
-}"""
-
-
-def _page_name(page: Page) -> str | None:
-    """The name the page shows (its main heading, else its title), for ``navigates_to:``."""
-    with suppress(PlaywrightError):
-        names = cast(
-            list[list[str]],
-            bounded.call(
-                page, "reading the page's name", page.evaluate, realm_function(PAGE_NAMES_JS)
-            ),
-        )
-        for text, _why in names:
-            if text and len(text) <= 60 and "|" not in text:
-                return text
-        title = bounded.call(page, "reading the title", page.title).strip()
-        if title and "|" not in title:
-            return title[:60]
-    return None
-
-
-def _same_page(a: str, b: str) -> bool:
-    return a.split("#", 1)[0] == b.split("#", 1)[0]
 
 
 class Recorder:
@@ -154,8 +109,9 @@ class Recorder:
         self.watch(page)
         page.expose_binding(BINDING, self._on_report)
         page.add_init_script(script=script)
-        with suppress(PlaywrightError):
-            bounded.call(page, "installing the recorder", page.evaluate, script)
+        for frame in page.frames:  # the documents already open: the top one, its iframes
+            with suppress(PlaywrightError):
+                bounded.call(page, "installing the recorder", frame.evaluate, script)
 
     def idle(self, timeout_ms: float = 3 * SETTLE_MS) -> bool:
         """Wait until every report so far is recorded (at most ``timeout_ms``); answers
@@ -171,30 +127,26 @@ class Recorder:
         return not (self._busy or self._queue)
 
     def _unsent(self, page: Page) -> bool:
-        """Whether the page has reports Python has not received yet."""
-        with suppress(PlaywrightError):
-            return bool(
-                bounded.call(
-                    page,
-                    "asking for reports",
-                    page.evaluate,
-                    "() => (window.__pactsRecorder || {pending: 0}).pending > 0",
-                )
-            )
-        return False
+        """Whether a document of the page has reports Python has not received yet."""
+        return any(self._in_documents(page, "asking for reports", "(r.pending > 0)"))
+
+    @staticmethod
+    def _in_documents(page: Page, what: str, expression: str) -> list[object]:
+        """``expression`` (of the listener's state ``r``) in every document of the page
+        that has the listener: the top one and its iframes."""
+        answers: list[object] = []
+        js = f"() => {{ const r = window.__pactsRecorder; return r ? {expression} : null; }}"
+        for frame in page.frames:
+            with suppress(PlaywrightError):
+                answers.append(bounded.call(page, what, frame.evaluate, js))
+        return answers
 
     def stop(self) -> Recording:
         """Stop listening, once what was done is recorded; answers the recording (the page
         is left as it is)."""
         page = self._page
         if page is not None and not page.is_closed():
-            with suppress(PlaywrightError):
-                bounded.call(
-                    page,
-                    "taking the last typing",
-                    page.evaluate,
-                    "() => window.__pactsRecorder && window.__pactsRecorder.flush()",
-                )
+            self._in_documents(page, "taking the last typing", "r.flush()")
         self.idle()
         self._went()
         page, self._page = self._page, None
@@ -232,7 +184,7 @@ class Recorder:
 
     def _went(self) -> None:
         url, self._moved = self._moved, None
-        if url is not None and not _same_page(url, self._url):
+        if url is not None and not same_page(url, self._url):
             self._url = url
             self._add(RecordedStep("goto", None, url))
 
@@ -243,8 +195,10 @@ class Recorder:
         page = self._page
         if page is None:
             return
+        frame = source.get("frame") or page.main_frame  # the document that reported it
+        payload["frame"] = frame
         try:
-            target = self._target(page, str(payload["id"]))
+            target = self._target(page, frame, str(payload["id"]))
         except PlaywrightError:
             target = None
         self._queue.append((payload, target))
@@ -288,37 +242,32 @@ class Recorder:
             step.value = self._secret(
                 page, target, step, str(value or ""), bool(payload.get("secret"))
             )
-        elif kind == "select":
-            step.value = str(value or "")
         self._add(step)
 
     def _held(
         self, page: Page, kind: str, target: ElementHandle | None, payload: dict[str, Any]
     ) -> None:
-        key = str(payload.get("value") or "")
+        """A click, a key or a select's choice the listener held: named, then let through
+        as the person did it (in the document that reported it), and its outcome read."""
+        value = str(payload.get("value") or "")
+        frame = cast(Frame, payload["frame"])
 
-        def let_through() -> None:  # the held action, as the person did it
+        def replaying(on: bool) -> None:
+            js = f"() => {{ window.__pactsRecorder.replaying = {'true' if on else 'false'}; }}"
+            bounded.call(page, "letting the key through", frame.evaluate, js)
+
+        def let_through() -> None:
             if kind == "press":
-                bounded.call(
-                    page,
-                    "letting the key through",
-                    page.evaluate,
-                    "() => { window.__pactsRecorder.replaying = true; }",
-                )
+                replaying(True)
                 try:
-                    bounded.call(page, "pressing the key", page.keyboard.press, key)
+                    bounded.call(page, "pressing the key", page.keyboard.press, value)
                 finally:
                     with suppress(PlaywrightError):
-                        bounded.call(
-                            page,
-                            "after the key",
-                            page.evaluate,
-                            "() => { window.__pactsRecorder.replaying = false; }",
-                        )
+                        replaying(False)
             elif target is not None:
                 bounded.call(
                     page,
-                    "letting the click through",
+                    "letting the action through",
                     target.evaluate,
                     "(el, id) => window.__pactsRecorder.replay(id, el)",
                     str(payload["id"]),
@@ -328,7 +277,8 @@ class Recorder:
             with suppress(PlaywrightError):
                 let_through()
 
-        self.act(page, Action(kind), target, key if kind == "press" else None, held)
+        shown = value if kind in ("press", "select") else None
+        self.act(page, Action(kind), target, shown, held)
 
     def act(
         self,
@@ -342,7 +292,7 @@ class Recorder:
         for the page to settle and suggest what changed as the row's expected outcome; the
         row is added and answered. (The importer replays a recording's steps through it.)"""
         before_url = page.url
-        before = self._texts(page)
+        before = read_texts(page)
         step = (
             self._named(page, target, action) if target is not None else RecordedStep(action.value)
         )
@@ -358,7 +308,8 @@ class Recorder:
             self._acting = False
             self._url = page.url
         if action is not Action.GOTO:
-            step.expected = self._outcome(page, before_url, before, step)
+            typed = {s.value for s in self.recording.steps if s.value and s is not step}
+            step.expected = suggest(page, before_url, before, typed)
         self._count()
         return step
 
@@ -367,7 +318,7 @@ class Recorder:
     ) -> str:
         """``{{env.NAME}}`` for a value typed into a secret field (kept in memory only)."""
         hints = cast(list[str | None], [step.element, *target_hints(page, target)])
-        if not is_secret(password or _is_password(page, target), *hints):
+        if not is_secret(password or is_password(page, target), *hints):
             return text
         name = env_name(step.element, self.recording.secrets, text)
         self.recording.secrets[name] = text
@@ -376,11 +327,11 @@ class Recorder:
 
     # -- what the page shows ----------------------------------------------------------------
 
-    def _target(self, page: Page, report_id: str) -> ElementHandle | None:
+    def _target(self, page: Page, frame: Frame, report_id: str) -> ElementHandle | None:
         handle = bounded.call(
             page,
             "taking the element used",
-            page.evaluate_handle,
+            frame.evaluate_handle,
             "(id) => { const r = window.__pactsRecorder; const el = r.targets[id]; "
             "delete r.targets[id]; return el || null; }",
             report_id,
@@ -388,30 +339,7 @@ class Recorder:
         return handle.as_element()
 
     def _named(self, page: Page, target: ElementHandle, action: Action) -> RecordedStep:
-        found = name_of(page, target, action, evidence=self._evidence, timeout_ms=self._timeout_ms)
-        if found is None:
-            return RecordedStep(
-                action.value,
-                describe(page, target),
-                note="it is not a control discovery lists (hidden, or not a button, link "
-                "or field): name it by hand",
-            )
-        if found.text is not None:
-            return RecordedStep(action.value, found.text)
-        best = found.tried[0] if found.tried else found.description
-        return RecordedStep(
-            action.value,
-            best,
-            note=f"{found.why or 'no text names it'} (the element used: {found.description})",
-        )
-
-    def _texts(self, page: Page) -> dict[str, int]:
-        with suppress(PlaywrightError):
-            pairs = cast(
-                list[list[Any]], bounded.call(page, "reading the texts", page.evaluate, _TEXTS)
-            )
-            return {str(t): int(r) for t, r in pairs}
-        return {}
+        return named(page, target, action, evidence=self._evidence, timeout_ms=self._timeout_ms)
 
     def _settle(self, page: Page) -> None:
         """Wait until what the action started is over: a navigation loaded, and no request
@@ -437,24 +365,6 @@ class Recorder:
 
     def _request_done(self, request: Any) -> None:
         self._in_flight.discard(id(request))
-
-    def _outcome(
-        self, page: Page, before_url: str, before: dict[str, int], step: RecordedStep
-    ) -> str | None:
-        if urlsplit(page.url).path != urlsplit(before_url).path:
-            # a new page; the same path with another query (a form saved back to itself, a
-            # sort link) is the same page to a person: what it shows new says more
-            name = _page_name(page)
-            return f"navigates_to:{name}" if name else f"url_contains:{urlsplit(page.url).path}"
-        typed = {s.value for s in self.recording.steps if s.value}
-        new = [
-            (rank, n, text)
-            for n, (text, rank) in enumerate(self._texts(page).items())
-            if text not in before and text not in typed and "|" not in text
-        ]
-        if not new:
-            return None
-        return f"text_visible:{min(new)[2]}"
 
     def expect_text(self, text: str) -> None:
         """Expect ``text`` after the last row (its outcome when it has none, else a ``wait``)."""
@@ -493,53 +403,6 @@ class Recorder:
                 "([n, last]) => window.__pactsRecorder && window.__pactsRecorder.setCount(n, last)",
                 [len(self.recording.steps), last.text if last else ""],
             )
-
-
-def target_hints(page: Page, target: ElementHandle) -> list[str]:
-    """A field's name, id, autocomplete hint, label and placeholder (secret detection)."""
-    with suppress(PlaywrightError):
-        return cast(
-            list[str],
-            bounded.call(
-                page,
-                "reading the field's hints",
-                target.evaluate,
-                "(el) => [el.name, el.id, el.getAttribute('autocomplete'), "
-                "el.getAttribute('aria-label'), el.placeholder, "
-                "...[...(el.labels || [])].map((l) => l.textContent)].filter(Boolean)",
-            ),
-        )
-    return []
-
-
-def _is_password(page: Page, target: ElementHandle) -> bool:
-    with suppress(PlaywrightError):
-        return bool(
-            bounded.call(
-                page,
-                "reading the field's type",
-                target.evaluate,
-                "(el) => (el.type || '').toLowerCase() === 'password'",
-            )
-        )
-    return False
-
-
-def describe(page: Page, target: ElementHandle) -> str:
-    """A short human text for an element no name finds: its visible text, else its tag."""
-    with suppress(PlaywrightError):
-        text = cast(
-            str,
-            bounded.call(
-                page,
-                "describing the element",
-                target.evaluate,
-                "(el) => ((el.innerText || el.value || el.getAttribute('aria-label') || '')"
-                ".replace(/\\s+/g, ' ').trim().slice(0, 40)) || el.tagName.toLowerCase()",
-            ),
-        )
-        return text.replace("|", " ").replace("@", " ")
-    return "element"
 
 
 def _json(value: object) -> str:

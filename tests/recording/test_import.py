@@ -5,6 +5,7 @@ recordings' selectors are never written."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from playwright.sync_api import Page
@@ -13,6 +14,8 @@ from pytest_pacts.demo_app import DemoServer
 from pytest_pacts.recording.importers import codegen_steps, devtools_steps
 from pytest_pacts.recording.recorder import Recorder
 from pytest_pacts.recording.service import import_recording, write_checked
+
+from ..engine.helpers import Site
 
 DATA = Path(__file__).parent / "data"
 
@@ -109,18 +112,58 @@ def test_codegen_calls_read_without_running_the_script() -> None:
     ]
 
 
-def test_devtools_steps_in_frames_or_of_unknown_types_are_listed() -> None:
+def test_devtools_steps_of_unknown_types_or_frames_are_listed() -> None:
     steps, unmapped, title = devtools_steps(
         '{"title": "t", "steps": [{"type": "navigate", "url": "http://127.0.0.1:1/"},'
         '{"type": "click", "frame": [0], "selectors": [["#a"]]},'
+        '{"type": "click", "frame": "top", "selectors": [["#a"]]},'
         '{"type": "click", "selectors": [["aria/Save[role=\\"button\\"]"], ["#save"]]},'
         '{"type": "waitForExpression", "expression": "1"}, {"type": "zoom"}]}',
         "r.json",
     )
     assert title == "t"
-    assert [s.action for s in steps] == ["goto", "click"]
+    assert [s.action for s in steps] == ["goto", "click", "click"]
     assert unmapped == [
-        "step 2 (click): inside an iframe, which the import does not follow",
-        "step 4 (waitForExpression): a JavaScript expression is not a requirement",
-        "step 5 (zoom): the step type 'zoom' is not known",
+        "step 3 (click): its frame 'top' is not a list of iframe indexes",
+        "step 5 (waitForExpression): a JavaScript expression is not a requirement",
+        "step 6 (zoom): the step type 'zoom' is not known",
     ]
+
+
+def test_devtools_steps_inside_an_iframe_import_as_named_rows(
+    tab: Page, site: Site, tmp_path: Path
+) -> None:
+    """A DevTools Recorder step inside an iframe (its ``frame``: child iframe indexes from
+    the top frame down, the @puppeteer/replay format) is found in that frame and named as
+    discovery addresses frames: with the region around the iframe when the name alone
+    is not unique (docs/discovery.md: a region holds everything inside its iframes)."""
+    site.add(
+        "import-card.html",
+        """<label>Name on card <input id="holder"></label>
+        <button onclick="document.getElementById('paid').textContent = 'Paid'">Pay</button>
+        <p id="paid"></p>""",
+    )
+    url = site.add(
+        "import-frames.html",
+        """<section><h2>Gift card</h2><button>Pay</button></section>
+        <section><h2>Card</h2><iframe src="import-card.html" width="400" height="200"></iframe>
+        </section>""",
+    )
+    source = tmp_path / "card.json"
+    source.write_text(
+        json.dumps(
+            {
+                "title": "Pay by card",
+                "steps": [
+                    {"type": "navigate", "url": url},
+                    {"type": "change", "value": "Ada", "selectors": [["#holder"]], "frame": [0]},
+                    {"type": "click", "selectors": [['aria/Pay[role="button"]']], "frame": [0]},
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    recording = import_recording(tab, source, Recorder(overlay=False))
+    assert [s.text for s in recording.steps] == ["Name on card | fill | Ada", "Pay@Card | click"]
+    assert recording.unmapped == []
+    assert tab.frames[1].inner_text("#paid") == "Paid"

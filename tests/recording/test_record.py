@@ -139,3 +139,152 @@ def test_rows_say_when_a_name_needs_a_region_an_ordinal_or_a_hand(tab: Page, sit
         "Note | fill | hello",
         "Save changes | click | | text_visible:Changes saved",
     ]
+
+
+def test_a_suggested_text_is_never_one_that_reads_differently_next_time(
+    tab: Page, site: Site
+) -> None:
+    """What an action shows that differs between two runs of the same steps is never
+    suggested as `text_visible:`: a measured time (Datasette's footer "Query took
+    3.879ms", MLflow's run durations), a date or time of day (DokuWiki's "Last modified"),
+    a text the page marks as a time (HTML's <time>; ARIA's role "timer"), and a text
+    that changed between two reads of the page (a counter still ticking). The next new
+    text is suggested instead, even when it ranks lower (a plain paragraph after headings
+    and live regions)."""
+    url = site.add(
+        "record-volatile.html",
+        """<button onclick="show()">Run</button><div id="out"></div>
+        <script>
+        function show() {
+          out.innerHTML = '<h2>Query took 3.1ms</h2><h3>Updated 2026-11-28 21:04</h3>'
+            + '<p role="status"><time datetime="2026-11-28">Saturday morning</time></p>'
+            + '<output id="n">Fetched 1 rows</output><p>Saved the query</p>';
+          let n = 1;
+          setInterval(() => { n += 1; document.getElementById('n').textContent = `Fetched ${n} rows`; }, 40);
+        }
+        </script>""",
+    )
+    tab.goto(url)
+    recorder = Recorder(overlay=False)
+    recorder.start(tab)
+    tab.click("text=Run")
+    steps = recorder.stop().steps
+    assert [s.text for s in steps] == ["Run | click | | text_visible:Saved the query"]
+
+
+def test_volatile_texts_are_times_dates_and_generated_ids() -> None:
+    """The texts that hold a measured time (SI's s and ms), a time of day or a date (ISO
+    8601), "N days ago", or a generated id (RFC 9562's UUID, a long hex token) are
+    volatile; counts, prices and names are not."""
+    from pytest_pacts.recording.outcomes import volatile
+
+    assert all(
+        volatile(t)
+        for t in [
+            "Powered by Datasette · Query took 3.879ms",
+            "took 2 s",
+            "Duration 1.5 seconds",
+            "Last modified: 2026-11-28 21:04",
+            "at 9:41",
+            "created 3 days ago",
+            "on 11/28/2026",
+            "run 0f8fad5b-d9cb-469f-a165-70867728950e",
+            "commit 3d9919bc0ffee1234",
+        ]
+    )
+    assert not any(
+        volatile(t)
+        for t in [
+            "34 rows",
+            "6 rows where price > 5 sorted by name",
+            "Price (low to high)",
+            "$29.99",
+            "Checkout: Your Information",
+            "Sauce Labs Backpack",
+            '41 rows where status = "cancelled"',
+            "Page 2 of 3",
+        ]
+    )
+
+
+def test_a_select_that_navigates_on_change_is_the_select_then_the_new_page(
+    tab: Page, site: Site
+) -> None:
+    """A <select> whose change opens another page (a "Jump to" menu; HTML: the change event
+    fires once the choice is committed, and a script may navigate then) is recorded as the
+    select row with the new page as its outcome, not as a select and then a `goto`."""
+    site.add("record-jumped.html", "<h1>Reports</h1>")
+    url = site.add(
+        "record-jump.html",
+        """<label>Jump to <select onchange="location.href = this.value">
+          <option value="">Choose</option>
+          <option value="record-jumped.html">Reports</option></select></label>""",
+    )
+    tab.goto(url)
+    recorder = Recorder(overlay=False)
+    recorder.start(tab)
+    tab.select_option("select", label="Reports")
+    tab.wait_for_url("**/record-jumped.html")
+    steps = recorder.stop().steps
+    assert [s.text for s in steps] == ["Jump to | select | Reports | navigates_to:Reports"]
+
+
+def test_clicks_inside_an_iframe_are_named_as_discovery_finds_them(tab: Page, site: Site) -> None:
+    """A click or typing inside a same-origin iframe is recorded (the listener runs in
+    every document of the page) and named as discovery addresses frames: by its name
+    when that is unique on the page and its frames, else with the region around the iframe
+    in the page that holds it (docs/discovery.md: a region holds everything inside its
+    iframes); the held click still goes through."""
+    site.add(
+        "record-card.html",
+        """<label>Name on card <input id="holder"></label>
+        <button onclick="document.getElementById('paid').textContent = 'Paid'">Pay</button>
+        <p id="paid"></p>""",
+    )
+    url = site.add(
+        "record-frames.html",
+        """<section><h2>Gift card</h2><button>Pay</button></section>
+        <section><h2>Card</h2><iframe src="record-card.html" width="400" height="200"></iframe>
+        </section>""",
+    )
+    tab.goto(url)
+    recorder = Recorder(overlay=False)
+    recorder.start(tab)
+    card = tab.frame_locator("iframe")
+    card.locator("#holder").fill("Ada Lovelace")
+    card.locator("text=Pay").click()
+    card.locator("text=Paid").wait_for()
+    steps = recorder.stop().steps
+    assert [(s.element, s.action, s.value) for s in steps] == [
+        ("Name on card", "fill", "Ada Lovelace"),
+        ("Pay@Card", "click", None),
+    ]
+    assert all(s.verified for s in steps), steps
+
+
+def test_an_icon_with_no_name_is_named_by_its_kind_in_its_region(tab: Page, site: Site) -> None:
+    """A clickable SVG with no title, label or text (Datasette's column-menu cog; the
+    accname rules give it no name) is named as discovery words it: its kind, "icon", in
+    the region around it (the header cell: `icon@price`), kept because it resolves back to
+    exactly the icon used. The click goes through."""
+    url = site.add(
+        "record-icons.html",
+        """<table><thead><tr>
+          <th><a href="#sort-name">name</a>
+            <svg class="cog" width="14" height="14" style="cursor:pointer"><rect width="14" height="14"/></svg></th>
+          <th><a href="#sort-price">price</a>
+            <svg class="cog" width="14" height="14" style="cursor:pointer"><rect width="14" height="14"/></svg></th>
+        </tr></thead><tbody><tr><td>Bagel</td><td>2</td></tr></tbody></table>
+        <script>
+        for (const c of document.querySelectorAll('svg.cog'))
+          c.addEventListener('click', () => { c.dataset.opened = '1'; });
+        </script>""",
+    )
+    tab.goto(url)
+    recorder = Recorder(overlay=False)
+    recorder.start(tab)
+    tab.click("th:nth-child(2) svg")
+    recorder.idle()
+    assert tab.eval_on_selector("th:nth-child(2) svg", "el => el.dataset.opened") == "1"
+    steps = recorder.stop().steps
+    assert [(s.element, s.action, s.note) for s in steps] == [("icon@price", "click", None)]
