@@ -502,6 +502,8 @@ class Discoverer:
             rejected=tuple(rejected),
             notes=tuple(notes),
             positional=positional,
+            score=raw.get("score"),
+            runner_up=_runner_up_score(raw),
         )
 
     @staticmethod
@@ -694,3 +696,9 @@ def _verify_in_page(page: Page, scan: _FrameScan, index: object, locator: Locato
         VerifyResult,
         "the in-page 'verify' call",
     )
+
+
+def _runner_up_score(raw: ScanResult) -> float | None:
+    """The best other element's confidence at the level that decided the pick, if any."""
+    runner = raw.get("runner_up")
+    return runner["score"] if runner else None

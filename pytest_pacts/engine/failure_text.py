@@ -59,8 +59,12 @@ def _step_block(step: StepRecord, total: int) -> list[str]:
             listed.add(c.description)
     for h in step.heals:
         verdict = "applied" if h.accepted else "not applied"
-        score = f", score {h.score:.2f}" if h.score is not None else ""
-        runner = f" vs runner-up {h.runner_up_score:.2f}" if h.runner_up_score is not None else ""
+        score = f", {h.figures()}" if h.figures() else ""
+        runner = (
+            f" vs runner-up {h.runner_up_score:.2f}"
+            if h.runner_up_score is not None and not h.basis
+            else ""
+        )
         out.append(
             f"    heal round {h.round} ({h.rung.value}): {verdict}{score}{runner}: {h.reason}"
         )
