@@ -57,7 +57,7 @@ from playwright.sync_api import Browser, sync_playwright
 from pytest_pacts.application import RunSettings, conclude_run, prepare_run
 from pytest_pacts.browser import launch_options
 from pytest_pacts.demo_app import DemoServer
-from pytest_pacts.discovery import bounded, register_bridge
+from pytest_pacts.discovery import register_bridge
 from pytest_pacts.engine.api import run_requirement
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.healing import HealingLadder
@@ -65,6 +65,7 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.outcome import HealAttempt, RunRecord
 from pytest_pacts.planner import LoaderOptions, load_file
 from pytest_pacts.planner.loader import load_blocks_file
+from pytest_pacts.runtime import bounded
 from pytest_pacts.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -86,7 +86,7 @@ _WHERE: dict[str, str] = {
     "PactsHealWarning": "pytest_pacts.errors",
     "PactsStoreWarning": "pytest_pacts.errors",
     "NoBrowserError": "pytest_pacts.browser",
-    "PageUnresponsive": "pytest_pacts.discovery.bounded",
+    "PageUnresponsive": "pytest_pacts.runtime.bounded",
     "RequirementFailed": "pytest_pacts.engine.api",
     "RequirementFileError": "pytest_pacts.planner.errors",
     "StoreError": "pytest_pacts.store.errors",
@@ -117,7 +117,6 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from pytest_pacts.browser import NoBrowserError
     from pytest_pacts.discovery import register_bridge
-    from pytest_pacts.discovery.bounded import PageUnresponsive
     from pytest_pacts.elements import RelocatedElement, discover_element, relocate_element
     from pytest_pacts.engine.api import RequirementFailed
     from pytest_pacts.errors import (
@@ -148,4 +147,5 @@ if TYPE_CHECKING:
     )
     from pytest_pacts.planner.errors import RequirementFileError
     from pytest_pacts.pytest_plugin.steps_fixture import PactsStepError, PactsSteps
+    from pytest_pacts.runtime.bounded import PageUnresponsive
     from pytest_pacts.store.errors import StoreError

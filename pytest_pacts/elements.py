@@ -7,7 +7,7 @@
 
 Both only read the page: nothing is clicked, typed, dismissed or stored, and every page call
 is bounded by ``timeout_ms`` (a page that hangs past it is closed and
-:class:`~pytest_pacts.discovery.bounded.PageUnresponsive` is raised, as in a run).
+:class:`~pytest_pacts.runtime.bounded.PageUnresponsive` is raised, as in a run).
 See docs/api.md.
 """
 
@@ -18,13 +18,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import (
-    Discoverer,
-    UnrenderableLocator,
-    bounded,
-    check_actionable,
-    to_playwright,
-)
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator, check_actionable, to_playwright
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung, StepState
 from pytest_pacts.engine.env import EnvMonitor, watch_changes
@@ -49,6 +43,7 @@ from pytest_pacts.models.locator import (
 )
 from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.planner.steps import parse_action, parse_target
+from pytest_pacts.runtime import bounded
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 __all__ = ["RelocatedElement", "discover_element", "relocate_element"]

@@ -1,5 +1,5 @@
 """Scripts of pages that replace JavaScript built-ins, shared by the discovery and engine
-tests of the in-page code's fresh realm (``pytest_pacts/discovery/js/realm.js``)."""
+tests of the in-page code's fresh realm (``pytest_pacts/runtime/js/realm.js``)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ SIMILARITY_OF_TWO_BUTTONS = (
 )
 
 # A library whose array methods throw: Playwright's own selector code in the page's world uses
-# them (the bridge, ``discovery/_js.py``, keeps it out of that world)
+# them (the bridge, ``runtime/bridge.py``, keeps it out of that world)
 BROKEN_ARRAYS = (
     "<script>Array.prototype.some = function () { throw new TypeError('patched some'); };"
     "Array.prototype.forEach = function () { throw new TypeError('patched forEach'); };"

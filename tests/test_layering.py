@@ -6,6 +6,11 @@
 - the engine and discovery reach the store only through narrow protocols
   (``engine/ports.py``, ``discovery/pom.py``): of the store they import its plain record
   types and errors, never ``Store``, its repositories or backends;
+- the in-page runtime (``runtime/``: the bridge to the page, the bounded page calls, the
+  JavaScript modules) sits below discovery and the engine: it imports nothing of the package
+  but the error root and the settings; Playwright's private attributes (``_impl_obj``,
+  ``_loop``, ``_sync``) are read in ``runtime/playwright_private.py`` only;
+- no package imports a private module (``_name``) of another package;
 - the store imports nothing of the package but the error root; ``errors.py`` imports nothing;
 - ``settings.py`` imports nothing of the package but the evidence rule;
 - no import cycles anywhere in the package (every import counts: module level, inside
@@ -189,6 +194,114 @@ def test_the_composition_check_would_catch_an_import(tmp_path: Path) -> None:
         "pytest_pacts.governance.review",
         "pytest_pacts.discovery.pom",
     }
+
+
+# -- the in-page runtime below discovery and the engine -----------------------------------------
+
+RUNTIME = PACKAGE / "runtime"
+RUNTIME_MAY_IMPORT = ("pytest_pacts.runtime", "pytest_pacts.errors", "pytest_pacts.settings")
+PLAYWRIGHT_PRIVATE = {"_impl_obj", "_loop", "_sync"}
+
+
+def test_the_runtime_holds_the_bridge_the_bounded_calls_and_the_page_code() -> None:
+    modules = {p.name for p in RUNTIME.glob("*.py")}
+    assert {"bridge.py", "bounded.py", "scripts.py", "healing.py", "playwright_private.py"} <= (
+        modules
+    ), modules
+    assert {"api.js", "realm.js", "healing.js"} <= {p.name for p in (RUNTIME / "js").glob("*.js")}
+    stray = sorted(
+        str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.js") if p.parent.name == "js"
+    )
+    assert all(s.startswith("runtime/js/") for s in stray), f"page code outside runtime/: {stray}"
+
+
+@pytest.mark.parametrize("path", _modules("runtime"), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_runtime_sits_below_discovery_and_the_engine(path: Path) -> None:
+    inner = {m for m in _imports(path) if m.startswith("pytest_pacts")}
+    bad = {m for m in inner if not m.startswith(RUNTIME_MAY_IMPORT)}
+    assert not bad, (
+        f"{path.relative_to(PACKAGE)} imports {sorted(bad)}: the runtime is below discovery "
+        "and the engine; pass what it needs in as arguments"
+    )
+
+
+def _playwright_private(path: Path) -> set[str]:
+    """Playwright's private attributes ``path`` reads (``x._impl_obj``, ``"_impl_obj"``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in PLAYWRIGHT_PRIVATE:
+            found.add(node.attr)
+        elif isinstance(node, ast.Constant) and node.value in PLAYWRIGHT_PRIVATE:
+            found.add(str(node.value))
+    return found
+
+
+def test_playwright_private_attributes_are_read_in_one_module() -> None:
+    """``runtime/playwright_private.py`` reads them, and tests/runtime checks them against the
+    installed Playwright; a second reader would escape that check."""
+    readers = sorted(
+        str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if _playwright_private(p)
+    )
+    assert readers == ["runtime/playwright_private.py"], (
+        f"{readers} read Playwright's private attributes: go through runtime/playwright_private.py"
+    )
+
+
+def _private_imports(path: Path, root: Path = PACKAGE) -> set[str]:
+    """The private modules (a ``_name`` part) of another package that ``path`` imports: a
+    module ``a.b._c`` is private to ``a.b`` and the packages inside it."""
+    modules = {_module_name(p, root) for p in root.rglob("*.py")}
+    name = _module_name(path, root)
+    own = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = own.split(".")[: len(own.split(".")) - (node.level - 1)]
+                base = ".".join([*up, *([node.module] if node.module else [])])
+            targets.add(base)
+            targets.update(f"{base}.{a.name}" for a in node.names)
+    bad: set[str] = set()
+    for target in targets & modules:
+        parts = target.split(".")
+        for i, part in enumerate(parts):
+            if part.startswith("_") and not part.startswith("__"):
+                owner = ".".join(parts[:i])
+                if own != owner and not own.startswith(owner + "."):
+                    bad.add(".".join(parts[: i + 1]))
+                break
+    return bad
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_no_package_imports_another_packages_private_modules(path: Path) -> None:
+    bad = _private_imports(path)
+    assert not bad, (
+        f"{path.relative_to(PACKAGE)} imports {sorted(bad)}, private to another package: "
+        "import that package's public names (or make the module public)"
+    )
+
+
+def test_the_private_import_check_would_catch_one(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    for sub in ("a", "a/inner", "b"):
+        (pkg / sub).mkdir(parents=True, exist_ok=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a" / "_js.py").write_text("")
+    (pkg / "a" / "inner" / "m.py").write_text("from pkg.a._js import f\n")
+    (pkg / "a" / "m.py").write_text("from . import _js\n")
+    (pkg / "b" / "m.py").write_text("from pkg.a import _js\nimport pkg.a._js\n")
+    (pkg / "b" / "n.py").write_text("from pkg.a._js import f\n")
+    assert _private_imports(pkg / "a" / "inner" / "m.py", pkg) == set()
+    assert _private_imports(pkg / "a" / "m.py", pkg) == set()
+    assert _private_imports(pkg / "b" / "m.py", pkg) == {"pkg.a._js"}
+    assert _private_imports(pkg / "b" / "n.py", pkg) == {"pkg.a._js"}
 
 
 # -- the store behind narrow protocols -------------------------------------------------------

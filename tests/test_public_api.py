@@ -17,7 +17,8 @@ import pytest
 from playwright.sync_api import Page
 
 import pytest_pacts
-from pytest_pacts.discovery import bounded, to_playwright
+from pytest_pacts.discovery import to_playwright
+from pytest_pacts.runtime import bounded
 
 ROOT = Path(__file__).resolve().parent.parent
 

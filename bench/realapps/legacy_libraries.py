@@ -8,7 +8,7 @@ ticks a box and clicks "Sign in" (expecting the welcome text), and runs again on
 release of the page whose button lost its id, with the first run's locators cached: the
 click heals. Printed per library: the verdicts, the heal's rung, and which realm the
 in-page code answered from (``page``, or ``fresh`` once it found a built-in replaced:
-``discovery/js/realm.js``). Exit status 1 when a run does not pass.
+``runtime/js/realm.js``). Exit status 1 when a run does not pass.
 
 Run: ``.venv/bin/python bench/realapps/legacy_libraries.py``. Pages are served by the
 browser context's router on a made-up origin: no network.
@@ -26,13 +26,13 @@ from playwright.sync_api import Page, Route, sync_playwright
 
 from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import register_bridge
-from pytest_pacts.discovery._js import _installer
 from pytest_pacts.engine.api import Runtime, run_requirement
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
 from pytest_pacts.planner import load_file
+from pytest_pacts.runtime.scripts import _installer
 
 LIBRARIES = {
     "Prototype.js 1.7.3": Path("/usr/share/javascript/prototype/prototype-1.7.3.js"),

@@ -357,7 +357,7 @@ def _alerts(page: Page) -> list[str]:
     of 200 characters; nothing when the page does not answer within 2 s."""
     from playwright.sync_api import Error as PlaywrightError
 
-    from pytest_pacts.discovery.bounded import call
+    from pytest_pacts.runtime.bounded import call
 
     try:
         texts = call(

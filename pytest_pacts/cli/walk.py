@@ -24,11 +24,12 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.application.walks import walk_run
-from pytest_pacts.discovery import Discoverer, bounded, to_code
+from pytest_pacts.discovery import Discoverer, to_code
 from pytest_pacts.discovery.planning import start_page_steps
 from pytest_pacts.models import Plan, Step
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import FailureType, RunRecord, StepRecord
+from pytest_pacts.runtime import bounded
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 # Failures that mean "the step's element was not found" (rather than found and then the

@@ -11,17 +11,17 @@ See docs/discovery.md. The public surface:
   Python source for generated tests;
 - :func:`register_bridge`: register, with a Playwright instance, the selector engine through
   which the in-page calls get a locator's elements from Playwright's isolated world (see
-  ``_js.py``); without it they use ``Locator.evaluate_all``.
+  ``runtime/bridge.py``); without it they use ``Locator.evaluate_all``.
 
 The engine depends on the models and Playwright only, never on pytest (tests/test_layering.py).
 """
 
-from pytest_pacts.discovery._js import register_bridge
 from pytest_pacts.discovery.actionability import check_actionable, check_locator
 from pytest_pacts.discovery.engine import Discoverer, SentDiscovery, discover
 from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import StrategyInfo, UnrenderableLocator
 from pytest_pacts.discovery.suggest import suggest_names
+from pytest_pacts.runtime.bridge import register_bridge
 
 __all__ = [
     "Discoverer",

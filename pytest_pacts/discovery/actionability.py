@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from playwright.sync_api import ElementHandle, Frame
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import call_on_elements
 from pytest_pacts.discovery.chain import Root, apply
 from pytest_pacts.discovery.render import elements_frame, frame_calls, region_calls, to_playwright
 from pytest_pacts.models.locator import GateSnapshot, Locator
 from pytest_pacts.models.requirement import Action
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.bridge import call_on_elements
 
 
 def check_actionable(
@@ -49,7 +49,7 @@ def check_actionable(
     ``trace`` also reads the element's visible text and hashes the document, in the same
     round trip (``GateSnapshot.text``, ``.dom_hash``: the step's trace). ``keep`` keeps the
     one element found in the page under that token, for
-    :func:`~pytest_pacts.discovery._js.kept_element_function`.
+    :func:`~pytest_pacts.runtime.scripts.kept_element_function`.
 
     ``settled`` (was the page loaded and unchanged for two animation frames?) is read from
     the page's change watch without waiting when the caller says when it last acted on the
@@ -59,7 +59,8 @@ def check_actionable(
     ``rule``: which failing points the caller waits out and which it does not (the executor's
     gate passes its own, ``engine/gate.py``); without it a failing check always watches two
     frames. ``frame``: the frame that holds the elements, when known: the check then gets
-    them through the bridge (``_js.py``) rather than Playwright's selector code in the page.
+    them through the bridge (``runtime/bridge.py``) rather than Playwright's selector code in
+    the page.
     ``settle``: a check that passes also makes sure ``settled`` is observed, watching what is
     left of two animation frames (after those "stable" watched) when the page was not known
     quiet already: the executor's readiness for a new page's first action, in the check's own

@@ -22,17 +22,7 @@ from typing import Any, Generic, TypeVar
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
-from pytest_pacts.discovery import bounded, strategies
-from pytest_pacts.discovery._js import (
-    NOT_INSTALLED,
-    PageScriptError,
-    call_on_elements,
-    decoded,
-    frame_info,
-    installed_page_function,
-    page_error,
-    sent_in_frame,
-)
+from pytest_pacts.discovery import strategies
 from pytest_pacts.discovery.payloads import (
     FrameInfo,
     JsonDict,
@@ -58,6 +48,15 @@ from pytest_pacts.models.locator import (
     Unresolved,
 )
 from pytest_pacts.models.requirement import Action, Target
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.bridge import call_on_elements, frame_info, sent_in_frame
+from pytest_pacts.runtime.scripts import (
+    NOT_INSTALLED,
+    PageScriptError,
+    decoded,
+    installed_page_function,
+    page_error,
+)
 
 K = TypeVar("K", bound=Hashable)
 JSON = dict[str, object]

@@ -21,14 +21,14 @@ from typing import cast
 from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import call_in_frame, call_on_elements, call_on_handle, frame_info
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.discovery.render import to_code, to_playwright
 from pytest_pacts.discovery.strategies import UnrenderableLocator
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.requirement import Action, Target
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.bridge import call_in_frame, call_on_elements, call_on_handle, frame_info
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 JSON = dict[str, object]

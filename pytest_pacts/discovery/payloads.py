@@ -1,6 +1,6 @@
 """The shapes of what the in-page JavaScript sends back, checked where they enter Python.
 
-Every in-page API function (``js/api.js`` for discovery, ``engine/healing/js/healing.js``
+Every in-page API function (``js/api.js`` for discovery, ``runtime/js/healing.js``
 for healing) returns plain JSON. Each has a ``TypedDict`` here, next to the function that
 returns it, and every call names the shape it expects (:func:`checked`): a page that broke
 a built-in the scripts rely on, or a script change that forgot a field, fails at the
@@ -139,7 +139,7 @@ GateCheck = JsonDict
 Suggestions = list[str]
 
 
-# -- healing (engine/healing/js/healing.js) ----------------------------------------------------
+# -- healing (runtime/js/healing.js) ----------------------------------------------------
 
 
 @with_config(_OPEN)

@@ -22,11 +22,11 @@ from urllib.parse import urlsplit
 from playwright.sync_api import Error, Page
 from pydantic import BaseModel, ConfigDict, Field
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.discovery.engine import Discoverer
 from pytest_pacts.models import Action, ExpectationKind, Plan, SourceRef, Step
 from pytest_pacts.models.locator import CONFIDENCE, DiscoveryResult
 from pytest_pacts.planner.urls import UrlError, resolve_url
+from pytest_pacts.runtime import bounded
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS, base_url_of
 
 POM_PAYLOAD_VERSION = 1

@@ -10,9 +10,9 @@ from __future__ import annotations
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery._js import call_in_frame
 from pytest_pacts.discovery.payloads import PayloadError, checked
 from pytest_pacts.models.requirement import Action
+from pytest_pacts.runtime.bridge import call_in_frame
 
 
 def suggest_names(page: Page, element: str, action: Action | str, limit: int = 3) -> list[str]:

@@ -27,14 +27,14 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import evaluate_on_element
 from pytest_pacts.engine import widgets
 from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.models import Action
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.planner.templating import Secret, reveal
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.bridge import evaluate_on_element
 
 
 def _shown(value: str) -> str:
@@ -58,7 +58,7 @@ def perform(
     (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs.
     ``frame`` (the frame holding the element) and ``keep`` (the token the gate check kept
     it under): the action's reads of the element ask that very element, with no selector
-    code in the page's world (``discovery/_js.py``, ``evaluate_on_element``)."""
+    code in the page's world (``runtime/bridge.py``, ``evaluate_on_element``)."""
     await_heal_pictures(page)  # a heal's picture shows the page before the healed action
     try:
         if element is None:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer, bounded
+from pytest_pacts.discovery import Discoverer
 from pytest_pacts.engine.artifacts import Shots
 from pytest_pacts.engine.contracts import EngineOptions, Healer
 from pytest_pacts.engine.env import EnvMonitor, classify_error
@@ -25,7 +25,6 @@ from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.healing import HealingLadder
-from pytest_pacts.engine.healing._js import install_early
 from pytest_pacts.engine.network import ResponseLog, plan_patterns
 from pytest_pacts.engine.ports import RunStore
 from pytest_pacts.engine.recording import Recorder
@@ -37,6 +36,8 @@ from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Failure, FailureType, RunRecord
 from pytest_pacts.planner.templating import Resolver
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.healing import install_early
 from pytest_pacts.settings import base_url_of
 
 __all__ = [

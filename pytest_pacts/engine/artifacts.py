@@ -29,7 +29,6 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.engine import pngmark
 from pytest_pacts.engine.tracing import (
     SHOT_WAIT_S,
@@ -38,6 +37,7 @@ from pytest_pacts.engine.tracing import (
     pictures_in_flight,
     wait_for_pictures,
 )
+from pytest_pacts.runtime import bounded, playwright_private
 
 # A picture taken at once shows the healed element by Playwright's screenshot mask: a
 # translucent box drawn over it for the picture only, in the same call. One taken in the
@@ -56,7 +56,7 @@ def await_heal_pictures(page: Page) -> None:
     """Before an action on ``page``: wait for its heal pictures still being taken (at most
     :data:`~pytest_pacts.engine.tracing.SHOT_WAIT_S`), so each shows the page before the
     action; one still out by then is given up (its file is never written)."""
-    tasks = _before_acting.pop(getattr(page, "_impl_obj", page), None)
+    tasks = _before_acting.pop(playwright_private.identity(page), None)
     pending = [task for task in tasks or () if not task.done()]
     wait_for_pictures(page, pending)
     for task in pending:
@@ -162,11 +162,11 @@ class Shots:
         itself)."""
         if self.folder is None or self._secret_on_page():
             return None  # (:meth:`keep` takes it through :meth:`take`, which covers them)
-        loop = getattr(self.page, "_loop", None)
-        page = getattr(self.page, "_impl_obj", None)
+        loop = playwright_private.event_loop(self.page)
+        page = playwright_private.impl(self.page)
         browser = self.page.context.browser
         chromium = browser is None or browser.browser_type.name == "chromium"
-        if loop is None or page is None or loop.is_closed() or not chromium:
+        if loop is None or page is None or not chromium:
             return None
         task: asyncio.Task[tuple[bytes, float] | None] = loop.create_task(self._capture(page))
         picture_in_flight(self.page, task)
@@ -190,10 +190,10 @@ class Shots:
             return self.take(label, outline)
         path = self.folder / f"{self.req_id}-{_safe(label)}.png"
         key = f"screenshot_{_safe(label)}"
-        target = getattr(outline, "_impl_obj", None) if outline is not None else None
+        target = playwright_private.impl(outline) if outline is not None else None
         loop = early.get_loop()
         box = loop.create_task(_box(target))
-        _before_acting.setdefault(getattr(self.page, "_impl_obj", self.page), []).append(box)
+        _before_acting.setdefault(playwright_private.identity(self.page), []).append(box)
         self._soon.append(loop.create_task(self._write(early, box, path, key)))
         return str(path)
 
@@ -216,7 +216,7 @@ class Shots:
             await asyncio.wait(earlier, timeout=SHOT_WAIT_S)
         try:
             if self._session is None:
-                self._session = await page.context.new_cdp_session(page)
+                self._session = await playwright_private.new_cdp_session(page)
             return await asyncio.wait_for(_viewport_png(self._session), SHOT_WAIT_S)
         except Exception:  # the page navigated, closed or crashed: no picture
             return None
@@ -259,7 +259,7 @@ async def _box(target: Any) -> tuple[float, float, float, float] | None:
     if target is None:
         return None
     try:
-        box = await target.bounding_box(BOX_TIMEOUT_MS)
+        box = await playwright_private.bounding_box(target, BOX_TIMEOUT_MS)
     except Exception:  # gone, or not one element: the picture is kept without a highlight
         return None
     if not box or box["width"] <= 0 or box["height"] <= 0:
@@ -271,12 +271,12 @@ async def _viewport_png(session: Any) -> tuple[bytes, float] | None:
     """The viewport as a PNG, and its image pixels per CSS pixel (the boxes' unit). Encoded
     for speed (every row filtered "Up", which :mod:`pngmark` undoes a row at a time), at the
     resolution Chromium gives the view (no clip to scale it)."""
-    metrics = await session.send("Page.getLayoutMetrics", None, None)
+    metrics = await playwright_private.cdp_send(session, "Page.getLayoutMetrics")
     css, device = metrics.get("cssVisualViewport"), metrics.get("visualViewport")
     scale = 1.0
     if css and device and css.get("clientWidth"):
         scale = float(device["clientWidth"]) / float(css["clientWidth"]) or 1.0
     params = {"format": "png", "optimizeForSpeed": True}
-    shot = await session.send("Page.captureScreenshot", params, None)
+    shot = await playwright_private.cdp_send(session, "Page.captureScreenshot", params)
     data = shot.get("data") if isinstance(shot, dict) else None
     return (base64.b64decode(data), scale) if data else None

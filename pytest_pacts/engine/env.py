@@ -19,9 +19,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page, Request, Response
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import PageScriptError, init_script
 from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
+from pytest_pacts.runtime import bounded, playwright_private
+from pytest_pacts.runtime.scripts import PageScriptError, init_script
 
 _REFUSED = re.compile(
     r"ERR_(CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|"
@@ -35,8 +35,8 @@ _READINESS_KINDS = frozenset({"document", "script", "fetch", "xhr"})
 _CLOSED = re.compile(r"has been closed|Target closed|Browser closed|Connection closed", re.I)
 
 
-# The in-page API (discovery/_js.py), installed in every document from its first moment (an
-# init script of the page), with its change watch (``discovery/js/watch.js``): the DOM changes
+# The in-page API (runtime/scripts.py), installed in every document from its first moment (an
+# init script of the page), with its change watch (``runtime/js/watch.js``): the DOM changes
 # and the animation frames drawn since the last one, watched without a gap. A gate check of
 # an element that is gone, or a new page's readiness, on a page that has drawn two frames
 # since its last change is settled without waiting; and the first gate check on a new page
@@ -48,7 +48,7 @@ _watched: weakref.WeakSet[object] = weakref.WeakSet()
 
 def watch_changes(page: Page) -> None:
     """Add :data:`PAGE_SCRIPT` to ``page``'s documents from its next navigation on."""
-    key = getattr(page, "_impl_obj", page)
+    key = playwright_private.identity(page)
     if key in _watched:
         return
     with contextlib.suppress(PlaywrightError):

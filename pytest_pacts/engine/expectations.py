@@ -39,12 +39,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import UnrenderableLocator, bounded, to_playwright
-from pytest_pacts.discovery._js import (
-    evaluate_on_element,
-    kept_element_function,
-    realm_function,
-)
+from pytest_pacts.discovery import UnrenderableLocator, to_playwright
 from pytest_pacts.engine import widgets
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.finder import Finder
@@ -54,6 +49,9 @@ from pytest_pacts.engine.waiting import epoch_ms, now_ms, wait_for_change
 from pytest_pacts.models import Action, Expectation, ExpectationKind, Target
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.bridge import evaluate_on_element
+from pytest_pacts.runtime.scripts import kept_element_function, realm_function
 
 _WS = re.compile(r"\s+")
 
@@ -89,7 +87,7 @@ _VISIBLE_TEXT = """() => {
 }"""
 
 # the page-wide reads run as the in-page code's dispatcher runs them: in a fresh realm on a
-# page that replaced JavaScript built-ins (discovery/js/realm.js)
+# page that replaced JavaScript built-ins (runtime/js/realm.js)
 _in_realm = functools.cache(realm_function)
 
 _FIELD_VALUE = """(el) => [('value' in el && typeof el.value === 'string') ? el.value

@@ -17,13 +17,13 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FloatRect, Page
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.engine import vision
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.tracing import await_pictures
 from pytest_pacts.engine.waiting import epoch_ms, now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, Step
 from pytest_pacts.models.outcome import Failure, FailureType, ImageMatch
+from pytest_pacts.runtime import bounded
 
 _SIZE = """() => [Math.max(document.documentElement.scrollWidth, innerWidth),
   Math.max(document.documentElement.scrollHeight, innerHeight)]"""

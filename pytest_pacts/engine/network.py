@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Request
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.models import Plan
 from pytest_pacts.planner.steps import parse_json_path
 from pytest_pacts.planner.templating import MASK, TEMPLATE_RE, is_secret_name
+from pytest_pacts.runtime import bounded
 
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 

@@ -17,7 +17,7 @@ The page **refused the input** when one of them says so by the standards' marks:
 ``invalid`` event or ``aria-invalid`` (HTML, WAI-ARIA), ``role=alert``/``alertdialog``,
 or an error mark (``error``, ``danger``, ``invalid``). The failure then has the cause
 ``input_refused`` and the root cause ``data_issue`` (docs/engine.md, "Verdict and RCA").
-Every read is bounded (``discovery/bounded.py``) and a page that does not answer is quoted
+Every read is bounded (``runtime/bounded.py``) and a page that does not answer is quoted
 as saying nothing.
 """
 
@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.runtime import bounded
 
 __all__ = ["PageMessage", "explain", "messages", "watch"]
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import bounded
+from pytest_pacts.runtime import bounded
 
 __all__ = ["cover_secrets"]
 

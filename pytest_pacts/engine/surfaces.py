@@ -29,10 +29,10 @@ from urllib.parse import urlsplit
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.models import Step
 from pytest_pacts.models.locator import BoundingBox
 from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.runtime import bounded
 
 # Surfaces smaller than this (in CSS px, each side) are ignored: icons, spacers, trackers.
 MIN_SIDE_PX = 16

@@ -39,11 +39,11 @@ from urllib.parse import urlsplit
 from playwright.sync_api import CDPSession, Page, Request, Response
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import BoundingBox, GateSnapshot
 from pytest_pacts.models.trace import StepTrace, TracedRequest
 from pytest_pacts.planner.templating import MASK, Resolver, Secret, TemplateError
+from pytest_pacts.runtime import bounded, playwright_private
 
 MAX_REQUESTS_PER_STEP = 40
 SHOT_MAX_WIDTH = 640  # CSS pixels: wider viewports are scaled down
@@ -61,13 +61,13 @@ _in_flight: weakref.WeakKeyDictionary[object, list[asyncio.Task[Any]]] = weakref
 
 def pictures_in_flight(page: Page) -> list[asyncio.Task[Any]]:
     """The pictures of ``page`` still being taken in the background."""
-    key = getattr(page, "_impl_obj", page)
+    key = playwright_private.identity(page)
     return [task for task in _in_flight.get(key, ()) if not task.done()]
 
 
 def picture_in_flight(page: Page, task: asyncio.Task[Any]) -> None:
     """List ``task`` (a picture of ``page`` taken in the background) until it is done."""
-    key = getattr(page, "_impl_obj", page)
+    key = playwright_private.identity(page)
     # only those still being taken are kept: a long run on one page that takes no other
     # screenshot does not hold every picture it took
     _in_flight[key] = [*pictures_in_flight(page), task]
@@ -76,7 +76,7 @@ def picture_in_flight(page: Page, task: asyncio.Task[Any]) -> None:
 def await_pictures(page: Page) -> None:
     """Wait until the pictures still being taken on ``page`` are done (at most
     :data:`SHOT_WAIT_S`); they are written later by their tracer, as always."""
-    key = getattr(page, "_impl_obj", page)
+    key = playwright_private.identity(page)
     tasks = pictures_in_flight(page)
     _in_flight.pop(key, None)
     wait_for_pictures(page, tasks)
@@ -86,16 +86,15 @@ def wait_for_pictures(page: Page, tasks: list[asyncio.Task[Any]]) -> None:
     """Wait for ``tasks`` (pictures of ``page`` taken in the background), at most
     :data:`SHOT_WAIT_S`; Playwright's event loop runs meanwhile. Those still out are left to
     the caller."""
-    sync = getattr(page, "_sync", None)
-    if tasks and sync is not None:
+    if tasks and playwright_private.can_run(page):
         with contextlib.suppress(Exception):  # the page or the loop went away
-            sync(_settle(tasks, SHOT_WAIT_S))
+            playwright_private.run(page, _settle(tasks, SHOT_WAIT_S))
 
 
 MIN_SECRET_LENGTH = 4  # shorter values are not masked (they would mangle every text)
 _ABORTED = re.compile(r"ERR_ABORTED|NS_BINDING_ABORTED|cancelled", re.I)
 
-# The same hash the gate computes (discovery/js/api.js ``domHash``), for steps without one.
+# The same hash the gate computes (runtime/js/api.js ``domHash``), for steps without one.
 DOM_HASH_JS = """() => {
   const s = document.documentElement ? document.documentElement.outerHTML : '';
   const n = Math.min(s.length, 2000000);
@@ -277,9 +276,9 @@ class Tracer:
             self._withheld_at = None
         if self._budget_spent:
             return None, "picture left out: the run's pictures reached their byte budget"
-        loop = getattr(self.page, "_loop", None)
-        impl = getattr(self._cdp, "_impl_obj", None)
-        if loop is None or impl is None or loop.is_closed():
+        loop = playwright_private.event_loop(self.page)
+        impl = playwright_private.impl(self._cdp)
+        if loop is None or impl is None:
             return None, None
         path = self.folder / f"step{index + 1:02d}.jpg"
         task = loop.create_task(_capture(impl))
@@ -368,7 +367,7 @@ def _rounded(box: BoundingBox | None) -> BoundingBox | None:
 async def _capture(session: Any) -> str | None:
     """The page's viewport as a small JPEG (base64), or ``None``; never raises."""
     try:
-        metrics = await session.send("Page.getLayoutMetrics", None, None)
+        metrics = await playwright_private.cdp_send(session, "Page.getLayoutMetrics")
         view = metrics["cssVisualViewport"]
         width, height = float(view["clientWidth"]), float(view["clientHeight"])
         clip = {
@@ -379,7 +378,7 @@ async def _capture(session: Any) -> str | None:
             "scale": min(1.0, SHOT_MAX_WIDTH / width) if width > 0 else 1.0,
         }
         params = {"format": "jpeg", "quality": SHOT_QUALITY, "clip": clip}
-        shot = await session.send("Page.captureScreenshot", params, None)
+        shot = await playwright_private.cdp_send(session, "Page.captureScreenshot", params)
         data = shot.get("data") if isinstance(shot, dict) else None
         return str(data) if data else None
     except Exception:  # the page navigated, closed or crashed: no picture

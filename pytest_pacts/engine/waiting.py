@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.runtime import bounded
 
 # Does this world run the callbacks it registers? A page whose scripts are disabled (a context
 # with ``java_script_enabled=False``) runs none: no listener, timer, animation frame or
 # mutation observer callback, so a wait on one never ended (the call reached its deadline and
 # the page was taken for hung). Such a page changes only by being parsed and loaded. The
-# probe is ``callbacksRun`` in discovery/js/actionability.js; its document's own event
+# probe is ``callbacksRun`` in runtime/js/actionability.js; its document's own event
 # factory, since libraries replace ``window.Event``.
 _CALLBACKS_RUN = """const callbacksRun = () => {
   let ran = false;
@@ -36,7 +36,7 @@ _CALLBACKS_RUN = """const callbacksRun = () => {
 # The next DOM change of the document (or its next readiness step: parsed, loaded, a script
 # or picture loaded), at most
 # ``ms``. ``since`` (epoch milliseconds, or null): when the caller last looked at the page; a
-# change the page's watch (``discovery/js/watch.js``) saw after it, or a document newer than
+# change the page's watch (``runtime/js/watch.js``) saw after it, or a document newer than
 # it (a navigation that committed meanwhile), answers at once: a probe that ran just before
 # the change must not then wait out the cap for another one.
 _NEXT_CHANGE = (
@@ -135,7 +135,7 @@ def settled_after_check(page: Page, monitor: EnvMonitor, observed: bool | None) 
 
 # True when the document is parsed (its deferred and module scripts have run; with
 # "complete": loaded, images included) and nothing in it changed for two animation frames.
-# The change watch (``discovery/js/watch.js``, in every document the engine opens) may
+# The change watch (``runtime/js/watch.js``, in every document the engine opens) may
 # already have seen two frames drawn since the last change, itself after the run's last action
 # on the page (``since``, wall-clock ms): then the answer comes at once.
 # Otherwise the next two frames are watched. A hidden page gets no animation frames: a timer

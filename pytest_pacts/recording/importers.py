@@ -27,11 +27,11 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Page
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Action
 from pytest_pacts.recording.model import RecordedStep, Recording
 from pytest_pacts.recording.recorder import Recorder
+from pytest_pacts.runtime import bounded
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 MAX_BYTES = 2 * 1024 * 1024  # a recording bigger than this is refused

@@ -27,13 +27,13 @@ from urllib.parse import urlsplit
 from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import realm_function
 from pytest_pacts.discovery.inventory import name_of
 from pytest_pacts.engine.pagename import PAGE_NAMES_JS
 from pytest_pacts.models import Action
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.recording.model import RecordedStep, Recording, env_name, is_secret
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.scripts import realm_function
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 BINDING = "__pactsRecord"

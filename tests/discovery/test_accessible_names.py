@@ -13,8 +13,8 @@ from typing import cast
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery._js import call_on_elements
 from pytest_pacts.models.locator import Strategy
+from pytest_pacts.runtime.bridge import call_on_elements
 
 from .helpers import chosen_id, find
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer, bounded, check_actionable
+from pytest_pacts.discovery import Discoverer, check_actionable
 from pytest_pacts.models import Action, Target
+from pytest_pacts.runtime import bounded
 
 from .helpers import find
 

@@ -1,4 +1,4 @@
-"""The bridge (``discovery/_js.py``): the gate's check gets a locator's elements from
+"""The bridge (``runtime/bridge.py``): the gate's check gets a locator's elements from
 Playwright's isolated world, where a selector engine registered with ``content_script=True``
 marks each element with a numbered event that the in-page code's listener takes, instead
 of resolving the locator with Playwright's code in the page's own world
@@ -12,8 +12,9 @@ import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import check_actionable, check_locator
-from pytest_pacts.discovery._js import PageScriptError, init_script, send_on_elements
 from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.runtime.bridge import send_on_elements
+from pytest_pacts.runtime.scripts import PageScriptError, init_script
 from tests.hostile_pages import BROKEN_ARRAYS
 
 from .helpers import find

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Frame, Page
 
-from pytest_pacts.discovery._js import _may_share_origin, call_in_frame, frame_info
+from pytest_pacts.runtime.bridge import _may_share_origin, call_in_frame, frame_info
 
 
 def _srcdoc(body: str) -> str:

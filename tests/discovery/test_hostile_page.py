@@ -1,7 +1,7 @@
 """A page whose scripts replaced JavaScript built-ins the in-page code relies on.
 
 From the first call that finds a built-in replaced, the in-page code runs as a second copy
-compiled in a fresh realm, whose built-ins the page has never seen (``discovery/js/realm.js``).
+compiled in a fresh realm, whose built-ins the page has never seen (``runtime/js/realm.js``).
 Where no fresh realm can be had (a Content-Security-Policy that forbids compiling code), an
 exception the code throws is a ``PageScriptError`` that says what happened, never a bare
 ``Frame.evaluate: TypeError`` from deep inside the scan.
@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery._js import PageScriptError, _installer, call_on_elements
+from pytest_pacts.runtime.bridge import call_on_elements
+from pytest_pacts.runtime.scripts import PageScriptError, _installer
 from tests.hostile_pages import PROTOTYPE_ARRAY_FROM, SIMILARITY_OF_TWO_BUTTONS
 
 from .helpers import chosen_id, find
@@ -120,8 +121,8 @@ def test_healing_scores_on_a_page_with_prototype_js_array_from(tab: Page) -> Non
     """Healing's similarity builds its table with ``Array.from({length}, fn)``: with
     Prototype.js's ``Array.from`` every row was ``undefined`` and the heal threw (seen with
     the real Prototype.js 1.7.3: ``bench/realapps/legacy_libraries.py``)."""
-    from pytest_pacts.engine.healing._js import pure_function
     from pytest_pacts.engine.healing.scoring import WEIGHTS
+    from pytest_pacts.runtime.healing import pure_function
 
     tab.set_content(PROTOTYPE_FROM + "<form><button>Log in</button><button>Reset</button></form>")
     scores = tab.evaluate(

@@ -92,7 +92,7 @@ def test_regions_from_rows_and_what_cannot_be_told_apart(tab: Page) -> None:
 
 def test_a_locator_of_another_element_is_refused(tab: Page) -> None:
     tab.set_content("<button id=one>One</button><button id=two>Two</button>")
-    from pytest_pacts.discovery._js import page_function
+    from pytest_pacts.runtime.scripts import page_function
 
     tab.evaluate(page_function("inventory"), {"list_id": "t1", "limit": 10})
     result = discover(tab, [(0, Target(element="One"), Action.CLICK)])[0]

@@ -1,7 +1,7 @@
 """The in-page JavaScript: module boundaries (read from the files) and unit tests of its pure
 functions (accessible names, text normalisation, match tiers, similarity), run in Chromium.
 
-Each file is one module (``discovery/_js.py`` ``modules_source``): its first lines read
+Each file is one module (``runtime/scripts.py`` ``modules_source``): its first lines read
 what it uses from earlier modules (``const { a, b } = modules.dom;``), its last statement
 returns what later modules use. Nothing else is shared between files.
 """
@@ -9,14 +9,13 @@ returns what later modules use. Nothing else is shared between files.
 from __future__ import annotations
 
 import re
-from importlib import resources
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery._js import _FILES, module_function, read_modules
-from pytest_pacts.engine.healing._js import _DISCOVERY_FILES, pure_function
+from pytest_pacts.runtime.healing import SHARED_FILES, pure_function
+from pytest_pacts.runtime.scripts import API_FILES, PACKAGE, module_function, read_modules
 from tests.hostile_pages import SIMILARITY_OF_TWO_BUTTONS
 
 _IMPORT = re.compile(r"^const \{([^}]*)\} = modules\.(\w+);", re.M)
@@ -32,8 +31,7 @@ def _names(text: str) -> list[str]:
 
 
 def _modules() -> list[tuple[str, str]]:
-    healing = resources.files("pytest_pacts.engine.healing").joinpath("js", "healing.js")
-    return [*read_modules("pytest_pacts.discovery", _FILES), ("healing", healing.read_text())]
+    return [*read_modules(PACKAGE, API_FILES), *read_modules(PACKAGE, ("healing.js",))]
 
 
 def test_each_file_imports_only_what_earlier_files_export() -> None:
@@ -61,7 +59,7 @@ def test_each_file_imports_only_what_earlier_files_export() -> None:
         exported = set(_names(found.group(1)))
         assert exported <= top, exported - top
         exports[name] = exported
-    assert _FILES[:-1] == _DISCOVERY_FILES  # healing loads discovery's modules but its API
+    assert API_FILES[:-1] == SHARED_FILES  # healing loads discovery's modules but its API
 
 
 def _call(page: Page, module: str, name: str, *args: Any) -> Any:
@@ -215,7 +213,7 @@ def test_answers_sent_as_json_read_back_as_playwright_would_pass_them(tab: Page)
     """``toJson`` (js/dom.js): every answer of the in-page API crosses as one JSON string.
     Read back with ``decoded`` it equals what Playwright's own serialisation gives for the
     same value, a page's ``toJSON`` methods notwithstanding."""
-    from pytest_pacts.discovery._js import decoded
+    from pytest_pacts.runtime.scripts import decoded
 
     value = """() => ({
         text: 'say "hi"\\\\ \\n\\t\\u0001 \\u2028 é 😀 end',
@@ -250,7 +248,7 @@ def test_an_answer_that_is_not_json_is_a_page_script_error() -> None:
     as any exception thrown in the page does (a Playwright error every handler catches)."""
     from playwright.sync_api import Error as PlaywrightError
 
-    from pytest_pacts.discovery._js import PageScriptError, decoded
+    from pytest_pacts.runtime.scripts import PageScriptError, decoded
 
     assert decoded('{"a": [1, 2.5, null]}') == {"a": [1, 2.5, None]}
     with pytest.raises(

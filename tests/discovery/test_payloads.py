@@ -6,7 +6,6 @@ import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import to_playwright
-from pytest_pacts.discovery._js import call_on_elements
 from pytest_pacts.discovery.payloads import (
     PayloadError,
     RankResult,
@@ -14,6 +13,7 @@ from pytest_pacts.discovery.payloads import (
     VerifyResult,
     checked,
 )
+from pytest_pacts.runtime.bridge import call_on_elements
 
 from .helpers import find
 

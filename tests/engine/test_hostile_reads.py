@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import _js
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.models.outcome import FailureType, RcaClass
+from pytest_pacts.runtime import bridge as _js
 from tests.hostile_pages import BROKEN_ARRAYS, PROTOTYPE_ARRAY_FROM
 
 from .helpers import Site, plan, run
@@ -61,7 +61,7 @@ def test_every_kind_of_step_runs_on_a_page_that_replaces_built_ins_as_prototype_
 
 def test_every_kind_of_step_runs_on_a_page_whose_array_methods_throw(tab: Page, site: Site) -> None:
     """Playwright's selector code runs in its isolated world for every call of the run (the
-    bridge, ``discovery/_js.py``), so a library's broken ``Array.prototype.some`` and
+    bridge, ``runtime/bridge.py``), so a library's broken ``Array.prototype.some`` and
     ``forEach`` stop neither it nor the in-page code (in a fresh realm)."""
     url = site.add("broken.html", _form(BROKEN_ARRAYS), title="App")
     site.add("next.html", BROKEN_ARRAYS + '<span class="page-title">Results</span>', "App")

@@ -1,6 +1,6 @@
 """A page whose main thread hangs fails the step as ``env_fault`` ``page_unresponsive`` within
 the step timeout plus a small margin, instead of stopping the run forever
-(``discovery/bounded.py``)."""
+(``runtime/bounded.py``)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models.outcome import RcaClass, RunRecord
+from pytest_pacts.runtime import bounded
 
 from .helpers import Site, plan, run
 
@@ -178,10 +178,10 @@ def test_region_and_count_calls_of_gate_and_healing_are_bounded(
     from typing import Any, cast
 
     from pytest_pacts.discovery import check_locator
-    from pytest_pacts.engine.healing._js import count_sent
     from pytest_pacts.engine.healing.region import _region_gone
     from pytest_pacts.engine.healing.repair import RepairRung
     from pytest_pacts.models.locator import Locator, Region, RegionMatch, Strategy
+    from pytest_pacts.runtime.healing import count_sent
 
     fresh.goto(site.add(f"calm-{stage}", "<nav id='bar'><button>Go</button></nav>"))
     region = Region(description="Bar", css="#bar", matched_by=RegionMatch.ID_TOKEN)

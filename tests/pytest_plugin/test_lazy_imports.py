@@ -26,6 +26,7 @@ RUN_TIME = (
     "pytest_pacts.models.outcome",
     "pytest_pacts.models.trace",
     "pytest_pacts.reports",
+    "pytest_pacts.runtime",
     "pytest_pacts.store",
 )
 

@@ -13,7 +13,7 @@ from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import UnrenderableLocator, bounded, to_playwright
+from pytest_pacts.discovery import UnrenderableLocator, to_playwright
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.payloads import (
     ProbeRanking,
@@ -32,13 +32,7 @@ from pytest_pacts.engine.gate import (
     heal_blocking_point,
     takes_disabled,
 )
-from pytest_pacts.engine.healing._js import (
-    call_on_locator,
-    count_matches,
-    sent_in_frame,
-    sent_on_elements,
-)
-from pytest_pacts.engine.healing.relocate import candidate_gate, gate_json
+from pytest_pacts.engine.healing.relocate import call_on_locator, candidate_gate, gate_json
 from pytest_pacts.engine.healing.scoring import (
     WEIGHTS,
     Scope,
@@ -50,6 +44,8 @@ from pytest_pacts.engine.healing.scoring import (
 from pytest_pacts.models.locator import Fingerprint, GateSnapshot, Locator
 from pytest_pacts.models.recipe import JsonObject
 from pytest_pacts.models.requirement import Action
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.healing import count_matches, sent_in_frame, sent_on_elements
 
 JSON = dict[str, object]
 
@@ -513,7 +509,7 @@ def rival(recorded: Fingerprint | None, candidate: Fingerprint | None) -> str | 
     """Why ``candidate`` must not replace the recorded element: it is one of the elements
     the step's words also matched at discovery, a different element on the page back then
     (``Fingerprint.rivals``), or it has the recorded name but sits in another landmark (the
-    gate's identity check, ``identityChange`` in discovery/js/actionability.js: a header's
+    gate's identity check, ``identityChange`` in runtime/js/actionability.js: a header's
     "Settings" is not the footer's). ``None`` when it is not."""
     if recorded is None or candidate is None:
         return None

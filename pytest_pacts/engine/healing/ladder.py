@@ -20,7 +20,7 @@ that only reads the page says so (``reads_only = True``), and one that does not 
 A rung whose fix was already tried for the same failure of this step (its retry failed) is
 skipped in later rounds, so a round never repeats a failed fix. A rung may also
 have a ``send_ahead(ctx)`` method, called at the start of the round: page reads it sends
-then (``discovery.bounded.send``) overlap the rungs before it.
+then (``runtime.bounded.send``) overlap the rungs before it.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from playwright.sync_api import Error as PlaywrightError
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.engine.contracts import ExtensionHealer, HealContext, Rung, RungResult
 from pytest_pacts.engine.healing._common import element_key, first_line, locator_json, resolve
-from pytest_pacts.engine.healing._js import install_early
 from pytest_pacts.engine.healing.alternate import AlternateRung
 from pytest_pacts.engine.healing.extension import ExtensionRung
 from pytest_pacts.engine.healing.human import HumanRung
@@ -53,6 +52,7 @@ from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.governance import HealSite, deployment_of
 from pytest_pacts.models.outcome import HealAttempt, HealRung
 from pytest_pacts.models.recipe import Recipe
+from pytest_pacts.runtime.healing import install_early
 
 if TYPE_CHECKING:
     from pytest_pacts.engine.ports import HealStore, ProposalSink

@@ -45,7 +45,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import Discoverer, SentDiscovery, UnrenderableLocator, bounded
+from pytest_pacts.discovery import Discoverer, SentDiscovery, UnrenderableLocator
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
@@ -61,7 +61,6 @@ from pytest_pacts.engine.healing._common import (
     send_singles_out,
     singled_out,
 )
-from pytest_pacts.engine.healing._js import count_matches, count_sent
 from pytest_pacts.engine.healing.agreement import (
     Agreement,
     held_to_evidence,
@@ -77,6 +76,8 @@ from pytest_pacts.models import Target
 from pytest_pacts.models.locator import GateSnapshot, Locator
 from pytest_pacts.models.outcome import FailureType, HealRung
 from pytest_pacts.models.requirement import Action
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.healing import count_matches, count_sent
 
 # an unscoped candidate is a little less certain than the scoped one it replaces
 UNSCOPED_FACTOR = 0.95

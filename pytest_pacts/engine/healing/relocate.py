@@ -16,8 +16,8 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_locator
 from pytest_pacts.discovery.payloads import LocateResult, SameGate, checked
+from pytest_pacts.discovery.render import elements_frame, to_playwright
 from pytest_pacts.engine.gate import heal_blocking_point
-from pytest_pacts.engine.healing._js import call_in_frame, call_on_locator
 from pytest_pacts.engine.healing.scoring import Scored
 from pytest_pacts.models.locator import (
     CONFIDENCE,
@@ -29,6 +29,7 @@ from pytest_pacts.models.locator import (
 )
 from pytest_pacts.models.outcome import FailureType
 from pytest_pacts.models.requirement import Action
+from pytest_pacts.runtime.healing import call_in_frame, call_on_elements
 
 # Semantic first (it survives restyling); css last.
 ORDER: tuple[Strategy, ...] = (
@@ -57,6 +58,13 @@ class Relocation:
         ``failure``, or ``None`` (:func:`~pytest_pacts.engine.gate.heal_blocking_point`: a
         disabled element is not refused, the step waits for it)."""
         return heal_blocking_point(self.gate, Action(action), failure)
+
+
+def call_on_locator(page: Page, locator: Locator, name: str, arg: object) -> object:
+    """The healing API function ``name`` on what ``locator`` (discovered on ``page``)
+    resolves to (``runtime.healing.call_on_elements``, through the bridge)."""
+    target = to_playwright(page, locator)
+    return call_on_elements(target, name, arg, elements_frame(page, locator))
 
 
 def render(page: Page, scored: Scored) -> tuple[Locator, Fingerprint] | str:

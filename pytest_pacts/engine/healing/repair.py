@@ -22,7 +22,7 @@ import time
 
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import Discoverer, UnrenderableLocator, bounded, to_playwright
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator, to_playwright
 from pytest_pacts.discovery.payloads import OverlayResult, checked
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.contracts import HealContext, RungResult
@@ -32,16 +32,13 @@ from pytest_pacts.engine.healing._common import (
     gate_evidence,
     wait_budget_ms,
 )
-from pytest_pacts.engine.healing._js import (
-    call_on_elements,
-    call_on_locator,
-    count_matches,
-    handle_in_frame,
-)
 from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.engine.healing.relocate import call_on_locator
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import FailureType, HealRung
 from pytest_pacts.models.requirement import Action
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.healing import call_on_elements, count_matches, handle_in_frame
 
 JSON = dict[str, object]
 _ids = itertools.count(1)

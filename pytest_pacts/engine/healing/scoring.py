@@ -18,15 +18,16 @@ from typing import cast
 from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from pytest_pacts.discovery import UnrenderableLocator, bounded
-from pytest_pacts.discovery._js import frame_info
+from pytest_pacts.discovery import UnrenderableLocator
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.payloads import FrameInfo, RankResult, checked
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import StepState
-from pytest_pacts.engine.healing._js import call_in_frame
 from pytest_pacts.engine.waiting import wait_for_change
 from pytest_pacts.models.locator import Candidate, Fingerprint, Locator
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.bridge import frame_info
+from pytest_pacts.runtime.healing import call_in_frame
 
 WEIGHTS: Mapping[str, float] = {
     "type": 0.96,  # tag + input type

@@ -1,5 +1,5 @@
 """Healing on a page whose array methods throw (a library that replaced them): its checks
-of candidate locators get the elements through the bridge (``discovery/_js.py``), so
+of candidate locators get the elements through the bridge (``runtime/bridge.py``), so
 Playwright's selector code never runs in the page's world, where it would throw."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import to_playwright
-from pytest_pacts.discovery._js import init_script
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.runtime.scripts import init_script
 from tests.hostile_pages import BROKEN_ARRAYS
 
 from .helpers import discovered, failing_context

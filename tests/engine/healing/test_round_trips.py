@@ -10,11 +10,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import bounded
 from pytest_pacts.engine.contracts import StepState
-from pytest_pacts.engine.healing import _common
-from pytest_pacts.engine.healing import _js as healing_js
-from pytest_pacts.engine.healing._js import call_in_frame
+from pytest_pacts.engine.healing import _common, relocate
 from pytest_pacts.engine.healing.alternate import AlternateRung
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.rediscovery import RediscoveryRung
@@ -23,6 +20,8 @@ from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.healing import call_in_frame
 
 from .helpers import discovered, failing_context
 
@@ -127,7 +126,7 @@ def test_a_similarity_relocation_gates_the_rendering_it_checks(tab: Page, calls:
 def _gates_probed(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The gate each in-page ``probe`` call is given (``None``: measure it there)."""
     probes: list[object] = []
-    real = healing_js.call_on_locator
+    real = relocate.call_on_locator
 
     def spying(page: Page, locator: Locator, name: str, arg: object) -> object:
         if name == "probe":

@@ -10,10 +10,10 @@ from dataclasses import replace
 from playwright.sync_api import Page
 
 from pytest_pacts.engine.contracts import EngineOptions
-from pytest_pacts.engine.healing._js import call_in_frame
 from pytest_pacts.engine.healing.scoring import settle
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models.locator import Locator, Strategy
+from pytest_pacts.runtime.healing import call_in_frame
 
 from .helpers import discovered, failing_context
 

@@ -5,7 +5,7 @@
 // pytest_pacts.discovery.check_actionable), so both agree on what "actionable" means.
 // Every point is measured, none is assumed (a gate point hard-coded to pass would let a wrong element through).
 
-// Imports (see discovery/_js.py: one module per file).
+// Imports (see runtime/scripts.py: one module per file).
 const { installWatch } = modules.watch;
 const {
   TEST_ID_ATTRS, norm, tokens, sameBesideCounts, parentOf, elMatches, containsComposed, inShadow,

@@ -508,7 +508,7 @@ function describeElement(el, dom) {
   return d;
 }
 
-// An API call's answer goes back to Python as one JSON string (``discovery/_js.py``,
+// An API call's answer goes back to Python as one JSON string (``runtime/scripts.py``,
 // ``decoded``): Playwright's client checks and converts every node of a structured answer on
 // its way, which for a ranking of a few dozen candidates cost more than the work in the page
 // (about 11 ms against 2 for thirty candidates). Written here rather than JSON.stringify, so

@@ -8,7 +8,7 @@
 // and only the attributes of the published stability study are read: an attribute outside
 // the fingerprint (a benchmark's marker, say) can never influence a score.
 
-// Imports (see discovery/_js.py: one module per file).
+// Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, tokens, parentOf, containsComposed, inShadow, allElements, tag,
   makeDom, compatibility, describeElement, toJson, sameBesideCounts
@@ -513,7 +513,7 @@ function registered(arg) { return (healRegistry.get(arg.heal_id) || [])[arg.inde
 
 return {
   rank, locate, isSame, scoreOf, resolveAll, settled, stable, overlayAt, registered, inside, probe, sameGate,
-  toJson,  // answers sent as one JSON string (discovery/js/dom.js)
+  toJson,  // answers sent as one JSON string (runtime/js/dom.js)
   // pure functions, for the unit tests
   pure: { canonWords, textSim, tokenSim, classSim, similarity },
 };

@@ -1,6 +1,6 @@
-// The installed API (one object per document, see pytest_pacts/discovery/_js.py).
+// The installed API (one object per document, see pytest_pacts/runtime/scripts.py).
 
-// Imports (see discovery/_js.py: one module per file).
+// Imports (see runtime/scripts.py: one module per file).
 const {
   SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches,
   inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson

@@ -5,7 +5,7 @@
 // args: {scan_id, steps: [{key, element, region, action}], strategies: [names in order],
 //        confidence: {name: c}, loose: factor}
 
-// Imports (see discovery/_js.py: one module per file).
+// Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, elMatches, containsComposed,
   inShadow, tag, isClickable

@@ -2,9 +2,8 @@
 
 Healing reads the page exactly as discovery does (roles, accessible names, text, action
 compatibility, fingerprints), so its JavaScript is loaded *after* discovery's shared files
-rather than re-implementing them. The installer pattern is discovery's
-(``pytest_pacts/discovery/_js.py``): a global keyed by a hash of the source, sent only when
-the page does not have it yet.
+rather than re-implementing them. The installer pattern is discovery's (``scripts.py``): a
+global keyed by a hash of the source, sent only when the page does not have it yet.
 """
 
 from __future__ import annotations
@@ -18,27 +17,25 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import bounded
-from pytest_pacts.discovery._js import (
+from pytest_pacts.runtime import bounded, playwright_private
+from pytest_pacts.runtime.bridge import evaluate_on_elements, send_on_elements
+from pytest_pacts.runtime.scripts import (
+    PACKAGE,
     answer_expression,
     decoded,
-    evaluate_on_elements,
     installer,
     modules_source,
     read_modules,
-    send_on_elements,
 )
-from pytest_pacts.discovery.render import elements_frame, to_playwright
-from pytest_pacts.models.locator import Locator
 
-_DISCOVERY_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js")
+# discovery's modules but its API (``api.js``), then ``healing.js``
+SHARED_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js")
 _NOT_INSTALLED = "__pacts_healing_not_installed__"
 
 
 @cache
 def _installer() -> tuple[str, str]:
-    files = read_modules("pytest_pacts.discovery", _DISCOVERY_FILES)
-    source = modules_source((*files, *read_modules(__package__, ("healing.js",))))
+    source = modules_source(read_modules(PACKAGE, (*SHARED_FILES, "healing.js")))
     return installer("__pacts_healing_", source)
 
 
@@ -48,10 +45,10 @@ _early: weakref.WeakSet[object] = weakref.WeakSet()
 
 def install_early(page: Page) -> None:
     """From the page's next document on, install the healing API at the document's first
-    moment (an init script), as the discovery API is (``discovery._js.init_script``): once a
+    moment (an init script), as the discovery API is (``scripts.init_script``): once a
     run heals, its later heals do not each send the whole source to a new page first. Added
     at the first heal, so a run that never heals never loads it."""
-    key = getattr(page, "_impl_obj", page)
+    key = playwright_private.identity(page)
     if key in _early:
         return
     _, install = _installer()
@@ -63,7 +60,7 @@ def install_early(page: Page) -> None:
 
 
 def _page_fn(name: str, installed_only: bool, encoded: bool = True) -> str:
-    """``encoded``: the answer as one JSON string (:func:`~pytest_pacts.discovery._js.decoded`);
+    """``encoded``: the answer as one JSON string (:func:`~pytest_pacts.runtime.scripts.decoded`);
     off for a handle (``evaluate_handle``)."""
     key, install = _installer()
     api = f"globalThis[{key!r}]" if installed_only else install
@@ -117,16 +114,16 @@ def count_matches(owner: Page | Frame, what: str, target: PWLocator) -> int:
 
 
 def count_sent(target: PWLocator, what: str) -> bounded.Sent[Any]:
-    """:func:`count_matches` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`): the
+    """:func:`count_matches` sent ahead (:func:`~pytest_pacts.runtime.bounded.send`): the
     calls made before its answer is read overlap its round trip."""
-    impl = getattr(target, "_impl_obj", None)
+    impl = playwright_private.impl(target)
     return bounded.send_async(target, what, impl.count if impl is not None else None, target.count)
 
 
 def sent_on_elements(
     target: PWLocator, name: str, arg: object, frame: Frame | None
 ) -> bounded.Sent[Any]:
-    """:func:`call_on_elements` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`)."""
+    """:func:`call_on_elements` sent ahead (:func:`~pytest_pacts.runtime.bounded.send`)."""
     what = f"the in-page healing {name!r} call"
     js = _elements_fn(name, True)
 
@@ -140,7 +137,7 @@ def sent_on_elements(
 
 
 def sent_in_frame(frame: Frame, name: str, arg: object) -> bounded.Sent[Any]:
-    """:func:`call_in_frame` sent ahead (:func:`~pytest_pacts.discovery.bounded.send`)."""
+    """:func:`call_in_frame` sent ahead (:func:`~pytest_pacts.runtime.bounded.send`)."""
     what = f"the in-page healing {name!r} call"
     again = (_NOT_INSTALLED, lambda: frame.evaluate(_page_fn(name, False), arg))
     return bounded.send(
@@ -157,9 +154,3 @@ def call_on_elements(target: PWLocator, name: str, arg: object, frame: Frame | N
         install = _elements_fn(name, False)
         result = evaluate_on_elements(target, install, arg, frame=frame, what=what)
     return decoded(result, what)
-
-
-def call_on_locator(page: Page, locator: Locator, name: str, arg: object) -> object:
-    """:func:`call_on_elements` on what ``locator`` (discovered on ``page``) resolves to."""
-    target = to_playwright(page, locator)
-    return call_on_elements(target, name, arg, elements_frame(page, locator))

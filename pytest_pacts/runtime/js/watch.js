@@ -62,7 +62,7 @@ function installWatch() {
 }
 
 // The elements Playwright matched for a locator, handed over from its isolated world
-// (discovery/_js.py, "the bridge"). Python chains a selector engine that runs there after the
+// (runtime/bridge.py, "the bridge"). Python chains a selector engine that runs there after the
 // locator, and a second one after the whole query (``or``), and asks Playwright to count the
 // matches: the first engine dispatches an event on each element it is given, the second one
 // on the document once the query is done, both numbered by the call (a UIEvent's

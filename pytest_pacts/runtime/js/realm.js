@@ -1,4 +1,4 @@
-// The installer's outer part (see pytest_pacts/discovery/_js.py, ``installer``): not a module
+// The installer's outer part (see pytest_pacts/runtime/scripts.py, ``installer``): not a module
 // but one function expression, ``(factory) => dispatcher``. ``factory(host)`` builds the API
 // from the modules' source; the dispatcher's ``api()`` answers the copy each call uses.
 //

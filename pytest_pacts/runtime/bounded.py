@@ -40,6 +40,7 @@ from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from pytest_pacts.errors import PactsError
+from pytest_pacts.runtime import playwright_private
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 T = TypeVar("T")
@@ -96,7 +97,7 @@ def budget(timeout_ms: float) -> Iterator[None]:
 
 
 def _key(page: Page) -> Any:
-    return getattr(page, "_impl_obj", page)
+    return playwright_private.identity(page)
 
 
 def page_of(target: Page | Frame | PWLocator) -> Page:
@@ -123,8 +124,8 @@ def call(
     loaded machine, a navigation the server answers late) keeps the patience the step
     promised. A call with a cap of its own caps its wait in the page."""
     page = page_of(target)
-    loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
-    if loop is None or loop.is_closed():
+    loop = playwright_private.event_loop(page)
+    if loop is None:
         return fn(*args)
     limit = max(_budget.get(), timeout_ms or 0.0) + MARGIN_MS
     watch = _Watch(page, what, time.monotonic())
@@ -170,7 +171,7 @@ class Sent(Generic[T]):
             value = call(self._target, self._what, task.result)
         else:
             page = page_of(self._target)
-            value = call(self._target, self._what, lambda: page._sync(task))
+            value = call(self._target, self._what, lambda: playwright_private.run(page, task))
         if self._again is not None and value == self._again[0]:
             value = call(self._target, self._what, self._again[1])
         return value if self._then is None else self._then(value)
@@ -199,7 +200,7 @@ def send(
     between overlap its round trip. ``arg`` is plain data (no handles). ``again``:
     ``(marker, call)``, the call to make instead when the answer is the marker (the in-page
     code was not installed yet); ``then``: applied to the answer (decoding it)."""
-    impl = getattr(target, "_impl_obj", None)
+    impl = playwright_private.impl(target)
 
     def now() -> Any:
         if isinstance(target, PWLocator):
@@ -226,9 +227,8 @@ def send_async(
     """:func:`send` of any call on Playwright's own (async) objects: ``make()`` starts it on
     Playwright's event loop now; ``now`` makes it the sync way when there is no loop to run
     it on (or no ``make``)."""
-    page = page_of(target)
-    loop: asyncio.AbstractEventLoop | None = getattr(page, "_loop", None)
-    if make is None or loop is None or loop.is_closed():
+    loop = playwright_private.event_loop(page_of(target))
+    if make is None or loop is None:
         return Sent(target, what, None, now, again, then)
     task: asyncio.Task[Any] = loop.create_task(make())
     task.add_done_callback(_retrieved)
@@ -260,17 +260,9 @@ def _tear_down_unless_answered(watch: _Watch) -> None:
     hang = Hang(watch.what, (time.monotonic() - watch.started) * 1000)
     watch.hang = hang
     _hangs[_key(watch.page)] = hang
-    impl = getattr(watch.page, "_impl_obj", None)
+    impl = playwright_private.impl(watch.page)
     if impl is not None:
-        asyncio.get_running_loop().create_task(_tear_down(impl))
-
-
-async def _tear_down(impl: Any) -> None:
-    try:
-        await impl.context.close(reason=MESSAGE)
-    except Exception:  # a default context cannot close: close the page itself
-        with contextlib.suppress(Exception):
-            await impl.close(run_before_unload=False, reason=MESSAGE)
+        asyncio.get_running_loop().create_task(playwright_private.close_page(impl, MESSAGE))
 
 
 def watch_navigation(page: Page, navigating: Callable[[], bool] | None) -> None:
@@ -298,7 +290,9 @@ def _probe(page: Page, what: str, started: float) -> None:
         else:
             _fire(watch)
 
-    loop: asyncio.AbstractEventLoop = page._loop
+    loop = playwright_private.event_loop(page)
+    if loop is None:
+        return
     timer = loop.call_later(MARGIN_MS / 1000, fire)
     try:
         session = page.context.new_cdp_session(page)
@@ -314,5 +308,7 @@ def _probe(page: Page, what: str, started: float) -> None:
 
 
 async def _detach(session: Any) -> None:
+    impl = playwright_private.impl(session)
     with contextlib.suppress(Exception):
-        await session._impl_obj.detach()
+        if impl is not None:
+            await impl.detach()

@@ -7,7 +7,7 @@
 // in scope decides: one element is resolved, several are REPORTED as ambiguous (never "first
 // match": the first of several may be the wrong one).
 
-// Imports (see discovery/_js.py: one module per file).
+// Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, bare, tokens, parentOf, elMatches, containsComposed, inShadow, tag,
   inputType, isEditableType, isClickable, compatibility, describeElement
