@@ -21,11 +21,12 @@ Run: ``.venv/bin/python bench/bench_calibration.py [--split dev|heldout|all]
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -197,7 +198,26 @@ def main() -> int:
         help="the apps of the dev split, the held-out split, or both (the default)",
     )
     parser.add_argument("--only-oldest", action="store_true", help="the oldest version only")
+    parser.add_argument(
+        "--picks",
+        type=Path,
+        default=None,
+        help="also append every pick to this JSON lines file as it is made (a run stopped "
+        "half-way keeps what it measured); with --table-only, read them back",
+    )
+    parser.add_argument(
+        "--table-only", action="store_true", help="print the table of the --picks file(s) only"
+    )
     args = parser.parse_args()
+    if args.table_only:
+        kept = [
+            Pick(**json.loads(line))
+            for path in str(args.picks).split(",")
+            for line in Path(path).read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        _report(kept)
+        return 0
     names = args.apps.split(",") if args.apps else list(declared(args.split))
     apps = load_apps(names)
     picks: list[Pick] = []
@@ -215,8 +235,16 @@ def main() -> int:
                     right = sum(p.right for p in found)
                     print(f"{app.name} {version}: {right}/{len(found)} picks right", flush=True)
                     picks.extend(found)
+                    if args.picks is not None:
+                        with args.picks.open("a", encoding="utf-8") as fh:
+                            fh.writelines(json.dumps(asdict(p)) + "\n" for p in found)
         finally:
             browser.close()
+    _report(picks)
+    return 0
+
+
+def _report(picks: list[Pick]) -> None:
     for split in SPLITS:
         mine = [p for p in picks if split_of(p.app) == split]
         if mine and len(mine) < len(picks):
@@ -236,7 +264,6 @@ def main() -> int:
                 f"  below {DEFAULT_THRESHOLD}: {p.app} {p.version} {p.req_id} step {p.step} "
                 f"({p.strategy} {p.confidence:.3f}) {'right' if p.right else 'wrong'}"
             )
-    return 0
 
 
 if __name__ == "__main__":
