@@ -2,11 +2,12 @@
 step's vanished region is dropped (docs/healing.md, "Region drift").
 
 Two locators reading different attributes (a test id, a name, a placeholder, an id or class)
-that find the same element are two sources of evidence. They stand in for the evidence
-rule's margin, never for its threshold (:meth:`EvidenceRule.corroborated
-<pytest_pacts.models.evidence.EvidenceRule.corroborated>`): the agreed element must still be
-at least the threshold like the recorded one, and more like it than any other element
-(:func:`held_to_evidence`).
+that find the same element are two sources of evidence, held to the evidence rule
+(:func:`held_to_evidence`): they stand in for its margin, never for its threshold
+(:meth:`EvidenceRule.corroborated <pytest_pacts.models.evidence.EvidenceRule.corroborated>`:
+the agreed element must be at least the threshold like the recorded one, and more like it
+than any other element), unless one of them is re-discovery's own pick by the step's words,
+which discovery accepted under the rule itself.
 """
 
 from __future__ import annotations
