@@ -4,25 +4,29 @@ Every flow of the real-app corpus (``bench/realapps``) runs on every version of 
 with an empty store and no healing, so every step is decided by a first discovery. Each
 discovery that picks an element is checked, there and then, against the hand-written truth
 selector of that step and version (``bench/realapps/truth/<app>.yaml``), by identity in the
-page. The picks are bucketed by their confidence (the strategy's confidence, x0.95 for a
-substring match) and the table says how often each bucket was right.
+page. The picks are bucketed by their confidence (discovery's own score of the pick, the
+one its evidence rule weighs: the strategy's confidence, x0.95 for a substring match, and
+so on) and the table says how often each bucket was right, for the dev and the held-out
+apps apart (``bench/realapps/split.py``) and together. Measuring a held-out app tunes
+nothing: the table is read, no confidence is changed for a held-out pick.
 
 The run holds discovery to no evidence rule at all (every pick is taken, as before the
 rule existed), so the table also shows what the rule's threshold refuses and whether that
 was right to refuse. Wrong picks are listed with their step.
 
-Run: ``.venv/bin/python bench/bench_calibration.py [--apps datasette,django_admin]``
-(default: the dev split, datasette, django_admin, flask_admin and mlflow).
+Run: ``.venv/bin/python bench/bench_calibration.py [--split dev|heldout|all]
+[--apps datasette,django_admin] [--only-oldest]`` (default: every app of both splits).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -32,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from realapps.harness import AppSpec, load_apps
 from realapps.run_corpus import Truth, _context_options, _sessions, load_truth
+from realapps.split import SPLITS, declared, split_of
 
 from pytest_pacts.auth import AuthFailed
 from pytest_pacts.browser import launch_options
@@ -43,7 +48,6 @@ from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.planner.loader import LoaderOptions, load_file
 from pytest_pacts.store import open_store
 
-DEV = "datasette,django_admin,flask_admin,mlflow"
 BANDS = ((0.0, 0.75), (0.75, 0.8), (0.8, 0.85), (0.85, 0.9), (0.9, 0.95), (0.95, 1.01))
 
 
@@ -106,7 +110,7 @@ def _checker(
                 req_id,
                 index + 1,
                 locator.strategy.value,
-                locator.confidence,
+                result.score if result.score is not None else locator.confidence,
                 right,
                 why,
             )
@@ -186,10 +190,36 @@ def table(picks: list[Pick]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--apps", default=DEV, help=f"comma-separated app names (default {DEV})")
+    parser.add_argument("--apps", default="", help="comma-separated names (default: the split's)")
+    parser.add_argument(
+        "--split",
+        choices=[*SPLITS, "all"],
+        default="all",
+        help="the apps of the dev split, the held-out split, or both (the default)",
+    )
     parser.add_argument("--only-oldest", action="store_true", help="the oldest version only")
+    parser.add_argument(
+        "--picks",
+        type=Path,
+        default=None,
+        help="also append every pick to this JSON lines file as it is made (a run stopped "
+        "half-way keeps what it measured); with --table-only, read them back",
+    )
+    parser.add_argument(
+        "--table-only", action="store_true", help="print the table of the --picks file(s) only"
+    )
     args = parser.parse_args()
-    apps = load_apps(args.apps.split(","))
+    if args.table_only:
+        kept = [
+            Pick(**json.loads(line))
+            for path in str(args.picks).split(",")
+            for line in Path(path).read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        _report(kept)
+        return 0
+    names = args.apps.split(",") if args.apps else list(declared(args.split))
+    apps = load_apps(names)
     picks: list[Pick] = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         register_bridge(pw.selectors)
@@ -205,14 +235,27 @@ def main() -> int:
                     right = sum(p.right for p in found)
                     print(f"{app.name} {version}: {right}/{len(found)} picks right", flush=True)
                     picks.extend(found)
+                    if args.picks is not None:
+                        with args.picks.open("a", encoding="utf-8") as fh:
+                            fh.writelines(json.dumps(asdict(p)) + "\n" for p in found)
         finally:
             browser.close()
-    print()
+    _report(picks)
+    return 0
+
+
+def _report(picks: list[Pick]) -> None:
+    for split in SPLITS:
+        mine = [p for p in picks if split_of(p.app) == split]
+        if mine and len(mine) < len(picks):
+            print(f"\n{split} ({', '.join(dict.fromkeys(p.app for p in mine))}):")
+            print(table(mine))
+    print("\nall:" if len({split_of(p.app) for p in picks}) > 1 else "")
     print(table(picks))
     for p in picks:
         if not p.right:
             print(
-                f"  wrong: {p.app} {p.version} {p.req_id} step {p.step} "
+                f"  wrong ({split_of(p.app)}): {p.app} {p.version} {p.req_id} step {p.step} "
                 f"({p.strategy} {p.confidence:.3f}) {p.detail}"
             )
     for p in picks:
@@ -221,7 +264,6 @@ def main() -> int:
                 f"  below {DEFAULT_THRESHOLD}: {p.app} {p.version} {p.req_id} step {p.step} "
                 f"({p.strategy} {p.confidence:.3f}) {'right' if p.right else 'wrong'}"
             )
-    return 0
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -65,11 +66,11 @@ def ensure_venv(name: str, requirements: Sequence[str], python: str | None = Non
     root = cache_root()
     venv = root / name
     stamp = venv / (".pacts-" + hashlib.sha256("\n".join(requirements).encode()).hexdigest()[:16])
-    if stamp.exists():
+    if stamp.exists() and venv_holds(venv, requirements):
         return venv
     with open(root / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists():  # another run built it while this one waited
+        if stamp.exists() and venv_holds(venv, requirements):  # built while this one waited
             return venv
         if venv.exists():
             shutil.rmtree(venv)
@@ -81,6 +82,41 @@ def ensure_venv(name: str, requirements: Sequence[str], python: str | None = Non
         )
         stamp.touch()
     return venv
+
+
+_PIN = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;,]+)")
+_HOLDS = """
+import importlib.metadata as m, sys
+ok = sys.prefix != sys.base_prefix
+for pin in sys.argv[1:]:
+    name, _, version = pin.partition("==")
+    try:
+        ok = ok and m.version(name) == version
+    except m.PackageNotFoundError:
+        ok = False
+raise SystemExit(0 if ok else 1)
+"""
+
+
+def venv_holds(venv: Path, requirements: Sequence[str]) -> bool:
+    """Whether ``venv`` is still a virtual environment (its ``pyvenv.cfg`` there: without it
+    its Python is the base interpreter, and imports come from the base's site-packages) with
+    every ``name==version`` pin of ``requirements`` installed at that version.
+
+    A stamp alone said "built" for an environment whose ``pyvenv.cfg`` had gone: MLflow
+    2.22.5's then served the MLflow 2.4.2 installed in the base interpreter (docs/real-apps.md).
+    """
+    python = venv / "bin" / "python"
+    if not (venv / "pyvenv.cfg").is_file() or not python.exists():
+        return False
+    pins = [f"{m[1]}=={m[2]}" for r in requirements if (m := _PIN.fullmatch(r.strip()))]
+    try:
+        done = subprocess.run(
+            [str(python), "-c", _HOLDS, *pins], capture_output=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
 
 
 def wait_http(

@@ -446,6 +446,8 @@ class Discoverer:
             rejected=tuple(rejected),
             notes=tuple(notes),
             positional=positional,
+            score=raw.get("score"),
+            runner_up=_runner_up_score(raw),
         )
 
 
@@ -495,3 +497,9 @@ def _verify_in_page(page: Page, scan: FrameScan, index: object, locator: Locator
         VerifyResult,
         "the in-page 'verify' call",
     )
+
+
+def _runner_up_score(raw: ScanResult) -> float | None:
+    """The best other element's confidence at the level that decided the pick, if any."""
+    runner = raw.get("runner_up")
+    return runner["score"] if runner else None

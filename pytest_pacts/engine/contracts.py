@@ -140,6 +140,9 @@ class RungResult:
     repaired: bool = False
     score: float | None = None
     runner_up_score: float | None = None
+    # what decided an accepted relocation when not the similarity in ``score``, in words
+    # (HealAttempt.basis)
+    basis: str | None = None
     candidates: tuple[Candidate, ...] = ()
     # the best candidate's locator when the rung abstained (shown at the human checkpoint,
     # never used without a person's GO), and its fingerprint

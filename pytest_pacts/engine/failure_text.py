@@ -57,10 +57,20 @@ def _step_block(step: StepRecord, total: int) -> list[str]:
             strategy = f" via {c.strategy.value}" if c.strategy else ""
             out.append(f"      - {c.description} (score {c.score:.2f}{strategy})")
             listed.add(c.description)
+    return out + _heal_lines(step, listed)
+
+
+def _heal_lines(step: StepRecord, listed: set[str]) -> list[str]:
+    """The step's heal rounds, each with the candidates not listed yet (``listed`` grows)."""
+    out: list[str] = []
     for h in step.heals:
         verdict = "applied" if h.accepted else "not applied"
-        score = f", score {h.score:.2f}" if h.score is not None else ""
-        runner = f" vs runner-up {h.runner_up_score:.2f}" if h.runner_up_score is not None else ""
+        score = f", {h.figures()}" if h.figures() else ""
+        runner = (
+            f" vs runner-up {h.runner_up_score:.2f}"
+            if h.runner_up_score is not None and not h.basis
+            else ""
+        )
         out.append(
             f"    heal round {h.round} ({h.rung.value}): {verdict}{score}{runner}: {h.reason}"
         )

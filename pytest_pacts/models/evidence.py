@@ -8,6 +8,12 @@ least** the margin. Below it nothing acts: the step fails as ``ambiguous`` (a ru
 close) or ``not_found`` (nothing scores enough), naming the candidates and what would make
 the name unique.
 
+One corroboration is written here too (:meth:`EvidenceRule.corroborated`): when two
+independent sources single out the same element (a recorded locator by the element's id,
+which HTML makes unique in its document, and the fingerprint's ranking; two recorded or
+re-discovered locators reading different attributes), the second source stands in for the
+margin, never for the threshold.
+
 The defaults are written here and nowhere else.
 """
 
@@ -58,6 +64,16 @@ class EvidenceRule:
 
     def accepts(self, best: float, runner_up: float | None = None) -> bool:
         return self.verdict(best, runner_up) is Evidence.ACCEPTED
+
+    def corroborated(self, best: float, runner_up: float | None = None) -> bool:
+        """The rule when two independent sources single out the same element: the second
+        source stands in for the margin, never for the threshold. ``best`` (the element's
+        similarity to the recorded one) must reach the threshold and be strictly above every
+        other element's (``runner_up``): a look-alike within the margin does not outvote two
+        sources, one that is as similar or more does."""
+        if not self.meets_threshold(best):
+            return False
+        return runner_up is None or round(best, _PLACES) > round(runner_up, _PLACES)
 
     def meets_threshold(self, score: float) -> bool:
         return round(score, _PLACES) >= round(self.threshold, _PLACES)

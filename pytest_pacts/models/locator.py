@@ -441,6 +441,15 @@ class DiscoveryResult(_Frozen):
         "its step's turn: words no locator can pin down may mean another element once the "
         "earlier steps have run.",
     )
+    score: float | None = Field(
+        default=None,
+        description="The pick's confidence by discovery's evidence rule (the strategy level "
+        "that decided it), when a locator was found.",
+    )
+    runner_up: float | None = Field(
+        default=None,
+        description="The best other element's confidence at that level, when any scored.",
+    )
     batch_url: str | None = Field(
         default=None,
         description="Set when the step was discovered ahead of its turn, in one batch with an "

@@ -141,6 +141,12 @@ class HealAttempt(_Frozen):
     new_locator: Locator | None = None
     score: float | None = None
     runner_up_score: float | None = None
+    basis: str | None = Field(
+        default=None,
+        description="What decided an accepted heal, in words with its figures, when it was not "
+        "the similarity in ``score`` (a re-discovery is accepted by discovery's evidence rule: "
+        "its confidence and margin; ``score`` is then the similarity to the recorded element).",
+    )
     candidates: tuple[Candidate, ...] = ()
     proposal_id: str | None = None
     track: Literal["contract", "exception"] | None = None
@@ -148,6 +154,12 @@ class HealAttempt(_Frozen):
     screenshot_before: str | None = None
     screenshot_after: str | None = None
     duration_ms: float = 0.0
+
+    def figures(self) -> str:
+        """The figures a heal line shows: what decided it, or its similarity score."""
+        if self.basis:
+            return self.basis
+        return f"score {self.score:.2f}" if self.score is not None else ""
 
 
 class ImageMatch(_Frozen):

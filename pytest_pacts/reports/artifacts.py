@@ -195,7 +195,7 @@ def summary_markdown(record: RunRecord, proposals: Sequence[ProposalView]) -> st
                 new = heal.new_locator.describe() if heal.new_locator else "?"
                 events.append(
                     f"- Step {step.index + 1} healed by {heal.rung.value}: {old} -> {new}"
-                    + (f" (score {heal.score:.2f})" if heal.score is not None else "")
+                    + (f" ({heal.figures()})" if heal.figures() else "")
                 )
     if record.rca.recommendation:
         events.append(f"- Recommendation: {record.rca.recommendation}")

@@ -80,8 +80,8 @@ def _heal_text(step: StepRecord) -> str:
         old = heal.old_locator.describe() if heal.old_locator else "(none)"
         new = heal.new_locator.describe() if heal.new_locator else "(none)"
         text = f"{heal.rung.value}: {old} -> {new}"
-        if heal.score is not None:
-            text += f" (score {heal.score:.2f})"
+        if heal.figures():
+            text += f" ({heal.figures()})"
         if heal.proposal_id:
             text += f", proposal {heal.proposal_id}"
         parts.append(text)

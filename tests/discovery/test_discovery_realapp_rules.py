@@ -269,7 +269,9 @@ def test_icon_buttons_are_named_by_data_test_id_and_data_cy_in_their_row(tab: Pa
 
 def test_an_abbreviated_identifier_is_found_by_the_word_it_stands_for(tab: Page) -> None:
     """Developers abbreviate identifiers; a person writes the word: "Filter operator" is
-    ``<select name="_filter_op">``. Only common abbreviations count: "op" is not "open"."""
+    Datasette's ``<select name="_filter_op">`` and Flask-Admin's ``<select class="filter-op">``
+    (its ``filters.js``, 1.6 and 2.2; its value box is ``filter-val``): two apps, one
+    abbreviation. Only common abbreviations count: "op" is not "open"."""
     tab.set_content(
         '<form><select name="_filter_column"><option>price</option></select>'
         '<select id="op" name="_filter_op"><option value="gt">&gt;</option></select>'
@@ -329,7 +331,10 @@ def test_search_words_name_the_pages_only_search_box_for_what_it_searches(tab: P
     says "runs" (its placeholder is an example query), but it is the page's one editable
     search field (``type=search``) whose own words do not say it searches something else
     ("Search Experiments" does), and the page shows what it searches ("2 matching runs").
-    A select's read-only inner search input is no field to type in."""
+    A select's read-only inner search input is no field to type in. A search field is a
+    kind the standards name, whatever its words: HTML's ``<input type=search>`` (and
+    ``<search>`` element), ARIA's ``searchbox`` role, which Playwright's
+    ``get_by_role("searchbox")`` finds by kind (MLflow's runs search box is one)."""
     tab.set_content(SEARCH_PAGE)
     for action in ("fill", "press"):
         assert chosen_id(tab, find(tab, "Search runs", action)) == "runs", action
@@ -373,7 +378,11 @@ def test_checkbox_in_a_row_is_the_box_not_the_icon_toggles_its_labels_draw(tab: 
     """A grid row holds its selection checkbox and two toggles whose inputs have no box of
     their own, drawn by their labels as icons (an eye, a pin): a person sees one checkbox
     and two icons, and "checkbox@alpha" is the checkbox. The locator singles it out in its
-    row by what stays the same when it is checked (its aria-label says the state)."""
+    row by what stays the same when it is checked (its aria-label says the state).
+    Standards, not one app's markup (MLflow's runs grid draws it so): CSS Color draws an
+    element at opacity 0 fully transparent, and a box under 2 px is no box a person sees;
+    HTML makes a label's activation its control's, so the icon the label draws is what a
+    person sees and toggles. The row's checkbox whose box is drawn stays a checkbox."""
     tab.set_content(f'<div role="grid">{GRID_ROWS}</div>')
     result = find(tab, "checkbox", "check", region="beta")
     assert chosen_id(tab, result) == "sel-beta"

@@ -198,9 +198,13 @@ def test_a_class_token_alone_never_decides_between_look_alikes(tab: Page, site: 
 
 
 def test_a_class_token_container_that_shows_the_region_words_decides(tab: Page, site: Site) -> None:
-    """A container matched by a class token that also shows the region's words is named by
-    what a person reads: Datasette's ``<p class="suggested-facets">Suggested facets: …</p>``
-    holds one "status" link, the table's header another (``status@Suggested facets``)."""
+    """A container matched by a class token decides only by the words it shows, as every
+    region is named first by what a person reads (the HTML standard gives class names no
+    meaning). Two apps, both sides of one rule: DokuWiki's header ``<li class="login">``
+    shows "Log In", not "Login", and did not decide (the test above: 3 wrong-element
+    actions before); Datasette's ``<p class="suggested-facets">Suggested facets: …</p>``
+    shows its words and holds one "status" link, the table's header another
+    (``status@Suggested facets``), and decides."""
     url = site.add(
         "facets.html",
         '<p class="suggested-facets">Suggested facets: <a href="#f" onclick="window.hit=\'facet\'">'

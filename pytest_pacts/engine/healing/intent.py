@@ -6,6 +6,7 @@ agree with the recorded fingerprint (:func:`~.fingerprint_check.agreement`) befo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from pytest_pacts.discovery.refusals import unique_hint
@@ -216,23 +217,17 @@ def _identity(
     if found.score is not None and verdict is Evidence.ACCEPTED:
         said = rule.explain(found.score, runner_up)
         return found.score, runner_up, f"the same element by identity ({said})"
-    if (
-        found.score is not None
-        and rule.meets_threshold(found.score)
-        and runner_up is not None
-        and runner_up < found.score
-    ):
-        # Two independent sources single out one element: the recorded locator finds it, and
-        # of all elements it is the one most like the recorded fingerprint (as region drift's
-        # two agreeing locators). A look-alike within the margin does not outvote that:
-        # Django 4.2's permission selector added a second "Filter" box (0.87) beside the
-        # recorded one, which its id still finds (0.96).
+    if found.score is not None and by_id(locator) and rule.corroborated(found.score, runner_up):
+        # Two independent sources single out one element: the recorded locator by the
+        # element's id finds it (HTML: an id is unique in its document), and of all elements
+        # it is the one most like the recorded fingerprint. A look-alike within the margin
+        # does not outvote that (models/evidence.py, "corroborated").
         return (
             found.score,
             runner_up,
             f"the same element by identity ({found.score:.2f}, at least the threshold "
             f"{rule.threshold:.2f}), the one most like the recorded element, which the "
-            "recorded locator still finds",
+            "recorded id still finds",
         )
     if exact is None and found.fingerprint is not None and ctx.state.fingerprint is not None:
         exact = exact_name(ctx, locator, found, runner_up)
@@ -252,6 +247,21 @@ def _identity(
     return (
         f"{found.description} is the recorded element only by weak evidence: its "
         f"{rule.explain(found.score, runner_up)}" + (f"; {hint}" if hint else "")
+    )
+
+
+_ID_SELECTOR = re.compile(r"#(?:[A-Za-z_]|\\.)(?:[\w-]|\\.)*")
+
+
+def by_id(locator: Locator) -> bool:
+    """A CSS locator that is one element id and nothing else (``#id_permissions_input``):
+    the HTML standard makes an id unique in its document, so it names one element by
+    itself."""
+    return (
+        locator.strategy is Strategy.CSS
+        and locator.host is None
+        and locator.css is not None
+        and _ID_SELECTOR.fullmatch(locator.css.strip()) is not None
     )
 
 

@@ -254,6 +254,7 @@ class HealingLadder:
             new_locator=accepted.locator if accepted else None,
             score=shown.score if shown else None,
             runner_up_score=shown.runner_up_score if shown else None,
+            basis=accepted.basis if accepted else None,
             candidates=shown.candidates if shown else (),
             screenshot_before=ctx.screenshot_before,
             duration_ms=round(ms, 1),

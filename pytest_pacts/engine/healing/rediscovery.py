@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing.basics import first_line
 from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import HealRung
 
 
@@ -50,4 +53,27 @@ class RediscoveryRung:
         result = try_locators(ctx, self.name, options, "re-discovered locator", gated=gated)
         if result is None:
             return RungResult(self.name, False, "re-discovery finds the same, failing locator")
-        return result
+        if not result.accepted:
+            return result
+        return replace(result, basis=_basis(ctx, found, result))
+
+
+def _basis(ctx: HealContext, found: DiscoveryResult, result: RungResult) -> str:
+    """What accepted a re-discovered element, in words: discovery's evidence rule (the pick's
+    confidence and its lead over the runner-up), then its similarity to the recorded element,
+    which only had to not contradict it (no other element more similar by the margin)."""
+    parts: list[str] = []
+    if found.score is not None:
+        rule = ctx.options.evidence
+        said = f"discovery's confidence {found.score:.2f}"
+        if found.runner_up is not None:
+            said += (
+                f", {rule.lead(found.score, found.runner_up):.2f} above the runner-up "
+                f"{found.runner_up:.2f} (margin {rule.margin:.2f})"
+            )
+        else:
+            said += " (no other element named so)"
+        parts.append(said)
+    if result.score is not None:
+        parts.append(f"similarity to the recorded element {result.score:.2f}")
+    return "; ".join(parts)

@@ -8,7 +8,10 @@ element without the region:
 1. **Agreement** (the multi-locator rule): the recorded locators (the failing one and its
    alternates) and those re-discovered by the step's own words are tried without the region;
    when at least two *independent* ones (different attribute sources: test id, name,
-   placeholder, id/class) single out the same element, that element is the one.
+   placeholder, id/class) single out the same element, that element is the one if it is
+   at least the threshold like the recorded element and more like it than any other (the
+   two sources stand in for the evidence rule's margin, never its threshold;
+   :mod:`.agreement`).
 2. Otherwise each candidate alone (including re-discovery by name) must also match the
    recorded fingerprint above the heal threshold: a single source without its region is weak
    evidence (a renamed field's label can move to its neighbour).
@@ -36,7 +39,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -46,16 +49,20 @@ from pytest_pacts.discovery import Discoverer, SentDiscovery, UnrenderableLocato
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.healing.agreement import (
+    Agreement,
+    held_to_evidence,
+    known_locators,
+    unscoped,
+)
+from pytest_pacts.engine.healing.agreement import agreed as agreed_on
 from pytest_pacts.engine.healing.basics import action_of, first_line, locator_json
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.names import rival
 from pytest_pacts.engine.healing.relocate import gate_json, relocate
 from pytest_pacts.engine.healing.resolving import (
-    Element,
     Estimate,
     SentEstimates,
-    estimate_all,
-    resolve,
     resolved_key,
     send_estimates,
     send_singles_out,
@@ -64,7 +71,7 @@ from pytest_pacts.engine.healing.resolving import (
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN, rank_page, top_lines
 from pytest_pacts.engine.healing.similarity import SimilarityRung
 from pytest_pacts.models import Target
-from pytest_pacts.models.locator import GateSnapshot, Locator, Strategy
+from pytest_pacts.models.locator import GateSnapshot, Locator
 from pytest_pacts.models.outcome import FailureType, HealRung
 from pytest_pacts.models.requirement import Action
 from pytest_pacts.runtime import bounded
@@ -75,46 +82,7 @@ UNSCOPED_FACTOR = 0.95
 # the neighbour-text similarity (token Dice) that counts as the recorded surroundings
 SAME_NEIGHBOURS = 0.999
 
-# Locators that read the same attribute are one piece of evidence, not several: a field's
-# label gives both its label locator and its role+name locator.
-_SOURCE = {
-    Strategy.TEST_ID: "test id",
-    Strategy.LABEL: "name",
-    Strategy.ROLE_NAME: "name",
-    Strategy.ARIA: "name",
-    Strategy.TEXT: "name",
-    Strategy.PLACEHOLDER: "placeholder",
-    Strategy.CSS: "id/class",
-}
-
 Option = tuple[Locator, float, Mapping[str, object]]
-
-
-@dataclass
-class Agreement:
-    """Locators that single out one element once the vanished region is dropped.
-
-    ``locator`` is the one to use; ``sources`` the independent sources that agree. When the
-    page estimated what they resolve to (:func:`~.resolving.estimate_all`), ``element`` is
-    the element it chose and ``fingerprint`` its fingerprint then, and ``confirm`` lists the
-    other sources' estimated locators whose union Playwright must resolve to that element
-    alone (:func:`~.resolving.singles_out`) before the agreement counts; ``locator`` itself
-    is resolved by Playwright when it is tried."""
-
-    locator: Locator
-    sources: set[str] = field(default_factory=set)
-    element: Element | None = None
-    fingerprint: str = ""
-    estimated: bool = False  # ``locator`` itself was estimated in the page
-    checked: set[str] = field(default_factory=set)  # sources Playwright resolved
-    members: list[tuple[Locator, str, Element | None]] = field(default_factory=list)
-
-    @property
-    def confirm(self) -> list[Locator]:
-        first = self.members[0][1]
-        if len(self.checked | {first}) >= 2:
-            return []
-        return [loc for loc, source, element in self.members if element and source != first]
 
 
 def _region_gone(ctx: HealContext, locator: Locator, asked: bounded.Sent[Any] | None) -> bool:
@@ -128,29 +96,6 @@ def _region_gone(ctx: HealContext, locator: Locator, asked: bounded.Sent[Any] | 
         return count_matches(ctx.page, "looking for the region", _region_of(ctx, locator)) == 0
     except (PlaywrightError, UnrenderableLocator):
         return False
-
-
-def _known(ctx: HealContext) -> list[Locator]:
-    """The step's recorded locators: the failing one and its alternates."""
-    state = ctx.state
-    known = [state.locator, *state.alternates] if state.locator is not None else []
-    if state.discovery is not None:
-        known.extend(state.discovery.alternates)
-    return known
-
-
-def _unscoped(known: list[Locator], rediscovered: list[Locator]) -> list[tuple[Locator, str]]:
-    """The recorded and re-discovered locators without their region, each with its source
-    (:data:`_SOURCE`; a strategy with none is left out)."""
-    # everything re-discovery returns was found through the step's words: one source,
-    # however many renderings of that element it offers
-    sourced = [(loc, _SOURCE.get(loc.strategy)) for loc in dict.fromkeys(known)]
-    sourced += [(loc, "name") for loc in rediscovered]
-    return [
-        (loc.model_copy(update={"region": None}), source)
-        for loc, source in sourced
-        if source is not None
-    ]
 
 
 def _region_of(ctx: HealContext, locator: Locator) -> PWLocator:
@@ -208,7 +153,7 @@ class RegionDriftRung:
             count = count_sent(_region_of(ctx, current), "looking for the region")
         except UnrenderableLocator:
             return
-        estimated = send_estimates(ctx, [loc for loc, _ in _unscoped(_known(ctx), [])])
+        estimated = send_estimates(ctx, [loc for loc, _ in unscoped(known_locators(ctx), [])])
         self._asked = (ctx, count, estimated)
         # and the scan re-discovery needs unless the recorded locators agree by themselves
         # (wasted then): its round trip overlaps theirs too
@@ -254,37 +199,40 @@ class RegionDriftRung:
             return None
         region = current.region.description
         what = f"locator without the vanished region {region!r}"
-        known = _known(ctx)
+        known = known_locators(ctx)
 
         # The recorded locators alone, when every one that still singles out an element
         # singles out the same one from two independent sources: re-discovery (a scan of
-        # the page) could only add the "name" source to that element, never outvote it.
+        # the page) could only add the "name" source to that element, never outvote it,
+        # unless the agreement needs re-discovery's pick to meet the evidence rule.
         rediscovered: list[Locator] | None = None
         failed = ""
         # the gate discovery measured on the element it found (try_locators reuses it)
         gated: dict[Locator, GateSnapshot] = {}
         # what the page estimated for each locator: the recorded ones are not sent twice
         estimates: dict[Locator, Estimate] = asked[2].result() if asked is not None else {}
-        agreed = self._agreed(ctx, known, [], unanimous=True, estimates=estimates)
-        if agreed is None:
-            rediscovered, failed = self._rediscover(ctx, gated)
-            agreed = self._agreed(ctx, known, rediscovered, estimates=estimates)
-        if agreed is not None:
+        refused = ""
+        # the recorded locators alone first; then with re-discovery's pick by the words
+        for scanned in (False, True):
+            if scanned and rediscovered is None:
+                rediscovered, failed = self._rediscover(ctx, gated)
+            extra = rediscovered if scanned and rediscovered else []
+            agreed = agreed_on(ctx, known, extra, unanimous=not scanned, estimates=estimates)
+            if agreed is None:
+                continue
             result = self._try_agreed(ctx, agreed, region, gated)
             if result is None:  # the page's estimate and Playwright disagree: Playwright decides
-                if rediscovered is None:
-                    agreed = self._agreed(ctx, known, [], unanimous=True, in_page=False)
-                    if agreed is None:
-                        rediscovered, failed = self._rediscover(ctx, gated)
-                if rediscovered is not None:
-                    agreed = self._agreed(ctx, known, rediscovered, in_page=False)
+                agreed = agreed_on(ctx, known, extra, unanimous=not scanned, in_page=False)
                 result = self._try_agreed(ctx, agreed, region, gated) if agreed else None
-            if result is not None and result.accepted:
-                return result
+            if result is not None and result.accepted and agreed is not None:
+                # two sources stand in for the margin, never for the evidence rule
+                refused = held_to_evidence(ctx, result, agreed) or ""
+                if not refused:
+                    return result
         if rediscovered is None:
             rediscovered, failed = self._rediscover(ctx, gated)
 
-        notes: list[str] = []
+        notes: list[str] = [refused] if refused else []
         if failed:
             notes.append(failed)
         for option in self._single_options(known, rediscovered, region):
@@ -496,55 +444,3 @@ class RegionDriftRung:
             for loc in rediscovered
         )  # fmt: skip
         return options
-
-    @staticmethod
-    def _agreed(
-        ctx: HealContext,
-        known: list[Locator],
-        rediscovered: list[Locator],
-        *,
-        unanimous: bool = False,
-        in_page: bool = True,
-        estimates: dict[Locator, Estimate] | None = None,
-    ) -> Agreement | None:
-        """The element that at least two independent locators (the recorded ones and those
-        re-discovered by the step's words) single out once the vanished region is dropped,
-        and the locator to use for it. ``unanimous``: only when no locator singles out
-        another element. ``in_page``: what they resolve to is estimated in the page in one
-        round trip (:class:`Agreement` says what Playwright must still confirm); otherwise
-        Playwright resolves each, one round trip apiece. ``estimates`` keeps the page's
-        answers across calls (only the locators it has no answer for are sent)."""
-        unscoped = _unscoped(known, rediscovered)
-        if estimates is None:
-            estimates = {}
-        if in_page:
-            missing = [loc for loc, _ in unscoped if loc not in estimates]
-            estimates.update(estimate_all(ctx, missing))
-        else:
-            estimates = {}
-        groups: dict[str, Agreement] = {}
-        for loc, source in unscoped:
-            estimate = estimates.get(loc)
-            if estimate is not None:
-                found = estimate.found
-            else:
-                found = resolve(ctx.page, loc, ctx.state.fingerprint, ctx.resolved)
-            if found.count != 1 or found.fingerprint is None:
-                continue
-            key = found.fingerprint.model_dump_json()
-            group = groups.get(key)
-            if group is None:
-                group = groups[key] = Agreement(loc, fingerprint=key)
-                group.estimated = estimate is not None
-            element = estimate.element if estimate is not None else None
-            group.element = group.element or element
-            group.sources.add(source)
-            if element is None:
-                group.checked.add(source)
-            group.members.append((loc, source, element))
-        if unanimous and len(groups) != 1:
-            return None
-        best = max(groups.values(), key=lambda group: len(group.sources), default=None)
-        if best is None or len(best.sources) < 2:
-            return None
-        return best

@@ -461,7 +461,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   // A search box is named by what it searches: "Search runs" is the field that searches
   // the runs the page lists even when nothing on it says "runs" (its placeholder is an
-  // example query, as Playwright's getByRole('searchbox') finds it by kind, not name).
+  // example query). A search field is a kind the standards name: HTML's <input
+  // type=search> and <search> element, ARIA's searchbox role, which Playwright's
+  // getByRole('searchbox') finds by kind, not name.
   // Asked only when no element's name matches the words, for typing steps. It must be the
   // one editable, visible search field in scope (<input type=search>, role searchbox, or
   // "search" in its name, placeholder, id, name or test id), none of whose own words say
@@ -503,13 +505,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return r.width >= 2 && r.height >= 2 && getComputedStyle(el).opacity !== '0';
   }
 
-  // A checkbox or radio whose own box shows nothing (no size, or transparent) and whose
-  // label draws it as a picture (an svg, an image, an icon font glyph) and no text: a
-  // person sees the icon (an eye, a pin), not a checkbox.
+  // A checkbox or radio whose own box shows nothing (no size, or transparent: CSS Color
+  // draws opacity 0 fully transparent) and whose label draws it as a picture (an svg, an
+  // image, an icon font glyph) and no text: a person sees the icon (an eye, a pin) and
+  // toggles it through the label (HTML: a label's activation is its control's), not a
+  // checkbox.
   function drawnAsIcon(el) {
     if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el)) || !el.labels) return false;
-    const r = el.getBoundingClientRect();
-    if (r.width >= 2 && r.height >= 2 && getComputedStyle(el).opacity !== '0') return false;
+    if (hasBox(el)) return false;
     return [...el.labels].some((l) => !dom.isHidden(l) && !bare(dom.textOf(l))
       && [...l.querySelectorAll('svg, img, [role="img"], i')].some((p) => {
         const b = p.getBoundingClientRect();
@@ -986,9 +989,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
         const el = scoped.els[0];
         // A class token is markup, not words a person reads (and the HTML standard gives
         // class names no meaning): a region matched by one alone is weak evidence, and
-        // never decides between elements the step's words name equally.
-        // (A container that also shows the region's words, Datasette's
-        // <p class="suggested-facets">Suggested facets: …</p>, is named by what it shows.)
+        // never decides between elements the step's words name equally. The container
+        // decides by the words it shows, as every region is named first by what a person
+        // reads (docs/discovery.md, "Regions"): a DokuWiki header's <li class="login">
+        // shows "Log In", not "Login", and does not; Datasette's
+        // <p class="suggested-facets">Suggested facets: …</p> does.
         const by = scoped.where.get(el);
         if (scoped.all && scoped.all.length > 1 && by && by.how === 'class_token'
           && !visibleLowOf(by.container).includes(low(step.region))) {

@@ -47,8 +47,9 @@ function textTier(value, q) {
 }
 // Identifier-like values: "Login" ~ "login-button" (1), "User name" ~ "user_name" (2).
 // Identifiers are abbreviated by the developers who write them; a person writes the word:
-// "Filter operator" is <select name="_filter_op">. Only these common abbreviations count,
-// each for the words it stands for (never a prefix rule: "op" is not "open").
+// "Filter operator" is Datasette's <select name="_filter_op"> and Flask-Admin's <select
+// class="filter-op">. Only these common abbreviations count, each for the words it stands
+// for (never a prefix rule: "op" is not "open").
 const ABBREVIATIONS = new Map(Object.entries({
   acct: ['account'], addr: ['address'], amt: ['amount'], avg: ['average'], btn: ['button'],
   cat: ['category'], cb: ['checkbox'], chk: ['checkbox'], col: ['column'], cfg: ['config', 'configuration'],

@@ -231,3 +231,31 @@ def test_the_rediscovered_target_is_dropped_after_a_rung_that_may_change_the_pag
     HealingLadder(rungs=[RegionDriftRung(), Acting(), Looking()]).heal(ctx)
     assert seen[0] is not None and seen[0].locator is not None  # type: ignore[attr-defined]
     assert seen[1] is None
+
+
+def test_agreeing_recorded_locators_are_held_to_the_evidence_rule(tab: Page) -> None:
+    """Two recorded locators reading different attributes (a test id and a name) still agree
+    once the form is gone, but on a field a redesign gave them: the people search in the
+    header, not the username field (now "Login name"). Agreement stands in for the evidence
+    rule's margin, never for its threshold: the element is only weakly like the recorded one
+    and the step's words single out nothing without the region, so the rung declines before
+    acting (it used to accept whatever two locators agreed on)."""
+    tab.set_content(
+        '<h1>Shop</h1><form id="login_form"><label for="u">Username</label>'
+        '<input id="u" data-test="user" name="username" autocomplete="username">'
+        '<button type="button">Login</button></form>'
+    )
+    plan, state = discovered(tab, "Username", "fill", region="LoginForm")
+    assert state.locator is not None and state.locator.region is not None
+    tab.set_content(
+        '<header><nav><a href="#a">Home</a><a href="#b">Shop</a>'
+        '<span><input id="u" data-test="user" name="username" type="search" '
+        'placeholder="Find people" '
+        'class="people-search" size="8"></span></nav></header>'
+        '<main><h1>Sign in</h1><div class="auth-form"><label for="ln">Login name</label>'
+        '<input id="ln" name="login"><button type="button">Sign in</button></div></main>'
+    )
+    ctx = failing_context(tab, plan, state)
+    attempt, result = HealingLadder(rungs=[RegionDriftRung()]).heal(ctx)
+    assert not attempt.accepted and (result is None or result.locator is None), attempt.reason
+    assert "the recorded locators agree, but" in attempt.reason

@@ -88,8 +88,10 @@ def test_a_look_alike_within_the_margin_does_not_outvote_the_recorded_locator(
 ) -> None:
     """Django 4.2's permission selector added a second "Filter" box beside the recorded one:
     the recorded id still finds the recorded box (identity 0.96) and the new box is a
-    look-alike within the margin (0.87). The element is the one most like the recorded
-    element and the recorded locator finds it: two sources agree, and the alternate holds."""
+    look-alike within the margin (0.87). The HTML standard makes an id unique in its
+    document, so the recorded id names one element by itself; that element is also the one
+    most like the recorded element: two sources agree (models/evidence.py, "corroborated"),
+    and the alternate holds."""
     one = (
         '<div class="selector-available"><h2>Available permissions</h2>'
         '<input id="avail" placeholder="Filter" '
@@ -113,8 +115,9 @@ def test_identity_over_the_threshold_and_ranked_first_is_enough_for_a_recorded_l
     """The figures of Django 4.2's two "Filter" boxes (``REQ-DJANGO-010`` of the corpus,
     healed on 4.2.27 and 5.2.8 before the alternates were held to the rule, refused by the
     first version of it): the recorded id finds an element at 0.96, the best other element
-    scores 0.87. Accepted: two sources agree. Below the threshold, or behind another
-    element, never."""
+    scores 0.87. Accepted: two sources agree (an id is unique in its document, HTML). Below
+    the threshold, behind another element, or through a locator that is not an id (a
+    placeholder, a class: words and markup many elements may share), never."""
     from types import SimpleNamespace
 
     from pytest_pacts.engine.contracts import Resolved
@@ -127,6 +130,13 @@ def test_identity_over_the_threshold_and_ranked_first_is_enough_for_a_recorded_l
     assert not isinstance(judged, str) and judged[0] == 0.96
     assert isinstance(_identity(ctx, loc, Resolved(1, 0.72, None, "b"), 0.45, None), str)  # type: ignore[arg-type]
     assert isinstance(_identity(ctx, loc, Resolved(1, 0.86, None, "c"), 0.90, None), str)  # type: ignore[arg-type]
+    for other in (
+        Locator(strategy=Strategy.PLACEHOLDER, placeholder="Filter", confidence=0.88),
+        Locator(strategy=Strategy.CSS, css="input.selector-filter", confidence=0.8),
+        Locator(strategy=Strategy.CSS, css="#a > input", confidence=0.8),
+    ):
+        judged = _identity(ctx, other, Resolved(1, 0.96, None, "input#a"), 0.87, None)  # type: ignore[arg-type]
+        assert isinstance(judged, str), other
 
 
 def test_the_demo_apps_renamed_panel_button_is_not_healed_on_a_weak_score(
@@ -405,3 +415,39 @@ def test_a_candidate_still_sliding_in_is_waited_for_not_passed_over(tab: Page) -
     result = try_locators(ctx, HealRung.REDISCOVERY, options, "re-discovered locator")
     assert result is not None and result.accepted, result and result.reason
     assert result.locator == best
+
+
+def test_a_rediscovery_heal_says_what_decided_it_and_shows_similarity_as_similarity(
+    tab: Page,
+) -> None:
+    """A re-discovered element is accepted by discovery's evidence rule (its confidence and
+    its lead over the runner-up); its similarity to the recorded element only has to not
+    contradict it. The heal line used to show that similarity as "score 0.67", as if it had
+    decided; it now says what did, and names the similarity as such."""
+    from pytest_pacts.engine.healing import RediscoveryRung
+    from pytest_pacts.models.outcome import HealAttempt
+
+    tab.set_content(
+        '<main><p>Your order</p><button id="buy" class="btn primary" type="button">Buy</button>'
+        '<button type="button">Cancel</button></main>'
+    )
+    plan, state = discovered(tab, "Buy")
+    tab.set_content(
+        '<div class="shell"><section><h2>Basket</h2><ul><li>Tea</li></ul>'
+        '<a role="button" href="#pay" class="cta">Buy</a></section>'
+        '<button type="button">Cancel</button></div>'
+    )
+    gone = Locator(strategy=Strategy.CSS, css="#buy", confidence=0.7)
+    ctx = failing_context(tab, plan, state, locator=gone)
+    result = RediscoveryRung().attempt(ctx)
+    assert result is not None and result.accepted, result and result.reason
+    assert result.score is not None and result.basis is not None
+    assert result.basis.startswith("discovery's confidence 0.95"), result.basis
+    assert f"similarity to the recorded element {result.score:.2f}" in result.basis
+    heal = HealAttempt(
+        round=1, rung=HealRung.REDISCOVERY, accepted=True, reason=result.reason,
+        failure=FailureType.NOT_UNIQUE, old_locator=gone, new_locator=result.locator,
+        score=result.score, runner_up_score=result.runner_up_score, basis=result.basis,
+    )  # fmt: skip
+    assert heal.figures() == result.basis
+    assert f"score {result.score:.2f}" not in heal.figures()
