@@ -180,14 +180,23 @@ class RegionDriftRung:
             self._scan[1].drop()
             self._scan = None
 
-    def _attempt(self, ctx: HealContext) -> RungResult | None:
-        state = ctx.state
-        current = state.locator
+    def _take_asked(
+        self, ctx: HealContext
+    ) -> tuple[HealContext, bounded.Sent[Any], SentEstimates] | None:
+        """The page questions sent ahead for this context (dropped when they were sent for
+        another one); they are asked once."""
         asked, self._asked = self._asked, None
         if asked is not None and asked[0] is not ctx:
             asked[1].drop()
             asked[2].drop()
             asked = None
+        return asked
+
+    # long because: the agreement tries (recorded locators alone, then with re-discovery's
+    # pick) share the re-discovery, its gates and the page's estimates they build on demand
+    def _attempt(self, ctx: HealContext) -> RungResult | None:
+        current = ctx.state.locator
+        asked = self._take_asked(ctx)
         if (
             current is None
             or current.region is None
@@ -198,7 +207,6 @@ class RegionDriftRung:
                 asked[2].drop()
             return None
         region = current.region.description
-        what = f"locator without the vanished region {region!r}"
         known = known_locators(ctx)
 
         # The recorded locators alone, when every one that still singles out an element
@@ -235,6 +243,47 @@ class RegionDriftRung:
         notes: list[str] = [refused] if refused else []
         if failed:
             notes.append(failed)
+        single = self._try_singles(ctx, known, rediscovered, region, gated, notes)
+        if single is not None:
+            return single
+        return self._page_wide(ctx, region, notes)
+
+    def _page_wide(self, ctx: HealContext, region: str, notes: list[str]) -> RungResult:
+        """Last, similarity over the whole page (the region to scope it to is gone), with
+        the full abstain rule: threshold, margin over the runner-up, type and gate; else the
+        refusal, with why each earlier try was refused (``notes``)."""
+        similar = self._similar_page_wide(ctx)
+        if similar is not None and similar.accepted:
+            return replace(similar, reason=f"region {region!r} is gone; {similar.reason}")
+        if similar is not None:
+            notes.append(f"similarity over the whole page: {similar.reason}")
+            placed = self._same_surroundings(ctx, region)
+            if isinstance(placed, RungResult):
+                return placed
+            if placed:
+                notes.append(placed)
+        return RungResult(
+            self.name,
+            False,
+            f"region {region!r} is gone and nothing unique without it is clearly the recorded "
+            "element: " + ("; ".join(notes) or "no candidate"),
+            candidates=similar.candidates if similar is not None else (),
+        )
+
+    def _try_singles(
+        self,
+        ctx: HealContext,
+        known: list[Locator],
+        rediscovered: list[Locator],
+        region: str,
+        gated: dict[Locator, GateSnapshot],
+        notes: list[str],
+    ) -> RungResult | None:
+        """One locator alone without the vanished region, each option in turn: accepted
+        only when the element it singles out is the recorded one at least at the threshold
+        (a candidate below it is not gated). Why each was refused goes to ``notes``."""
+        current = ctx.state.locator
+        what = f"locator without the vanished region {region!r}"
         for option in self._single_options(known, rediscovered, region):
             # accepted only above the heal threshold: a candidate below it is not gated
             result = try_locators(
@@ -263,26 +312,7 @@ class RegionDriftRung:
                 f"(runner-up {runner if runner is not None else 0:.2f}; needs at least "
                 f"{ctx.options.evidence.threshold:.2f}, or two independent locators agreeing)"
             )
-            continue
-        # Last, similarity over the whole page (the region to scope it to is gone), with the
-        # full abstain rule: threshold, margin over the runner-up, type and gate.
-        similar = self._similar_page_wide(ctx)
-        if similar is not None and similar.accepted:
-            return replace(similar, reason=f"region {region!r} is gone; {similar.reason}")
-        if similar is not None:
-            notes.append(f"similarity over the whole page: {similar.reason}")
-            placed = self._same_surroundings(ctx, region)
-            if isinstance(placed, RungResult):
-                return placed
-            if placed:
-                notes.append(placed)
-        return RungResult(
-            self.name,
-            False,
-            f"region {region!r} is gone and nothing unique without it is clearly the recorded "
-            "element: " + ("; ".join(notes) or "no candidate"),
-            candidates=similar.candidates if similar is not None else (),
-        )
+        return None
 
     def _try_agreed(
         self,
