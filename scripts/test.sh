@@ -13,6 +13,11 @@ export PACTS_REQUIRE_POSTGRES=1
 # a few hundred pytester and CLI runs) rewrote and compiled them again: 8.1 -> 3.2 s of CPU to
 # collect the suite, 1.7 -> 1.15 s for a one-test pytest run (docs/benchmarks.md).
 unset PYTHONDONTWRITEBYTECODE
+# Node's compile cache for Playwright's driver: every Playwright start (each xdist worker, each
+# pytest session and `pacts` command the tests run with a browser: a few hundred) compiled the
+# driver's JavaScript again, about 0.4 s of CPU each; with the cache, the first start writes
+# the compiled code and the others read it (docs/testing.md). Kept in .venv, like the bytecode.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/.venv/.node-compile-cache}"
 
 echo "== ruff"
 .venv/bin/ruff check .

@@ -8,9 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
 from pytest_pacts.application import RunSettings, conclude_run, prepare_run
+from pytest_pacts.cli.main import main
 from pytest_pacts.demo_app import DemoServer
 from pytest_pacts.engine.api import run_requirement
 from pytest_pacts.planner import LoaderOptions, load_file
@@ -67,17 +69,21 @@ def test_elements_after_a_login_flow_grouped_by_region(tmp_path: Path) -> None:
     assert "click   Add to cart@Sauce Labs Onesie" in lines[at + 5]
 
 
-def test_elements_usage_errors(tmp_path: Path) -> None:
+def test_elements_usage_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Answered before any browser starts: in this process (the console script is the
+    tests' above), where a subprocess cost a fresh interpreter per call."""
     (tmp_path / "login.req.yaml").write_text(LOGIN)
-    nothing = pacts("elements", cwd=tmp_path)
-    assert nothing.returncode == 2 and "give a URL" in nothing.stderr
-    relative = pacts("elements", "/cart.html", "--no-screenshot", cwd=tmp_path)
-    assert relative.returncode == 2 and "is relative and no base URL is set" in relative.stderr
-    until = pacts("elements", "/", "--until", "2", cwd=tmp_path)
-    assert until.returncode == 2 and "--until STEP goes with --after" in until.stderr
-    unknown = pacts("elements", "--after", "login.req.yaml::R-NOPE", "--demo", "v1", cwd=tmp_path)
-    assert unknown.returncode == 2
-    assert "login.req.yaml has no requirement R-NOPE (it has: R-LOGIN)" in unknown.stderr
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["elements"]) == 2 and "give a URL" in capsys.readouterr().err
+    assert main(["elements", "/cart.html", "--no-screenshot"]) == 2
+    assert "is relative and no base URL is set" in capsys.readouterr().err
+    assert main(["elements", "/", "--until", "2"]) == 2
+    assert "--until STEP goes with --after" in capsys.readouterr().err
+    assert main(["elements", "--after", "login.req.yaml::R-NOPE", "--demo", "v1"]) == 2
+    assert "login.req.yaml has no requirement R-NOPE (it has: R-LOGIN)" in (capsys.readouterr().err)
 
 
 def _run_on(browser: Browser, store_path: Path, base_url: str, plan_file: Path) -> None:
