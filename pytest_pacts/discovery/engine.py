@@ -27,7 +27,6 @@ from pytest_pacts.discovery.payloads import (
     JsonDict,
     ScanResult,
     ScanWithGates,
-    VerifyResult,
     checked,
 )
 from pytest_pacts.discovery.refusals import (
@@ -38,7 +37,6 @@ from pytest_pacts.discovery.refusals import (
     weigh,
     with_gate,
 )
-from pytest_pacts.discovery.render import elements_frame, to_playwright
 from pytest_pacts.discovery.scans import (
     FrameScan,
     SentScan,
@@ -46,7 +44,9 @@ from pytest_pacts.discovery.scans import (
     gates_of,
     inside,
     locator_options,
+    runner_up_score,
     scanned_action,
+    verify_in_page,
 )
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import (
@@ -63,7 +63,7 @@ from pytest_pacts.models.locator import (
     Unresolved,
 )
 from pytest_pacts.models.requirement import Action, Target
-from pytest_pacts.runtime.bridge import call_on_elements, frame_info, sent_in_frame
+from pytest_pacts.runtime.bridge import frame_info, sent_in_frame
 from pytest_pacts.runtime.scripts import (
     PageScriptError,
     page_error,
@@ -366,7 +366,7 @@ class Discoverer:
         for option in options:
             locator = Locator.model_validate({**option, "frame_path": scan.path})
             try:
-                check = _verify_in_page(page, scan, shaped["element_index"], locator)
+                check = verify_in_page(page, scan, shaped["element_index"], locator)
             except (PlaywrightError, strategies.UnrenderableLocator):
                 continue
             if check["same"]:
@@ -395,7 +395,7 @@ class Discoverer:
                 accepted.append(locator)
                 continue
             try:
-                check = _verify_in_page(page, scan, raw["element_index"], locator)
+                check = verify_in_page(page, scan, raw["element_index"], locator)
             except (PlaywrightError, strategies.UnrenderableLocator) as exc:
                 if isinstance(exc, PageScriptError):
                     broken.append(exc)
@@ -447,7 +447,7 @@ class Discoverer:
             notes=tuple(notes),
             positional=positional,
             score=raw.get("score"),
-            runner_up=_runner_up_score(raw),
+            runner_up=runner_up_score(raw),
         )
 
 
@@ -482,24 +482,3 @@ def discover(
         verify_alternates=verify_alternates,
     )
     return discoverer.discover(page, targets)
-
-
-def _verify_in_page(page: Page, scan: FrameScan, index: object, locator: Locator) -> VerifyResult:
-    """Whether ``locator`` resolves to exactly the element ``index`` of ``scan`` (the in-page
-    'verify' call, in the locator's frame)."""
-    return checked(
-        call_on_elements(
-            to_playwright(page, locator),
-            "verify",
-            {"scan_id": scan.scan_id, "index": index},
-            frame=elements_frame(page, locator),
-        ),
-        VerifyResult,
-        "the in-page 'verify' call",
-    )
-
-
-def _runner_up_score(raw: ScanResult) -> float | None:
-    """The best other element's confidence at the level that decided the pick, if any."""
-    runner = raw.get("runner_up")
-    return runner["score"] if runner else None

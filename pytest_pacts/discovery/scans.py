@@ -8,16 +8,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame
+from playwright.sync_api import Frame, Page
 
 from pytest_pacts.discovery.payloads import (
     JsonDict,
     ScanResult,
+    VerifyResult,
     checked,
 )
-from pytest_pacts.models.locator import CONFIDENCE, Strategy
+from pytest_pacts.discovery.render import elements_frame, to_playwright
+from pytest_pacts.models.locator import CONFIDENCE, Locator, Strategy
 from pytest_pacts.models.requirement import Action
 from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.bridge import call_on_elements
 from pytest_pacts.runtime.scripts import (
     NOT_INSTALLED,
     PageScriptError,
@@ -106,3 +109,24 @@ def locator_options(raw: ScanResult) -> list[JsonDict]:
             }
         )
     return options
+
+
+def verify_in_page(page: Page, scan: FrameScan, index: object, locator: Locator) -> VerifyResult:
+    """Whether ``locator`` resolves to exactly the element ``index`` of ``scan`` (the in-page
+    'verify' call, in the locator's frame)."""
+    return checked(
+        call_on_elements(
+            to_playwright(page, locator),
+            "verify",
+            {"scan_id": scan.scan_id, "index": index},
+            frame=elements_frame(page, locator),
+        ),
+        VerifyResult,
+        "the in-page 'verify' call",
+    )
+
+
+def runner_up_score(raw: ScanResult) -> float | None:
+    """The best other element's confidence at the level that decided the pick, if any."""
+    runner = raw.get("runner_up")
+    return runner["score"] if runner else None

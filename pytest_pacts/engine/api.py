@@ -28,7 +28,8 @@ from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.engine.network import ResponseLog, plan_patterns
 from pytest_pacts.engine.ports import RunStore
 from pytest_pacts.engine.recording import Recorder
-from pytest_pacts.engine.run import Run, not_run
+from pytest_pacts.engine.run import Run
+from pytest_pacts.engine.step_records import not_run
 from pytest_pacts.engine.tracing import Tracer, plan_secrets
 from pytest_pacts.engine.verdict import build_verdict
 from pytest_pacts.errors import PactsError

@@ -351,10 +351,11 @@ def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure
             cause="page_script",
             evidence=(first,),
         )
-    if _REFUSED.search(text):
+    refused = _REFUSED.search(text)
+    if refused:
         return Failure(
             type=FailureType.ENV_FAULT,
-            message=f"{what}: the server refused the connection ({_REFUSED.search(text)[0]})",  # type: ignore[index]
+            message=f"{what}: the server refused the connection ({refused[0]})",
             step_index=step_index,
             cause="connection_refused",
             evidence=(first,),

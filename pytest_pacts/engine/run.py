@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from playwright.sync_api import Dialog, Page
@@ -33,6 +32,7 @@ from pytest_pacts.engine.executor import (
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
 from pytest_pacts.engine.network import ResponseLog
+from pytest_pacts.engine.step_records import StepProgress, first_line, not_run, without_pictures
 from pytest_pacts.engine.surfaces import matched_nothing, special_surface
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.verdict import build_verdict
@@ -41,7 +41,6 @@ from pytest_pacts.models import Action, OnFail, Plan
 from pytest_pacts.models.outcome import (
     Failure,
     FailureType,
-    HealAttempt,
     HealRung,
     RunRecord,
     StepRecord,
@@ -59,24 +58,6 @@ from pytest_pacts.planner.urls import UrlError, resolve_url
 
 def _number(value: object) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
-
-
-@dataclass
-class StepProgress:
-    heal_rounds: int = 0
-    heals: list[HealAttempt] = field(default_factory=list)
-    failure: Failure | None = None
-    attempt: Attempt = field(default_factory=Attempt)
-    started: float = field(default_factory=time.monotonic)
-    # how long the step's attempts and its repairs spent, heal rounds' reading not counted:
-    # together they get one step timeout to wait for the element's state
-    waited_ms: float = 0.0
-    healed: bool = False
-    # no further heal round: the last one abstained on a page that did not change while it
-    # ran, so another would read the same page and give the same answer
-    exhausted: bool = False
-    # an applied heal waiting for the retry's outcome: (context, index in heals, result)
-    pending: tuple[HealContext, int, RungResult] | None = None
 
 
 class Run:
@@ -161,7 +142,7 @@ class Run:
                 dialog.dismiss()
             done = "accepted" if accept else "dismissed"
         except Exception as exc:  # already handled, or the page went away
-            done = f"not answered ({_first_line(exc)})"
+            done = f"not answered ({first_line(exc)})"
         if kind == "prompt" and accept:
             done += f" with {dialog.default_value!r}"
         prog = self.progress.get(self.index)
@@ -273,7 +254,7 @@ class Run:
         try:
             attempt, result = self.healer.heal(ctx)
         except Exception as exc:  # the ladder is another component: never let it raise
-            note = f"the healer raised {type(exc).__name__}: {_first_line(exc)}"
+            note = f"the healer raised {type(exc).__name__}: {first_line(exc)}"
             prog.failure = prog.failure.model_copy(
                 update={"evidence": (*prog.failure.evidence, note)}
             )
@@ -346,7 +327,7 @@ class Run:
             else:
                 self.healer.reject(ctx, prog.heals[at], result)
         except Exception as exc:  # the ladder is another component: never let it raise
-            note = f"the healer's {'confirm' if acted else 'reject'} raised {_first_line(exc)}"
+            note = f"the healer's {'confirm' if acted else 'reject'} raised {first_line(exc)}"
             if prog.failure is not None:
                 prog.failure = prog.failure.model_copy(
                     update={"evidence": (*prog.failure.evidence, note)}
@@ -474,7 +455,7 @@ class Run:
         steps = [self.records.get(i) or not_run(self.plan, i) for i in range(len(self.plan.steps))]
         lost = self.shots.finish()  # the heal pictures taken in the background
         if lost:
-            steps = [_without_pictures(step, lost) for step in steps]
+            steps = [without_pictures(step, lost) for step in steps]
         self.record = build_verdict(
             self.plan,
             steps,
@@ -486,35 +467,3 @@ class Run:
             start_screenshot=self.shots.take("start-failed") if self.start_failure else None,
         )
         return Signal(Outcome.OK)
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else ""
-
-
-def _without_pictures(step: StepRecord, lost: set[str]) -> StepRecord:
-    """``step`` without the heal pictures that were never written."""
-    sides = ("screenshot_before", "screenshot_after")
-    if not any(getattr(h, side) in lost for h in step.heals for side in sides):
-        return step
-    heals = tuple(
-        h.model_copy(update={side: None for side in sides if getattr(h, side) in lost})
-        for h in step.heals
-    )
-    return step.model_copy(update={"heals": heals})
-
-
-def not_run(plan: Plan, index: int) -> StepRecord:
-    """The record of a step the run never reached."""
-    step = plan.steps[index]
-    return StepRecord(
-        index=step.index,
-        action=step.action.value,
-        description=step.describe(),
-        source=step.source.render(),
-        element_key=step.target.key if step.target else None,
-        expectation=str(step.expected) if step.expected else None,
-        status="not_run",
-        block=step.block,
-    )

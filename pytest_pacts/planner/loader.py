@@ -453,7 +453,8 @@ def load_document(
     builder.sink.raise_if_any()
     data = doc.data
     assert isinstance(data, dict)
-    file_vars = {k: _text(v) or "" for k, v in (data.get("vars") or {}).items()}  # type: ignore[union-attr]
+    given = data.get("vars")
+    file_vars = {k: _text(v) or "" for k, v in (given if isinstance(given, dict) else {}).items()}
     base_url = _text(data.get("base_url"))
     blocks = builder.blocks(data)
     plans: list[Plan] = []
