@@ -44,12 +44,12 @@ def test_match_accepts_one_clear_copy_and_refuses_two_or_none() -> None:
     assert twice.verdict == "ambiguous" and twice.runner_up > 0.99
     none = vision.match(rng.integers(0, 255, (300, 500, 3), dtype=np.uint8), template)
     assert none.verdict == "weak" and none.score < vision.THRESHOLD
-    # the largest screenshot searched (the cap) is matched coarse to fine: bounded time
+    # the largest screenshot searched (the cap) is matched coarse to fine, to the same place
+    # a full-resolution pass finds (its speed against that pass: bench/bench_vision.py)
     big = rng.integers(0, 255, (vision.MAX_SHOT_HEIGHT, vision.MAX_SHOT_WIDTH, 3), np.uint8)
     big[3900:3940, 1800:1840] = template
     far = vision.match(big, template)
     assert far.verdict == "ok" and far.box == vision.Box(1800, 3900, 40, 40)
-    assert far.duration_ms < 3_000, far.duration_ms  # ~0.2 s here; generous for a busy CI
 
 
 def test_an_image_target_is_clicked_and_refused_when_weak_or_ambiguous(
