@@ -95,13 +95,26 @@ def _junit_rca(path: Path) -> dict[str, str]:
     return found
 
 
-def test_one_login_for_every_requirement_reused_expired_and_refreshed(
-    project: pytest.Pytester,
+def test_a_failed_login_then_one_login_for_every_requirement_reused_expired_and_refreshed(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """One project's runs in turn (each run is a whole browser session, so the failed login
+    and the lifecycle after it share the project: the run that logs in after the failure
+    is the lifecycle's cold start)."""
     auth = project.path / ".pacts" / "auth"
     (project.path / "shop.req.yaml").write_text(SHOP_TWO)
     with DemoServer("v1") as app:
-        # 1. cold: discovery at collection logs in once, behind the login, for both
+        # 0. a failed login is reported once with its root cause
+        monkeypatch.setenv("SHOP_PASSWORD", "not-the-password")
+        # the login's last step waits out its step timeout: 3 s instead of the default 10
+        failed = _run(
+            project, app, "--junitxml=junit.xml", "--pacts-discover=off", "--pacts-step-timeout=3"
+        )
+        assert app.logins == []
+        _assert_failed_login(project, failed)
+        # 1. the next run tries again (a fixed password logs in), cold: discovery at
+        # collection logs in once, behind the login, for both
+        monkeypatch.setenv("SHOP_PASSWORD", "secret_sauce")
         first = _run(project, app)
         first.assert_outcomes(passed=2)
         out = first.stdout.str()
@@ -142,17 +155,8 @@ def test_one_login_for_every_requirement_reused_expired_and_refreshed(
         assert not any(v in result.stdout.str() + result.stderr.str() for v in values)
 
 
-def test_a_failed_login_is_reported_once_with_its_root_cause(
-    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SHOP_PASSWORD", "not-the-password")
-    (project.path / "shop.req.yaml").write_text(SHOP_TWO)
-    with DemoServer("v1") as app:
-        # the login's last step waits out its step timeout: 3 s instead of the default 10
-        result = _run(
-            project, app, "--junitxml=junit.xml", "--pacts-discover=off", "--pacts-step-timeout=3"
-        )
-        assert app.logins == []
+def _assert_failed_login(project: pytest.Pytester, result: pytest.RunResult) -> None:
+    """A failed login is reported once with its root cause."""
     result.assert_outcomes(failed=2)
     out = result.stdout.str()
     assert out.count("the login failed, so no requirement of this profile") == 1
@@ -164,11 +168,6 @@ def test_a_failed_login_is_reported_once_with_its_root_cause(
     # one root cause on every line: the login's own, the page's refusal quoted (issue 39)
     assert "root cause: data_issue" in out and "assertion_mismatch" not in out
     assert 'the page refused the input, saying "Epic sadface: Username and password' in out
-    # the next run tries again (a fixed password logs in)
-    monkeypatch.setenv("SHOP_PASSWORD", "secret_sauce")
-    with DemoServer("v1") as app:
-        _run(project, app, "--pacts-discover=off").assert_outcomes(passed=2)
-        assert app.logins == ["standard_user"]
 
 
 def test_accounts_rotate_across_xdist_workers(project: pytest.Pytester) -> None:

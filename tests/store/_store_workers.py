@@ -27,6 +27,15 @@ def open_only(target: str, barrier: Barrier) -> int:
         return store.schema_version()
 
 
+def open_each(targets: list[str], barrier: Barrier) -> list[int]:
+    """Open each of ``targets`` in turn, a possibly brand-new store each time, at the same
+    moment as the others (one round per target: the barrier releases every round)."""
+    versions = []
+    for target in targets:
+        versions.append(open_only(target, barrier))
+    return versions
+
+
 def write_load(target: str, worker: int, barrier: Barrier) -> tuple[int, int]:
     """Write runs, steps, artifacts, metrics, audit events and healing records, all
     workers at once; also race for one shared session. Returns (shared wins, conflicts)."""

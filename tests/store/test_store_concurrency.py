@@ -47,11 +47,13 @@ def test_processes_opening_a_new_store_at_once_migrate_it_exactly_once(store_tar
 
 def test_eight_processes_creating_a_sqlite_store_together_all_open_it(tmp_path: Path) -> None:
     # switching a new file to WAL can answer "database is locked" without waiting for the
-    # busy timeout: before the retry, 2 of 15 such rounds failed (a first run under xdist)
-    for round_ in range(8):
-        target = str(tmp_path / f"round{round_}" / ".pacts" / "pacts.db")
-        barrier = _ctx.Barrier(WORKERS)
-        assert _run_all("open_only", [(target, barrier)] * WORKERS) == [LATEST_VERSION] * WORKERS
+    # busy timeout: before the retry, 2 of 15 such rounds failed (a first run under xdist).
+    # The same eight processes race on a new file in each of the eight rounds (the barrier
+    # releases them together each time): 8 interpreter starts, where 64 proved the same.
+    targets = [str(tmp_path / f"round{n}" / ".pacts" / "pacts.db") for n in range(8)]
+    barrier = _ctx.Barrier(WORKERS)
+    opened = _run_all("open_each", [(targets, barrier)] * WORKERS)
+    assert opened == [[LATEST_VERSION] * len(targets)] * WORKERS
 
 
 def test_eight_writer_processes_lose_and_corrupt_nothing(store_target: str) -> None:
