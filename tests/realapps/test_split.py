@@ -114,6 +114,23 @@ def test_truth_files_keep_dismiss_buttons_apart_from_the_steps(tmp_path: Path) -
     assert load_dismiss(tmp_path / "missing.yaml", "1.0") == ()
 
 
+def test_mlflow_2_22_5_lets_a_tool_close_only_the_promo_dialog_over_a_model_page() -> None:
+    """MLflow 2.22.5 opens a promo modal (role=dialog, "...the new Model Registry UI") over a
+    registered model's page; it covers the "Registered Models" breadcrumb of REQ-MLFLOW-011
+    step 5. The repair rung closes it with the dialog's own "Close" button (WAI-ARIA APG
+    dialog pattern: a modal is dismissed by its close control), which the click watch counted
+    as a wrong-element action while the truth listed no ``_dismiss`` button for 2.22.5. The
+    entry names that dialog's Close by its accessible name, nothing wider (not "Try it now",
+    not another dialog's close), and 2.4.2, which has no such modal, lists none."""
+    path = BENCH / "realapps" / "truth" / "mlflow.yaml"
+    found = load_dismiss(path, "2.22.5")
+    assert found
+    assert all(
+        s.startswith("[role=dialog]:has(") and 'button[aria-label="Close"]' in s for s in found
+    )
+    assert load_dismiss(path, "2.4.2") == ()
+
+
 def test_a_failed_flow_is_printed_with_where_and_why_not_its_title_line() -> None:
     from realapps.run_corpus import _failure_lines
 

@@ -2,10 +2,11 @@
 
 - not_visible / obscured: reveal. Scroll into view; if a layer covers the element and it is
   clearly a cookie/consent banner or a dialog, click its accept/close button (generic
-  words, no site-specific selectors); else wait for the element to become visible. A layer
-  that holds form fields or shows the step's words is the app's own content (an edit
-  dialog), never dismissed; and only a pointer action (click, hover, check, uncheck) has a
-  covering layer in its way at all.
+  words, no site-specific selectors; a button inside an alert/status/log message in the
+  layer closes that message, not the layer, and is never used); else wait for the element to
+  become visible. A layer that holds form fields or shows the step's words is the app's own
+  content (an edit dialog), never dismissed; and only a pointer action (click, hover, check,
+  uncheck) has a covering layer in its way at all.
 - not_unique (several matches): reprobe within the region the step names;
 - unstable: wait until the box is the same on two consecutive animation frames;
 - disabled: wait for enablement;

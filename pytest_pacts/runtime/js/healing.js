@@ -479,6 +479,17 @@ function hasPhrase(name, phrases) {
     : t.some((_, i) => p.every((w, j) => t[i + j] === w))));
 }
 
+// A button inside an alert or status message nested in the layer (WAI-ARIA ``alert``,
+// ``status``, ``log``: a dismissible notice shown in a dialog) closes that message, not the
+// layer: its "Close" is another component's, never the layer's dismiss control.
+const LIVE_ROLES = new Set(['alert', 'status', 'log']);
+function inLiveRegion(b, layer) {
+  for (let n = parentOf(b); n && n !== layer; n = parentOf(n)) {
+    if (n.getAttribute && LIVE_ROLES.has(n.getAttribute('role'))) return true;
+  }
+  return false;
+}
+
 // Not shown at all, as the gate's "visible" point means it (actionability.js): display none or
 // visibility hidden; ``opacity: 0`` is visible (a custom checkbox's transparent input).
 function dom0(el) { return !el.checkVisibility({ visibilityProperty: true }); }
@@ -499,7 +510,7 @@ function overlayAt(els, arg) {
   const kind = overlayKind(layer, dom);
   if (!kind) return { covered: true, overlay: null, cover };
   const buttons = [...layer.querySelectorAll('button, [role=button], input[type=button], input[type=submit], a[href]')]
-    .filter((b) => !dom.isHidden(b) && visibleBox(b));
+    .filter((b) => !dom.isHidden(b) && visibleBox(b) && !inLiveRegion(b, layer));
   const named = (phrases) => buttons.find((b) => hasPhrase(dom.accName(b) || dom.textOf(b), phrases));
   // consent: accepting is what makes it go away for good; a dialog: close it
   const button = kind === 'consent' ? named(ACCEPT_WORDS) || named(CLOSE_WORDS) : named(CLOSE_WORDS) || named(ACCEPT_WORDS);

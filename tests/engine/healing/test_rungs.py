@@ -381,6 +381,25 @@ def test_reveal_closes_a_covering_dialog(tab: Page) -> None:
     assert "dismissed the dialog" in attempt.reason
 
 
+def test_reveal_closes_the_dialog_not_a_message_inside_it(tab: Page) -> None:
+    """The repair rung clicks only the covering dialog's own dismiss control (WAI-ARIA APG
+    dialog pattern), never the "Close" of another component inside it: a dismissible
+    ``role="alert"`` / ``role="status"`` message (WAI-ARIA live regions) closes only itself.
+    Before, the first "Close" in the layer was clicked: the message's, the dialog stayed."""
+    tab.set_content("""<button id="go">Go</button>
+      <div role="dialog" aria-modal="true" aria-label="Welcome"
+           style="position:fixed;inset:0;background:#fff">
+        <div id="note" role="status">Saved.
+          <button aria-label="Close" onclick="this.parentNode.remove()">x</button></div>
+        <p>What's new</p><button onclick="this.parentNode.hidden = true">Close</button></div>""")
+    plan, state = discovered(tab, "Go")
+    ctx = failing_context(tab, plan, state)
+    assert ctx.failure.type is FailureType.OBSCURED
+    attempt, result = HealingLadder(rungs=[RepairRung()]).heal(ctx)
+    assert result is not None and result.repaired, attempt.reason
+    assert tab.locator("#note").count() == 1
+
+
 def test_timeout_gets_an_adaptive_longer_wait(tab: Page) -> None:
     tab.set_content("""<button id="late" hidden>Later</button>""")
     tab.evaluate("() => document.querySelector('#late').hidden = false")
