@@ -6,6 +6,7 @@ value to store. Mixed into :class:`~pytest_pacts.engine.executor.StepRunner`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -40,9 +41,8 @@ class ExtractSteps:
     tracer: Tracer | None
     monitor: EnvMonitor
     responses: ResponseLog | None
-
-    def _since(self, step: Step) -> int:
-        raise NotImplementedError  # the step runner's
+    # where a step's responses start in the log (StepRunner._since)
+    _since: Callable[[Step], int]
 
     def _store(self, step: Step, capture: Capture, raw: str, attempt: Attempt) -> str | None:
         """Keep the regex's part of ``raw`` (its first group when it has one) and store it;
