@@ -451,3 +451,18 @@ def _took(
         step_index=step_index,
         cause="value_rejected",
     )
+
+
+# The actions that are one plain Playwright call on a located element, with their value and
+# a timeout in ms: what generated code and an imported recording's replay both do (the
+# engine's own steps go through perform(), gated).
+PLAIN_CALLS: dict[Action, Callable[[PWLocator, str, float], None]] = {
+    Action.CLICK: lambda loc, _value, ms: loc.click(timeout=ms),
+    Action.FILL: lambda loc, value, ms: loc.fill(value, timeout=ms),
+    Action.TYPE: lambda loc, value, ms: loc.press_sequentially(value, timeout=ms),
+    Action.PRESS: lambda loc, value, ms: loc.press(value, timeout=ms),
+    Action.CHECK: lambda loc, _value, ms: loc.check(timeout=ms),
+    Action.UNCHECK: lambda loc, _value, ms: loc.uncheck(timeout=ms),
+    Action.HOVER: lambda loc, _value, ms: loc.hover(timeout=ms),
+    Action.FOCUS: lambda loc, _value, ms: loc.focus(timeout=ms),
+}

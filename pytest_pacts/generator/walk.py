@@ -19,6 +19,7 @@ from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer, to_playwright
+from pytest_pacts.engine.actions import PLAIN_CALLS
 from pytest_pacts.engine.widgets import choose
 from pytest_pacts.generator.codegen import Locators
 from pytest_pacts.generator.literals import GenerationError
@@ -135,14 +136,8 @@ def _act(
 ) -> DropdownUse | None:
     """Do the step's action on its element; how a select chose in a custom dropdown."""
     act = step.action
-    if act is Action.PRESS:
-        target.press(value, timeout=timeout)
-    elif act is Action.CLICK:
-        target.click(timeout=timeout)
-    elif act is Action.FILL:
-        target.fill(value, timeout=timeout)
-    elif act is Action.TYPE:
-        target.press_sequentially(value, timeout=timeout)
+    if act in PLAIN_CALLS:
+        PLAIN_CALLS[act](target, value, timeout)
     elif act is Action.SELECT:
         if target.evaluate("(e) => e.tagName") == "SELECT":
             target.select_option(value, timeout=timeout)
@@ -151,14 +146,6 @@ def _act(
             if isinstance(chosen, str):
                 raise GenerationError(f"{step.source.render()}: step {step.index + 1}: {chosen}")
             return chosen
-    elif act is Action.CHECK:
-        target.check(timeout=timeout)
-    elif act is Action.UNCHECK:
-        target.uncheck(timeout=timeout)
-    elif act is Action.HOVER:
-        target.hover(timeout=timeout)
-    elif act is Action.FOCUS:
-        target.focus(timeout=timeout)
     elif act is Action.WAIT:
         target.wait_for(state="visible", timeout=timeout)
     elif act is Action.EXTRACT and step.capture is not None:

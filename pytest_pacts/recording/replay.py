@@ -14,6 +14,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
+from pytest_pacts.engine.actions import PLAIN_CALLS
 from pytest_pacts.models import Action
 from pytest_pacts.recording.imported import Finder, ImportedStep
 from pytest_pacts.recording.model import Recording
@@ -156,23 +157,9 @@ def _performer(
     locator: PWLocator, action: Action, value: str | None, timeout_ms: float
 ) -> Callable[[], None]:
     def perform() -> None:
-        if action is Action.CLICK:
-            locator.click(timeout=timeout_ms)
-        elif action is Action.FILL:
-            locator.fill(value or "", timeout=timeout_ms)
-        elif action is Action.TYPE:
-            locator.press_sequentially(value or "", timeout=timeout_ms)
-        elif action is Action.PRESS:
-            locator.press(value or "", timeout=timeout_ms)
-        elif action is Action.SELECT:
+        if action is Action.SELECT:
             locator.select_option(label=value, timeout=timeout_ms)
-        elif action is Action.CHECK:
-            locator.check(timeout=timeout_ms)
-        elif action is Action.UNCHECK:
-            locator.uncheck(timeout=timeout_ms)
-        elif action is Action.HOVER:
-            locator.hover(timeout=timeout_ms)
-        elif action is Action.FOCUS:
-            locator.focus(timeout=timeout_ms)
+        elif action in PLAIN_CALLS:
+            PLAIN_CALLS[action](locator, value or "", timeout_ms)
 
     return perform
