@@ -11,6 +11,9 @@ from pytest_pacts.runtime import bounded
 
 from .helpers import find
 
+# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 
 def test_an_actionable_element_passes_all_five_points(tab: Page) -> None:
     tab.set_content('<button id="x">Go</button>')

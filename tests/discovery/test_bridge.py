@@ -19,6 +19,9 @@ from tests.hostile_pages import BROKEN_ARRAYS
 
 from .helpers import find
 
+# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 LOGIN = Locator(strategy=Strategy.ROLE_NAME, confidence=0.9, role="button", name="Login")
 # the page counts the bridge's events it can see (any page can: they are DOM events)
 SPY = (

@@ -17,6 +17,9 @@ from pytest_pacts.discovery import discover, to_playwright
 from pytest_pacts.models import Action, Target
 from pytest_pacts.models.locator import DiscoveryResult, Strategy
 
+# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 
 @pytest.fixture(scope="module", params=RELEASES)
 def demo(request: pytest.FixtureRequest) -> Iterator[DemoServer]:

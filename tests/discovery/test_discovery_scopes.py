@@ -17,6 +17,10 @@ from pytest_pacts.models.locator import Strategy
 
 from .helpers import chosen_id, find
 
+# its pages define custom elements, which outlive a document written over: a new context
+# per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 SHADOW = """
 <pacts-newsletter id="host"></pacts-newsletter>
 <script>

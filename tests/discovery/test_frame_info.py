@@ -15,6 +15,9 @@ from playwright.sync_api import Frame, Page
 
 from pytest_pacts.runtime.bridge import _may_share_origin, call_in_frame, frame_info
 
+# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 
 def _srcdoc(body: str) -> str:
     return html.escape(body, quote=True)

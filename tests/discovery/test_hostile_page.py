@@ -19,6 +19,9 @@ from tests.hostile_pages import PROTOTYPE_ARRAY_FROM, SIMILARITY_OF_TWO_BUTTONS
 
 from .helpers import chosen_id, find
 
+# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 # What libraries of the Prototype.js and MooTools era did, and worse: methods that throw, a
 # ``toJSON`` that changes what JSON.stringify writes, a replaced JSON.
 PATCHES = """

@@ -22,6 +22,9 @@ from pytest_pacts.models.requirement import Action, Target
 from pytest_pacts.planner.steps import parse_target
 from tests.pixels import pixel
 
+# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 
 @pytest.fixture(scope="module")
 def demo() -> Iterator[DemoServer]:

@@ -19,6 +19,10 @@ from pytest_pacts.models.locator import DiscoveryResult, Strategy
 
 from .helpers import find
 
+# its pages define custom elements, which outlive a document written over: a new context
+# per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 ITEMS = ("Buy milk", "Walk the dog", "Pay bills")
 STYLE = (
     "<style>.toggle{opacity:0;position:absolute;width:40px;height:40px}"

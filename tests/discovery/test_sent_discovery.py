@@ -8,6 +8,9 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import Discoverer
 from pytest_pacts.models import Action, Target
 
+# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+FRESH_CONTEXT = True
+
 PAGE = """<form id="login"><label>Username <input id="u"></label>
 <button id="go">Sign in</button></form><button id="help">Help</button>"""
 TARGETS = [
