@@ -54,12 +54,30 @@ def open_tab(browser: Browser, site: Site, scale: float = 1) -> Page:
     return context.new_page()
 
 
-@pytest.fixture
-def tab(engine_browser: Browser, site: Site) -> Iterator[Page]:
-    """A fresh context per test."""
+@pytest.fixture(scope="module")
+def _module_tab(engine_browser: Browser, site: Site) -> Iterator[Page]:
     page = open_tab(engine_browser, site)
     yield page
     page.context.close()
+
+
+@pytest.fixture
+def tab(request: pytest.FixtureRequest, engine_browser: Browser, site: Site) -> Iterator[Page]:
+    """The module's page, navigated to a new blank document (a new window: no script, timer
+    or listener of the last test's page is left), or a new context per test where the module
+    says ``FRESH_CONTEXT = True``: its tests change the page itself (routes, listeners, the
+    viewport) or write pages over with scripts (``set_content`` keeps the window). A context
+    per test cost a renderer process each, about 0.15 s of CPU (docs/testing.md)."""
+    if getattr(request.module, "FRESH_CONTEXT", False):
+        fresh = open_tab(engine_browser, site)
+        yield fresh
+        fresh.context.close()
+        return
+    page = request.getfixturevalue("_module_tab")
+    assert isinstance(page, Page)
+    assert not page.is_closed(), "a test closed the module's page: say FRESH_CONTEXT = True"
+    page.goto("about:blank")
+    yield page
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,9 @@ from pytest_pacts.engine.network import ResponseLog, lookup
 
 from .helpers import Site
 
+# its tests change the page itself: a new context per test (tests/engine/conftest.py)
+FRESH_CONTEXT = True
+
 API = "http://pacts.test/api/"
 BUDGET = 8 * 1024 * 1024  # network.MAX_LOG_BYTES, as docs/reference.md gives it
 DEPTH = 200  # network.MAX_JSON_DEPTH

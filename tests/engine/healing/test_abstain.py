@@ -13,6 +13,9 @@ from pytest_pacts.models.locator import Locator, Strategy
 
 from .helpers import discovered, failing_context
 
+# its tests change the page itself: a new context per test (tests/engine/conftest.py)
+FRESH_CONTEXT = True
+
 
 @pytest.mark.parametrize(
     ("best", "runner_up", "fits", "anchored", "accepted", "why"),
