@@ -30,7 +30,7 @@ DEV: tuple[str, ...] = (
     "django_oscar",
     "sqladmin",
 )
-HELDOUT: tuple[str, ...] = ("roundup",)
+HELDOUT: tuple[str, ...] = ("roundup", "tiddlywiki", "jupyter")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
