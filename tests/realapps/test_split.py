@@ -143,3 +143,20 @@ def test_a_failed_flow_is_printed_with_where_and_why_not_its_title_line() -> Non
     )
     assert _failure_lines(text) == ["at step 4 of 7: f.yaml:20:9", "failure:  not_unique: x"]
     assert _failure_lines("no session: login failed") == ["no session: login failed"]
+
+
+def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it() -> None:
+    """TiddlyWiki 5.4.1 draws a tag pill as ``<span class="tc-tag-label">`` holding a
+    ``<span>`` of the tag's text (5.1.23: a ``<button>`` with the text); a click on that text
+    is a click on the pill (HTML: a click event's target is the innermost element, and it
+    bubbles to the pill's handler). The first held-out run counted the engine's click on
+    that inner span (REQ-TIDDLYWIKI-007 step 1) as a wrong element because the truth named
+    the pill alone; the truth names the pill and what is inside it, nothing wider."""
+    path = BENCH / "realapps" / "truth" / "tiddlywiki.yaml"
+    truth = load_truth(path)
+    for req, step in (("REQ-TIDDLYWIKI-007", 1), ("REQ-TIDDLYWIKI-009", 3)):
+        pill, inside = (s.strip() for s in str(truth[req][step]["5.4.1"]).split(", "))
+        assert pill.endswith('.tc-tag-label:has-text("Process")') or pill.endswith(
+            '.tc-tag-label:has-text("Office")'
+        )
+        assert inside == f"{pill} *"
