@@ -20,8 +20,17 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-DEV: tuple[str, ...] = ("datasette", "django_admin", "flask_admin", "mlflow", "wagtail", "dokuwiki")
-HELDOUT: tuple[str, ...] = ("django_oscar", "sqladmin", "roundup")
+DEV: tuple[str, ...] = (
+    "datasette",
+    "django_admin",
+    "flask_admin",
+    "mlflow",
+    "wagtail",
+    "dokuwiki",
+    "django_oscar",
+    "sqladmin",
+)
+HELDOUT: tuple[str, ...] = ("roundup", "tiddlywiki", "jupyter")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

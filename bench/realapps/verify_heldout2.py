@@ -1,5 +1,5 @@
-"""Check truth/dokuwiki.yaml, truth/sqladmin.yaml and truth/roundup.yaml by hand-driving the
-flows with Playwright (no pytest-pacts).
+"""Check a held-out app's truth file (truth/<app>.yaml) by hand-driving its flows with
+Playwright (no pytest-pacts).
 
 For every version, every requirement of ``flows/<app>.req.yaml`` is replayed on a fresh app,
 in file order on one served instance (as a corpus run does; a flow with ``auth:`` starts
@@ -8,7 +8,9 @@ element with its truth selector, and is then acted on with that selector the way
 would (a native confirm is accepted). The steps' expected outcomes are checked loosely (text,
 value, checked, title/heading, URL) so a flow that cannot be done on a version shows up too.
 
-    .venv/bin/python bench/realapps/verify_heldout2.py dokuwiki|sqladmin|roundup [VERSION ...]
+    .venv/bin/python bench/realapps/verify_heldout2.py APP [VERSION ...]
+
+with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter.
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ def verify(app: AppSpec, version: str) -> int:
             rid = req["req_id"]
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             context.set_default_timeout(8000)
+            # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
+            context.set_default_navigation_timeout(60000)
             page = context.new_page()
             page.on("dialog", lambda d: d.accept())
             if req.get("auth"):
@@ -136,10 +140,14 @@ def verify(app: AppSpec, version: str) -> int:
                         continue
                     loc = page.locator(sel)
                     with contextlib.suppress(PlaywrightError):
-                        loc.first.wait_for(state="visible", timeout=5000)
+                        loc.first.wait_for(state="visible", timeout=15000)
                     # one element: a union selector may add a part of it (an icon's span)
+                    # (through shadow roots: a web component's inner button is part of it)
                     count = loc.evaluate_all(
-                        "els => els.filter(e => !els.some(o => o !== e && o.contains(e))).length"
+                        "els => els.filter(e => !els.some(o => {"
+                        "  for (let n = e.parentNode || e.host; n; n = n.parentNode || n.host)"
+                        "    if (n === o) return true;"
+                        "  return false; })).length"
                     )
                     if count != 1:
                         print(f"{version} {rid} step {n}: {sel!r} matches {count} elements")
