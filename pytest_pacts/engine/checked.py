@@ -31,6 +31,7 @@ does not race its commit. Mixed into :class:`~pytest_pacts.engine.executor.StepR
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from playwright.sync_api import Error as PlaywrightError
@@ -102,7 +103,7 @@ class CheckedActions:
                 kept_locator(self.page, locator, keep) if may_keep(self.page.context) else element
             )
             subject = Subject(element, keep, frame)
-            if self.monitor.navigating:
+            if self._navigation_in_flight():
                 self._let_navigation_land(attempt)
             if self.observer is not None:
                 self.observer(step, acting)
@@ -141,6 +142,15 @@ class CheckedActions:
                 checked_on = self._page_url()
                 continue
             return subject, failure
+
+    def _navigation_in_flight(self) -> bool:
+        """A main-frame navigation started less than the readiness cap ago is in flight (an
+        older one is one the page or the browser keeps open, as ``EnvMonitor.busy`` rules:
+        it is not waited on before every action)."""
+        if not self.monitor.pending:
+            return False
+        since = time.monotonic() - READY_CAP_MS / 1000.0
+        return any(self.monitor.inflight.get(r, 0.0) > since for r in self.monitor.pending)
 
     def _let_navigation_land(self, attempt: Attempt) -> None:
         """A main-frame navigation is in flight while the step is about to act: the page is
