@@ -81,7 +81,8 @@ def perform(
     """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it).
     Raises :class:`CheckedElementGone` when ``element`` (a kept locator) finds its document no
     longer holds the checked element before the action was done; ``fallback``: the plain
-    locator, acted on when the kept locator's engine is not registered with this Playwright.
+    locator, acted on when the kept locator cannot be used (its engine is not registered with
+    this Playwright, or the page's world runs no listener: scripts disabled).
     ``used``: told how a select chose in a custom dropdown (the step record keeps it).
     ``reach``: how the gate check that just passed the element found the action reaches it
     (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs.
@@ -113,7 +114,8 @@ def perform(
                 return None  # done on the checked element; its document was replaced since
             raise CheckedElementGone(str(exc).splitlines()[0]) from exc
         if kept_unknown(exc) and fallback is not None and not progress.acted:
-            unkept(page.context)  # no bridge engines here: the locator, as Playwright acts
+            if "Unknown engine" in str(exc):
+                unkept(page.context)  # no bridge engines here: the locator, as Playwright acts
             return perform(
                 page, fallback, action, value, step_index=step_index, timeout_ms=timeout_ms,
                 reach=reach, frame=frame, keep=keep, used=used,

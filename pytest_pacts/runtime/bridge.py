@@ -76,10 +76,13 @@ _BRIDGE_END_SCRIPT = """{
 }"""
 # The element the last gate check passed, and nothing else (``kept_selector``): asked of the
 # document's bridge in the page's world (js/watch.js, ``hold``), which dispatches the answer
-# on that element; throws when the document holds none under the token (docs/engine.md,
-# "When the page changes between the check and the action").
+# on that element, or on the document when it holds none under the token: then the engine
+# throws (docs/engine.md, "When the page changes between the check and the action"). No
+# answer at all (a context with scripts disabled runs no listener of the page's world) throws
+# another error, and the action uses the plain locator.
 KEPT_ENGINE = "pacts_kept"
 KEPT_GONE = "__pacts_kept_gone__"
+KEPT_UNHEARD = "__pacts_kept_unheard__"
 _KEPT_SCRIPT = """{
   queryAll(root, token) {
     const doc = root.ownerDocument || root;
@@ -97,7 +100,8 @@ _KEPT_SCRIPT = """{
     } finally {
       if (win) win.removeEventListener('__pacts_kept_here', here, true);
     }
-    if (!found) throw new Error('__pacts_kept_gone__: the document lost the checked element');
+    if (!found) throw new Error('__pacts_kept_unheard__: no answer from the page');
+    if (found.nodeType !== 1) throw new Error('__pacts_kept_gone__: not in this document');
     return [found];
   }
 }"""
@@ -143,9 +147,10 @@ def kept_gone(exc: BaseException) -> bool:
 
 
 def kept_unknown(exc: BaseException) -> bool:
-    """``exc`` says the locator's Playwright has no ``pacts_kept`` engine (``register_bridge``
-    was not called for it)."""
-    return f'Unknown engine "{KEPT_ENGINE}"' in str(exc)
+    """``exc`` says the kept selector cannot be used here: the locator's Playwright has no
+    ``pacts_kept`` engine (``register_bridge`` was not called for it), or the page's world
+    does not answer (a context with scripts disabled)."""
+    return f'Unknown engine "{KEPT_ENGINE}"' in str(exc) or KEPT_UNHEARD in str(exc)
 
 
 def may_keep(context: object) -> bool:

@@ -77,9 +77,9 @@ function installWatch() {
 // that engine dispatches KEPT_ASK with the token on the document, and the listener here
 // dispatches KEPT_HERE on the held element, where the engine hears it (``composedPath()[0]``:
 // the element, inside an open shadow root too). A document that holds nothing under the
-// token (another document, the element re-rendered) answers nothing, and the engine throws:
-// Playwright's action then fails at once instead of acting on what its locator matches in
-// the new document.
+// token (another document, the element re-rendered) answers on the document itself, and the
+// engine throws: Playwright's action then fails at once instead of acting on what its
+// locator matches in the new document.
 // ``wait`` first checks that the listeners still hear (a probe event): when they do not, the
 // call's events may be lost already, so it answers false at once (the caller then uses
 // ``evaluate_all``) and listens again for the next call. ``document.open()`` (a page that
@@ -112,9 +112,10 @@ function installBridge() {
   let held = null;  // the element the last gate check passed, and its token
   let heldToken = -1;
   const heldNow = (token) => (token === heldToken && held && held.isConnected ? held : null);
+  // answered on the held element, or on the document when it holds none under the token
   const ask = (e) => {
-    const el = heldNow(e.detail);
-    if (el) el.dispatchEvent(new UIEvent(KEPT_HERE, { detail: e.detail, bubbles: true, composed: true }));
+    const el = heldNow(e.detail) || document;
+    el.dispatchEvent(new UIEvent(KEPT_HERE, { detail: e.detail, bubbles: true, composed: true }));
   };
   const listen = () => {
     __pactsHost.listen(window, BRIDGE_EVENT, hear);
