@@ -14,6 +14,7 @@ from playwright.sync_api import Locator as PWLocator
 from pytest_pacts.discovery import strategies
 from pytest_pacts.discovery.chain import Call, Root, apply, to_source
 from pytest_pacts.models.locator import Locator, Region
+from pytest_pacts.runtime.bridge import kept_selector
 
 
 def region_calls(region: Region) -> tuple[Call, ...]:
@@ -70,6 +71,14 @@ def to_playwright(root: Root, locator: Locator) -> PWLocator:
     The frame path is followed from ``root``: pass the page for locators discovered on it.
     """
     return apply(root, calls_for(locator))
+
+
+def kept_locator(root: Root, locator: Locator, token: str) -> PWLocator:
+    """The element a gate check of ``locator`` kept under ``token``, through ``locator``'s
+    frames: a Playwright locator that resolves to that element in the document it was
+    checked in, or fails at once (``runtime.bridge.kept_selector``). What the executor acts
+    on, so an action never lands on an element no check has seen."""
+    return apply(root, (*frame_calls(locator), Call("locator", (kept_selector(token),))))
 
 
 def to_code(locator: Locator, page: str = "page") -> str:

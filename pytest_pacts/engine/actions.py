@@ -14,6 +14,15 @@ would: a menu opened by the previous step's hover stays open for the click on it
 arrive resolved; :func:`reveal` is called only here, at the moment of typing, so a secret never
 reaches a message.
 
+The element acted on is the one the gate check passed, in the document it was checked in
+(the executor hands in ``discovery.render.kept_locator``): Playwright resolves a locator again
+at every action, and a page that navigated by itself after the check (a search box that
+submits itself on a timer) would otherwise have the action land on whatever the locator
+matches in the new document. When that document no longer holds the checked element, the
+action raises :class:`CheckedElementGone` before anything reaches the page, and the executor
+checks the page again (docs/engine.md, "When the page changes between the check and the
+action").
+
 Errors become :class:`~pytest_pacts.models.outcome.Failure` values; a field that does not take
 the value typed into it is a ``value_rejected`` failure (RCA ``data_issue``).
 """
@@ -30,11 +39,24 @@ from playwright.sync_api import Locator as PWLocator
 from pytest_pacts.engine import widgets
 from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.env import classify_error
+from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Action
 from pytest_pacts.models.outcome import DropdownUse, Failure, FailureType
 from pytest_pacts.planner.templating import Secret, reveal
 from pytest_pacts.runtime import bounded
-from pytest_pacts.runtime.bridge import evaluate_on_element
+from pytest_pacts.runtime.bridge import evaluate_on_element, kept_gone, kept_unknown, unkept
+
+
+class CheckedElementGone(PactsError):
+    """The document no longer holds the element the gate check passed (the page navigated
+    by itself, or re-rendered the element), and nothing was done to the page yet."""
+
+
+class _Progress:
+    """Whether the action itself has been done (the reads after it may find the element's
+    document replaced by what the action started: that is not a reason to act again)."""
+
+    acted = False
 
 
 def _shown(value: str) -> str:
@@ -54,8 +76,13 @@ def perform(
     frame: Frame | None = None,
     keep: str | None = None,
     used: list[DropdownUse] | None = None,
+    fallback: PWLocator | None = None,
 ) -> Failure | None:
     """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it).
+    Raises :class:`CheckedElementGone` when ``element`` (a kept locator) finds its document no
+    longer holds the checked element before the action was done; ``fallback``: the plain
+    locator, acted on when the kept locator cannot be used (its engine is not registered with
+    this Playwright, or the page's world runs no listener: scripts disabled).
     ``used``: told how a select chose in a custom dropdown (the step record keeps it).
     ``reach``: how the gate check that just passed the element found the action reaches it
     (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs.
@@ -70,6 +97,7 @@ def perform(
                 return None
             raise ValueError(f"{action.value} needs an element")
         target = element
+        progress = _Progress()
 
         def read(js: str, arg: object = None) -> Any:
             return evaluate_on_element(
@@ -78,9 +106,20 @@ def perform(
 
         return bounded.call(
             page, action.value, _on_element, element, read, action, value, step_index,
-            timeout_ms, reach, used, timeout_ms=timeout_ms,
+            timeout_ms, reach, used, progress, timeout_ms=timeout_ms,
         )  # fmt: skip
     except PlaywrightError as exc:
+        if kept_gone(exc):
+            if progress.acted:
+                return None  # done on the checked element; its document was replaced since
+            raise CheckedElementGone(str(exc).splitlines()[0]) from exc
+        if kept_unknown(exc) and fallback is not None and not progress.acted:
+            if "Unknown engine" in str(exc):
+                unkept(page.context)  # no bridge engines here: the locator, as Playwright acts
+            return perform(
+                page, fallback, action, value, step_index=step_index, timeout_ms=timeout_ms,
+                reach=reach, frame=frame, keep=keep, used=used,
+            )  # fmt: skip
         failure = classify_error(exc, f"{action.value} failed", step_index)
         # Playwright's select_option on a native select that lacks the option
         native = "select_option" in str(exc)
@@ -161,6 +200,7 @@ _READY_FOR_POINTER = """([el]) => {
 }"""
 
 _POINTER = frozenset({Action.CLICK, Action.HOVER, Action.CHECK, Action.UNCHECK})
+_ONE_CALL = _POINTER | {Action.FOCUS, Action.PRESS}
 
 
 Read = Callable[..., Any]  # ``read(js, arg=None)``: ``js`` run on the element (see ``perform``)
@@ -176,8 +216,10 @@ def _on_element(
     timeout_ms: float,
     reach: str | None,
     used: list[DropdownUse] | None = None,
+    progress: _Progress | None = None,
 ) -> Failure | None:
     t = timeout_ms
+    done = progress or _Progress()
     force = True
     if action in _POINTER and reach != "in_place":
         # The gate's hit test passed only once it scrolled the element to the centre (and it
@@ -188,24 +230,16 @@ def _on_element(
         force = bool(ready["hit"])
         if ready["anchor"] is not None:  # the page scrolled: the pointer follows what it held
             el.page.mouse.move(*ready["anchor"])
-    if action is Action.CLICK:
-        el.click(force=force, timeout=t)
-    elif action is Action.HOVER:
-        el.hover(force=force, timeout=t)
-    elif action is Action.FOCUS:
-        el.focus(timeout=t)
-    elif action is Action.CHECK:
-        el.check(force=force, timeout=t)
-    elif action is Action.UNCHECK:
-        el.uncheck(force=force, timeout=t)
-    elif action is Action.PRESS:
-        el.press(reveal(value or ""), timeout=t)
+    if action in _ONE_CALL:
+        _one_call(el, action, value, force, t)
+        done.acted = True
     elif action is Action.SELECT:
         # A string matches an option's value or its label (Playwright), so a sheet may name
         # either: "Price (low to high)" or "lohi".
         if value is None:
             raise ValueError("select needs a value")
         chosen = _select(el, read, reveal(value), t, widget=reach != "in_place")
+        done.acted = True
         if isinstance(chosen, DropdownUse):
             if used is not None:
                 used.append(chosen)
@@ -218,6 +252,7 @@ def _on_element(
             )
     elif action is Action.FILL and widgets.settable_kind(read) is not None:
         problem = widgets.set_by_steps(el, reveal(value or ""), t)
+        done.acted = True
         if problem is not None:
             return Failure(
                 type=FailureType.EXPECTATION_FAILED,
@@ -238,9 +273,11 @@ def _on_element(
                     cause="value_rejected",
                 )
             el.fill(fitted, force=force, timeout=t)
+            done.acted = True
             return _took(read(_VALUE), action, value or "", fitted, step_index)
         if action is Action.FILL:
             el.fill(text, force=force, timeout=t)
+            done.acted = True
             if read(_END_KEY_REACHES_FIELD):
                 # A person's typing ends with key events; fill sends only ``input``. A filter
                 # box that reacts to ``keyup`` alone (Flask-Admin's) never sees the value. The
@@ -254,6 +291,7 @@ def _on_element(
             # keystrokes go where a person's would: after what the field already holds
             read(_CARET_TO_END)
             el.press_sequentially(text, timeout=t)
+            done.acted = True
         # read after the keys: a code editor's input field (CodeMirror's) hands its text on
         # to the editor and empties itself only then
         current = read(_VALUE)
@@ -265,6 +303,22 @@ def _on_element(
     else:
         raise ValueError(f"{action.value} is not an element action")
     return None
+
+
+def _one_call(el: PWLocator, action: Action, value: str | None, force: bool, t: float) -> None:
+    """The actions that are one Playwright call on the element (:data:`_ONE_CALL`)."""
+    if action is Action.CLICK:
+        el.click(force=force, timeout=t)
+    elif action is Action.HOVER:
+        el.hover(force=force, timeout=t)
+    elif action is Action.FOCUS:
+        el.focus(timeout=t)
+    elif action is Action.CHECK:
+        el.check(force=force, timeout=t)
+    elif action is Action.UNCHECK:
+        el.uncheck(force=force, timeout=t)
+    else:
+        el.press(reveal(value or ""), timeout=t)
 
 
 # A field where End only moves the caret (text-like inputs, textareas, contenteditable: in a

@@ -22,6 +22,7 @@ from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine import pagesays
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.attempt import Attempt
+from pytest_pacts.engine.checked import CheckedActions
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
 from pytest_pacts.engine.expectations import Checker, Subject
@@ -34,6 +35,7 @@ from pytest_pacts.engine.readiness import FramesLeft, PageReadiness
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.waiting import (
     epoch_ms,
+    now_ms,
     wait_until_ready,
 )
 from pytest_pacts.models import Action, Expectation, ExpectationKind, Step
@@ -48,11 +50,6 @@ from pytest_pacts.planner.templating import (
 from pytest_pacts.planner.urls import UrlError, resolve_url
 
 _KEEP_TOKENS = itertools.count(1)
-
-
-# The gate has already waited for the element; the action itself is not cut short by a
-# tight step timeout (a click on a busy CI machine can take a second to dispatch).
-MIN_ACTION_MS = 2_000.0
 
 
 # Told the element a step is about to act on, after the gate passed and before the action
@@ -82,7 +79,7 @@ def _identity(step: Step, located: Located) -> dict[str, object] | None:
     return identity_of(step, state.fingerprint)
 
 
-class StepRunner(ExtractSteps, PageReadiness):
+class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
     def __init__(
         self,
         page: Page,
@@ -101,6 +98,7 @@ class StepRunner(ExtractSteps, PageReadiness):
         # a settled page goes to it before the step timeout (``run_gate``'s ``patience_ms``)
         self.heals = heals
         self._wait_ms: float | None = None  # the current attempt's ``run(wait_ms=)``
+        self._attempt_start = 0.0  # when the current attempt began (``now_ms``)
         self.observer = observer
         self.tracer = tracer  # the step traces (its gate reads the element's text too)
         self.finder = finder
@@ -186,6 +184,7 @@ class StepRunner(ExtractSteps, PageReadiness):
         disabled fails the step within one step timeout, as one Playwright action would,
         not after a fresh timeout per attempt."""
         self._wait_ms = wait_ms
+        self._attempt_start = now_ms()
         mark = self.monitor.mark()
         if self.responses is not None and step.index not in self._marks:
             self._marks[step.index] = self.responses.mark()
@@ -277,29 +276,20 @@ class StepRunner(ExtractSteps, PageReadiness):
             if gate is not None and gate.failure is not None:
                 return gate.failure
             assert located.state.locator is not None
-            element = to_playwright(self.page, located.state.locator)
-            frame = elements_frame(self.page, located.state.locator)
-            subject = Subject(element, keep, frame)
-            if self.observer is not None:
-                self.observer(step, element)
+            if step.capture is not None or step.action is Action.WAIT:
+                element = to_playwright(self.page, located.state.locator)
+                frame = elements_frame(self.page, located.state.locator)
+                subject = Subject(element, keep, frame)
+                if self.observer is not None:
+                    self.observer(step, element)
             if step.capture is not None:
+                assert subject is not None
                 failure = self._extract_element(step, step.capture, subject, attempt)
                 if failure is not None:
                     return failure
             elif step.action is not Action.WAIT:
-                self.monitor.acted_at = epoch_ms()
-                failure = perform(
-                    self.page,
-                    element,
-                    step.action,
-                    value,
-                    step_index=step.index,
-                    timeout_ms=max(opts.step_timeout_ms, MIN_ACTION_MS),
-                    reach=gate.snapshot.reach if gate and gate.snapshot else None,
-                    frame=frame,
-                    keep=keep,
-                    used=attempt.dropdown,
-                )
+                # on the element the gate passed, in its document (engine/checked.py)
+                subject, failure = self._act_checked(step, located, gate, keep, value, attempt)
                 if failure is not None:
                     return failure
         elif step.action is Action.PRESS:
@@ -358,13 +348,22 @@ class StepRunner(ExtractSteps, PageReadiness):
             update["response"] = exp.response.model_copy(update={"url": reveal(url)})
         return (exp.model_copy(update=update) if update else exp), secrets
 
+    # long because: locate, gate, and one fresh discovery for a stale locator, in order
     def _locate_and_gate(
-        self, step: Step, keep: str | None = None, *, settle: bool = False
+        self,
+        step: Step,
+        keep: str | None = None,
+        *,
+        settle: bool = False,
+        same_as: Fingerprint | None = None,
     ) -> tuple[Located, GateOutcome | None]:
         """Find the step's element and gate it. A locator discovered earlier *in this run*
         for a page state that has changed since (a batch discovery ahead of its step) gets
         one fresh discovery before the step fails: its intent was verified, only the page
-        moved on. Cached and healed locators go straight to the verdict or the healer."""
+        moved on. Cached and healed locators go straight to the verdict or the healer.
+        ``same_as``: the element must also be this one (its kind, names and landmark), as a
+        cached locator's is, with no fresh discovery (engine/checked.py: the page replaced
+        the checked element)."""
         opts = self.options
         # A wait is for its element to appear: a quiet page without it yet is no reason to
         # give up early, so it gets the whole step timeout.
@@ -374,7 +373,9 @@ class StepRunner(ExtractSteps, PageReadiness):
             if located.failure is not None or located.state is None:
                 return located, None
             assert located.state.locator is not None
-            identity = _identity(step, located)
+            identity = (
+                identity_of(step, same_as) if same_as is not None else _identity(step, located)
+            )
             timeout_ms = opts.step_timeout_ms
             if self._wait_ms is not None:
                 timeout_ms = max(0.0, min(timeout_ms, self._wait_ms))
@@ -398,10 +399,12 @@ class StepRunner(ExtractSteps, PageReadiness):
             )
             if gate.failure is not None and timeout_ms < opts.step_timeout_ms:
                 gate = _said_shared(gate, opts.step_timeout_ms, timeout_ms)
+            # not with ``same_as``: a fresh result is cached as found, maybe another element
             stale = (
                 gate.failure is not None
                 and gate.failure.type is FailureType.NOT_UNIQUE
                 and located.source == "discovery"
+                and same_as is None
             )
             if fresh or not stale:
                 return located, gate
@@ -411,10 +414,12 @@ class StepRunner(ExtractSteps, PageReadiness):
     @staticmethod
     def _keep_token(step: Step) -> str:
         """The token under which the gate check that passes the element keeps it in the
-        page: the action's reads of it (``actions.perform``) and a state expectation
-        (``checked``, ``value``...: ``expectations.Subject``) ask the very element acted on,
-        in one round trip with no selector code in the page."""
-        return f"step-{step.index}-{next(_KEEP_TOKENS)}"
+        page (a number: the page hands it across JavaScript worlds as an event's ``detail``):
+        the action resolves that very element (``discovery.render.kept_locator``), its reads
+        (``actions.perform``) and a state expectation (``checked``, ``value``...:
+        ``expectations.Subject``) ask it, in one round trip with no selector code in the
+        page."""
+        return str(next(_KEEP_TOKENS))
 
     def _blame_environment(self, failure: Failure, mark: int) -> Failure:
         """An environment event during the step explains its failure better than the

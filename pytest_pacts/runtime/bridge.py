@@ -74,6 +74,37 @@ _BRIDGE_END_SCRIPT = """{
     return [];
   }
 }"""
+# The element the last gate check passed, and nothing else (``kept_selector``): asked of the
+# document's bridge in the page's world (js/watch.js, ``hold``), which dispatches the answer
+# on that element, or on the document when it holds none under the token: then the engine
+# throws (docs/engine.md, "When the page changes between the check and the action"). No
+# answer at all (a context with scripts disabled runs no listener of the page's world) throws
+# another error, and the action uses the plain locator.
+KEPT_ENGINE = "pacts_kept"
+KEPT_GONE = "__pacts_kept_gone__"
+KEPT_UNHEARD = "__pacts_kept_unheard__"
+_KEPT_SCRIPT = """{
+  queryAll(root, token) {
+    const doc = root.ownerDocument || root;
+    const win = doc.defaultView;
+    const n = Number(token);
+    let found = null;
+    const here = (e) => {
+      if (e.detail !== n) return;
+      const path = e.composedPath();
+      found = path.length ? path[0] : e.target;
+    };
+    if (win) win.addEventListener('__pacts_kept_here', here, true);
+    try {
+      root.dispatchEvent(new UIEvent('__pacts_kept', { detail: n, bubbles: true, composed: true }));
+    } finally {
+      if (win) win.removeEventListener('__pacts_kept_here', here, true);
+    }
+    if (!found) throw new Error('__pacts_kept_unheard__: no answer from the page');
+    if (found.nodeType !== 1) throw new Error('__pacts_kept_gone__: not in this document');
+    return [found];
+  }
+}"""
 _RELEASE = "(call) => window.dispatchEvent(new UIEvent('__pacts_bridge_done', { detail: call }))"
 _BRIDGE_MISSED = "__pacts_bridge_missed__"
 # how long the call in the page waits for the query's end: only ever reached when the end
@@ -87,12 +118,50 @@ _unbridged: weakref.WeakSet[object] = weakref.WeakSet()
 def register_bridge(selectors: Selectors) -> None:
     """Register the bridge's selector engines with a Playwright instance's ``selectors``
     (before or after its contexts are made); once per instance, again is harmless."""
-    for name, script in ((BRIDGE_ENGINE, _BRIDGE_SCRIPT), (_BRIDGE_END, _BRIDGE_END_SCRIPT)):
+    engines = (
+        (BRIDGE_ENGINE, _BRIDGE_SCRIPT),
+        (_BRIDGE_END, _BRIDGE_END_SCRIPT),
+        (KEPT_ENGINE, _KEPT_SCRIPT),
+    )
+    for name, script in engines:
         try:
             selectors.register(name, script, content_script=True)
         except PlaywrightError as exc:
             if "already registered" not in str(exc):
                 raise
+
+
+def kept_selector(token: str) -> str:
+    """A selector that matches the element a gate check kept under ``token`` (``keep``) in
+    the document it was checked in, and nothing else: resolved again at the action, as
+    Playwright resolves every locator, it finds that very element or throws at once
+    (:func:`kept_gone`), never an element of a document the check did not see. Playwright's
+    locators re-resolve at every action, and an action retries in the new document when its
+    element is detached; an ``ElementHandle`` would not, but taking one costs a round trip."""
+    return f"{KEPT_ENGINE}={token}"
+
+
+def kept_gone(exc: BaseException) -> bool:
+    """``exc`` says the document no longer holds the element the check passed."""
+    return KEPT_GONE in str(exc)
+
+
+def kept_unknown(exc: BaseException) -> bool:
+    """``exc`` says the kept selector cannot be used here: the locator's Playwright has no
+    ``pacts_kept`` engine (``register_bridge`` was not called for it), or the page's world
+    does not answer (a context with scripts disabled)."""
+    return f'Unknown engine "{KEPT_ENGINE}"' in str(exc) or KEPT_UNHEARD in str(exc)
+
+
+def may_keep(context: object) -> bool:
+    """Whether the bridge's engines may be registered with ``context``'s Playwright: not
+    known to be missing (a bridge call or a kept selector found them missing)."""
+    return playwright_private.identity(context) not in _unbridged
+
+
+def unkept(context: object) -> None:
+    """``context``'s Playwright has no bridge engines (a kept selector found out)."""
+    _unbridged.add(playwright_private.identity(context))
 
 
 def _bridged(js: str) -> str:

@@ -108,7 +108,18 @@ def test_a_page_stuck_on_a_third_party_script_is_healed_on_once_its_dom_is_quiet
     (2.5 s) and it waits only on requests older than that, as readiness itself decides
     (docs/engine.md, "Ready to act": a page that polls never settles), not after the step's
     whole timeout (issue 40: 10 s for the first heal of a run on a real shop, 0.2-0.8 s for
-    the later ones, whose pages found the CDN's failure remembered)."""
+    the later ones, whose pages found the CDN's failure remembered).
+
+    The standard behind it: HTML, "The script element": a classic ``<script src>`` without
+    ``async`` or ``defer`` is parser-blocking (the parser stops until it is fetched and run),
+    so the document stays ``readyState == "loading"``; and "The end" of parsing fires
+    ``load`` only once such scripts and everything else that "delays the load event" (images,
+    stylesheets) are done. Content before the script is all there meanwhile. Seen on two
+    apps: django-oscar 2.1's ``base.html`` loads jQuery from ajax.googleapis.com that way
+    (the ``cdn_scripts`` block), and Flask-Admin 1.6's ``form_js`` macro loads the Google
+    Maps JavaScript API from maps.googleapis.com that way on a form with a map field when
+    ``MAPBOX_SEARCH`` is set (``templates/bootstrap4/admin/lib.html``). Without the
+    internet, both hosts fail slowly or not at all."""
     recorded = _recorded(tab, site)
     recorded = recorded.model_copy(update={"element": "Account"})
     tab.route("https://cdn.pacts-test.invalid/**", lambda route: None)  # never answered

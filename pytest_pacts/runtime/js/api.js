@@ -20,7 +20,7 @@ const registry = new Map();  // scan id -> {chosen elements (identity checks), g
 // frame, then a quiet page). Python compares ``quiet_ms`` with the round trip
 // (engine/gate.py).
 const changeWatch = installWatch();
-installBridge();
+const bridge = installBridge();
 function quietFor() {
   changeWatch.flush();
   return performance.now() - changeWatch.at;
@@ -97,13 +97,13 @@ function domHash() {
   return (h >>> 0).toString(16).padStart(8, '0') + '-' + s.length.toString(16);
 }
 
-// The element a gate check passed, kept for the step's expectation about its own state
-// (``keep``: the executor's token): the very element acted on, even when the action changed
-// what the locator matches (a row's class changes when its box is ticked). One per document.
-const kept = new Map();  // token -> element, the latest only
+// The element a gate check passed, kept under the executor's token (``keep``, a number) in
+// the document's bridge (watch.js, ``hold``): the action resolves exactly it and nothing else
+// (runtime/bridge.py, ``kept_selector``), and the step's expectation about its own state
+// reads it, even when the action changed what the locator matches (a row's class changes
+// when its box is ticked). The latest only, one per document: a new document has none.
 function keptElement(token) {
-  const el = kept.get(token);
-  return el && el.isConnected ? el : null;
+  return bridge.held(Number(token));
 }
 
 // What keeps a check from passing, as the executor's gate sees it: [a state that may pass
@@ -193,10 +193,7 @@ async function check(els, opts) {
   }
   else result.settled = !changed && quietBefore && complete;
   result.quiet_ms = quietFor();
-  if (opts.keep && els.length === 1) {
-    kept.clear();
-    kept.set(opts.keep, els[0]);
-  }
+  if (opts.keep && els.length === 1) bridge.hold(Number(opts.keep), els[0]);
   if (opts.trace) {
     // For the step's trace: the element's visible text (a form field's value is never
     // read) and a hash of the document, in this same round trip.

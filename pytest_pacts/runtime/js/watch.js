@@ -71,6 +71,15 @@ function installWatch() {
 // then it takes the elements heard for its number (``take``), dropping whatever an earlier
 // call left. Lives under ``globalThis.__pacts_bridge``, so both copies of the API
 // (js/realm.js) share it.
+// The bridge also holds the element the last gate check passed (``hold``, ``held``: one per
+// document, under the executor's token, a number) and hands it, and only it, to the
+// ``pacts_kept`` selector engine in the isolated world (runtime/bridge.py, ``kept_selector``):
+// that engine dispatches KEPT_ASK with the token on the document, and the listener here
+// dispatches KEPT_HERE on the held element, where the engine hears it (``composedPath()[0]``:
+// the element, inside an open shadow root too). A document that holds nothing under the
+// token (another document, the element re-rendered) answers on the document itself, and the
+// engine throws: Playwright's action then fails at once instead of acting on what its
+// locator matches in the new document.
 // ``wait`` first checks that the listeners still hear (a probe event): when they do not, the
 // call's events may be lost already, so it answers false at once (the caller then uses
 // ``evaluate_all``) and listens again for the next call. ``document.open()`` (a page that
@@ -79,6 +88,8 @@ function installWatch() {
 // add listeners each call).
 const BRIDGE_EVENT = '__pacts_bridge';
 const BRIDGE_DONE = '__pacts_bridge_done';
+const KEPT_ASK = '__pacts_kept';
+const KEPT_HERE = '__pacts_kept_here';
 function installBridge() {
   const existing = globalThis.__pacts_bridge;
   if (existing) return existing;
@@ -98,15 +109,27 @@ function installBridge() {
   };
   // registered by the page's realm (js/realm.js): a listener the fresh realm registered would
   // never run. ``composedPath()[0]``: the element itself, inside an open shadow root too.
+  let held = null;  // the element the last gate check passed, and its token
+  let heldToken = -1;
+  const heldNow = (token) => (token === heldToken && held && held.isConnected ? held : null);
+  // answered on the held element, or on the document when it holds none under the token
+  const ask = (e) => {
+    const el = heldNow(e.detail) || document;
+    el.dispatchEvent(new UIEvent(KEPT_HERE, { detail: e.detail, bubbles: true, composed: true }));
+  };
   const listen = () => {
     __pactsHost.listen(window, BRIDGE_EVENT, hear);
     __pactsHost.listen(window, BRIDGE_DONE, end);
+    __pactsHost.listen(window, KEPT_ASK, ask);
   };
   listen();
   let relistened = 0;
   const probe = new UIEvent(BRIDGE_DONE, { detail: 0 });
   // indexed loops only: this runs on pages whose array methods may be replaced
   const bridge = {
+    hold(token, el) { held = el; heldToken = token; },
+    // the element held under ``token``, while it is in the document; else null
+    held: heldNow,
     // resolves true once the query of call ``call`` is done, false after ``ms`` without, or
     // at once when the listeners do not hear
     wait(call, ms) {
