@@ -332,7 +332,10 @@ class StepRunner(ExtractSteps, PageReadiness):
         if failure is not None and said_before is not None:
             failure = pagesays.explain(failure, pagesays.messages(self.page, said_before))
             if expected.kind in _NEW_PAGE_OUTCOMES:
-                failure = self._what_it_set_off(failure, navigated_before)
+                # the page's own events are read in the top document: not for an element
+                # inside an iframe (``Subject.frame`` is None there)
+                top = subject is None or subject.frame is not None
+                failure = self._what_it_set_off(failure, navigated_before, events=top)
         if failure is not None and secret:
             failure = failure.model_copy(
                 update={
@@ -347,7 +350,9 @@ class StepRunner(ExtractSteps, PageReadiness):
         monitor = self.monitor
         return monitor.documents, monitor.navigations, len(monitor.navigations_failed)
 
-    def _what_it_set_off(self, failure: Failure, before: tuple[int, int, int]) -> Failure:
+    def _what_it_set_off(
+        self, failure: Failure, before: tuple[int, int, int], *, events: bool
+    ) -> Failure:
         """A new page that did not come (``navigates_to``, ``url_contains``) while the page
         stayed the same document: the failure's evidence says what the action set off
         (``pagesays.set_off``), so "the URL did not change" tells a click that reached
@@ -363,6 +368,7 @@ class StepRunner(ExtractSteps, PageReadiness):
             self.page,
             self.monitor.navigations - navigations,
             self.monitor.navigations_failed[failed:],
+            events=events,
         )
         return failure.model_copy(update={"evidence": (*failure.evidence, *said)})
 

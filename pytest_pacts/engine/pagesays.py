@@ -123,10 +123,13 @@ _SET_OFF_JS = r"""
   if (!st) return null;
   const name = (el) => {
     if (!el || !el.tagName) return 'the document';
-    const words = el.tagName === 'FORM' ? (el.getAttribute('aria-label') || '')
-      : (el.innerText || el.value || el.getAttribute('aria-label') || '')
-        .replace(/\s+/g, ' ').trim().slice(0, 40);
-    const id = el.id ? '#' + el.id : '';
+    // a form's or a field's own words are what was typed into it: never read
+    const typed = ['FORM', 'INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)
+      || el.isContentEditable;
+    const words = (el.getAttribute('aria-label') || (typed ? '' : el.innerText) || '')
+      .replace(/\s+/g, ' ').trim().slice(0, 40);
+    const id = (el.id ? '#' + el.id : '')
+      + (el.tagName === 'INPUT' ? '[type=' + el.type + ']' : '');
     return el.tagName.toLowerCase() + id + (words ? ' "' + words + '"' : '');
   };
   return st.acts.slice(-6).map((e) => [e.type,
@@ -179,16 +182,23 @@ def messages(page: Page, before: frozenset[str]) -> list[PageMessage]:
     return new[:MAX_MESSAGES]
 
 
-def set_off(page: Page, navigations: int, failed: Sequence[str]) -> tuple[str, ...]:
+def set_off(
+    page: Page, navigations: int, failed: Sequence[str], *, events: bool = True
+) -> tuple[str, ...]:
     """What an action set off, when the new page it was to open did not come: the clicks
     and form submissions the page received since (and whether it cancelled them), and the
     navigations requested since (``navigations``, ``failed``: the monitor's count and
     failures since the action). Evidence for "the URL did not change": a click that reached
-    another element, a submit the page cancelled, a navigation the browser dropped."""
+    another element, a submit the page cancelled, a navigation the browser dropped.
+    ``events=False``: the page's events are not read (the element is inside an iframe, whose
+    events the top document's listeners never see)."""
+    acts = None
     try:
-        acts = bounded.call(
-            page, "reading what the action set off", page.evaluate, _SET_OFF_JS, timeout_ms=_READ_MS
-        )
+        if events:
+            acts = bounded.call(
+                page, "reading what the action set off", page.evaluate, _SET_OFF_JS,
+                timeout_ms=_READ_MS,
+            )  # fmt: skip
     except PlaywrightError:
         acts = None
     out: list[str] = []
