@@ -26,7 +26,7 @@ from pytest_pacts.pytest_plugin.validation import (
     shared_blocks,
     validate_file,
 )
-from pytest_pacts.pytest_plugin.workers import is_worker
+from pytest_pacts.pytest_plugin.workers import worker_slot
 
 __all__ = ["RequirementFile", "RequirementItem", "loader_options", "shared_blocks", "wants_file"]
 
@@ -68,8 +68,9 @@ def wants_file(config: pytest.Config, file_path: Path) -> bool:
 
 def _say_secret_words(config: pytest.Config, display: str, plans: tuple[Plan, ...]) -> None:
     """Tell once, at collection, when a secret's value is one of the file's own words
-    (``planner/secret_words.py``); an xdist worker leaves it to the controller."""
-    if is_worker(config):
+    (``planner/secret_words.py``). Under xdist only the workers collect, and every one of
+    them would: the first says it (the controller prints its lines at the end)."""
+    if worker_slot(config) != 0:
         return
     from pytest_pacts.planner.secret_words import secrets_in_own_words
 
