@@ -122,6 +122,10 @@ class EnvMonitor:
     # scheduled for the next frame)
     acted_at: float = field(default_factory=lambda: time.time() * 1000.0)
     listen: bool = True
+    # main-frame navigation requests started, and those that failed ("url (reason)"): what
+    # an action set off when its page outcome did not come (``pagesays.set_off``)
+    navigations: int = 0
+    navigations_failed: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
@@ -178,6 +182,7 @@ class EnvMonitor:
     def _on_request(self, request: Request) -> None:
         if self._is_navigation(request):
             self.pending.add(request)
+            self.navigations += 1
         try:
             kind = request.resource_type
         except PlaywrightError:
@@ -286,6 +291,7 @@ class EnvMonitor:
         if not self._is_navigation(request):
             return
         reason = request.failure or "failed"
+        self.navigations_failed.append(f"{request.url} ({reason})")
         if _REFUSED.search(reason):
             self.events.append(
                 EnvEvent("connection_refused", f"GET {request.url} failed: {reason}")

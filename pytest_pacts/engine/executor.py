@@ -224,6 +224,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         url_before = self.page.url
         # what the page shows before the action: a failed outcome quotes only what is new
         said_before = pagesays.watch(self.page) if _quotes_page(step) else None
+        navigated_before = self._navigation_mark()
         subject: Subject | None = None
         if step.action is Action.GOTO:
             failure = self.navigate(reveal(value or ""), step.index)
@@ -320,6 +321,11 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         )
         if failure is not None and said_before is not None:
             failure = pagesays.explain(failure, pagesays.messages(self.page, said_before))
+            if expected.kind in _NEW_PAGE_OUTCOMES:
+                # the page's own events are read in the top document: not for an element
+                # inside an iframe (``Subject.frame`` is None there)
+                top = subject is None or subject.frame is not None
+                failure = self._what_it_set_off(failure, navigated_before, events=top)
         if failure is not None and secret:
             failure = failure.model_copy(
                 update={
@@ -329,6 +335,32 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
             )
         attempt.expectation_ok = failure is None
         return failure
+
+    def _navigation_mark(self) -> tuple[int, int, int]:
+        monitor = self.monitor
+        return monitor.documents, monitor.navigations, len(monitor.navigations_failed)
+
+    def _what_it_set_off(
+        self, failure: Failure, before: tuple[int, int, int], *, events: bool
+    ) -> Failure:
+        """A new page that did not come (``navigates_to``, ``url_contains``) while the page
+        stayed the same document: the failure's evidence says what the action set off
+        (``pagesays.set_off``), so "the URL did not change" tells a click that reached
+        another element, a submit the page cancelled and a navigation the browser dropped
+        apart."""
+        documents, navigations, failed = before
+        if (
+            failure.type is not FailureType.EXPECTATION_FAILED
+            or self.monitor.documents != documents
+        ):
+            return failure
+        said = pagesays.set_off(
+            self.page,
+            self.monitor.navigations - navigations,
+            self.monitor.navigations_failed[failed:],
+            events=events,
+        )
+        return failure.model_copy(update={"evidence": (*failure.evidence, *said)})
 
     def _resolved(self, exp: Expectation) -> tuple[Expectation, list[str]]:
         """The expectation with its templates resolved now (``text_visible:{{vars.order_id}}``
@@ -476,6 +508,11 @@ _PAGE_OUTCOMES = frozenset(
         ExpectationKind.COUNT,
     }
 )
+
+
+# Outcomes that a new page brings: when one fails on the same document, what the action set
+# off is evidence (``StepRunner._what_it_set_off``).
+_NEW_PAGE_OUTCOMES = frozenset({ExpectationKind.NAVIGATES_TO, ExpectationKind.URL_CONTAINS})
 
 
 def _quotes_page(step: Step) -> bool:

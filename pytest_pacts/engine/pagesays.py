@@ -47,12 +47,17 @@ _JS = r"""
   const KEY = '__pactsPageSays';
   let st = window[KEY];
   if (!st) {
-    st = { invalid: [] };
+    st = { invalid: [], acts: [] };
     Object.defineProperty(window, KEY, { value: st, enumerable: false });
     document.addEventListener('invalid', (e) => { st.invalid.push(e.target); }, true);
+    // what the action set off in the page: trusted clicks and form submissions (set_off)
+    const act = (e) => { if (e.isTrusted && st.acts.length < 20) st.acts.push(e); };
+    window.addEventListener('click', act, true);
+    window.addEventListener('submit', act, true);
   }
   if (reset) {
     st.invalid = [];
+    st.acts = [];
     st.ariaBefore = new Set(document.querySelectorAll('[aria-invalid="true"]'));
   }
   const shown = (el) => {
@@ -110,6 +115,30 @@ _JS = r"""
 """
 
 
+# The trusted clicks and form submissions since the action, each with the element it reached
+# and whether the page cancelled it (``preventDefault``, read after the event was handled).
+_SET_OFF_JS = r"""
+() => {
+  const st = window.__pactsPageSays;
+  if (!st) return null;
+  const name = (el) => {
+    if (!el || !el.tagName) return 'the document';
+    // a form's or a field's own words are what was typed into it: never read
+    const typed = ['FORM', 'INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)
+      || el.isContentEditable;
+    const words = (el.getAttribute('aria-label') || (typed ? '' : el.innerText) || '')
+      .replace(/\s+/g, ' ').trim().slice(0, 40);
+    const id = (el.id ? '#' + el.id : '')
+      + (el.tagName === 'INPUT' ? '[type=' + el.type + ']' : '');
+    return el.tagName.toLowerCase() + id + (words ? ' "' + words + '"' : '');
+  };
+  return st.acts.slice(-6).map((e) => [e.type,
+    name(e.type === 'click' && e.target.closest ? e.target.closest('button, a, input, [role]')
+      || e.target : e.target), e.defaultPrevented]);
+}
+"""
+
+
 @dataclass(frozen=True)
 class PageMessage:
     """One message the page shows: its text, what showed it, whether it refuses input."""
@@ -151,6 +180,43 @@ def messages(page: Page, before: frozenset[str]) -> list[PageMessage]:
     new = [m for m in _read(page, reset=False) if m.text not in before]
     new.sort(key=lambda m: not m.refused)
     return new[:MAX_MESSAGES]
+
+
+def set_off(
+    page: Page, navigations: int, failed: Sequence[str], *, events: bool = True
+) -> tuple[str, ...]:
+    """What an action set off, when the new page it was to open did not come: the clicks
+    and form submissions the page received since (and whether it cancelled them), and the
+    navigations requested since (``navigations``, ``failed``: the monitor's count and
+    failures since the action). Evidence for "the URL did not change": a click that reached
+    another element, a submit the page cancelled, a navigation the browser dropped.
+    ``events=False``: the page's events are not read (the element is inside an iframe, whose
+    events the top document's listeners never see)."""
+    acts = None
+    try:
+        if events:
+            acts = bounded.call(
+                page, "reading what the action set off", page.evaluate, _SET_OFF_JS,
+                timeout_ms=_READ_MS,
+            )  # fmt: skip
+    except PlaywrightError:
+        acts = None
+    out: list[str] = []
+    for row in acts if isinstance(acts, list) else []:
+        if not (isinstance(row, list) and len(row) == 3):
+            continue
+        kind, what, cancelled = str(row[0]), str(row[1]), bool(row[2])
+        said = f"the click reached {what}" if kind == "click" else f"the form {what} was submitted"
+        out.append(said + (" and the page cancelled it (preventDefault)" if cancelled else ""))
+    if isinstance(acts, list) and not acts:
+        out.append("the page received no click or form submission since the action")
+    if failed:
+        out.extend(f"a navigation was requested and did not load: {f}" for f in failed)
+    elif navigations:
+        out.append(f"{navigations} navigation(s) requested since the action, no new page came")
+    else:
+        out.append("no navigation was requested since the action")
+    return tuple(out)
 
 
 def explain(failure: Failure, said: Sequence[PageMessage]) -> Failure:

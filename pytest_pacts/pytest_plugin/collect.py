@@ -9,20 +9,24 @@ so every xdist worker collects the same items in the same order.
 from __future__ import annotations
 
 import fnmatch
+import os
 from pathlib import Path
 
 import pytest
 
+from pytest_pacts.models import Plan
 from pytest_pacts.planner.readers import READERS
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import dry_run_test, requirement_test
 from pytest_pacts.pytest_plugin.items import RequirementItem
+from pytest_pacts.pytest_plugin.progress import say
 from pytest_pacts.pytest_plugin.validation import (
     loader_options,
     project_settings,
     shared_blocks,
     validate_file,
 )
+from pytest_pacts.pytest_plugin.workers import worker_slot
 
 __all__ = ["RequirementFile", "RequirementItem", "loader_options", "shared_blocks", "wants_file"]
 
@@ -62,6 +66,18 @@ def wants_file(config: pytest.Config, file_path: Path) -> bool:
     return False
 
 
+def _say_secret_words(config: pytest.Config, display: str, plans: tuple[Plan, ...]) -> None:
+    """Tell once, at collection, when a secret's value is one of the file's own words
+    (``planner/secret_words.py``). Under xdist only the workers collect, and every one of
+    them would: the first says it (the controller prints its lines at the end)."""
+    if worker_slot(config) != 0:
+        return
+    from pytest_pacts.planner.secret_words import secrets_in_own_words
+
+    for found in secrets_in_own_words(plans, os.environ):
+        say(config)(found.message(display))
+
+
 class RequirementFile(pytest.File):
     """One requirement file; a bad file is one clean collection error, no traceback."""
 
@@ -71,6 +87,7 @@ class RequirementFile(pytest.File):
         checked = validate_file(self.path, project_settings(config))
         if checked.problems:
             raise self.CollectError("\n".join(checked.problems))
+        _say_secret_words(config, checked.display, checked.plans)
         for tag in checked.new_markers:
             # Not strict: tags are markers by design, register instead of warning.
             config.addinivalue_line("markers", f"{tag}: requirement tag")
