@@ -69,8 +69,8 @@ def discover_element(
     target = parse_target(element)
     verb = parse_action(action)
     # the page's next documents get the in-page APIs from their first moment (init scripts,
-    # once per page; the browser reuses their compiled code, well under a millisecond a
-    # document): a later relocate_element there neither sends the healing code nor adds it
+    # once per page): a later relocate_element there neither sends the healing code nor adds
+    # it (a trade-off measured in docs/benchmarks.md, "The relocation call and the first heal")
     watch_changes(page)
     install_early(page)
     with bounded.budget(timeout_ms):
