@@ -44,6 +44,7 @@ from pytest_pacts.models.locator import (
 from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.planner.steps import parse_action, parse_target
 from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.healing import install_early
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 __all__ = ["RelocatedElement", "discover_element", "relocate_element"]
@@ -67,9 +68,11 @@ def discover_element(
     """
     target = parse_target(element)
     verb = parse_action(action)
-    # the page's next documents get the in-page API from their first moment (an init
-    # script, once per page): a later relocate_element there is one round trip, not two
+    # the page's next documents get the in-page APIs from their first moment (init scripts,
+    # once per page): a later relocate_element there neither sends the healing code nor adds
+    # it (a trade-off measured in docs/benchmarks.md, "The relocation call and the first heal")
     watch_changes(page)
+    install_early(page)
     with bounded.budget(timeout_ms):
         return Discoverer().discover(page, [(0, target, verb)])[0]
 
@@ -233,7 +236,9 @@ def relocate_element(
                 options=options,
                 busy=lambda: monitor.busy(READY_CAP_MS),
             )
-            found = Discoverer()
+            # as the ladder's own (default_rungs): "stable" is left to Playwright's checks before
+            # the action, so re-discovery's snapshot costs no animation frame
+            found = Discoverer(measure_still=False)
             rungs: list[Rung] = [
                 AlternateRung(),
                 RegionDriftRung(found),

@@ -18,6 +18,7 @@ from playwright.sync_api import Page
 
 import pytest_pacts
 from pytest_pacts.discovery import to_playwright
+from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.runtime import bounded
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,6 +217,53 @@ def test_relocate_element_reads_settled_from_the_change_watch(
     assert moved.found and moved.moved and moved.locator is not None, moved.reason
     assert _mark(tab, moved.locator) == "real"
     assert seen[:1] == [0.0]
+
+
+def test_relocate_element_on_a_drifted_page_neither_installs_nor_waits_for_stillness(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: on a later document of a page discover_element ran on, a relocation that
+    runs the ladder finds the healing code there (discover_element added it as an init
+    script, as it adds discovery's): no init script is added during the call and the
+    healing source is never sent (each one more round trip, the source 180 KB to compile).
+    Its re-discovery leaves "stable" to Playwright, as the ladder's own does
+    (``default_rungs``): no gate collection after the scan, no animation frame watched."""
+    import pytest_pacts.discovery.engine as engine
+    import pytest_pacts.runtime.healing as healing
+
+    page_url = "data:text/html," + quote(LOGIN)
+    tab.goto(page_url)
+    recorded = pytest_pacts.discover_element(tab, "Log in@LoginForm")
+    tab.goto(page_url)
+    # the next release rewords the button and renames its id: found again by its words
+    tab.evaluate(
+        "() => { const b = document.querySelector('#login'); b.id = 'signin';"
+        " b.textContent = 'Log in now'; }"
+    )
+    sent_source: list[str] = []
+    for name in ("_page_fn", "_elements_fn"):
+        real = getattr(healing, name)
+
+        def spied(fn: str, installed_only: bool, *a: object, _real=real, **k: object) -> str:  # type: ignore[no-untyped-def]
+            if not installed_only:
+                sent_source.append(fn)
+            return _real(fn, installed_only, *a, **k)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(healing, name, spied)
+    scripts: list[str] = []
+    monkeypatch.setattr(tab, "add_init_script", lambda *a, **k: scripts.append("added"))
+    gates: list[object] = []
+    real_gates = vars(engine)["gates_of"]  # imported there, not re-exported
+
+    def gated(scan: object) -> object:
+        gates.append(scan)
+        return real_gates(scan)
+
+    monkeypatch.setattr(engine, "gates_of", gated)
+    moved = pytest_pacts.relocate_element(tab, recorded)
+    assert moved.found and moved.moved and moved.locator is not None, moved.reason
+    assert _mark(tab, moved.locator) == "real" and moved.rung is HealRung.REDISCOVERY
+    assert (sent_source, scripts, gates) == ([], [], [])
 
 
 def test_relocate_element_needs_a_recorded_element(tab: Page) -> None:

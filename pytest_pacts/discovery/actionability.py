@@ -93,8 +93,7 @@ def check_actionable(
             frame=frame if not regions else None,
         )
     finally:
-        for handle in regions:
-            handle.dispose()
+        bounded.release(regions)  # no round trip waited for
     return GateSnapshot.model_validate(raw)
 
 

@@ -29,13 +29,13 @@ import asyncio
 import contextlib
 import time
 import weakref
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Page
+from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -233,6 +233,23 @@ def send_async(
     task: asyncio.Task[Any] = loop.create_task(make())
     task.add_done_callback(_retrieved)
     return Sent(target, what, task, now, again, then)
+
+
+def release(handles: Iterable[JSHandle]) -> None:
+    """Let go of element handles (each once) without waiting for Playwright's answer: each
+    ``dispose`` is started on Playwright's event loop and goes out with the next call made
+    on it (or when the page closes). Nothing depends on its answer: a handle whose page
+    navigated or closed is gone already, and its error is not raised. Where there is no
+    loop to start it on, disposed the ordinary way, as before."""
+    for handle in {id(h): h for h in handles}.values():
+        inner = playwright_private.impl(handle)
+        loop = playwright_private.event_loop(handle)
+        if inner is None or loop is None:
+            with contextlib.suppress(PlaywrightError):
+                handle.dispose()
+            continue
+        task: asyncio.Task[Any] = loop.create_task(inner.dispose())
+        task.add_done_callback(_retrieved)
 
 
 @dataclass

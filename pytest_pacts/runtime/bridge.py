@@ -115,6 +115,13 @@ _bridge_calls = itertools.count(1)
 _unbridged: weakref.WeakSet[object] = weakref.WeakSet()
 
 
+def unbridged(target: PWLocator) -> bool:
+    """Whether the bridge is known not to work in ``target``'s context (its Playwright has no
+    bridge engine, found on a first try): the engine's calls on elements then resolve
+    locators with Playwright's selector code in the page's own world."""
+    return playwright_private.identity(target.page.context) in _unbridged
+
+
 def register_bridge(selectors: Selectors) -> None:
     """Register the bridge's selector engines with a Playwright instance's ``selectors``
     (before or after its contexts are made); once per instance, again is harmless."""

@@ -18,7 +18,7 @@ from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.runtime import bounded, playwright_private
-from pytest_pacts.runtime.bridge import evaluate_on_elements, send_on_elements
+from pytest_pacts.runtime.bridge import evaluate_on_elements, send_on_elements, unbridged
 from pytest_pacts.runtime.scripts import (
     PACKAGE,
     answer_expression,
@@ -105,17 +105,27 @@ def handle_in_frame(frame: Frame, name: str, arg: object) -> JSHandle:
     return bounded.call(frame, what, lambda: frame.evaluate_handle(handle, arg))
 
 
+_LENGTH = "(els) => els.length"
+
+
 def count_matches(owner: Page | Frame, what: str, target: PWLocator) -> int:
-    """How many elements ``target`` matches: ``Locator.count``, asked in Playwright's
-    isolated world, where the gate's checks and the actions have its selector code built
-    already (``Locator.evaluate_all`` would build it once more in the page's world, 25-55 ms
-    on each new document)."""
+    """How many elements ``target`` matches, counted in the world where the engine's calls
+    on elements resolve locators, so Playwright builds its selector code (25-55 ms on each
+    new document) in one world only: its isolated world (``Locator.count``), where the gate's
+    checks through the bridge and the actions have it built already; the page's own world
+    (``Locator.evaluate_all``) where the bridge is known not to work
+    (:func:`~pytest_pacts.runtime.bridge.unbridged`: a Playwright without its engines, e.g.
+    a hand-written test's, whose checks ran there)."""
+    if unbridged(target):
+        return int(bounded.call(owner, what, target.evaluate_all, _LENGTH))
     return int(bounded.call(owner, what, target.count))
 
 
 def count_sent(target: PWLocator, what: str) -> bounded.Sent[Any]:
     """:func:`count_matches` sent ahead (:func:`~pytest_pacts.runtime.bounded.send`): the
     calls made before its answer is read overlap its round trip."""
+    if unbridged(target):
+        return bounded.send(target, what, _LENGTH, then=int)
     impl = playwright_private.impl(target)
     return bounded.send_async(target, what, impl.count if impl is not None else None, target.count)
 

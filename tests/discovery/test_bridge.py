@@ -149,3 +149,39 @@ def test_calls_sent_ahead_together_each_get_their_own_elements(engine_tab: Page)
     assert logins.result() == ["go", "again"]
     assert fields.result() == ["u"]
     assert time.monotonic() - started < 2.5  # not the 3 s wait for an end already heard
+
+
+def test_a_count_is_asked_in_the_world_where_the_checks_resolve_locators(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: Playwright builds its selector code once per document and JavaScript world,
+    on first use (25-55 ms). Through the bridge the engine's checks resolve locators in
+    Playwright's isolated world, and a count is asked there (``Locator.count``). Where the
+    bridge is known not to work (a Playwright without its engines, as a hand-written test's
+    may be), the checks resolve them in the page's world: a count asked in the isolated
+    world built the code a second time, inside a drifted relocation. It is asked in the
+    page's world then."""
+    import weakref
+
+    from playwright.sync_api import Locator as PWLocator
+
+    from pytest_pacts.runtime import bridge, playwright_private
+    from pytest_pacts.runtime.healing import count_matches, count_sent
+
+    tab.set_content("<button>Buy</button><button>Back</button>")
+    asked: list[object] = []
+    real = PWLocator.count
+
+    def counted(self: PWLocator) -> int:
+        asked.append(self)
+        return real(self)
+
+    monkeypatch.setattr(PWLocator, "count", counted)
+    buttons = tab.locator("button")
+    assert count_matches(tab, "counting", buttons) == 2 and count_sent(buttons, "c").result() == 2
+    assert len(asked) == 1  # bridged: Playwright's isolated world (the one sent ahead as well)
+    asked.clear()
+    without = weakref.WeakSet([playwright_private.identity(tab.context)])
+    monkeypatch.setattr(bridge, "_unbridged", without)
+    assert count_matches(tab, "counting", buttons) == 2 and count_sent(buttons, "c").result() == 2
+    assert asked == []

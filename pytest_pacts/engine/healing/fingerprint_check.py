@@ -24,6 +24,7 @@ from pytest_pacts.engine.healing.scoring import (
     region_scope,
 )
 from pytest_pacts.models.locator import Locator
+from pytest_pacts.runtime import bounded
 
 
 def agreement(
@@ -48,8 +49,7 @@ def agreement(
             return _outside(found, scope)
         ranking = rank_page(ctx.page, fp, action_of(ctx), limit=2, scope=scope)
     finally:
-        for handle in scope.containers if scope else ():
-            handle.dispose()
+        bounded.release(scope.containers if scope else ())
     best = ranking.best
     if best is None:
         return None, None, False

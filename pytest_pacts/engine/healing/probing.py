@@ -5,7 +5,6 @@ ranking (:func:`probe`, over a loop's :class:`Probing`).
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 from dataclasses import dataclass, field
 
@@ -135,10 +134,9 @@ class Probing:
         handles += itertools.chain.from_iterable(self._containers.values())
         self._scope = None
         self._containers.clear()
-        # the scope's containers come from the same lookup: each handle once
-        for handle in {id(h): h for h in handles}.values():
-            with contextlib.suppress(PlaywrightError):  # the page navigated: gone already
-                handle.dispose()
+        # the scope's containers come from the same lookup: each handle once, and no round
+        # trip waited for
+        bounded.release(handles)
 
 
 @dataclass(frozen=True)

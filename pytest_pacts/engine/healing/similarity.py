@@ -22,6 +22,7 @@ from pytest_pacts.engine.healing.scoring import (
 )
 from pytest_pacts.models.locator import Fingerprint, Locator
 from pytest_pacts.models.outcome import HealRung
+from pytest_pacts.runtime import bounded
 
 SETTLE_CAP_MS = 1_500.0
 
@@ -48,8 +49,7 @@ class SimilarityRung:
         try:
             ranking = rank_page(ctx.page, fp, action, scope=scope)
         finally:
-            for handle in scope.containers if scope else ():
-                handle.dispose()
+            bounded.release(scope.containers if scope else ())
         best, runner_up = ranking.best, ranking.runner_up
         verdict = judge(
             best.score if best else None,

@@ -97,6 +97,40 @@ def test_a_region_is_looked_up_once_for_the_gate_and_the_ranking(
     assert calls == ["finding the step's region", "the in-page healing 'probe' call"]
 
 
+def test_a_regions_handles_are_let_go_without_a_round_trip_waited_for(
+    tab: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: letting go of an element handle is a message to Playwright's driver whose
+    answer nothing needs; the containers of a step's region, looked up for a candidate's gate
+    and ranking, are released without waiting for it (``bounded.release``): one round trip
+    fewer at the end of every candidate loop over a scoped step."""
+    from playwright._impl.js_handle import JSHandle as ImplHandle
+    from playwright.sync_api import ElementHandle
+
+    tab.set_content(FORM)
+    plan, state = discovered(tab, "Sign in", region="login")
+    assert state.locator is not None and state.locator.region is not None
+    tab.evaluate("document.getElementById('go').textContent = 'Log in'")  # reworded
+    ctx = failing_context(tab, plan, state)
+    new = state.locator.model_copy(
+        update={"strategy": Strategy.CSS, "css": "#go", "role": None, "name": None}
+    )
+    waited: list[object] = []
+    released: list[object] = []
+    monkeypatch.setattr(ElementHandle, "dispose", lambda self: waited.append(self))
+    real = ImplHandle.dispose
+
+    async def dispose(self: ImplHandle) -> None:
+        released.append(self)
+        await real(self)
+
+    monkeypatch.setattr(ImplHandle, "dispose", dispose)
+    result = try_locators(ctx, HealRung.REDISCOVERY, [(new, 0.7, {})], "re-discovered locator")
+    assert result is not None and result.accepted, result and result.reason
+    tab.evaluate("1")  # the next call made: the release has gone out with it
+    assert waited == [] and len(released) == 1
+
+
 def test_a_candidate_outside_the_steps_region_is_refused_from_the_probe(tab: Page) -> None:
     tab.set_content(FORM)
     plan, state = discovered(tab, "Sign in", region="login")
