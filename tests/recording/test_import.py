@@ -17,6 +17,9 @@ from pytest_pacts.recording.service import import_recording, write_checked
 
 from ..engine.helpers import Site
 
+# the recorder adds an init script and a binding to the page: a new context per test
+FRESH_CONTEXT = True
+
 DATA = Path(__file__).parent / "data"
 
 

@@ -16,6 +16,9 @@ from pytest_pacts.recording.service import verify, write_checked
 
 from ..engine.helpers import Site
 
+# the recorder adds an init script and a binding to the page: a new context per test
+FRESH_CONTEXT = True
+
 CHECKOUT = [
     "Username | fill | standard_user",
     "Password | fill | {{env.PASSWORD}}",
