@@ -11,7 +11,7 @@ from pytest_pacts.runtime import bounded
 
 from .helpers import find
 
-# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 

@@ -19,7 +19,7 @@ from tests.hostile_pages import BROKEN_ARRAYS
 
 from .helpers import find
 
-# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 LOGIN = Locator(strategy=Strategy.ROLE_NAME, confidence=0.9, role="button", name="Login")

@@ -17,7 +17,7 @@ from pytest_pacts.discovery import discover, to_playwright
 from pytest_pacts.models import Action, Target
 from pytest_pacts.models.locator import DiscoveryResult, Strategy
 
-# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 

@@ -18,7 +18,7 @@ from pytest_pacts.models.locator import Strategy
 from .helpers import chosen_id, find
 
 # its pages define custom elements, which outlive a document written over: a new context
-# per test (tests/discovery/conftest.py)
+# per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 SHADOW = """

@@ -15,7 +15,7 @@ from playwright.sync_api import Frame, Page
 
 from pytest_pacts.runtime.bridge import _may_share_origin, call_in_frame, frame_info
 
-# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 

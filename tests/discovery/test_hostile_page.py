@@ -19,7 +19,7 @@ from tests.hostile_pages import PROTOTYPE_ARRAY_FROM, SIMILARITY_OF_TWO_BUTTONS
 
 from .helpers import chosen_id, find
 
-# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 # What libraries of the Prototype.js and MooTools era did, and worse: methods that throw, a

@@ -22,7 +22,7 @@ from pytest_pacts.models.requirement import Action, Target
 from pytest_pacts.planner.steps import parse_target
 from tests.pixels import pixel
 
-# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 

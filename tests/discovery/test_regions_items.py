@@ -20,7 +20,7 @@ from pytest_pacts.models.locator import DiscoveryResult, Strategy
 from .helpers import find
 
 # its pages define custom elements, which outlive a document written over: a new context
-# per test (tests/discovery/conftest.py)
+# per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 ITEMS = ("Buy milk", "Walk the dog", "Pay bills")

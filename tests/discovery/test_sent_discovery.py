@@ -8,7 +8,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import Discoverer
 from pytest_pacts.models import Action, Target
 
-# its tests change the page itself: a new context per test (tests/discovery/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 PAGE = """<form id="login"><label>Username <input id="u"></label>

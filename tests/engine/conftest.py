@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 from pytest_pacts.demo_app import DemoServer
+from tests.tabs import page_for_test
 
 from .helpers import SITE, Site
 
@@ -65,19 +66,13 @@ def _module_tab(engine_browser: Browser, site: Site) -> Iterator[Page]:
 def tab(request: pytest.FixtureRequest, engine_browser: Browser, site: Site) -> Iterator[Page]:
     """The module's page, navigated to a new blank document (a new window: no script, timer
     or listener of the last test's page is left), or a new context per test where the module
-    says ``FRESH_CONTEXT = True``: its tests change the page itself (routes, listeners, the
-    viewport) or write pages over with scripts (``set_content`` keeps the window). A context
-    per test cost a renderer process each, about 0.15 s of CPU (docs/testing.md)."""
-    if getattr(request.module, "FRESH_CONTEXT", False):
-        fresh = open_tab(engine_browser, site)
-        yield fresh
-        fresh.context.close()
-        return
-    page = request.getfixturevalue("_module_tab")
-    assert isinstance(page, Page)
-    assert not page.is_closed(), "a test closed the module's page: say FRESH_CONTEXT = True"
-    page.goto("about:blank")
-    yield page
+    says ``FRESH_CONTEXT = True`` (tests/tabs.py)."""
+    yield from page_for_test(
+        request,
+        "_module_tab",
+        lambda: open_tab(engine_browser, site),
+        lambda p: p.goto("about:blank"),
+    )
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from pytest_pacts.engine.network import ResponseLog, lookup
 
 from .helpers import Site
 
-# its tests change the page itself: a new context per test (tests/engine/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 API = "http://pacts.test/api/"

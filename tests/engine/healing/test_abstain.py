@@ -13,7 +13,7 @@ from pytest_pacts.models.locator import Locator, Strategy
 
 from .helpers import discovered, failing_context
 
-# its tests change the page itself: a new context per test (tests/engine/conftest.py)
+# its tests change the page itself: a new context per test (tests/tabs.py)
 FRESH_CONTEXT = True
 
 
