@@ -39,6 +39,7 @@ from playwright.sync_api import Locator as PWLocator
 from pytest_pacts.engine import widgets
 from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.env import classify_error
+from pytest_pacts.engine.select_step import Read, select
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Action
 from pytest_pacts.models.outcome import DropdownUse, Failure, FailureType
@@ -203,9 +204,6 @@ _POINTER = frozenset({Action.CLICK, Action.HOVER, Action.CHECK, Action.UNCHECK})
 _ONE_CALL = _POINTER | {Action.FOCUS, Action.PRESS}
 
 
-Read = Callable[..., Any]  # ``read(js, arg=None)``: ``js`` run on the element (see ``perform``)
-
-
 # long because: a table of the actions (click, fill, select, ...) over one located element
 def _on_element(
     el: PWLocator,
@@ -238,7 +236,7 @@ def _on_element(
         # either: "Price (low to high)" or "lohi".
         if value is None:
             raise ValueError("select needs a value")
-        chosen = _select(el, read, reveal(value), t, widget=reach != "in_place")
+        chosen = select(el, read, reveal(value), t, widget=reach != "in_place")
         done.acted = True
         if isinstance(chosen, DropdownUse):
             if used is not None:
@@ -339,65 +337,8 @@ _CARET_TO_END = """([el]) => { if (!el) return; el.focus();
     try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* email */ }
   } }"""
 
-_HAS_OPTION = """([el], v) => !!el && !el.options || [...el.options].some(
-  (o) => o.value === v || o.label === v || o.textContent.trim() === v)"""
-
-
-# A hidden native <select> that a custom widget (select2, chosen, selectize, choices, a
-# combobox) stands in for: the gate's rule (``selectProxy`` in actionability.js) finds the
-# visible widget right next to it, or one labelled by the select's own label. After the option
-# is selected on the native select (Playwright dispatches ``input`` and ``change``, which
-# jQuery handlers receive too), the widget must show the option's text; if it does not yet, a
-# jQuery ``change`` (and chosen's ``chosen:updated``) is triggered once more. Returns
-# ``None`` when the select is shown (no widget involved) or the widget shows the option,
-# else the widget's description and what it shows.
-_WIDGET_SHOWS = """([el], retry) => {
-  if (!el || el.tagName !== 'SELECT') return null;
-  const shown = (e) => {
-    for (let a = e; a; a = a.parentElement) {
-      if (getComputedStyle(a).display === 'none') return false;
-    }
-    const r = e.getBoundingClientRect();
-    return getComputedStyle(e).visibility === 'visible' && r.width > 0 && r.height > 0;
-  };
-  if (shown(el)) return null;
-  const cls = new RegExp('(^|[-_\\\\s])(select2|chosen|selectize|choices|combobox|multiselect'
-    + '|select|dropdown)([-_\\\\s]|$)', 'i');
-  const role = (e) => ['combobox', 'listbox'].includes(e.getAttribute('role'))
-    || e.getAttribute('aria-haspopup') === 'listbox'
-    || !!e.querySelector('[role=combobox], [aria-haspopup=listbox]');
-  const widget = (e) => !!e && e !== el && shown(e)
-    && (cls.test(typeof e.className === 'string' ? e.className : '') || cls.test(e.id || '')
-      || role(e));
-  const p = el.parentElement;
-  let proxy = [el.previousElementSibling, el.nextElementSibling, p, p && p.previousElementSibling,
-    p && p.nextElementSibling].find(widget) || null;
-  for (const label of proxy ? [] : el.labels || []) {
-    if (!label.id) continue;
-    proxy = [...document.querySelectorAll('[aria-labelledby]')].find((e) => e !== el && shown(e)
-      && e.getAttribute('aria-labelledby').split(/\\s+/).includes(label.id)) || proxy;
-  }
-  if (!proxy) return null;
-  const norm = (t) => (t || '').replace(/\\s+/g, ' ').trim().toLowerCase();
-  const want = [...el.selectedOptions].map((o) => norm(o.textContent));
-  const has = () => want.every((w) => norm(proxy.innerText).includes(w));
-  if (!has() && retry && window.jQuery) {
-    window.jQuery(el).trigger('change');
-    window.jQuery(el).trigger('chosen:updated');
-  }
-  if (has()) return null;
-  const cn = typeof proxy.className === 'string' ? proxy.className.trim().split(/\\s+/)[0] : '';
-  const name = proxy.tagName.toLowerCase() + (proxy.id ? '#' + proxy.id : '')
-    + (cn ? '.' + cn : '');
-  return [name, norm(proxy.innerText).slice(0, 80), want.join(', ')];
-}"""
-
-
 _DATE_KIND = """([el]) => !el || el.tagName !== 'INPUT' ? null
   : (el.getAttribute('type') || '').toLowerCase()"""
-
-_NATIVE = """([el]) => !el ? null : el.tagName !== 'SELECT' ? 'custom'
-  : el.multiple ? 'multiple' : 'single'"""
 
 
 def _masked(message: str | bool, value: str) -> str:
@@ -408,49 +349,6 @@ def _masked(message: str | bool, value: str) -> str:
             if part:
                 text = text.replace(part, "***")
     return text
-
-
-def _select(
-    el: PWLocator, read: Read, text: str, timeout_ms: float, *, widget: bool
-) -> bool | str | DropdownUse:
-    """Select ``text``; ``False`` when there is no such option, a message when the select's
-    widget does not show the option afterwards, how it was chosen in a custom dropdown, else
-    ``True``. ``widget``: a widget may
-    stand in for the select (False: the gate saw the select itself shown). A custom dropdown
-    (an ARIA combobox or listbox, or a hidden native select whose widget lacks the option
-    until it is searched, as an autocomplete loads it) is operated as a person does
-    (``widgets.choose``); a native ``<select multiple>`` takes the values :data:`widgets.SEPARATOR`
-    separates."""
-    native = read(_NATIVE)
-    if native == "custom":
-        return widgets.choose(el, text, timeout_ms)
-    if not read(_HAS_OPTION, text):
-        parts = widgets.split_choices(text)
-        if native == "multiple" and len(parts) > 1 and all(read(_HAS_OPTION, p) for p in parts):
-            el.select_option(parts, force=True, timeout=timeout_ms)
-            return True
-        if read(widgets.HAS_PROXY_JS):  # its widget fills its list as it is searched
-            path = read(widgets.PROXY_PATH_JS)
-            chosen = widgets.choose(el, text, timeout_ms)
-            if isinstance(chosen, str) or not path:
-                return chosen if isinstance(chosen, str) else True
-            # the step's element is the hidden select: a generated test opens its widget
-            return chosen.model_copy(
-                update={"widget_path": path["path"], "widget_role": path["role"]}
-            )
-        return False
-    el.select_option(text, force=True, timeout=timeout_ms)
-    if not widget:
-        return True
-    shows = read(_WIDGET_SHOWS, True)
-    if shows is not None:
-        shows = read(_WIDGET_SHOWS, False)
-    if shows is not None:
-        widget, shown, wanted = shows
-        return (
-            f"select: the native select holds {wanted!r}, but its widget {widget} shows {shown!r}"
-        )
-    return True
 
 
 # A code editor's input field (CodeMirror's hidden textarea) hands what is typed into it on to

@@ -394,3 +394,40 @@ def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure
         step_index=step_index,
         evidence=(first,),
     )
+
+
+def blame_environment(failure: Failure, mark: int, monitor: EnvMonitor, page: Page) -> Failure:
+    """An environment event since ``mark`` (the monitor's mark at the step's start)
+    explains its failure better than the symptom (a locator matching nothing on an
+    error page is not selector drift)."""
+    if failure.type is FailureType.ENV_FAULT:
+        return closed_by_hang(failure, page)
+    events = monitor.since(mark)
+    symptom = f"symptom: {failure.message}"
+    if events:
+        return env_failure(events[-1], failure.step_index, (symptom,))
+    if monitor.crashed or monitor.closed:
+        return env_failure(monitor.events[-1], failure.step_index, (symptom,))
+    pending = monitor.pending_url()
+    if pending is not None:
+        # the step timed out while the server was still answering a navigation
+        return Failure(
+            type=FailureType.ENV_FAULT,
+            message=f"{pending} was still loading when the step timed out",
+            step_index=failure.step_index,
+            cause="slow_page",
+            evidence=(f"navigation to {pending} in flight", symptom),
+        )
+    try:
+        url = page.url
+    except PlaywrightError:
+        url = ""
+    if url.startswith("chrome-error://"):
+        return Failure(
+            type=FailureType.ENV_FAULT,
+            message="the browser shows its own error page: the server could not be reached",
+            step_index=failure.step_index,
+            cause="connection_refused",
+            evidence=(f"page URL {url}", symptom),
+        )
+    return failure

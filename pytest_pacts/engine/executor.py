@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import replace
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
@@ -24,11 +23,17 @@ from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.attempt import Attempt
 from pytest_pacts.engine.checked import CheckedActions
 from pytest_pacts.engine.contracts import EngineOptions
-from pytest_pacts.engine.env import EnvMonitor, classify_error, closed_by_hang, env_failure
+from pytest_pacts.engine.env import (
+    EnvMonitor,
+    blame_environment,
+    classify_error,
+    closed_by_hang,
+    env_failure,
+)
 from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.extract import ExtractSteps, unresolvable
 from pytest_pacts.engine.finder import Finder, Located
-from pytest_pacts.engine.gate import HEAL_PATIENCE_MS, GateOutcome, run_gate
+from pytest_pacts.engine.gate import HEAL_PATIENCE_MS, GateOutcome, run_gate, said_shared
 from pytest_pacts.engine.imagestep import run_image_step
 from pytest_pacts.engine.network import ResponseLog, mask_in
 from pytest_pacts.engine.readiness import FramesLeft, PageReadiness
@@ -197,7 +202,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
             event = self.monitor.since(mark)[-1]
             failure = env_failure(event, step.index, ("the step's own checks had passed",))
         elif failure is not None:
-            failure = self._blame_environment(failure, mark)
+            failure = blame_environment(failure, mark, self.monitor, self.page)
         secrets = [*self.resolver.secret_values(), *sorted(self._typed_secrets, key=len)[::-1]]
         if secrets:
             # a value a step stored as a secret is on the page: never in a failure text
@@ -430,7 +435,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
                 ),
             )
             if gate.failure is not None and timeout_ms < opts.step_timeout_ms:
-                gate = _said_shared(gate, opts.step_timeout_ms, timeout_ms)
+                gate = said_shared(gate, opts.step_timeout_ms, timeout_ms)
             # not with ``same_as``: a fresh result is cached as found, maybe another element
             stale = (
                 gate.failure is not None
@@ -452,45 +457,6 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         ``expectations.Subject``) ask it, in one round trip with no selector code in the
         page."""
         return str(next(_KEEP_TOKENS))
-
-    def _blame_environment(self, failure: Failure, mark: int) -> Failure:
-        """An environment event during the step explains its failure better than the
-        symptom (a locator matching nothing on an error page is not selector drift)."""
-        if failure.type is FailureType.ENV_FAULT:
-            return closed_by_hang(failure, self.page)
-        events = self.monitor.since(mark)
-        symptom = f"symptom: {failure.message}"
-        if events:
-            return env_failure(events[-1], failure.step_index, (symptom,))
-        if self.monitor.crashed or self.monitor.closed:
-            event = self.monitor.events[-1]
-            return env_failure(event, failure.step_index, (symptom,))
-        pending = self.monitor.pending_url()
-        if pending is not None:
-            # the step timed out while the server was still answering a navigation
-            return Failure(
-                type=FailureType.ENV_FAULT,
-                message=f"{pending} was still loading when the step timed out",
-                step_index=failure.step_index,
-                cause="slow_page",
-                evidence=(f"navigation to {pending} in flight", symptom),
-            )
-        url = self._url()
-        if url.startswith("chrome-error://"):
-            return Failure(
-                type=FailureType.ENV_FAULT,
-                message="the browser shows its own error page: the server could not be reached",
-                step_index=failure.step_index,
-                cause="connection_refused",
-                evidence=(f"page URL {url}", symptom),
-            )
-        return failure
-
-    def _url(self) -> str:
-        try:
-            return self.page.url
-        except PlaywrightError:
-            return ""
 
 
 # Outcomes about what the page does after an input (a submit, a click): when one fails, the
@@ -523,14 +489,3 @@ def _quotes_page(step: Step) -> bool:
         and step.action not in (Action.GOTO, Action.WAIT)
         and step.capture is None
     )
-
-
-def _said_shared(gate: GateOutcome, step_timeout_ms: float, left_ms: float) -> GateOutcome:
-    """A gate failure on a retry says it had only what the step's earlier attempts left."""
-    assert gate.failure is not None
-    shared = (
-        f"the step's attempts share one {step_timeout_ms:.0f} ms timeout: "
-        f"this retry had the {left_ms:.0f} ms the earlier ones left"
-    )
-    failure = gate.failure.model_copy(update={"evidence": (*gate.failure.evidence, shared)})
-    return replace(gate, failure=failure)

@@ -30,7 +30,7 @@ legitimate); every other action needs all five.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -329,3 +329,14 @@ def run_gate(
                 }
             )
         return GateOutcome(last, failure, checks)
+
+
+def said_shared(gate: GateOutcome, step_timeout_ms: float, left_ms: float) -> GateOutcome:
+    """A gate failure on a retry says it had only what the step's earlier attempts left."""
+    assert gate.failure is not None
+    shared = (
+        f"the step's attempts share one {step_timeout_ms:.0f} ms timeout: "
+        f"this retry had the {left_ms:.0f} ms the earlier ones left"
+    )
+    failure = gate.failure.model_copy(update={"evidence": (*gate.failure.evidence, shared)})
+    return replace(gate, failure=failure)
