@@ -10,7 +10,7 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
     .venv/bin/python bench/realapps/verify_heldout2.py APP [VERSION ...]
 
-with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter.
+with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui.
 """
 
 from __future__ import annotations

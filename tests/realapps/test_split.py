@@ -45,8 +45,8 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
         "datasette", "django_admin", "flask_admin", "mlflow", "wagtail", "dokuwiki",
         "django_oscar", "sqladmin",
     )  # fmt: skip
-    # two new held-out apps of kinds the corpus lacked, committed before any run on them
-    assert split.HELDOUT == ("roundup", "tiddlywiki", "jupyter")
+    # new held-out apps of kinds the corpus lacked, committed before any run on them
+    assert split.HELDOUT == ("roundup", "tiddlywiki", "jupyter", "swagger_ui")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -160,3 +160,23 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
             '.tc-tag-label:has-text("Office")'
         )
         assert inside == f"{pill} *"
+
+
+@pytest.mark.parametrize("name", ["swagger_ui"])
+def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
+    name: str,
+) -> None:
+    """A held-out app is committed with its truth before its first run
+    (docs/real-apps.md, "Held-out split"): every step of its flows that names an element has
+    a selector (or ``null``: the version removed it) for every version the app declares."""
+    import yaml
+
+    app = load_apps([name])[0]
+    assert split.split_of(name) == "heldout" and len(app.versions) >= 2
+    flows = yaml.safe_load(app.flows.read_text())["requirements"]
+    truth = load_truth(app.truth)
+    assert len(flows) >= 8 and set(truth) == {f["req_id"] for f in flows}
+    for flow in flows:
+        for n, step in enumerate(flow["steps"], start=1):
+            if step.split("|")[0].strip():
+                assert set(truth[flow["req_id"]][n]) == set(app.versions), (flow["req_id"], n)
