@@ -30,7 +30,7 @@ DEV: tuple[str, ...] = (
     "django_oscar",
     "sqladmin",
 )
-HELDOUT: tuple[str, ...] = ("roundup", "tiddlywiki", "jupyter", "swagger_ui")
+HELDOUT: tuple[str, ...] = ("roundup", "tiddlywiki", "jupyter", "swagger_ui", "node_red")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

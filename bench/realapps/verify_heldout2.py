@@ -10,7 +10,7 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
     .venv/bin/python bench/realapps/verify_heldout2.py APP [VERSION ...]
 
-with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui.
+with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red.
 """
 
 from __future__ import annotations
@@ -87,6 +87,10 @@ def _act(page: Page, loc: Locator, action: str, value: str) -> None:
         loc.press(value)
     elif action == "focus":
         loc.focus()
+    elif action == "hover":
+        loc.hover()
+    elif action == "type":
+        loc.press_sequentially(value)
     else:
         raise ValueError(action)
 
