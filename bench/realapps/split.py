@@ -30,7 +30,7 @@ DEV: tuple[str, ...] = (
     "django_oscar",
     "sqladmin",
 )
-HELDOUT: tuple[str, ...] = ("roundup", "tiddlywiki", "jupyter", "ihatemoney")
+HELDOUT: tuple[str, ...] = ("roundup", "tiddlywiki", "jupyter", "ihatemoney", "fava")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

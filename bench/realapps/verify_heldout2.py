@@ -11,7 +11,7 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
     .venv/bin/python bench/realapps/verify_heldout2.py APP [VERSION ...]
 
-with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, ihatemoney. A control shown
+with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, ihatemoney, fava. A control shown
 only while the pointer is on its table row (I hate money's participant buttons) is reached
 as a person does: by pointing at the row first.
 """
