@@ -30,7 +30,15 @@ DEV: tuple[str, ...] = (
     "django_oscar",
     "sqladmin",
 )
-HELDOUT: tuple[str, ...] = ("roundup", "tiddlywiki", "jupyter", "swagger_ui", "node_red")
+HELDOUT: tuple[str, ...] = (
+    "roundup",
+    "tiddlywiki",
+    "jupyter",
+    "swagger_ui",
+    "node_red",
+    "ihatemoney",
+    "fava",
+)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
