@@ -29,8 +29,10 @@ DEV: tuple[str, ...] = (
     "dokuwiki",
     "django_oscar",
     "sqladmin",
+    "tiddlywiki",
+    "jupyter",
 )
-HELDOUT: tuple[str, ...] = ("roundup", "tiddlywiki", "jupyter")
+HELDOUT: tuple[str, ...] = ("roundup",)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
