@@ -61,6 +61,21 @@ def test_a_paragraph_led_by_the_words_is_still_named_by_them(tab: Page) -> None:
     assert _id_of(tab, result) == "f1"
 
 
+def test_a_fields_own_words_in_a_line_of_a_paragraph_still_name_it(tab: Page) -> None:
+    """The rule is about a step's *region*. A step with no region is named by its own words,
+    and a form may write them on a line of a paragraph (HTML's own examples put a form's
+    controls in ``<p>`` elements, one line each): Roundup's side box is a ``<p>`` of links
+    and ``<br>``s ending in a "Show issue:" button beside a nameless field, and ``Show
+    issue: | fill`` is that field. Found on Roundup (held out until then), where the first
+    version of the rule turned the step ``not_found``."""
+    tab.set_content(
+        '<form><p class="classblock"><b>Issues</b><br><a href="/all">Show All</a><br>'
+        '<input type="submit" value="Show issue:"><input id="num" type="text" size="4">'
+        "</p></form>"
+    )
+    assert _id_of(tab, find(tab, "Show issue:", "fill")) == "num"
+
+
 def test_a_caption_names_the_group_it_leads_up_to_the_next_caption(tab: Page) -> None:
     """TiddlyWiki (held out, REQ-TIDDLYWIKI-002, both versions): the sidebar search's
     drop-down lists a page under "Title matches:" and again under "All matches:", each

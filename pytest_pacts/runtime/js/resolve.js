@@ -170,7 +170,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const hs = regions.headingsNamed(scope.region);
       scope.anchors = hs.length
         ? hs.map((h) => ({ el: h, how: { how: 'heading', heading: dom.accName(h) } }))
-        : mentions(scope.region).filter((m) => !inProse(m, low(scope.region)))
+        : mentions(scope.region).filter((m) => scope.own || !inProse(m, low(scope.region)))
           .map((m) => ({ el: m, how: 'text', caption: isCaption(m, scope.region) }));
     }
     return scope.anchors;
@@ -384,7 +384,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     };
     // The controls the words may name are counted in the region: its only one is the pick,
     // two or more are ambiguous (never the first).
-    const local = scope || { region: context, structured: new Map() };
+    // (no region: the element's own words, a label a line of a form may hold, not a region)
+    const local = scope || { region: context, structured: new Map(), own: true };
     const scoped = applyScope(fits.filter((e) => !refused(e)), local);
     const { els, where } = scoped;
     const picked = els.filter((e) => where.has(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
