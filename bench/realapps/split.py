@@ -29,16 +29,11 @@ DEV: tuple[str, ...] = (
     "dokuwiki",
     "django_oscar",
     "sqladmin",
-)
-HELDOUT: tuple[str, ...] = (
-    "roundup",
     "tiddlywiki",
     "jupyter",
-    "swagger_ui",
-    "node_red",
-    "ihatemoney",
-    "fava",
+    "roundup",
 )
+HELDOUT: tuple[str, ...] = ("swagger_ui", "node_red", "ihatemoney", "fava")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -98,9 +98,15 @@ def check_actionable(
 
 
 def check_locator(
-    root: Root, locator: Locator, action: Action | str, *, still: bool = True
+    root: Root,
+    locator: Locator,
+    action: Action | str,
+    *,
+    still: bool = True,
+    keep: str | None = None,
 ) -> GateSnapshot:
-    """:func:`check_actionable` for a discovered locator, scoped by its region and shadow flag."""
+    """:func:`check_actionable` for a discovered locator, scoped by its region and shadow flag
+    (``keep``: keep the element a passing check finds, as there)."""
     region = None
     if locator.region is not None:
         region = apply(root, frame_calls(locator) + region_calls(locator.region))
@@ -110,5 +116,6 @@ def check_locator(
         in_shadow=locator.in_shadow,
         region=region,
         still=still,
+        keep=keep,
         frame=elements_frame(root, locator),
     )

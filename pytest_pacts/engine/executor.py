@@ -9,7 +9,6 @@ environment event (the server went away, a 5xx, a crash) is reported as that eve
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 
 from playwright.sync_api import Error as PlaywrightError
@@ -53,9 +52,7 @@ from pytest_pacts.planner.templating import (
     reveal,
 )
 from pytest_pacts.planner.urls import UrlError, resolve_url
-
-_KEEP_TOKENS = itertools.count(1)
-
+from pytest_pacts.runtime.bridge import keep_token
 
 # Told the element a step is about to act on, after the gate passed and before the action
 # (benchmarks check it against a ground-truth selector; nothing in the engine depends on it).
@@ -456,7 +453,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         (``actions.perform``) and a state expectation (``checked``, ``value``...:
         ``expectations.Subject``) ask it, in one round trip with no selector code in the
         page."""
-        return str(next(_KEEP_TOKENS))
+        return keep_token()
 
 
 # Outcomes about what the page does after an input (a submit, a click): when one fails, the

@@ -30,6 +30,7 @@ from pytest_pacts.discovery import (
     to_playwright,
 )
 from pytest_pacts.discovery.planning import binds_ahead, may_leave_page, same_page
+from pytest_pacts.discovery.render import kept_locator
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.surfaces import special_surface
@@ -37,6 +38,7 @@ from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
 from pytest_pacts.models.locator import DiscoveryResult, Locator, Opener
 from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.runtime.bridge import keep_token, may_keep
 
 # A step that nothing on the page matches (or whose region the page does not mention)
 # waits for the page to have stayed unchanged this long (no request started or ended, no
@@ -320,15 +322,18 @@ def open_hidden(
     """Click the controls that show a step's hidden element (a closed menu, a tab panel,
     docs/user-guide.md "Menus, tabs and disclosures"), outermost first, each checked by the
     gate first (re-checked on the page's changes for up to ``OPEN_TIMEOUT_MS``: a tab
-    still moving into place) and waited on for the page's answer. Answers the notes saying
-    what was opened, and why the next one could not be clicked (``None``: all were)."""
+    still moving into place), clicked only as the element that check passed (kept, as a
+    step's own action is: engine/checked.py), and waited on for the page's answer. Answers
+    the notes saying what was opened, and why the next one could not be clicked (``None``:
+    all were)."""
     notes: list[str] = []
     what = step.target.element if step.target else "the element"
     for opener in openers:
         deadline = now_ms() + OPEN_TIMEOUT_MS
         try:
             while True:
-                gate = check_locator(page, opener.locator, Action.CLICK)
+                keep = keep_token()
+                gate = check_locator(page, opener.locator, Action.CLICK, keep=keep)
                 if gate.failed is None:
                     break
                 if now_ms() >= deadline:
@@ -336,7 +341,13 @@ def open_hidden(
                         gate.failed.reason
                     )
                 wait_for_change(page, cap_ms=250.0)
-            control = to_playwright(page, opener.locator)
+            # the element the check passed, in its document, never one the click would
+            # resolve anew (engine/checked.py)
+            control = (
+                kept_locator(page, opener.locator, keep)
+                if may_keep(page.context)
+                else to_playwright(page, opener.locator)
+            )
             if on_open is not None:
                 on_open(step, control)
             control.click(timeout=OPEN_TIMEOUT_MS)

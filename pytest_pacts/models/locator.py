@@ -257,6 +257,12 @@ class Fingerprint(_Frozen):
     bounding_box: BoundingBox | None = None
     frame_path: tuple[str, ...] = ()
     in_shadow: bool = False
+    popup: bool | None = Field(
+        default=None,
+        description="Whether the element opens a popup (aria-haspopup, a dropdown toggle): a "
+        "menu's opener is never healed to a control that acts, nor the reverse. None when not "
+        "recorded (fingerprints from before this field).",
+    )
     rivals: tuple[str, ...] = Field(
         default=(),
         description="Names (lower case) of the other elements the step's words matched when "

@@ -138,6 +138,15 @@ def register_bridge(selectors: Selectors) -> None:
                 raise
 
 
+_KEEP_TOKENS = itertools.count(1)
+
+
+def keep_token() -> str:
+    """A fresh token for a gate check to keep its element under (a number: the page hands
+    it across JavaScript worlds as an event's ``detail``)."""
+    return str(next(_KEEP_TOKENS))
+
+
 def kept_selector(token: str) -> str:
     """A selector that matches the element a gate check kept under ``token`` (``keep``) in
     the document it was checked in, and nothing else: resolved again at the action, as

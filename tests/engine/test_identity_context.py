@@ -49,3 +49,45 @@ def test_the_same_name_in_another_landmark_is_not_the_recorded_element(
     record = run(tab, plan(v2, ("click", "Settings")), pom={0: recorded}, healer=HealingLadder())
     assert record.verdict == "fail" or record.steps[0].heals
     assert "header" not in tab.evaluate("() => window.hits")
+
+
+NOTEBOOK_V1 = """
+<div id="menubar"><ul class="nav">
+<li><a href="#" class="dropdown-toggle" data-toggle="dropdown" onclick="hits.push('help')">Help</a></li>
+</ul></div>
+<div id="maintoolbar"><button title="Run" onclick="hits.push('run')">Run</button></div>
+<script>window.hits = [];</script>
+"""
+NOTEBOOK_V2 = """
+<ul role="menubar">
+<li role="menuitem" aria-haspopup="true" tabindex="0" onclick="hits.push('run menu')"><div class="label">Run</div></li>
+<li role="menuitem" aria-haspopup="true" tabindex="-1" onclick="hits.push('help')">Help</li>
+</ul>
+<div role="toolbar"></div>
+<script>window.hits = [];</script>
+"""
+
+
+def test_a_menus_opener_is_not_the_button_that_acted(tab: Page, site: Site) -> None:
+    """Jupyter Notebook 7.5.5 (held out, REQ-JUPYTER-007): the toolbar's "Run" button of
+    6.5.7 became a ▶ icon, and re-discovery took the menu bar's "Run" menu for it (the same
+    name): the menu opened, the cell never ran. WAI-ARIA 1.2, ``aria-haspopup``: a control
+    that opens a menu (a menu bar's item, a menu button) is another kind of control than
+    one that acts, so it is never healed to, nor from, nor to the menu item's label, which
+    is part of it (here the toolbar's button is gone, so nothing more like the recorded one
+    outvotes the label). An opener that stays an opener
+    (6.5.7's "Help" ``dropdown-toggle``, 7.5.5's "Help" menu) still heals."""
+    v1 = site.add("nb-v1.html", NOTEBOOK_V1)
+    v2 = site.add("nb-v2.html", NOTEBOOK_V2)
+    tab.goto(v1)
+    found = discover(
+        tab, [(0, Target(element="Help"), Action.CLICK), (1, Target(element="Run"), Action.CLICK)]
+    )
+    assert found[0].fingerprint is not None and found[0].fingerprint.popup is True
+    assert found[1].fingerprint is not None and found[1].fingerprint.popup is False
+    record = run(
+        tab, plan(v2, ("click", "Help"), ("click", "Run")), pom=found, healer=HealingLadder()
+    )
+    hits = tab.evaluate("() => window.hits")
+    assert hits[:1] == ["help"], (hits, record.steps[0].heals)
+    assert "run menu" not in hits

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
+from pytest_pacts.discovery import discover
 from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.engine.finder import open_hidden
+from pytest_pacts.models import Action, Step, Target
 
-from .helpers import Site, plan, run
+from .helpers import Site, plan, run, step
 
 DROPUP = """
 <form onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'Published'">
@@ -132,3 +135,26 @@ def test_a_tab_scrolled_out_of_an_inner_scroll_container_still_opens_its_panel(
     )
     assert record.verdict == "pass", render_failure(record)
     assert any("Roles" in n and "tab" in n for n in record.steps[1].notes)
+
+
+def test_an_opener_is_clicked_only_as_the_element_its_check_passed(tab: Page, site: Site) -> None:
+    """The opener's click acts on the element its gate check passed, in that document, as a
+    step's own action does (engine/checked.py; Playwright resolves a plain locator again at
+    the action, so a toggle the page replaced in between would be clicked unchecked). Here
+    the page replaces the menu's toggle with a look-alike right after the check: the
+    look-alike is never clicked, and the step is told why the menu could not be opened."""
+    url = site.add("dropup-kept.html", DROPUP)
+    tab.goto(url)
+    found = discover(tab, [(0, Target(element="Publish"), Action.CLICK)])[0]
+    assert found.unresolved is not None and found.unresolved.openers
+
+    def replace(_step: Step, _control: object) -> None:
+        tab.evaluate(
+            """() => { const t = document.querySelector('.toggle'); const c = t.cloneNode(true);
+            c.removeAttribute('onclick'); c.onclick = () => { window.cloneClicked = true; };
+            t.replaceWith(c); }"""
+        )
+
+    notes, why = open_hidden(tab, step(0, "click", "Publish"), found.unresolved.openers, replace)
+    assert tab.evaluate("() => !!window.cloneClicked") is False
+    assert why is not None and not notes

@@ -134,9 +134,10 @@ _WORDS = re.compile(r"[^\W_]+")
 def rival(recorded: Fingerprint | None, candidate: Fingerprint | None) -> str | None:
     """Why ``candidate`` must not replace the recorded element: it is one of the elements
     the step's words also matched at discovery, a different element on the page back then
-    (``Fingerprint.rivals``), or it has the recorded name but sits in another landmark (the
-    gate's identity check, ``identityChange`` in runtime/js/actionability.js: a header's
-    "Settings" is not the footer's). ``None`` when it is not."""
+    (``Fingerprint.rivals``), it opens a popup where the recorded element acts or the
+    reverse (``Fingerprint.popup``), or it has the recorded name but sits in another
+    landmark (the gate's identity check, ``identityChange`` in runtime/js/actionability.js:
+    a header's "Settings" is not the footer's). ``None`` when it is not."""
     if recorded is None or candidate is None:
         return None
     name = " ".join(candidate.accessible_name.split()).lower()
@@ -144,6 +145,18 @@ def rival(recorded: Fingerprint | None, candidate: Fingerprint | None) -> str | 
         return (
             f'"{candidate.accessible_name}" was already on the page as another element when the '
             "step was verified: a look-alike of the recorded element, not the element"
+        )
+    if (
+        recorded.popup is not None
+        and candidate.popup is not None
+        and recorded.popup != candidate.popup
+    ):
+        # ARIA: aria-haspopup marks a control that opens a menu, listbox or dialog; the
+        # menu bar's "Run" menu is not the toolbar's "Run" button, whatever their names
+        kinds = ("a control that acts", "an opener of a menu or popup")
+        return (
+            f'"{candidate.accessible_name}" is {kinds[candidate.popup]}, the recorded element '
+            f"{kinds[recorded.popup]}: another kind of control, not the element"
         )
     was, now = landmark(recorded.ancestor_path), landmark(candidate.ancestor_path)
     same_name = name and name == " ".join(recorded.accessible_name.split()).lower()

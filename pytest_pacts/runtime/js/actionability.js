@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const { installWatch } = modules.watch;
 const {
-  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, parentOf, elMatches, containsComposed, inShadow,
+  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, parentOf, elMatches, containsComposed, drawnInside, inShadow,
   isEditableType, isSettable, isCheckable, isSelectable, describeElement
 } = modules.dom;
 
@@ -108,7 +108,7 @@ function receivesEvents(el, hit) {
   if (!hit) return false;
   const own = elMatches(el, 'input, textarea, select') || el.isContentEditable;
   const target = own ? el : el.closest('button, [role=button], a, [role=link]') || el;
-  if (containsComposed(target, hit)) return true;
+  if (drawnInside(target, hit)) return true;
   for (let a = hit; a; a = parentOf(a)) {
     if (a.tagName === 'LABEL') return a.control === el;
     if (elMatches(a, 'a[href], button, input, select, textarea')) return false;

@@ -83,6 +83,14 @@ function containsComposed(ancestor, el) {
   for (let e = el; e; e = parentOf(e)) if (e === ancestor) return true;
   return false;
 }
+// ``e`` is ``a`` or drawn inside it: a descendant across shadow roots, or slotted into it
+// (a web component's shadow <button> shows its host's light-DOM label through a <slot>, and
+// events on the label pass through the button: DOM's composed path). ARIA: a button's
+// children are presentational, so its label is the button, not another element.
+function drawnInside(a, e) {
+  for (let n = e; n; n = n.assignedSlot || parentOf(n)) if (n === a) return true;
+  return false;
+}
 function inShadow(el) { return el.getRootNode() instanceof ShadowRoot; }
 // Rendered at all (no display:none / visibility:hidden on the way up); checkVisibility is
 // missing from older WebKit and Firefox builds, so fall back to the same test by hand.
@@ -550,6 +558,6 @@ return {
   toJson,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, sameBesideCounts,
   parentOf, elMatches,
-  containsComposed, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
+  containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isClickable, compatibility, describeElement
 };

@@ -9,7 +9,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, bare, tokens, parentOf, elMatches, containsComposed, inShadow, tag,
+  TEST_ID_ATTRS, norm, low, bare, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
   inputType, isEditableType, isClickable, compatibility, describeElement
 } = modules.dom;
 const { selectProxy } = modules.actionability;
@@ -147,12 +147,31 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const says = (e) => lowTextOf(e).includes(needle) && visibleLowOf(e).includes(needle);
     return elements.filter((e) => says(e) && !kids(e).some(says));
   }
+  // Words a region is named by head what they name: a heading, a caption or an item's
+  // title. Words inside a sentence only mention it (HTML: a paragraph's phrasing content is
+  // its running text; a section is titled by its heading, a group by the caption that
+  // leads it), so a mention inside a paragraph that does not begin with the words names
+  // no region: "Start with the Onboarding checklist, then read the Release process" is no
+  // container of the page called "Onboarding checklist" (docs/discovery.md, "Regions").
+  function paragraphOf(e) {
+    for (let a = e, i = 0; a && i < 7; a = parentOf(a), i++) if (dom.roleOf(a) === 'paragraph') return a;
+    return null;
+  }
+  const inProse = (m, needle) => !!paragraphOf(m) && !low(visibleLowOf(paragraphOf(m))).startsWith(needle);
+  // A caption: a block that says the region's words and nothing else, holds no control
+  // and leads siblings ("Title matches:" over a list of links).
+  function isCaption(m, region) {
+    let b = m;
+    while (!b.nextElementSibling && b.parentElement && dom.textOf(b.parentElement) === dom.textOf(b)) b = b.parentElement;
+    return !!b.nextElementSibling && bare(dom.textOf(b)) === bare(region) && !isClickable(b, dom.roleOf, true) && !holdsControl(b);
+  }
   function anchorsOf(scope) {
     if (!scope.anchors) {
       const hs = regions.headingsNamed(scope.region);
       scope.anchors = hs.length
         ? hs.map((h) => ({ el: h, how: { how: 'heading', heading: dom.accName(h) } }))
-        : mentions(scope.region).map((m) => ({ el: m, how: 'text' }));
+        : mentions(scope.region).filter((m) => scope.own || !inProse(m, low(scope.region)))
+          .map((m) => ({ el: m, how: 'text', caption: isCaption(m, scope.region) }));
     }
     return scope.anchors;
   }
@@ -188,8 +207,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // (its section), whatever wraps them: "All@By in stock" in a filter sidebar of
       // <h3>By in stock</h3><ul>…</ul><h3>By author</h3><ul>…</ul>. Used when the
       // heading's containers hold several candidates and its section fewer.
-      if (anchor.how && anchor.how.how === 'heading' && (!group || group.els.length > 1)) {
-        const part = sectionGroup(anchor.el, els, chains);
+      // A caption names what follows it the same way, up to the next caption like it
+      // ("Coffee machine@Title matches" in a search drop-down that lists the page under
+      // "Title matches:" and again under "All matches:").
+      if (((anchor.how && anchor.how.how === 'heading') || anchor.caption) && (!group || group.els.length > 1)) {
+        const part = sectionGroup(anchor.el, els, chains, anchor.caption);
         if (part && (!group || part.els.length < group.els.length)) group = part;
       }
       if (group) groups.push(group);
@@ -237,10 +259,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
   }
   // The elements following ``heading`` (or a wrapper that holds nothing but it) up to the
   // next heading of the same or a higher level, as [base, siblings].
+  // A caption's section ends at the next caption of its shape or any heading.
   const sections = new Map();
-  function sectionOf(heading) {
+  function sectionOf(heading, caption = false) {
     if (sections.has(heading)) return sections.get(heading);
-    const level = headingLevel(heading);
+    const level = caption ? 6 : headingLevel(heading);
     let base = heading;
     while (!base.nextElementSibling) {
       const p = base.parentElement;
@@ -249,6 +272,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     const isStop = (e) => dom.roleOf(e) === 'heading' && headingLevel(e) <= level;
     const stops = (s) => isStop(s)
+      || (caption && shapeOf(s) === shapeOf(base) && !!dom.textOf(s) && !holdsControl(s) && !isClickable(s, dom.roleOf, true))
       || [...s.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')].some(isStop);
     const sibs = [];
     for (let s = base.nextElementSibling; s && !stops(s); s = s.nextElementSibling) sibs.push(s);
@@ -256,8 +280,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     sections.set(heading, out);
     return out;
   }
-  function sectionGroup(heading, els, chains) {
-    const { base, sibs } = sectionOf(heading);
+  function sectionGroup(heading, els, chains, caption = false) {
+    const { base, sibs } = sectionOf(heading, caption);
     const inside = els.filter((e) => sibs.some((s) => chains.get(e).has(s)));
     if (!inside.length) return null;
     const at = sibs.findIndex((s) => inside.some((e) => chains.get(e).has(s)));
@@ -360,7 +384,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     };
     // The controls the words may name are counted in the region: its only one is the pick,
     // two or more are ambiguous (never the first).
-    const local = scope || { region: context, structured: new Map() };
+    // (no region: the element's own words, a label a line of a form may hold, not a region)
+    const local = scope || { region: context, structured: new Map(), own: true };
     const scoped = applyScope(fits.filter((e) => !refused(e)), local);
     const { els, where } = scoped;
     const picked = els.filter((e) => where.has(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
@@ -385,6 +410,30 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (const e of shown) if (!plain.has(e)) plain.set(e, { ...t.where, description: context });
     }
     return [...plain].map(([el, w]) => ({ el, where: w }));
+  }
+
+  // ``Untitled Folder | check`` with no region: the words name a repeated item (a file
+  // list's row, an admin list's row) by the name it shows, and what a person checks is
+  // the item's checkbox, whatever that box's own title says ("Click here to rename, delete,
+  // etc.", "Select record"). The words must be the whole text of an element in the item
+  // that is not itself checkable; the item must hold exactly one checkbox (two or more are
+  // ambiguous, never the first).
+  function itemCheckbox(step) {
+    if (step.region || (step.action !== 'check' && step.action !== 'uncheck') || !relationalOn) return [];
+    const want = bare(step.element);
+    const anchors = want ? elements.filter((e) => bare(dom.textOf(e)) === want && !dom.isHidden(e)
+      && compatibility(e, step.action, dom.roleOf, true) < 2 && !kids(e).some((k) => bare(dom.textOf(k)) === want)) : [];
+    if (!anchors.length) return [];
+    const boxes = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
+      && !dom.isHidden(e) && reachable(e));
+    const scoped = applyScope(boxes, { region: step.element, structured: new Map(), anchors: anchors.map((el) => ({ el, how: 'text' })) });
+    const inItem = (c) => {
+      for (let a = c, i = 0; a && i < 3; a = parentOf(a), i++) if (isItem(a, a)) return true;
+      return false;
+    };
+    const groups = scoped.crowded ? scoped.groups : [...scoped.where].map(([el, w]) => ({ els: [el], container: w.container, how: w.how }));
+    const items = groups.filter((g) => inItem(g.container));
+    return items.flatMap((g) => g.els.map((el) => ({ el, where: { container: g.container, how: g.how, description: step.element } })));
   }
 
   // A form field with no name of its own is named by the text a person reads right beside it
@@ -819,7 +868,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const out = new Set();
       for (const h of hits) {
         const o = h.el;
-        if (o === el || containsComposed(o, el) || containsComposed(el, o) || compatOf(o) < 1) continue;
+        if (drawnInside(o, el) || drawnInside(el, o) || compatOf(o) < 1) continue;
         const name = low(dom.accName(o));
         if (name && name !== own) out.add(name);
         if (out.size >= 8) break;
@@ -922,7 +971,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
         // (a visually hidden heading too: its words are still a title, never a context)
         // (a paragraph's phrasing content, its strong/em/b..., is its running text: HTML)
         const text = els.filter((e) => compatOf(e) < 2 && (dom.roleOf(e) === 'heading'
-          || (!labels && (dom.roleOf(e) === 'paragraph' || inParagraph(e)))));
+          || (!labels && !!paragraphOf(e))));
         if (counting) for (const e of text) if (dom.roleOf(e) === 'heading' && !mereText.includes(e)) mereText.push(e);
         els = els.filter((e) => !text.includes(e));
       }
@@ -930,14 +979,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // A pointer never aims at an element holding several controls: its centre is
       // whichever one the layout puts there.
       if (pointer) els = els.filter((e) => !holdsControls(e));
+      // WCAG 2.5.3 (Label in Name): a person names a control by what they read. Where an
+      // element shows the words, one that has them only from a label no one sees (an
+      // aria-label or an image's alt, no text and no tooltip saying them) is not what they
+      // name: TiddlyWiki's "More" tab, not its "more" icon buttons titled "More actions".
+      if (els.length > 1 && els.some(shows)) els = els.filter((e) => !unseen(e));
       return { rows, scoped: applyScope(els, scope) };
     };
-    const inParagraph = (e) => {
-      for (let a = parentOf(e), i = 0; a && i < 6; a = parentOf(a), i++) {
-        if (dom.roleOf(a) === 'paragraph') return true;
-      }
-      return false;
-    };
+    const shows = (e) => bare(dom.visibleText(e)) === q.bare;
+    const unseen = (e) => !low(dom.visibleText(e)).includes(q.bare) && bare(e.getAttribute('title')) !== q.bare;
     // The best other element the later strategies of the deciding stage find in scope (an
     // element holding the pick, or held by it, is the pick): the runner-up of the evidence
     // rule. Earlier strategies found nothing there, later stages lose by their level.
@@ -945,8 +995,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
       let best = null;
       for (const s of rest) {
         const at = atStage(tier, pass, labels, s, false);
-        const other = at && at.scoped.els.find((o) => o !== el && !containsComposed(o, el)
-          && !containsComposed(el, o));
+        const other = at && at.scoped.els.find((o) => !drawnInside(o, el) && !drawnInside(el, o)
+          && !(shows(el) && unseen(o)));
         if (other && (!best || score(s, tier, other) > best.score)) {
           best = { score: score(s, tier, other), strategy: s, description: describeElement(other, dom) };
         }
@@ -1020,7 +1070,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (near.length > 1) return ambiguous(rank, 'relational', 2, near.map((r) => r.el));
     // words that only a heading says are its title, not a context whose one control a
     // click may take ("Add user | click" is no click on the form field under that heading)
-    const rel = mereText.length && !step.region ? [] : relational(step, scope);
+    let rel = mereText.length && !step.region ? [] : relational(step, scope);
+    if (!rel.length) rel = itemCheckbox(step);
     if (step.ordinal && rel.length) {
       const picked = nthOf(rel, step);
       if (picked.status) return picked;
@@ -1213,6 +1264,19 @@ function withoutPrivate(region) {
   return out;
 }
 
+// Does ``el``, or the control it is part of (a menu bar item's label), open a popup (a
+// menu, listbox, dialog: ARIA's aria-haspopup, or the markup Bootstrap's dropdown toggles
+// use)? A control that opens a menu and one that acts are different controls, whatever
+// their names (healing/names.py, ``rival``).
+function opensPopup(el, dom) {
+  for (let a = el, i = 0; a && i < 4; a = parentOf(a), i++) {
+    if ((a.getAttribute('aria-haspopup') || 'false').trim() !== 'false' || a.classList.contains('dropdown-toggle')
+      || (a.getAttribute('data-bs-toggle') || a.getAttribute('data-toggle')) === 'dropdown') return true;
+    if (isClickable(a, dom.roleOf, true)) return false;
+  }
+  return false;
+}
+
 function fingerprintOf(el, dom) {
   const r = el.getBoundingClientRect();
   const w = el.ownerDocument.defaultView;
@@ -1233,7 +1297,7 @@ function fingerprintOf(el, dom) {
     classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: attr('title'),
     ancestor_path: ancestors, neighbour_text: neighbours,
     bounding_box: { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height },
-    in_shadow: inShadow(el),
+    in_shadow: inShadow(el), popup: opensPopup(el, dom),
   };
 }
 
