@@ -38,6 +38,7 @@ HELDOUT: tuple[str, ...] = (
     "node_red",
     "ihatemoney",
     "fava",
+    "radicale",
 )
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")

@@ -46,7 +46,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
         "django_oscar", "sqladmin",
     )  # fmt: skip
     # new held-out apps of kinds the corpus lacked, committed before any run on them (npm:
-    # Swagger UI, Node-RED; PyPI: I hate money, Fava)
+    # Swagger UI, Node-RED; PyPI: I hate money, Fava, Radicale)
     assert split.HELDOUT == (
         "roundup",
         "tiddlywiki",
@@ -55,6 +55,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
         "node_red",
         "ihatemoney",
         "fava",
+        "radicale",
     )
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
@@ -171,7 +172,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         assert inside == f"{pill} *"
 
 
-@pytest.mark.parametrize("name", ["swagger_ui", "node_red", "ihatemoney", "fava"])
+@pytest.mark.parametrize("name", ["swagger_ui", "node_red", "ihatemoney", "fava", "radicale"])
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
     name: str,
 ) -> None:
