@@ -33,7 +33,7 @@ DEV: tuple[str, ...] = (
     "jupyter",
     "roundup",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "node_red", "ihatemoney", "fava")
+HELDOUT: tuple[str, ...] = ("swagger_ui", "node_red", "ihatemoney", "fava", "radicale")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -12,9 +12,10 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
     .venv/bin/python bench/realapps/verify_heldout2.py APP [VERSION ...]
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
-fava. A control shown
-only while the pointer is on its table row (I hate money's participant buttons) is reached
-as a person does: by pointing at the row first.
+fava, radicale. A control shown
+only while the pointer is on its table row or card (I hate money's participant buttons,
+Radicale 3.9's collection buttons) is reached as a person does: by pointing at the row or
+card first.
 """
 
 from __future__ import annotations
@@ -158,7 +159,9 @@ def verify(app: AppSpec, version: str) -> int:
                         print(f"{version} {rid} step {n}: {element!r} is null here; skipped")
                         continue
                     loc = page.locator(sel)
-                    row = loc.first.locator("xpath=ancestor::tr[1]")
+                    with contextlib.suppress(PlaywrightError):  # a page drawn by script
+                        loc.first.wait_for(state="attached", timeout=15000)
+                    row = loc.first.locator("xpath=ancestor::*[self::tr or self::article][1]")
                     with contextlib.suppress(PlaywrightError):
                         if not loc.first.is_visible() and row.count() == 1:
                             row.hover()
