@@ -29,15 +29,15 @@ DEV: tuple[str, ...] = (
     "dokuwiki",
     "django_oscar",
     "sqladmin",
+    "node_red",
+    "fava",
 )
 HELDOUT: tuple[str, ...] = (
     "roundup",
     "tiddlywiki",
     "jupyter",
     "swagger_ui",
-    "node_red",
     "ihatemoney",
-    "fava",
 )
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")

@@ -40,21 +40,22 @@ def _flow(app: str, version: str, verdict: str = "pass", **kw: object) -> FlowRe
 def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # DokuWiki moved to dev with the fix made for it (regions by the words a person reads),
     # django-oscar with the gate's rule for a page stuck loading on a third-party request
-    # (665a1ee), sqladmin with the engine's answer to its search box searching by itself
+    # (665a1ee), sqladmin with the engine's answer to its search box searching by itself,
+    # Node-RED and Fava with the fixes made from their wrong-element actions (a class token
+    # alone names no nameless control; an option taken on the press is not released over
+    # the page)
     assert split.DEV == (
         "datasette", "django_admin", "flask_admin", "mlflow", "wagtail", "dokuwiki",
-        "django_oscar", "sqladmin",
+        "django_oscar", "sqladmin", "node_red", "fava",
     )  # fmt: skip
     # new held-out apps of kinds the corpus lacked, committed before any run on them (npm:
-    # Swagger UI, Node-RED; PyPI: I hate money, Fava)
+    # Swagger UI; PyPI: I hate money)
     assert split.HELDOUT == (
         "roundup",
         "tiddlywiki",
         "jupyter",
         "swagger_ui",
-        "node_red",
         "ihatemoney",
-        "fava",
     )
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
@@ -72,7 +73,7 @@ def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup")
     later = split.HELDOUT[1:]  # the held-out apps after Roundup, absent from ``here``
     assert split.select("heldout", None, here) == (("roundup",), later)
-    absent = ("wagtail", "dokuwiki", "django_oscar", "sqladmin")
+    absent = ("wagtail", "dokuwiki", "django_oscar", "sqladmin", "node_red", "fava")
     assert split.select("dev", None, here) == (here[:-1], absent)
     assert split.select("all", None, here) == (here, (*absent, *later))
     # --apps inside a split keeps only that split's apps; with "all" it is taken as is
@@ -181,7 +182,8 @@ def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version
     import yaml
 
     app = load_apps([name])[0]
-    assert split.split_of(name) == "heldout" and len(app.versions) >= 2
+    # (Node-RED and Fava moved to dev after their first run, with the fixes made for them)
+    assert split.split_of(name) in ("heldout", "dev") and len(app.versions) >= 2
     flows = yaml.safe_load(app.flows.read_text())["requirements"]
     truth = load_truth(app.truth)
     assert len(flows) >= 8 and set(truth) == {f["req_id"] for f in flows}
