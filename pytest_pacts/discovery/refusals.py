@@ -35,6 +35,7 @@ def weigh(evidence: EvidenceRule, target: Target, raw: ScanResult) -> Unresolved
         return None
     fp = raw["fingerprint"]
     name = str(fp.get("accessible_name") or "")
+    name = name if any(c.isalnum() for c in name) else ""  # an icon font's glyph is no name
     # a nameless pick is told by what it was matched on: its id, else its classes
     classes = "".join(f".{c}" for c in (fp.get("classes") or [])[:2])
     marks = f"#{fp['id']}" if fp.get("id") else classes

@@ -217,14 +217,15 @@ def test_a_class_token_container_that_shows_the_region_words_decides(tab: Page, 
 
 
 # A flow editor's header: a ☰ button with no text, no title and no label; its sidebar's tab
-# list opens from a caret link, nameless too, whose class holds the word "menu". A search
+# list opens from a caret link, nameless too (an icon font's glyph), whose class holds the
+# word "menu". A search
 # field with no label, named by its id alone, and a column's menu icon named by its class.
 NAMELESS = """
 <header><button id="app-header-button-sidemenu" onclick="window.hit = 'header'">
   <i class="fa fa-bars"></i></button></header>
 <aside><h2>Sidebar</h2><ul><li>info</li><li>debug</li></ul>
   <a href="#" class="app-tab-link-button-menu" onclick="window.hit = 'caret'; return false">
-    <i class="fa fa-caret-down"></i></a>
+    <i class="fa fa-caret-down">\uf0d7</i></a>
   <input id="search-text" oninput="window.hit = 'search'"></aside>
 """
 
@@ -246,6 +247,8 @@ def test_a_class_token_alone_does_not_name_a_nameless_control(tab: Page, site: S
     assert result.locator is None
     assert result.unresolved is not None and "region" in result.unresolved.message
     assert result.unresolved.candidates[0].score == pytest.approx(0.684)
+    # named by its classes, not by the icon font's glyph it holds (a private-use character)
+    assert "a.app-tab-link-button-menu (no accessible name)" in result.unresolved.message
     record = run(tab, plan(url, ("click", "Menu")))
     assert record.verdict == "fail" and tab.evaluate("window.hit") is None
     failed = record.failed_step
