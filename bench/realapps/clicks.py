@@ -15,7 +15,10 @@ submission has ``detail == 0``) and compares its target with the element last an
 that document. A click on that element, inside it, or on a ``<label>`` whose control it is
 (Playwright's own hit-target rule) is the step's action; so, for a ``select`` step, is a
 click on the dropdown that stands for the element and in the list of options it names
-(aria-controls/aria-owns, the APG combobox pattern). Any other click is a *stray
+(aria-controls/aria-owns, the APG combobox pattern). A click whose target is none of these
+is still the step's when the element pressed and the element released both were: the
+browser sends a click to their nearest common ancestor (UI Events, "click"), as when a
+dropdown takes its option on the press and hides its list. Any other click is a *stray
 click*: it counts as a wrong-element action unless the truth file lists its target as a
 layer's button a tool may dismiss (``_dismiss``, plain CSS per version; README.md), or the
 announcement of the step in progress could not be made (its element did not answer within
@@ -83,13 +86,26 @@ _SCRIPT = """
   const matches = (t) => allowed.some((sel) => {
     try { return !!(t.closest && t.closest(sel)); } catch (e) { return false; }
   });
+  // A click goes to the nearest common ancestor of the element pressed and the element
+  // released (UI Events, "click"): a dropdown that takes its option on the press and hides
+  // its list has the click land on a container of both. It is the step's when both the
+  // press and the release were.
+  const pressed = { down: null, up: null };
+  for (const type of ['mousedown', 'mouseup']) {
+    window.addEventListener(type, (event) => {
+      const t = event.composedPath()[0] || event.target;
+      if (event.isTrusted) pressed[type === 'mousedown' ? 'down' : 'up'] = t;
+    }, true);
+  }
+  const steps = (t, acted) => !!t && (within(t, acted.el) || labelled(t, acted.el)
+    || (acted.action === 'select' && dropdown(t, acted.el)));
   window.addEventListener('click', (event) => {
     if (!event.isTrusted || event.detail === 0) return;
     const target = event.composedPath()[0] || event.target;
     if (!(target instanceof Element)) return;
     const acted = window.%(announced)s;
-    if (acted && (within(target, acted.el) || labelled(target, acted.el))) return;
-    if (acted && acted.action === 'select' && dropdown(target, acted.el)) return;
+    if (acted && steps(target, acted)) return;
+    if (acted && steps(pressed.down, acted) && steps(pressed.up, acted)) return;
     const send = window.%(binding)s;
     if (typeof send !== 'function') return;
     send({

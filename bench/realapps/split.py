@@ -32,8 +32,10 @@ DEV: tuple[str, ...] = (
     "tiddlywiki",
     "jupyter",
     "roundup",
+    "node_red",
+    "fava",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "node_red", "ihatemoney", "fava", "radicale")
+HELDOUT: tuple[str, ...] = ("swagger_ui", "ihatemoney", "radicale")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

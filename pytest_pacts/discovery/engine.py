@@ -52,6 +52,7 @@ from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import (
     CONFIDENCE,
     LOOSE_FACTOR,
+    MARKUP_ONLY_FACTOR,
     NAMED_IDENTIFIER_FACTOR,
     Candidate,
     DiscoveryResult,
@@ -260,6 +261,7 @@ class Discoverer:
             "confidence": {s.strategy.value: s.confidence for s in _table()},
             "loose": LOOSE_FACTOR,
             "named_identifier": NAMED_IDENTIFIER_FACTOR,
+            "markup_only": MARKUP_ONLY_FACTOR,
             "still": self.measure_still,
         }
         what = "the in-page discovery scan"

@@ -35,7 +35,11 @@ def weigh(evidence: EvidenceRule, target: Target, raw: ScanResult) -> Unresolved
         return None
     fp = raw["fingerprint"]
     name = str(fp.get("accessible_name") or "")
-    pick = f'{fp["tag"]} "{name}"' if name else str(fp["tag"])
+    name = name if any(c.isalnum() for c in name) else ""  # an icon font's glyph is no name
+    # a nameless pick is told by what it was matched on: its id, else its classes
+    classes = "".join(f".{c}" for c in (fp.get("classes") or [])[:2])
+    marks = f"#{fp['id']}" if fp.get("id") else classes
+    pick = f'{fp["tag"]} "{name}"' if name else f"{fp['tag']}{marks} (no accessible name)"
     strategy = Strategy(raw["strategy"])
     candidates = [Candidate(description=pick, score=score, strategy=strategy)]
     if runner:

@@ -59,6 +59,11 @@ NAMED_IDENTIFIER_FACTOR = 0.85
 """A ``css`` match (id, name, class tokens) of an element whose accessible name does not hold
 the step's words scores ×0.85: what a person reads names it otherwise (a "toggle all"
 checkbox labelled "Mark all as complete" is not "Toggle" because its id says toggle-all)."""
+MARKUP_ONLY_FACTOR = 0.9
+"""A ``css`` match by class tokens alone (no id or ``name`` attribute holds the step's words)
+of an element with no accessible name, for a step that names no region, scores ×0.9: under
+the threshold even when exact (0.72). A class is markup shared by every element of its kind,
+not a word a person reads (docs/discovery.md, "The evidence rule")."""
 
 
 class RegionMatch(enum.StrEnum):

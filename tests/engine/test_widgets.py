@@ -539,3 +539,53 @@ def test_a_list_that_shows_only_a_disabled_placeholder_is_waited_for(tab: Page, 
     record = run(tab, plan(url, ("select", "City", "Porto", "value:Porto")))
     assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
     assert tab.locator("#city").inner_text() == "Porto"
+
+
+# A combobox whose option is taken on the press (``mousedown``: the list closes before the
+# input's blur would hide it), as Fava 1.30's report interval does; its list is drawn over a
+# chart that reacts to the pointer.
+PRESS_TAKES = """
+<article onclick="window.clicked = event.target.id || event.target.tagName">
+<span id="dd"><button id="interval" type="button" role="combobox" aria-expanded="false"
+  aria-controls="intervals">Monthly</button>
+<ul id="intervals" role="listbox" hidden
+  style="position:absolute;top:40px;left:8px;margin:0;background:#fff;list-style:none">
+  <li role="option">Yearly</li><li role="option">Quarterly</li><li role="option">Monthly</li>
+</ul></span>
+<div id="chart" style="height:200px;margin-top:10px;background:#eef"
+  onmouseup="window.chartUp = 'mouseup'"></div>
+</article>
+<script>
+const box = document.getElementById('interval');
+const list = document.getElementById('intervals');
+box.addEventListener('click', () => {
+  list.hidden = !list.hidden;
+  box.setAttribute('aria-expanded', String(!list.hidden));
+});
+for (const o of list.children) {
+  o.addEventListener('mousedown', () => {
+    box.textContent = o.textContent; list.hidden = true;
+    box.setAttribute('aria-expanded', 'false');
+  });
+}
+</script>
+"""
+
+
+def test_an_option_taken_on_the_press_is_never_released_over_the_page(
+    tab: Page, site: Site
+) -> None:
+    """A dropdown that takes its option on ``mousedown`` hides its list before the release:
+    released where the option was, the pointer lands on what the page draws under the list,
+    and the browser sends the click to the nearest common ancestor of the element pressed
+    and the element released (UI Events, "click"; Playwright's ``click`` presses and
+    releases at one point). On Fava 1.30.16 (REQ-FAVA-012) that gave the chart a
+    ``mouseup`` and the whole report a click no step had announced. The release is made on
+    the combobox the step checked instead: the chart gets nothing and the click stays
+    inside the dropdown."""
+    url = site.add("press-takes.html", PRESS_TAKES)
+    record = run(tab, plan(url, ("select", "Monthly", "Yearly", "value:Yearly")))
+    assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
+    assert tab.locator("#interval").inner_text() == "Yearly"
+    assert tab.evaluate("window.chartUp") is None
+    assert tab.evaluate("window.clicked") == "dd"  # the dropdown: the combobox and its list

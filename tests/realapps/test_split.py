@@ -43,14 +43,16 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # (665a1ee), sqladmin with the engine's answer to its search box searching by itself,
     # TiddlyWiki and Jupyter Notebook with the fixes made from their held-out failures,
     # Roundup with the correction its run showed (docs/real-apps.md, "Roundup, TiddlyWiki
-    # and Jupyter"); the apps of newer rounds take the held-out places
+    # and Jupyter"), Node-RED and Fava with the fixes made from their wrong-element actions
+    # (a class token alone names no nameless control; an option taken on the press is not
+    # released over the page); the apps of newer rounds take the held-out places
     assert split.DEV == (
         "datasette", "django_admin", "flask_admin", "mlflow", "wagtail", "dokuwiki",
-        "django_oscar", "sqladmin", "tiddlywiki", "jupyter", "roundup",
+        "django_oscar", "sqladmin", "tiddlywiki", "jupyter", "roundup", "node_red", "fava",
     )  # fmt: skip
     # new held-out apps of kinds the corpus lacked, committed before any run on them (npm:
-    # Swagger UI, Node-RED; PyPI: I hate money, Fava, Radicale)
-    assert split.HELDOUT == ("swagger_ui", "node_red", "ihatemoney", "fava", "radicale")
+    # Swagger UI; PyPI: I hate money, Radicale)
+    assert split.HELDOUT == ("swagger_ui", "ihatemoney", "radicale")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -65,9 +67,18 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("node_red", "ihatemoney", "fava", "radicale")
+    held_absent = ("ihatemoney", "radicale")
     assert split.select("heldout", None, here) == (("swagger_ui",), held_absent)
-    absent = ("wagtail", "dokuwiki", "django_oscar", "sqladmin", "tiddlywiki", "jupyter")
+    absent = (
+        "wagtail",
+        "dokuwiki",
+        "django_oscar",
+        "sqladmin",
+        "tiddlywiki",
+        "jupyter",
+        "node_red",
+        "fava",
+    )
     assert split.select("dev", None, here) == (here[:-1], absent)
     assert split.select("all", None, here) == (here, absent + held_absent)
     # --apps inside a split keeps only that split's apps; with "all" it is taken as is
@@ -180,7 +191,8 @@ def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version
     import yaml
 
     app = load_apps([name])[0]
-    assert split.split_of(name) == "heldout" and len(app.versions) >= 2
+    # (Node-RED and Fava moved to dev after their first run, with the fixes made for them)
+    assert split.split_of(name) in ("heldout", "dev") and len(app.versions) >= 2
     flows = yaml.safe_load(app.flows.read_text())["requirements"]
     truth = load_truth(app.truth)
     assert len(flows) >= 8 and set(truth) == {f["req_id"] for f in flows}

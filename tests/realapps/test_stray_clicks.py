@@ -97,3 +97,46 @@ def test_a_dismissal_the_observer_never_sees_is_a_wrong_element_unless_the_truth
     )
     assert len(result.stray_clicks) == 1 and "a listed dismiss button" in result.stray_clicks[0]
     assert result.wrong == 0 and result.passed, result
+
+
+# A combobox whose option is taken on the press (its list hidden at once), over a chart.
+PRESS_TAKES = """<article><span id="dd">
+<button id="box" role="combobox" aria-controls="list" style="display:block">Monthly</button>
+<ul id="list" role="listbox" style="position:absolute;top:40px;margin:0;background:#fff">
+  <li role="option" onmousedown="this.parentNode.hidden = true">Yearly</li></ul></span>
+<div id="chart" style="height:200px;margin-top:30px;background:#eef"></div></article>"""
+
+
+def test_a_click_is_the_steps_when_what_was_pressed_and_released_both_were(
+    corpus_browser: Browser,
+) -> None:
+    """The browser sends a click to the nearest common ancestor of the element pressed and
+    the element released (UI Events, "click"): pressing an option its dropdown takes on the
+    press and releasing over the combobox sends the click to their wrapper, which is the
+    step's; released over the chart under the list (Fava 1.30.16's REQ-FAVA-012 before the
+    engine's fix), it is a stray click."""
+    from realapps.clicks import ClickWatch
+
+    strays = []
+    for release_on in ("#box", "#chart"):
+        watch = ClickWatch()
+        context = corpus_browser.new_context()
+        try:
+            watch.install(context)
+            page = context.new_page()
+            page.route("http://watch.test/**", lambda r: r.fulfill(body=PRESS_TAKES))
+            page.goto("http://watch.test/")
+            watch.announce(page.locator("#box"), 1, "select")
+            box = page.locator("li").bounding_box()
+            assert box is not None
+            page.mouse.move(box["x"] + 5, box["y"] + 5)
+            page.mouse.down()
+            target = page.locator(release_on).bounding_box()
+            assert target is not None
+            page.mouse.move(target["x"] + 5, target["y"] + 5)
+            page.mouse.up()
+            page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+        finally:
+            context.close()
+        strays.append([c.html[:12] for c in watch.wrong])
+    assert strays == [[], ["<article><sp"]]

@@ -88,7 +88,7 @@ def _choose_one(
         if option is None:
             return "select: the option left the page"
         try:
-            option.click(timeout=clock.left())
+            _click_option(option, combo, clock)
             break
         except PlaywrightError as exc:
             # a list drawn again as the filter catches up with the typing: find it again
@@ -108,6 +108,52 @@ def _choose_one(
         shown = own.evaluate(SHOWN_VALUE_JS) or combo.evaluate(SHOWN_VALUE_JS)
         return f"select: the option {name!r} was clicked but the dropdown shows {shown!r}"
     return DropdownUse(opened=(opened,), typed=field is not None, option_role=role.lower())
+
+
+# Is ``el`` still what the pointer at its centre points at? (``elementFromPoint`` of its own
+# document or shadow root: the centre of its box, as Playwright clicks.)
+_UNDER_POINTER_JS = """(el) => {
+  if (!el.isConnected) return false;
+  const r = el.getBoundingClientRect();
+  const root = el.getRootNode();
+  const at = (root.elementFromPoint ? root : el.ownerDocument)
+    .elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!at && (at === el || el.contains(at));
+}"""
+
+
+def _click_option(option: ElementHandle, combo: ElementHandle, clock: Clock) -> None:
+    """Click ``option`` as Playwright's ``click`` does (its checks first: visible, stable,
+    enabled, the option under the pointer), pressing and releasing the mouse at the option's
+    centre, but never releasing it over an element the step did not check. A dropdown that takes its
+    option on the press (a ``mousedown`` handler) hides its list before the release: the
+    release then lands on whatever the page draws under the list (Fava 1.30's chart), which
+    gets a ``mouseup``, and the ``click`` goes to the nearest common ancestor of the pressed
+    and released elements (UI Events, "click"), the whole report. So the release is made
+    where the option still is, else on the dropdown the step checked (``combo``): the click
+    then stays inside the dropdown. Where neither is under the pointer, the release is made in
+    place, as Playwright's own click would."""
+    frame = option.owner_frame()
+    page = frame.page if frame is not None else None
+    # (not ``click(trial=True)``: its hit-target check delivers a trusted pointerdown and
+    # click to the page, observed with Playwright 1.65)
+    for state in ("visible", "stable", "enabled"):
+        option.wait_for_element_state(state, timeout=clock.left())
+    option.scroll_into_view_if_needed(timeout=clock.left())
+    box = option.bounding_box()
+    if page is None or box is None or not option.evaluate(_UNDER_POINTER_JS):
+        option.click(timeout=clock.left())  # Playwright's own click: it waits and retries
+        return
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    try:
+        with contextlib.suppress(PlaywrightError):
+            if not option.evaluate(_UNDER_POINTER_JS):
+                own = combo.bounding_box()
+                if own is not None and combo.evaluate(_UNDER_POINTER_JS):
+                    page.mouse.move(own["x"] + own["width"] / 2, own["y"] + own["height"] / 2)
+    finally:
+        page.mouse.up()
 
 
 def _find(combo: ElementHandle, name: str, clock: Clock, *, typed: bool) -> JSHandle:

@@ -113,7 +113,18 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // accname) does not say the step's words, the name contradicts it: such a match scores
   // less (``args.named_identifier``; docs/discovery.md, "The evidence rule").
   const base = (s, el) => args.confidence[s]
-    * (s === 'css' && el && bare(dom.accName(el)) ? args.named_identifier : 1);
+    * (s === 'css' && el && bare(dom.accName(el)) ? args.named_identifier : 1)
+    * (s === 'css' && el && classOnly(el) ? args.markup_only : 1);
+  // A class is markup, not words a person reads: HTML gives class names no meaning, and a
+  // class is shared by every element of its kind, where an id is its element's own. Words
+  // found only in the classes of an element with no accessible name are no evidence alone:
+  // the match scores ``args.markup_only`` less (under the threshold) unless the step names a
+  // region whose words place it ("menu icon@price": Datasette's column menus). Node-RED's
+  // header button and its sidebar's caret link are both nameless; "Menu" found the caret by
+  // its class "red-ui-tab-link-button-menu" (docs/discovery.md, "The evidence rule").
+  let stepNow = null;  // the step ``resolve`` is resolving: its words and region
+  const classOnly = (el) => !!stepNow && !stepNow.region && !bare(dom.accName(el))
+    && !['id', 'name'].some((a) => el.getAttribute(a) && tokenTier(el.getAttribute(a), stepNow.q) > 0);
   const score = (s, tier, el) => Math.round(base(s, el) * (tier === 1 ? args.loose : 1) * 1000) / 1000;
   // Every (element, strategy, key) of the page, computed once for all steps.
   let table = null;
@@ -825,6 +836,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // interstitial covering the page: the gate then reports the element obscured by it, and
   // healing may dismiss it).
   function resolve(step) {
+    stepNow = { q: makeQuery(step.element), region: norm(step.region) };
+    try { return resolveAt(step); } finally { stepNow = null; }
+  }
+  function resolveAt(step) {
     if (!CONFINED_ACTIONS.has(step.action) || !openModal()) return resolveIn(step);
     confined = true;
     let inside;
