@@ -1280,12 +1280,14 @@ function withoutPrivate(region) {
 }
 
 // Does ``el``, or the control it is part of (a menu bar item's label), open a popup (a
-// menu, listbox, dialog: ARIA's aria-haspopup, or the markup Bootstrap's dropdown toggles
-// use)? A control that opens a menu and one that acts are different controls, whatever
-// their names (healing/names.py, ``rival``).
+// menu, listbox, dialog: ARIA's aria-haspopup, or the attribute Bootstrap's dropdown toggles
+// are wired by, ``data-(bs-)toggle="dropdown"``)? A control that opens a menu and one that
+// acts are different controls, whatever their names (healing/names.py, ``rival``). A class
+// alone is not evidence (HTML gives class names no meaning): a ``.dropdown-toggle`` whose
+// click navigates acts (tests/engine/test_heal_patience.py).
 function opensPopup(el, dom) {
   for (let a = el, i = 0; a && i < 4; a = parentOf(a), i++) {
-    if ((a.getAttribute('aria-haspopup') || 'false').trim() !== 'false' || a.classList.contains('dropdown-toggle')
+    if ((a.getAttribute('aria-haspopup') || 'false').trim() !== 'false'
       || (a.getAttribute('data-bs-toggle') || a.getAttribute('data-toggle')) === 'dropdown') return true;
     if (isClickable(a, dom.roleOf, true)) return false;
   }
