@@ -84,6 +84,36 @@ def ensure_venv(name: str, requirements: Sequence[str], python: str | None = Non
     return venv
 
 
+def ensure_npm(name: str, package: str, marker: str, timeout: float = 900) -> Path:
+    """A folder ``<cache>/<name>`` with npm's ``package`` (``name@version``) installed in
+    its ``node_modules``; ``marker`` is a file under it (relative to the folder) that a
+    whole install has. Made once, with a lock and a stamp written last, as
+    :func:`ensure_venv` does."""
+    import fcntl
+
+    root = cache_root()
+    folder = root / name
+    stamp = folder / ".pacts-installed"
+    if stamp.exists() and (folder / marker).exists():
+        return folder
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.exists() and (folder / marker).exists():  # installed while this one waited
+            return folder
+        with contextlib.suppress(FileNotFoundError):
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        (folder / "package.json").write_text('{"private": true}\n')
+        subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--silent", package],
+            cwd=folder,
+            check=True,
+            timeout=timeout,
+        )
+        stamp.touch()
+    return folder
+
+
 _PIN = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;,]+)")
 _HOLDS = """
 import importlib.metadata as m, sys

@@ -16,14 +16,10 @@ folder only.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, cache_root, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_npm, free_port, spawn, wait_http
 
 VERSIONS = ("1.0.6", "4.1.15")
 
@@ -83,28 +79,9 @@ SETTINGS = """module.exports = {
 def _install(version: str) -> Path:
     """``<cache>/node-red-<version>`` with npm's ``node-red@<version>`` (made once; a lock
     serialises concurrent runs, the stamp is written last)."""
-    root = cache_root()
-    folder = root / f"node-red-{version}"
-    binary = folder / "node_modules" / ".bin" / "node-red"
-    stamp = folder / ".pacts-installed"
-    if stamp.exists() and binary.exists():
-        return folder
-    with open(root / f"node-red-{version}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and binary.exists():
-            return folder
-        with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        (folder / "package.json").write_text('{"private": true}\n')
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--silent", f"node-red@{version}"],
-            cwd=folder,
-            check=True,
-            timeout=900,
-        )
-        stamp.touch()
-    return folder
+    return ensure_npm(
+        f"node-red-{version}", f"node-red@{version}", "node_modules/.bin/node-red", timeout=900
+    )
 
 
 def seed(user_dir: Path, port: int) -> Path:

@@ -18,14 +18,10 @@ versions, so what drifts is the package alone.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, cache_root, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_npm, free_port, spawn, wait_http
 
 VERSIONS = ("3.24.3", "5.35.0")
 
@@ -38,29 +34,12 @@ SERVER = Path(__file__).resolve().with_name("_bookshelf.py")
 def _install(version: str) -> Path:
     """``<cache>/swagger-ui-<version>`` with npm's ``swagger-ui-dist@<version>`` (made once;
     a lock serialises concurrent runs, the stamp is written last)."""
-    root = cache_root()
-    folder = root / f"swagger-ui-{version}"
-    dist = folder / "node_modules" / "swagger-ui-dist" / "swagger-ui-bundle.js"
-    stamp = folder / ".pacts-installed"
-    if stamp.exists() and dist.exists():
-        return folder
-    with open(root / f"swagger-ui-{version}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and dist.exists():
-            return folder
-        with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        (folder / "package.json").write_text('{"private": true}\n')
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--silent",
-             f"swagger-ui-dist@{version}"],
-            cwd=folder,
-            check=True,
-            timeout=600,
-        )  # fmt: skip
-        stamp.touch()
-    return folder
+    return ensure_npm(
+        f"swagger-ui-{version}",
+        f"swagger-ui-dist@{version}",
+        "node_modules/swagger-ui-dist/swagger-ui-bundle.js",
+        timeout=600,
+    )
 
 
 def _start(version: str, workdir: Path) -> Served:

@@ -15,13 +15,10 @@ flows are saved by the server into that folder only.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import shutil
 import subprocess
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, cache_root, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_npm, free_port, spawn, wait_http
 
 VERSIONS = ("5.1.23", "5.4.1")
 
@@ -50,28 +47,12 @@ SYSTEM = {
 def _install(version: str) -> Path:
     """``<cache>/tiddlywiki-<version>`` with npm's ``tiddlywiki@<version>`` (made once; a
     lock serialises concurrent runs, the stamp is written last)."""
-    root = cache_root()
-    folder = root / f"tiddlywiki-{version}"
-    binary = folder / "node_modules" / ".bin" / "tiddlywiki"
-    stamp = folder / ".pacts-installed"
-    if stamp.exists() and binary.exists():
-        return folder
-    with open(root / f"tiddlywiki-{version}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and binary.exists():
-            return folder
-        with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        (folder / "package.json").write_text('{"private": true}\n')
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--silent", f"tiddlywiki@{version}"],
-            cwd=folder,
-            check=True,
-            timeout=600,
-        )
-        stamp.touch()
-    return folder
+    return ensure_npm(
+        f"tiddlywiki-{version}",
+        f"tiddlywiki@{version}",
+        "node_modules/.bin/tiddlywiki",
+        timeout=600,
+    )
 
 
 def _tid(title: str, fields: dict[str, str], text: str) -> str:
