@@ -84,6 +84,33 @@ def ensure_venv(name: str, requirements: Sequence[str], python: str | None = Non
     return venv
 
 
+def serve(
+    argv: Sequence[str],
+    *,
+    port: int,
+    cwd: Path,
+    workdir: Path,
+    ready: str = "",
+    env: Mapping[str, str] | None = None,
+    timeout_s: float = 120.0,
+    then: Callable[[str], object] | None = None,
+) -> Served:
+    """Start a server (:func:`spawn`) on 127.0.0.1:``port`` and return it once
+    ``base_url + ready`` answers and ``then(base_url)`` (seeding through the app's own API)
+    is done; a server that does not come up, or whose seeding fails, is stopped before the
+    error goes on."""
+    proc, log = spawn(argv, cwd=cwd, env=env)
+    served = Served(base_url=f"http://127.0.0.1:{port}/", process=proc, workdir=workdir, log=log)
+    try:
+        wait_http(served.base_url + ready, timeout_s=timeout_s, proc=proc)
+        if then is not None:
+            then(served.base_url)
+    except BaseException:
+        served.stop()
+        raise
+    return served
+
+
 def ensure_npm(name: str, package: str, marker: str, timeout: float = 900) -> Path:
     """A folder ``<cache>/<name>`` with npm's ``package`` (``name@version``) installed in
     its ``node_modules``; ``marker`` is a file under it (relative to the folder) that a

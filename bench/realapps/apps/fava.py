@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_venv, free_port, serve
 
 VERSIONS = ("1.24.4", "1.30.16")
 
@@ -123,15 +123,7 @@ def _start(version: str, workdir: Path) -> Served:
     ledger.write_text(LEDGER)
     port = free_port()
     argv = [str(venv / "bin" / "fava"), "--host", "127.0.0.1", "--port", str(port), str(ledger)]
-    proc, log = spawn(argv, cwd=workdir)
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url, timeout_s=120, proc=proc)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve(argv, port=port, cwd=workdir, workdir=workdir, timeout_s=120)
 
 
 APP = AppSpec(

@@ -26,7 +26,7 @@ import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_venv, free_port, serve
 
 VERSIONS = ("6.0.1", "7.2.1")
 
@@ -142,16 +142,7 @@ def _start(version: str, workdir: Path) -> Served:
     port = free_port()
     argv = [str(venv / "bin" / "ihatemoney"), "run", "--host", "127.0.0.1", "--port", str(port)]
     env = {"IHATEMONEY_SETTINGS_FILE_PATH": str(settings), "FLASK_DEBUG": "0"}
-    proc, log = spawn(argv, cwd=workdir, env=env)
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url, timeout_s=120, proc=proc)
-        seed(base_url)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve(argv, port=port, cwd=workdir, workdir=workdir, env=env, timeout_s=120, then=seed)
 
 
 APP = AppSpec(

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_venv, free_port, serve
 
 VERSIONS = ("6.5.7", "7.5.5")
 
@@ -141,15 +141,7 @@ def _start(version: str, workdir: Path) -> Served:
         "IPYTHONDIR": str(workdir / "ipython"),
         "JUPYTER_PLATFORM_DIRS": "1",
     }
-    proc, log = spawn(argv, cwd=root, env=env)
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url + "tree", timeout_s=120, proc=proc)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve(argv, port=port, cwd=root, workdir=workdir, ready="tree", env=env, timeout_s=120)
 
 
 APP = AppSpec(

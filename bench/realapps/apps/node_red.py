@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_npm, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_npm, free_port, serve
 
 VERSIONS = ("1.0.6", "4.1.15")
 
@@ -99,15 +99,7 @@ def _start(version: str, workdir: Path) -> Served:
     user_dir = workdir / "node-red"
     settings = seed(user_dir, port)
     argv = [str(binary), "--userDir", str(user_dir), "--settings", str(settings)]
-    proc, log = spawn(argv, cwd=workdir)
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url + "flows", timeout_s=120, proc=proc)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve(argv, port=port, cwd=workdir, workdir=workdir, ready="flows", timeout_s=120)
 
 
 APP = AppSpec(

@@ -27,7 +27,7 @@ import base64
 import urllib.request
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_venv, free_port, serve
 
 VERSIONS = ("3.0.6", "3.9.0")
 
@@ -151,16 +151,9 @@ def _start(version: str, workdir: Path) -> Served:
         "[logging]\nlevel = warning\n"
     )
     argv = [str(venv / "bin" / "python"), "-m", "radicale", "--config", str(config)]
-    proc, log = spawn(argv, cwd=workdir)
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url + ".web/", timeout_s=120, proc=proc)
-        seed(base_url)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve(
+        argv, port=port, cwd=workdir, workdir=workdir, ready=".web/", timeout_s=120, then=seed
+    )
 
 
 APP = AppSpec(

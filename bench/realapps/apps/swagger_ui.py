@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_npm, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_npm, free_port, serve
 
 VERSIONS = ("3.24.3", "5.35.0")
 
@@ -47,15 +47,7 @@ def _start(version: str, workdir: Path) -> Served:
     port = free_port()
     database = workdir / "bookshelf.sqlite3"
     argv = [sys.executable, str(SERVER), str(dist), str(port), str(database), SHELF_KEY]
-    proc, log = spawn(argv, cwd=workdir)
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url + "openapi.json", timeout_s=30, proc=proc)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve(argv, port=port, cwd=workdir, workdir=workdir, ready="openapi.json", timeout_s=30)
 
 
 APP = AppSpec(

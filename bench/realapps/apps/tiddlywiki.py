@@ -18,7 +18,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_npm, free_port, spawn, wait_http
+from realapps.harness import AppSpec, Served, ensure_npm, free_port, serve
 
 VERSIONS = ("5.1.23", "5.4.1")
 
@@ -81,15 +81,7 @@ def _start(version: str, workdir: Path) -> Served:
     seed(wiki)
     port = free_port()
     argv = [str(binary), str(wiki), "--listen", "host=127.0.0.1", f"port={port}"]
-    proc, log = spawn(argv, cwd=workdir)
-    base_url = f"http://127.0.0.1:{port}/"
-    served = Served(base_url=base_url, process=proc, workdir=workdir, log=log)
-    try:
-        wait_http(base_url, timeout_s=60, proc=proc)
-    except BaseException:
-        served.stop()
-        raise
-    return served
+    return serve(argv, port=port, cwd=workdir, workdir=workdir, timeout_s=60)
 
 
 APP = AppSpec(
