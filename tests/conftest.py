@@ -10,6 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import register_bridge
+from tests import forked_sessions
 
 pytest_plugins = ["pytester"]
 
@@ -29,6 +30,14 @@ _LONG_FIRST = (
     "tests/engine/test_drifts_and_deployments.py",
     "tests/engine/test_samples.py",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    forked_sessions.install()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    forked_sessions.uninstall()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
