@@ -1,5 +1,5 @@
 """A canary secret appears in no artifact of a run (the two canary requirements that fail
-run in a second session, with a short step timeout).
+are read from the traced run under xdist, which has a short step timeout).
 
 Every file the run writes is read back (JUnit, self-contained HTML, verdict JSON, JSONL step
 logs, summaries, generated tests, screenshots) and the store is dumped as SQL; stdout and
