@@ -1,5 +1,5 @@
 """A canary secret appears in no artifact of a run (the two canary requirements that fail
-run in a second session, with a short step timeout).
+are read from the traced run under xdist, which has a short step timeout).
 
 Every file the run writes is read back (JUnit, self-contained HTML, verdict JSON, JSONL step
 logs, summaries, generated tests, screenshots) and the store is dumped as SQL; stdout and
@@ -19,6 +19,7 @@ import re
 import shutil
 import sqlite3
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,9 @@ requirements:
 
 
 def test_canary_secret_appears_in_no_artifact(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    traced_on: tuple[pytest.Pytester, pytest.RunResult],
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shutil.copytree(ROOT / "sample_requirements", pytester.path, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns(".pacts"))  # fmt: skip
@@ -69,19 +72,16 @@ def test_canary_secret_appears_in_no_artifact(
     report = ("--self-contained-html", "--pacts-generate", "--pacts-generate-dir=out/generated")
     # the passing requirements with the default step timeout, beside the samples that log in
     # through the samples' auth profile (the other samples carry no secret: leaving them out
-    # checks the same artifacts); the two whose last step fails in a second run with a short
-    # step timeout (each waits it out: 2 x 10 s otherwise)
+    # checks the same artifacts); the two whose last step fails are read from the traced run
+    # under xdist below (``traced_on``: the same requirements, generated tests, JUnit and
+    # HTML, a short step timeout), which used to be a second session of this test
     passing = pytester.runpytest_subprocess(
         "canary.req.yaml", "account.req.yaml", "-v", "-p", "no:cacheprovider", "-k",
         "not FAIL", "--junitxml=out/junit.xml", "--html=out/report.html", *report,
     )  # fmt: skip
     passing.assert_outcomes(passed=3)  # REQ-CANARY-OK and the two auth samples
-    result = pytester.runpytest_subprocess(
-        "canary.req.yaml", "-v", "-p", "no:cacheprovider", "-k", "FAIL",
-        "--junitxml=out/failing/junit.xml", "--html=out/failing/report.html",
-        "--pacts-step-timeout=3", *report,
-    )  # fmt: skip
-    result.assert_outcomes(failed=2)
+    failing, result = traced_on
+    result.assert_outcomes(passed=1, failed=2)
     vault = pytester.path / ".pacts" / "auth"
     (state,) = vault.glob("*.state.json")
     sessions = [c["value"] for c in json.loads(state.read_text())["cookies"]]
@@ -101,6 +101,9 @@ def test_canary_secret_appears_in_no_artifact(
         for secret in (CANARY, LITERAL, PARAM, *sessions):
             assert secret.encode() not in data, f"{secret} leaked into {path}"
     assert checked >= 22  # junit, html, store, verdicts, logs, summaries, generated tests
+    # the failing requirements' artifacts (traces opened member by member)
+    leaks, _, _ = _leaks(failing.path, (CANARY, LITERAL, PARAM, *sessions))
+    assert not leaks, leaks
     # trace bundles: kept for the passing runs, with step pictures (read above), but no
     # picture of a page after a secret was typed into a field that shows it
     assert any(p.suffix == ".jpg" and "trace" in p.parts for p in written)
@@ -148,21 +151,44 @@ def _leaks(root: Path, secrets: tuple[str, ...]) -> tuple[list[str], int, int]:
     return leaks, files, members
 
 
-@pytest.mark.parametrize("tracing", ["on", "retain-on-failure"])
-def test_canary_secret_appears_in_no_trace_under_xdist(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tracing: str
-) -> None:
-    """Playwright traces record fill parameters, call logs and DOM snapshots with form
-    values: the secrets must be masked inside ``trace.zip`` too (issue 11 item 4)."""
+def _traced_run(pytester: pytest.Pytester, tracing: str) -> pytest.RunResult:
+    """The canary requirements under two xdist workers with Playwright's tracing."""
     shutil.copytree(ROOT / "sample_requirements", pytester.path, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns(".pacts", "*.req.*", "*.xlsx"))  # fmt: skip
     (pytester.path / "canary.req.yaml").write_text(CANARY_REQ)
-    monkeypatch.setenv("PACTS_CANARY", CANARY)
-    result = pytester.runpytest_subprocess(
-        "canary.req.yaml", "-n", "2", "-p", "no:cacheprovider", f"--tracing={tracing}",
-        "--screenshot=on", "--junitxml=out/junit.xml", "--html=out/report.html",
-        "--self-contained-html", "--pacts-step-timeout=4",
-    )  # fmt: skip
+    # the run with every trace has the first test's options too (it is that test's
+    # session of the failing requirements)
+    generate = ("--pacts-generate", "--pacts-generate-dir=out/generated") if tracing == "on" else ()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PACTS_CANARY", CANARY)
+        return pytester.runpytest_subprocess(
+            "canary.req.yaml", "-n", "2", "-p", "no:cacheprovider", f"--tracing={tracing}",
+            "--screenshot=on", "--junitxml=out/junit.xml", "--html=out/report.html",
+            "--self-contained-html", "--pacts-step-timeout=4", *generate,
+        )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def traced_on(
+    module_pytester: Callable[[], pytest.Pytester],
+) -> tuple[pytest.Pytester, pytest.RunResult]:
+    """The traced run with ``--tracing=on``: the failing canary requirements' session of
+    the first test too (a whole session with Chromium costs several seconds of CPU)."""
+    pytester = module_pytester()
+    return pytester, _traced_run(pytester, "on")
+
+
+@pytest.mark.parametrize("tracing", ["on", "retain-on-failure"])
+def test_canary_secret_appears_in_no_trace_under_xdist(
+    request: pytest.FixtureRequest, tracing: str
+) -> None:
+    """Playwright traces record fill parameters, call logs and DOM snapshots with form
+    values: the secrets must be masked inside ``trace.zip`` too (issue 11 item 4)."""
+    if tracing == "on":
+        pytester, result = request.getfixturevalue("traced_on")
+    else:
+        pytester = request.getfixturevalue("pytester")
+        result = _traced_run(pytester, tracing)
     result.assert_outcomes(passed=1, failed=2)
     traces = list((pytester.path / "test-results").rglob("trace*.zip"))
     assert len(traces) == (3 if tracing == "on" else 2), traces

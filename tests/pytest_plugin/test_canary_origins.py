@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
 import sqlite3
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
@@ -234,23 +234,34 @@ def _blobs(root: Path) -> list[tuple[str, bytes]]:
     return out
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    monkeypatch.delenv("PACTS_CANARY_UNSET", raising=False)
-    monkeypatch.delenv("CANARY_APP_URL", raising=False)
-    pytester.makeconftest(CONFTEST)
-    (pytester.path / "pacts-auth.yaml").write_text(AUTH)
-    (pytester.path / "origins.req.yaml").write_text(REQS)
-    (pytester.path / "test_hand.py").write_text(HAND)
-    return pytester
+@pytest.fixture(scope="module")
+def origins_run(
+    module_pytester: Callable[[], pytest.Pytester],
+) -> tuple[pytest.Pytester, pytest.RunResult]:
+    """One session of the project, shared by the tests below (each asserts its own part):
+    traces and screenshots on, JUnit and self-contained HTML written, the auth profile's
+    session saved (a whole session with Chromium costs several seconds of CPU; the three
+    tests ran one each, the same requirements with fewer options)."""
+    project = module_pytester()
+    project.makeconftest(CONFTEST)
+    (project.path / "pacts-auth.yaml").write_text(AUTH)
+    (project.path / "origins.req.yaml").write_text(REQS)
+    (project.path / "test_hand.py").write_text(HAND)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("PACTS_CANARY_UNSET", raising=False)
+        mp.delenv("CANARY_APP_URL", raising=False)
+        result = project.runpytest_subprocess(
+            "-p", "no:cacheprovider", "--tracing=on", "--screenshot=on",
+            "--junitxml=out/junit.xml", "--html=out/report.html", "--self-contained-html",
+            "--pacts-step-timeout=5",
+        )  # fmt: skip
+    return project, result
 
 
-def test_no_canary_of_any_origin_in_traces_or_artifacts(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--tracing=on", "--screenshot=on",
-        "--junitxml=out/junit.xml", "--html=out/report.html", "--self-contained-html",
-        "--pacts-step-timeout=5",
-    )  # fmt: skip
+def test_no_canary_of_any_origin_in_traces_or_artifacts(
+    origins_run: tuple[pytest.Pytester, pytest.RunResult],
+) -> None:
+    project, result = origins_run
     result.assert_outcomes(passed=3)
     traces = list((project.path / "test-results").rglob("trace*.zip"))
     assert len(traces) == 3, traces
@@ -276,7 +287,7 @@ def test_no_canary_of_any_origin_in_traces_or_artifacts(project: pytest.Pytester
 
 
 def test_a_secret_a_field_shows_is_covered_in_the_last_screenshot(
-    project: pytest.Pytester, tab: Page
+    origins_run: tuple[pytest.Pytester, pytest.RunResult], tab: Page
 ) -> None:
     """A secret typed into a field that shows it (the Note field) is drawn like any text:
     pytest-playwright's ``--screenshot`` picture at the end of the test showed it. The field
@@ -285,11 +296,13 @@ def test_a_secret_a_field_shows_is_covered_in_the_last_screenshot(
     last screenshot with the image-target matcher, which finds it in a control picture."""
     from pytest_pacts.engine import vision
 
-    result = project.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-k", "DEFAULT", "--screenshot=on", "--pacts-step-timeout=5"
-    )  # fmt: skip
-    result.assert_outcomes(passed=1)
-    (last,) = (project.path / "test-results").rglob("test-finished-*.png")
+    project, result = origins_run
+    result.assert_outcomes(passed=3)
+    (last,) = (
+        p
+        for p in (project.path / "test-results").rglob("test-finished-*.png")
+        if "req-default" in p.parent.name
+    )
     tab.set_viewport_size({"width": 1280, "height": 720})
     tab.set_content(SIGNUP)
     tab.fill("#n", DEFAULT)
@@ -302,14 +315,13 @@ def test_a_secret_a_field_shows_is_covered_in_the_last_screenshot(
     assert found.verdict == "weak", found  # not in the last screenshot
 
 
-def test_the_saved_session_holds_what_the_trace_masks(project: pytest.Pytester) -> None:
-    """The check above is not vacuous: the session the profile saved holds the cookie and
-    the token (and the trace would carry them in its headers)."""
-    result = project.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-k", "SESSION", "--pacts-step-timeout=5"
-    )
-    result.assert_outcomes(passed=1)
+def test_the_saved_session_holds_what_the_trace_masks(
+    origins_run: tuple[pytest.Pytester, pytest.RunResult],
+) -> None:
+    """The check above is not vacuous: the session the profile saved in that same run holds
+    the cookie and the token (and the trace would carry them in its headers)."""
+    project, result = origins_run
+    result.assert_outcomes(passed=3)
     (state,) = (project.path / ".pacts" / "auth").glob("*.state.json")
     saved = state.read_text()
     assert SID in saved and TOKEN in saved
-    shutil.rmtree(project.path / ".pacts" / "auth")

@@ -149,10 +149,12 @@ def test_run_select_and_last_failed(project: pytest.Pytester) -> None:
     result.assert_outcomes(passed=2, deselected=3)  # REQ-LOGIN-001, sheets/login.xlsx::REQ-X-001
     result = project.runpytest_subprocess("--pacts-dry-run", "-q", "-m", "smoke")
     result.assert_outcomes(passed=1, deselected=4)
-    result = project.runpytest_subprocess("--pacts-dry-run", "-q", "login.req.yaml::REQ-LOGIN-002")
-    result.assert_outcomes(passed=1)
-    result = project.runpytest_subprocess("--pacts-dry-run", "-q", "sheets/login.xlsx::REQ-X-002")
-    result.assert_outcomes(passed=1)
+    # a node id selects its item alone, in a YAML file and in a workbook (one session: each
+    # id names one item, and only those two run)
+    ids = ("login.req.yaml::REQ-LOGIN-002", "sheets/login.xlsx::REQ-X-002")
+    result = project.runpytest_subprocess("--pacts-dry-run", "-v", *ids)
+    result.assert_outcomes(passed=2)
+    assert sorted(re.findall(r"^(\S+::\S+) PASSED", result.stdout.str(), flags=re.M)) == list(ids)
 
 
 def test_last_failed_reruns_only_the_failure(pytester: pytest.Pytester) -> None:
@@ -221,16 +223,42 @@ def test_strict_markers(project: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1, deselected=4)
 
 
-def test_bad_file_is_one_clean_error_and_others_still_collect(pytester: pytest.Pytester) -> None:
+SECRET_REQ = """
+req_id: R-SECRET
+url: /
+vars: {api_token: "tok-literal-5521"}
+steps:
+  - "Password | fill | {{env.PACTS_CANARY}}"
+  - "Token | fill | {{vars.api_token}}"
+"""
+
+
+@pytest.fixture(scope="module")
+def good_bad_and_secret(
+    module_pytester: Callable[[], pytest.Pytester],
+) -> tuple[pytest.Pytester, pytest.RunResult]:
+    """One dry run of a good file, a bad one and one whose values are secrets, shared by the
+    two tests that read it (each used to run its own session)."""
+    pytester = module_pytester()
     pytester.makefile(".req.yaml", good="req_id: R1\nurl: /\nsteps: [Login | click]\n")
     pytester.makefile(".req.json", bad='{"req_id": "R2", "url": "/", "steps": ["Login | tap"]}')
-    result = pytester.runpytest_subprocess(
-        "--pacts-dry-run", "--continue-on-collection-errors", "-q"
-    )
+    pytester.makefile(".req.yaml", s=SECRET_REQ)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PACTS_CANARY", "canary-7f3a9")
+        result = pytester.runpytest_subprocess(
+            "--pacts-dry-run", "--continue-on-collection-errors", "-v", "--junitxml=out.xml", "-rA"
+        )
+    return pytester, result
+
+
+def test_bad_file_is_one_clean_error_and_others_still_collect(
+    good_bad_and_secret: tuple[pytest.Pytester, pytest.RunResult],
+) -> None:
+    _, result = good_bad_and_secret
     out = result.stdout.str()
     assert "bad.req.json:1:40: unknown action 'tap'; expected one of click, fill" in out
     assert "Traceback" not in out and "raise " not in out
-    result.assert_outcomes(passed=1, errors=1)
+    result.assert_outcomes(passed=2, errors=1)  # good.req.yaml and s.req.yaml
     assert re.search(r"ERROR bad\.req\.json", out)
 
 
@@ -254,22 +282,12 @@ def test_xdist_collects_identically(project: pytest.Pytester) -> None:
     result.assert_outcomes(passed=5)
 
 
-def test_secrets_do_not_leak_into_output_or_junit(pytester: pytest.Pytester) -> None:
-    pytester.makefile(
-        ".req.yaml",
-        s="""
-req_id: R-SECRET
-url: /
-vars: {api_token: "tok-literal-5521"}
-steps:
-  - "Password | fill | {{env.PACTS_CANARY}}"
-  - "Token | fill | {{vars.api_token}}"
-""",
-    )
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PACTS_CANARY", "canary-7f3a9")
-        result = pytester.runpytest_subprocess("--pacts-dry-run", "-v", "--junitxml=out.xml", "-rA")
-    result.assert_outcomes(passed=1)
+def test_secrets_do_not_leak_into_output_or_junit(
+    good_bad_and_secret: tuple[pytest.Pytester, pytest.RunResult],
+) -> None:
+    pytester, result = good_bad_and_secret
+    result.assert_outcomes(passed=2, errors=1)
+    assert re.search(r"^s\.req\.yaml::R-SECRET PASSED", result.stdout.str(), flags=re.M)
     junit = (pytester.path / "out.xml").read_text()
     for text in (result.stdout.str(), result.stderr.str(), junit):
         assert "canary-7f3a9" not in text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -25,7 +25,7 @@ PAGES = {
 }
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with serve(PAGES) as url:
         yield url
@@ -41,49 +41,66 @@ def _runs(pytester: pytest.Pytester) -> list[tuple[str, str, str | None]]:
         return sorted(db.execute("SELECT req_id, status, verdict FROM runs").fetchall())
 
 
-def test_a_click_handler_that_hangs_fails_and_the_next_requirement_runs(
-    pytester: pytest.Pytester, server: str
-) -> None:
+def _failure(result: pytest.RunResult, req_id: str) -> str:
+    """The failure section pytest printed for ``req_id``'s test."""
+    text = result.stdout.str()
+    parts = re.split(r"^_{3,} (\S+) _{3,}$", text, flags=re.M)
+    found = [body for head, body in zip(parts[1::2], parts[2::2], strict=True) if head == req_id]
+    assert len(found) == 1, text
+    return re.split(r"^={3,} ", found[0], flags=re.M)[0]
+
+
+@pytest.fixture(scope="module")
+def hanging(
+    module_pytester: Callable[[], pytest.Pytester], server: str
+) -> tuple[pytest.Pytester, pytest.RunResult, float]:
+    """One session with both kinds of hanging page and a page that works after them (a
+    whole session with Chromium costs several seconds of CPU; each test below ran one, with
+    one hanging page and the working one each): a click handler that never returns, and a
+    page that hangs once loaded (discovery opens it first)."""
+    pytester = module_pytester()
     pytester.makefile(
         ".req.yaml",
         a_hang=_requirement("REQ-HANG", f"{server}/hang", "Go | click | | text_visible:Done"),
-        b_ok=_requirement("REQ-OK", f"{server}/ok", "Save | click | | text_visible:Saved"),
+        b_hang=_requirement("REQ-HANG-LOADED", f"{server}/hang-after-load", "Go | click"),
+        c_ok=_requirement("REQ-OK", f"{server}/ok", "Save | click | | text_visible:Saved"),
     )
     pytester.makeini("[pytest]\npacts_store = store.db\n")
     started = time.monotonic()
     result = pytester.runpytest_subprocess("-q", "--pacts-step-timeout", "2", timeout=240)
-    took = time.monotonic() - started
-    result.assert_outcomes(passed=1, failed=1)  # no teardown error
-    text = result.stdout.str()
+    return pytester, result, time.monotonic() - started
+
+
+def test_a_click_handler_that_hangs_fails_and_the_next_requirement_runs(
+    hanging: tuple[pytest.Pytester, pytest.RunResult, float],
+) -> None:
+    pytester, result, took = hanging
+    result.assert_outcomes(passed=1, failed=2)  # no teardown error
+    text = _failure(result, "REQ-HANG")
     assert "the page stopped responding: its main thread is busy" in text, text
     assert "got no answer within" in text, text
     assert _runs(pytester) == [
         ("REQ-HANG", "finished", "fail"),
+        ("REQ-HANG-LOADED", "finished", "fail"),
         ("REQ-OK", "finished", "pass"),
     ]
     assert took < 120, took
 
 
 def test_a_page_that_hangs_after_load_stops_discovery_not_the_session(
-    pytester: pytest.Pytester, server: str
+    hanging: tuple[pytest.Pytester, pytest.RunResult, float],
 ) -> None:
-    pytester.makefile(
-        ".req.yaml",
-        a_hang=_requirement("REQ-HANG", f"{server}/hang-after-load", "Go | click"),
-        b_ok=_requirement("REQ-OK", f"{server}/ok", "Save | click | | text_visible:Saved"),
-    )
-    pytester.makeini("[pytest]\npacts_store = store.db\n")
-    result = pytester.runpytest_subprocess("-q", "--pacts-step-timeout", "2", timeout=240)
+    pytester, result, _ = hanging
     text = result.stdout.str()
     assert "discovery gave up: the page stopped responding" in text, text
-    line = next(x for x in result.outlines if "discovery gave up" in x)
-    assert "a_hang.req.yaml" in line, line  # located on the requirement's file and row
+    (line,) = (x for x in result.outlines if "discovery gave up" in x)
+    assert "b_hang.req.yaml" in line, line  # located on the requirement's file and row
     # discovery gives up with the run's own patience: the 2 s step timeout + the 2 s margin
     # (the time it waited, measured: 4.1 s on a loaded machine)
     assert re.search(r"got no answer within 4\.[0-4] s", line), line
-    result.assert_outcomes(passed=1, failed=1)
-    assert "the page stopped responding" in text
-    assert [r[1] for r in _runs(pytester)] == ["finished", "finished"]
+    result.assert_outcomes(passed=1, failed=2)
+    assert "the page stopped responding" in _failure(result, "REQ-HANG-LOADED")
+    assert [r[1] for r in _runs(pytester)] == ["finished"] * 3
 
 
 KILLER = """

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import html.parser
 import json
+import shutil
 import urllib.parse
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -62,21 +64,42 @@ def _props(junit: Path) -> dict[str, dict[str, str]]:
     }
 
 
-def test_old_reports_keep_their_traces_and_screenshots(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root = pytester.path
+@pytest.fixture(scope="module")
+def two_runs(module_pytester: Callable[[], pytest.Pytester]) -> pytest.Pytester:
+    """Two sessions of one project in turn (traces, screenshots, HTML and JUnit on), shared
+    by the tests below: the second run's artifacts must leave the first's in place, and both
+    runs' JUnit files carry the recipe version (a whole session with Chromium costs several
+    seconds of CPU; the recipe test ran two more of its own, the same requirements with
+    fewer options)."""
+    pytester = module_pytester()
     pytester.makeconftest(CONFTEST)
     pytester.makefile(".req.yaml", login=REQS)
+    # REQ-WRONG waits out its step timeout: 3 s instead of the default 10
     pytester.makeini(
         "[pytest]\njunit_family = xunit1\npacts_store = store.db\npacts_report_dir = out\n"
         "pacts_step_timeout = 3\n"
     )
-    monkeypatch.setenv("PACTS_DEMO_RELEASE", "v1")
     args = ("-p", "no:cacheprovider", "--tracing=on", "--screenshot=on")
-    first = pytester.runpytest_subprocess(*args, "--html=r1.html", "--junitxml=j1.xml")
-    first.assert_outcomes(passed=1, failed=1)
-    run1 = root / "out" / (root / "out" / "LATEST").read_text().strip()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PACTS_DEMO_RELEASE", "v1")
+        for n in (1, 2):
+            result = pytester.runpytest_subprocess(
+                *args, f"--html=r{n}.html", f"--junitxml=j{n}.xml"
+            )
+            result.assert_outcomes(passed=1, failed=1)
+            if n == 1:
+                run1 = (pytester.path / "out" / "LATEST").read_text().strip()
+                (pytester.path / "run1.txt").write_text(run1)
+                # what the first run left, to compare with after the second
+                shutil.copytree(pytester.path / "out" / run1, pytester.path / "run1.before")
+                shutil.copyfile(pytester.path / "r1.html", pytester.path / "r1.before.html")
+    return pytester
+
+
+def test_old_reports_keep_their_traces_and_screenshots(two_runs: pytest.Pytester) -> None:
+    root = two_runs.path
+    run1 = root / "out" / (root / "run1.txt").read_text()
+    assert (root / "r1.html").read_bytes() == (root / "r1.before.html").read_bytes()
     props1 = _props(root / "j1.xml")
     shot1 = json.loads(Path(props1["REQ-WRONG"]["pacts_record"]).read_text())["artifacts"]
     failed_png = Path(shot1["screenshot_step1-failed"])
@@ -85,15 +108,17 @@ def test_old_reports_keep_their_traces_and_screenshots(
     assert (root / trace1).is_relative_to(run1) and (root / trace1).is_file()
     link = _links(root / "r1.html", "REQ-WRONG")["Trace"]
     assert (root / urllib.parse.unquote(link)).resolve() == (root / trace1).resolve()
-    png1 = failed_png.read_bytes()
 
-    second = pytester.runpytest_subprocess(*args, "--html=r2.html", "--junitxml=j2.xml")
-    second.assert_outcomes(passed=1, failed=1)
+    # after the second run
     props2 = _props(root / "j2.xml")
     assert props2["REQ-WRONG"]["playwright_trace"] != trace1
     # the first report's links and pictures still point at files that exist
     assert (root / urllib.parse.unquote(link)).is_file()
-    assert failed_png.is_file() and failed_png.read_bytes() == png1
+    assert failed_png.is_file()
+    assert (
+        failed_png.read_bytes()
+        == (root / "run1.before" / failed_png.relative_to(run1)).read_bytes()
+    )
     shot2 = json.loads(Path(props2["REQ-WRONG"]["pacts_record"]).read_text())["artifacts"]
     assert Path(shot2["screenshot_step1-failed"]) != failed_png
     linked = _links(root / "r1.html", "REQ-OK")
@@ -103,22 +128,9 @@ def test_old_reports_keep_their_traces_and_screenshots(
         assert (root / urllib.parse.unquote(target)).is_file(), target
 
 
-def test_recipe_version_property(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pytester.makeconftest(CONFTEST)
-    pytester.makefile(".req.yaml", login=REQS)
-    # REQ-WRONG waits out its step timeout: 3 s instead of the default 10
-    pytester.makeini(
-        "[pytest]\njunit_family = xunit1\npacts_store = store.db\npacts_step_timeout = 3\n"
-    )
-    monkeypatch.setenv("PACTS_DEMO_RELEASE", "v1")
+def test_recipe_version_property(two_runs: pytest.Pytester) -> None:
     for n in (1, 2):
-        result = pytester.runpytest_subprocess(
-            "-p", "no:cacheprovider", "-p", "no:html", f"--junitxml=j{n}.xml", "login.req.yaml"
-        )
-        result.assert_outcomes(passed=1, failed=1)
-        props = _props(pytester.path / f"j{n}.xml")
+        props = _props(two_runs.path / f"j{n}.xml")
         # a first clean pass writes v001 and ran on it; the next run starts from v001
         assert props["REQ-OK"]["pacts_recipe_version"] == "v001", n
         # a failing first run has no recipe to name

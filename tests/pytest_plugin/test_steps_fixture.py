@@ -9,6 +9,7 @@ import json
 import shutil
 import sqlite3
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,14 +66,24 @@ def _line(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    shutil.copyfile(REPO / "sample_requirements" / "conftest.py", pytester.path / "conftest.py")
-    (pytester.path / "pytest.ini").write_text(INI)
-    for name in ("PACTS_DEMO_URL", "PACTS_DEMO_RELEASE", "PACTS_STORE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DEMO_PASSWORD", PASSWORD)
-    return pytester
+@pytest.fixture(scope="module")
+def v1_run(
+    module_pytester: Callable[[], pytest.Pytester],
+) -> tuple[pytest.Pytester, pytest.RunResult]:
+    """One session on release v1 of both test files, shared by the tests below (a whole
+    session with Chromium costs several seconds of CPU; each test ran its own): the gated
+    steps are read from it, and the heal test starts from a copy of its store."""
+    project = module_pytester()
+    shutil.copyfile(REPO / "sample_requirements" / "conftest.py", project.path / "conftest.py")
+    (project.path / "pytest.ini").write_text(INI)
+    (project.path / "test_shop.py").write_text(SHOP)
+    (project.path / "test_login.py").write_text(LOGIN)
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("PACTS_DEMO_URL", "PACTS_DEMO_RELEASE", "PACTS_STORE"):
+            mp.delenv(name, raising=False)
+        mp.setenv("DEMO_PASSWORD", PASSWORD)
+        result = project.runpytest_subprocess("--junitxml=junit.xml")
+    return project, result
 
 
 def _properties(junit: Path) -> dict[str, dict[str, str | None]]:
@@ -84,11 +95,10 @@ def _properties(junit: Path) -> dict[str, dict[str, str | None]]:
 
 
 def test_gated_steps_pass_fail_readably_and_report_like_requirements(
-    project: pytest.Pytester,
+    v1_run: tuple[pytest.Pytester, pytest.RunResult],
 ) -> None:
-    (project.path / "test_shop.py").write_text(SHOP)
-    result = project.runpytest_subprocess("--junitxml=junit.xml")
-    result.assert_outcomes(passed=1, failed=2)
+    project, result = v1_run
+    result.assert_outcomes(passed=2, failed=2)  # test_shop.py's three, and test_login
     out = result.stdout.str()
 
     # the failing step reads like a requirement item's failure, with no plugin traceback
@@ -124,6 +134,7 @@ def test_gated_steps_pass_fail_readably_and_report_like_requirements(
             " WHERE s.run_id = r.id) FROM runs r ORDER BY req_id"
         ).fetchall()
     assert runs == [
+        ("test_login.test_login_chromium", "pass", "finished", 3),
         ("test_shop.test_checkout_chromium", "pass", "finished", 4),
         ("test_shop.test_wrong_expectation_chromium", "fail", "finished", 2),
     ]
@@ -136,10 +147,21 @@ def test_gated_steps_pass_fail_readably_and_report_like_requirements(
 
 
 def test_a_heal_on_release_v2_warns_and_fails_under_strict_heal(
-    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    v1_run: tuple[pytest.Pytester, pytest.RunResult],
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    (project.path / "test_login.py").write_text(LOGIN)
-    project.runpytest_subprocess().assert_outcomes(passed=1)  # v1: locators are cached
+    # v1: locators are cached (the shared v1 run); this test works on a copy of its project
+    after_v1, _ = v1_run
+    v1 = _properties(after_v1.path / "junit.xml")["test_login[chromium]"]
+    assert v1["pacts_verdict"] == "pass" and v1["pacts_healed"] == "false"
+    shutil.copytree(after_v1.path, pytester.path, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("runpytest-*", "stdout", "stderr", "junit.xml",
+                                                  "test_shop.py"))  # fmt: skip
+    project = pytester
+    for name in ("PACTS_DEMO_URL", "PACTS_STORE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DEMO_PASSWORD", PASSWORD)
 
     # the store as release v1 left it: every later run below starts from it
     pacts = project.path / ".pacts"
