@@ -910,7 +910,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (o && o.chain) {
           openerAnswer = {
             status: 'none', rank: null, region_missing: false, hidden: hiddenMatches,
-            message: `"${step.element}" is hidden (${describeElement(o.popup, dom)}) until what holds it is opened`,
+            message: o.hover ? unopened(step, o.popup, '')
+              : `"${step.element}" is hidden (${describeElement(o.popup, dom)}) until what holds it is opened`,
             opener: { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) },
           };
         }
@@ -1127,16 +1128,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const o = openersFor(step, scope, hiddenEls);
       if (o && o.chain) {
         opener = { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) };
-      } else if (o && o.choices) {
+      }
+      if (o && o.choices) {
         const shown = o.choices.slice(0, 8).map((c) => describeElement(c, dom));
         opener = { choices: shown };
         message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
           + `and ${o.choices.length} controls could open what holds it (${shown.join(', ')}): add a step that `
           + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
-      } else if (o) {
-        message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
-          + 'and no control evidently opens it (no aria-controls, aria-expanded or aria-haspopup toggle, '
-          + 'details/summary or tab): add a step that opens its menu, tab or section before this one';
+      } else if (o && (!o.chain || o.hover)) {
+        message = unopened(step, o.popup, regionNote);
       }
     }
     const inScope = mereText.filter((e) => !scope || applyScope([e], scope).els.length === 1);
@@ -1238,11 +1238,24 @@ function makeResolver(dom, elements, strategies, regions, args) {
   }
   // The opener of the hidden elements a step matched, in its region: one chain when they
   // share it; else the controls to choose from.
+  const unopened = (step, popup, regionNote) => `"${step.element}" is on the page but hidden (${describeElement(popup, dom)})${regionNote}, `
+    + 'and no control evidently opens it (no aria-controls, aria-expanded or aria-haspopup toggle, '
+    + 'details/summary or tab): add a step that opens its menu, tab or section before this one';
+  // A match alone in its region that nothing opens, in a repeated item shown on the page (a
+  // card, a row), may be drawn only while the pointer is on that item (CSS Selectors'
+  // ``:hover``): that item is pointed at (relation "hover"), and the step acts only if its
+  // element is then shown inside it (engine/finder.py, ``open_hidden``).
   function openersFor(step, scope, hidden) {
     const els = scope ? applyScope(hidden, scope).els : hidden;
     if (!els.length) return null;
     const found = els.slice(0, 12).map((e) => openerOf(e));
-    if (found.some((f) => !f)) return { popup: els[0] };
+    if (found.some((f) => !f)) {
+      let item = null;
+      for (let a = parentOf(els[0]); els.length === 1 && !item && a && a.tagName !== 'BODY'; a = parentOf(a)) {
+        if (!concealed(a) && isItem(a, els[0])) item = a;
+      }
+      return item ? { chain: [{ el: item, relation: 'hover' }], hover: true, popup: els[0] } : { popup: els[0] };
+    }
     const first = found.flatMap((f) => (f.chain ? [f.chain[0].el] : f.choices));
     const distinct = [...new Set(first)];
     if (distinct.length === 1 && found.every((f) => f.chain)) {
