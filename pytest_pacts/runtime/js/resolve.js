@@ -80,18 +80,34 @@ function evidenceWords(el, dom, kind) {
 
 // The texts a person reads right beside ``el`` on its line: the text node or element
 // immediately after it, and the one immediately before it, side by side with it
-// (docs/discovery.md, "Adjacent text"). A line break or a control is not such a text.
+// (docs/discovery.md, "Adjacent text"). A control is not such a text; a line break is not
+// either, except that a field alone on its line is read under the caption that makes up
+// the line above it, its nearest preceding text in reading order (``Title:<br><input><br>
+// Description:<br><input>``: Radicale 3.0.6's forms; Roundup's login box, ``<b>Login</b>
+// <br><input>``). A caption that does not make up its whole line, or a line holding two
+// fields, names neither.
 const BESIDE_CONTROLS = 'input:not([type=hidden]), select, textarea, [role=combobox], '
   + '[role=listbox], [role=slider], [role=spinbutton]';
 function textsBeside(el, dom) {
   const out = [];
-  for (const dir of ['nextSibling', 'previousSibling']) {
-    let n = el[dir];
+  const skip = (n, dir) => {
     while (n && (n.nodeType === 8 || (n.nodeType === 3 && !n.textContent.trim()))) n = n[dir];
+    return n;
+  };
+  const isBreak = (n) => !n || (n.nodeType === 1 && n.tagName === 'BR');
+  const plain = (n) => n.nodeType === 3 || (n.nodeType === 1 && !isClickable(n, dom.roleOf, true)
+    && !n.querySelector('input, select, textarea, button, a[href]'));
+  for (const dir of ['nextSibling', 'previousSibling']) {
+    let n = skip(el[dir], dir);
+    let above = false;
+    if (n && dir === 'previousSibling' && isBreak(n) && isBreak(skip(el.nextSibling, 'nextSibling'))) {
+      n = skip(n[dir], dir);
+      above = !!n && plain(n) && isBreak(skip(n[dir], dir));
+      if (!above) continue;
+    }
     if (!n) continue;
     if (n.nodeType === 3) out.push(norm(n.textContent));
-    else if (n.nodeType === 1 && n.tagName !== 'BR' && !isClickable(n, dom.roleOf, true)
-      && !n.querySelector('input, select, textarea, button, a[href]') && sameLine(el, n)) out.push(dom.textOf(n));
+    else if (n.nodeType === 1 && n.tagName !== 'BR' && plain(n) && (above || sameLine(el, n))) out.push(dom.textOf(n));
   }
   return out.filter(Boolean);
 }
