@@ -403,11 +403,16 @@ def shown_inside(page: Page, found: Locator, opener: Opener) -> bool:
     another)."""
     try:
         item = to_playwright(page, opener.locator).element_handle(timeout=OPEN_TIMEOUT_MS)
+    except (PlaywrightError, UnrenderableLocator):
+        return False
+    try:
         inside = to_playwright(page, found).evaluate(
-            "(el, item) => !!item && item !== el && item.contains(el)", item
+            "(el, item) => item !== el && item.contains(el)", item, timeout=OPEN_TIMEOUT_MS
         )
     except (PlaywrightError, UnrenderableLocator):
         return False
+    finally:
+        item.dispose()
     return bool(inside)
 
 
