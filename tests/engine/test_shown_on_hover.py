@@ -111,3 +111,25 @@ def test_without_a_region_the_hidden_controls_of_every_card_are_not_guessed(
     assert record.verdict == "fail"
     assert "pointed at" not in " ".join(record.steps[0].notes)
     assert tab.text_content("#out") == ""
+
+
+def test_a_closed_menu_in_a_toolbar_item_is_not_pointed_at(tab: Page, site: Site) -> None:
+    """Only a page's own ``:hover`` rule says pointing shows it: Node-RED 1.0.6's main menu
+    is a closed drop-down (``display: none``, opened by a click on its ☰ button) inside a
+    header toolbar's list item; "Debug messages", an item of its View submenu, was pointed
+    at through that list item (nothing showed, and the corpus counted the hover as an action
+    on another element). With no rule styling the menu by the item's ``:hover``, nothing is
+    pointed at and the step fails before acting, as before."""
+    url = site.add(
+        "toolbar.html",
+        '<ul class="toolbar"><li><button onclick="out.textContent=1">Deploy</button></li>'
+        '<li><button class="menu-button">☰</button><ul class="dropdown" style="display:none">'
+        '<li><a href="#" onclick="out.textContent=2">Debug messages</a></li>'
+        '<li><a href="#">Settings</a></li></ul></li></ul><p id="out"></p>',
+    )
+    record = run(tab, plan(url, ("click", "Debug messages", "", "")))
+    assert record.verdict == "fail"
+    text = render_failure(record)
+    assert "no control evidently opens it" in text and "pointing at" not in text, text
+    assert not any("pointed at" in n for n in record.steps[0].notes)
+    assert tab.text_content("#out") == ""

@@ -1258,18 +1258,54 @@ function makeResolver(dom, elements, strategies, regions, args) {
     + 'and no control evidently opens it (no aria-controls, aria-expanded or aria-haspopup toggle, '
     + 'details/summary or tab): add a step that opens its menu, tab or section before this one';
   // A match alone in its region that nothing opens, in a repeated item shown on the page (a
-  // card, a row), may be drawn only while the pointer is on that item (CSS Selectors'
-  // ``:hover``): that item is pointed at (relation "hover"), and the step acts only if its
-  // element is then shown inside it (engine/finder.py, ``open_hidden``).
+  // card, a row), drawn only while the pointer is on that item: a style rule of the page
+  // styles the part that hides it by the item's ``:hover`` (CSS Selectors: ``:hover``
+  // matches an element while the pointer is on it or on a descendant of it; ``article:hover
+  // ul { visibility: visible }``). That item is pointed at (relation "hover"), and the step
+  // acts only if its element is then shown inside it (engine/finder.py, ``open_hidden``).
+  function hoverItem(el) {
+    for (let a = parentOf(el); a && a.tagName !== 'BODY'; a = parentOf(a)) {
+      if (shownControl(a) && isItem(a, el)) return showsOnHover(a, el) ? a : null;
+    }
+    return null;
+  }
+  function showsOnHover(item, el) {
+    const root = item.getRootNode();
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    const parts = [];
+    for (let a = el; a && a !== item; a = parentOf(a)) parts.push(a);
+    let budget = 5000;  // rules read at most: a page's whole CSS is not walked without end
+    const showing = (rules) => {
+      for (const r of rules) {
+        if (--budget < 0) return false;
+        if (r.cssRules && !r.selectorText) { if (showing(r.cssRules)) return true; continue; }
+        const st = r.style;
+        if (!r.selectorText || !r.selectorText.includes(':hover') || !st
+          || !(st.visibility || st.opacity || st.display)) continue;
+        for (const sel of r.selectorText.split(',')) {
+          const at = sel.indexOf(':hover');
+          if (at < 0) continue;
+          try {
+            if (item.matches(sel.slice(0, at)) && parts.some((p) => p.matches(sel.replace(/:hover/g, '')))) return true;
+          } catch (e) { /* a selector this test cannot split */ }
+        }
+      }
+      return false;
+    };
+    for (const sheet of sheets) {
+      let rules = null;
+      try { rules = sheet.cssRules; } catch (e) { continue; }  // another origin's sheet
+      if (rules && showing(rules)) return true;
+      if (budget < 0) return false;
+    }
+    return false;
+  }
   function openersFor(step, scope, hidden) {
     const els = scope ? applyScope(hidden, scope).els : hidden;
     if (!els.length) return null;
     const found = els.slice(0, 12).map((e) => openerOf(e));
     if (found.some((f) => !f)) {
-      let item = null;
-      for (let a = parentOf(els[0]); els.length === 1 && !item && a && a.tagName !== 'BODY'; a = parentOf(a)) {
-        if (!concealed(a) && isItem(a, els[0])) item = a;
-      }
+      const item = els.length === 1 ? hoverItem(els[0]) : null;
       return item ? { chain: [{ el: item, relation: 'hover' }], hover: true, popup: els[0] } : { popup: els[0] };
     }
     const first = found.flatMap((f) => (f.chain ? [f.chain[0].el] : f.choices));
