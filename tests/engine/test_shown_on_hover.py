@@ -17,6 +17,7 @@ from __future__ import annotations
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import discover
+from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models import Action, Target
@@ -43,6 +44,9 @@ CARDS = """
 </section>
 <p id="out"></p>
 """
+
+# a hidden match is waited for up to the step's timeout: the steps that fail wait less
+SHORT = EngineOptions(step_timeout_ms=1_000, settle_timeout_ms=300, navigation_timeout_ms=10_000)
 
 # the three ways CSS hides a control until its item is hovered
 HIDES = (
@@ -96,7 +100,7 @@ def test_a_cached_locator_of_a_text_link_heals_to_the_control_shown_on_hover(
 def test_a_control_the_hover_does_not_show_fails_before_acting(tab: Page, site: Site) -> None:
     # hidden for good: pointing at the card shows nothing, so nothing is clicked
     url = site.add("never.html", _cards("visibility: hidden", "visibility: hidden"))
-    record = run(tab, plan(url, ("click", "Edit@Work", "", "")))
+    record = run(tab, plan(url, ("click", "Edit@Work", "", "")), options=SHORT)
     assert record.verdict == "fail"
     text = render_failure(record)
     assert "did not show it" in text and "add a step" in text, text
@@ -107,7 +111,7 @@ def test_without_a_region_the_hidden_controls_of_every_card_are_not_guessed(
     tab: Page, site: Site
 ) -> None:
     url = site.add("noregion.html", _cards(*HIDES[0]))
-    record = run(tab, plan(url, ("click", "Edit", "", "")))
+    record = run(tab, plan(url, ("click", "Edit", "", "")), options=SHORT)
     assert record.verdict == "fail"
     assert "pointed at" not in " ".join(record.steps[0].notes)
     assert tab.text_content("#out") == ""
@@ -127,7 +131,7 @@ def test_a_closed_menu_in_a_toolbar_item_is_not_pointed_at(tab: Page, site: Site
         '<li><a href="#" onclick="out.textContent=2">Debug messages</a></li>'
         '<li><a href="#">Settings</a></li></ul></li></ul><p id="out"></p>',
     )
-    record = run(tab, plan(url, ("click", "Debug messages", "", "")))
+    record = run(tab, plan(url, ("click", "Debug messages", "", "")), options=SHORT)
     assert record.verdict == "fail"
     text = render_failure(record)
     assert "no control evidently opens it" in text and "pointing at" not in text, text
