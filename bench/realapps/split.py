@@ -34,8 +34,10 @@ DEV: tuple[str, ...] = (
     "roundup",
     "node_red",
     "fava",
+    "radicale",
+    "ihatemoney",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "ihatemoney", "radicale")
+HELDOUT: tuple[str, ...] = ("swagger_ui",)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

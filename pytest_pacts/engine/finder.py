@@ -50,6 +50,10 @@ QUIET_MS = 1_000.0
 # moment before, so it is not waited on for long.
 OPEN_TIMEOUT_MS = 5_000.0
 
+# An opener of this relation is pointed at, not clicked: the repeated item (a card, a row)
+# that draws the step's control only while the pointer is on it (CSS Selectors' ``:hover``).
+HOVER = "hover"
+
 OnDiscovered = Callable[[int, DiscoveryResult], None]
 # Told each control a step opens to show its hidden element, before the click (benchmarks
 # check it; nothing in the engine depends on it).
@@ -145,6 +149,7 @@ class Finder:
         changed_at = min(start, self.monitor.active_at * 1000.0)
         opened: list[str] = []  # the menus, tabs or sections this step opened (its notes)
         blocked: str | None = None  # why a control that opens the element was not clicked
+        pointed: Opener | None = None  # the item pointed at to show the element (hover)
         while True:
             pending = self._pending(index) if last is None else [index]
             try:
@@ -168,6 +173,13 @@ class Finder:
                     self._adopt(i, result, "discovery")
                 leaving = leaving or may_leave_page(self.plan.steps[i], result)
             if last.locator is not None:
+                if pointed is not None and not shown_inside(self.page, last.locator, pointed):
+                    blocked = (
+                        f"what was found after pointing at {pointed.description} is not inside "
+                        "it, so it is not the element the pointer showed: nothing was acted on"
+                    )
+                    last = last.model_copy(update={"locator": None})
+                    break
                 if opened:
                     # found behind a control the step opened: not cached, since the next run
                     # meets it closed again and opens it again the same way
@@ -183,6 +195,8 @@ class Finder:
                     self.page, self.plan.steps[index], last.unresolved.openers, self.on_open
                 )
                 opened.extend(done)
+                hovered = [o for o in last.unresolved.openers if o.relation == HOVER]
+                pointed = hovered[-1] if hovered else None
                 if blocked is not None:
                     break
                 changed_at = now_ms()
@@ -224,6 +238,13 @@ class Finder:
         if blocked is not None:
             failure = failure.model_copy(
                 update={"message": f"{failure.message}; opening it failed: {blocked}"}
+            )
+        elif pointed is not None:
+            failure = failure.model_copy(
+                update={
+                    "message": f"{failure.message}; pointing at {pointed.description} did not "
+                    "show it either"
+                }
             )
         if last is not None and last.unresolved is not None and last.unresolved.reason == "none":
             # Found neither in the cache nor earlier in this run nor on the page now: there is
@@ -330,10 +351,12 @@ def open_hidden(
     what = step.target.element if step.target else "the element"
     for opener in openers:
         deadline = now_ms() + OPEN_TIMEOUT_MS
+        hover = opener.relation == HOVER
         try:
             while True:
                 keep = keep_token()
-                gate = check_locator(page, opener.locator, Action.CLICK, keep=keep)
+                action = Action.HOVER if hover else Action.CLICK
+                gate = check_locator(page, opener.locator, action, keep=keep)
                 if gate.failed is None:
                     break
                 if now_ms() >= deadline:
@@ -350,15 +373,47 @@ def open_hidden(
             )
             if on_open is not None:
                 on_open(step, control)
-            control.click(timeout=OPEN_TIMEOUT_MS)
+            if hover:
+                control.hover(timeout=OPEN_TIMEOUT_MS)
+            else:
+                control.click(timeout=OPEN_TIMEOUT_MS)
         except (PlaywrightError, UnrenderableLocator) as exc:
-            return notes, f"{opener.description} could not be clicked: {str(exc).splitlines()[0]}"
+            verb = "pointed at" if hover else "clicked"
+            return notes, f"{opener.description} could not be {verb}: {str(exc).splitlines()[0]}"
+        if hover:
+            # a style under the pointer applies at once (a script drawing it on a mouse event
+            # changes the DOM, which the step's discovery loop waits on)
+            notes.append(
+                f'"{what}" was hidden: pointed at {opener.description} first, which shows it '
+                f"(hover, {opener.locator.describe()})"
+            )
+            continue
         wait_for_change(page)
         notes.append(
             f'"{what}" was hidden: opened {opener.description} first ({opener.relation}, '
             f"{opener.locator.describe()})"
         )
     return notes, None
+
+
+def shown_inside(page: Page, found: Locator, opener: Opener) -> bool:
+    """Is the element ``found`` after pointing at ``opener`` (a ``hover`` opener: the item
+    that holds a control drawn only under the pointer) inside that item? Only then is it the
+    control the hover showed; anything else is not acted on (never hover one thing and click
+    another)."""
+    try:
+        item = to_playwright(page, opener.locator).element_handle(timeout=OPEN_TIMEOUT_MS)
+    except (PlaywrightError, UnrenderableLocator):
+        return False
+    try:
+        inside = to_playwright(page, found).evaluate(
+            "(el, item) => item !== el && item.contains(el)", item, timeout=OPEN_TIMEOUT_MS
+        )
+    except (PlaywrightError, UnrenderableLocator):
+        return False
+    finally:
+        item.dispose()
+    return bool(inside)
 
 
 def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:

@@ -381,7 +381,8 @@ class Opener(_Frozen):
     locator: Locator
     relation: str = Field(
         description="How it is known to open it: aria-controls, aria-labelledby, tab, "
-        "details/summary or toggle (the nearest collapsed toggle beside it)."
+        "details/summary, toggle (the nearest collapsed toggle beside it), or hover (the "
+        "repeated item that holds it, pointed at, not clicked: CSS :hover)."
     )
     description: str
 

@@ -182,15 +182,19 @@ def landmark(ancestors: Sequence[str]) -> str | None:
 
 
 def names_intent(element: str, fp: Fingerprint | None) -> bool:
-    """Does the element's own name (accessible name, text, label, placeholder, test id)
-    contain the step's words, in order? "Checkout" names "Proceed to checkout"; "I accept
-    the terms" does not name "Send me the newsletter"."""
+    """Does the element's own name (accessible name, text, label, placeholder, test id, or
+    its tooltip) contain the step's words, in order? "Checkout" names "Proceed to checkout";
+    "I accept the terms" does not name "Send me the newsletter". The ``title`` counts: it is
+    the words the control carries for a person pointing at it, its accessible description
+    when its name comes from elsewhere (HTML-AAM, "Accessible Description Computation": an
+    ``<a title="Edit"><img alt="✏️"></a>`` is named "✏️" and described "Edit")."""
     if fp is None:
         return False
     wanted = [w.lower() for w in _WORDS.findall(element)]
     if not wanted:
         return False
-    for value in (fp.accessible_name, fp.text, fp.label, fp.placeholder, *fp.test_ids.values()):
+    values = (fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.title)
+    for value in (*values, *fp.test_ids.values()):
         words = [w.lower() for w in _WORDS.findall(value or "")]
         if "".join(words) == "".join(wanted):
             return True

@@ -8,6 +8,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer
 from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.finder import HOVER, open_hidden, shown_inside
 from pytest_pacts.engine.healing.basics import first_line
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.models.locator import DiscoveryResult
@@ -40,6 +41,9 @@ class RediscoveryRung:
                 )[0]
             except PlaywrightError as exc:
                 return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")
+        pointed = ""
+        if found.locator is None and found.unresolved is not None:
+            found, pointed = self._shown_on_hover(ctx, found)
         if found.locator is None:
             message = found.unresolved.message if found.unresolved else "nothing found"
             candidates = found.unresolved.candidates if found.unresolved else ()
@@ -55,7 +59,32 @@ class RediscoveryRung:
             return RungResult(self.name, False, "re-discovery finds the same, failing locator")
         if not result.accepted:
             return result
-        return replace(result, basis=_basis(ctx, found, result))
+        basis = _basis(ctx, found, result)
+        return replace(result, basis=f"{pointed}; {basis}" if pointed else basis)
+
+    def _shown_on_hover(
+        self, ctx: HealContext, found: DiscoveryResult
+    ) -> tuple[DiscoveryResult, str]:
+        """The step's element found hidden, alone in its region, in an item that draws it
+        only under the pointer (an opener of relation ``hover``, engine/finder.py): point at
+        the item and look again. Kept only when what is found then is inside that item (never
+        hover one thing and act on another); answers the result and the words saying so."""
+        assert found.unresolved is not None
+        openers = found.unresolved.openers
+        if len(openers) != 1 or openers[0].relation != HOVER:
+            return found, ""
+        step = ctx.state.step
+        assert step.target is not None
+        notes, blocked = open_hidden(ctx.page, step, openers)
+        if blocked is not None or not notes:
+            return found, ""
+        again = self.discoverer.under(ctx.options.evidence).discover(
+            ctx.page, [(0, step.target, step.action)]
+        )[0]
+        if again.locator is None or not shown_inside(ctx.page, again.locator, openers[0]):
+            return found, ""
+        said = f"shown by pointing at {openers[0].description} (CSS :hover)"
+        return again.model_copy(update={"notes": (*notes, *again.notes)}), said
 
 
 def _basis(ctx: HealContext, found: DiscoveryResult, result: RungResult) -> str:

@@ -110,6 +110,7 @@ function describeFor(el, dom) { return fingerprintOf(el, dom); }
 // Score one element against the stored fingerprint: weighted attributes, normalised by
 // the weights of the attributes the stored fingerprint has (an attribute it never had
 // cannot count for or against a candidate). Returns {score, parts}.
+const DESCRIBED = 0.9;  // a tooltip's words, against the words an element shows
 function similarity(fp, c, w) {
   const parts = {};
   let sum = 0; let total = 0;
@@ -121,7 +122,10 @@ function similarity(fp, c, w) {
   const k1 = kindOf(fp.tag, fp.type); const k2 = kindOf(c.tag, c.type);
   add('type', w.type, true, k1 === k2 ? 1 : (fp.tag === c.tag || (BUTTONISH.has(k1) && BUTTONISH.has(k2) && fp.role === c.role) ? 0.5 : 0));
   add('name', w.name, !!fp.name, tokenSim(fp.name, c.name));
-  add('text', w.text, !!fp.text, textSim(fp.text, c.text));
+  // A control's tooltip is words it carries for a person pointing at it, weaker than words
+  // it shows: an icon link named by its image and described by its ``title`` (HTML-AAM's
+  // accessible description) once showed them as its text (Radicale 3.9.0's "➕").
+  add('text', w.text, !!fp.text, Math.max(textSim(fp.text, c.text), DESCRIBED * textSim(fp.text, c.title)));
   add('label', w.text, !!fp.label, textSim(fp.label, c.label || c.accessible_name));
   add('placeholder', w.text, !!fp.placeholder, textSim(fp.placeholder, c.placeholder || c.accessible_name));
   add('id', w.id, !!fp.id, tokenSim(fp.id, c.id));

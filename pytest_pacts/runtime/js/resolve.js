@@ -80,18 +80,34 @@ function evidenceWords(el, dom, kind) {
 
 // The texts a person reads right beside ``el`` on its line: the text node or element
 // immediately after it, and the one immediately before it, side by side with it
-// (docs/discovery.md, "Adjacent text"). A line break or a control is not such a text.
+// (docs/discovery.md, "Adjacent text"). A control is not such a text; a line break is not
+// either, except that a field alone on its line is read under the caption that makes up
+// the line above it, its nearest preceding text in reading order (``Title:<br><input><br>
+// Description:<br><input>``: Radicale 3.0.6's forms; Roundup's login box, ``<b>Login</b>
+// <br><input>``). A caption that does not make up its whole line, or a line holding two
+// fields, names neither.
 const BESIDE_CONTROLS = 'input:not([type=hidden]), select, textarea, [role=combobox], '
   + '[role=listbox], [role=slider], [role=spinbutton]';
 function textsBeside(el, dom) {
   const out = [];
-  for (const dir of ['nextSibling', 'previousSibling']) {
-    let n = el[dir];
+  const skip = (n, dir) => {
     while (n && (n.nodeType === 8 || (n.nodeType === 3 && !n.textContent.trim()))) n = n[dir];
+    return n;
+  };
+  const isBreak = (n) => !n || (n.nodeType === 1 && n.tagName === 'BR');
+  const plain = (n) => n.nodeType === 3 || (n.nodeType === 1 && !isClickable(n, dom.roleOf, true)
+    && !n.querySelector('input, select, textarea, button, a[href]'));
+  for (const dir of ['nextSibling', 'previousSibling']) {
+    let n = skip(el[dir], dir);
+    let above = false;
+    if (n && dir === 'previousSibling' && isBreak(n) && isBreak(skip(el.nextSibling, 'nextSibling'))) {
+      n = skip(n[dir], dir);
+      above = !!n && plain(n) && isBreak(skip(n[dir], dir));
+      if (!above) continue;
+    }
     if (!n) continue;
     if (n.nodeType === 3) out.push(norm(n.textContent));
-    else if (n.nodeType === 1 && n.tagName !== 'BR' && !isClickable(n, dom.roleOf, true)
-      && !n.querySelector('input, select, textarea, button, a[href]') && sameLine(el, n)) out.push(dom.textOf(n));
+    else if (n.nodeType === 1 && n.tagName !== 'BR' && plain(n) && (above || sameLine(el, n))) out.push(dom.textOf(n));
   }
   return out.filter(Boolean);
 }
@@ -910,7 +926,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (o && o.chain) {
           openerAnswer = {
             status: 'none', rank: null, region_missing: false, hidden: hiddenMatches,
-            message: `"${step.element}" is hidden (${describeElement(o.popup, dom)}) until what holds it is opened`,
+            message: o.hover ? unopened(step, o.popup, '')
+              : `"${step.element}" is hidden (${describeElement(o.popup, dom)}) until what holds it is opened`,
             opener: { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) },
           };
         }
@@ -1127,16 +1144,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const o = openersFor(step, scope, hiddenEls);
       if (o && o.chain) {
         opener = { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) };
-      } else if (o && o.choices) {
+      }
+      if (o && o.choices) {
         const shown = o.choices.slice(0, 8).map((c) => describeElement(c, dom));
         opener = { choices: shown };
         message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
           + `and ${o.choices.length} controls could open what holds it (${shown.join(', ')}): add a step that `
           + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
-      } else if (o) {
-        message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
-          + 'and no control evidently opens it (no aria-controls, aria-expanded or aria-haspopup toggle, '
-          + 'details/summary or tab): add a step that opens its menu, tab or section before this one';
+      } else if (o && (!o.chain || o.hover)) {
+        message = unopened(step, o.popup, regionNote);
       }
     }
     const inScope = mereText.filter((e) => !scope || applyScope([e], scope).els.length === 1);
@@ -1238,11 +1254,60 @@ function makeResolver(dom, elements, strategies, regions, args) {
   }
   // The opener of the hidden elements a step matched, in its region: one chain when they
   // share it; else the controls to choose from.
+  const unopened = (step, popup, regionNote) => `"${step.element}" is on the page but hidden (${describeElement(popup, dom)})${regionNote}, `
+    + 'and no control evidently opens it (no aria-controls, aria-expanded or aria-haspopup toggle, '
+    + 'details/summary or tab): add a step that opens its menu, tab or section before this one';
+  // A match alone in its region that nothing opens, in a repeated item shown on the page (a
+  // card, a row), drawn only while the pointer is on that item: a style rule of the page
+  // styles the part that hides it by the item's ``:hover`` (CSS Selectors: ``:hover``
+  // matches an element while the pointer is on it or on a descendant of it; ``article:hover
+  // ul { visibility: visible }``). That item is pointed at (relation "hover"), and the step
+  // acts only if its element is then shown inside it (engine/finder.py, ``open_hidden``).
+  function hoverItem(el) {
+    for (let a = parentOf(el); a && a.tagName !== 'BODY'; a = parentOf(a)) {
+      if (shownControl(a) && isItem(a, el)) return showsOnHover(a, el) ? a : null;
+    }
+    return null;
+  }
+  function showsOnHover(item, el) {
+    const root = item.getRootNode();
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    const parts = [];
+    for (let a = el; a && a !== item; a = parentOf(a)) parts.push(a);
+    let budget = 5000;  // rules read at most: a page's whole CSS is not walked without end
+    const showing = (rules) => {
+      for (const r of rules) {
+        if (--budget < 0) return false;
+        if (r.cssRules && !r.selectorText) { if (showing(r.cssRules)) return true; continue; }
+        const st = r.style;
+        if (!r.selectorText || !r.selectorText.includes(':hover') || !st
+          || !(st.visibility || st.opacity || st.display)) continue;
+        for (const sel of r.selectorText.split(',')) {
+          const at = sel.indexOf(':hover');
+          if (at < 0) continue;
+          try {
+            if (item.matches(sel.slice(0, at)) && parts.some((p) => p.matches(sel.replace(/:hover/g, '')))) return true;
+          } catch (e) { /* a selector this test cannot split */ }
+        }
+      }
+      return false;
+    };
+    for (const sheet of sheets) {
+      let rules = null;
+      try { rules = sheet.cssRules; } catch (e) { continue; }  // another origin's sheet
+      if (rules && showing(rules)) return true;
+      if (budget < 0) return false;
+    }
+    return false;
+  }
   function openersFor(step, scope, hidden) {
     const els = scope ? applyScope(hidden, scope).els : hidden;
     if (!els.length) return null;
     const found = els.slice(0, 12).map((e) => openerOf(e));
-    if (found.some((f) => !f)) return { popup: els[0] };
+    if (found.some((f) => !f)) {
+      const item = els.length === 1 ? hoverItem(els[0]) : null;
+      return item ? { chain: [{ el: item, relation: 'hover' }], hover: true, popup: els[0] } : { popup: els[0] };
+    }
     const first = found.flatMap((f) => (f.chain ? [f.chain[0].el] : f.choices));
     const distinct = [...new Set(first)];
     if (distinct.length === 1 && found.every((f) => f.chain)) {
