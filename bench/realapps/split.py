@@ -35,7 +35,7 @@ DEV: tuple[str, ...] = (
     "node_red",
     "fava",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "ihatemoney", "radicale")
+HELDOUT: tuple[str, ...] = ("swagger_ui", "ihatemoney", "radicale", "pinnwand")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
