@@ -35,7 +35,13 @@ DEV: tuple[str, ...] = (
     "node_red",
     "fava",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "ihatemoney", "radicale", "pinnwand")
+HELDOUT: tuple[str, ...] = (
+    "swagger_ui",
+    "ihatemoney",
+    "radicale",
+    "pinnwand",
+    "sqlite_web",
+)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
