@@ -37,7 +37,7 @@ DEV: tuple[str, ...] = (
     "radicale",
     "ihatemoney",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui",)
+HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand", "sqlite_web")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -53,8 +53,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
         "django_oscar", "sqladmin", "tiddlywiki", "jupyter", "roundup", "node_red", "fava",
         "radicale", "ihatemoney",
     )  # fmt: skip
-    # a held-out app of a kind the corpus lacked, committed before any run on it (npm)
-    assert split.HELDOUT == ("swagger_ui",)
+    # new held-out apps of kinds the corpus lacked, committed before any run on them (npm:
+    # Swagger UI; PyPI: pinnwand, sqlite-web)
+    assert split.HELDOUT == ("swagger_ui", "pinnwand", "sqlite_web")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -69,7 +70,8 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    assert split.select("heldout", None, here) == (("swagger_ui",), ())
+    held_absent = ("pinnwand", "sqlite_web")
+    assert split.select("heldout", None, here) == (("swagger_ui",), held_absent)
     absent = (
         "wagtail",
         "dokuwiki",
@@ -83,7 +85,7 @@ def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch
         "ihatemoney",
     )
     assert split.select("dev", None, here) == (here[:-1], absent)
-    assert split.select("all", None, here) == (here, absent)
+    assert split.select("all", None, here) == (here, (*absent, *held_absent))
     # --apps inside a split keeps only that split's apps; with "all" it is taken as is
     assert split.select("heldout", ["mlflow", "swagger_ui"], here) == (("swagger_ui",), ())
     assert split.select("dev", ["mlflow", "swagger_ui"], here) == (("mlflow",), ())
@@ -184,7 +186,10 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         assert inside == f"{pill} *"
 
 
-@pytest.mark.parametrize("name", ["swagger_ui", "node_red", "ihatemoney", "fava", "radicale"])
+@pytest.mark.parametrize(
+    "name",
+    ["swagger_ui", "node_red", "ihatemoney", "fava", "radicale", "pinnwand", "sqlite_web"],
+)
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
     name: str,
 ) -> None:
