@@ -45,6 +45,7 @@ _RUN_TIME = (
     "pytest_pacts.application",
     "pytest_pacts.engine.api",
     "pytest_pacts.pytest_plugin.execution",
+    "pytest_pacts.cli.main",
 )
 
 
@@ -125,8 +126,9 @@ def _exit_code(code: object) -> int:
 
 
 def _child(request: dict[str, object], fds: list[int], base_path: list[str]) -> None:
-    """In the forked child: become ``python -m pytest ARGS`` in the request's folder, with
-    its environment and streams, run it and exit as the interpreter would. Never returns."""
+    """In the forked child: become ``python -m MODULE ARGS`` (pytest unless the request
+    names another module) in the request's folder, with its environment and streams, run it
+    and exit as the interpreter would. Never returns."""
     code: object = 1
     try:
         signal.set_wakeup_fd(-1)
@@ -144,9 +146,10 @@ def _child(request: dict[str, object], fds: list[int], base_path: list[str]) -> 
         importlib.invalidate_caches()
         tempfile.tempdir = None
         _streams()
-        sys.argv = ["pytest", *map(str, request["args"])]  # type: ignore[call-overload]
+        module = str(request.get("module", "pytest"))
+        sys.argv = [module, *map(str, request["args"])]  # type: ignore[call-overload]
         try:
-            runpy.run_module("pytest", run_name="__main__", alter_sys=True)
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
             code = 0
         except SystemExit as stop:
             code = stop.code

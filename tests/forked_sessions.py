@@ -74,8 +74,10 @@ class _Server:
         line, _, self._pending = self._pending.partition(b"\n")
         return dict(json.loads(line))
 
-    def start(self, args: list[str], env: dict[str, str], fds: list[int]) -> tuple[int, int] | None:
-        """The request's id and the pid of a child running ``python -m pytest ARGS``, or
+    def start(
+        self, module: str, args: list[str], env: dict[str, str], fds: list[int], cwd: str
+    ) -> tuple[int, int] | None:
+        """The request's id and the pid of a child running ``python -m MODULE ARGS``, or
         None if it cannot run there (the caller then starts a fresh interpreter)."""
         with self._lock:
             if self.broken:
@@ -88,7 +90,7 @@ class _Server:
                     return None
                 self._next += 1
                 ident = self._next
-                request = {"id": ident, "args": args, "cwd": os.getcwd(), "env": env}
+                request = {"id": ident, "module": module, "args": args, "cwd": cwd, "env": env}
                 channel.sendmsg([json.dumps(request).encode() + b"\n"], [
                     (socket.SOL_SOCKET, socket.SCM_RIGHTS, bytes(_fd_array(fds)))
                 ])  # fmt: skip
@@ -141,6 +143,10 @@ class ForkedSession:
         self._ident = ident
         self.pid = pid
         self.returncode: int | None = None
+
+    @property
+    def pid_args(self) -> str:
+        return f"forked session (pid {self.pid})"
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
@@ -207,7 +213,7 @@ def _popen(
             stderr.flush()
             try:
                 started = _SERVER_OF_WORKER.start(
-                    rest, env, [stdin_fd, stdout.fileno(), stderr.fileno()]
+                    "pytest", rest, env, [stdin_fd, stdout.fileno(), stderr.fileno()], os.getcwd()
                 )
             finally:
                 os.close(stdin_fd)
@@ -216,13 +222,134 @@ def _popen(
     return _ORIGINAL_POPEN(self, cmdargs, stdout, stderr, stdin, **kw)
 
 
+_ORIGINAL_RUN = subprocess.run
+# ``python -m MODULE`` commands the tests run with ``subprocess.run`` that fork instead
+_MODULES = ("pytest", "pytest_pacts.cli")
+_RUN_OPTIONS = {"cwd", "env", "capture_output", "text", "timeout", "input", "check"}
+_RUN_OPTIONS |= {"stdout", "stderr", "encoding", "errors", "universal_newlines"}
+
+
+def _forked_run(args: list[str], options: dict[str, Any]) -> Any:
+    """``subprocess.run(args, **options)`` in a child of the server, or None when that
+    cannot be done the same way (the caller then runs it as before)."""
+    capture = bool(options.get("capture_output"))
+    stdout, stderr = options.get("stdout"), options.get("stderr")
+    if capture and (stdout is not None or stderr is not None):
+        return None
+    if capture:
+        stdout = stderr = subprocess.PIPE
+    if not all(x in (None, subprocess.PIPE, subprocess.DEVNULL) for x in (stdout, stderr)):
+        return None
+    text = bool(options.get("text") or options.get("universal_newlines"))
+    text = text or options.get("encoding") is not None or options.get("errors") is not None
+    given = options.get("input")
+    if isinstance(given, str):
+        given = given.encode(options.get("encoding") or "utf-8")
+    stdin_fd = _stdin_fd(pytest.Pytester.CLOSE_STDIN if given is None else given)
+    if stdin_fd is None:
+        return None
+    env = dict(os.environ if options.get("env") is None else options["env"])
+    cwd = os.fspath(options.get("cwd") or os.getcwd())
+    ends: dict[str, tuple[int, int]] = {}
+    fds = [stdin_fd]
+    for name, how in (("stdout", stdout), ("stderr", stderr)):
+        if how == subprocess.PIPE:
+            ends[name] = os.pipe()
+            fds.append(ends[name][1])
+        else:  # None: the caller's own stream, as a fresh process inherits it
+            inherited = 1 if name == "stdout" else 2
+            fds.append(os.open(os.devnull, os.O_WRONLY) if how == subprocess.DEVNULL else inherited)
+    try:
+        started = _SERVER_OF_WORKER.start(args[2], args[3:], env, fds, cwd)
+    finally:
+        for fd in fds[:1]:
+            os.close(fd)
+        for name, how in (("stdout", stdout), ("stderr", stderr)):
+            if how == subprocess.DEVNULL:
+                os.close(fds[1 if name == "stdout" else 2])
+        for _, write in ends.values():
+            os.close(write)
+    if started is None:
+        for read, _ in ends.values():
+            os.close(read)
+        return None
+    session = ForkedSession(_SERVER_OF_WORKER, *started)
+    timeout = options.get("timeout")
+    output = _read_all({name: read for name, (read, _) in ends.items()}, timeout, session)
+    code = session.wait(timeout=timeout)
+
+    def decoded(data: bytes | None) -> Any:
+        if data is None or not text:
+            return data
+        encoding, errors = options.get("encoding") or "utf-8", options.get("errors") or "strict"
+        return data.decode(encoding, errors).replace("\r\n", "\n").replace("\r", "\n")
+
+    done = subprocess.CompletedProcess(
+        args, code, decoded(output.get("stdout")), decoded(output.get("stderr"))
+    )
+    if options.get("check"):
+        done.check_returncode()
+    return done
+
+
+def _read_all(
+    reads: dict[str, int], timeout: float | None, session: ForkedSession
+) -> dict[str, bytes]:
+    """Everything written to the pipes until every writer closed them (as ``communicate``)."""
+    import selectors
+    import time
+
+    chunks: dict[str, list[bytes]] = {name: [] for name in reads}
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        for name, fd in reads.items():
+            selector.register(fd, selectors.EVENT_READ, name)
+        try:
+            while selector.get_map():
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    session.kill()
+                    session.wait()
+                    raise subprocess.TimeoutExpired(session.pid_args, timeout or 0)
+                for key, _ in selector.select(left):
+                    data = os.read(key.fd, 65536)
+                    if data:
+                        chunks[key.data].append(data)
+                    else:
+                        selector.unregister(key.fd)
+                        os.close(key.fd)
+        finally:
+            for key in list(selector.get_map().values()):
+                os.close(key.fd)
+    return {name: b"".join(parts) for name, parts in chunks.items()}
+
+
+def _run(*popenargs: Any, **options: Any) -> Any:
+    args = popenargs[0] if popenargs else options.get("args")
+    if (
+        len(popenargs) <= 1
+        and isinstance(args, (list, tuple))
+        and len(args) >= 3
+        and [os.fspath(a) for a in args[:2]] == [sys.executable, "-m"]
+        and args[2] in _MODULES
+        and set(options) - {"args"} <= _RUN_OPTIONS
+        and not _SERVER_OF_WORKER.broken
+    ):
+        done = _forked_run([os.fspath(a) for a in args], options)
+        if done is not None:
+            return done
+    return _ORIGINAL_RUN(*popenargs, **options)
+
+
 def install() -> None:
     """Route ``runpytest_subprocess`` through the worker's server (see the module's text)."""
     if os.environ.get("PACTS_TEST_FRESH_SESSIONS") == "1":
         return
     pytest.Pytester.popen = _popen  # type: ignore[method-assign]
+    subprocess.run = _run
 
 
 def uninstall() -> None:
     pytest.Pytester.popen = _ORIGINAL_POPEN  # type: ignore[method-assign]
+    subprocess.run = _ORIGINAL_RUN
     _SERVER_OF_WORKER.close()
