@@ -350,27 +350,13 @@ def open_hidden(
     notes: list[str] = []
     what = step.target.element if step.target else "the element"
     for opener in openers:
-        deadline = now_ms() + OPEN_TIMEOUT_MS
         hover = opener.relation == HOVER
         try:
-            while True:
-                keep = keep_token()
-                action = Action.HOVER if hover else Action.CLICK
-                gate = check_locator(page, opener.locator, action, keep=keep)
-                if gate.failed is None:
-                    break
-                if now_ms() >= deadline:
-                    return notes, f"{opener.description} fails the {gate.failed.name} check: " + (
-                        gate.failed.reason
-                    )
-                wait_for_change(page, cap_ms=250.0)
-            # the element the check passed, in its document, never one the click would
-            # resolve anew (engine/checked.py)
-            control = (
-                kept_locator(page, opener.locator, keep)
-                if may_keep(page.context)
-                else to_playwright(page, opener.locator)
+            control, refused = _checked_opener(
+                page, opener, Action.HOVER if hover else Action.CLICK
             )
+            if control is None:
+                return notes, refused
             if on_open is not None:
                 on_open(step, control)
             if hover:
@@ -394,6 +380,28 @@ def open_hidden(
             f"{opener.locator.describe()})"
         )
     return notes, None
+
+
+def _checked_opener(
+    page: Page, opener: Opener, action: Action
+) -> tuple[PWLocator | None, str | None]:
+    """The opener as the element the gate passed (re-checked on the page's changes for up
+    to ``OPEN_TIMEOUT_MS``), never one the action would resolve anew (engine/checked.py);
+    or ``None`` and why it fails its check."""
+    deadline = now_ms() + OPEN_TIMEOUT_MS
+    while True:
+        keep = keep_token()
+        gate = check_locator(page, opener.locator, action, keep=keep)
+        if gate.failed is None:
+            break
+        if now_ms() >= deadline:
+            return None, f"{opener.description} fails the {gate.failed.name} check: " + (
+                gate.failed.reason
+            )
+        wait_for_change(page, cap_ms=250.0)
+    if may_keep(page.context):
+        return kept_locator(page, opener.locator, keep), None
+    return to_playwright(page, opener.locator), None
 
 
 def shown_inside(page: Page, found: Locator, opener: Opener) -> bool:
