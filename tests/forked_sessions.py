@@ -10,9 +10,11 @@ and pytest configures it from scratch; only the imports are done already.
 
 ``Pytester.popen`` sends a command there when it is ``python -m pytest`` writing to files
 with nothing to read from stdin but bytes given at once (what ``runpytest_subprocess``
-does), and when the environment's ``PYTHON*`` variables are those the server started
-with. Anything else, and any failure to reach the server, starts a fresh interpreter as
-before. ``PACTS_TEST_FRESH_SESSIONS=1`` turns the server off for a run.
+does), and ``subprocess.run`` sends ``python -m pytest`` and ``python -m pytest_pacts.cli``
+(captured, or to this process's streams); each only when the environment's ``PYTHON*``
+and locale variables are those the server started with. Anything else, and any failure
+to reach the server, starts a fresh interpreter as before. ``PACTS_TEST_FRESH_SESSIONS=1``
+turns the server off for a run.
 """
 
 from __future__ import annotations
@@ -35,7 +37,15 @@ _ORIGINAL_POPEN = pytest.Pytester.popen
 
 
 def _python_env(env: dict[str, str]) -> dict[str, str]:
-    return {k: v for k, v in env.items() if k.startswith("PYTHON") and k != "PYTHONPATH"}
+    """What an interpreter reads of its environment once, at start: the ``PYTHON*``
+    variables (but ``PYTHONPATH``, which a child applies itself) and the locale."""
+    return {
+        k: v
+        for k, v in env.items()
+        if (k.startswith("PYTHON") and k != "PYTHONPATH")
+        or k in ("LANG", "LANGUAGE")
+        or k.startswith("LC_")
+    }
 
 
 class _Server:
