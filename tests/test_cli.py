@@ -5,7 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
+
+from pytest_pacts.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,9 +31,10 @@ def test_help_lists_commands() -> None:
     assert "plan" in result.stdout
 
 
-def test_no_command_prints_help_and_exits_2() -> None:
-    result = pacts()
-    assert result.returncode == 2 and "usage: pacts" in result.stdout
+def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """In this process (answered by the parser; the console script is the test above's)."""
+    capsys.readouterr()
+    assert main([]) == 2 and "usage: pacts" in capsys.readouterr().out
 
 
 def test_plan_samples_json() -> None:
@@ -80,33 +86,51 @@ def _project(folder: Path) -> Path:
     return folder
 
 
-def test_plan_reports_problems_with_exit_1(tmp_path: Path) -> None:
-    bad = _project(tmp_path) / "bad.req.yaml"
-    bad.write_text("req_id: R1\nurl: /\nsteps: [Login | tap]\n")
-    result = pacts("plan", str(bad))
+@dataclass(frozen=True)
+class Planned:
+    folder: Path
+    result: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def planned(tmp_path_factory: pytest.TempPathFactory) -> Planned:
+    """One ``pacts plan --json`` of two files of a project (a command's interpreter and
+    pytest's configuration cost about a second of CPU): one with a problem, one with a
+    secret variable; the tests below each read their file's part."""
+    folder = _project(tmp_path_factory.mktemp("plan"))
+    (folder / "bad.req.yaml").write_text("req_id: R1\nurl: /\nsteps: [Login | tap]\n")
+    (folder / "s.req.yaml").write_text(
+        "req_id: R1\nurl: /\nvars: {password: pw-canary-1}\n"
+        "steps: ['Password | fill | {{vars.password}}']\n"
+    )
+    result = pacts("plan", str(folder / "bad.req.yaml"), str(folder / "s.req.yaml"), "--json")
+    return Planned(folder, result)
+
+
+def test_plan_reports_problems_with_exit_1(planned: Planned) -> None:
+    result = planned.result
     assert result.returncode == 1
     # named as pytest names it: relative to the rootdir (the project's folder)
     assert result.stderr.startswith("bad.req.yaml:3:9: unknown action 'tap'")
     assert "Traceback" not in result.stderr
 
 
-def test_plan_missing_path_exits_2(tmp_path: Path) -> None:
-    result = pacts("plan", str(tmp_path / "nope.xlsx"))
-    assert result.returncode == 2
-    assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+def test_plan_missing_path_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """In this process: answered before pytest's configuration is read."""
+    capsys.readouterr()
+    assert main(["plan", str(tmp_path / "nope.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and "Traceback" not in err
 
 
-def test_plan_masks_secret_vars(tmp_path: Path) -> None:
-    path = _project(tmp_path) / "s.req.yaml"
-    path.write_text(
-        "req_id: R1\nurl: /\nvars: {password: pw-canary-1}\n"
-        "steps: ['Password | fill | {{vars.password}}']\n"
-    )
-    result = pacts("plan", str(path), "--json")
+def test_plan_masks_secret_vars(planned: Planned) -> None:
+    result = planned.result
     assert "pw-canary-1" not in result.stdout
-    assert json.loads(result.stdout)[0]["vars"] == {"password": "***"}
+    (plan,) = json.loads(result.stdout)  # the other file has a problem: no plan
+    assert plan["source"].startswith("s.req.yaml:"), plan["source"]
+    assert plan["vars"] == {"password": "***"}
     # the command writes nothing: no document cache under the rootdir (the project's folder)
-    assert not (tmp_path / ".pacts").exists()
+    assert not (planned.folder / ".pacts").exists()
 
 
 def test_discover_against_the_demo_app(tmp_path: Path) -> None:

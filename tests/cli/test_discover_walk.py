@@ -12,11 +12,14 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar, cast
 
 import pytest
+
+from pytest_pacts.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_requirements"
@@ -39,22 +42,90 @@ steps:
 """
 
 
-def pacts(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+TYPO = """\
+req_id: R-TYPO
+url: /
+steps:
+  - Username | fill | standard_user
+  - Password | fill | secret_sauce
+  - Login | click | | navigates_to:Products
+  - Shoping Cart | click
+  - Checkout | click
+"""
+
+
+def pacts(*args: str, cwd: Path, timeout: float = 170) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest_pacts.cli", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=170,
+        timeout=timeout,
     )
 
 
-def test_a_multi_page_flow_resolves_every_step(tmp_path: Path) -> None:
-    (tmp_path / "checkout.req.yaml").write_text(CHECKOUT)
-    result = pacts("discover", "checkout.req.yaml", "--demo", "v1", "--json", cwd=tmp_path)
-    assert result.returncode == 0, result.stdout + result.stderr
-    (report,) = json.loads(result.stdout)
-    assert report["problems"] == []
+# Two walks on the demo app serve the module's demo tests, each walk several requirements
+# (one ``pacts discover`` with its demo server and Chromium costs a few seconds of CPU;
+# docs/testing.md): each requirement has a context of its own, so they meet the same pages
+# as when walked alone, and each test reads its own requirement's report.
+
+
+@dataclass(frozen=True)
+class Walk:
+    folder: Path
+    result: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def json_walk(tmp_path_factory: pytest.TempPathFactory) -> Walk:
+    """The checkout (every step resolves) and the typo (step 4 does not) in one project."""
+    folder = tmp_path_factory.mktemp("walk")
+    (folder / "checkout.req.yaml").write_text(CHECKOUT)
+    (folder / "typo.req.yaml").write_text(TYPO)
+    result = pacts(
+        "discover", "checkout.req.yaml", "typo.req.yaml", "--demo", "v1", "--json",
+        cwd=folder, timeout=300,
+    )  # fmt: skip
+    return Walk(folder, result)
+
+
+def _report(walk: Walk, req_id: str) -> dict[str, Any]:
+    reports = json.loads(walk.result.stdout)
+    assert [r["req_id"] for r in reports] == ["R-CHECKOUT", "R-TYPO"], walk.result.stderr
+    (report,) = [r for r in reports if r["req_id"] == req_id]
+    return cast(dict[str, Any], report)
+
+
+@dataclass(frozen=True)
+class SamplesWalk:
+    result: subprocess.CompletedProcess[str]
+    auth_before: list[Path]
+    auth_after: list[Path]
+
+    def sections(self, file: str) -> list[str]:
+        """The text of each requirement of ``file`` the walk printed (its header names it)."""
+        return [s for s in self.result.stdout.split("\n\n") if f"  [{file}:" in s]
+
+
+@pytest.fixture(scope="module")
+def samples_walk() -> SamplesWalk:
+    """From the samples' folder (its pytest.ini, blocks and auth profiles), the shopping
+    file's two multi-page flows and the account file's two signed-in requirements."""
+    auth = SAMPLES / ".pacts" / "auth"
+    before = sorted(auth.iterdir()) if auth.is_dir() else []
+    result = pacts(
+        "discover", "shopping.req.yaml", "account.req.yaml", "--demo", "v1",
+        cwd=SAMPLES, timeout=300,
+    )  # fmt: skip
+    after = sorted(auth.iterdir()) if auth.is_dir() else []
+    return SamplesWalk(result, before, after)
+
+
+def test_a_multi_page_flow_resolves_every_step(json_walk: Walk) -> None:
+    report = _report(json_walk, "R-CHECKOUT")
+    # the walk's exit code is the typo's 1 (test below); a walk with no problem exits 0
+    # (the samples' walks below)
+    assert report["problems"] == [], json_walk.result.stderr
     steps = report["steps"]
     assert len(steps) == 11
     assert [s["status"] for s in steps] == ["resolved"] * 11
@@ -62,33 +133,30 @@ def test_a_multi_page_flow_resolves_every_step(tmp_path: Path) -> None:
     # each page's steps were discovered on that page
     assert "checkout-step-one" in steps[6]["url"] and "checkout-step-two" in steps[10]["url"]
     # a dry run writes nothing: no store was created in the project
-    assert not (tmp_path / ".pacts").exists()
+    assert not (json_walk.folder / ".pacts").exists()
 
 
-def test_the_samples_checkout_with_the_projects_blocks(tmp_path: Path) -> None:
+def test_the_samples_checkout_with_the_projects_blocks(samples_walk: SamplesWalk) -> None:
     """Run from the samples' folder: its pytest.ini's pacts_blocks_files give the SignIn
     block, as for pytest; every step of both multi-page requirements resolves."""
-    result = pacts("discover", "shopping.req.yaml", "--demo", "v1", cwd=SAMPLES)
+    result = samples_walk.result
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
     assert "on a later page" not in out and "NOT RESOLVED" not in out
+    shopping = samples_walk.sections("shopping.req.yaml")
+    assert len(shopping) == 2, out  # both requirements of the file walked
+    walked = "\n\n".join(shopping) + "\n"
     # 8 + 15 steps; the cart's last one and two of the checkout's are waits on an
     # expectation, with no element (one on the order number's JSON response)
-    assert out.count("\n       found and performed\n") == 20
-    assert out.count("\n       performed\n") == 3
-    assert "2 requirement(s) walked, 0 problem(s)" in out
+    assert walked.count("\n       found and performed\n") == 20
+    assert walked.count("\n       performed\n") == 3
+    assert "4 requirement(s) walked, 0 problem(s)" in out  # with the account file's two
     assert "fills fields and clicks the links and buttons the steps name" in out
 
 
-def test_a_step_on_a_later_page_that_does_not_resolve_says_why(tmp_path: Path) -> None:
-    (tmp_path / "typo.req.yaml").write_text(
-        "req_id: R-TYPO\nurl: /\nsteps:\n  - Username | fill | standard_user\n"
-        "  - Password | fill | secret_sauce\n  - Login | click | | navigates_to:Products\n"
-        "  - Shoping Cart | click\n  - Checkout | click\n"
-    )
-    result = pacts("discover", "typo.req.yaml", "--demo", "v1", "--json", cwd=tmp_path)
-    assert result.returncode == 1
-    (report,) = json.loads(result.stdout)
+def test_a_step_on_a_later_page_that_does_not_resolve_says_why(json_walk: Walk) -> None:
+    assert json_walk.result.returncode == 1
+    report = _report(json_walk, "R-TYPO")
     statuses = [s["status"] for s in report["steps"]]
     assert statuses == ["resolved", "resolved", "resolved", "unresolved", "not_reached"]
     typo = report["steps"][3]
@@ -97,7 +165,7 @@ def test_a_step_on_a_later_page_that_does_not_resolve_says_why(tmp_path: Path) -
     # where to look next: the names the page of step 4 offers
     hint = "pacts elements --after typo.req.yaml::R-TYPO --until 4 --demo v1"
     assert report["elements_hint"] == hint
-    listed = pacts(*hint.split()[1:], "--json", "--no-screenshot", cwd=tmp_path)
+    listed = pacts(*hint.split()[1:], "--json", "--no-screenshot", cwd=json_walk.folder)
     assert listed.returncode == 0, listed.stderr
     page = json.loads(listed.stdout)
     assert page["url"].endswith("/inventory.html")
@@ -184,10 +252,16 @@ def test_until_locates_the_step_and_never_performs_it(
     assert len(orders) == 1  # without --until the walk does what the flow says
 
 
-def test_until_zero_is_a_usage_error(tmp_path: Path) -> None:
+def test_until_zero_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Answered before any browser starts: in this process (the console script is the
+    other tests'), where a subprocess cost a fresh interpreter."""
     (tmp_path / "order.req.yaml").write_text(ORDER)
-    result = pacts("discover", "order.req.yaml", "--until", "0", cwd=tmp_path)
-    assert result.returncode == 2 and "--until counts steps from 1" in result.stderr
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["discover", "order.req.yaml", "--until", "0"]) == 2
+    assert "--until counts steps from 1" in capsys.readouterr().err
 
 
 def test_the_base_url_comes_from_the_ini_file(
@@ -209,15 +283,14 @@ def test_the_base_url_comes_from_the_ini_file(
     assert orders == []
 
 
-def test_requirements_behind_a_login_are_walked_signed_in() -> None:
+def test_requirements_behind_a_login_are_walked_signed_in(samples_walk: SamplesWalk) -> None:
     """``auth: shopper`` (the samples' pacts-auth.yaml): the profile logs in once, its
     session kept in a temporary folder; both requirements start on the shop, not on the
     login page the shop redirects to."""
-    auth = SAMPLES / ".pacts" / "auth"
-    before = sorted(auth.iterdir()) if auth.is_dir() else []
-    result = pacts("discover", "account.req.yaml", "--demo", "v1", cwd=SAMPLES)
+    result = samples_walk.result
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stderr.count("auth profile 'shopper': logging in") == 1
-    assert "2 requirement(s) walked, 0 problem(s)" in result.stdout
+    assert len(samples_walk.sections("account.req.yaml")) == 2, result.stdout
+    assert "4 requirement(s) walked, 0 problem(s)" in result.stdout  # with shopping's two
     assert result.stdout.count("/inventory.html  [account.req.yaml") == 2
-    assert (sorted(auth.iterdir()) if auth.is_dir() else []) == before  # writes nothing
+    assert samples_walk.auth_after == samples_walk.auth_before  # writes nothing

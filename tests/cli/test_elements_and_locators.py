@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -102,18 +103,34 @@ def _run_on(browser: Browser, store_path: Path, base_url: str, plan_file: Path) 
         conclude_run(prepared, record)
 
 
-def test_locators_shows_the_recipe_and_where_each_was_verified(
-    tmp_path: Path, module_browser: Browser
-) -> None:
-    (tmp_path / "login.req.yaml").write_text(LOGIN)
-    store = tmp_path / "pacts.db"
+@dataclass(frozen=True)
+class Recorded:
+    folder: Path
+    store: Path
+    first: str
+    second: str
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory, module_browser: Browser) -> Recorded:
+    """A store after R-LOGIN ran twice on one demo deployment and once on another, read by
+    both ``pacts locators`` tests (a demo server and a browser run less for the second)."""
+    folder = tmp_path_factory.mktemp("locators")
+    (folder / "login.req.yaml").write_text(LOGIN)
+    store = folder / "pacts.db"
     with DemoServer("v1") as one, DemoServer("v1") as two:
         first, second = one.url.rstrip("/"), two.url.rstrip("/")
-        _run_on(module_browser, store, first, tmp_path / "login.req.yaml")
-        _run_on(module_browser, store, first, tmp_path / "login.req.yaml")
-        _run_on(module_browser, store, second, tmp_path / "login.req.yaml")
-        result = pacts("locators", "R-LOGIN", "--store", str(store), "--json", cwd=tmp_path)
-        text = pacts("locators", "R-LOGIN", "--store", str(store), cwd=tmp_path)
+        _run_on(module_browser, store, first, folder / "login.req.yaml")
+        _run_on(module_browser, store, first, folder / "login.req.yaml")
+        _run_on(module_browser, store, second, folder / "login.req.yaml")
+    return Recorded(folder, store, first, second)
+
+
+def test_locators_shows_the_recipe_and_where_each_was_verified(
+    recorded: Recorded, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store, first, second = recorded.store, recorded.first, recorded.second
+    result = pacts("locators", "R-LOGIN", "--store", str(store), "--json", cwd=recorded.folder)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["recipe"]["version"] == "v001"
@@ -123,18 +140,22 @@ def test_locators_shows_the_recipe_and_where_each_was_verified(
     assert primary["strategy"] == "test_id" and primary["confidence"] == "0.98"
     times = {v["deployment"].rstrip("/"): v["times"] for v in primary["verified"]}
     assert times == {first: 2, second: 1}
-    assert text.returncode == 0
-    assert "step 1: fill Username" in text.stdout and "recipe v001" in text.stdout
-    assert f"{first} x2 (last " in text.stdout and f"{second} x1 (last " in text.stdout
+    # the text form in this process (the console script is the call above)
+    monkeypatch.chdir(recorded.folder)
+    capsys.readouterr()
+    assert main(["locators", "R-LOGIN", "--store", str(store)]) == 0
+    text = capsys.readouterr().out
+    assert "step 1: fill Username" in text and "recipe v001" in text
+    assert f"{first} x2 (last " in text and f"{second} x1 (last " in text
 
 
-def test_locators_for_an_unknown_requirement(tmp_path: Path, module_browser: Browser) -> None:
-    (tmp_path / "login.req.yaml").write_text(LOGIN)
-    store = tmp_path / "pacts.db"
-    with DemoServer("v1") as demo:
-        _run_on(module_browser, store, demo.url, tmp_path / "login.req.yaml")
-    result = pacts("locators", "R-OTHER", "--store", str(store), cwd=tmp_path)
-    assert result.returncode == 1
-    assert "holds no locators for R-OTHER" in result.stdout
-    missing = pacts("locators", "R-LOGIN", "--store", str(tmp_path / "none.db"), cwd=tmp_path)
-    assert missing.returncode == 3 and "no store at" in missing.stderr
+def test_locators_for_an_unknown_requirement(
+    recorded: Recorded, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In this process: the command reads the store only."""
+    monkeypatch.chdir(recorded.folder)
+    capsys.readouterr()
+    assert main(["locators", "R-OTHER", "--store", str(recorded.store)]) == 1
+    assert "holds no locators for R-OTHER" in capsys.readouterr().out
+    missing = main(["locators", "R-LOGIN", "--store", str(recorded.folder / "none.db")])
+    assert missing == 3 and "no store at" in capsys.readouterr().err

@@ -45,8 +45,8 @@ PLANS = _plans()
 # the pytest run does once per run and restores from the saved session)
 SIGNED_IN = [p for p in PLANS if p.requirement.auth]
 OPTIONS = EngineOptions(step_timeout_ms=8_000, navigation_timeout_ms=15_000)
-# the POM each sample's green v1 run discovered, by requirement: the v2 heal tests start from
-# it instead of running the sample on v1 once more (a test run alone, or on another xdist
+# the POM each sample's green v1 run discovered, by requirement: the warm run and the v2 heal
+# tests start from it instead of running the sample on v1 once more (a test run alone, or on another xdist
 # worker, runs v1 itself)
 V1_POMS: dict[str, dict[int, DiscoveryResult]] = {}
 
@@ -71,8 +71,11 @@ def test_sample_runs_green_on_demo_v1(
 
 def test_a_warm_run_discovers_nothing(engine_browser: Browser, demo_v1: DemoServer) -> None:
     plan = next(p for p in PLANS if p.req_id == "REQ-LOGIN-001")
-    pom: dict[int, DiscoveryResult] = {}
-    _run(engine_browser, demo_v1, plan, pom)
+    # the POM of its green cold run above (run here when that test ran elsewhere)
+    pom = V1_POMS.get(plan.req_id)
+    if pom is None:
+        pom = {}
+        _run(engine_browser, demo_v1, plan, pom)
     fresh: dict[int, DiscoveryResult] = {}
     record = _run(engine_browser, demo_v1, plan, fresh, cached=pom)
     assert record.verdict == "pass"

@@ -11,13 +11,9 @@ hand-written ground truth. The whole corpus runs as a benchmark
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Playwright
-
-from pytest_pacts.browser import launch_options
+from playwright.sync_api import Browser
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
@@ -28,19 +24,12 @@ from realapps.run_corpus import run_app  # noqa: E402
 FLOWS = ("REQ-DATASETTE-001", "REQ-DATASETTE-002", "REQ-DATASETTE-004", "REQ-DATASETTE-009")
 
 
-@pytest.fixture(scope="module")
-def corpus_browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    yield browser
-    browser.close()
-
-
 def test_datasette_flows_pass_on_both_versions_and_never_act_on_a_wrong_element(
-    corpus_browser: Browser, tmp_path: Path
+    module_browser: Browser, tmp_path: Path
 ) -> None:
     (app,) = load_apps(["datasette"])
     results = run_app(
-        app, corpus_browser, snapshots=False, only=FLOWS, out_root=tmp_path, quiet=True
+        app, module_browser, snapshots=False, only=FLOWS, out_root=tmp_path, quiet=True
     )
     old, new = app.versions[0], app.versions[-1]
     assert {r.version for r in results} == set(app.versions)

@@ -9,13 +9,10 @@ be resolved afresh by discovery to the very element it was listed for.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Playwright
+from playwright.sync_api import Browser
 
-from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import discover, to_playwright
 from pytest_pacts.discovery.inventory import annotate, grouped, list_elements
 from pytest_pacts.models.requirement import Action
@@ -27,17 +24,10 @@ sys.path.insert(0, str(BENCH))
 from realapps.harness import load_apps  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def corpus_browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    yield browser
-    browser.close()
-
-
-def test_elements_of_datasettes_table_page(corpus_browser: Browser, tmp_path: Path) -> None:
+def test_elements_of_datasettes_table_page(module_browser: Browser, tmp_path: Path) -> None:
     (app,) = load_apps(["datasette"])
     with app.serve(app.versions[-1]) as served:
-        page = corpus_browser.new_page(viewport={"width": 1280, "height": 800})
+        page = module_browser.new_page(viewport={"width": 1280, "height": 800})
         try:
             page.goto(served.base_url + "shop/products")
             elements = list_elements(page)

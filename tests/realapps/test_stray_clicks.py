@@ -11,14 +11,10 @@ covers "Download report", run through ``run_corpus.run_app`` as a corpus app.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Playwright
-
-from pytest_pacts.browser import launch_options
+from playwright.sync_api import Browser
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
@@ -68,19 +64,12 @@ def _app(folder: Path, truth: str) -> AppSpec:
     return _DemoApp("demo", "demo", ("v1",), lambda v: folder, _start, folder=folder)
 
 
-@pytest.fixture(scope="module")
-def corpus_browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    yield browser
-    browser.close()
-
-
 def test_a_dismissal_the_observer_never_sees_is_a_wrong_element_unless_the_truth_lists_it(
-    corpus_browser: Browser, tmp_path: Path
+    module_browser: Browser, tmp_path: Path
 ) -> None:
     truth = 'REQ-WIDGETS-001:\n  1: {"v1": "#download-report"}\n'
     (result,) = run_app(
-        _app(tmp_path, truth), corpus_browser, snapshots=False, out_root=tmp_path, quiet=True
+        _app(tmp_path, truth), module_browser, snapshots=False, out_root=tmp_path, quiet=True
     )
     # the step's own element was right by the observer; the banner's button was clicked too
     assert [c.verdict for c in result.checks] == ["right"], result.checks
@@ -93,7 +82,7 @@ def test_a_dismissal_the_observer_never_sees_is_a_wrong_element_unless_the_truth
     listed = truth + '_dismiss:\n  v1: ["#cookie-banner button"]\n'
     (folder := tmp_path / "listed").mkdir()
     (result,) = run_app(
-        _app(folder, listed), corpus_browser, snapshots=False, out_root=folder, quiet=True
+        _app(folder, listed), module_browser, snapshots=False, out_root=folder, quiet=True
     )
     assert len(result.stray_clicks) == 1 and "a listed dismiss button" in result.stray_clicks[0]
     assert result.wrong == 0 and result.passed, result
@@ -108,7 +97,7 @@ PRESS_TAKES = """<article><span id="dd">
 
 
 def test_a_click_is_the_steps_when_what_was_pressed_and_released_both_were(
-    corpus_browser: Browser,
+    module_browser: Browser,
 ) -> None:
     """The browser sends a click to the nearest common ancestor of the element pressed and
     the element released (UI Events, "click"): pressing an option its dropdown takes on the
@@ -120,7 +109,7 @@ def test_a_click_is_the_steps_when_what_was_pressed_and_released_both_were(
     strays = []
     for release_on in ("#box", "#chart"):
         watch = ClickWatch()
-        context = corpus_browser.new_context()
+        context = module_browser.new_context()
         try:
             watch.install(context)
             page = context.new_page()

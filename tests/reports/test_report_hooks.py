@@ -56,10 +56,29 @@ def _properties(xml_path: Path) -> dict[str, dict[str, str]]:
     return out
 
 
+@pytest.fixture(scope="module")
+def junit_and_html_run(
+    module_pytester: Callable[[], pytest.Pytester],
+) -> tuple[Path, pytest.RunResult]:
+    """One session writing the xunit2 JUnit file and the self-contained HTML report, read by
+    the JUnit test's xunit2 case and the HTML test (each was a session of its own; the
+    xunit1 case runs without pytest-html)."""
+    pytester = module_pytester()
+    root = _project(pytester, "junit_family = xunit2\n")
+    result = pytester.runpytest_subprocess(
+        "--junitxml=junit.xml", "--html=report.html", "--self-contained-html"
+    )
+    return root, result
+
+
 @pytest.mark.parametrize("family", ["xunit1", "xunit2"])
-def test_junit_properties(pytester: pytest.Pytester, family: str) -> None:
-    root = _project(pytester, f"junit_family = {family}\n")
-    result = pytester.runpytest_subprocess("--junitxml=junit.xml", "-p", "no:html")
+def test_junit_properties(request: pytest.FixtureRequest, family: str) -> None:
+    if family == "xunit2":
+        root, result = request.getfixturevalue("junit_and_html_run")
+    else:
+        pytester: pytest.Pytester = request.getfixturevalue("pytester")
+        root = _project(pytester, f"junit_family = {family}\n")
+        result = pytester.runpytest_subprocess("--junitxml=junit.xml", "-p", "no:html")
     result.assert_outcomes(passed=3, failed=1)
     props = _properties(root / "junit.xml")
     healed = props["test_healed"]
@@ -100,9 +119,8 @@ def _html_data(path: Path) -> dict[str, object]:
     return data
 
 
-def test_html_report_self_contained(pytester: pytest.Pytester) -> None:
-    root = _project(pytester)
-    result = pytester.runpytest_subprocess("--html=report.html", "--self-contained-html")
+def test_html_report_self_contained(junit_and_html_run: tuple[Path, pytest.RunResult]) -> None:
+    root, result = junit_and_html_run
     result.assert_outcomes(passed=3, failed=1)
     text = (root / "report.html").read_text()
     assert 'data-column-type="verdict"' in text

@@ -1,12 +1,14 @@
-"""Code run in spawned worker processes by the concurrency and crash tests.
+"""Code run in worker processes by the concurrency and crash tests.
 
-Kept apart from the test modules so a spawned child imports only the store, not pytest.
+Kept apart from the test modules so the workers import only the store, not a test module.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 
@@ -18,6 +20,18 @@ STEPS_PER_RUN = 3
 EVENTS_PER_RUN = 2
 SHARED_ATTEMPTS = 6
 LEASES = 20
+
+
+def context() -> ForkServerContext:
+    """How the tests start these workers: each forked from one clean server process that
+    imported this module (and so the store) once, not the test's own process (its
+    Playwright and store threads) and not a new interpreter per worker (a spawned child
+    started Python and imported pytest and the store again: about half a second of CPU
+    each, for some fifty workers in the two modules). Each worker is still an OS process
+    of its own with its own connections."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([__name__])
+    return ctx
 
 
 def open_only(target: str, barrier: Barrier) -> int:

@@ -1,13 +1,12 @@
 """Concurrency and crash safety on both backends (issue 3 points 4 and 5).
 
-Eight spawned OS processes write at once (a barrier releases them together); afterwards
+Eight OS processes write at once (a barrier releases them together); afterwards
 every row is there exactly once and the store is sound. A writer killed with SIGKILL in the
 middle of a transaction leaves nothing behind, and the store opens and works.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from pathlib import Path
@@ -19,7 +18,7 @@ import pytest
 from pytest_pacts.store import LATEST_VERSION, open_store
 
 WORKERS = 8
-_ctx = multiprocessing.get_context("spawn")
+_ctx = workers.context()
 
 
 def _run_all(name: str, args_for: list[tuple[object, ...]]) -> list[object]:
@@ -49,7 +48,7 @@ def test_eight_processes_creating_a_sqlite_store_together_all_open_it(tmp_path: 
     # switching a new file to WAL can answer "database is locked" without waiting for the
     # busy timeout: before the retry, 2 of 15 such rounds failed (a first run under xdist).
     # The same eight processes race on a new file in each of the eight rounds (the barrier
-    # releases them together each time): 8 interpreter starts, where 64 proved the same.
+    # releases them together each time): 8 worker processes, where 64 proved the same.
     targets = [str(tmp_path / f"round{n}" / ".pacts" / "pacts.db") for n in range(8)]
     barrier = _ctx.Barrier(WORKERS)
     opened = _run_all("open_each", [(targets, barrier)] * WORKERS)

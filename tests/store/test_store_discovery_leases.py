@@ -3,7 +3,6 @@ plan hash once. The database picks the holder; both backends, real processes rac
 
 from __future__ import annotations
 
-import multiprocessing
 import subprocess
 import sys
 from collections import Counter
@@ -16,7 +15,7 @@ import pytest
 from pytest_pacts.store import DEFAULT_DISCOVERY_LEASE, Store, open_store
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
-_ctx = multiprocessing.get_context("spawn")
+_ctx = workers.context()
 
 
 def test_one_holder_at_a_time_and_the_next_claim_sees_the_release(store: Store) -> None:

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
+from pytest_pacts.cli.main import main
+
 ROOT = Path(__file__).resolve().parents[2]
 CONFTEST = (ROOT / "sample_requirements" / "conftest.py").read_text()
 CART = """
@@ -42,7 +44,10 @@ def _compare(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_v2_passes_and_flags_what_changed_since_v1(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, module_browser: Browser
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    module_browser: Browser,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     pytester.makeconftest(CONFTEST)
     pytester.makefile(".req.yaml", cart=CART)
@@ -112,11 +117,15 @@ def test_v2_passes_and_flags_what_changed_since_v1(
     done = _compare(pytester.path, "previous", "latest")
     assert done.returncode == 1, done.stderr  # something changed
     assert '"Add to cart" -> "Add to Cart"' in done.stdout and "REQ-TRACE-CART" in done.stdout
-    as_json = json.loads(_compare(pytester.path, v1_dir.name[:-2], "latest", "--format",
-                                  "json", "--move-px", "100000").stdout)  # fmt: skip
+    # the other comparisons in this process (the command's own interpreter is the above's)
+    store = ["--store", str(pytester.path / "store.db")]
+    capsys.readouterr()
+    args = [v1_dir.name[:-2], "latest", "--format", "json", "--move-px", "100000"]
+    main(["compare", *args, *store])
+    as_json = json.loads(capsys.readouterr().out)
     kinds = {r["kind"] for q in as_json["requirements"] for r in q["regressions"]}
     assert "text_changed" in kinds and "failing_request" in kinds and "moved" not in kinds
-    same = _compare(pytester.path, "latest", "latest")
-    assert same.returncode == 0 and "No regressions." in same.stdout
-    unknown = _compare(pytester.path, "nosuchrun", "latest")
-    assert unknown.returncode == 2 and "runs that did:" in unknown.stderr
+    assert main(["compare", "latest", "latest", *store]) == 0
+    assert "No regressions." in capsys.readouterr().out
+    assert main(["compare", "nosuchrun", "latest", *store]) == 2
+    assert "runs that did:" in capsys.readouterr().err
