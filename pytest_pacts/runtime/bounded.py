@@ -47,8 +47,10 @@ T = TypeVar("T")
 
 MESSAGE = "the page stopped responding: its main thread is busy"
 MARGIN_MS = 2_000.0  # added to the budget; also the probe's bound after a Playwright timeout
-# between a passed deadline and the page's tear-down: an answer that came with the deadline
-GRACE_S = 0.05
+# between a passed deadline and the page's tear-down: an answer that came with the deadline,
+# or a call sent only when the starved process ran again (one round trip through Playwright's
+# driver, which on a loaded machine can take a few hundred ms: docs/engine.md)
+GRACE_S = 0.5
 DEFAULT_BUDGET_MS = DEFAULT_STEP_TIMEOUT_MS  # a call gets a step's patience
 
 _budget: ContextVar[float] = ContextVar("pacts_page_call_budget", default=DEFAULT_BUDGET_MS)
