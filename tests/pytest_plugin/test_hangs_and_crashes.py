@@ -96,8 +96,8 @@ def test_a_page_that_hangs_after_load_stops_discovery_not_the_session(
     (line,) = (x for x in result.outlines if "discovery gave up" in x)
     assert "b_hang.req.yaml" in line, line  # located on the requirement's file and row
     # discovery gives up with the run's own patience: the 2 s step timeout + the 2 s margin
-    # (the time it waited, measured: 4.1 s on a loaded machine)
-    assert re.search(r"got no answer within 4\.[0-4] s", line), line
+    # + the 0.5 s grace after the deadline (the time it waited, measured: 4.5 s at load 7)
+    assert re.search(r"got no answer within (4\.[5-9]|5\.[0-4]) s", line), line
     result.assert_outcomes(passed=1, failed=2)
     assert "the page stopped responding" in _failure(result, "REQ-HANG-LOADED")
     assert [r[1] for r in _runs(pytester)] == ["finished"] * 3
