@@ -49,6 +49,46 @@ def test_a_pytester_session_is_forked_and_sees_its_own_folder_and_environment(
         assert seen["ppid"] != os.getpid() and not forked_sessions._SERVER_OF_WORKER.broken
 
 
+XDIST_PROBE = """
+import json, os, sys
+def _probe():
+    worker = os.environ["PYTEST_XDIST_WORKER"]
+    with open(f"probe-{worker}.json", "w") as out:
+        json.dump({"ppid": os.getppid(), "cwd": os.getcwd(), "through": sys.stderr.write_through}, out)
+def test_one():
+    _probe()
+def test_two():
+    _probe()
+"""
+
+
+def test_the_xdist_workers_of_a_forked_session_are_forked_too(pytester: pytest.Pytester) -> None:
+    """xdist starts each worker as ``python -u -c BOOTSTRAP`` over two pipes (execnet's
+    ``popen`` gateway); in a forked session that interpreter is forked from the server as
+    well (its imports done), else each worker pays for a fresh interpreter."""
+    pytester.makeconftest(
+        "import os\n"
+        "def pytest_configure(config):\n"
+        "    if not hasattr(config, 'workerinput'):\n"
+        "        open('controller.pid', 'w').write(str(os.getpid()))\n"
+    )
+    pytester.makepyfile(test_probe=XDIST_PROBE)
+    result = pytester.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    import json
+
+    probes = [json.loads(p.read_text()) for p in sorted(pytester.path.glob("probe-gw*.json"))]
+    assert len(probes) == 2, probes  # both workers ran a test
+    controller = int((pytester.path / "controller.pid").read_text())
+    assert all(p["cwd"] == str(pytester.path) for p in probes)
+    if os.environ.get("PACTS_TEST_FRESH_SESSIONS") == "1":  # turned off: fresh interpreters
+        assert {p["ppid"] for p in probes} == {controller}
+    else:  # children of the server, as the session itself is
+        assert len({p["ppid"] for p in probes}) == 1
+        assert probes[0]["ppid"] not in (controller, os.getpid())
+    assert all(p["through"] for p in probes)  # -u: stderr written through
+
+
 def test_exit_codes_stderr_and_stdin_bytes(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_fail="""
