@@ -28,6 +28,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -35,8 +36,20 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "pytest_pacts"
 
 
+@functools.cache
+def _parsed(path: Path) -> ast.Module:
+    """``path``'s syntax tree, parsed once per test process: about 640 checks read the
+    package's 330 modules (read only; no check changes a tree)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _module_names(root: Path) -> frozenset[str]:
+    return frozenset(_module_name(p, root) for p in root.rglob("*.py"))
+
+
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parsed(path)
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -139,7 +152,7 @@ def _composes(path: Path) -> set[str]:
         for m in _imports(path)
         if any(m == p or m.startswith(p + ".") for p in COMPOSED_BY_THE_APPLICATION)
     }
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.ImportFrom) and node.module in (
             "pytest_pacts",
             "pytest_pacts.engine",
@@ -228,7 +241,7 @@ def test_the_runtime_sits_below_discovery_and_the_engine(path: Path) -> None:
 def _playwright_private(path: Path) -> set[str]:
     """Playwright's private attributes ``path`` reads (``x._impl_obj``, ``"_impl_obj"``)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.Attribute) and node.attr in PLAYWRIGHT_PRIVATE:
             found.add(node.attr)
         elif isinstance(node, ast.Constant) and node.value in PLAYWRIGHT_PRIVATE:
@@ -250,11 +263,11 @@ def test_playwright_private_attributes_are_read_in_one_module() -> None:
 def _private_imports(path: Path, root: Path = PACKAGE) -> set[str]:
     """The private modules (a ``_name`` part) of another package that ``path`` imports: a
     module ``a.b._c`` is private to ``a.b`` and the packages inside it."""
-    modules = {_module_name(p, root) for p in root.rglob("*.py")}
+    modules = _module_names(root)
     name = _module_name(path, root)
     own = name if path.name == "__init__.py" else name.rpartition(".")[0]
     targets: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.Import):
             targets.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -316,7 +329,7 @@ def _store_imports(path: Path) -> set[str]:
         for m in _imports(path)
         if m == "pytest_pacts.store" or m.startswith("pytest_pacts.store.")
     }
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.ImportFrom) and node.module == "pytest_pacts":
             found.update(f"pytest_pacts.{a.name}" for a in node.names if a.name == "store")
     return found
@@ -377,7 +390,7 @@ def import_graph(root: Path) -> dict[str, set[str]]:
     for name, path in paths.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         targets: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_parsed(path)):
             if isinstance(node, ast.Import):
                 targets.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom):
@@ -505,7 +518,7 @@ def _core_literals() -> set[str]:
 
 def _compared_strings(path: Path) -> set[str]:
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.Compare):
             for side in (node.left, *node.comparators):
                 for leaf in ast.walk(side):
@@ -526,7 +539,7 @@ def test_web_modules_exist() -> None:
 
 @pytest.mark.parametrize("path", WEB_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_web_layer_imports_no_core_types(path: Path) -> None:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parsed(path)
     relative = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level]
     assert not relative, f"{path.name}: use absolute imports so this rule sees them"
     inner = {m for m in _imports(path) if m.startswith("pytest_pacts")}
