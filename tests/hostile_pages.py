@@ -33,3 +33,15 @@ BROKEN_ARRAYS = (
     "Array.prototype.forEach = function () { throw new TypeError('patched forEach'); };"
     "</script>"
 )
+
+# A page whose main thread stops answering a moment later without spending CPU: a
+# synchronous request to a path the test's server never answers (``NEVER_ANSWERED``; the
+# engine tests' ``open_tab`` leaves it pending). For Playwright and the engine it is the same
+# hang as ``while (true) {}`` (no call into the page answers); that loop kept a core busy
+# for each such test until the deadline closed the page, on a CPU-bound suite. Tests of the
+# engine's reading of a hanging page keep the loop.
+NEVER_ANSWERED = "__never-answered"
+BLOCK_MAIN_THREAD = (
+    "setTimeout(() => { const r = new XMLHttpRequest();"
+    f" r.open('GET', '/{NEVER_ANSWERED}', false); r.send(); }}, 20)"
+)

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 from pytest_pacts.demo_app import DemoServer
+from tests.hostile_pages import NEVER_ANSWERED
 from tests.tabs import page_for_test
 
 from .helpers import SITE, Site
@@ -45,6 +46,8 @@ def open_tab(browser: Browser, site: Site, scale: float = 1) -> Page:
 
     def serve(route: Route) -> None:
         path = route.request.url.removeprefix(SITE).split("?", 1)[0]
+        if path == NEVER_ANSWERED:
+            return  # left pending: the page waits on it for as long as it lives
         body = site.pages.get(path)
         if body is None:
             route.fulfill(status=404, body="<h1>Not found</h1>", content_type="text/html")

@@ -15,6 +15,7 @@ from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models.outcome import RcaClass, RunRecord
 from pytest_pacts.runtime import bounded
+from tests.hostile_pages import BLOCK_MAIN_THREAD
 
 from .helpers import Site, plan, run
 
@@ -108,7 +109,7 @@ def test_calls_sent_ahead_answer_in_any_order_and_can_be_dropped(fresh: Page, si
 
 def test_a_call_sent_ahead_to_a_hung_page_is_bounded_when_read(fresh: Page, site: Site) -> None:
     fresh.goto(site.add("sent-hang", "<p>calm</p>"))
-    fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
+    fresh.evaluate(BLOCK_MAIN_THREAD)
     time.sleep(0.1)
     sent = bounded.send(fresh.locator("p"), "counting", "(els) => els.length")
     started = time.monotonic()
@@ -120,7 +121,7 @@ def test_a_call_sent_ahead_to_a_hung_page_is_bounded_when_read(fresh: Page, site
 
 def test_a_hang_in_a_bare_evaluate_closes_the_context(fresh: Page, site: Site) -> None:
     fresh.goto(site.add("calm2", "<p>calm</p>"))
-    fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
+    fresh.evaluate(BLOCK_MAIN_THREAD)
     time.sleep(0.1)
     started = time.monotonic()
     with bounded.budget(500), pytest.raises(bounded.PageUnresponsive, match="stopped responding"):
@@ -191,7 +192,7 @@ def test_region_and_count_calls_of_gate_and_healing_are_bounded(
         strategy=Strategy.ROLE_NAME, confidence=0.9, role="button", name="Go", region=region
     )
     ctx = cast(Any, SimpleNamespace(page=fresh))
-    fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
+    fresh.evaluate(BLOCK_MAIN_THREAD)
     time.sleep(0.1)
     started = time.monotonic()
     with bounded.budget(500):
@@ -220,7 +221,7 @@ def test_a_page_a_deadline_closed_is_reported_as_unresponsive_not_crashed(
     closed"). Here the next call is the run's opening navigation."""
     url = site.add("closed-by-hang", "<button>Go</button>")
     fresh.goto(url)
-    fresh.evaluate("setTimeout(() => { while (true) {} }, 20)")
+    fresh.evaluate(BLOCK_MAIN_THREAD)
     time.sleep(0.1)
     with bounded.budget(500), pytest.raises(bounded.PageUnresponsive):
         bounded.call(fresh, "hashing the document", fresh.evaluate, "1")
