@@ -4,9 +4,11 @@
 // The engine puts it in every document from the document's first moment (an init script of
 // the page, engine/env.py); the installed API starts one itself on a page without it (then
 // installing counts as a change: nothing was watched before it). It lives under
-// ``globalThis.__pacts_changes``: ``{at, frames, flush()}``. ``at``: performance.now() of the
-// last change; ``frames``: animation frames drawn since, at most 2; ``flush()`` counts the
-// changes whose observer callback has not run yet.
+// ``globalThis.__pacts_changes``: ``{at, frames, flush(), requests(ms)}``. ``at``:
+// performance.now() of the last change; ``frames``: animation frames drawn since, at most 2;
+// ``flush()`` counts the changes whose observer callback has not run yet; ``requests(ms)``:
+// the requests the page's scripts opened less than ``ms`` ago and still have open
+// (``watchRequests``, below).
 //
 // "No DOM change for two animation frames" is then a reading, not a wait: a settled page
 // answers at once (a gate check of an element that is gone, a new page's readiness), and a
