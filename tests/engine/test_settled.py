@@ -147,7 +147,7 @@ def test_the_page_counts_the_requests_its_scripts_open(tab: Page, demo_v1: DemoS
           xhr.abort();
           return [both, open(60000), open(0), fetch.name, String(fetch).includes('[native code]')];
         }""",
-        "/__faults/slow?ms=800",
+        "/__faults/slow?ms=200",
     )
     assert counts == [2, 1, 0, "fetch", True]
     tab.wait_for_function("() => globalThis.__pacts_changes.requests(60000) === 0")
