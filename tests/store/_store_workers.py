@@ -120,8 +120,8 @@ def discover_always(target: str, worker: int, barrier: Barrier) -> list[str]:
     list as shards would. Returns the requirements this worker discovered.
 
     The workers begin their phase together (a moment each takes before the barrier, as
-    runners started at once would), and worker 0 starts claiming only once the others are
-    done: as a process the scheduler holds past another's release can be. Its phase was
+    runners started at once would), and worker 0 starts claiming (its first three) only
+    once the others are done: as a process the scheduler holds past another's release can be. Its phase was
     taken to begin when it called ``discover_once``, after that release, and it discovered
     the requirement again (the likely cause of this test's one failure, at load 30)."""
     import time
@@ -148,6 +148,7 @@ def discover_always(target: str, worker: int, barrier: Barrier) -> list[str]:
         barrier.wait(timeout=60)
         if worker == 0:
             barrier.wait(timeout=60)  # the others have done their whole phase
+            mine = mine[:3]  # enough to see whether it discovers again, at a tenth the cost
         discover_once(store, mine, discover, mode="always", poll_seconds=0.01, began=began)
         if worker != 0:
             barrier.wait(timeout=60)
