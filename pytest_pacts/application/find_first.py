@@ -164,6 +164,7 @@ def discover_once(
     mode: str = "auto",
     say: Callable[[str], None] = lambda _text: None,
     poll_seconds: float = POLL_SECONDS,
+    began: datetime | None = None,
 ) -> SharedDiscovery:
     """Call ``discover`` for each plan of ``todo`` that no other process sharing the store is
     discovering or has just discovered; wait for those that one is (docs/store.md,
@@ -173,10 +174,14 @@ def discover_once(
     claimer wins, the others wait until it is released and then read the POM cache it wrote.
     If the holder left nothing cached (nothing verified, or it crashed and its lease ran
     out), a waiter claims the lease and discovers itself. Under ``--pacts-discover=always``
-    a result counts as fresh only if its lease was released after this phase began.
+    a result counts as fresh only if its lease was released after this phase began:
+    ``began``, by default when this call starts. Runners that start together and share
+    their results may pass the moment they started: a runner the scheduler holds until
+    another has released a lease would otherwise begin after that release, and discover
+    the requirement again.
     """
     leases = store.discovery_leases
-    began = datetime.now(UTC)
+    began = began or datetime.now(UTC)
     result = SharedDiscovery()
     pending = deque(todo)
     waiting: list[Plan] = []

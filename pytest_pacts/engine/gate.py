@@ -107,11 +107,14 @@ def takes_disabled(failure: FailureType | None) -> bool:
 NO_ENABLED = frozenset({Action.HOVER, Action.FOCUS})
 SEEN_BY_WAIT: frozenset[GateCode] = frozenset({"none", "not_unique", "not_visible"})
 # ``blocking_point``'s rule for the in-page check, which decides there whether to watch two
-# frames before answering (a transient state, or a structural one on a page still changing)
-IN_PAGE_RULE = {
+# frames before answering (a transient state, or a structural one on a page still changing);
+# and ``requests_ms``: a request the page's scripts opened less than that long ago, still
+# open, keeps the page from being settled, as :meth:`EnvMonitor.busy` counts them
+IN_PAGE_RULE: dict[str, object] = {
     "transient": sorted(TRANSIENT),
     "seen_by_wait": sorted(SEEN_BY_WAIT),
     "no_enabled": sorted(a.value for a in NO_ENABLED),
+    "requests_ms": READY_CAP_MS,
 }
 
 

@@ -108,15 +108,17 @@ def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS, since: float | None
 
 def settled(page: Page, monitor: EnvMonitor) -> bool:
     """Loaded and quiet, as observed: no navigation or request the page is waiting on in
-    flight (:meth:`EnvMonitor.busy`), ``readyState`` complete, and no DOM change for two
-    animation frames (one round trip). A missing element on a settled page is missing."""
+    flight (:meth:`EnvMonitor.busy`, and the page's own count of the requests its scripts
+    opened, which Playwright's events can lag behind: ``runtime/js/watch.js``), ``readyState``
+    complete, and no DOM change for two animation frames (one round trip). A missing element
+    on a settled page is missing."""
     if monitor.busy(READY_CAP_MS):
         return False
     try:
         quiet = bounded.call(
             page,
             "waiting for a quiet page",
-            lambda: page.evaluate(_QUIET_FRAMES, ["complete", monitor.acted_at]),
+            lambda: page.evaluate(_QUIET_FRAMES, ["complete", monitor.acted_at, READY_CAP_MS]),
         )
     except PlaywrightError as exc:
         if "context was destroyed" in str(exc) or "navigat" in str(exc):
@@ -138,19 +140,22 @@ def settled_after_check(page: Page, monitor: EnvMonitor, observed: bool | None) 
 # The change watch (``runtime/js/watch.js``, in every document the engine opens) may
 # already have seen two frames drawn since the last change, itself after the run's last action
 # on the page (``since``, wall-clock ms): then the answer comes at once.
-# Otherwise the next two frames are watched. A hidden page gets no animation frames: a timer
-# stands in for them. On a shown page the timer firing first means no frame came for a
-# second (a starved renderer on a loaded machine): that is no evidence of quiet, so the
-# answer is "not quiet" and the caller looks again.
+# Otherwise the next two frames are watched. Not quiet while a request the page's scripts
+# opened less than ``requestsMs`` ago is open (the watch's count; 0: not asked). A hidden
+# page gets no animation frames: a timer stands in for them. On a shown page the timer
+# firing first means no frame came for a second (a starved renderer on a loaded machine):
+# that is no evidence of quiet, so the answer is "not quiet" and the caller looks again.
 _QUIET_FRAMES = (
-    """([state, since]) => new Promise((resolve) => {
-  const ready = () => state ? document.readyState === state : document.readyState !== 'loading';
+    """([state, since, requestsMs]) => new Promise((resolve) => {
+  const seen = globalThis.__pacts_changes;
+  const idle = () => !(requestsMs && seen && seen.requests && seen.requests(requestsMs) > 0);
+  const ready = () => (state ? document.readyState === state : document.readyState !== 'loading')
+    && idle();
 """
     + _CALLBACKS_RUN
     + """
   // no scripts run: nothing but parsing and loading changes the page
   if (!callbacksRun()) { resolve(ready()); return; }
-  const seen = globalThis.__pacts_changes;
   if (seen && seen.flush && ready()) {
     seen.flush();
     // a quiet spell counts when it began after the run last acted on the page
@@ -183,9 +188,10 @@ READY_CAP_MS = 2_500.0
 # starved renderer: no evidence of quiet). null without the watch, or in a world that runs
 # no callbacks (the caller then asks ``_QUIET_FRAMES``). Where asking for two fresh frames
 # again after every change costs up to two frames more than the page needs, this answers on
-# the first frame it is quiet.
+# the first frame it is quiet. Not quiet while a request the page's scripts opened less than
+# ``requestsMs`` ago is open (the watch's count: Playwright's request events can lag behind).
 _QUIET_SOON = (
-    """([since, cap]) => new Promise((resolve) => {
+    """([since, cap, requestsMs]) => new Promise((resolve) => {
   const seen = globalThis.__pacts_changes;
 """
     + _CALLBACKS_RUN
@@ -198,7 +204,8 @@ _QUIET_SOON = (
     seen.flush();
     if (seen.at !== last) { last = seen.at; own = 0; }
     return document.readyState !== 'loading' && seen.frames >= 2
-      && (performance.timeOrigin + seen.at >= since || own >= 2);
+      && (performance.timeOrigin + seen.at >= since || own >= 2)
+      && !(requestsMs && seen.requests && seen.requests(requestsMs) > 0);
   };
   if (quiet()) { resolve(true); return; }
   const next = () => {
@@ -241,12 +248,14 @@ def mark_page(monitor: EnvMonitor) -> PageMark:
 
 
 # When the document last changed (wall-clock ms), and whether it has drawn two animation
-# frames since, from the change watch; null without it.
-_LAST_CHANGE = """() => {
+# frames since with no request its scripts opened less than ``requestsMs`` ago still open,
+# from the change watch; null without it.
+_LAST_CHANGE = """(requestsMs) => {
   const seen = globalThis.__pacts_changes;
   if (!seen || !seen.flush) return null;
   seen.flush();
-  return {at: performance.timeOrigin + seen.at, quiet: seen.frames >= 2};
+  const fetching = !!seen.requests && seen.requests(requestsMs) > 0;
+  return {at: performance.timeOrigin + seen.at, quiet: seen.frames >= 2 && !fetching};
 }"""
 
 
@@ -263,7 +272,9 @@ def unchanged_since(page: Page, monitor: EnvMonitor, mark: PageMark) -> bool:
     if monitor.open_requests():
         return False
     try:
-        last = bounded.call(page, "reading the page's last change", page.evaluate, _LAST_CHANGE)
+        last = bounded.call(
+            page, "reading the page's last change", page.evaluate, _LAST_CHANGE, READY_CAP_MS
+        )
     except PlaywrightError:
         return False
     if not isinstance(last, dict):
@@ -337,7 +348,7 @@ def wait_until_ready(
                     "waiting for a quiet page",
                     page.evaluate,
                     _QUIET_SOON,
-                    [since, cap],
+                    [since, cap, READY_CAP_MS],
                     timeout_ms=cap + 1_500.0,  # and a frame that never came (1 s)
                 )
                 if quiet is None:  # no change watch in this document
@@ -346,7 +357,7 @@ def wait_until_ready(
                         "waiting for a quiet page",
                         page.evaluate,
                         _QUIET_FRAMES,
-                        [None, since],
+                        [None, since, READY_CAP_MS],
                     )
                 if answered:
                     unread += monitor.drop_unread(looked)

@@ -115,12 +115,42 @@ def test_a_page_still_loading_is_not_healed(
 
 
 def test_the_gate_keeps_checking_while_a_request_is_open(tab: Page, demo_v1: DemoServer) -> None:
-    monitor = EnvMonitor(tab)
+    """The page's own count of its open requests keeps the gate checking, whatever the
+    engine has heard of them. Here it has heard nothing (a monitor that does not listen), as
+    when Playwright's ``request`` event comes late: with a route on the context it is
+    emitted only once the browser's network stack paused the request (CDP
+    ``Fetch.requestPaused``, Playwright's ``crNetworkManager``), and it can reach Python after
+    the answer of the check that follows the click. Under load the gate then saw a settled
+    page with no request open, and failed its first check: count 0, to healing."""
+    monitor = EnvMonitor(tab, listen=False)  # hears no request, as one that hears it late
     _on_demo(tab, demo_v1, FETCHING)
     tab.click("#load")
     outcome = _gate(tab, monitor, "#go")
     assert outcome.failure is None, outcome.failure
     assert outcome.checks > 1  # it matched nothing at first, and was checked again
+
+
+def test_the_page_counts_the_requests_its_scripts_open(tab: Page, demo_v1: DemoServer) -> None:
+    """``fetch`` is open until its answer (or failure) comes, an XMLHttpRequest until its
+    ``loadend`` (Fetch and XMLHttpRequest standards: ``loadend`` ends load, error, abort and
+    timeout alike); one opened longer ago than asked is not counted (a long-poll)."""
+    EnvMonitor(tab, listen=False)  # the in-page code from the document's first moment
+    _on_demo(tab, demo_v1, "<h1>Orders</h1>")
+    counts = tab.evaluate(
+        """(slow) => {
+          const open = (ms) => globalThis.__pacts_changes.requests(ms);
+          fetch(slow);
+          const xhr = new XMLHttpRequest();
+          xhr.open('GET', slow);
+          xhr.send();
+          const both = open(60000);
+          xhr.abort();
+          return [both, open(60000), open(0), fetch.name, String(fetch).includes('[native code]')];
+        }""",
+        "/__faults/slow?ms=200",
+    )
+    assert counts == [2, 1, 0, "fetch", True]
+    tab.wait_for_function("() => globalThis.__pacts_changes.requests(60000) === 0")
 
 
 def test_a_settled_page_without_the_element_fails_on_the_first_check(tab: Page, site: Site) -> None:

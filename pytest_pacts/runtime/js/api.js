@@ -136,6 +136,11 @@ async function check(els, opts) {
   // an action (a render on the next frame) may not have begun yet
   const quietBefore = typeof opts.since === 'number' && changeWatch.frames >= 2
     && performance.timeOrigin + changeWatch.at >= opts.since;
+  // A request the page's scripts opened less than the caller's ``requests_ms`` ago (the
+  // gate's rule) is still open: its answer may bring the element, the page is not settled
+  // (watch.js, ``watchRequests``; the engine's own view of requests can lag behind it).
+  const requestsMs = opts.rule && typeof opts.rule.requests_ms === 'number' ? opts.rule.requests_ms : 0;
+  const fetching = () => requestsMs > 0 && !!changeWatch.requests && changeWatch.requests(requestsMs) > 0;
   let changed = false;
   const observer = new MutationObserver(() => { changed = true; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -152,7 +157,7 @@ async function check(els, opts) {
   try {
     result = await run(watch);
     const [transient, structural] = failingPoints(result, opts.action, opts.rule);
-    const quiet = quietBefore && (changeWatch.flush(), changeWatch.frames >= 2);
+    const quiet = quietBefore && (changeWatch.flush(), changeWatch.frames >= 2) && !fetching();
     if ((transient || (structural && !quiet)) && !watch.waited && framed) {
       // A state that may pass by itself (hidden, disabled, moving), or a page still
       // changing: watch two frames (the gate re-checks, so this paces its loop at the
@@ -186,7 +191,7 @@ async function check(els, opts) {
   // without animation frames (scripts disabled in this world) nothing was watched: unknown.
   // Quiet counts only over real frames: a page that got no frame for a while (a loaded
   // machine starving the renderer) may be in the middle of rendering frame by frame.
-  const complete = document.readyState === 'complete';
+  const complete = document.readyState === 'complete' && !fetching();
   if (!framed) result.settled = null;
   else if (watch.waited) {
     result.settled = !changed && watch.frames && complete && (watch.waited >= 2 || quietBefore);

@@ -4,9 +4,11 @@
 // The engine puts it in every document from the document's first moment (an init script of
 // the page, engine/env.py); the installed API starts one itself on a page without it (then
 // installing counts as a change: nothing was watched before it). It lives under
-// ``globalThis.__pacts_changes``: ``{at, frames, flush()}``. ``at``: performance.now() of the
-// last change; ``frames``: animation frames drawn since, at most 2; ``flush()`` counts the
-// changes whose observer callback has not run yet.
+// ``globalThis.__pacts_changes``: ``{at, frames, flush(), requests(ms)}``. ``at``:
+// performance.now() of the last change; ``frames``: animation frames drawn since, at most 2;
+// ``flush()`` counts the changes whose observer callback has not run yet; ``requests(ms)``:
+// the requests the page's scripts opened less than ``ms`` ago and still have open
+// (``watchRequests``, below).
 //
 // "No DOM change for two animation frames" is then a reading, not a wait: a settled page
 // answers at once (a gate check of an element that is gone, a new page's readiness), and a
@@ -57,8 +59,78 @@ function installWatch() {
   obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   watch.flush = () => { if (pageChanged(obs.takeRecords())) changed(); };
   changed();
+  watch.requests = watchRequests();
   Object.defineProperty(globalThis, '__pacts_changes', { value: watch });
   return watch;
+}
+
+// The requests the page's own scripts have open (``fetch`` until its answer's headers come or
+// it fails, an XMLHttpRequest until ``loadend``), counted in the page as they start. The
+// engine also hears of them from Playwright's ``request`` events (engine/env.py,
+// ``EnvMonitor``), but those can come late: with a route on the context (or HTTP
+// credentials), Playwright emits ``request`` only once the browser's network stack has paused
+// the request (CDP ``Fetch.requestPaused``), which can reach Python after the answer of a
+// later call into the page. A check right after a click that started a fetch then saw a page
+// with no request open, and an element the fetch was about to bring judged gone (docs/engine.md,
+// "Readiness"). Both views count: the page is settled when neither has a request open.
+// ``requests(ms)``: how many opened less than ``ms`` ago are still open (an older one is a
+// long-poll, as ``EnvMonitor.busy`` takes it). Wrapped with proxies, so the page's functions
+// keep their name, length and native source text; the bookkeeping never stands in the way
+// of the call. Wrapped only from the page's own realm: a copy of the in-page code compiled in
+// a fresh realm (js/realm.js) would run it in a removed frame's realm, where callbacks do
+// not run; that copy counts nothing (a page whose first call came after it replaced a
+// built-in, when the init script was not there).
+function watchRequests() {
+  const open = Object.create(null);  // request number -> performance.now() when it started
+  let last = 0;
+  const now = performance.now.bind(performance);
+  const count = (ms) => {
+    const t = now();
+    let n = 0;
+    for (const id in open) if (t - open[id] < ms) n += 1;
+    return n;
+  };
+  if (Object !== window.Object) return count;
+  const begin = () => {
+    last += 1;
+    const id = last;
+    open[id] = now();
+    return () => { delete open[id]; };
+  };
+  const apply = Reflect.apply;
+  const then = Promise.prototype.then;
+  const listen = EventTarget.prototype.addEventListener;
+  const wrap = (owner, name, around) => {
+    try {
+      const f = owner[name];
+      if (typeof f === 'function') owner[name] = new Proxy(f, { apply: around });
+    } catch (e) { /* left as it is */ }
+  };
+  wrap(window, 'fetch', (target, self, args) => {
+    const end = begin();
+    let answer;
+    try {
+      answer = apply(target, self, args);
+    } catch (e) {
+      end();
+      throw e;
+    }
+    try { apply(then, answer, [end, end]); } catch (e) { end(); }
+    return answer;
+  });
+  if (typeof XMLHttpRequest === 'function') {
+    wrap(XMLHttpRequest.prototype, 'send', (target, self, args) => {
+      const end = begin();
+      try { apply(listen, self, ['loadend', end]); } catch (e) { end(); }
+      try {
+        return apply(target, self, args);
+      } catch (e) {
+        end();  // not sent: no ``loadend`` comes
+        throw e;
+      }
+    });
+  }
+  return count;
 }
 
 // The elements Playwright matched for a locator, handed over from its isolated world
