@@ -36,8 +36,9 @@ DEV: tuple[str, ...] = (
     "fava",
     "radicale",
     "ihatemoney",
+    "sqlite_web",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand", "sqlite_web")
+HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

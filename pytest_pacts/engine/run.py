@@ -247,6 +247,7 @@ class Run:
             screenshot_before=before,
             busy=lambda: self.monitor.busy(READY_CAP_MS),
             wait_left_ms=self._wait_left(prog),
+            on_open=self.finder.on_open,
         )
         old = state.locator
         started = time.monotonic()
