@@ -37,8 +37,9 @@ DEV: tuple[str, ...] = (
     "radicale",
     "ihatemoney",
     "sqlite_web",
+    "swagger_ui",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand")
+HELDOUT: tuple[str, ...] = ("pinnwand",)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
