@@ -152,6 +152,8 @@ class RungResult:
     # never used without a person's GO), and its fingerprint
     proposed: Locator | None = None
     proposed_fingerprint: Fingerprint | None = None
+    # what the rung did to the page to find it, for the step's notes (a menu it opened)
+    notes: tuple[str, ...] = ()
     # facts for the heal proposal's evidence (docs/governance.md evidence contracts):
     # gate_result, waited_ms, bounding_box, ...
     evidence: Mapping[str, object] = field(default_factory=dict)

@@ -231,6 +231,9 @@ def test_a_field_moved_into_a_closed_drop_down_heals_by_opening_its_menu_button(
     heal = record.steps[0].heals[-1]
     assert heal.accepted and heal.basis is not None, heal
     assert "opening" in heal.basis and "+ Table" in heal.basis, heal.basis
+    # the step's notes say so, as for a menu first discovery opens
+    notes = " ".join(record.steps[0].notes)
+    assert "was hidden: opened" in notes and "+ Table" in notes, notes
 
 
 def test_a_field_two_menu_buttons_could_show_is_not_healed_by_opening_one(

@@ -62,6 +62,7 @@ class RediscoveryRung:
                 repaired=True,
                 basis=pointed,
                 evidence=evidence,
+                notes=found.notes,
             )
         options = [
             (loc, loc.confidence, {"strategy": loc.strategy.value})
@@ -75,7 +76,9 @@ class RediscoveryRung:
         if not result.accepted:
             return result
         basis = _basis(ctx, found, result)
-        return replace(result, basis=f"{pointed}; {basis}" if pointed else basis)
+        if not pointed:
+            return replace(result, basis=basis)
+        return replace(result, basis=f"{pointed}; {basis}", notes=found.notes)
 
     def _opened(self, ctx: HealContext, found: DiscoveryResult) -> tuple[DiscoveryResult, str]:
         """The step's element found hidden behind one evident opener (engine/finder.py,
