@@ -36,8 +36,10 @@ DEV: tuple[str, ...] = (
     "fava",
     "radicale",
     "ihatemoney",
+    "sqlite_web",
+    "swagger_ui",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand", "sqlite_web")
+HELDOUT: tuple[str, ...] = ("pinnwand",)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

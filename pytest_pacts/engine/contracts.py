@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.models import Plan, Step
@@ -124,6 +125,9 @@ class HealContext:
     # how long the step's timeout has left for waiting on the element's state (the run keeps
     # one timeout per step across its attempts and repairs); ``None``: a whole step timeout
     wait_left_ms: float | None = None
+    # told each control a rung clicks or points at to show the step's hidden element (a
+    # closed menu, a tab), before it does (``Finder.on_open``: the run's observer)
+    on_open: Callable[[Step, PWLocator], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,8 @@ class RungResult:
     # never used without a person's GO), and its fingerprint
     proposed: Locator | None = None
     proposed_fingerprint: Fingerprint | None = None
+    # what the rung did to the page to find it, for the step's notes (a menu it opened)
+    notes: tuple[str, ...] = ()
     # facts for the heal proposal's evidence (docs/governance.md evidence contracts):
     # gate_result, waited_ms, bounding_box, ...
     evidence: Mapping[str, object] = field(default_factory=dict)

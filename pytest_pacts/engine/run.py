@@ -247,6 +247,7 @@ class Run:
             screenshot_before=before,
             busy=lambda: self.monitor.busy(READY_CAP_MS),
             wait_left_ms=self._wait_left(prog),
+            on_open=self.finder.on_open,
         )
         old = state.locator
         started = time.monotonic()
@@ -286,6 +287,7 @@ class Run:
         if not attempt.duration_ms:
             update["duration_ms"] = (time.monotonic() - started) * 1000
         if applied and result is not None:
+            prog.notes.extend(result.notes)
             if result.locator is not None:
                 self._apply(result, old)
                 try:
@@ -411,7 +413,7 @@ class Run:
             duration_ms=(time.monotonic() - prog.started) * 1000,
             block=step.block,
             image_match=image,
-            notes=tuple(dict.fromkeys(prog.attempt.notes)),
+            notes=tuple(dict.fromkeys([*prog.notes, *prog.attempt.notes])),
             extracted=dict(prog.attempt.extracted),
             dropdown=prog.attempt.dropdown[-1] if prog.attempt.dropdown else None,
         )

@@ -28,6 +28,9 @@ class StepProgress:
     exhausted: bool = False
     # an applied heal waiting for the retry's outcome: (context, index in heals, result)
     pending: tuple[HealContext, int, RungResult] | None = None
+    # what applied heals did to the page to find the element (a menu they opened): the
+    # step's notes, kept across its attempts
+    notes: list[str] = field(default_factory=list)
 
 
 def first_line(exc: BaseException) -> str:

@@ -160,3 +160,41 @@ def test_an_item_with_two_checkboxes_is_ambiguous_never_the_first(tab: Page) -> 
     assert result.locator is None and result.unresolved is not None
     assert result.unresolved.reason == "ambiguous"
     assert len(result.unresolved.candidates) == 2
+
+
+# An API explorer's operation: a query parameter's row (its name in the first cell, its
+# select in the second), then the response's media-type select, captioned beside it but not
+# labelled, above an example response whose JSON holds the parameter's name as a key
+OPERATION = """
+<table><tr><td><div class="parameter__name">genre</div><div>string (query)</div></td>
+  <td><p>Only books of this genre</p><select><option>--</option>
+    <option>Science fiction</option><option>Classics</option></select></td></tr></table>
+<section><div><small>Media type</small><div><select><option>application/json</option>
+    <option>text/csv</option></select></div><small>Controls <code>Accept</code> header.</small>
+  </div>
+  <pre class="example"><span>[</span>
+  <span>{</span>
+    <span>"title"</span><span>:</span> <span>"Dune"</span><span>,</span>
+    <span>"genre"</span><span>:</span> <span>"Science fiction"</span>
+  <span>}</span>
+<span>]</span></pre></section>
+"""
+
+
+def test_words_quoted_in_a_code_sample_name_no_field(tab: Page) -> None:
+    """Swagger UI 3.24.3 (REQ-SWAGGER-011): ``genre | select`` was ambiguous between the
+    ``genre`` parameter's select (the name in its row) and the response's "Media type"
+    select, whose nearest mention of "genre" is the key ``"genre"`` of the example response
+    below it. HTML: a ``<pre>`` is a block of preformatted text (a code sample, a program's
+    output); text in it is quoted, not said, so it is no caption a person reads for a field
+    and heads no region, as a sentence that mentions the words heads none (the rule above)."""
+    tab.set_content(OPERATION)
+    result = find(tab, "genre", action="select")
+    assert result.locator is not None, result.unresolved
+    options = to_playwright(tab, result.locator).evaluate("e => e.textContent")
+    assert "Classics" in options
+    # the sample's words name nothing at all: no field near it alone is taken for them
+    tab.set_content(OPERATION.replace('<div class="parameter__name">genre</div>', "<div>kind</div>")
+                    .replace("Only books of this genre", "Only books of this kind"))  # fmt: skip
+    result = find(tab, "genre", action="select")
+    assert result.locator is None

@@ -11,6 +11,7 @@ from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.finder import HOVER, open_hidden, shown_inside
 from pytest_pacts.engine.healing.basics import first_line
 from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.engine.healing.probing import gate_evidence
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import HealRung
 
@@ -43,11 +44,26 @@ class RediscoveryRung:
                 return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")
         pointed = ""
         if found.locator is None and found.unresolved is not None:
-            found, pointed = self._shown_on_hover(ctx, found)
+            found, pointed = self._opened(ctx, found)
         if found.locator is None:
             message = found.unresolved.message if found.unresolved else "nothing found"
             candidates = found.unresolved.candidates if found.unresolved else ()
             return RungResult(self.name, False, f"re-discovery: {message}", candidates=candidates)
+        if pointed and found.locator == ctx.state.locator:
+            # what was opened shows the step's own element: the same locator, found again
+            # after the opening, is retried (the page changed, not the element)
+            ok, why, evidence = gate_evidence(ctx, found.locator, repair=True)
+            if not ok:
+                return RungResult(self.name, False, f"{pointed}; still failing: {why}")
+            return RungResult(
+                self.name,
+                True,
+                f"{pointed}; the step's locator is found again there and {why}",
+                repaired=True,
+                basis=pointed,
+                evidence=evidence,
+                notes=found.notes,
+            )
         options = [
             (loc, loc.confidence, {"strategy": loc.strategy.value})
             for loc in (found.locator, *found.alternates)
@@ -60,30 +76,41 @@ class RediscoveryRung:
         if not result.accepted:
             return result
         basis = _basis(ctx, found, result)
-        return replace(result, basis=f"{pointed}; {basis}" if pointed else basis)
+        if not pointed:
+            return replace(result, basis=basis)
+        return replace(result, basis=f"{pointed}; {basis}", notes=found.notes)
 
-    def _shown_on_hover(
-        self, ctx: HealContext, found: DiscoveryResult
-    ) -> tuple[DiscoveryResult, str]:
-        """The step's element found hidden, alone in its region, in an item that draws it
-        only under the pointer (an opener of relation ``hover``, engine/finder.py): point at
-        the item and look again. Kept only when what is found then is inside that item (never
-        hover one thing and act on another); answers the result and the words saying so."""
+    def _opened(self, ctx: HealContext, found: DiscoveryResult) -> tuple[DiscoveryResult, str]:
+        """The step's element found hidden behind one evident opener (engine/finder.py,
+        ``open_hidden``: a closed menu's, drop-down's or disclosure's toggle, a tab, or the
+        item that draws it only under the pointer): open it as first discovery does, and look
+        again. Several controls that could open it (``opener_choices``) are never tried:
+        re-discovery's message names them. What is found after a hover is kept only when it
+        is inside the item pointed at (never hover one thing and act on another); answers
+        the result and the words saying what was opened."""
         assert found.unresolved is not None
         openers = found.unresolved.openers
-        if len(openers) != 1 or openers[0].relation != HOVER:
+        if not openers:
             return found, ""
         step = ctx.state.step
         assert step.target is not None
-        notes, blocked = open_hidden(ctx.page, step, openers)
+        notes, blocked = open_hidden(ctx.page, step, openers, ctx.on_open)
         if blocked is not None or not notes:
             return found, ""
         again = self.discoverer.under(ctx.options.evidence).discover(
             ctx.page, [(0, step.target, step.action)]
         )[0]
-        if again.locator is None or not shown_inside(ctx.page, again.locator, openers[0]):
+        hover = openers[-1].relation == HOVER
+        if again.locator is None or (
+            hover and not shown_inside(ctx.page, again.locator, openers[-1])
+        ):
             return found, ""
-        said = f"shown by pointing at {openers[0].description} (CSS :hover)"
+        if hover:
+            said = f"shown by pointing at {openers[-1].description} (CSS :hover)"
+        else:
+            said = "shown by opening " + ", then ".join(
+                f"{o.description} ({o.relation})" for o in openers
+            )
         return again.model_copy(update={"notes": (*notes, *again.notes)}), said
 
 

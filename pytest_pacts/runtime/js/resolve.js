@@ -185,6 +185,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return null;
   }
   const inProse = (m, needle) => !!paragraphOf(m) && !low(visibleLowOf(paragraphOf(m))).startsWith(needle);
+  // Words in a block of preformatted text (HTML's <pre>: a code sample, an example response)
+  // are quoted, not said: they head nothing, whoever's words they hold.
+  const quoted = (m) => !!(m.closest && m.closest('pre'));
   // A caption: a block that says the region's words and nothing else, holds no control
   // and leads siblings ("Title matches:" over a list of links).
   function isCaption(m, region) {
@@ -197,7 +200,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const hs = regions.headingsNamed(scope.region);
       scope.anchors = hs.length
         ? hs.map((h) => ({ el: h, how: { how: 'heading', heading: dom.accName(h) } }))
-        : mentions(scope.region).filter((m) => scope.own || !inProse(m, low(scope.region)))
+        : mentions(scope.region).filter((m) => !quoted(m) && (scope.own || !inProse(m, low(scope.region))))
           .map((m) => ({ el: m, how: 'text', caption: isCaption(m, scope.region) }));
     }
     return scope.anchors;
