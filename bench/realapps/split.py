@@ -37,7 +37,7 @@ DEV: tuple[str, ...] = (
     "radicale",
     "ihatemoney",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand", "sqlite_web")
+HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand", "sqlite_web", "lektor")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
