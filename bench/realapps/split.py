@@ -37,7 +37,7 @@ DEV: tuple[str, ...] = (
     "radicale",
     "ihatemoney",
 )
-HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand", "sqlite_web", "lektor")
+HELDOUT: tuple[str, ...] = ("swagger_ui", "pinnwand", "sqlite_web", "lektor", "kinto")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -54,8 +54,8 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
         "radicale", "ihatemoney",
     )  # fmt: skip
     # new held-out apps of kinds the corpus lacked, committed before any run on them (npm:
-    # Swagger UI; PyPI: pinnwand, sqlite-web, Lektor)
-    assert split.HELDOUT == ("swagger_ui", "pinnwand", "sqlite_web", "lektor")
+    # Swagger UI; PyPI: pinnwand, sqlite-web, Lektor, Kinto)
+    assert split.HELDOUT == ("swagger_ui", "pinnwand", "sqlite_web", "lektor", "kinto")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -70,7 +70,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("pinnwand", "sqlite_web", "lektor")
+    held_absent = ("pinnwand", "sqlite_web", "lektor", "kinto")
     assert split.select("heldout", None, here) == (("swagger_ui",), held_absent)
     absent = (
         "wagtail",
