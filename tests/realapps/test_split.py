@@ -197,6 +197,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "pinnwand",
         "sqlite_web",
         "lektor",
+        "kinto",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
