@@ -39,7 +39,7 @@ DEV: tuple[str, ...] = (
     "sqlite_web",
     "swagger_ui",
 )
-HELDOUT: tuple[str, ...] = ("pinnwand",)
+HELDOUT: tuple[str, ...] = ("pinnwand", "lektor", "kinto")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
