@@ -38,8 +38,9 @@ DEV: tuple[str, ...] = (
     "ihatemoney",
     "sqlite_web",
     "swagger_ui",
+    "lektor",
 )
-HELDOUT: tuple[str, ...] = ("pinnwand", "lektor", "kinto")
+HELDOUT: tuple[str, ...] = ("pinnwand", "kinto")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -103,6 +103,39 @@ CART = (
 )
 
 
+# A content admin's new-page form (Lektor 3.2 and 3.3): each field's caption is a ``<dt>`` of
+# its ``<dl>`` (HTML's description list: a term and what describes it), no ``<label>``; the
+# ID field shows, as its placeholder, the slug it would make of the title.
+DL_FORM = (
+    "<h2>Add Subpage</h2><p>Note that the model or ID cannot be easily changed.</p>"
+    '<div class="field-row"><dl class="field"><dt>Model</dt><dd><select><option>Page</option>'
+    "</select></dd></dl></div>"
+    '<div class="field-row"><dl class="field"><dt><span>Title</span></dt><dd><div class="ig">'
+    '<input type="text" id="title" value="News"><span class="ig-text"><i class="fa"></i></span>'
+    "</div></dd></dl></div>"
+    '<div class="field-row"><dl class="field"><dt><span>ID</span></dt><dd><div class="ig">'
+    '<input type="text" id="slug" placeholder="news"><span class="ig-text"><i class="fa"></i>'
+    "</span></div></dd></dl></div><button>Add Child Page</button>"
+)
+
+
+@pytest.mark.parametrize(("element", "expected"), [("ID", "slug"), ("Title", "title")])
+def test_a_placeholder_is_a_hint_not_a_name_that_contradicts_the_caption(
+    tab: Page, element: str, expected: str
+) -> None:
+    """HTML: a placeholder is "a short hint intended to aid the user with data entry" and
+    "should not be used as an alternative to a label" (ACCNAME takes it as a last resort).
+    Lektor's ID field shows the slug it suggests ("news") under its caption "ID": read as
+    the field's name, "news" contradicted the step's words, the field was refused, and the
+    step took the form's only other text field, Title (a wrong-element action on the
+    held-out run of Lektor 3.3.14, where the flow still passed). The caption's field is the
+    pick; a placeholder never refuses it."""
+    tab.set_content(DL_FORM)
+    result = find(tab, element, "fill")
+    assert chosen(tab, result) == expected
+    assert not result.positional
+
+
 @pytest.mark.parametrize(
     ("element", "expected"),
     [

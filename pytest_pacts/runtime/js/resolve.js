@@ -407,7 +407,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
         const said = evidenceWords(e, dom, kind);
         if (!words.every((w) => said.has(w))) return true;
       }
-      const name = dom.accName(e);
+      // A name that is only the field's placeholder contradicts nothing: HTML's placeholder
+      // is "a short hint intended to aid the user with data entry", not a label (ACCNAME
+      // takes it only as a last resort): Lektor's ID field shows the slug it suggests
+      // ("news") under its caption "ID"; refused for it, the step took the Title field
+      // further out, the only other text field of the form.
+      const own = dom.accName(e);
+      const name = own === norm(e.getAttribute('placeholder')) ? '' : own;
       const described = words.filter((w) => !kind.has(w));
       if (!name || !described.length || tokens(name).some((t) => described.includes(t))) return false;
       return !low(context).includes(low(name));
