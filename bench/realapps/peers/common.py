@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import email
 import json
+import re
 import sys
 import time
 import traceback
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 MARK = "data-peers-truth"
+ORIGIN = "http://127.0.0.1:8080"  # where every snapshot is served (nothing is sent there)
 MARK_JS = f"el => el.setAttribute('{MARK}', '')"
 IS_MARKED_JS = f"el => el.hasAttribute('{MARK}')"
 UNMARK_JS = f"() => document.querySelectorAll('[{MARK}]').forEach(e => e.removeAttribute('{MARK}'))"
@@ -65,15 +67,29 @@ class Snapshot:
     Chromium opens a ``file://`` MHTML as a sandboxed document in which no timer or
     animation frame ever fires, so any tool that waits in the page (a MutationObserver with
     a timeout, two animation frames) hangs there. Served like this, the page is an ordinary
-    document at its original address, with exactly the snapshot's DOM (Chromium's snapshot
-    has no scripts); every other request is aborted, so nothing leaves the browser."""
+    document at its original path, with exactly the snapshot's DOM (Chromium's snapshot
+    has no scripts); every other request is aborted, so nothing leaves the browser. A page
+    saved from a loopback server is served at ``ORIGIN`` whatever port its run had, so the
+    old and the new version of an app have one address, as an upgraded app keeps its own."""
 
     PREFIX = "/__mhtml_cid__/"
 
     def __init__(self, path: str) -> None:
         message = email.message_from_bytes(Path(path).read_bytes())
-        self.url = str(message["Snapshot-Content-Location"])
-        origin = "/".join(self.url.split("/")[:3])
+        saved = str(message["Snapshot-Content-Location"])
+        origin = "/".join(saved.split("/")[:3])
+        # every version of an app was run on its own free port, but an upgraded app keeps its
+        # address: each snapshot is served at one origin, its own origin written as that one
+        # wherever the page holds it (the saved page writes every link as an absolute address)
+        same = ORIGIN if re.fullmatch(r"https?://(127\.0\.0\.1|localhost):\d+", origin) else origin
+        own = re.compile(re.escape(origin).encode() + rb"(?![0-9])")
+        moved = same != origin
+
+        def canonical(data: bytes) -> bytes:
+            return own.sub(same.encode(), data) if moved else data
+
+        self.url = same + saved[len(origin) :]
+        origin = same
         parts = [p for p in message.walk() if not p.is_multipart()]
         cids = {}
         for part in parts:
@@ -88,6 +104,7 @@ class Snapshot:
             body = part.get_payload(decode=True) or b""
             kind = part.get_content_type()
             if kind.startswith("text/"):
+                body = canonical(body)
                 for cid in cids:
                     body = body.replace(
                         f"cid:{cid}".encode(), f"{origin}{self.PREFIX}{cid}".encode()
@@ -96,7 +113,7 @@ class Snapshot:
                 # Chromium writes an open shadow root as <template shadowmode>, which only its
                 # MHTML loader reads; a served page reads the standard declarative form
                 body = body.replace(b"<template shadowmode=", b"<template shadowrootmode=")
-            location = str(part.get("Content-Location") or "")
+            location = canonical(str(part.get("Content-Location") or "").encode()).decode()
             if location and not location.startswith("cid:"):
                 self.bodies.setdefault(location, (kind, body))
                 # a request never carries the fragment a page's address may have been saved with
@@ -161,7 +178,7 @@ def judge(page: Any, answer: Any, truth: str | None, out: dict[str, Any]) -> Non
 
 def blind(case: dict[str, Any]) -> dict[str, Any]:
     """The new page's case as a tool may see it: its step words, never its truth."""
-    return {k: v for k, v in case.items() if k != "truth"}
+    return {k: v for k, v in case.items() if not k.startswith("truth")}
 
 
 def serve(record: Record, relocate: Relocate, prepare: Prepare | None = None) -> None:
