@@ -30,10 +30,21 @@ attribute and compared by identity with the answer: *correct* (the truth element
 matches no element or several, on which an action would fail). When the element is gone
 in the new version (truth ``null``), abstaining is correct and any answer is wrong.
 
+The pair asks the flow's question (``pairing.py``): the step's ordinal goes with its words
+(``Enter code to paste.[2]``; taken from the flow for a case written without it); the truth
+is the truth file's as it is now; its address tests (``a[href="/plant/"]``) are resolved
+against the saved page's base address, which holds every link as an absolute address; a
+truth naming an element and what is inside it (``X, X *``) is its outermost element, found
+alone by one part of the selector (``X``), which every tool records from and is judged
+against; both snapshots are served at one address (``peers/common.py``), as an upgraded app
+keeps its own. Pairs whose truth still does not find one element are left out, each with
+its reason.
+
 pytest-pacts does not record from a selector: it records by discovering the step's words
-on the old page, and a discovery that does not single out the truth element is a *record
-failure* (reported, and not relocated). Pairs are split into *no drift* (the old truth
-selector still finds the right element on the new page) and *drifted*.
+(with the ordinal) on the old page, and a discovery that does not single out the truth
+element is a *record failure* (reported, and not relocated). Pairs are split into *no
+drift* (the old truth selector still finds the right element on the new page) and
+*drifted*.
 """
 
 from __future__ import annotations
