@@ -236,8 +236,9 @@ def truth_element(page: Any, written: str) -> tuple[str | None, str, str]:
     """A selector that finds exactly the truth element on the page as loaded now, from the
     truth file's selector: its address tests resolved against the page's base address
     (``pairing.absolute_urls``) and, when it names an element and what is inside it, the
-    part that finds the outermost element alone. Returns (selector or None, the written part
-    it came from, why not / how it was changed)."""
+    part that finds the outermost element alone (the whole selector, resolved, is then the
+    case's ``truth_set``: what counts as that element when acted on). Returns (selector or
+    None, the written part it came from, why not / how it was changed)."""
     base = str(page.evaluate("() => document.baseURI"))
     resolved = absolute_urls(written, base)
     how = "addresses resolved" if resolved != written else ""
@@ -280,6 +281,7 @@ def _mark(page: Any, pair: dict[str, Any]) -> None:
         pair["unusable"] = f"the old truth selector {how} on its snapshot"
         return
     old["truth"] = old_sel
+    old["truth_set"] = absolute_urls(old_written, str(page.evaluate("() => document.baseURI")))
     pair["pairing"] += [f"old: {how}"] if how else []
     load(page, new)
     started = time.perf_counter()
@@ -295,9 +297,10 @@ def _mark(page: Any, pair: dict[str, Any]) -> None:
     pair["pairing"] += [f"new: {how}"] if how else []
     # the old selector as written, on the new page (its addresses resolved there)
     base = str(page.evaluate("() => document.baseURI"))
-    before, truth = page.locator(absolute_urls(old_part, base)), page.locator(new_sel)
+    new["truth_set"] = absolute_urls(new_written, base)
+    before, truth = page.locator(absolute_urls(old_part, base)), page.locator(new["truth_set"])
     if before.count() == 1:
-        truth.evaluate(f"el => el.setAttribute('{MARK}', '')")
+        truth.evaluate_all(f"els => els.forEach(el => el.setAttribute('{MARK}', ''))")
         pair["no_drift"] = bool(before.evaluate(f"el => el.hasAttribute('{MARK}')"))
         page.evaluate(f"() => document.querySelectorAll('[{MARK}]')"
                       f".forEach(e => e.removeAttribute('{MARK}'))")  # fmt: skip

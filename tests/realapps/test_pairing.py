@@ -28,7 +28,7 @@ from realapps.pairing import (  # noqa: E402
     split_selector_list,
     step_words,
 )
-from realapps.peers.common import ORIGIN, Snapshot, blind  # noqa: E402
+from realapps.peers.common import ORIGIN, Snapshot, blind, truth_set  # noqa: E402
 
 
 def test_address_tests_are_resolved_against_the_page_as_a_saved_page_writes_them() -> None:
@@ -92,6 +92,11 @@ def test_the_outermost_part_of_an_element_and_what_is_inside_it_is_tried_first()
     assert selector_parts(swagger)[0] == f"{row} .opblock-summary"
     assert selector_parts(swagger)[-1] == f"{row} .opblock-summary-path *"
     assert selector_parts("#id_username") == ["#id_username"]
+    # every tool records from the outermost element; acting on any element the truth names
+    # counts as acting on it, for every tool (as the corpus run counts it)
+    case = {"truth": "#new-bill a.btn", "truth_set": "#new-bill a.btn, #new-bill a.btn *"}
+    assert truth_set(case) == "#new-bill a.btn, #new-bill a.btn *"
+    assert truth_set({"truth": "#id_username"}) == "#id_username"
 
 
 def test_the_step_words_carry_the_ordinal_as_the_flow_writes_it() -> None:

@@ -33,6 +33,7 @@ from typing import Any
 MARK = "data-peers-truth"
 ORIGIN = "http://127.0.0.1:8080"  # where every snapshot is served (nothing is sent there)
 MARK_JS = f"el => el.setAttribute('{MARK}', '')"
+MARK_ALL_JS = f"els => els.forEach(el => el.setAttribute('{MARK}', ''))"
 IS_MARKED_JS = f"el => el.hasAttribute('{MARK}')"
 UNMARK_JS = f"() => document.querySelectorAll('[{MARK}]').forEach(e => e.removeAttribute('{MARK}'))"
 
@@ -158,19 +159,27 @@ async def load_async(page: Any, case: dict[str, Any]) -> None:
     await page.wait_for_load_state("load")
 
 
-def judge(page: Any, answer: Any, truth: str | None, out: dict[str, Any]) -> None:
+def truth_set(case: dict[str, Any]) -> str:
+    """What counts as the truth element when acted on: the truth element itself, or, for a
+    truth that names an element and what is inside it (``X, X *``), any element it names
+    (``truth_set``, the whole selector; a click on a button's label is a click on the
+    button), as the corpus run counts it."""
+    return str(case.get("truth_set") or case["truth"])
+
+
+def judge(page: Any, answer: Any, case: dict[str, Any], out: dict[str, Any]) -> None:
     """Fill ``count`` and ``is_truth`` for the answer (a Playwright locator, or None)."""
     if answer is None:
         return
     out["answered"] = True
     out["count"] = answer.count()
-    if truth is None:
+    if case["truth"] is None:
         return  # the element is gone in this version: any answer is a wrong element
-    target = page.locator(truth)
+    target = page.locator(case["truth"])
     if target.count() != 1:
         out["detail"] += f" | truth selector matches {target.count()} on the new page"
         return
-    target.evaluate(MARK_JS)
+    page.locator(truth_set(case)).evaluate_all(MARK_ALL_JS)
     if out["count"] == 1:
         out["is_truth"] = bool(answer.evaluate(IS_MARKED_JS))
     page.evaluate(UNMARK_JS)
@@ -220,7 +229,7 @@ def serve(record: Record, relocate: Relocate, prepare: Prepare | None = None) ->
                 first = getattr(relocate, "first_ms", None)
                 if first is not None:
                     out["first_ms"] = first
-                judge(page, answer, job["new"]["truth"], out)
+                judge(page, answer, job["new"], out)
             except Exception as exc:
                 out["detail"] += f" | driver error {type(exc).__name__}: {_line(exc)}"
                 out["trace"] = traceback.format_exc()[-1500:]
@@ -274,7 +283,7 @@ async def _serve_async(
                     answer, detail = None, f"raised {type(exc).__name__}: {_line(exc)}"
                 out["ms"] = (time.perf_counter() - started) * 1000
                 out["detail"] = detail
-                await _judge_async(page, answer, job["new"]["truth"], out)
+                await _judge_async(page, answer, job["new"], out)
             except Exception as exc:
                 out["detail"] += f" | driver error {type(exc).__name__}: {_line(exc)}"
                 out["trace"] = traceback.format_exc()[-1500:]
@@ -284,19 +293,19 @@ async def _serve_async(
         await browser.close()
 
 
-async def _judge_async(page: Any, answer: Any, truth: str | None, out: dict[str, Any]) -> None:
+async def _judge_async(page: Any, answer: Any, case: dict[str, Any], out: dict[str, Any]) -> None:
     if answer is None:
         return
     out["answered"] = True
     out["count"] = await answer.count()
-    if truth is None:
+    if case["truth"] is None:
         return
-    target = page.locator(truth)
+    target = page.locator(case["truth"])
     n = await target.count()
     if n != 1:
         out["detail"] += f" | truth selector matches {n} on the new page"
         return
-    await target.evaluate(MARK_JS)
+    await page.locator(truth_set(case)).evaluate_all(MARK_ALL_JS)
     if out["count"] == 1:
         out["is_truth"] = bool(await answer.evaluate(IS_MARKED_JS))
     await page.evaluate(UNMARK_JS)

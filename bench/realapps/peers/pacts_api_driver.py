@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import IS_MARKED_JS, MARK_JS, UNMARK_JS, RecordFailed, serve
+from common import IS_MARKED_JS, MARK_ALL_JS, UNMARK_JS, RecordFailed, serve, truth_set
 from playwright._impl.connection import Connection
 
 from pytest_pacts.discovery import to_playwright
@@ -58,7 +58,7 @@ def record(page: Any, case: dict[str, Any]) -> DiscoveryResult:
     if found.locator is None or found.fingerprint is None:
         why = found.unresolved.reason if found.unresolved is not None else "no locator"
         raise RecordFailed(f"discovery singled out no element ({why})")
-    page.locator(case["truth"]).evaluate(MARK_JS)
+    page.locator(truth_set(case)).evaluate_all(MARK_ALL_JS)
     target = to_playwright(page, found.locator)
     same = target.count() == 1 and bool(target.evaluate(IS_MARKED_JS))
     page.evaluate(UNMARK_JS)

@@ -18,7 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import IS_MARKED_JS, MARK_JS, UNMARK_JS, RecordFailed, serve
+from common import IS_MARKED_JS, MARK_ALL_JS, UNMARK_JS, RecordFailed, serve, truth_set
 
 from pytest_pacts.discovery import Discoverer, to_playwright
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, StepState
@@ -50,7 +50,7 @@ def record(page: Any, case: dict[str, Any]) -> tuple[Plan, DiscoveryResult]:
     if found.locator is None:
         why = found.unresolved.reason if found.unresolved is not None else "no locator"
         raise RecordFailed(f"discovery singled out no element ({why})")
-    page.locator(case["truth"]).evaluate(MARK_JS)  # marked after discovery, removed below
+    page.locator(truth_set(case)).evaluate_all(MARK_ALL_JS)  # marked after discovery, removed below
     target = to_playwright(page, found.locator)
     same = target.count() == 1 and bool(target.evaluate(IS_MARKED_JS))
     page.evaluate(UNMARK_JS)
