@@ -30,10 +30,21 @@ attribute and compared by identity with the answer: *correct* (the truth element
 matches no element or several, on which an action would fail). When the element is gone
 in the new version (truth ``null``), abstaining is correct and any answer is wrong.
 
+The pair asks the flow's question (``pairing.py``): the step's ordinal goes with its words
+(``Enter code to paste.[2]``; taken from the flow for a case written without it); the truth
+is the truth file's as it is now; its address tests (``a[href="/plant/"]``) are resolved
+against the saved page's base address, which holds every link as an absolute address; a
+truth naming an element and what is inside it (``X, X *``) is its outermost element, found
+alone by one part of the selector (``X``), which every tool records from and is judged
+against; both snapshots are served at one address (``peers/common.py``), as an upgraded app
+keeps its own. Pairs whose truth still does not find one element are left out, each with
+its reason.
+
 pytest-pacts does not record from a selector: it records by discovering the step's words
-on the old page, and a discovery that does not single out the truth element is a *record
-failure* (reported, and not relocated). Pairs are split into *no drift* (the old truth
-selector still finds the right element on the new page) and *drifted*.
+(with the ordinal) on the old page, and a discovery that does not single out the truth
+element is a *record failure* (reported, and not relocated). Pairs are split into *no
+drift* (the old truth selector still finds the right element on the new page) and
+*drifted*.
 """
 
 from __future__ import annotations
@@ -57,8 +68,17 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pytest_pacts.browser import launch_options
-from realapps.harness import HERE, ensure_venv, load_apps
+from realapps.harness import HERE, TRUTH, ensure_venv, load_apps
+from realapps.pairing import (
+    absolute_urls,
+    current_truths,
+    flow_ordinals,
+    give_ordinals,
+    selector_parts,
+    step_words,
+)
 from realapps.peers.common import load
+from realapps.run_corpus import load_truth
 from realapps.split import declared, split_of
 
 PEERS_DIR = HERE / "peers"
@@ -73,6 +93,10 @@ class Tool:
     driver: str
     requirements: tuple[str, ...] = ()  # empty: the project's own venv
     source: str = ""  # another checkout of pytest-pacts to import (``--baseline``)
+    # how a step's ordinal (``Delete[2]``) reaches the tool: "words" (in the step's words it
+    # discovers from), "recorded" (it records the truth element itself, so it knows which
+    # one), "none" (its API has no ordinal: it gets the same words without it)
+    ordinal: str = "words"
 
     def python(self) -> str:
         if not self.requirements:
@@ -85,22 +109,57 @@ TOOLS = (
     Tool("pytest-pacts", "pacts_driver.py"),
     # the library API (relocate_element), as a hand-written Playwright test calls it
     Tool("pacts-api", "pacts_api_driver.py"),
-    Tool("pytest-breadcrumb", "breadcrumb_driver.py", ("pytest-breadcrumb==0.1.0a2", PLAYWRIGHT)),
-    Tool("mendwright", "mendwright_driver.py", ("mendwright==0.9.0", PLAYWRIGHT)),
+    Tool(
+        "pytest-breadcrumb",
+        "breadcrumb_driver.py",
+        ("pytest-breadcrumb==0.1.0a2", PLAYWRIGHT),
+        ordinal="recorded",
+    ),
+    Tool(
+        "mendwright", "mendwright_driver.py", ("mendwright==0.9.0", PLAYWRIGHT), ordinal="recorded"
+    ),
     # healix asks for logquill>=1.0, but logquill 2.0 dropped logquill.levels, which it imports
-    Tool("healix", "healix_driver.py", ("healix==2.0.0", "logquill==1.0.0", PLAYWRIGHT)),
-    Tool("playwright-healer", "healer_driver.py", ("playwright-healer==1.0.7", PLAYWRIGHT)),
+    Tool(
+        "healix",
+        "healix_driver.py",
+        ("healix==2.0.0", "logquill==1.0.0", PLAYWRIGHT),
+        ordinal="recorded",
+    ),
+    # it keeps the old selector (which names the element) and a description, which has no
+    # ordinal: it gets the step's words without it
+    Tool(
+        "playwright-healer",
+        "healer_driver.py",
+        ("playwright-healer==1.0.7", PLAYWRIGHT),
+        ordinal="none",
+    ),
 )
+ORDINAL_HOW = {
+    "words": "in the step's words",
+    "recorded": "records the truth element itself",
+    "none": "cannot take one: the same words without it (and the truth selector)",
+}
 
 
 def version_key(version: str) -> tuple[object, ...]:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", version) if p)
 
 
-def known_versions() -> dict[str, tuple[str, ...]]:
+def known_apps() -> dict[str, Any]:
     try:
-        return {app.name: app.versions for app in load_apps()}
+        return {app.name: app for app in load_apps()}
     except Exception:  # an app module being written right now must not stop the benchmark
+        return {}
+
+
+def ordinals_of(app: Any) -> dict[tuple[str, int], int]:
+    """The app's flow steps that pick one of identical elements by an ordinal."""
+    if app is None:
+        return {}
+    try:
+        return flow_ordinals(app.flows, app.env)
+    except Exception as exc:  # a flow file that does not load: said, and no ordinals
+        print(f"  {app.name}: ordinals not read from its flows ({exc})", file=sys.stderr)
         return {}
 
 
@@ -116,11 +175,13 @@ def snapshot_path(raw: str, cases_dir: Path) -> Path:
 
 def load_pairs(cases_dir: Path, apps: set[str] | None) -> list[dict[str, Any]]:
     """Old-version case x newer-version case of the same app, requirement and step."""
-    order = known_versions()
+    known = known_apps()
     pairs: list[dict[str, Any]] = []
     for app_dir in sorted(p for p in cases_dir.iterdir() if p.is_dir()):
         if apps and app_dir.name not in apps:
             continue
+        ordinals = ordinals_of(known.get(app_dir.name))
+        truth = load_truth(TRUTH / f"{app_dir.name}.yaml")
         by_version: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
         for file in app_dir.glob("*/cases.jsonl"):
             cases = {}
@@ -129,8 +190,10 @@ def load_pairs(cases_dir: Path, apps: set[str] | None) -> list[dict[str, Any]]:
                     case = json.loads(line)
                     case["snapshot"] = str(snapshot_path(case["snapshot"], cases_dir))
                     cases[(case["req_id"], int(case["step"]))] = case
+            give_ordinals(cases.values(), ordinals)  # cases written before they carried it
+            current_truths(cases.values(), truth)
             by_version[file.parent.name] = cases
-        listed = order.get(app_dir.name, ())
+        listed = known[app_dir.name].versions if app_dir.name in known else ()
         versions = sorted(by_version, key=lambda v: (listed.index(v), ()) if v in listed
                           else (len(listed), version_key(v)))  # fmt: skip
         if len(versions) < 2:
@@ -161,27 +224,84 @@ def mark_no_drift(pairs: list[dict[str, Any]]) -> None:
         browser.close()
 
 
+# the one match that holds every other match (a truth that names an element and what is
+# inside it), or null
+_OUTERMOST_JS = """els => {
+    const roots = els.filter(e => !els.some(o => o !== e && o.contains(e)));
+    return roots.length === 1 ? roots[0] : null;
+}"""
+
+
+def truth_element(page: Any, written: str) -> tuple[str | None, str, str]:
+    """A selector that finds exactly the truth element on the page as loaded now, from the
+    truth file's selector: its address tests resolved against the page's base address
+    (``pairing.absolute_urls``) and, when it names an element and what is inside it, the
+    part that finds the outermost element alone (the whole selector, resolved, is then the
+    case's ``truth_set``: what counts as that element when acted on). Returns (selector or
+    None, the written part it came from, why not / how it was changed)."""
+    base = str(page.evaluate("() => document.baseURI"))
+    resolved = absolute_urls(written, base)
+    how = "addresses resolved" if resolved != written else ""
+    found = page.locator(resolved)
+    count = found.count()
+    if count == 1:
+        return resolved, written, how
+    if count == 0:
+        return None, written, "finds no element"
+    handles = found.element_handles()
+    try:
+        root = page.evaluate_handle(_OUTERMOST_JS, handles)
+        if root.as_element() is None:
+            return None, written, f"finds {count} elements, not one and what is inside it"
+        for part in selector_parts(written):
+            candidate = absolute_urls(part, base)
+            one = page.locator(candidate)
+            if one.count() == 1 and one.evaluate("(el, root) => el === root", root):
+                return candidate, part, ", ".join(filter(None, (how, "the outermost element")))
+        return None, written, f"finds {count} elements; no part of it finds the outermost alone"
+    finally:
+        for handle in handles:
+            handle.dispose()
+
+
 def _mark(page: Any, pair: dict[str, Any]) -> None:
-    old_sel, new_sel = pair["old"]["truth"], pair["new"]["truth"]
+    old, new = pair["old"], pair["new"]
     pair["no_drift"] = False
     pair["unusable"] = ""
-    load(page, pair["old"])
-    if old_sel is None or page.locator(old_sel).count() != 1:
-        pair["unusable"] = "the old truth selector does not find one element on its snapshot"
+    pair["pairing"] = ["ordinal"] if new.get("ordinal") else []
+    old_written, new_written = old["truth"], new["truth"]
+    old.setdefault("truth_written", old_written)
+    new.setdefault("truth_written", new_written)
+    load(page, old)
+    if old_written is None:
+        pair["unusable"] = "no truth on the old version"
         return
-    load(page, pair["new"])
+    old_sel, old_part, how = truth_element(page, old_written)
+    if old_sel is None:
+        pair["unusable"] = f"the old truth selector {how} on its snapshot"
+        return
+    old["truth"] = old_sel
+    old["truth_set"] = absolute_urls(old_written, str(page.evaluate("() => document.baseURI")))
+    pair["pairing"] += [f"old: {how}"] if how else []
+    load(page, new)
     started = time.perf_counter()
     page.locator("html").count()
     pair["floor_ms"] = (time.perf_counter() - started) * 1000
+    if new_written is None:
+        return
+    new_sel, _, how = truth_element(page, new_written)
     if new_sel is None:
+        pair["unusable"] = f"the new truth selector {how} on its snapshot"
         return
-    old, truth = page.locator(old_sel), page.locator(new_sel)
-    if truth.count() != 1:
-        pair["unusable"] = "the new truth selector does not find one element on its snapshot"
-        return
-    if old.count() == 1 and truth.count() == 1:
-        truth.evaluate(f"el => el.setAttribute('{MARK}', '')")
-        pair["no_drift"] = bool(old.evaluate(f"el => el.hasAttribute('{MARK}')"))
+    new["truth"] = new_sel
+    pair["pairing"] += [f"new: {how}"] if how else []
+    # the old selector as written, on the new page (its addresses resolved there)
+    base = str(page.evaluate("() => document.baseURI"))
+    new["truth_set"] = absolute_urls(new_written, base)
+    before, truth = page.locator(absolute_urls(old_part, base)), page.locator(new["truth_set"])
+    if before.count() == 1:
+        truth.evaluate_all(f"els => els.forEach(el => el.setAttribute('{MARK}', ''))")
+        pair["no_drift"] = bool(before.evaluate(f"el => el.hasAttribute('{MARK}')"))
         page.evaluate(f"() => document.querySelectorAll('[{MARK}]')"
                       f".forEach(e => e.removeAttribute('{MARK}'))")  # fmt: skip
 
@@ -292,6 +412,35 @@ def floor_line(chosen: list[dict[str, Any]]) -> str:
     )
 
 
+def ordinal_lines(records: list[dict[str, Any]], tools: list[Tool]) -> list[str]:
+    """The pairs whose step picks one of identical elements by an ordinal, per tool: how the
+    ordinal reached it and what it answered."""
+    picked = [r for r in records if r.get("ordinal")]
+    if not picked:
+        return []
+    shown = ", ".join(r["words"] for r in picked[:4]) + (", ..." if len(picked) > 4 else "")
+    out = [f"\nSteps with an ordinal: {len(picked)} pairs ({shown})"]
+    for tool in tools:
+        c = Counter(r["answers"][tool.name]["verdict"] for r in picked)
+        said = ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
+        out.append(f"  {tool.name:<20} {said}  (the ordinal: {ORDINAL_HOW[tool.ordinal]})")
+    return out
+
+
+def pairing_lines(records: list[dict[str, Any]], unusable: list[dict[str, Any]]) -> list[str]:
+    """How many kept pairs needed a truth put in the page's terms, and why pairs left out."""
+    notes: Counter[str] = Counter()
+    for r in records:  # each pair once per kind of change, old or new side
+        notes.update({k for n in r.get("pairing", ()) for k in n.split(": ", 1)[-1].split(", ")})
+    out = []
+    if notes:
+        out.append("Pairs whose truth was put in the saved page's terms: "
+                   + ", ".join(f"{k} {n}" for k, n in sorted(notes.items())))  # fmt: skip
+    why = Counter(p["unusable"] for p in unusable)
+    out += [f"left out ({n}): {k}" for k, n in sorted(why.items())]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, default=HERE / "out")
@@ -352,6 +501,12 @@ def main() -> None:
             answers[name].pop("id", None)
         records.append({"id": pair["id"], "no_drift": pair["no_drift"],
                         "element": pair["new"]["element"], "region": pair["new"]["region"],
+                        "ordinal": pair["new"].get("ordinal"),
+                        "words": step_words(pair["new"]["element"] or "", pair["new"]["region"],
+                                            pair["new"].get("ordinal")),
+                        "pairing": pair["pairing"],
+                        "old_written": pair["old"]["truth_written"],
+                        "new_written": pair["new"]["truth_written"],
                         "action": pair["new"]["action"], "floor_ms": pair.get("floor_ms"),
                         "old_truth": pair["old"]["truth"],
                         "new_truth": pair["new"]["truth"], "old_snapshot": pair["old"]["snapshot"],
@@ -369,6 +524,8 @@ def main() -> None:
         if chosen:
             lines += table([(n, [r["answers"][n] for r in chosen]) for n in per_tool], title)
             lines += [line for line in (floor_line(chosen),) if line]
+    lines += ordinal_lines(records, [t for t in wanted if t.name in per_tool])
+    lines += pairing_lines(records, unusable)
     print("\n".join(lines))
     path = args.json or cases_dir / "peers.json"
     path.write_text(

@@ -243,6 +243,7 @@ class TruthObserver:
                 "step": number,
                 "element": target.element if target else None,
                 "region": target.region if target else None,
+                "ordinal": target.ordinal if target else None,
                 "action": step.action.value,
                 "truth": self.truth[number].get(self.version),
                 "snapshot": str(path.relative_to(HERE) if path.is_relative_to(HERE) else path),

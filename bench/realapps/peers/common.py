@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import email
 import json
+import re
 import sys
 import time
 import traceback
@@ -30,7 +31,9 @@ from pathlib import Path
 from typing import Any
 
 MARK = "data-peers-truth"
+ORIGIN = "http://127.0.0.1:8080"  # where every snapshot is served (nothing is sent there)
 MARK_JS = f"el => el.setAttribute('{MARK}', '')"
+MARK_ALL_JS = f"els => els.forEach(el => el.setAttribute('{MARK}', ''))"
 IS_MARKED_JS = f"el => el.hasAttribute('{MARK}')"
 UNMARK_JS = f"() => document.querySelectorAll('[{MARK}]').forEach(e => e.removeAttribute('{MARK}'))"
 
@@ -65,15 +68,29 @@ class Snapshot:
     Chromium opens a ``file://`` MHTML as a sandboxed document in which no timer or
     animation frame ever fires, so any tool that waits in the page (a MutationObserver with
     a timeout, two animation frames) hangs there. Served like this, the page is an ordinary
-    document at its original address, with exactly the snapshot's DOM (Chromium's snapshot
-    has no scripts); every other request is aborted, so nothing leaves the browser."""
+    document at its original path, with exactly the snapshot's DOM (Chromium's snapshot
+    has no scripts); every other request is aborted, so nothing leaves the browser. A page
+    saved from a loopback server is served at ``ORIGIN`` whatever port its run had, so the
+    old and the new version of an app have one address, as an upgraded app keeps its own."""
 
     PREFIX = "/__mhtml_cid__/"
 
     def __init__(self, path: str) -> None:
         message = email.message_from_bytes(Path(path).read_bytes())
-        self.url = str(message["Snapshot-Content-Location"])
-        origin = "/".join(self.url.split("/")[:3])
+        saved = str(message["Snapshot-Content-Location"])
+        origin = "/".join(saved.split("/")[:3])
+        # every version of an app was run on its own free port, but an upgraded app keeps its
+        # address: each snapshot is served at one origin, its own origin written as that one
+        # wherever the page holds it (the saved page writes every link as an absolute address)
+        same = ORIGIN if re.fullmatch(r"https?://(127\.0\.0\.1|localhost):\d+", origin) else origin
+        own = re.compile(re.escape(origin).encode() + rb"(?![0-9])")
+        moved = same != origin
+
+        def canonical(data: bytes) -> bytes:
+            return own.sub(same.encode(), data) if moved else data
+
+        self.url = same + saved[len(origin) :]
+        origin = same
         parts = [p for p in message.walk() if not p.is_multipart()]
         cids = {}
         for part in parts:
@@ -88,6 +105,7 @@ class Snapshot:
             body = part.get_payload(decode=True) or b""
             kind = part.get_content_type()
             if kind.startswith("text/"):
+                body = canonical(body)
                 for cid in cids:
                     body = body.replace(
                         f"cid:{cid}".encode(), f"{origin}{self.PREFIX}{cid}".encode()
@@ -96,7 +114,7 @@ class Snapshot:
                 # Chromium writes an open shadow root as <template shadowmode>, which only its
                 # MHTML loader reads; a served page reads the standard declarative form
                 body = body.replace(b"<template shadowmode=", b"<template shadowrootmode=")
-            location = str(part.get("Content-Location") or "")
+            location = canonical(str(part.get("Content-Location") or "").encode()).decode()
             if location and not location.startswith("cid:"):
                 self.bodies.setdefault(location, (kind, body))
                 # a request never carries the fragment a page's address may have been saved with
@@ -141,19 +159,27 @@ async def load_async(page: Any, case: dict[str, Any]) -> None:
     await page.wait_for_load_state("load")
 
 
-def judge(page: Any, answer: Any, truth: str | None, out: dict[str, Any]) -> None:
+def truth_set(case: dict[str, Any]) -> str:
+    """What counts as the truth element when acted on: the truth element itself, or, for a
+    truth that names an element and what is inside it (``X, X *``), any element it names
+    (``truth_set``, the whole selector; a click on a button's label is a click on the
+    button), as the corpus run counts it."""
+    return str(case.get("truth_set") or case["truth"])
+
+
+def judge(page: Any, answer: Any, case: dict[str, Any], out: dict[str, Any]) -> None:
     """Fill ``count`` and ``is_truth`` for the answer (a Playwright locator, or None)."""
     if answer is None:
         return
     out["answered"] = True
     out["count"] = answer.count()
-    if truth is None:
+    if case["truth"] is None:
         return  # the element is gone in this version: any answer is a wrong element
-    target = page.locator(truth)
+    target = page.locator(case["truth"])
     if target.count() != 1:
         out["detail"] += f" | truth selector matches {target.count()} on the new page"
         return
-    target.evaluate(MARK_JS)
+    page.locator(truth_set(case)).evaluate_all(MARK_ALL_JS)
     if out["count"] == 1:
         out["is_truth"] = bool(answer.evaluate(IS_MARKED_JS))
     page.evaluate(UNMARK_JS)
@@ -161,7 +187,7 @@ def judge(page: Any, answer: Any, truth: str | None, out: dict[str, Any]) -> Non
 
 def blind(case: dict[str, Any]) -> dict[str, Any]:
     """The new page's case as a tool may see it: its step words, never its truth."""
-    return {k: v for k, v in case.items() if k != "truth"}
+    return {k: v for k, v in case.items() if not k.startswith("truth")}
 
 
 def serve(record: Record, relocate: Relocate, prepare: Prepare | None = None) -> None:
@@ -203,7 +229,7 @@ def serve(record: Record, relocate: Relocate, prepare: Prepare | None = None) ->
                 first = getattr(relocate, "first_ms", None)
                 if first is not None:
                     out["first_ms"] = first
-                judge(page, answer, job["new"]["truth"], out)
+                judge(page, answer, job["new"], out)
             except Exception as exc:
                 out["detail"] += f" | driver error {type(exc).__name__}: {_line(exc)}"
                 out["trace"] = traceback.format_exc()[-1500:]
@@ -257,7 +283,7 @@ async def _serve_async(
                     answer, detail = None, f"raised {type(exc).__name__}: {_line(exc)}"
                 out["ms"] = (time.perf_counter() - started) * 1000
                 out["detail"] = detail
-                await _judge_async(page, answer, job["new"]["truth"], out)
+                await _judge_async(page, answer, job["new"], out)
             except Exception as exc:
                 out["detail"] += f" | driver error {type(exc).__name__}: {_line(exc)}"
                 out["trace"] = traceback.format_exc()[-1500:]
@@ -267,19 +293,19 @@ async def _serve_async(
         await browser.close()
 
 
-async def _judge_async(page: Any, answer: Any, truth: str | None, out: dict[str, Any]) -> None:
+async def _judge_async(page: Any, answer: Any, case: dict[str, Any], out: dict[str, Any]) -> None:
     if answer is None:
         return
     out["answered"] = True
     out["count"] = await answer.count()
-    if truth is None:
+    if case["truth"] is None:
         return
-    target = page.locator(truth)
+    target = page.locator(case["truth"])
     n = await target.count()
     if n != 1:
         out["detail"] += f" | truth selector matches {n} on the new page"
         return
-    await target.evaluate(MARK_JS)
+    await page.locator(truth_set(case)).evaluate_all(MARK_ALL_JS)
     if out["count"] == 1:
         out["is_truth"] = bool(await answer.evaluate(IS_MARKED_JS))
     await page.evaluate(UNMARK_JS)

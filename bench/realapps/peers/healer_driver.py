@@ -6,7 +6,10 @@ test writes beside the selector, ``hp.click("#login-button", "Login")``). Reloca
 ``HealingPipeline.find(selector, description, action)`` (what every ``HealingPage`` call
 does) with no AI provider, an in-memory cache and no reports: the old selector (count > 0
 within ``quick_timeout_ms``), then the heuristic stage, then the fuzzy-DOM stage; the AI
-stages are skipped without a provider, and it raises ``ElementNotFoundError``.
+stages are skipped without a provider, and it raises ``ElementNotFoundError``. A step that
+picks one of identical elements by an ordinal (``Delete[2]``) gives it the same words
+without the ordinal (its description has none; its selector, the truth's, names the
+element): ``bench_peers.py`` says so beside those pairs.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """pytest-pacts through its library API, as a hand-written Playwright test calls it.
 
-Record: ``discover_element(page, "Element@Region", action)`` on the old page; it must single
-out the ground-truth element (checked by identity), else the case is a record failure.
+Record: ``discover_element(page, "Element[N]@Region", action)`` (with the ordinal when the
+flow's step has one) on the old page; it must single out the ground-truth element (checked
+by identity), else the case is a record failure.
 Relocate: ``relocate_element(page, recorded)`` on the new page (the recorded locator
 checked with its identity in one page call; when that fails, the gate and the healing
 ladder's relocating rungs under the evidence rule); the answer is the locator it returns,
@@ -20,12 +21,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import IS_MARKED_JS, MARK_JS, UNMARK_JS, RecordFailed, serve
+from common import IS_MARKED_JS, MARK_ALL_JS, UNMARK_JS, RecordFailed, serve, truth_set
 from playwright._impl.connection import Connection
 
 from pytest_pacts.discovery import to_playwright
 from pytest_pacts.elements import discover_element, relocate_element
 from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.models.requirement import Target
 
 _calls = [0]
 _first: list[float | None] = [None, None]  # when the first message was sent, answered
@@ -50,12 +52,13 @@ Connection.send_message_to_server = _counted  # type: ignore[method-assign]
 
 
 def record(page: Any, case: dict[str, Any]) -> DiscoveryResult:
-    words = case["element"] + (f"@{case['region']}" if case.get("region") else "")
+    target = Target(element=case["element"], region=case["region"], ordinal=case.get("ordinal"))
+    words = target.key  # the step's words as the flow writes them: Element[N]@Region
     found = discover_element(page, words, case["action"])
     if found.locator is None or found.fingerprint is None:
         why = found.unresolved.reason if found.unresolved is not None else "no locator"
         raise RecordFailed(f"discovery singled out no element ({why})")
-    page.locator(case["truth"]).evaluate(MARK_JS)
+    page.locator(truth_set(case)).evaluate_all(MARK_ALL_JS)
     target = to_playwright(page, found.locator)
     same = target.count() == 1 and bool(target.evaluate(IS_MARKED_JS))
     page.evaluate(UNMARK_JS)

@@ -1,13 +1,13 @@
 """pytest-pacts, run like the peers (the project's own venv).
 
-Record: discovery of the step's words (``Element@Region`` + action) on the old page; it
-must single out the ground-truth element (checked by identity), else the case is a record
-failure for us. Relocate, what the product does with a cached locator on the new page:
-the gate on the cached locator (``run_gate``: it must match one actionable element); when
-it fails, a healing round (``HealingLadder()``: alternates, repair, re-discovery,
-similarity; no store, no extension, not interactive), the healed locator gated again, up to
-``max_heal_rounds`` rounds as the executor does. The answer is the locator the step would
-act on; an abstention is no answer.
+Record: discovery of the step's words (``Element[N]@Region`` + action, with the ordinal
+when the flow's step has one) on the old page; it must single out the ground-truth element
+(checked by identity), else the case is a record failure for us. Relocate, what the
+product does with a cached locator on the new page: the gate on the cached locator
+(``run_gate``: it must match one actionable element); when it fails, a healing round
+(``HealingLadder()``: alternates, repair, re-discovery, similarity; no store, no extension,
+not interactive), the healed locator gated again, up to ``max_heal_rounds`` rounds as the
+executor does. The answer is the locator the step would act on; an abstention is no answer.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import IS_MARKED_JS, MARK_JS, UNMARK_JS, RecordFailed, serve
+from common import IS_MARKED_JS, MARK_ALL_JS, UNMARK_JS, RecordFailed, serve, truth_set
 
 from pytest_pacts.discovery import Discoverer, to_playwright
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, StepState
@@ -36,7 +36,7 @@ SOURCE = SourceRef(path="bench_peers.req.yaml", line=1)
 
 
 def plan_for(case: dict[str, Any]) -> Plan:
-    target = Target(element=case["element"], region=case["region"])
+    target = Target(element=case["element"], region=case["region"], ordinal=case.get("ordinal"))
     step = Step(index=0, action=Action(case["action"]), target=target, source=SOURCE)
     req = Requirement(req_id=case["req_id"], url="about:blank", steps=(step,), source=SOURCE)
     return Plan(requirement=req, steps=(step,), plan_hash="p" * 16)
@@ -50,7 +50,7 @@ def record(page: Any, case: dict[str, Any]) -> tuple[Plan, DiscoveryResult]:
     if found.locator is None:
         why = found.unresolved.reason if found.unresolved is not None else "no locator"
         raise RecordFailed(f"discovery singled out no element ({why})")
-    page.locator(case["truth"]).evaluate(MARK_JS)  # marked after discovery, removed below
+    page.locator(truth_set(case)).evaluate_all(MARK_ALL_JS)  # marked after discovery, removed below
     target = to_playwright(page, found.locator)
     same = target.count() == 1 and bool(target.evaluate(IS_MARKED_JS))
     page.evaluate(UNMARK_JS)
