@@ -406,7 +406,7 @@ class _LinkedPopen(subprocess.Popen):  # type: ignore[type-arg]
         return self.returncode
 
 
-def _python_env(env: dict[str, str]) -> dict[str, str]:
+def python_env(env: dict[str, str]) -> dict[str, str]:
     """What an interpreter reads of its environment once, at start: the ``PYTHON*``
     variables (but ``PYTHONPATH``, which a child applies itself) and the locale (as
     ``tests/forked_sessions.py`` compares them)."""
@@ -456,7 +456,7 @@ class _Channel:
 def main(fd: int) -> None:
     _preload()
     base_path = _base_path()
-    own_env = _python_env(dict(os.environ))
+    own_env = python_env(dict(os.environ))
     worker = _Channel(socket.socket(fileno=fd))
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
@@ -481,7 +481,7 @@ def main(fd: int) -> None:
                     return  # the client went away: so do we (children run on)
                 continue
             request, fds = received
-            if "code" in request and _python_env(dict(request["env"])) != own_env:
+            if "code" in request and python_env(dict(request["env"])) != own_env:
                 for received_fd in fds:
                     os.close(received_fd)
                 channel.send({"id": request["id"], "pid": None})

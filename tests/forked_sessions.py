@@ -32,20 +32,10 @@ from typing import IO, Any
 
 import pytest
 
+from tests._zygote import python_env as _python_env
+
 _SERVER = Path(__file__).with_name("_zygote.py")
 _ORIGINAL_POPEN = pytest.Pytester.popen
-
-
-def _python_env(env: dict[str, str]) -> dict[str, str]:
-    """What an interpreter reads of its environment once, at start: the ``PYTHON*``
-    variables (but ``PYTHONPATH``, which a child applies itself) and the locale."""
-    return {
-        k: v
-        for k, v in env.items()
-        if (k.startswith("PYTHON") and k != "PYTHONPATH")
-        or k in ("LANG", "LANGUAGE")
-        or k.startswith("LC_")
-    }
 
 
 class _Server:
