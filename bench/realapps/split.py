@@ -40,7 +40,7 @@ DEV: tuple[str, ...] = (
     "swagger_ui",
     "lektor",
 )
-HELDOUT: tuple[str, ...] = ("pinnwand", "kinto")
+HELDOUT: tuple[str, ...] = ("pinnwand", "kinto", "buku")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
