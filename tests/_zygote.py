@@ -238,7 +238,7 @@ def _child(
         importlib.invalidate_caches()
         tempfile.tempdir = None
         _streams(unbuffered="-u" in flags or bool(env.get("PYTHONUNBUFFERED")))
-        _LINK = _Link(link)
+        _LINK = Link(link)
         subprocess.Popen = _LinkedPopen  # type: ignore[misc]
         try:
             if source is not None:
@@ -274,11 +274,12 @@ def _child(
 # execnet's bootstrap of a ``popen`` gateway (``execnet.gateway_io.popen_args``): how xdist
 # starts its workers, ``python -u [-B] -c BOOTSTRAP`` with stdin and stdout as pipes
 _EXECNET_BOOTSTRAP = "import sys;exec(eval(sys.stdin.readline()))"
-_LINK: _Link | None = None
+_LINK: Link | None = None
 
 
-class _Link:
-    """A child's connection to the server: forks the xdist workers the child starts."""
+class Link:
+    """A connection to the server that sends requests and reads their answers: a forked
+    child's own (the xdist workers it starts) and the worker's (``tests/forked_sessions.py``)."""
 
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
@@ -332,6 +333,9 @@ class _Link:
             finally:
                 self._sock.settimeout(None)
             return self._exits.pop(ident)
+
+    def close(self) -> None:
+        self._sock.close()
 
 
 def _execnet_flags(args: object, rest: tuple[object, ...], kw: dict[str, Any]) -> set[str] | None:

@@ -20,7 +20,6 @@ turns the server off for a run.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import socket
@@ -32,6 +31,7 @@ from typing import IO, Any
 
 import pytest
 
+from tests._zygote import Link
 from tests._zygote import python_env as _python_env
 
 _SERVER = Path(__file__).with_name("_zygote.py")
@@ -39,19 +39,17 @@ _ORIGINAL_POPEN = pytest.Pytester.popen
 
 
 class _Server:
-    """One worker's connection to its server, started on first use."""
+    """One worker's connection to its server, started on first use: the requests and
+    answers go over a :class:`~tests._zygote.Link`, as a forked child's own do."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._channel: socket.socket | None = None
+        self._link: Link | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._python_env: dict[str, str] = {}
-        self._exits: dict[int, int] = {}
-        self._pending = b""
-        self._next = 0
         self.broken = False
 
-    def _start(self) -> socket.socket:
+    def _start(self) -> Link:
         ours, theirs = socket.socketpair()
         self._python_env = _python_env(dict(os.environ))
         self._process = subprocess.Popen(
@@ -60,19 +58,8 @@ class _Server:
             stdin=subprocess.DEVNULL,
         )
         theirs.close()
-        self._channel = ours
-        return ours
-
-    def _read(self) -> dict[str, Any]:
-        assert self._channel is not None
-        while b"\n" not in self._pending:
-            data = self._channel.recv(65536)
-            if not data:
-                self.broken = True
-                raise ConnectionError("the session server went away")
-            self._pending += data
-        line, _, self._pending = self._pending.partition(b"\n")
-        return dict(json.loads(line))
+        self._link = Link(ours)
+        return self._link
 
     def start(
         self, module: str, args: list[str], env: dict[str, str], fds: list[int], cwd: str
@@ -82,55 +69,37 @@ class _Server:
         with self._lock:
             if self.broken:
                 return None
-            if self._channel is not None and _python_env(env) != self._python_env:
+            if self._link is not None and _python_env(env) != self._python_env:
                 return None
             try:
-                channel = self._channel or self._start()
-                if _python_env(env) != self._python_env:
-                    return None
-                self._next += 1
-                ident = self._next
-                request = {"id": ident, "module": module, "args": args, "cwd": cwd, "env": env}
-                channel.sendmsg([json.dumps(request).encode() + b"\n"], [
-                    (socket.SOL_SOCKET, socket.SCM_RIGHTS, bytes(_fd_array(fds)))
-                ])  # fmt: skip
-                while True:
-                    message = self._read()
-                    if "exit" in message:
-                        self._exits[int(message["id"])] = int(message["exit"])
-                    elif message["id"] == ident:
-                        return ident, int(message["pid"])
+                link = self._link or self._start()
             except OSError:
                 self.broken = True
                 return None
+            if _python_env(env) != self._python_env:
+                return None
+        started = link.start({"module": module, "args": args, "cwd": cwd, "env": env}, fds)
+        if started is None:
+            self.broken = True
+        return started
 
     def wait(self, ident: int, pid: int, timeout: float | None) -> int:
-        with self._lock:
-            assert self._channel is not None
-            self._channel.settimeout(timeout)
-            try:
-                while ident not in self._exits:
-                    message = self._read()
-                    if "exit" in message:
-                        self._exits[int(message["id"])] = int(message["exit"])
-            except TimeoutError:
-                raise subprocess.TimeoutExpired(f"pytest (pid {pid})", timeout or 0) from None
-            finally:
-                self._channel.settimeout(None)
-            return self._exits.pop(ident)
+        assert self._link is not None
+        try:
+            code = self._link.exit_code(ident, timeout)
+        except ConnectionError:
+            self.broken = True
+            raise
+        if code is None:
+            raise subprocess.TimeoutExpired(f"pytest (pid {pid})", timeout or 0)
+        return code
 
     def close(self) -> None:
-        if self._channel is not None:
-            self._channel.close()
+        if self._link is not None:
+            self._link.close()
         if self._process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._process.wait(timeout=10)
-
-
-def _fd_array(fds: list[int]) -> bytes:
-    import array
-
-    return array.array("i", fds).tobytes()
 
 
 class ForkedSession:
