@@ -24,7 +24,6 @@ import contextlib
 import dataclasses
 import fnmatch
 import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -33,7 +32,7 @@ from playwright.sync_api import Page, Request
 
 from pytest_pacts.models import Plan
 from pytest_pacts.planner.steps import parse_json_path
-from pytest_pacts.planner.templating import MASK, TEMPLATE_RE, is_secret_name
+from pytest_pacts.planner.templating import MASK, TEMPLATE_RE, is_secret_name, mask_secrets
 from pytest_pacts.runtime import bounded
 
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
@@ -339,9 +338,5 @@ def secret_path(path: str, secret_vars: frozenset[str] = frozenset()) -> bool:
 
 
 def mask_in(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with each secret value (as written, and lower-cased) replaced by ``***``."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, MASK)
-            text = re.sub(re.escape(secret), MASK, text, flags=re.IGNORECASE)
-    return text
+    """``text`` with each secret value masked, in any letter case (``SecretMask``)."""
+    return mask_secrets(text, secrets)

@@ -19,11 +19,10 @@ from collections.abc import Iterable
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from pytest_pacts.planner.templating import maskable
 from pytest_pacts.runtime import bounded
 
 __all__ = ["cover_secrets"]
-
-MIN_SECRET_LENGTH = 4
 
 _COVER_JS = """(secrets) => {
   let covered = 0;
@@ -53,7 +52,7 @@ def cover_secrets(page: Page, secrets: Iterable[str]) -> int:
     """Cover every known secret the page shows, in each of its frames (see the module
     docstring); returns how many fields and texts were covered. Never raises: a page that
     is gone or does not answer is left as it is."""
-    values = sorted({s for s in secrets if len(s) >= MIN_SECRET_LENGTH}, key=len, reverse=True)
+    values = maskable(secrets)
     if not values:
         return 0
     covered = 0

@@ -42,7 +42,13 @@ from playwright.sync_api import Error as PlaywrightError
 from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import BoundingBox, GateSnapshot
 from pytest_pacts.models.trace import StepTrace, TracedRequest
-from pytest_pacts.planner.templating import MASK, Resolver, Secret, TemplateError
+from pytest_pacts.planner.templating import (
+    MIN_SECRET_LENGTH,
+    Resolver,
+    Secret,
+    TemplateError,
+    mask_secrets,
+)
 from pytest_pacts.runtime import bounded, playwright_private
 
 MAX_REQUESTS_PER_STEP = 40
@@ -91,7 +97,6 @@ def wait_for_pictures(page: Page, tasks: list[asyncio.Task[Any]]) -> None:
             playwright_private.run(page, _settle(tasks, SHOT_WAIT_S))
 
 
-MIN_SECRET_LENGTH = 4  # shorter values are not masked (they would mangle every text)
 _ABORTED = re.compile(r"ERR_ABORTED|NS_BINDING_ABORTED|cancelled", re.I)
 
 # The same hash the gate computes (runtime/js/api.js ``domHash``), for steps without one.
@@ -336,10 +341,7 @@ class Tracer:
 
     # -- masking -------------------------------------------------------------------------
     def mask(self, text: str) -> str:
-        for secret in self.secrets:
-            if secret in text:
-                text = text.replace(secret, MASK)
-        return text
+        return mask_secrets(text, self.secrets)
 
     def clean_url(self, url: str) -> str:
         """``url`` without query values or fragment (``/cart?id=...&token=...``), secrets

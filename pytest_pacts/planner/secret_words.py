@@ -16,12 +16,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from pytest_pacts.models import Plan
-from pytest_pacts.planner.templating import TEMPLATE_RE, TemplateError, parse_templates
+from pytest_pacts.planner.templating import (
+    MIN_SECRET_LENGTH,
+    TEMPLATE_RE,
+    TemplateError,
+    parse_templates,
+)
 
 __all__ = ["SecretWord", "secrets_in_own_words"]
-
-# Shorter values are not masked at all (reports/redact.py, engine/secretfields.py).
-MIN_SECRET_LENGTH = 4
 
 
 @dataclass(frozen=True)

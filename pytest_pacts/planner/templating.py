@@ -10,12 +10,16 @@ store. A resolved value that came from the environment, or from a var that is se
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from pytest_pacts.errors import PactsError
 
 MASK = "***"
+# Values this short are never masked: replacing every "1" or "ab" would mangle every text and
+# protect nothing (such values are not credentials). Written once: the engine's messages, the
+# trace, the page covered before a screenshot, the reports and the secret-word notice.
+MIN_SECRET_LENGTH = 4
 
 TEMPLATE_RE = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -26,6 +30,34 @@ NAMESPACES = ("env", "vars", "params")
 def is_secret_name(name: str, extra: frozenset[str] = frozenset()) -> bool:
     """A var is secret when listed (ini ``pacts_secret_vars``) or its name looks secret."""
     return name in extra or name.lower() in extra or bool(_SECRET_NAME_RE.search(name))
+
+
+def maskable(secrets: Iterable[str]) -> list[str]:
+    """The secret values a mask replaces: :data:`MIN_SECRET_LENGTH` characters or more, each
+    once, longest first (a secret that contains another is masked whole)."""
+    return sorted({s for s in secrets if len(s) >= MIN_SECRET_LENGTH}, key=len, reverse=True)
+
+
+class SecretMask:
+    """Replaces every maskable secret value with :data:`MASK`, in any letter case: a page
+    that shows a user name upper-cased, or an error that quotes a token lower-cased, shows
+    the secret all the same. The one masking rule of the engine and the reports."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self.values = maskable(secrets)
+        pattern = "|".join(re.escape(v) for v in self.values)
+        self._pattern = re.compile(pattern, re.IGNORECASE) if pattern else None
+
+    def __bool__(self) -> bool:
+        return self._pattern is not None
+
+    def __call__(self, text: str) -> str:
+        return self._pattern.sub(MASK, text) if self._pattern is not None else text
+
+
+def mask_secrets(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with each secret value masked (:class:`SecretMask`)."""
+    return SecretMask(secrets)(text)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import tempfile
 import zipfile
 from collections.abc import Iterable, Mapping
@@ -20,42 +21,34 @@ from urllib.parse import quote, quote_plus
 from pytest_pacts.models import Plan
 from pytest_pacts.planner.templating import (
     MASK,
+    SecretMask,
     TemplateError,
     is_secret_name,
     parse_templates,
     secret_defaults,
 )
 
-# Values this short are not masked: replacing every "1" or "ab" would mangle reports
-# and protect nothing (such values are not credentials).
-MIN_SECRET_LENGTH = 4
-
 
 class Redactor:
     """Replaces known secret values with ``***``."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        values = {s for s in secrets if len(s) >= MIN_SECRET_LENGTH}
-        # longest first, so a secret containing another is masked whole
-        self._secrets = sorted(values, key=len, reverse=True)
+        self._mask = SecretMask(secrets)
+        self._secrets = self._mask.values
+        forms = b"|".join(re.escape(form) for form in self._encoded())
+        # a bytes pattern ignores ASCII letter case: the trace's encodings of the value
+        self._data = re.compile(forms, re.IGNORECASE) if forms else None
 
     def __bool__(self) -> bool:
-        return bool(self._secrets)
+        return bool(self._mask)
 
     def text(self, value: str) -> str:
-        for secret in self._secrets:
-            if secret in value:
-                value = value.replace(secret, MASK)
-        return value
+        return self._mask(value)
 
     def data(self, value: bytes) -> bytes:
         """Bytes with every secret masked, also in the encodings a secret takes on its way
         through a browser trace: JSON string escapes, URL and form encoding, HTML escapes."""
-        mask = MASK.encode()
-        for secret in self._encoded():
-            if secret in value:
-                value = value.replace(secret, mask)
-        return value
+        return self._data.sub(MASK.encode(), value) if self._data is not None else value
 
     def _encoded(self) -> list[bytes]:
         forms: dict[bytes, None] = {}

@@ -62,3 +62,22 @@ def test_a_heal_without_the_store_still_says_which_rule_it_was_held_to() -> None
     # the similarity rung is held to the heal threshold; the view says so, with the score
     assert view.rule.startswith("held to the heal threshold 0.75 and a margin of 0.10")
     assert view.rule.endswith("the threshold") and "score " in view.rule
+
+
+def test_the_reports_mask_a_secret_in_any_letter_case_as_the_engine_does() -> None:
+    """One masking rule (``planner.templating.SecretMask``): the engine's messages masked a
+    secret in any letter case, the reports and a trace's members only as written, so a page
+    that shows the user name upper-cased ("Signed in as ADMIN-7") put it in the HTML report
+    and the trace. Values under four characters stay unmasked everywhere alike."""
+    from pytest_pacts.engine.network import mask_in
+
+    secrets = ["Admin-7", "s3cr&t pass", "ab"]
+    shown = "Signed in as ADMIN-7 with S3CR&T PASS; admin-7 again; ab stays"
+    redactor = Redactor(secrets)
+    assert redactor.text(shown) == mask_in(shown, secrets)
+    assert redactor.text(shown) == "Signed in as *** with ***; *** again; ab stays"
+    # a trace member: the value as sent in a form (URL-encoded) and in JSON, upper-cased
+    member = b'{"postData":"user=ADMIN-7&pw=S3CR%26T+PASS","title":"s3cr&amp;t pass"}'
+    masked = redactor.data(member)
+    assert b"ADMIN-7" not in masked and b"S3CR%26T" not in masked and b"s3cr&amp;t" not in masked
+    assert masked.count(b"***") == 3
