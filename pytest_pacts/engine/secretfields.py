@@ -24,11 +24,14 @@ from pytest_pacts.runtime import bounded
 
 __all__ = ["cover_secrets"]
 
-_COVER_JS = """(secrets) => {
+_COVER_JS = r"""(secrets) => {
+  // any letter case, as every other mask (planner.templating.SecretMask)
+  const source = secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const one = new RegExp(source, 'i');
+  const every = new RegExp(source, 'gi');
   let covered = 0;
-  const holds = (text) => text && secrets.some((s) => text.includes(s));
   for (const el of document.querySelectorAll('input, textarea')) {
-    if (el.type !== 'password' && holds(el.value)) {
+    if (el.type !== 'password' && el.value && one.test(el.value)) {
       el.value = '\u2022'.repeat(Math.min(el.value.length, 12));
       covered++;
     }
@@ -36,10 +39,8 @@ _COVER_JS = """(secrets) => {
   if (document.body) {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (holds(node.nodeValue)) {
-        let text = node.nodeValue;
-        for (const s of secrets) text = text.split(s).join('***');
-        node.nodeValue = text;
+      if (node.nodeValue && one.test(node.nodeValue)) {
+        node.nodeValue = node.nodeValue.replace(every, '***');
         covered++;
       }
     }

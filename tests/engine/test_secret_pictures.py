@@ -47,3 +47,19 @@ def test_a_failure_picture_covers_the_field_a_secret_was_typed_into(
     # the field's middle, where its typed text is drawn: the opaque cover, not white
     at = pixel(tab, shots[0], box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, width)
     assert at == _rgb(SECRET_MASK)
+
+
+def test_the_page_is_covered_for_a_picture_in_any_letter_case(tab: Page) -> None:
+    """The page covered before the pytest layer's failure picture (``cover_secrets``) masks
+    a secret in any letter case, as the reports and the engine's messages do
+    (``planner.templating.SecretMask``): a page that upper-cases a user name still shows it."""
+    from pytest_pacts.engine.secretfields import cover_secrets
+
+    tab.set_content(
+        "<p>Signed in as K3Y-CANARY-0042 (k3y-canary-0042)</p>"
+        "<input id='f' value='key: K3y-Canary-0042'><p>(a+b) stays</p>"
+    )
+    assert cover_secrets(tab, ["k3y-canary-0042", "(a+b"]) == 3
+    assert tab.locator("p").first.inner_text() == "Signed in as *** (***)"
+    assert "anary" not in tab.locator("#f").input_value()
+    assert tab.locator("p").nth(1).inner_text() == "***) stays"
