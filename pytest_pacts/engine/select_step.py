@@ -7,6 +7,7 @@ ARIA combobox or listbox), chosen as a person does (``widgets.choose``). Split f
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from typing import Any
 
@@ -71,6 +72,28 @@ _WIDGET_SHOWS = """([el], retry) => {
 }"""
 
 
+# The options a native select offers, as a person reads them (label, else text), for the
+# failure that names none of them (at most 200 read: a long list is cut in the message).
+_OPTIONS = """([el]) => !el || !el.options ? [] : [...el.options].slice(0, 200)
+  .map((o) => (o.label || o.textContent || '').replace(/\\s+/g, ' ').trim()).filter(Boolean)"""
+_SHOWN_OPTIONS = 12
+
+
+def _no_option(read: Read, text: str) -> str:
+    """The failure of a native select that holds no option ``text``: what it does offer, and
+    the nearest option when one is close (a renamed option: "1 week" -> "1 Week"); never
+    chosen, only said."""
+    offered: list[str] = [str(o) for o in read(_OPTIONS) or []]
+    if not offered:
+        return f"select: no option {text!r} in the list, which is empty"
+    shown = ", ".join(repr(o) for o in offered[:_SHOWN_OPTIONS])
+    if len(offered) > _SHOWN_OPTIONS:
+        shown += f" and {len(offered) - _SHOWN_OPTIONS} more"
+    near = difflib.get_close_matches(text, offered, n=1, cutoff=0.6)
+    hint = f"; the nearest is {near[0]!r}" if near else ""
+    return f"select: no option {text!r} in the list; it offers {shown}{hint}"
+
+
 _NATIVE = """([el]) => !el ? null : el.tagName !== 'SELECT' ? 'custom'
   : el.multiple ? 'multiple' : 'single'"""
 
@@ -78,14 +101,13 @@ _NATIVE = """([el]) => !el ? null : el.tagName !== 'SELECT' ? 'custom'
 def select(
     el: PWLocator, read: Read, text: str, timeout_ms: float, *, widget: bool
 ) -> bool | str | DropdownUse:
-    """Select ``text``; ``False`` when there is no such option, a message when the select's
-    widget does not show the option afterwards, how it was chosen in a custom dropdown, else
-    ``True``. ``widget``: a widget may
-    stand in for the select (False: the gate saw the select itself shown). A custom dropdown
-    (an ARIA combobox or listbox, or a hidden native select whose widget lacks the option
-    until it is searched, as an autocomplete loads it) is operated as a person does
-    (``widgets.choose``); a native ``<select multiple>`` takes the values :data:`widgets.SEPARATOR`
-    separates."""
+    """Select ``text``; a message when there is no such option (what the list offers) or when
+    the select's widget does not show the option afterwards, how it was chosen in a custom
+    dropdown, else ``True``. ``widget``: a widget may stand in for the select (False: the
+    gate saw the select itself shown). A custom dropdown (an ARIA combobox or listbox, or a
+    hidden native select whose widget lacks the option until it is searched, as an
+    autocomplete loads it) is operated as a person does (``widgets.choose``); a native
+    ``<select multiple>`` takes the values :data:`widgets.SEPARATOR` separates."""
     native = read(_NATIVE)
     if native == "custom":
         return widgets.choose(el, text, timeout_ms)
@@ -103,7 +125,7 @@ def select(
             return chosen.model_copy(
                 update={"widget_path": path["path"], "widget_role": path["role"]}
             )
-        return False
+        return _no_option(read, text)
     el.select_option(text, force=True, timeout=timeout_ms)
     if not widget:
         return True

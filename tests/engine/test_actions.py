@@ -63,10 +63,16 @@ def test_a_rejected_fill_value_is_a_data_issue(tab: Page, site: Site) -> None:
 
 
 def test_a_missing_select_option_is_a_data_issue(tab: Page, site: Site) -> None:
+    """Expected vs found: the failure says what the list offers, and the nearest option when
+    one is close (a renamed option), without choosing it."""
     url = site.add("form.html", FORM)
     record = run(tab, plan(url, ("select", "Color", "Purple")))
     assert record.rca.rca_class is RcaClass.DATA_ISSUE
-    assert "no option 'Purple'" in record.rca.message
+    assert "no option 'Purple' in the list; it offers 'Red', 'Green'" in record.rca.message
+    assert "nearest" not in record.rca.message
+    renamed = run(tab, plan(url, ("select", "Color", "Greem", "value:g")))
+    assert renamed.verdict == "fail"
+    assert "it offers 'Red', 'Green'; the nearest is 'Green'" in renamed.rca.message
 
 
 def test_secrets_are_typed_but_never_shown(tab: Page, site: Site) -> None:
