@@ -13,6 +13,10 @@ and when the outcome fails it quotes the ones that are **new since the action**:
   ``validationMessage``) of the fields whose ``invalid`` event fired since the action (a
   submit the browser refused), and of fields marked ``aria-invalid="true"`` since.
 
+A control (HTML interactive content, a WAI-ARIA widget role) is never a message, whatever its
+classes, and an id made of the words the element shows (``id="model-Error"``) names data,
+not a message.
+
 The page **refused the input** when one of them says so by the standards' marks: an
 ``invalid`` event or ``aria-invalid`` (HTML, WAI-ARIA), ``role=alert``/``alertdialog``,
 or an error mark (``error``, ``danger``, ``invalid``). The failure then has the cause
@@ -79,16 +83,26 @@ _JS = r"""
   };
   const live = '[role=alert],[role=alertdialog],[role=status],[aria-live=assertive],'
     + '[aria-live=polite],output';
+  // a control is what a person operates, not what the page says (HTML interactive content,
+  // WAI-ARIA widget roles): a "Drop" tab styled ``text-danger`` is no error message
+  const CONTROL = 'button, a[href], input, select, textarea, summary, [role=button], [role=link],'
+    + '[role=tab], [role=menuitem], [role=option], [role=checkbox], [role=radio], [role=switch]';
   for (const el of document.querySelectorAll('body *')) {
     if (out.length >= 20) break;
     const role = el.getAttribute('role') || '';
-    const marks = [typeof el.className === 'string' ? el.className : '', el.id,
-      el.getAttribute('data-test') || '', el.getAttribute('data-testid') || ''].join(' ');
+    const ids = [el.id, el.getAttribute('data-test') || '', el.getAttribute('data-testid') || '']
+      .join(' ');
+    const cls = typeof el.className === 'string' ? el.className : '';
+    const marks = cls + ' ' + ids;
     const announced = el.matches(live);
-    if (!announced && !MARKS.test(marks)) continue;
+    if (!announced && (!MARKS.test(marks) || el.matches(CONTROL))) continue;
     if (!shown(el)) continue;
     const t = text(el);
     if (!t || t.length > 300) continue;  // a whole region, not a message
+    // an identifier made of the words it shows (``id="model-Error"`` for a schema named
+    // "Error") names the data, it does not mark a message
+    if (!announced && !MARKS.test(cls)
+      && ids.toLowerCase().replace(/[^a-z0-9]+/g, ' ').includes(t.toLowerCase())) continue;
     const alert = role === 'alert' || role === 'alertdialog';
     add(t, announced ? (role || 'live region') : 'message', alert || ERR.test(marks));
   }

@@ -147,3 +147,30 @@ def test_a_quoted_message_never_shows_a_secret_the_run_typed(tab: Page, site: Si
     assert step is not None and step.failure is not None
     assert '"The password *** is wrong"' in step.failure.message
     assert "hunter2-secret" not in record.model_dump_json() + render_failure(record)
+
+
+# What the click on a tab shows: a table's "Drop" tab styled as dangerous (Bootstrap's
+# ``text-danger`` on a link: sqlite-web's table page) and a schema block whose id is made of the name it
+# shows (``id="model-Error"``: Swagger UI's models); neither is a message. The form's real
+# error (``alert-danger``) is.
+TABS = """<button onclick="document.getElementById('pane').hidden = false">Structure</button>
+<div id="pane" hidden>
+  <a href="#drop" class="nav-link text-danger">Drop</a>
+  <div id="model-Error" class="model-box"><span>Error</span></div>
+  <p class="alert alert-danger">Table not found</p>
+</div>"""
+
+
+def test_a_control_or_a_name_shown_is_not_what_the_page_said(tab: Page, site: Site) -> None:
+    """Not "the page refused the input, saying 'Drop'": a control is what a person operates,
+    not a message (HTML interactive content, WAI-ARIA widget roles), and an id made of the
+    words the element shows names data (a schema called "Error"). Seen on sqlite-web 0.8.2
+    ("Drop", a ``text-danger`` tab link) and Swagger UI 5.35.0 ("Error", ``model-Error``). The
+    real message the click brought is still quoted."""
+    url = site.add("tabs.html", TABS)
+    record = run(tab, plan(url, ("click", "Structure", "", "text_visible:Columns")))
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    message = step.failure.message
+    assert '"Table not found"' in message, message
+    assert '"Drop"' not in message and '"Error"' not in message, message
