@@ -191,6 +191,30 @@ def _popen(
     return _ORIGINAL_POPEN(self, cmdargs, stdout, stderr, stdin, **kw)
 
 
+def popen(
+    cmdargs: list[str], *, cwd: str | os.PathLike[str], env: dict[str, str], stdout: IO[Any]
+) -> ForkedSession | None:
+    """``python -m pytest ...`` with stdout and stderr to the file ``stdout`` and nothing on
+    stdin, forked from the worker's server: for code the tests run that starts its pytest
+    sessions with ``subprocess.Popen`` itself (a benchmark's runners). None when it cannot
+    run there; the caller then starts it as before."""
+    args = [os.fspath(arg) for arg in cmdargs]
+    if args[:3] != [sys.executable, "-m", "pytest"] or _SERVER_OF_WORKER.broken:
+        return None
+    if os.environ.get("PACTS_TEST_FRESH_SESSIONS") == "1":
+        return None
+    stdin_fd = _stdin_fd(pytest.Pytester.CLOSE_STDIN)
+    assert stdin_fd is not None
+    stdout.flush()
+    try:
+        started = _SERVER_OF_WORKER.start(
+            "pytest", args[3:], env, [stdin_fd, stdout.fileno(), stdout.fileno()], os.fspath(cwd)
+        )
+    finally:
+        os.close(stdin_fd)
+    return ForkedSession(_SERVER_OF_WORKER, *started) if started is not None else None
+
+
 _ORIGINAL_RUN = subprocess.run
 # ``python -m MODULE`` commands the tests run with ``subprocess.run`` that fork instead
 _MODULES = ("pytest", "pytest_pacts.cli")

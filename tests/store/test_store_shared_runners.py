@@ -11,24 +11,51 @@ from __future__ import annotations
 
 import itertools
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
-from bench_scale import Check, scale  # noqa: E402
+import bench_scale  # noqa: E402
+from bench_scale import Check, Runner, scale  # noqa: E402
+
+from tests import forked_sessions  # noqa: E402
 
 _ids = itertools.count()
 
 
+def _forked_start(runner: Runner, args: list[str], env: dict[str, str]) -> None:
+    """The benchmark's runner sessions, forked from the worker's server as the suite's other
+    sessions are (tests/forked_sessions.py), their xdist workers with them; the same
+    commands, folders and environments."""
+    runner.started = time.perf_counter()
+    with (runner.path / "output.txt").open("w") as out:
+        command = bench_scale.pytest_command(args, runner.path / "junit.xml")
+        forked = forked_sessions.popen(command, cwd=runner.path, env=env, stdout=out)
+    if forked is None:
+        _START(runner, args, env)
+    else:
+        runner.proc = cast("subprocess.Popen[str]", forked)
+
+
+_START = bench_scale.start
+
+
 def test_two_shards_with_xdist_share_one_postgres_store(
-    postgres_cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    postgres_cluster: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import psycopg
+
+    monkeypatch.setattr(bench_scale, "start", _forked_start)
 
     schema = f"shards{next(_ids)}_{os.getpid()}"
     with psycopg.connect(postgres_cluster.dsn(), autocommit=True) as conn:
