@@ -12,7 +12,7 @@ const {
   TEST_ID_ATTRS, norm, low, bare, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
   inputType, isEditableType, isClickable, compatibility, describeElement
 } = modules.dom;
-const { selectProxy } = modules.actionability;
+const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS, tokenTier } = modules.scan;
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
@@ -1375,9 +1375,6 @@ function fingerprintOf(el, dom) {
   for (let a = parentOf(el); a && a.tagName !== 'BODY' && ancestors.length < 6; a = parentOf(a)) {
     ancestors.push(cssVariants(a)[0]);
   }
-  const neighbours = [el.previousElementSibling, el.nextElementSibling, parentOf(el)]
-    .map((n) => (n ? dom.textOf(n).slice(0, 80) : ''))
-    .filter(Boolean);
   const testIds = {};
   for (const a of TEST_ID_ATTRS) if (el.getAttribute(a)) testIds[a] = el.getAttribute(a);
   const attr = (n) => el.getAttribute(n);
@@ -1386,7 +1383,7 @@ function fingerprintOf(el, dom) {
     accessible_name: dom.accName(el), label: dom.labelTexts(el)[0] || null,
     placeholder: attr('placeholder'), text: dom.textOf(el).slice(0, 200), test_ids: testIds,
     classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: attr('title'),
-    ancestor_path: ancestors, neighbour_text: neighbours,
+    ancestor_path: ancestors, neighbour_text: neighbourTexts(el, dom),
     bounding_box: { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height },
     in_shadow: inShadow(el), popup: opensPopup(el, dom),
   };
