@@ -421,9 +421,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // The controls the words may name are counted in the region: its only one is the pick,
     // two or more are ambiguous (never the first).
     // (no region: the element's own words, a label a line of a form may hold, not a region)
+    // A refused control ends the rule in the smallest container that shows the words: it is
+    // never passed over for another one further out (Lektor's "ID" field, refused for its
+    // placeholder, left the form's Title field as its only other one). Answered in ``refused``.
     const local = scope || { region: context, structured: new Map(), own: true };
-    const scoped = applyScope(fits.filter((e) => !refused(e)), local);
-    const { els, where } = scoped;
+    const scoped = applyScope(fits, local);
+    const no = scoped.els.filter(refused);
+    const els = scoped.els.filter((e) => !no.includes(e));
+    const where = scoped.where;
+    if (!els.length) return Object.assign([], { refused: no });
     const picked = els.filter((e) => where.has(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
     // A role word names the controls that look like the role: among several in one place
     // ("checkbox@run" in a grid row holding the row's selection box and two toggles whose
@@ -580,10 +586,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return what.length > 0 && !what.some((w) => object.some((o) => forms(o).includes(w)));
     });
     const fields = elements.filter((e) => isEditableType(e, dom.roleOf) && !e.readOnly && !e.disabled
-      && !dom.isHidden(e) && reachable(e) && saysSearch(e) && !elsewhere(e) && hasBox(e));
-    if (!scope) return fields.map((el) => ({ el, where: null }));
+      && !dom.isHidden(e) && reachable(e) && saysSearch(e) && hasBox(e));
+    // (one that searches something else is refused where it is, as in ``relational``)
+    if (!scope) return fields.filter((e) => !elsewhere(e)).map((el) => ({ el, where: null }));
     const { els, where } = applyScope(fields, scope);
-    return els.filter((e) => where.has(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
+    return els.filter((e) => where.has(e) && !elsewhere(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
   }
   function hasBox(el) {
     const r = el.getBoundingClientRect();
@@ -1112,6 +1119,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // words that only a heading says are its title, not a context whose one control a
     // click may take ("Add user | click" is no click on the form field under that heading)
     let rel = mereText.length && !step.region ? [] : relational(step, scope);
+    const refusedNear = rel.refused || [];
     if (!rel.length) rel = itemCheckbox(step);
     if (step.ordinal && rel.length) {
       const picked = nthOf(rel, step);
@@ -1148,6 +1156,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     const hiddenNote = hiddenMatches ? ' (hidden elements match: they are looked for again once shown)' : '';
     let message = `no element matches "${step.element}" for ${step.action}${regionNote}${hiddenNote}`;
+    if (refusedNear.length) {
+      message += `; where the page shows "${step.region || step.element}", ${refusedNear.map((e) => describeElement(e, dom)).slice(0, 3).join(', ')}`
+        + ' says otherwise: name the control by its own words, or give a region that holds only it';
+    }
     let opener = null;
     if (hiddenMatches && hiddenEls.length) {
       const o = openersFor(step, scope, hiddenEls);
