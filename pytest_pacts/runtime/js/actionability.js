@@ -386,27 +386,23 @@ async function checkActionable(items, roleOf, watch) {
   return results;
 }
 
-// Is the element a cached locator resolves to still the one recorded? A cheap check on the
-// fingerprint's strongest attributes, run with the gate (same round trip). ``id``: {fp,
-// words} (the recorded fingerprint and the step's element words). Returns null when it is
-// the same element, else why not. It is when its kind, its name and its context agree.
-// Legitimate drift passes: case, spacing, punctuation, another count ("5 hidden tables" ~
-// "1 hidden table", dom.js's sameBesideCounts), an added icon's word, a longer name that
-// keeps the old words ("Save" ~ "Save changes") on an element of the same tag. The step's
-// words naming the element, by a name or an identifier (id, name, test id), also keep it.
-// A name lost is no agreement ("Settings" that now says nothing). An element recorded with
-// no name (a checkbox with no label, an icon button) is known by its context alone: its
-// role and tag, and the words around it (``neighbourTexts``), each recorded one still there.
-// Context: the landmark it sits in (header, footer, nav, main, aside: ARIA's landmark
-// regions) as recorded. A footer's "Settings" that became a div leaves the header's
-// "Settings" button as the one match of its cached locator; that is another element.
+// Is the element a cached locator resolves to still the one recorded? Checked with the gate
+// (same round trip) against ``id``: {fp, words}, the recorded fingerprint and the step's
+// words. Null when it is: its kind, its name and its context agree; else why not. Drift
+// passes: case, spacing, punctuation, another count ("Inbox (3)" ~ "Inbox (4)", dom.js's
+// sameBesideCounts), a longer name keeping the old words on an element of the same tag
+// ("Save" ~ "Save changes", where a div "Tags" header's place taken by an "Edit tags"
+// button is another element). The step's words naming it (a name, id, name, test id) keep
+// it; a name lost agrees with nothing. With no name recorded (a checkbox with no label, an
+// icon button) it is known by its role, tag and the words around it (``neighbourTexts``),
+// each recorded one still there. Either way the landmark around it (ARIA's header, footer,
+// nav, main, aside), as recorded: the header's "Settings" is not the footer's.
 const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
   checkbox: 'check', radio: 'check', switch: 'check', menuitemcheckbox: 'check',
   menuitemradio: 'check', button: 'press', link: 'press', menuitem: 'press', tab: 'press' };
 function identityChange(el, id, dom) {
   const fp = id.fp || {};
-  const was = KIND_OF_ROLE[fp.role];
-  const now = KIND_OF_ROLE[dom.roleOf(el)];
+  const [was, now] = [KIND_OF_ROLE[fp.role], KIND_OF_ROLE[dom.roleOf(el)]];
   const shown = describeElement(el, dom);
   if (was && now && was !== now) return `it is now ${shown} (a ${dom.roleOf(el)}; the recorded element was a ${fp.role})`;
   const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title]
@@ -414,50 +410,38 @@ function identityChange(el, id, dom) {
   const names = [dom.accName(el), dom.textOf(el).slice(0, 200), ...dom.labelTexts(el),
     el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
     el.getAttribute('alt')].map(norm).filter(Boolean);
-  // A name that only keeps the old words inside more words ("Tags" ~ "Edit tags") counts
-  // only on an element of the recorded tag: a section's "Tags" header (a div) whose place a
-  // new "Edit tags" button took is another element, where "Save" ~ "Save changes" on the
-  // same button is drift. The words around an element may grow the same way.
   const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
   const agree = (a, b, within = sameTag) => {
     const A = tokens(a); const B = tokens(b);
     if (!A.length || !B.length) return false;
-    if (A.join('') === B.join('')) return true;
-    if (sameBesideCounts(a, b)) return true;  // "Inbox (3)" ~ "Inbox (4)": a count is data
+    if (A.join('') === B.join('') || sameBesideCounts(a, b)) return true;
     const [small, big] = A.length <= B.length ? [A, B] : [B, A];
     return within && small.every((w) => big.includes(w));
   };
   const words = norm(id.words);
   const idents = [el.id, el.getAttribute('name'), ...TEST_ID_ATTRS.map((a) => el.getAttribute(a))].filter(Boolean);
-  const named = names.some((n) => recorded.some((r) => agree(n, r)))
-    || (!!words && [...names, ...idents].some((n) => agree(words, n)));
-  if (recorded.length && !named) return `it is now ${shown}, recorded as "${recorded[0]}"`;
-  if (!recorded.length && !named) {
+  if (!names.some((n) => recorded.some((r) => agree(n, r)))
+    && !(words && [...names, ...idents].some((n) => agree(words, n)))) {
+    if (recorded.length) return `it is now ${shown}, recorded as "${recorded[0]}"`;
     if (!sameTag || (fp.role || '') !== (dom.roleOf(el) || '')) return `it is now ${shown}, recorded as a ${fp.role || fp.tag} with no name`;
     const around = neighbourTexts(el, dom);
     const gone = (fp.neighbour_text || []).map(norm).find((t) => t && !around.some((a) => agree(t, a, true)));
     if (gone !== undefined) return `it is now ${shown} beside "${around[0] || ''}", recorded with no name beside "${gone}"`;
   }
-  const before = landmarkOf((fp.ancestor_path || []).map((a) => a.split(/[#.\[:]/)[0]));
+  const landmark = (tags) => tags.slice(0, 6).find((t) => ['header', 'footer', 'nav', 'main', 'aside'].includes(t));
   const up = [];
   for (let a = parentOf(el); a && up.length < 6 && a.tagName !== 'BODY'; a = parentOf(a)) up.push(a.tagName.toLowerCase());
-  const after = landmarkOf(up);
+  const [before, after] = [landmark((fp.ancestor_path || []).map((a) => a.split(/[#.\[:]/)[0])), landmark(up)];
   return before && after && before !== after ? `it is now ${shown} in <${after}>, recorded in <${before}>` : null;
 }
-// The words around an element, as its fingerprint records them and the identity check
-// reads them again: its previous and next siblings' text and the text of the nearest of
-// its three closest ancestors that shows any (the row around a checkbox alone in its
-// cell), 80 characters each.
+// The words around an element, recorded in its fingerprint and read again by the identity
+// check: its siblings' text, and its parent's or, when that shows none, the nearest of its
+// next two ancestors' that does (the row of a checkbox alone in its cell), 80 characters each.
 function neighbourTexts(el, dom) {
   let up = parentOf(el);
   for (let i = 1; up && i < 3 && up.tagName !== 'BODY' && !dom.textOf(up); i++) up = parentOf(up);
   return [el.previousElementSibling, el.nextElementSibling, up]
     .map((n) => (n ? dom.textOf(n).slice(0, 80) : '')).filter(Boolean);
-}
-const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside']);
-// The nearest landmark among ancestor tags, nearest first (at most six, as recorded).
-function landmarkOf(tags) {
-  return tags.slice(0, 6).find((t) => LANDMARK_TAGS.has(t)) || null;
 }
 
 // Exports: what the later files use.
