@@ -178,3 +178,36 @@ def test_a_hit_is_the_recorded_element_only_when_name_and_context_agree(
         assert (record.verdict, hits, heals) == ("pass", ["Buy milk"], ())
     else:
         assert heals and wrong not in hits, hits
+
+
+EDITOR_V1 = (
+    '<form class="sql"><h3>Custom SQL query</h3><div class="CodeMirror">'
+    '<textarea id="q"></textarea><pre>1 select name from products order by name</pre></div>'
+    "<button>Run SQL</button></form>"
+)
+EDITOR_V2 = (
+    '<form class="sql"><h3>Custom SQL query</h3><div class="cm-editor"><div class="cm-gutter">1'
+    '</div><div class="cm-content" id="q" role="textbox" contenteditable="true">select name '
+    "from products order by name</div></div><button>Run SQL</button></form>"
+)
+
+
+def test_an_unnamed_field_redrawn_by_its_editor_is_the_same_field(tab: Page, site: Site) -> None:
+    """Drift the context rule keeps: Datasette 0.59's SQL editor (CodeMirror 5, a
+    ``<textarea>`` with no name) is a ``contenteditable`` div with ARIA's ``textbox`` role in
+    1.0 (CodeMirror 6). With no name either side, the kind (the role, not the tag) and the
+    words around it (the query's line, the gutter's number; a word cut at 80 characters
+    does not count) agree: the cached locator's hit is filled with no heal round."""
+    url1, url2 = site.add("sql-v1.html", EDITOR_V1), site.add("sql-v2.html", EDITOR_V2)
+    tab.goto(url1)
+    found = discover(tab, [(0, target("Custom SQL query"), Action.FILL)])[0]
+    assert found.fingerprint is not None and not found.fingerprint.accessible_name
+    cached = Locator(strategy=Strategy.CSS, confidence=0.7, css=".sql #q")
+    record = run(
+        tab,
+        plan(url2, ("fill", "Custom SQL query", "select 1")),
+        pom={0: found.model_copy(update={"locator": cached})},
+        healer=HealingLadder(),
+    )
+    assert (record.verdict, record.steps[0].heals) == ("pass", ()), record.steps[0].failure
+    assert tab.inner_text("#q") == "select 1"

@@ -394,8 +394,8 @@ async function checkActionable(items, roleOf, watch) {
 // ("Save" ~ "Save changes", where a div "Tags" header's place taken by an "Edit tags"
 // button is another element). The step's words naming it (a name, id, name, test id) keep
 // it; a name lost agrees with nothing. With no name recorded (a checkbox with no label, an
-// icon button) it is known by its role, tag and the words around it (``neighbourTexts``),
-// each recorded one still there. Either way the landmark around it (ARIA's header, footer,
+// icon button) it is known by its role (its tag, with none) and the words around it
+// (``neighbourTexts``), each recorded one still there. Either way the landmark around it (ARIA's header, footer,
 // nav, main, aside), as recorded: the header's "Settings" is not the footer's.
 const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
   checkbox: 'check', radio: 'check', switch: 'check', menuitemcheckbox: 'check',
@@ -423,9 +423,10 @@ function identityChange(el, id, dom) {
   if (!names.some((n) => recorded.some((r) => agree(n, r)))
     && !(words && [...names, ...idents].some((n) => agree(words, n)))) {
     if (recorded.length) return `it is now ${shown}, recorded as "${recorded[0]}"`;
-    if (!sameTag || (fp.role || '') !== (dom.roleOf(el) || '')) return `it is now ${shown}, recorded as a ${fp.role || fp.tag} with no name`;
-    const around = neighbourTexts(el, dom);
-    const gone = (fp.neighbour_text || []).map(norm).find((t) => t && !around.some((a) => agree(t, a, true)));
+    if ((fp.role || '') !== (dom.roleOf(el) || '') || (!fp.role && !sameTag)) return `it is now ${shown}, recorded as a ${fp.role || fp.tag} with no name`;
+    const cut = (t) => norm(t).replace(/\s\S*$/, (w) => (t.length < 80 ? w : ''));  // a word cut at 80
+    const around = neighbourTexts(el, dom).map(cut);
+    const gone = (fp.neighbour_text || []).map(cut).find((t) => t && !around.some((a) => agree(t, a, true)));
     if (gone !== undefined) return `it is now ${shown} beside "${around[0] || ''}", recorded with no name beside "${gone}"`;
   }
   const landmark = (tags) => tags.slice(0, 6).find((t) => ['header', 'footer', 'nav', 'main', 'aside'].includes(t));
@@ -434,9 +435,8 @@ function identityChange(el, id, dom) {
   const [before, after] = [landmark((fp.ancestor_path || []).map((a) => a.split(/[#.\[:]/)[0])), landmark(up)];
   return before && after && before !== after ? `it is now ${shown} in <${after}>, recorded in <${before}>` : null;
 }
-// The words around an element, recorded in its fingerprint and read again by the identity
-// check: its siblings' text, and its parent's or, when that shows none, the nearest of its
-// next two ancestors' that does (the row of a checkbox alone in its cell), 80 characters each.
+// The words around an element (fingerprint, identity check): its siblings', its parent's or
+// else its next two ancestors' first that shows text (a lone checkbox's row), 80 chars each.
 function neighbourTexts(el, dom) {
   let up = parentOf(el);
   for (let i = 1; up && i < 3 && up.tagName !== 'BODY' && !dom.textOf(up); i++) up = parentOf(up);
