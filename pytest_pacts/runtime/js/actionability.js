@@ -395,8 +395,9 @@ async function checkActionable(items, roleOf, watch) {
 // button is another element). The step's words naming it (a name, id, name, test id) keep
 // it; a name lost agrees with nothing. With no name recorded (a checkbox with no label, an
 // icon button) it is known by its role (its tag, with none) and the words around it
-// (``neighbourTexts``), each recorded one still there. Either way the landmark around it (ARIA's header, footer,
-// nav, main, aside), as recorded: the header's "Settings" is not the footer's.
+// (``neighbourTexts``): each recorded word (but one cut at 80 characters) still around it
+// or in it. Either way the landmark around it (ARIA's header, footer, nav, main, aside) as
+// recorded: the header's "Settings" is not the footer's.
 const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
   checkbox: 'check', radio: 'check', switch: 'check', menuitemcheckbox: 'check',
   menuitemradio: 'check', button: 'press', link: 'press', menuitem: 'press', tab: 'press' };
@@ -411,12 +412,12 @@ function identityChange(el, id, dom) {
     el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
     el.getAttribute('alt')].map(norm).filter(Boolean);
   const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
-  const agree = (a, b, within = sameTag) => {
+  const agree = (a, b) => {
     const A = tokens(a); const B = tokens(b);
     if (!A.length || !B.length) return false;
     if (A.join('') === B.join('') || sameBesideCounts(a, b)) return true;
     const [small, big] = A.length <= B.length ? [A, B] : [B, A];
-    return within && small.every((w) => big.includes(w));
+    return sameTag && small.every((w) => big.includes(w));
   };
   const words = norm(id.words);
   const idents = [el.id, el.getAttribute('name'), ...TEST_ID_ATTRS.map((a) => el.getAttribute(a))].filter(Boolean);
@@ -424,10 +425,9 @@ function identityChange(el, id, dom) {
     && !(words && [...names, ...idents].some((n) => agree(words, n)))) {
     if (recorded.length) return `it is now ${shown}, recorded as "${recorded[0]}"`;
     if ((fp.role || '') !== (dom.roleOf(el) || '') || (!fp.role && !sameTag)) return `it is now ${shown}, recorded as a ${fp.role || fp.tag} with no name`;
-    const cut = (t) => norm(t).replace(/\s\S*$/, (w) => (t.length < 80 ? w : ''));  // a word cut at 80
-    const around = neighbourTexts(el, dom).map(cut);
-    const gone = (fp.neighbour_text || []).map(cut).find((t) => t && !around.some((a) => agree(t, a, true)));
-    if (gone !== undefined) return `it is now ${shown} beside "${around[0] || ''}", recorded with no name beside "${gone}"`;
+    const near = new Set([...names, ...neighbourTexts(el, dom, 400)].flatMap(tokens));
+    const gone = (fp.neighbour_text || []).find((t) => !tokens(t.length < 80 ? t : t.replace(/\s\S*$/, '')).every((w) => near.has(w)));
+    if (gone !== undefined) return `it is now ${shown}, recorded with no name beside "${gone}"`;
   }
   const landmark = (tags) => tags.slice(0, 6).find((t) => ['header', 'footer', 'nav', 'main', 'aside'].includes(t));
   const up = [];
@@ -437,11 +437,11 @@ function identityChange(el, id, dom) {
 }
 // The words around an element (fingerprint, identity check): its siblings', its parent's or
 // else its next two ancestors' first that shows text (a lone checkbox's row), 80 chars each.
-function neighbourTexts(el, dom) {
+function neighbourTexts(el, dom, max = 80) {
   let up = parentOf(el);
   for (let i = 1; up && i < 3 && up.tagName !== 'BODY' && !dom.textOf(up); i++) up = parentOf(up);
   return [el.previousElementSibling, el.nextElementSibling, up]
-    .map((n) => (n ? dom.textOf(n).slice(0, 80) : '')).filter(Boolean);
+    .map((n) => (n ? dom.textOf(n).slice(0, max) : '')).filter(Boolean);
 }
 
 // Exports: what the later files use.
