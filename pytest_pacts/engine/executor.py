@@ -65,9 +65,11 @@ def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
     can resolve on the next to another element (``#submit`` was "Save", is now "Delete");
     it must not be trusted blindly."""
     fields = {"tag", "role", "type", "accessible_name", "label", "text", "placeholder", "alt"}
-    fields |= {"ancestor_path"}  # its landmark: the same name elsewhere is another element
+    # its context: its landmark (the same name elsewhere is another element) and, for an
+    # element with no name, the words around it (identityChange, runtime/js/actionability.js)
+    fields |= {"title", "ancestor_path", "neighbour_text"}
     return {
-        "fp": fingerprint.model_dump(mode="json", include=fields | {"title"}),
+        "fp": fingerprint.model_dump(mode="json", include=fields),
         "words": step.target.element if step.target is not None else "",
     }
 

@@ -357,6 +357,23 @@ def test_search_words_do_not_take_a_search_box_that_searches_something_else(tab:
     assert find(tab, "Search runs", "fill").locator is None
 
 
+def test_a_search_box_refused_in_its_region_is_not_passed_over_for_one_outside(
+    tab: Page,
+) -> None:
+    """The region's search box searches something else ("Search users" under "Runs"): the
+    step is refused there, never answered by the header's site-wide box further out (the
+    relational rule's end, docs/discovery.md; the same path as Lektor 3.3.14's "ID" field
+    refused and the form's Title filled, ``test_unnamed_targets.py``). HTML's
+    ``<input type=search>`` names a kind, not what it searches; the region says where."""
+    tab.set_content(
+        '<header><input id="site" type="search" placeholder="Search"></header>'
+        '<div class="panel"><h2>Runs</h2><input id="users" type="search" '
+        'placeholder="Search users"><p>2 matching runs</p></div>'
+    )
+    result = find(tab, "Search runs", "fill", region="Runs")
+    assert result.locator is None, chosen_id(tab, result)
+
+
 GRID_ROWS = "".join(
     f'<div role="row" class="grid-row"><div role="gridcell" class="cell">'
     f'<span class="box"><input id="sel-{n}" class="row-select" type="checkbox" '

@@ -136,6 +136,35 @@ def test_a_placeholder_is_a_hint_not_a_name_that_contradicts_the_caption(
     assert not result.positional
 
 
+# The same form with the ID field named otherwise by its own words (``aria-label``), and a
+# form of table rows whose header cell captions the field beside it (HTML's table model).
+NAMED_OTHERWISE = (
+    DL_FORM.replace('placeholder="news"', 'aria-label="URL slug"'),
+    '<h2>New issue</h2><table><tr><th>Title</th><td><input type="text" id="title"></td></tr>'
+    '<tr><th>ID</th><td><input type="text" id="slug" aria-label="URL slug"></td></tr></table>',
+)
+
+
+@pytest.mark.parametrize("form", NAMED_OTHERWISE, ids=["dl", "table"])
+def test_a_refused_control_ends_the_rule_where_the_words_are(tab: Page, form: str) -> None:
+    """The relational rule takes the only fitting control in the smallest container that
+    shows the step's words, and refuses one whose own name contradicts them (ACCNAME: the
+    accessible name is what the control is called; an "Edit" button for ``Delete@Buy
+    milk`` in a to-do list, a field named "URL slug" for ``ID``). A refusal there only
+    widened the search: the next container out was the whole form, whose one other text
+    field (Title) was filled instead, the path of Lektor 3.3.14's wrong-element action
+    (held out, REQ-LEKTOR-003), here for a ``<dl>`` caption (Lektor) and a table row's
+    header cell (the forms of Roundup and Django's admin before 1.9 lay fields out so). The
+    rule now ends in the smallest container: no element, saying which control the page
+    shows there and how to name it."""
+    tab.set_content(form)
+    result = find(tab, "ID", "fill")
+    assert result.locator is None, chosen(tab, result)
+    assert result.unresolved is not None
+    assert "input#slug" in result.unresolved.message, result.unresolved.message
+    assert "region" in result.unresolved.message
+
+
 @pytest.mark.parametrize(
     ("element", "expected"),
     [

@@ -10,13 +10,15 @@ the landmark around it (header, footer, nav, main, aside) as recorded.
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import discover
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.models import Action, Target
+from pytest_pacts.models.locator import Locator, Strategy
 
-from .helpers import Site, plan, run
+from .helpers import Site, plan, run, target
 
 V1 = """
 <header><h1>Notes</h1><nav><a href="#">Home</a></nav></header>
@@ -91,3 +93,121 @@ def test_a_menus_opener_is_not_the_button_that_acted(tab: Page, site: Site) -> N
     hits = tab.evaluate("() => window.hits")
     assert hits[:1] == ["help"], (hits, record.steps[0].heals)
     assert "run menu" not in hits
+
+
+TODOS = (
+    '<section class="main"><ul class="todo-list">{}</ul></section>'
+    "<script>window.hits = []; document.addEventListener('change', (e) =>"
+    " hits.push(e.target.closest('li').textContent.trim()));</script>"
+)
+ROW = '<li><div class="view"><input class="toggle" type="checkbox"><label>{}</label></div></li>'
+NAV = (
+    '<nav><a href="#" onclick="hits.push(\'home\')">Home</a>{}</nav>'
+    "<main><p>Three notes.</p></main><script>window.hits = [];</script>"
+)
+SETTINGS = '<a href="#" onclick="hits.push(\'settings\')">Settings</a>'
+SIGN_OUT = (
+    '<a href="#" class="icon-exit" style="display:inline-block;width:16px;height:16px;'
+    'background:#333" onclick="hits.push(\'sign out\')"></a>'
+)
+
+
+@pytest.mark.parametrize(
+    ("v1", "v2", "step", "cached", "wrong"),
+    [
+        # the rows reordered: the first row's box is another item's
+        (
+            TODOS.format(ROW.format("Buy milk") + ROW.format("Walk dog")),
+            TODOS.format(ROW.format("Feed cat") + ROW.format("Buy milk") + ROW.format("Walk dog")),
+            ("check", "Toggle@Buy milk"),
+            ".todo-list > li:nth-child(1) .toggle",
+            "Feed cat",
+        ),
+        # drift: another row below, the item's words kept: the same box, no heal round
+        (
+            TODOS.format(ROW.format("Buy milk")),
+            TODOS.format(ROW.format("Buy milk") + ROW.format("Walk dog")),
+            ("check", "Toggle@Buy milk"),
+            ".todo-list > li:nth-child(1) .toggle",
+            None,
+        ),
+        # a named link's place taken by an icon link with no name: a name lost agrees with none
+        (
+            NAV.format(SETTINGS),
+            NAV.format(SIGN_OUT + SETTINGS),
+            ("click", "Settings"),
+            "nav > a:nth-of-type(2)",
+            "sign out",
+        ),
+    ],
+    ids=["unnamed-reordered", "unnamed-drift", "name-lost"],
+)
+def test_a_hit_is_the_recorded_element_only_when_name_and_context_agree(
+    tab: Page,
+    site: Site,
+    v1: str,
+    v2: str,
+    step: tuple[str, str],
+    cached: str,
+    wrong: str | None,
+) -> None:
+    """Issue 35, class 5 and what must be true, item 6: the gate's identity check let any
+    element pass as the recorded one when either side had no words. A positional locator of
+    a checkbox with no label (the structural fallback of an unnamed control: a to-do list's
+    row boxes, written as ``li`` rows in several implementations of one list app, an admin
+    list's row selection box in its own cell) then checked another item's box once the
+    list's order changed, and a "Settings" link whose place an unnamed icon link took was
+    "the same element". ACCNAME: an element with no accessible name is told apart only by
+    what surrounds it, so its recorded context (its role and tag, the words beside it and
+    its row's, its landmark) must agree; a name lost agrees with nothing. Either goes to
+    healing, which may abstain (it does for the unnamed box: nothing of the box's own says
+    it is the one) but never acts on the other element; the list with another row below
+    keeps the box with no heal round."""
+    url1, url2 = site.add("ctx-v1.html", v1), site.add("ctx-v2.html", v2)
+    tab.goto(url1)
+    action, element = step
+    found = discover(tab, [(0, target(element), Action(action))])[0]
+    assert found.fingerprint is not None, found.unresolved
+    recorded = found.model_copy(
+        update={"locator": Locator(strategy=Strategy.CSS, confidence=0.7, css=cached)}
+    )
+    record = run(tab, plan(url2, step), pom={0: recorded}, healer=HealingLadder())
+    hits = tab.evaluate("() => window.hits")
+    heals = record.steps[0].heals
+    if wrong is None:
+        assert (record.verdict, hits, heals) == ("pass", ["Buy milk"], ())
+    else:
+        assert heals and wrong not in hits, hits
+
+
+EDITOR_V1 = (
+    '<form class="sql"><h3>Custom SQL query</h3><div class="CodeMirror">'
+    '<textarea id="q"></textarea><pre>1 select name from products order by name</pre></div>'
+    "<button>Run SQL</button></form>"
+)
+EDITOR_V2 = (
+    '<form class="sql"><h3>Custom SQL query</h3><div class="cm-editor"><div class="cm-gutter">1'
+    '</div><div class="cm-content" id="q" role="textbox" contenteditable="true">select name '
+    "from products order by name</div></div><button>Run SQL</button></form>"
+)
+
+
+def test_an_unnamed_field_redrawn_by_its_editor_is_the_same_field(tab: Page, site: Site) -> None:
+    """Drift the context rule keeps: Datasette 0.59's SQL editor (CodeMirror 5, a
+    ``<textarea>`` with no name) is a ``contenteditable`` div with ARIA's ``textbox`` role in
+    1.0 (CodeMirror 6). With no name either side, the kind (the role, not the tag) and the
+    words around it (the query's line, the gutter's number; a word cut at 80 characters
+    does not count) agree: the cached locator's hit is filled with no heal round."""
+    url1, url2 = site.add("sql-v1.html", EDITOR_V1), site.add("sql-v2.html", EDITOR_V2)
+    tab.goto(url1)
+    found = discover(tab, [(0, target("Custom SQL query"), Action.FILL)])[0]
+    assert found.fingerprint is not None and not found.fingerprint.accessible_name
+    cached = Locator(strategy=Strategy.CSS, confidence=0.7, css=".sql #q")
+    record = run(
+        tab,
+        plan(url2, ("fill", "Custom SQL query", "select 1")),
+        pom={0: found.model_copy(update={"locator": cached})},
+        healer=HealingLadder(),
+    )
+    assert (record.verdict, record.steps[0].heals) == ("pass", ()), record.steps[0].failure
+    assert tab.inner_text("#q") == "select 1"

@@ -386,21 +386,24 @@ async function checkActionable(items, roleOf, watch) {
   return results;
 }
 
-// Is the element a cached locator resolves to still the one recorded? A cheap check on the
-// fingerprint's strongest attributes, run with the gate (same round trip). ``id``: {fp,
-// words} (the recorded fingerprint and the step's element words). Returns null when it is
-// the same element (or cannot be told), else why not. Legitimate drift passes: case,
-// spacing, punctuation, another count ("5 hidden tables" ~ "1 hidden table", dom.js's
-// sameBesideCounts), an added icon's word, a longer name that keeps the old words
-// ("Save" ~ "Save changes") on an element of the same tag. The step's words naming the
-// element, by a name or an identifier (id, name, test id), also keep it.
+// Is the element a cached locator resolves to still the one recorded? Checked with the gate
+// (same round trip) against ``id``: {fp, words}, the recorded fingerprint and the step's
+// words. Null when it is: its kind, its name and its context agree; else why not. Drift
+// passes: case, spacing, punctuation, another count ("Inbox (3)" ~ "Inbox (4)", dom.js's
+// sameBesideCounts), a longer name keeping the old words on an element of the same tag
+// ("Save" ~ "Save changes", where a div "Tags" header's place taken by an "Edit tags"
+// button is another element). The step's words naming it (a name, id, name, test id) keep
+// it; a name lost agrees with nothing. With no name recorded (a checkbox with no label, an
+// icon button) it is known by its role (its tag, with none) and the words around it
+// (``neighbourTexts``): each recorded word (but one cut at 80 characters) still around it
+// or in it. Either way the landmark around it (ARIA's header, footer, nav, main, aside) as
+// recorded: the header's "Settings" is not the footer's.
 const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
   checkbox: 'check', radio: 'check', switch: 'check', menuitemcheckbox: 'check',
   menuitemradio: 'check', button: 'press', link: 'press', menuitem: 'press', tab: 'press' };
 function identityChange(el, id, dom) {
   const fp = id.fp || {};
-  const was = KIND_OF_ROLE[fp.role];
-  const now = KIND_OF_ROLE[dom.roleOf(el)];
+  const [was, now] = [KIND_OF_ROLE[fp.role], KIND_OF_ROLE[dom.roleOf(el)]];
   const shown = describeElement(el, dom);
   if (was && now && was !== now) return `it is now ${shown} (a ${dom.roleOf(el)}; the recorded element was a ${fp.role})`;
   const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title]
@@ -408,45 +411,41 @@ function identityChange(el, id, dom) {
   const names = [dom.accName(el), dom.textOf(el).slice(0, 200), ...dom.labelTexts(el),
     el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
     el.getAttribute('alt')].map(norm).filter(Boolean);
-  if (!recorded.length || !names.length) return null;
-  // A name that only keeps the old words inside more words ("Tags" ~ "Edit tags") counts
-  // only on an element of the recorded tag: a section's "Tags" header (a div) whose place a
-  // new "Edit tags" button took is another element, where "Save" ~ "Save changes" on the
-  // same button is drift.
   const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
   const agree = (a, b) => {
     const A = tokens(a); const B = tokens(b);
     if (!A.length || !B.length) return false;
-    if (A.join('') === B.join('')) return true;
-    if (sameBesideCounts(a, b)) return true;  // "Inbox (3)" ~ "Inbox (4)": a count is data
+    if (A.join('') === B.join('') || sameBesideCounts(a, b)) return true;
     const [small, big] = A.length <= B.length ? [A, B] : [B, A];
     return sameTag && small.every((w) => big.includes(w));
   };
-  // The same name is the same element only in the same place: the landmark it sits in
-  // (header, footer, nav, main, aside: ARIA's landmark regions) as recorded. A footer's
-  // "Settings" that became a div leaves the header's "Settings" button as the one match
-  // of its cached locator; that is another element.
-  const elsewhere = () => {
-    const was = landmarkOf((fp.ancestor_path || []).map((a) => a.split(/[#.\[:]/)[0]));
-    const up = [];
-    for (let a = parentOf(el); a && up.length < 6 && a.tagName !== 'BODY'; a = parentOf(a)) up.push(a.tagName.toLowerCase());
-    const now = landmarkOf(up);
-    return was && now && was !== now ? `it is now ${shown} in <${now}>, recorded in <${was}>` : null;
-  };
-  if (names.some((n) => recorded.some((r) => agree(n, r)))) return elsewhere();
   const words = norm(id.words);
   const idents = [el.id, el.getAttribute('name'), ...TEST_ID_ATTRS.map((a) => el.getAttribute(a))].filter(Boolean);
-  if (words && [...names, ...idents].some((n) => agree(words, n))) return elsewhere();
-  return `it is now ${shown}, recorded as "${recorded[0]}"`;
+  if (!names.some((n) => recorded.some((r) => agree(n, r)))
+    && !(words && [...names, ...idents].some((n) => agree(words, n)))) {
+    if (recorded.length) return `it is now ${shown}, recorded as "${recorded[0]}"`;
+    if ((fp.role || '') !== (dom.roleOf(el) || '') || (!fp.role && !sameTag)) return `it is now ${shown}, recorded as a ${fp.role || fp.tag} with no name`;
+    const near = new Set([...names, ...neighbourTexts(el, dom, 400)].flatMap(tokens));
+    const gone = (fp.neighbour_text || []).find((t) => !tokens(t.length < 80 ? t : t.replace(/\s\S*$/, '')).every((w) => near.has(w)));
+    if (gone !== undefined) return `it is now ${shown}, recorded with no name beside "${gone}"`;
+  }
+  const landmark = (tags) => tags.slice(0, 6).find((t) => ['header', 'footer', 'nav', 'main', 'aside'].includes(t));
+  const up = [];
+  for (let a = parentOf(el); a && up.length < 6 && a.tagName !== 'BODY'; a = parentOf(a)) up.push(a.tagName.toLowerCase());
+  const [before, after] = [landmark((fp.ancestor_path || []).map((a) => a.split(/[#.\[:]/)[0])), landmark(up)];
+  return before && after && before !== after ? `it is now ${shown} in <${after}>, recorded in <${before}>` : null;
 }
-const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside']);
-// The nearest landmark among ancestor tags, nearest first (at most six, as recorded).
-function landmarkOf(tags) {
-  return tags.slice(0, 6).find((t) => LANDMARK_TAGS.has(t)) || null;
+// The words around an element (fingerprint, identity check): its siblings', its parent's or
+// else its next two ancestors' first that shows text (a lone checkbox's row), 80 chars each.
+function neighbourTexts(el, dom, max = 80) {
+  let up = parentOf(el);
+  for (let i = 1; up && i < 3 && up.tagName !== 'BODY' && !dom.textOf(up); i++) up = parentOf(up);
+  return [el.previousElementSibling, el.nextElementSibling, up]
+    .map((n) => (n ? dom.textOf(n).slice(0, max) : '')).filter(Boolean);
 }
 
 // Exports: what the later files use.
 return {
   viewRect, sameRect, nextFrame, realFrame, callbacksRun, hitTarget, receivesEvents, selectProxy,
-  checkActionable, identityChange
+  checkActionable, identityChange, neighbourTexts
 };

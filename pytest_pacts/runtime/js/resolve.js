@@ -12,7 +12,7 @@ const {
   TEST_ID_ATTRS, norm, low, bare, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
   inputType, isEditableType, isClickable, compatibility, describeElement
 } = modules.dom;
-const { selectProxy } = modules.actionability;
+const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS, tokenTier } = modules.scan;
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
@@ -408,28 +408,29 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (!words.every((w) => said.has(w))) return true;
       }
       // A name that is only the field's placeholder contradicts nothing: HTML's placeholder
-      // is "a short hint intended to aid the user with data entry", not a label (ACCNAME
-      // takes it only as a last resort): Lektor's ID field shows the slug it suggests
-      // ("news") under its caption "ID"; refused for it, the step took the Title field
-      // further out, the only other text field of the form.
+      // is a hint for data entry, not a label (ACCNAME's last resort): Lektor's ID field
+      // shows the slug it suggests ("news") under its caption "ID".
       const own = dom.accName(e);
       const name = own === norm(e.getAttribute('placeholder')) ? '' : own;
       const described = words.filter((w) => !kind.has(w));
       if (!name || !described.length || tokens(name).some((t) => described.includes(t))) return false;
       return !low(context).includes(low(name));
     };
-    // The controls the words may name are counted in the region: its only one is the pick,
-    // two or more are ambiguous (never the first).
-    // (no region: the element's own words, a label a line of a form may hold, not a region)
-    const local = scope || { region: context, structured: new Map(), own: true };
-    const scoped = applyScope(fits.filter((e) => !refused(e)), local);
-    const { els, where } = scoped;
+    // The controls the words may name are counted in the smallest container that shows them
+    // (no region: the element's own words): its only one is the pick, two or more are
+    // ambiguous (never the first). A refusal there ends the rule (answered in ``refused``),
+    // never widening to another control further out (Lektor's "ID" field, refused, left the
+    // form's Title as the only other one).
+    const scoped = applyScope(fits, scope || { region: context, structured: new Map(), own: true });
+    const no = scoped.els.filter(refused);
+    const els = scoped.els.filter((e) => !no.includes(e));
+    const where = scoped.where;
+    if (!els.length) return Object.assign([], { refused: no });
     const picked = els.filter((e) => where.has(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
     // A role word names the controls that look like the role: among several in one place
-    // ("checkbox@run" in a grid row holding the row's selection box and two toggles whose
-    // labels draw them as an eye and a pin), the ones drawn as icons are seen as icons and
-    // are not what the word names. Only a tie within the nearest container is broken so:
-    // it never reaches past the container for another control.
+    // ("checkbox@run" in a grid row holding the row's selection box and two toggles drawn
+    // as an eye and a pin), those drawn as icons are not what it names. Only a tie within
+    // the nearest container is broken so, never reaching past it.
     const roleWordsOnly = words.length > 0 && words.every((w) => CHECK_WORDS.has(w));
     if (!roleWordsOnly && scoped.crowded) {
       return els.map((el) => ({ el, where: { ...scoped.within.get(el), description: context } }));
@@ -580,10 +581,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return what.length > 0 && !what.some((w) => object.some((o) => forms(o).includes(w)));
     });
     const fields = elements.filter((e) => isEditableType(e, dom.roleOf) && !e.readOnly && !e.disabled
-      && !dom.isHidden(e) && reachable(e) && saysSearch(e) && !elsewhere(e) && hasBox(e));
-    if (!scope) return fields.map((el) => ({ el, where: null }));
+      && !dom.isHidden(e) && reachable(e) && saysSearch(e) && hasBox(e));  // refused where they are
+    if (!scope) return fields.filter((e) => !elsewhere(e)).map((el) => ({ el, where: null }));
     const { els, where } = applyScope(fields, scope);
-    return els.filter((e) => where.has(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
+    return els.filter((e) => where.has(e) && !elsewhere(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
   }
   function hasBox(el) {
     const r = el.getBoundingClientRect();
@@ -1112,6 +1113,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // words that only a heading says are its title, not a context whose one control a
     // click may take ("Add user | click" is no click on the form field under that heading)
     let rel = mereText.length && !step.region ? [] : relational(step, scope);
+    const refusedNear = rel.refused || [];
     if (!rel.length) rel = itemCheckbox(step);
     if (step.ordinal && rel.length) {
       const picked = nthOf(rel, step);
@@ -1148,6 +1150,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     const hiddenNote = hiddenMatches ? ' (hidden elements match: they are looked for again once shown)' : '';
     let message = `no element matches "${step.element}" for ${step.action}${regionNote}${hiddenNote}`;
+    if (refusedNear.length) message += `; where the page shows "${step.region || step.element}", ${describeElement(refusedNear[0], dom)}`
+      + ' is named otherwise: name the control by its own words, or give a region that holds only it';
     let opener = null;
     if (hiddenMatches && hiddenEls.length) {
       const o = openersFor(step, scope, hiddenEls);
@@ -1375,9 +1379,6 @@ function fingerprintOf(el, dom) {
   for (let a = parentOf(el); a && a.tagName !== 'BODY' && ancestors.length < 6; a = parentOf(a)) {
     ancestors.push(cssVariants(a)[0]);
   }
-  const neighbours = [el.previousElementSibling, el.nextElementSibling, parentOf(el)]
-    .map((n) => (n ? dom.textOf(n).slice(0, 80) : ''))
-    .filter(Boolean);
   const testIds = {};
   for (const a of TEST_ID_ATTRS) if (el.getAttribute(a)) testIds[a] = el.getAttribute(a);
   const attr = (n) => el.getAttribute(n);
@@ -1386,7 +1387,7 @@ function fingerprintOf(el, dom) {
     accessible_name: dom.accName(el), label: dom.labelTexts(el)[0] || null,
     placeholder: attr('placeholder'), text: dom.textOf(el).slice(0, 200), test_ids: testIds,
     classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: attr('title'),
-    ancestor_path: ancestors, neighbour_text: neighbours,
+    ancestor_path: ancestors, neighbour_text: neighbourTexts(el, dom),
     bounding_box: { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height },
     in_shadow: inShadow(el), popup: opensPopup(el, dom),
   };
