@@ -40,7 +40,7 @@ DEV: tuple[str, ...] = (
     "swagger_ui",
     "lektor",
 )
-HELDOUT: tuple[str, ...] = ("pinnwand", "kinto", "buku")
+HELDOUT: tuple[str, ...] = ("pinnwand", "kinto", "buku", "reader")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -127,6 +127,13 @@ class Snapshot:
         return self.bodies.get(url) or self.bodies.get(url.split("#")[0])
 
 
+def _same_document(current: str, url: str) -> bool:
+    """Whether going to ``url`` from ``current`` would load nothing: the same address with a
+    fragment is a same-document navigation (HTML, "navigate to a fragment"), and both
+    versions of an app are served at one address (a single-page app's ends in ``#/``)."""
+    return "#" in url and current.split("#")[0] == url.split("#")[0]
+
+
 def load(page: Any, case: dict[str, Any]) -> None:
     snap = Snapshot(case["snapshot"])
 
@@ -139,6 +146,8 @@ def load(page: Any, case: dict[str, Any]) -> None:
 
     page.unroute("**/*")
     page.route("**/*", handler)
+    if _same_document(page.url, snap.url):
+        page.goto("about:blank")
     page.goto(snap.url)
     page.wait_for_load_state("load")
 
@@ -155,6 +164,8 @@ async def load_async(page: Any, case: dict[str, Any]) -> None:
 
     await page.unroute("**/*")
     await page.route("**/*", handler)
+    if _same_document(page.url, snap.url):
+        await page.goto("about:blank")
     await page.goto(snap.url)
     await page.wait_for_load_state("load")
 
