@@ -2,7 +2,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches,
+  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches, roleAttr, remember,
   inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson
 } = modules.dom;
 const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
@@ -61,8 +61,7 @@ async function scan(args) {
     }
   }
   const gates = checkActionable(items, dom.roleOf);
-  registry.set(args.scan_id, { chosen, gates });
-  for (const old of [...registry.keys()].slice(0, -8)) registry.delete(old);
+  remember(registry, args.scan_id, { chosen, gates }, 8);
   for (const r of results) {
     delete r.el;
     delete r.where;
@@ -322,7 +321,7 @@ function inventory(arg) {
     for (let a = parentOf(el); a && a !== document.body; a = parentOf(a)) {
       const heading = headingIn(a);
       if (heading) return heading;
-      const role = (a.getAttribute('role') || '').trim().split(/\s+/)[0];
+      const role = roleAttr(a);
       if (!(role ? GROUP_ROLES.has(role) : GROUP_TAGS.has(a.tagName))) continue;
       const label = norm(a.getAttribute('aria-label'));
       if (label) return label;
@@ -392,8 +391,7 @@ function inventory(arg) {
       view: { x: r.x, y: r.y },
     });
   }
-  lists.set(arg.list_id, chosen);
-  for (const old of [...lists.keys()].slice(0, -4)) lists.delete(old);
+  remember(lists, arg.list_id, chosen, 4);
   return out;
 }
 

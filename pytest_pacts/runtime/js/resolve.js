@@ -9,8 +9,8 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, bare, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement
+  TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs
 } = modules.dom;
 const { selectProxy } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS, tokenTier } = modules.scan;
@@ -22,9 +22,8 @@ const SECTION_ROLES = new Set(['region', 'article', 'complementary', 'navigation
   'group', 'dialog', 'alertdialog', 'listitem', 'row', 'tabpanel']);
 const CELLS = new Set(['TD', 'TH']);
 const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
-const roleAttr = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0];
 function isSection(el) {
-  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+  const role = roleAttr(el);
   return role ? SECTION_ROLES.has(role) : SECTION_TAGS.has(el.tagName);
 }
 // the actions on form fields, which a label (or the text standing in for one) names
@@ -1210,10 +1209,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function labelledByControl(a) {
     const role = dom.roleOf(a);
     if (!['menu', 'listbox', 'tabpanel', 'dialog', 'region', 'group', 'tree', 'grid'].includes(role)) return [];
-    const root = a.getRootNode();
-    return (a.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
-      .map((id) => (root.getElementById ? root.getElementById(id) : document.getElementById(id)))
-      .filter((e) => e && (isToggle(e) || dom.roleOf(e) === 'tab'));
+    return idRefs(a, 'aria-labelledby').filter((e) => isToggle(e) || dom.roleOf(e) === 'tab');
   }
   function openerOf(el, depth = 0) {
     if (depth > 2) return null;
@@ -1399,15 +1395,6 @@ function suggestNames(dom, elements, element, action, limit) {
   const squash = (s) => tokens(s).join('');
   const want = squash(element);
   if (!want) return [];
-  const grams = (s) => { const m = new Map(); for (let i = 0; i + 1 < s.length; i++) m.set(s.slice(i, i + 2), (m.get(s.slice(i, i + 2)) || 0) + 1); return m; };
-  const W = grams(want);
-  const dice = (s) => {
-    const G = grams(s);
-    let inter = 0; let total = 0;
-    for (const [g, n] of W) { inter += Math.min(n, G.get(g) || 0); total += n; }
-    for (const n of G.values()) total += n;
-    return total ? (2 * inter) / total : 0;
-  };
   const words = tokens(element);
   const best = new Map();
   for (const el of elements) {
@@ -1421,7 +1408,7 @@ function suggestNames(dom, elements, element, action, limit) {
       const s = squash(name);
       if (!s) continue;
       const t = tokens(name);
-      const score = Math.max(dice(s), words.length && words.every((w) => t.includes(w)) ? 0.7 : 0);
+      const score = Math.max(dice(want, s), words.length && words.every((w) => t.includes(w)) ? 0.7 : 0);
       const key = low(name);
       if (score >= 0.6 && (!best.has(key) || best.get(key).score < score)) best.set(key, { name, score });
     }
