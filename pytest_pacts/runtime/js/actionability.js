@@ -16,6 +16,13 @@ const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
 
 function gatePass(name, reason) { return { name, ok: true, code: 'ok', reason }; }
 function gateFail(name, code, reason) { return { name, ok: false, code, reason }; }
+// Does a failed point stop the action, as the executor's gate decides (engine/gate.py,
+// ``blocking_point``)? A step that only observes (wait, extract) is stopped only by the
+// points a wait sees (``seenByWait``); ``noEnabled``: the action does not need "enabled".
+function blocks(p, observes, seenByWait, noEnabled) {
+  return !p.ok && p.code !== 'skipped' && !(observes && !seenByWait.includes(p.code))
+    && !(p.code === 'disabled' && noEnabled);
+}
 
 function viewRect(el) {
   const r = el.getBoundingClientRect();
@@ -445,5 +452,5 @@ function landmarkOf(tags) {
 // Exports: what the later files use.
 return {
   viewRect, sameRect, nextFrame, realFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, selectProxy,
-  checkActionable, identityChange
+  checkActionable, blocks, identityChange
 };

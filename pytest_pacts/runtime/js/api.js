@@ -5,7 +5,7 @@ const {
   SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches, roleAttr, remember,
   inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson
 } = modules.dom;
-const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
+const { callbacksRun, nextFrame, realFrame, checkActionable, blocks, identityChange } = modules.actionability;
 const { installWatch, installBridge } = modules.watch;
 const { resetPrepared, cssString, looksGenerated, structuralPath, makeStrategies, makeRegions } = modules.scan;
 const { makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS } = modules.resolve;
@@ -116,9 +116,7 @@ function failingPoints(result, action, rule) {
     return [failing, false];
   }
   const observes = action === 'wait' || action === 'extract';
-  const blocking = result.points.filter((p) => !p.ok && p.code !== 'skipped'
-    && !(observes && !rule.seen_by_wait.includes(p.code))
-    && !(p.code === 'disabled' && rule.no_enabled.includes(action)));
+  const blocking = result.points.filter((p) => blocks(p, observes, rule.seen_by_wait, rule.no_enabled.includes(action)));
   const transient = blocking.some((p) => rule.transient.includes(p.code));
   const structural = result.count !== 1 || !!result.changed || blocking.some((p) => !rule.transient.includes(p.code));
   return [transient, structural];

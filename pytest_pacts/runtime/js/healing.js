@@ -13,7 +13,7 @@ const {
   TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, containsComposed, inShadow, allElements, tag,
   makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, remember
 } = modules.dom;
-const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, checkActionable } = modules.actionability;
+const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, checkActionable, blocks } = modules.actionability;
 const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
 const { pageChanged } = modules.watch;
 const { fingerprintOf } = modules.resolve;
@@ -212,10 +212,7 @@ function locate(args) {
     if (!st) continue;
     for (const key of st.keys(el)) {
       const spec = st.spec(key, el);
-      if (!st.same(el, spec)) continue;
-      let n = 0;
-      for (const e of elements) if (st.same(e, spec) && ++n > 1) break;
-      if (n === 1) specs.push({ strategy: s, ...spec, in_shadow: inShadow(el) });
+      if (st.same(el, spec) && firstTwo(elements, st, spec).length === 1) specs.push({ strategy: s, ...spec, in_shadow: inShadow(el) });
     }
   }
   if (!inShadow(el)) {
@@ -235,6 +232,13 @@ function cssPath(el) {
     parts.unshift(same.length > 1 ? `${tag(e)}:nth-of-type(${same.indexOf(e) + 1})` : tag(e));
   }
   return parts.join(' > ');
+}
+
+// The first two elements strategy ``st`` says are ``spec`` (two: it is not unique).
+function firstTwo(elements, st, spec) {
+  const out = [];
+  for (const e of elements) if (st.same(e, spec) && out.push(e) > 1) break;
+  return out;
 }
 
 // Is what a rendered Playwright locator resolves to exactly the ranked element?
@@ -270,8 +274,7 @@ function resolveAll(arg) {
   const results = arg.specs.map((spec) => {
     const st = strategies[spec.strategy];
     if (!st || spec.exact === false) return { supported: false };
-    const matches = [];
-    for (const e of elements) if (st.same(e, spec) && matches.push(e) > 1) break;
+    const matches = firstTwo(elements, st, spec);
     if (matches.length !== 1) return { supported: true, count: matches.length };
     let index = found.indexOf(matches[0]);
     if (index < 0) index = found.push(matches[0]) - 1;
@@ -284,13 +287,7 @@ function resolveAll(arg) {
 // The point of the gate that stops an action, as the executor's ``blocking_point`` decides
 // (``gate``: {observes, seen_by_wait, no_enabled}); null when none does.
 function blockingPoint(snapshot, gate) {
-  for (const p of snapshot.points) {
-    if (p.ok || p.code === 'skipped') continue;
-    if (gate.observes && !gate.seen_by_wait.includes(p.code)) continue;
-    if (p.name === 'enabled' && p.code === 'disabled' && gate.no_enabled) continue;
-    return p;
-  }
-  return null;
+  return snapshot.points.find((p) => blocks(p, gate.observes, gate.seen_by_wait, gate.no_enabled)) || null;
 }
 
 // One candidate locator checked in one round trip (its matches are ``els``): what it

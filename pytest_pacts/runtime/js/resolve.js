@@ -13,7 +13,7 @@ const {
   inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs
 } = modules.dom;
 const { selectProxy } = modules.actionability;
-const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS, tokenTier } = modules.scan;
+const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
@@ -271,7 +271,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   const shapes = new Map();
   function shapeOf(el) {
     if (!shapes.has(el)) {
-      const classes = [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c)).sort();
+      const classes = stableClasses(el).sort();
       shapes.set(el, [el.tagName, roleAttr(el), ...classes].join(' '));
     }
     return shapes.get(el);
@@ -524,7 +524,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const keyOf = (e) => {
         const prop = e.getAttribute('itemprop');
         if (prop && tokenTier(prop, q) === tier) return `${tag(e)}[itemprop=${cssString(prop)}]`;
-        const cls = [...e.classList].find((c) => !looksGenerated(c) && !STATE_CLASS.test(c) && tokenTier(c, q) === tier);
+        const cls = stableClasses(e).find((c) => tokenTier(c, q) === tier);
         return cls ? `${tag(e)}.${CSS.escape(cls)}` : null;
       };
       const keyed = new Map();
