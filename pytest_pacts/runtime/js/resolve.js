@@ -545,14 +545,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   // A search box is named by what it searches: "Search runs" is the field that searches
   // the runs the page lists even when nothing on it says "runs" (its placeholder is an
-  // example query). A search field is a kind the standards name: HTML's <input
-  // type=search> and <search> element, ARIA's searchbox role, which Playwright's
-  // getByRole('searchbox') finds by kind, not name.
-  // Asked only when no element's name matches the words, for typing steps. It must be the
-  // one editable, visible search field in scope (<input type=search>, role searchbox, or
-  // "search" in its name, placeholder, id, name or test id), none of whose own words say
-  // it searches something else ("Search Experiments" is not "Search runs"); and the page
-  // must show what is searched (a word of "runs" in its visible text).
+  // example query). A search field is a kind the standards name, whatever its words:
+  // HTML's <input type=search> (ARIA's searchbox role, which Playwright's
+  // getByRole('searchbox') finds by kind, not name) and a field of HTML's <search> element
+  // (ARIA's search landmark). Asked only when no element's name matches the words, for
+  // typing steps. It must be the one editable, visible search field in scope, none of whose
+  // own words say it searches something else ("Search Experiments" is not "Search runs");
+  // and the page must show what is searched (a word of "runs" in its visible text).
   const SEARCH_VERBS = new Set(['search', 'find', 'filter', 'lookup', 'query']);
   const FIELD_WORDS = new Set([...ROLE_WORDS.searchbox, ...ROLE_WORDS.textbox, 'bar']);
   function searchFields(step, scope) {
@@ -564,12 +563,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const body = (elements[0] ? elements[0].ownerDocument : document).body;
     const shown = new Set(tokens(body ? dom.visibleText(body) : ''));
     if (!object.every((w) => forms(w).some((f) => shown.has(f)))) return [];
-    const saysSearch = (e) => {
-      if (inputType(e) === 'search' || dom.roleOf(e) === 'searchbox') return true;
-      const own = [dom.accName(e), e.getAttribute('placeholder'), e.id, e.getAttribute('name'),
-        ...TEST_ID_ATTRS.map((a) => e.getAttribute(a)), ...dom.labelTexts(e)];
-      return own.some((v) => tokens(v).includes('search'));
-    };
+    const searchKind = (e) => inputType(e) === 'search' || dom.roleOf(e) === 'searchbox'
+      || !!e.closest('search, [role="search"]');
     // a description that says what the field searches, naming none of the step's words
     const elsewhere = (e) => [dom.accName(e), e.getAttribute('placeholder'), e.getAttribute('aria-label'),
       e.getAttribute('title'), ...dom.labelTexts(e)].some((d) => {
@@ -579,7 +574,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return what.length > 0 && !what.some((w) => object.some((o) => forms(o).includes(w)));
     });
     const fields = elements.filter((e) => isEditableType(e, dom.roleOf) && !e.readOnly && !e.disabled
-      && !dom.isHidden(e) && reachable(e) && saysSearch(e) && !elsewhere(e) && hasBox(e));
+      && !dom.isHidden(e) && reachable(e) && searchKind(e) && !elsewhere(e) && hasBox(e));
     if (!scope) return fields.map((el) => ({ el, where: null }));
     const { els, where } = applyScope(fields, scope);
     return els.filter((e) => where.has(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
