@@ -374,6 +374,18 @@ def test_a_search_box_refused_in_its_region_is_not_passed_over_for_one_outside(
     assert result.locator is None, chosen_id(tab, result)
 
 
+def test_a_search_field_is_the_kind_the_standards_name_not_a_word_in_its_markup(tab: Page) -> None:
+    """What makes a field a search field is what HTML and ARIA say: ``<input type=search>``
+    (ARIA's ``searchbox``) or a field of HTML's ``<search>`` element (ARIA's ``search``
+    landmark). A text field whose id or test id holds the word "search" is markup, not a
+    kind (HTML gives ids and classes no meaning): "Search runs" does not take it."""
+    runs = "<p>2 matching runs</p>"
+    tab.set_content(f'<search><input id="in" placeholder="metrics.rmse &lt; 1"></search>{runs}')
+    assert chosen_id(tab, find(tab, "Search runs", "fill")) == "in"
+    tab.set_content(f'<input id="search-box" data-testid="search" placeholder="e.g. 0.9">{runs}')
+    assert find(tab, "Search runs", "fill").locator is None
+
+
 GRID_ROWS = "".join(
     f'<div role="row" class="grid-row"><div role="gridcell" class="cell">'
     f'<span class="box"><input id="sel-{n}" class="row-select" type="checkbox" '

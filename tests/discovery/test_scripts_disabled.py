@@ -62,3 +62,21 @@ def test_gate_and_action_with_scripts_disabled(no_script_tab: Page) -> None:
 
     to_playwright(no_script_tab, user.locator).fill("ada")
     assert no_script_tab.locator("#user").input_value() == "ada"
+
+
+def test_a_running_css_animation_is_unstable_with_scripts_disabled(no_script_tab: Page) -> None:
+    """Without animation frames, "stable" is that no CSS animation or transition runs on the
+    element or an ancestor (CSS Animations run without scripts; nothing else moves an element
+    in a page without them): one that runs makes the point fail, never a still element
+    assumed."""
+    no_script_tab.set_content(
+        "<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 300px } }"
+        "#moving { animation: slide 60s linear infinite }</style>"
+        '<div id="moving"><button id="go">Go</button></div>'
+    )
+    go = find(no_script_tab, "Go", "click")
+    assert go.locator is not None
+    gate = check_locator(no_script_tab, go.locator, "click")
+    stable = gate.point("stable")
+    assert not gate.ok and stable.code == "unstable", stable
+    assert "a CSS animation or transition is running on div#moving" in stable.reason

@@ -16,6 +16,13 @@ const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
 
 function gatePass(name, reason) { return { name, ok: true, code: 'ok', reason }; }
 function gateFail(name, code, reason) { return { name, ok: false, code, reason }; }
+// Does a failed point stop the action, as the executor's gate decides (engine/gate.py,
+// ``blocking_point``)? A step that only observes (wait, extract) is stopped only by the
+// points a wait sees (``seenByWait``); ``noEnabled``: the action does not need "enabled".
+function blocks(p, observes, seenByWait, noEnabled) {
+  return !p.ok && p.code !== 'skipped' && !(observes && !seenByWait.includes(p.code))
+    && !(p.code === 'disabled' && noEnabled);
+}
 
 function viewRect(el) {
   const r = el.getBoundingClientRect();
@@ -88,14 +95,16 @@ function hitTarget(doc, x, y) {
   return hit;
 }
 
-// Name the thing a person sees covering the element: the fixed or sticky layer (a cookie
-// banner, a toolbar) that the hit element belongs to, else the hit element itself.
-function coverOf(hit, el) {
-  let cover = hit;
-  for (let a = hit; a && a.tagName !== 'BODY' && !containsComposed(a, el); a = parentOf(a)) {
-    if (['fixed', 'sticky'].includes(getComputedStyle(a).position)) cover = a;
+// The layer a person sees covering the element: the outermost fixed or sticky layer (a
+// cookie banner, a toolbar) or dialog the hit element belongs to, else null.
+const isDialog = (a) => a.tagName === 'DIALOG' || ['dialog', 'alertdialog'].includes(a.getAttribute('role'))
+  || a.getAttribute('aria-modal') === 'true';
+function layerOf(hit, el) {
+  let layer = null;
+  for (let a = hit; a && a.tagName !== 'BODY' && a.tagName !== 'HTML' && !containsComposed(a, el); a = parentOf(a)) {
+    if (['fixed', 'sticky'].includes(getComputedStyle(a).position) || isDialog(a)) layer = a;
   }
-  return cover;
+  return layer;
 }
 
 // Does a pointer event at the hit element reach ``el``? As in Playwright's hit-target check,
@@ -123,14 +132,20 @@ function receivesEvents(el, hit) {
 // (CodeMirror) covers the textarea from the pointer, and a fill still reaches it.
 const POINTER_ACTIONS = new Set(['click', 'hover', 'check', 'uncheck']);
 
-// Shown as Playwright means it (non-empty box, no ``display: none`` on the way up,
-// ``visibility: visible``), without the reason.
-function shownLikePlaywright(el) {
-  for (let a = el; a; a = parentOf(a)) if (getComputedStyle(a).display === 'none') return false;
-  if (getComputedStyle(el).visibility !== 'visible') return false;
+// Why ``el`` is not shown as Playwright means it (a non-empty box, no ``display: none`` on
+// the way up, ``visibility: visible``), or null when it is.
+function unshown(el) {
+  for (let a = el; a; a = parentOf(a)) {
+    if (getComputedStyle(a).display === 'none') {
+      return a === el ? 'display: none' : `display: none on its ancestor ${describeElement(a)}`;
+    }
+  }
+  const visibility = getComputedStyle(el).visibility;
+  if (visibility !== 'visible') return `visibility: ${visibility}`;
   const r = viewRect(el);
-  return r.width > 0 && r.height > 0;
+  return r.width === 0 || r.height === 0 ? `empty bounding box (${r.width}×${r.height})` : null;
 }
+const shownLikePlaywright = (el) => !unshown(el);
 
 // A hidden native <select> that a custom widget stands in for (select2, chosen, selectize,
 // choices, a combobox): the visible element right next to it (its sibling, its parent, or the
@@ -171,19 +186,8 @@ function checkVisible(el, action) {
   if (proxy && !shownLikePlaywright(el)) {
     return { ...gatePass('visible', `a hidden native select; its widget ${describeElement(proxy)} is visible and stands in for it`), reach: 'widget' };
   }
-  for (let a = el; a; a = parentOf(a)) {
-    const style = getComputedStyle(a);
-    if (style.display === 'none') {
-      return gateFail('visible', 'not_visible', a === el ? 'display: none'
-        : `display: none on its ancestor ${describeElement(a)}`);
-    }
-  }
-  const visibility = getComputedStyle(el).visibility;
-  if (visibility !== 'visible') return gateFail('visible', 'not_visible', `visibility: ${visibility}`);
-  const r = viewRect(el);
-  if (r.width === 0 || r.height === 0) {
-    return gateFail('visible', 'not_visible', `empty bounding box (${r.width}×${r.height})`);
-  }
+  const why = unshown(el);
+  if (why) return gateFail('visible', 'not_visible', why);
   if (!POINTER_ACTIONS.has(action)) {
     const pass = gatePass('visible', `visible (${action || 'this action'} does not use the pointer, so no hit test)`);
     return action === 'select' ? { ...pass, reach: 'in_place' } : pass;
@@ -207,7 +211,7 @@ function checkVisible(el, action) {
     }
   }
   if (!inView(...point)) return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
-  const by = hit ? describeElement(coverOf(hit, el)) : 'nothing';
+  const by = hit ? describeElement(layerOf(hit, el) || hit) : 'nothing';
   return gateFail('visible', 'obscured', `covered by ${by} at (${Math.round(point[0])}, ${Math.round(point[1])})`);
 }
 
@@ -446,6 +450,6 @@ function neighbourTexts(el, dom, max = 80) {
 
 // Exports: what the later files use.
 return {
-  viewRect, sameRect, nextFrame, realFrame, callbacksRun, hitTarget, receivesEvents, selectProxy,
-  checkActionable, identityChange, neighbourTexts
+  viewRect, sameRect, nextFrame, realFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, selectProxy,
+  checkActionable, blocks, identityChange, neighbourTexts
 };

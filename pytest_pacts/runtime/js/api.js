@@ -2,10 +2,10 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches,
+  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches, roleAttr, remember,
   inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson
 } = modules.dom;
-const { callbacksRun, nextFrame, realFrame, checkActionable, identityChange } = modules.actionability;
+const { callbacksRun, nextFrame, realFrame, checkActionable, blocks, identityChange } = modules.actionability;
 const { installWatch, installBridge } = modules.watch;
 const { resetPrepared, cssString, looksGenerated, structuralPath, makeStrategies, makeRegions } = modules.scan;
 const { makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS } = modules.resolve;
@@ -61,8 +61,7 @@ async function scan(args) {
     }
   }
   const gates = checkActionable(items, dom.roleOf);
-  registry.set(args.scan_id, { chosen, gates });
-  for (const old of [...registry.keys()].slice(0, -8)) registry.delete(old);
+  remember(registry, args.scan_id, { chosen, gates }, 8);
   for (const r of results) {
     delete r.el;
     delete r.where;
@@ -117,9 +116,7 @@ function failingPoints(result, action, rule) {
     return [failing, false];
   }
   const observes = action === 'wait' || action === 'extract';
-  const blocking = result.points.filter((p) => !p.ok && p.code !== 'skipped'
-    && !(observes && !rule.seen_by_wait.includes(p.code))
-    && !(p.code === 'disabled' && rule.no_enabled.includes(action)));
+  const blocking = result.points.filter((p) => blocks(p, observes, rule.seen_by_wait, rule.no_enabled.includes(action)));
   const transient = blocking.some((p) => rule.transient.includes(p.code));
   const structural = result.count !== 1 || !!result.changed || blocking.some((p) => !rule.transient.includes(p.code));
   return [transient, structural];
@@ -322,7 +319,7 @@ function inventory(arg) {
     for (let a = parentOf(el); a && a !== document.body; a = parentOf(a)) {
       const heading = headingIn(a);
       if (heading) return heading;
-      const role = (a.getAttribute('role') || '').trim().split(/\s+/)[0];
+      const role = roleAttr(a);
       if (!(role ? GROUP_ROLES.has(role) : GROUP_TAGS.has(a.tagName))) continue;
       const label = norm(a.getAttribute('aria-label'));
       if (label) return label;
@@ -392,8 +389,7 @@ function inventory(arg) {
       view: { x: r.x, y: r.y },
     });
   }
-  lists.set(arg.list_id, chosen);
-  for (const old of [...lists.keys()].slice(0, -4)) lists.delete(old);
+  remember(lists, arg.list_id, chosen, 4);
   return out;
 }
 

@@ -32,6 +32,20 @@ function bare(s) {
     .replace(/[\s:*]+$/, '');
 }
 
+// Character-bigram Dice of two strings as given ("Shoping Cart" ~ "Shopping Cart").
+function dice(a, b) {
+  const grams = (s) => {
+    const m = new Map();
+    for (let i = 0; i + 1 < s.length; i++) m.set(s.slice(i, i + 2), (m.get(s.slice(i, i + 2)) || 0) + 1);
+    return m;
+  };
+  const A = grams(a); const B = grams(b);
+  let inter = 0; let total = 0;
+  for (const [g, n] of A) { inter += Math.min(n, B.get(g) || 0); total += n; }
+  for (const n of B.values()) total += n;
+  return total ? (2 * inter) / total : 0;
+}
+
 // camelCase, snake_case and kebab-case all become the same words (region names:
 // LoginForm ~ login_form ~ login-form ~ loginForm).
 function tokens(s) {
@@ -99,6 +113,12 @@ function isRendered(el) {
   return el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
 }
 
+// ``map.set(key, value)``, keeping only the ``keep`` latest keys (a document's registries).
+function remember(map, key, value, keep) {
+  map.set(key, value);
+  for (const old of [...map.keys()].slice(0, -keep)) map.delete(old);
+}
+
 function allElements(doc) {
   const out = [];
   const visit = (root) => {
@@ -113,6 +133,14 @@ function allElements(doc) {
 }
 
 function tag(el) { return el.tagName.toLowerCase(); }
+// The first token of an explicit ``role`` attribute ('' when none).
+function roleAttr(el) { return (el.getAttribute('role') || '').trim().split(/\s+/)[0]; }
+// The elements an id-reference attribute (``aria-labelledby``) names, in ``el``'s tree.
+function idRefs(el, attr) {
+  const root = el.getRootNode();
+  return (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean)
+    .map((id) => (root.getElementById ? root : document).getElementById(id)).filter(Boolean);
+}
 function inputType(el) { return (el.getAttribute('type') || 'text').toLowerCase(); }
 
 function implicitRole(el) {
@@ -192,7 +220,7 @@ function makeDom(doc) {
 
   function roleOf(el) {
     if (roleCache.has(el)) return roleCache.get(el);
-    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    const explicit = roleAttr(el);
     const role = explicit ? (explicit === 'none' ? 'presentation' : explicit) : implicitRole(el);
     roleCache.set(el, role);
     return role;
@@ -205,13 +233,6 @@ function makeDom(doc) {
       if (a.getAttribute('aria-hidden') === 'true') hidden = true;
     hiddenCache.set(el, hidden);
     return hidden;
-  }
-
-  function byIdRefs(el, attr) {
-    const root = el.getRootNode();
-    return (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean)
-      .map((id) => root.getElementById ? root.getElementById(id) : doc.getElementById(id))
-      .filter(Boolean);
   }
 
   // Text as Playwright's text engine sees it: text nodes of the composed tree, no scripts,
@@ -361,7 +382,7 @@ function makeDom(doc) {
     visiting.add(node);
     let out = '';
     if (!ariaHidden(node)) {
-      const refs = byIdRefs(node, 'aria-labelledby');
+      const refs = idRefs(node, 'aria-labelledby');
       out = norm(refs.map((r) => innerText(r, target)).join(' '))
         || (norm(node.getAttribute('aria-label')) ? node.getAttribute('aria-label') : '');
       const t = node.tagName;
@@ -423,7 +444,7 @@ function makeDom(doc) {
   function labelTexts(el) {
     if (labelCache.has(el)) return labelCache.get(el);
     const out = [];
-    for (const ref of byIdRefs(el, 'aria-labelledby')) out.push(norm(textOf(ref)));
+    for (const ref of idRefs(el, 'aria-labelledby')) out.push(norm(textOf(ref)));
     if (el.labels) for (const label of el.labels) out.push(labelText(label));
     const texts = out.filter(Boolean);
     labelCache.set(el, texts);
@@ -433,7 +454,7 @@ function makeDom(doc) {
   function accName(el) {
     if (nameCache.has(el)) return nameCache.get(el);
     nameCache.set(el, '');  // cycles through aria-labelledby
-    let name = byIdRefs(el, 'aria-labelledby').map((r) => innerText(r, el)).join(' ');
+    let name = idRefs(el, 'aria-labelledby').map((r) => innerText(r, el)).join(' ');
     name = norm(name) || norm(el.getAttribute('aria-label'));
     const t = el.tagName;
     if (!name && el.labels && el.labels.length) {
@@ -556,8 +577,8 @@ function toJson(value, depth = 0) {
 // Exports: what the later files use.
 return {
   toJson,
-  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, sameBesideCounts,
-  parentOf, elMatches,
+  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts,
+  parentOf, elMatches, roleAttr, idRefs, isRendered, remember,
   containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isClickable, compatibility, describeElement
 };

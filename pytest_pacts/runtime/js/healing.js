@@ -10,15 +10,17 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, tokens, parentOf, containsComposed, inShadow, allElements, tag,
-  makeDom, compatibility, describeElement, toJson, sameBesideCounts
+  TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, containsComposed, inShadow, allElements, tag,
+  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, remember
 } = modules.dom;
-const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, checkActionable } = modules.actionability;
+const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, checkActionable, blocks } = modules.actionability;
 const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
 const { pageChanged } = modules.watch;
 const { fingerprintOf } = modules.resolve;
 
 const healRegistry = new Map();  // heal id -> ranked elements, for identity checks
+// The element ``arg.index`` of ranking ``arg.heal_id``, or null.
+const registered = (arg) => (healRegistry.get(arg.heal_id) || [])[arg.index] || null;
 
 // Common UI wordings that mean the same action (the "wording/synonym" drift). Generic
 // English interface vocabulary, no site's own words.
@@ -45,19 +47,8 @@ function canonWords(s) {
   return out;
 }
 
-function bigrams(s) {
-  const t = low(s).replace(/\s+/g, '');
-  const out = new Map();
-  for (let i = 0; i + 1 < t.length; i++) { const g = t.slice(i, i + 2); out.set(g, (out.get(g) || 0) + 1); }
-  return out;
-}
-function dice(a, b) {
-  const A = bigrams(a); const B = bigrams(b);
-  let inter = 0; let total = 0;
-  for (const [g, n] of A) { inter += Math.min(n, B.get(g) || 0); total += n; }
-  for (const n of B.values()) total += n;
-  return total ? (2 * inter) / total : 0;
-}
+// bigrams without case or spacing
+const squashedDice = (a, b) => dice(low(a).replace(/\s+/g, ''), low(b).replace(/\s+/g, ''));
 function setDice(a, b) {
   if (!a.length || !b.length) return 0;
   const B = [...b];
@@ -76,13 +67,13 @@ function textSim(a, b) {
   const A = canonWords(a); const B = canonWords(b);
   if (A.join('') === B.join('')) return A.length && A.some((w) => w.startsWith('§')) ? 0.9 : 0.95;
   if (sameBesideCounts(a, b)) return 0.9;
-  return Math.max(setDice(A, B), 0.8 * dice(a, b));
+  return Math.max(setDice(A, B), 0.8 * squashedDice(a, b));
 }
 // Identifier-like values: "login-button" ~ "loginButton" ~ "login_btn" share tokens.
 function tokenSim(a, b) {
   if (!a || !b) return 0;
   if (a === b) return 1;
-  return Math.max(setDice(tokens(a), tokens(b)), 0.8 * dice(a, b));
+  return Math.max(setDice(tokens(a), tokens(b)), 0.8 * squashedDice(a, b));
 }
 function classSim(a, b) {
   const A = [...new Set(a.flatMap((c) => tokens(c)))];
@@ -103,9 +94,6 @@ const BUTTONISH = new Set(['button', 'input:submit', 'input:button', 'input:rese
 function kindOf(tagName, type) {
   return tagName === 'input' ? `input:${(type || 'text').toLowerCase()}` : tagName;
 }
-
-// The fingerprint of a live element, read like discovery's fingerprintOf (resolve.js).
-function describeFor(el, dom) { return fingerprintOf(el, dom); }
 
 // Score one element against the stored fingerprint: weighted attributes, normalised by
 // the weights of the attributes the stored fingerprint has (an attribute it never had
@@ -191,14 +179,13 @@ function rank(args) {
     if (dom.isHidden(el) || !visibleBox(el)) continue;
     if (!inRegion(el, args, dom)) continue;
     considered++;
-    const c = describeFor(el, dom);
+    const c = fingerprintOf(el, dom);
     const { score, parts, anchor } = similarity(fp, c, args.weights);
     scored.push({ el, score, parts, anchor });
   }
   scored.sort((a, b) => b.score - a.score);
   const top = scored.slice(0, args.limit);
-  healRegistry.set(args.heal_id, top.map((s) => s.el));
-  for (const old of [...healRegistry.keys()].slice(0, -8)) healRegistry.delete(old);
+  remember(healRegistry, args.heal_id, top.map((s) => s.el), 8);
   return {
     considered,
     candidates: top.map((s, index) => ({
@@ -213,7 +200,7 @@ function rank(args) {
 // (a relocation yields a structured locator; css only when nothing semantic is
 // unique), plus the element's fresh fingerprint.
 function locate(args) {
-  const el = (healRegistry.get(args.heal_id) || [])[args.index];
+  const el = registered(args);
   if (!el || !el.isConnected) return { specs: [], fingerprint: null };
   resetPrepared();
   const dom = makeDom(document);
@@ -225,10 +212,7 @@ function locate(args) {
     if (!st) continue;
     for (const key of st.keys(el)) {
       const spec = st.spec(key, el);
-      if (!st.same(el, spec)) continue;
-      let n = 0;
-      for (const e of elements) if (st.same(e, spec) && ++n > 1) break;
-      if (n === 1) specs.push({ strategy: s, ...spec, in_shadow: inShadow(el) });
+      if (st.same(el, spec) && firstTwo(elements, st, spec).length === 1) specs.push({ strategy: s, ...spec, in_shadow: inShadow(el) });
     }
   }
   if (!inShadow(el)) {
@@ -250,10 +234,16 @@ function cssPath(el) {
   return parts.join(' > ');
 }
 
+// The first two elements strategy ``st`` says are ``spec`` (two: it is not unique).
+function firstTwo(elements, st, spec) {
+  const out = [];
+  for (const e of elements) if (st.same(e, spec) && out.push(e) > 1) break;
+  return out;
+}
+
 // Is what a rendered Playwright locator resolves to exactly the ranked element?
 function isSame(els, arg) {
-  const target = (healRegistry.get(arg.heal_id) || [])[arg.index];
-  return { count: els.length, same: els.length === 1 && els[0] === target };
+  return { count: els.length, same: els.length === 1 && els[0] === registered(arg) };
 }
 
 // The similarity of whatever a locator resolves to, and where it sits in a ranking.
@@ -261,7 +251,7 @@ function scoreOf(els, arg) {
   if (els.length !== 1) return { count: els.length, score: 0, fingerprint: null };
   resetPrepared();
   const dom = makeDom(document);
-  const fingerprint = describeFor(els[0], dom);
+  const fingerprint = fingerprintOf(els[0], dom);
   const sim = arg.fp ? similarity(arg.fp, fingerprint, arg.weights) : null;
   return { count: 1, score: sim ? sim.score : null, anchor: sim ? sim.anchor : null, fingerprint,
     description: describeElement(els[0], dom), parts: sim ? sim.parts : {} };
@@ -284,28 +274,20 @@ function resolveAll(arg) {
   const results = arg.specs.map((spec) => {
     const st = strategies[spec.strategy];
     if (!st || spec.exact === false) return { supported: false };
-    const matches = [];
-    for (const e of elements) if (st.same(e, spec) && matches.push(e) > 1) break;
+    const matches = firstTwo(elements, st, spec);
     if (matches.length !== 1) return { supported: true, count: matches.length };
     let index = found.indexOf(matches[0]);
     if (index < 0) index = found.push(matches[0]) - 1;
     return { supported: true, count: 1, index };
   });
-  healRegistry.set(arg.heal_id, found);
-  for (const old of [...healRegistry.keys()].slice(0, -8)) healRegistry.delete(old);
+  remember(healRegistry, arg.heal_id, found, 8);
   return { results, elements: found.map((el) => scoreOf([el], arg)) };
 }
 
 // The point of the gate that stops an action, as the executor's ``blocking_point`` decides
 // (``gate``: {observes, seen_by_wait, no_enabled}); null when none does.
 function blockingPoint(snapshot, gate) {
-  for (const p of snapshot.points) {
-    if (p.ok || p.code === 'skipped') continue;
-    if (gate.observes && !gate.seen_by_wait.includes(p.code)) continue;
-    if (p.name === 'enabled' && p.code === 'disabled' && gate.no_enabled) continue;
-    return p;
-  }
-  return null;
+  return snapshot.points.find((p) => blocks(p, gate.observes, gate.seen_by_wait, gate.no_enabled)) || null;
 }
 
 // One candidate locator checked in one round trip (its matches are ``els``): what it
@@ -320,7 +302,7 @@ function blockingPoint(snapshot, gate) {
 async function probe(els, arg) {
   const out = scoreOf(els, arg);
   if (els.length !== 1) return out;
-  if (arg.expect && els[0] !== (healRegistry.get(arg.expect.heal_id) || [])[arg.expect.index]) {
+  if (arg.expect && els[0] !== registered(arg.expect)) {
     out.other = true;  // not the element the in-page estimate chose (``resolveAll``)
     return out;
   }
@@ -441,23 +423,12 @@ const ACCEPT_WORDS = [['accept'], ['agree'], ['allow'], ['got', 'it'], ['ok'], [
   ['i', 'understand'], ['continue']];
 const CLOSE_WORDS = [['close'], ['dismiss'], ['no', 'thanks'], ['×'], ['x'], ['✕']];
 
-function layerOf(hit, el) {
-  let layer = null;
-  for (let a = hit; a && a.tagName !== 'BODY' && a.tagName !== 'HTML' && !containsComposed(a, el); a = parentOf(a)) {
-    const role = a.getAttribute('role');
-    if (['fixed', 'sticky'].includes(getComputedStyle(a).position) || a.tagName === 'DIALOG'
-      || role === 'dialog' || role === 'alertdialog' || a.getAttribute('aria-modal') === 'true') layer = a;
-  }
-  return layer;
-}
 function overlayKind(layer, dom) {
-  const role = layer.getAttribute('role');
   const words = [layer.id, layer.className && String(layer.className), layer.getAttribute('aria-label'),
     dom.accName(layer), ...TEST_ID_ATTRS.map((a) => layer.getAttribute(a))].filter(Boolean).flatMap(tokens);
   const text = tokens(dom.textOf(layer).slice(0, 300));
   if (words.some((w) => OVERLAY_WORDS.has(w)) || text.includes('cookie') || text.includes('cookies')) return 'consent';
-  if (layer.tagName === 'DIALOG' || role === 'dialog' || role === 'alertdialog' || layer.getAttribute('aria-modal') === 'true') return 'dialog';
-  return null;
+  return isDialog(layer) ? 'dialog' : null;
 }
 // Is the covering layer the app's own content rather than a banner to get rid of? A layer
 // that holds form fields a person fills (an edit dialog: Flask-Admin's "Edit Record #2" modal
@@ -494,15 +465,14 @@ function inLiveRegion(b, layer) {
   return false;
 }
 
-// Not shown at all, as the gate's "visible" point means it (actionability.js): display none or
-// visibility hidden; ``opacity: 0`` is visible (a custom checkbox's transparent input).
-function dom0(el) { return !el.checkVisibility({ visibilityProperty: true }); }
 function overlayAt(els, arg) {
   const el = els[0];
   if (!el || els.length !== 1) return { covered: false };
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const r = el.getBoundingClientRect();
-  if (r.width === 0 || r.height === 0 || dom0(el)) return { covered: false };
+  // not shown at all (display none, visibility hidden), as the gate's "visible" point means it;
+  // ``opacity: 0`` is visible (a custom checkbox's transparent input)
+  if (r.width === 0 || r.height === 0 || !isRendered(el)) return { covered: false };
   const hit = hitTarget(el.ownerDocument, r.x + r.width / 2, r.y + r.height / 2);
   if (!hit || receivesEvents(el, hit)) return { covered: false };
   const dom = makeDom(document);
@@ -524,7 +494,6 @@ function overlayAt(els, arg) {
 function inside(els, arg) {
   return els.length === 1 && (arg.regions || []).some((r) => containsComposed(r, els[0]));
 }
-function registered(arg) { return (healRegistry.get(arg.heal_id) || [])[arg.index] || null; }
 
 return {
   rank, locate, isSame, scoreOf, resolveAll, settled, stable, overlayAt, registered, inside, probe, sameGate,

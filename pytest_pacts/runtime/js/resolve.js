@@ -9,11 +9,11 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, bare, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement
+  TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
-const { makeQuery, prep, cssString, cssVariants, looksGenerated, STATE_CLASS, tokenTier } = modules.scan;
+const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
 
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
@@ -22,9 +22,8 @@ const SECTION_ROLES = new Set(['region', 'article', 'complementary', 'navigation
   'group', 'dialog', 'alertdialog', 'listitem', 'row', 'tabpanel']);
 const CELLS = new Set(['TD', 'TH']);
 const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
-const roleAttr = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0];
 function isSection(el) {
-  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+  const role = roleAttr(el);
   return role ? SECTION_ROLES.has(role) : SECTION_TAGS.has(el.tagName);
 }
 // the actions on form fields, which a label (or the text standing in for one) names
@@ -272,7 +271,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   const shapes = new Map();
   function shapeOf(el) {
     if (!shapes.has(el)) {
-      const classes = [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c)).sort();
+      const classes = stableClasses(el).sort();
       shapes.set(el, [el.tagName, roleAttr(el), ...classes].join(' '));
     }
     return shapes.get(el);
@@ -526,7 +525,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const keyOf = (e) => {
         const prop = e.getAttribute('itemprop');
         if (prop && tokenTier(prop, q) === tier) return `${tag(e)}[itemprop=${cssString(prop)}]`;
-        const cls = [...e.classList].find((c) => !looksGenerated(c) && !STATE_CLASS.test(c) && tokenTier(c, q) === tier);
+        const cls = stableClasses(e).find((c) => tokenTier(c, q) === tier);
         return cls ? `${tag(e)}.${CSS.escape(cls)}` : null;
       };
       const keyed = new Map();
@@ -547,14 +546,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   // A search box is named by what it searches: "Search runs" is the field that searches
   // the runs the page lists even when nothing on it says "runs" (its placeholder is an
-  // example query). A search field is a kind the standards name: HTML's <input
-  // type=search> and <search> element, ARIA's searchbox role, which Playwright's
-  // getByRole('searchbox') finds by kind, not name.
-  // Asked only when no element's name matches the words, for typing steps. It must be the
-  // one editable, visible search field in scope (<input type=search>, role searchbox, or
-  // "search" in its name, placeholder, id, name or test id), none of whose own words say
-  // it searches something else ("Search Experiments" is not "Search runs"); and the page
-  // must show what is searched (a word of "runs" in its visible text).
+  // example query). A search field is a kind the standards name, whatever its words:
+  // HTML's <input type=search> (ARIA's searchbox role, which Playwright's
+  // getByRole('searchbox') finds by kind, not name) and a field of HTML's <search> element
+  // (ARIA's search landmark). Asked only when no element's name matches the words, for
+  // typing steps. It must be the one editable, visible search field in scope, none of whose
+  // own words say it searches something else ("Search Experiments" is not "Search runs");
+  // and the page must show what is searched (a word of "runs" in its visible text).
   const SEARCH_VERBS = new Set(['search', 'find', 'filter', 'lookup', 'query']);
   const FIELD_WORDS = new Set([...ROLE_WORDS.searchbox, ...ROLE_WORDS.textbox, 'bar']);
   function searchFields(step, scope) {
@@ -566,12 +564,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const body = (elements[0] ? elements[0].ownerDocument : document).body;
     const shown = new Set(tokens(body ? dom.visibleText(body) : ''));
     if (!object.every((w) => forms(w).some((f) => shown.has(f)))) return [];
-    const saysSearch = (e) => {
-      if (inputType(e) === 'search' || dom.roleOf(e) === 'searchbox') return true;
-      const own = [dom.accName(e), e.getAttribute('placeholder'), e.id, e.getAttribute('name'),
-        ...TEST_ID_ATTRS.map((a) => e.getAttribute(a)), ...dom.labelTexts(e)];
-      return own.some((v) => tokens(v).includes('search'));
-    };
+    const searchKind = (e) => inputType(e) === 'search' || dom.roleOf(e) === 'searchbox'
+      || !!e.closest('search, [role="search"]');
     // a description that says what the field searches, naming none of the step's words
     const elsewhere = (e) => [dom.accName(e), e.getAttribute('placeholder'), e.getAttribute('aria-label'),
       e.getAttribute('title'), ...dom.labelTexts(e)].some((d) => {
@@ -581,7 +575,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return what.length > 0 && !what.some((w) => object.some((o) => forms(o).includes(w)));
     });
     const fields = elements.filter((e) => isEditableType(e, dom.roleOf) && !e.readOnly && !e.disabled
-      && !dom.isHidden(e) && reachable(e) && saysSearch(e) && hasBox(e));  // refused where they are
+      && !dom.isHidden(e) && reachable(e) && searchKind(e) && hasBox(e));  // refused where they are
     if (!scope) return fields.filter((e) => !elsewhere(e)).map((el) => ({ el, where: null }));
     const { els, where } = applyScope(fields, scope);
     return els.filter((e) => where.has(e) && !elsewhere(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
@@ -1214,10 +1208,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function labelledByControl(a) {
     const role = dom.roleOf(a);
     if (!['menu', 'listbox', 'tabpanel', 'dialog', 'region', 'group', 'tree', 'grid'].includes(role)) return [];
-    const root = a.getRootNode();
-    return (a.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
-      .map((id) => (root.getElementById ? root.getElementById(id) : document.getElementById(id)))
-      .filter((e) => e && (isToggle(e) || dom.roleOf(e) === 'tab'));
+    return idRefs(a, 'aria-labelledby').filter((e) => isToggle(e) || dom.roleOf(e) === 'tab');
   }
   function openerOf(el, depth = 0) {
     if (depth > 2) return null;
@@ -1400,15 +1391,6 @@ function suggestNames(dom, elements, element, action, limit) {
   const squash = (s) => tokens(s).join('');
   const want = squash(element);
   if (!want) return [];
-  const grams = (s) => { const m = new Map(); for (let i = 0; i + 1 < s.length; i++) m.set(s.slice(i, i + 2), (m.get(s.slice(i, i + 2)) || 0) + 1); return m; };
-  const W = grams(want);
-  const dice = (s) => {
-    const G = grams(s);
-    let inter = 0; let total = 0;
-    for (const [g, n] of W) { inter += Math.min(n, G.get(g) || 0); total += n; }
-    for (const n of G.values()) total += n;
-    return total ? (2 * inter) / total : 0;
-  };
   const words = tokens(element);
   const best = new Map();
   for (const el of elements) {
@@ -1422,7 +1404,7 @@ function suggestNames(dom, elements, element, action, limit) {
       const s = squash(name);
       if (!s) continue;
       const t = tokens(name);
-      const score = Math.max(dice(s), words.length && words.every((w) => t.includes(w)) ? 0.7 : 0);
+      const score = Math.max(dice(want, s), words.length && words.every((w) => t.includes(w)) ? 0.7 : 0);
       const key = low(name);
       if (score >= 0.6 && (!best.has(key) || best.get(key).score < score)) best.set(key, { name, score });
     }

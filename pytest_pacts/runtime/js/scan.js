@@ -76,11 +76,13 @@ function looksGenerated(s) { return /\d{3,}|[0-9a-f]{6,}|^:|^(css|sc|jsx|ember)-
 // State classes change as the user interacts ("li.is-done" is gone once the box is
 // unchecked): a locator built on one breaks between steps, so they are never used.
 const STATE_CLASS = /^(is|has)[-_]|(^|[-_])(active|selected|checked|done|completed|open|opened|closed|hidden|visible|shown|disabled|enabled|focus(ed)?|hover(ed)?|current|expanded|collapsed|loading|loaded|error|valid|invalid|dirty|touched|pristine)$/i;
+// The classes that name what an element is: neither generated nor a state.
+const stableClasses = (el) => [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c));
 function cssVariants(el) {
   const t = tag(el);
   const out = [];
   if (el.id && !looksGenerated(el.id)) out.push(`${t}#${CSS.escape(el.id)}`);
-  const classes = [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c)).slice(0, 2);
+  const classes = stableClasses(el).slice(0, 2);
   if (classes.length) out.push(t + classes.map((c) => `.${CSS.escape(c)}`).join(''));
   out.push(t);
   return out;
@@ -201,8 +203,7 @@ function makeStrategies(dom) {
         // "menu icon" ~ <svg class="dropdown-menu-icon">, "trash" ~ <i class="fa fa-trash">.
         if (iconLike(el, dom)) {
           const drawn = ICON_TAGS.has(el.tagName.toUpperCase());
-          for (const c of el.classList) {
-            if (looksGenerated(c) || STATE_CLASS.test(c)) continue;
+          for (const c of stableClasses(el)) {
             const words = tokens(c);
             if (drawn && !words.includes('icon')) words.push('icon');
             out.push({ value: words.join(' '), css: `${tag(el)}.${CSS.escape(c)}` });
@@ -324,6 +325,6 @@ function makeRegions(dom, elements) {
 
 // Exports: what the later files use, and the tiers the unit tests check.
 return {
-  makeQuery, resetPrepared, prep, cssString, looksGenerated, STATE_CLASS, cssVariants, structuralPath, makeStrategies,
+  makeQuery, resetPrepared, prep, cssString, looksGenerated, stableClasses, cssVariants, structuralPath, makeStrategies,
   makeRegions, textTier, tokenTier
 };
