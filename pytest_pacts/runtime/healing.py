@@ -22,6 +22,7 @@ from pytest_pacts.runtime.bridge import evaluate_on_elements, send_on_elements, 
 from pytest_pacts.runtime.scripts import (
     PACKAGE,
     answer_expression,
+    api_key,
     decoded,
     installer,
     modules_source,
@@ -164,3 +165,71 @@ def call_on_elements(target: PWLocator, name: str, arg: object, frame: Frame | N
         install = _elements_fn(name, False)
         result = evaluate_on_elements(target, install, arg, frame=frame, what=what)
     return decoded(result, what)
+
+
+# A locator that the page resolves exactly as Playwright would (``find_check_and_rank``'s
+# ``find``), or the answer that it cannot here: a document with an open shadow root (Playwright's
+# CSS and test-id engines pierce them, ``querySelectorAll`` does not), a selector the browser's
+# own CSS does not parse.
+_UNSUPPORTED = "__pacts_not_resolvable_here__"
+
+
+FIND = (
+    "(q, api) => { const all = document.querySelectorAll('*'); let dom = null;"
+    f" for (const e of all) if (e.shadowRoot) return {_UNSUPPORTED!r};"
+    " const where = (ok) => Array.prototype.filter.call(all, ok); const one = (p) => {"
+    "  if (p.attr) return where((e) => e.getAttribute(p.attr) === p.value);"
+    "  if (!p.named) return Array.from(document.querySelectorAll(p.css));"
+    "  const m = api.__modules; dom = dom || m.dom.makeDom(document); m.scan.resetPrepared();"
+    "  const named = m.scan.makeStrategies(dom)[p.named];"
+    "  return where((e) => named.same(e, p.spec)); };"
+    " let els; try { els = one(q); if (q.within) { const cs = one(q.within);"
+    "  els = els.filter((e) => cs.some((c) => c !== e && c.contains(e))); } }"
+    f" catch (e) {{ return {_UNSUPPORTED!r}; }}"
+    " return q.nth === null ? els : q.nth < els.length ? [els[q.nth]] : []; }"
+)
+"""``(find, api) => elements``: what :func:`find_check_and_rank` resolves ``find`` to in the
+page (``api``: the discovery API, whose role and accessible name it uses; or the answer that
+it cannot here), for the tests and benchmarks that compare it with Playwright's resolution."""
+
+
+def _find_check_and_rank_fn() -> str:
+    key, _ = _installer()
+    return (
+        f"async (arg) => {{ const d = globalThis[{api_key()!r}], h = globalThis[{key!r}];"
+        f" if (!d || !h) return {_NOT_INSTALLED!r}; const api = d.api();"
+        f" const els = ({FIND})(arg.find, api); if (!Array.isArray(els)) return els;"
+        " const check = await api.check(els, arg.check);"
+        " if (els.length === 1 || !arg.rank) return api.toJson({ check });"
+        " const heal = h.api(); const settled = await heal.settled({ timeout_ms: 0 });"
+        " const ranking = settled ? heal.rank(arg.rank) : null;"
+        " const top = ranking && ranking.candidates[0];"
+        " const best = top && top.score >= arg.locate.min_score ? heal.locate(arg.locate) : null;"
+        " return api.toJson({ check, settled, ranking, best }); }"
+    )
+
+
+def find_check_and_rank(
+    frame: Frame, find: object, check: object, rank: object, locate: object
+) -> dict[str, Any] | None:
+    """One ``Frame.evaluate``, no selector resolved by Playwright: the elements ``find``
+    names (``render.page_query``: every element matching ``css``, or whose attribute
+    ``attr`` is exactly ``value``, or that discovery's strategy ``named`` finds for ``spec``
+    (a role and accessible name, a label, a placeholder); inside a ``within`` container;
+    then the ``nth``), resolved by the document itself; discovery's ``check`` of them
+    (``js/api.js``, argument ``check``); and,
+    when they are no element or several and the page is settled as healing observes it
+    (``settled``, at once), healing's ``rank`` of the page (argument ``rank``) and the
+    ``locate`` of its best candidate when it scores at least ``locate["min_score"]`` (below
+    it the evidence rule refuses it whatever its renderings): ``{check, settled?, ranking?,
+    best?}``. ``None`` when the document lacks either API (no init script put them there)
+    or cannot resolve ``find`` as Playwright would (an open shadow root, a selector its CSS
+    does not parse): the caller checks through Playwright instead. ``rank`` ``None``: the
+    check alone."""
+    what = "the in-page check of the recorded locator"
+    arg = {"find": find, "check": check, "rank": rank, "locate": locate}
+    answer = bounded.call(frame, what, frame.evaluate, _find_check_and_rank_fn(), arg)
+    if answer in (_NOT_INSTALLED, _UNSUPPORTED):
+        return None
+    found = decoded(answer, what)
+    return found if isinstance(found, dict) else None
