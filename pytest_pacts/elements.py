@@ -129,15 +129,30 @@ class _FirstCheck:
     located: object = None
 
 
-def _rank_arg(page: Page, recorded: DiscoveryResult, action: Action) -> dict[str, object] | None:
-    """What the one call ranks when the recorded locator fails: the whole page against the
-    recorded fingerprint, as the similarity rung would, for a step without a region on a
-    page of one frame (the rung ranks every same-origin frame, and a step region's
-    containers are found through Playwright, ``scoring.region_scope``); ``None``: the check
-    alone."""
-    if recorded.fingerprint is None or recorded.region is not None or len(page.frames) != 1:
-        return None
-    return rank_arg(new_heal_id(), recorded.fingerprint, action.value)
+def _rank_arg(
+    page: Page, recorded: DiscoveryResult, action: Action, query: dict[str, object]
+) -> tuple[dict[str, object] | None, bool]:
+    """What the one call ranks when the recorded locator fails, as the similarity rung
+    would: the page (of one frame: the rung ranks every same-origin frame) against the
+    recorded fingerprint; for a step with a region, inside the recorded locator's region
+    (the containers the page found it in, ``query["within"]``: the first the rung looks
+    up, ``scoring.region_scope``), or by the region's words alone where they are gone and no
+    recorded locator names another region (the second item). ``None``: the check alone (a
+    region step whose locator names no region: the rung finds it through Playwright)."""
+    if recorded.fingerprint is None or len(page.frames) != 1:
+        return None, False
+    rank = rank_arg(new_heal_id(), recorded.fingerprint, action.value)
+    if recorded.region is None:
+        return rank, False
+    if query.get("within") is None:
+        return None, False
+    rank["region_text"] = recorded.region
+    regions = {
+        loc.region.model_dump_json()
+        for loc in (recorded.locator, *recorded.alternates)
+        if loc is not None and loc.region is not None
+    }
+    return rank, len(regions) == 1
 
 
 def _first_check(
@@ -167,7 +182,7 @@ def _first_check(
     query = page_query(locator) if IN_PAGE else None
     try:
         if query is not None:
-            rank = _rank_arg(page, recorded, action)
+            rank, text_if_none = _rank_arg(page, recorded, action, query)
             heal_id = str(rank["heal_id"]) if rank is not None else new_heal_id()
             check: dict[str, object] = {
                 "action": action.value, "in_shadow": locator.in_shadow, "regions": [],
@@ -175,7 +190,7 @@ def _first_check(
             }  # fmt: skip
             locate = {**locate_arg(heal_id, 0), "min_score": threshold}
             sent = now_ms()
-            answer = find_check_and_rank(page.main_frame, query, check, rank, locate)
+            answer = find_check_and_rank(page.main_frame, query, check, rank, locate, text_if_none)
             if answer is not None:
                 took = now_ms() - sent
                 snapshot = GateSnapshot.model_validate(answer["check"])

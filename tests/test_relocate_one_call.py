@@ -131,7 +131,7 @@ def test_an_unchanged_page_is_one_plain_page_call(
     assert _mark(tab, locator) == "real"
 
 
-AGREEMENT = """<form id="f"><div id="f2"><button>Go</button><button> Go </button>
+AGREEMENT = """<form id="f" aria-label="F"><div id="f2"><button>Go</button><button> Go </button>
 <button aria-hidden="true">Go</button><button style="display:none">Go</button>
 <span role="button">Go</span><input type="submit" value="Go"><a href="#">Go</a><a>Go</a>
 <input data-testid="Q"><input data-testid="q"><input data-testid="q "></div>
@@ -139,7 +139,10 @@ AGREEMENT = """<form id="f"><div id="f2"><button>Go</button><button> Go </button
 <input aria-label="Name"><label>Name <span>*</span><input></label><input aria-labelledby="l3">
 <span id="l3">Name</span><label hidden>Name<textarea></textarea></label></form>
 <section id="s"><div class="c"><div class="c"><button>Go</button></div></div>
-<p id="1a" class="x:y">odd id</p><p hidden>Go</p></section>"""
+<p id="1a" class="x:y">odd id</p><p hidden>Go</p></section>
+<div class="card"><h3>Tea  Pot</h3><button>Go</button></div>
+<div class="card"><h3>Cup</h3><button>Go</button><style>.tea-pot{}</style></div>
+<div class="card"><h4>Plate</h4><input type="submit" value="Tea pot"><button>Go</button></div>"""
 
 QUERIES: list[Locator] = [
     Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Go"),
@@ -160,6 +163,14 @@ QUERIES: list[Locator] = [
             region=Region(description="C", matched_by=RegionMatch.CLASS_TOKEN, css="div.c")),
     Locator(strategy=Strategy.TEST_ID, confidence=0.98, test_id="q",
             region=Region(description="F", matched_by=RegionMatch.ID_TOKEN, css="#f")),
+    Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Go",
+            region=Region(description="T", matched_by=RegionMatch.TEXT, css="div.card",
+                          has_text="tea pot")),
+    Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Go",
+            region=Region(description="T", matched_by=RegionMatch.HEADING, css="div",
+                          heading="Cup")),
+    Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Go",
+            region=Region(description="F", matched_by=RegionMatch.NAME, role="form", name="F")),
 ]  # fmt: skip
 
 
@@ -168,7 +179,9 @@ def test_the_page_resolves_what_it_takes_as_playwright_does(tab: Page) -> None:
     what is hidden from the accessibility tree and normalizes white space; ``get_by_label``
     reads ``<label>`` (wrapping or ``for``), ``aria-label`` and ``aria-labelledby``; a test
     id is matched exactly, case included; CSS escapes; a chained locator searches inside
-    each container, nested ones included): the page's own resolution of each locator it
+    each container, nested ones included; a container's text filter is Playwright's lax
+    one, over its text without style sheets, with a submit button's value): the page's own
+    resolution of each locator it
     takes finds the same elements."""
     tab.goto(_url(AGREEMENT))
     pytest_pacts.discover_element(tab, "Go")  # puts the in-page code in the next document
@@ -197,16 +210,17 @@ def test_the_page_resolves_what_it_takes_as_playwright_does(tab: Page) -> None:
         Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Go",
                 exact=False),
         Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Go",
-                region=Region(description="S", matched_by=RegionMatch.HEADING, css="section",
-                              heading="Library")),
+                region=Region(description="S", matched_by=RegionMatch.TEXT, css="div.card",
+                              has_text="Pot", innermost=True)),
         Locator(strategy=Strategy.CSS, confidence=0.8, css="#q", frame_path=("iframe#x",)),
     ],
 )  # fmt: skip
 def test_what_the_page_cannot_resolve_as_playwright_does_goes_through_playwright(
     locator: Locator,
 ) -> None:
-    """Playwright's own CSS extensions, its label, text and loose-name engines, a region
-    found by its heading, a frame: no in-page query (the check goes through Playwright)."""
+    """Playwright's own CSS extensions, its text and loose-label engines, a loose name, a
+    region's innermost container, a frame: no in-page query (the check goes through
+    Playwright)."""
     assert page_query(locator) is None
 
 
@@ -310,3 +324,28 @@ def test_a_page_without_the_in_page_code_is_checked_and_healed_as_before(tab: Pa
         assert _mark(other, moved.locator) == "real"
     finally:
         other.close()
+
+
+ROWS = """<table>
+<tr id="row-a"><td>Draft A</td><td><button type="button" class="del">Delete</button></td></tr>
+<tr id="row-b"><td>Draft B</td><td><button type="button" class="del" data-mark="real">Delete</button></td></tr>
+</table>"""
+
+
+def test_a_region_step_is_ranked_inside_its_region(tab: Page, calls: list[str]) -> None:
+    """``Delete@Draft B``: the one call ranks inside the containers the page found the
+    recorded locator's region in, as the similarity rung ranks inside them, so Draft A's
+    button (the same words, the same classes) is never the answer; two page calls."""
+    tab.goto(_url(ROWS))
+    recorded = pytest_pacts.discover_element(tab, "Delete@Draft B")
+    assert recorded.locator is not None and page_query(recorded.locator) is not None
+    tab.goto(_url(ROWS))
+    tab.evaluate(
+        "() => document.querySelectorAll('.del').forEach((b) => { b.textContent = 'Remove'; })"
+    )
+    _settled(tab)
+    calls.clear()
+    moved = pytest_pacts.relocate_element(tab, recorded)
+    assert moved.found and moved.locator is not None, moved.reason
+    assert _mark(tab, moved.locator) == "real" and moved.rung is HealRung.SIMILARITY
+    assert calls[0] == ONE_CALL and calls[-1] == VERIFIED and len(calls) <= 3, calls

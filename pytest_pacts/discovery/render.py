@@ -133,11 +133,11 @@ def page_query(locator: Locator) -> dict[str, object] | None:
     (``locator(css)``); a test id or an exact placeholder (the elements whose attribute is
     exactly that value); a role and exact name, or an exact label (as discovery's strategies
     compute them); each maybe with ``nth``, or, but CSS, inside a region's container found
-    by plain CSS or by role and name. Every other locator (text, title, alt text, a loose
-    name, a region found by its heading or text, a frame, a shadow host, a selector with
-    Playwright's extensions) goes through Playwright. The page still answers "not here"
-    when it has an open shadow root, which Playwright's engines pierce (docs/api.md,
-    "relocate_element")."""
+    by plain CSS or by role and name, maybe holding a heading or a text. Every other locator
+    (text, title, alt text, a loose name, a region's innermost container, a frame, a shadow
+    host, a selector with Playwright's extensions) goes through Playwright. The page still
+    answers "not here" when it has an open shadow root, which Playwright's engines pierce
+    (docs/api.md, "relocate_element")."""
     if locator.frame_path or locator.in_shadow:
         return None
     try:
@@ -150,13 +150,22 @@ def page_query(locator: Locator) -> dict[str, object] | None:
     within: dict[str, object] | None = None
     if locator.region is not None:
         region = locator.region
-        plain = region.heading is None and region.has_text is None and not region.innermost
-        if nth is not None or not plain or not (region.css or region.name) or len(calls) != 2:
+        filters = (region.heading is not None) + (region.has_text is not None)
+        if nth is not None or region.innermost or not (region.css or region.name):
+            return None
+        if len(calls) != 2 + filters:
             return None
         within = _page_part(calls[0])
         if within is None:
             return None
-        calls = calls[1:]
+        if region.heading is not None:
+            within["has"] = {
+                "named": "role_name",
+                "spec": {"role": "heading", "name": region.heading},
+            }
+        if region.has_text is not None:
+            within["has_text"] = region.has_text  # lax: case and white space aside, a part
+        calls = calls[-1:]
     if len(calls) != 1:
         return None
     part = _page_part(calls[0])

@@ -183,8 +183,20 @@ FIND = (
     "  const m = api.__modules; dom = dom || m.dom.makeDom(document); m.scan.resetPrepared();"
     "  const named = m.scan.makeStrategies(dom)[p.named];"
     "  return where((e) => named.same(e, p.spec)); };"
-    " let els; try { els = one(q); if (q.within) { const cs = one(q.within);"
-    "  els = els.filter((e) => cs.some((c) => c !== e && c.contains(e))); } }"
+    " const inside = (els, cs) => els.filter((e) => cs.some((c) => c !== e && c.contains(e)));"
+    # Playwright's text of an element (``elementText``) and its lax ``has_text`` match
+    " const text = (n) => { if (n.nodeType === 3) return n.nodeValue || '';"
+    "  if (n.nodeType !== 1 || ['SCRIPT', 'NOSCRIPT', 'STYLE'].includes(n.nodeName)"
+    "   || (document.head && document.head.contains(n))) return '';"
+    "  if (n instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(n.type))"
+    "   return n.value; let s = ''; for (let c = n.firstChild; c; c = c.nextSibling) s += text(c);"
+    "  return s; };"
+    " const ws = (t) => t.replace(/[\\u200b\\u00ad]/g, '').trim().replace(/\\s+/g, ' ')"
+    "  .toLowerCase();"
+    " let els; try { els = one(q); const w = q.within; if (w) { let cs = one(w);"
+    "  if (w.has) { const hs = one(w.has); cs = cs.filter((c) => inside(hs, [c]).length); }"
+    "  if (w.has_text !== undefined) cs = cs.filter((c) => ws(text(c)).includes(ws(w.has_text)));"
+    "  els = inside(els, cs); els.within = cs; } }"
     f" catch (e) {{ return {_UNSUPPORTED!r}; }}"
     " return q.nth === null ? els : q.nth < els.length ? [els[q.nth]] : []; }"
 )
@@ -200,9 +212,12 @@ def _find_check_and_rank_fn() -> str:
         f" if (!d || !h) return {_NOT_INSTALLED!r}; const api = d.api();"
         f" const els = ({FIND})(arg.find, api); if (!Array.isArray(els)) return els;"
         " const check = await api.check(els, arg.check);"
-        " if (els.length === 1 || !arg.rank) return api.toJson({ check });"
+        " if (els.length === 1 || !arg.rank) return api.toJson({ check }); let rank = arg.rank;"
+        " const cs = rank.region_text && els.within;"
+        " if (cs && cs.length) rank = { ...rank, regions: cs };"
+        " else if (rank.region_text && !arg.text_if_none) return api.toJson({ check });"
         " const heal = h.api(); const settled = await heal.settled({ timeout_ms: 0 });"
-        " const ranking = settled ? heal.rank(arg.rank) : null;"
+        " const ranking = settled ? heal.rank(rank) : null;"
         " const top = ranking && ranking.candidates[0];"
         " const best = top && top.score >= arg.locate.min_score ? heal.locate(arg.locate) : null;"
         " return api.toJson({ check, settled, ranking, best }); }"
@@ -210,7 +225,12 @@ def _find_check_and_rank_fn() -> str:
 
 
 def find_check_and_rank(
-    frame: Frame, find: object, check: object, rank: object, locate: object
+    frame: Frame,
+    find: object,
+    check: object,
+    rank: object,
+    locate: object,
+    text_if_none: bool = False,
 ) -> dict[str, Any] | None:
     """One ``Frame.evaluate``, no selector resolved by Playwright: the elements ``find``
     names (``render.page_query``: every element matching ``css``, or whose attribute
@@ -222,12 +242,17 @@ def find_check_and_rank(
     (``settled``, at once), healing's ``rank`` of the page (argument ``rank``) and the
     ``locate`` of its best candidate when it scores at least ``locate["min_score"]`` (below
     it the evidence rule refuses it whatever its renderings): ``{check, settled?, ranking?,
-    best?}``. ``None`` when the document lacks either API (no init script put them there)
+    best?}``. A ``rank`` with the step region's words (``region_text``) is kept inside the
+    containers ``find`` was looked for in (``within``), as the similarity rung keeps it
+    inside the recorded locator's region; where there are none, by the region's words alone
+    with ``text_if_none`` (the rung's answer when no recorded locator names another region),
+    else not ranked. ``None`` when the document lacks either API (no init script put them there)
     or cannot resolve ``find`` as Playwright would (an open shadow root, a selector its CSS
     does not parse): the caller checks through Playwright instead. ``rank`` ``None``: the
     check alone."""
     what = "the in-page check of the recorded locator"
     arg = {"find": find, "check": check, "rank": rank, "locate": locate}
+    arg["text_if_none"] = text_if_none
     answer = bounded.call(frame, what, frame.evaluate, _find_check_and_rank_fn(), arg)
     if answer in (_NOT_INSTALLED, _UNSUPPORTED):
         return None
