@@ -111,10 +111,16 @@ _RANK = "the in-page healing 'rank' call, answered with the check"
 
 
 IN_PAGE = True
-"""Whether :func:`relocate_element` resolves a recorded CSS or test-id locator in the page
-itself, with its check and the ranking in one ``Frame.evaluate`` (issue 40); ``False``: the
-recorded locator is checked through Playwright's selector engine, as before (for the
+"""Whether :func:`relocate_element` resolves a recorded locator the page can resolve exactly
+as Playwright does in the page itself, with its check, in one ``Frame.evaluate`` (issue
+40); ``False``: it is checked through Playwright's selector engine, as before (for the
 benchmarks that compare the two: ``bench/realapps/profile_relocation.py --paired``)."""
+
+IN_PAGE_RANK = False
+"""Whether that call also ranks the page when the locator finds nothing (the similarity
+rung's ranking, decided in Python, then one verification through Playwright). Off: not
+faster on the drifted real-app pairs measured (docs/benchmarks.md, "2026-11-29 (later): the
+recorded locator resolved by the page"); the ladder runs as before."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +189,7 @@ def _first_check(
     try:
         if query is not None:
             rank, text_if_none = _rank_arg(page, recorded, action, query)
+            rank = rank if IN_PAGE_RANK else None
             heal_id = str(rank["heal_id"]) if rank is not None else new_heal_id()
             check: dict[str, object] = {
                 "action": action.value, "in_shadow": locator.in_shadow, "regions": [],

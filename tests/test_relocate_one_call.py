@@ -65,6 +65,12 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield seen
 
 
+@pytest.fixture
+def ranked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one call also ranks a drifted page (``elements.IN_PAGE_RANK``, off by default)."""
+    monkeypatch.setattr(elements, "IN_PAGE_RANK", True)
+
+
 def _settled(tab: Page) -> None:
     """Three animation frames drawn: the page is settled as its change watch observes."""
     tab.evaluate(
@@ -253,7 +259,7 @@ def test_a_page_with_an_open_shadow_root_is_checked_through_playwright(
 
 
 def test_a_drifted_relocation_is_the_one_calls_ranking_and_one_verification(
-    tab: Page, calls: list[str]
+    tab: Page, calls: list[str], ranked: None
 ) -> None:
     """The recorded locator (by id) finds nothing: the same round trip ranked the settled
     page against the recorded fingerprint and rendered the best candidate, so the
@@ -278,7 +284,7 @@ def test_a_drifted_relocation_is_the_one_calls_ranking_and_one_verification(
 
 
 def test_the_evidence_rule_decides_and_it_abstains_where_it_abstained(
-    tab: Page, calls: list[str]
+    tab: Page, calls: list[str], ranked: None
 ) -> None:
     """The one call only ranks; the threshold and margin the caller passes decide, in
     Python, as the similarity rung decides. Where its best candidate does not clear them,
@@ -294,12 +300,14 @@ def test_the_evidence_rule_decides_and_it_abstains_where_it_abstained(
     assert _mark(tab, strict.locator) == "real" and strict.rung is not HealRung.SIMILARITY
     assert calls[0] == ONE_CALL and len(calls) > 2, calls
     tab.evaluate("() => document.querySelector('[data-mark=real]').remove()")
-    for in_page in (True, False):
-        elements.IN_PAGE = in_page
+    # ranked in the call, checked in the page with the ladder after it, checked through
+    # Playwright as before: the same abstention
+    for in_page, rank in ((True, True), (True, False), (False, False)):
+        elements.IN_PAGE, elements.IN_PAGE_RANK = in_page, rank
         try:
             gone = pytest_pacts.relocate_element(tab, recorded)
         finally:
-            elements.IN_PAGE = True
+            elements.IN_PAGE, elements.IN_PAGE_RANK = True, True
         assert not gone.found and gone.locator is None and not gone.moved
         assert "not found again" in gone.reason
 
@@ -332,7 +340,9 @@ ROWS = """<table>
 </table>"""
 
 
-def test_a_region_step_is_ranked_inside_its_region(tab: Page, calls: list[str]) -> None:
+def test_a_region_step_is_ranked_inside_its_region(
+    tab: Page, calls: list[str], ranked: None
+) -> None:
     """``Delete@Draft B``: the one call ranks inside the containers the page found the
     recorded locator's region in, as the similarity rung ranks inside them, so Draft A's
     button (the same words, the same classes) is never the answer; two page calls."""
@@ -349,3 +359,20 @@ def test_a_region_step_is_ranked_inside_its_region(tab: Page, calls: list[str]) 
     assert moved.found and moved.locator is not None, moved.reason
     assert _mark(tab, moved.locator) == "real" and moved.rung is HealRung.SIMILARITY
     assert calls[0] == ONE_CALL and calls[-1] == VERIFIED and len(calls) <= 3, calls
+
+
+def test_by_default_a_drifted_page_is_checked_in_the_page_then_healed_by_the_ladder(
+    tab: Page, calls: list[str]
+) -> None:
+    """Without the ranking in the one call (``IN_PAGE_RANK``, off: not faster on the real
+    drifted pairs, docs/benchmarks.md), the failing check is the page's own call, which the
+    gate takes as its first, and the ladder finds the element as before."""
+    locator = Locator(strategy=Strategy.CSS, confidence=0.8, css="a#books")
+    recorded = _recorded_as(tab, NAV, "Books", locator)
+    tab.evaluate(DRIFT)
+    _settled(tab)
+    calls.clear()
+    moved = pytest_pacts.relocate_element(tab, recorded)
+    assert moved.found and moved.moved and moved.locator is not None, moved.reason
+    assert _mark(tab, moved.locator) == "real" and moved.rung is not HealRung.SIMILARITY
+    assert calls[0] == ONE_CALL and THROUGH_PLAYWRIGHT not in calls, calls

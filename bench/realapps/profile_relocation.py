@@ -347,36 +347,54 @@ def main() -> None:
         help="each pair relocated twice, in-page resolution off and on, the order alternating",
     )
     parser.add_argument(
+        "--rank",
+        choices=("off", "on", "both"),
+        default="off",
+        help="the one call also ranks a drifted page (elements.IN_PAGE_RANK); both: a third way",
+    )
+    parser.add_argument(
+        "--only", type=Path, default=None, help="only the pairs that ran the ladder in this JSON"
+    )
+    parser.add_argument(
         "--agree", action="store_true", help="compare the in-page resolution with Playwright's"
     )
     args = parser.parse_args()
     pairs = load_pairs(args.cases.resolve(), set(filter(None, args.apps.split(","))) or None)
     if args.limit:
         pairs = pairs[: args.limit]
+    if args.only is not None:
+        ran = {r["id"] for r in json.loads(args.only.read_text()) if r["how"] != "kept"}
+        pairs = [p for p in pairs if p["id"] in ran]
     rows = []
     with sync_playwright() as pw:
         if args.bridge:
             register_bridge(pw.selectors)
         browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
         for n, pair in enumerate(pairs):
-            modes = ((False, True) if n % 2 == 0 else (True, False)) if args.paired else (None,)
+            modes: tuple[str | None, ...] = (None,)
+            if args.paired:
+                modes = ("before", "in page") if n % 2 == 0 else ("in page", "before")
+            if args.rank == "both":
+                modes = (*modes, "in page, ranked")
+                modes = modes[n % 3 :] + modes[: n % 3]
             for mode in modes:
                 if mode is not None:
-                    elements.IN_PAGE = mode
+                    elements.IN_PAGE = mode != "before"
+                    elements.IN_PAGE_RANK = mode == "in page, ranked" or args.rank == "on"
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
                 context.set_default_timeout(5_000)
                 page = context.new_page()
                 cdp = context.new_cdp_session(page)
                 cdp.send("Performance.enable")
                 try:
-                    row = relocate_one(page, pair, cdp, args.agree and mode is not False)
+                    row = relocate_one(page, pair, cdp, args.agree and mode == "in page")
                 except Exception as exc:  # a snapshot that does not load is left out, said so
                     print(f"{pair['id']}: {type(exc).__name__}: {exc}", file=sys.stderr)
                     row = None
                 finally:
                     context.close()
                 if row is not None:
-                    row["mode"] = {None: "this code", False: "before", True: "in page"}[mode]
+                    row["mode"] = mode or "this code"
                     rows.append(row)
         browser.close()
     for mode in dict.fromkeys(r["mode"] for r in rows):
@@ -384,6 +402,10 @@ def main() -> None:
         print("\n".join(summary([r for r in rows if r["mode"] == mode])))
     if args.paired:
         print("\n".join(paired(rows)))
+    if args.rank == "both":
+        ranked = [dict(r, mode="in page") for r in rows if r["mode"] == "in page, ranked"]
+        print("== the one call with the ranking, against before:")
+        print("\n".join(paired([r for r in rows if r["mode"] == "before"] + ranked)))
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
