@@ -265,7 +265,7 @@ def paired(rows: list[dict[str, Any]]) -> list[str]:
     by: dict[str, dict[str, dict[str, Any]]] = {}
     for r in rows:
         by.setdefault(r["id"], {})[r["mode"]] = r
-    both = [p for p in by.values() if len(p) == 2]
+    both = [p for p in by.values() if "before" in p and "in page" in p]
     lines = [f"paired: {len(both)} pairs relocated both ways"]
     differ = [
         (p["before"]["id"], p["before"]["how"], p["in page"]["how"])
