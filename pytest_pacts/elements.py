@@ -188,8 +188,9 @@ def _first_check(
     query = page_query(locator) if IN_PAGE else None
     try:
         if query is not None:
-            rank, text_if_none = _rank_arg(page, recorded, action, query)
-            rank = rank if IN_PAGE_RANK else None
+            rank, text_if_none = (
+                _rank_arg(page, recorded, action, query) if IN_PAGE_RANK else (None, False)
+            )
             heal_id = str(rank["heal_id"]) if rank is not None else new_heal_id()
             check: dict[str, object] = {
                 "action": action.value, "in_shadow": locator.in_shadow, "regions": [],
