@@ -19,8 +19,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator, check_actionable, to_playwright
-from pytest_pacts.discovery.render import elements_frame
-from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung, StepState
+from pytest_pacts.discovery.payloads import RankResult, checked
+from pytest_pacts.discovery.render import elements_frame, page_query
+from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung, RungResult, StepState
 from pytest_pacts.engine.env import EnvMonitor, watch_changes
 from pytest_pacts.engine.executor import identity_of
 from pytest_pacts.engine.gate import IN_PAGE_RULE, blocking_point, run_gate
@@ -31,6 +32,8 @@ from pytest_pacts.engine.healing import (
     SimilarityRung,
 )
 from pytest_pacts.engine.healing.region import RegionDriftRung
+from pytest_pacts.engine.healing.relocate import locate_arg
+from pytest_pacts.engine.healing.scoring import Ranking, new_heal_id, rank_arg, ranking_of
 from pytest_pacts.engine.waiting import READY_CAP_MS, now_ms
 from pytest_pacts.models import Action, Plan, Requirement, SourceRef, Step, Target
 from pytest_pacts.models.evidence import DEFAULT_MARGIN, DEFAULT_THRESHOLD, EvidenceRule
@@ -44,7 +47,7 @@ from pytest_pacts.models.locator import (
 from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.planner.steps import parse_action, parse_target
 from pytest_pacts.runtime import bounded
-from pytest_pacts.runtime.healing import install_early
+from pytest_pacts.runtime.healing import find_check_and_rank, install_early
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 __all__ = ["RelocatedElement", "discover_element", "relocate_element"]
@@ -104,24 +107,107 @@ class RelocatedElement:
 
 
 _GATE_MS = 1_500.0  # how long relocate_element re-checks the recorded locator
+_RANK = "the in-page healing 'rank' call, answered with the check"
+
+
+IN_PAGE = True
+"""Whether :func:`relocate_element` resolves a recorded locator the page can resolve exactly
+as Playwright does in the page itself, with its check, in one ``Frame.evaluate`` (issue
+40); ``False``: it is checked through Playwright's selector engine, as before (for the
+benchmarks that compare the two: ``bench/realapps/profile_relocation.py --paired``)."""
+
+IN_PAGE_RANK = False
+"""Whether that call also ranks the page when the locator finds nothing (the similarity
+rung's ranking, decided in Python, then one verification through Playwright). Off: not
+faster on the drifted real-app pairs measured (docs/benchmarks.md, "2026-11-29 (later): the
+recorded locator resolved by the page"); the ladder runs as before."""
+
+
+@dataclass(frozen=True)
+class _FirstCheck:
+    """The recorded locator's check (with its round trip, ms) and, when it matched no element
+    or several on a page healing saw settled, that page's ranking against the recorded
+    fingerprint and its best candidate's renderings, answered by the same round trip."""
+
+    snapshot: GateSnapshot
+    took_ms: float
+    ranking: Ranking | None = None
+    located: object = None
+
+
+def _rank_arg(
+    page: Page, recorded: DiscoveryResult, action: Action, query: dict[str, object]
+) -> tuple[dict[str, object] | None, bool]:
+    """What the one call ranks when the recorded locator fails, as the similarity rung
+    would: the page (of one frame: the rung ranks every same-origin frame) against the
+    recorded fingerprint; for a step with a region, inside the recorded locator's region
+    (the containers the page found it in, ``query["within"]``: the first the rung looks
+    up, ``scoring.region_scope``), or by the region's words alone where they are gone and no
+    recorded locator names another region (the second item). ``None``: the check alone (a
+    region step whose locator names no region: the rung finds it through Playwright)."""
+    if recorded.fingerprint is None or len(page.frames) != 1:
+        return None, False
+    rank = rank_arg(new_heal_id(), recorded.fingerprint, action.value)
+    if recorded.region is None:
+        return rank, False
+    if query.get("within") is None:
+        return None, False
+    rank["region_text"] = recorded.region
+    regions = {
+        loc.region.model_dump_json()
+        for loc in (recorded.locator, *recorded.alternates)
+        if loc is not None and loc.region is not None
+    }
+    return rank, len(regions) == 1
 
 
 def _first_check(
-    page: Page, locator: Locator, action: Action, identity: dict[str, object]
-) -> tuple[GateSnapshot, float] | None:
+    page: Page,
+    recorded: DiscoveryResult,
+    action: Action,
+    identity: dict[str, object],
+    threshold: float,
+) -> _FirstCheck | None:
     """The recorded locator checked with its identity in one round trip, with no listener
-    on the page, and how long the round trip took; ``None`` when it could not be checked.
-    "Stable" is not measured (as for a heal candidate): Playwright checks it right before
-    it acts. Whether the page is settled (``observed_settled``) is read from the page's
-    change watch (``js/watch.js``, in the page from the document's first moment since
-    :func:`discover_element`): a locator that matches nothing, or another element, on a page
-    the watch saw drawn twice with no DOM change since answers at once, without watching two
-    more animation frames (17-33 ms at 60 Hz, the floor of every drifted relocation before).
-    Any quiet spell counts (``since=0``): this call acts on nothing, so no answer of the
-    page to an action of its own can be pending. Where the watch cannot tell (no watch, a
-    change within the last two frames, a hidden or disabled element), the check watches
-    two frames, as the gate's own first check does."""
+    on the page; ``None`` when it could not be checked. "Stable" is not measured: Playwright
+    checks it right before it acts. Whether the page is settled is read from its change watch
+    (``js/watch.js``, there from each document's first moment since :func:`discover_element`):
+    a page seen drawn twice with no DOM change answers at once, without watching two more
+    animation frames; any quiet spell counts (``since=0``: this call acts on nothing).
+    Where the watch cannot tell, the check watches two frames, as the gate's first does.
+
+    A CSS or test-id locator (``render.page_query``) is resolved by the document itself, in
+    one ``Frame.evaluate`` (no selector work of Playwright's: on a new document its first
+    query builds its selector code, 25-100 ms), and when it matches no element or several,
+    the same round trip ranks the settled page and renders its best candidate when it scores
+    at least ``threshold`` (``runtime.healing.find_check_and_rank``). Any other locator, a
+    page that cannot resolve it as Playwright would, or one without the in-page code, is
+    checked through Playwright alone."""
+    locator = recorded.locator
+    assert locator is not None  # relocate_element's precondition
+    query = page_query(locator) if IN_PAGE else None
     try:
+        if query is not None:
+            rank, text_if_none = (
+                _rank_arg(page, recorded, action, query) if IN_PAGE_RANK else (None, False)
+            )
+            heal_id = str(rank["heal_id"]) if rank is not None else new_heal_id()
+            check: dict[str, object] = {
+                "action": action.value, "in_shadow": locator.in_shadow, "regions": [],
+                "identity": identity, "since": 0.0, "still": False, "rule": IN_PAGE_RULE,
+            }  # fmt: skip
+            locate = {**locate_arg(heal_id, 0), "min_score": threshold}
+            sent = now_ms()
+            answer = find_check_and_rank(page.main_frame, query, check, rank, locate, text_if_none)
+            if answer is not None:
+                took = now_ms() - sent
+                snapshot = GateSnapshot.model_validate(answer["check"])
+                raw = answer.get("ranking")
+                if raw is None:
+                    return _FirstCheck(snapshot, took)
+                ranking = checked(raw, RankResult, _RANK)
+                ranked = ranking_of(page.main_frame, (), heal_id, ranking)
+                return _FirstCheck(snapshot, took, ranked, answer.get("best"))
         sent = now_ms()
         snapshot = check_actionable(
             to_playwright(page, locator), action, in_shadow=locator.in_shadow,
@@ -130,7 +216,7 @@ def _first_check(
         )  # fmt: skip
     except (PlaywrightError, UnrenderableLocator):
         return None
-    return snapshot, now_ms() - sent
+    return _FirstCheck(snapshot, now_ms() - sent)
 
 
 def _passes(snapshot: GateSnapshot, action: Action) -> bool:
@@ -186,8 +272,8 @@ def relocate_element(
     )
     identity = identity_of(step, recorded.fingerprint)
     with bounded.budget(timeout_ms):
-        first = _first_check(page, recorded.locator, action, identity)
-        if first is not None and _passes(first[0], action):
+        first = _first_check(page, recorded, action, identity, heal_threshold)
+        if first is not None and _passes(first.snapshot, action):
             return RelocatedElement(
                 locator=recorded.locator,
                 fingerprint=recorded.fingerprint,
@@ -210,7 +296,9 @@ def relocate_element(
                 settle_ms=options.settle_timeout_ms,
                 monitor=monitor,
                 identity=identity,
-                first=first if first is not None and _gate_may_reuse(first[0]) else None,
+                first=(first.snapshot, first.took_ms)
+                if first is not None and _gate_may_reuse(first.snapshot)
+                else None,
             )
             if checked.failure is None:
                 return RelocatedElement(
@@ -236,6 +324,9 @@ def relocate_element(
                 options=options,
                 busy=lambda: monitor.busy(READY_CAP_MS),
             )
+            ranked = _ranked_verdict(ctx, first)
+            if ranked is not None:
+                return _moved(ranked, recorded)
             # as the ladder's own (default_rungs): "stable" is left to Playwright's checks before
             # the action, so re-discovery's snapshot costs no animation frame
             found = Discoverer(measure_still=False)
@@ -249,16 +340,7 @@ def relocate_element(
     finally:
         monitor.detach()
     if result is not None and result.accepted and result.locator is not None:
-        return RelocatedElement(
-            locator=result.locator,
-            fingerprint=result.fingerprint or recorded.fingerprint,
-            moved=True,
-            rung=result.rung,
-            reason=result.reason,
-            score=result.score,
-            runner_up_score=result.runner_up_score,
-            candidates=result.candidates,
-        )
+        return _moved(result, recorded)
     return RelocatedElement(
         locator=None,
         fingerprint=None,
@@ -268,4 +350,38 @@ def relocate_element(
         score=attempt.score,
         runner_up_score=attempt.runner_up_score,
         candidates=attempt.candidates,
+    )
+
+
+def _ranked_verdict(ctx: HealContext, first: _FirstCheck | None) -> RungResult | None:
+    """The similarity rung's verdict on the ranking the first check's round trip brought
+    (:func:`_first_check`), when it accepts; ``None`` otherwise, and the ladder runs as
+    before. Taken first because it cannot disagree with the rungs before it: an alternate
+    is accepted only where the element it finds is re-scored as the recorded one under the
+    evidence rule, and a re-discovered element only where no other is more similar by the
+    margin, while an accepted ranking's best beats every other element by the margin. Not
+    for a locator that finds another element (the ladder makes that element a rival first,
+    ``ladder.mark_impostor``)."""
+    if first is None or first.ranking is None or first.snapshot.changed is not None:
+        return None
+    if ctx.failure.cause == "identity_changed" or ctx.state.fingerprint is None:
+        return None
+    try:
+        verdict = SimilarityRung().decide(ctx, first.ranking, first.located)
+    except (PlaywrightError, UnrenderableLocator):
+        return None
+    return verdict if verdict.accepted and verdict.locator is not None else None
+
+
+def _moved(result: RungResult, recorded: DiscoveryResult) -> RelocatedElement:
+    assert result.locator is not None
+    return RelocatedElement(
+        locator=result.locator,
+        fingerprint=result.fingerprint or recorded.fingerprint,
+        moved=True,
+        rung=result.rung,
+        reason=result.reason,
+        score=result.score,
+        runner_up_score=result.runner_up_score,
+        candidates=result.candidates,
     )

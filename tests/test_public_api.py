@@ -179,7 +179,9 @@ def test_relocate_element_on_an_unchanged_page_is_one_page_call(
     monkeypatch.setattr(tab, "on", lambda event, _handler: subscribed.append(event))
     same = pytest_pacts.relocate_element(tab, recorded)
     assert same.found and not same.moved
-    assert calls == ["the in-page 'check' call"], calls
+    # the recorded role locator in its region's container resolved by the page itself, in
+    # one Frame.evaluate: no selector query of Playwright's (tests/test_relocate_one_call.py)
+    assert calls == ["the in-page check of the recorded locator"], calls
     assert subscribed == []
     # an element that is still there but another one now fails that check: the gate decides
     tab.evaluate("() => { document.querySelector('#login').textContent = 'Delete account'; }")
@@ -206,13 +208,13 @@ def test_relocate_element_reads_settled_from_the_change_watch(
     tab.evaluate("() => document.querySelector('#login').textContent = 'Sign in'")
     tab.wait_for_timeout(100)  # a few frames drawn since the change
     seen: list[object] = []
-    real = vars(elements)["check_actionable"]  # imported there, not re-exported
+    real = vars(elements)["find_check_and_rank"]  # imported there, not re-exported
 
-    def spied(*args: object, **kwargs: object) -> object:
-        seen.append(kwargs.get("since"))
-        return real(*args, **kwargs)
+    def spied(frame: object, find: object, check: dict[str, object], *args: object) -> object:
+        seen.append(check.get("since"))
+        return real(frame, find, check, *args)
 
-    monkeypatch.setattr(elements, "check_actionable", spied)
+    monkeypatch.setattr(elements, "find_check_and_rank", spied)
     moved = pytest_pacts.relocate_element(tab, recorded)
     assert moved.found and moved.moved and moved.locator is not None, moved.reason
     assert _mark(tab, moved.locator) == "real"

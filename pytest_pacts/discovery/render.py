@@ -8,12 +8,15 @@ so shadow-DOM elements need no extra step.
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Frame, Page
 from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import strategies
 from pytest_pacts.discovery.chain import Call, Root, apply, to_source
 from pytest_pacts.models.locator import Locator, Region
+from pytest_pacts.runtime import playwright_private
 from pytest_pacts.runtime.bridge import kept_selector
 
 
@@ -85,3 +88,88 @@ def to_code(locator: Locator, page: str = "page") -> str:
     """Python source for generated tests, e.g. ``page.get_by_role("button", name="Login",
     exact=True)``. Every value is a ``repr`` literal, so any cell text is safe."""
     return to_source(calls_for(locator), page)
+
+
+# What Playwright reads in a ``locator()`` string beside CSS: a chain (``>>``), an engine
+# prefix (``text=``, ``xpath=``, ``internal:...=``), XPath (``//``, ``..``), quoted text,
+# and its own pseudo-classes (``:has-text()``, ``:visible``, ``:near()``...) or its own
+# evaluation of standard ones that take selectors (``:is()``, ``:has()``, ``:scope``...).
+_NOT_PLAIN_CSS = re.compile(
+    r">>|^\s*(?:[\w+:*-]+=|//|\.\.|[(\"'])|:(?:has|is|where|not|scope|text|visible|"
+    r"nth-match|light|left-of|right-of|above|below|near)\b"
+)
+
+
+# Playwright's engines that discovery's in-page strategies (js/scan.js, ``same``) reproduce
+# for an exact value, as compared on the real-app pairs (docs/benchmarks.md)
+_NAMED = {"get_by_label": "label"}
+
+
+def _page_part(call: Call) -> dict[str, object] | None:
+    """One rendered call as :func:`page_query` resolves it in the page, or ``None``."""
+    kwargs = dict(call.kwargs)
+    value = call.args[0] if call.args else None
+    if not isinstance(value, str):
+        return None
+    attribute = playwright_private.test_id_attribute()
+    if call.method == "get_by_test_id" and not kwargs and attribute is not None:
+        return {"attr": attribute, "value": value}
+    if call.method == "get_by_placeholder" and kwargs == {"exact": True}:
+        return {"attr": "placeholder", "value": value}  # the attribute, as it is
+    if call.method == "locator" and not kwargs and not _NOT_PLAIN_CSS.search(value):
+        return {"css": value}
+    name = kwargs.get("name")
+    if call.method == "get_by_role" and isinstance(name, str) and kwargs.get("exact") is True:
+        return {"named": "role_name", "spec": {"role": value, "name": name}}
+    if call.method in _NAMED and kwargs == {"exact": True}:
+        named = _NAMED[call.method]
+        return {"named": named, "spec": {named: value}}
+    return None
+
+
+def page_query(locator: Locator) -> dict[str, object] | None:
+    """``locator`` as the document itself resolves it as Playwright does
+    (``runtime.healing.find_check_and_rank``), or ``None``. Taken: plain CSS
+    (``locator(css)``); a test id or an exact placeholder (the elements whose attribute is
+    exactly that value); a role and exact name, or an exact label (as discovery's strategies
+    compute them); each maybe with ``nth``, or, but CSS, inside a region's container found
+    by plain CSS or by role and name, maybe holding a heading or a text. Every other locator
+    (text, title, alt text, a loose name, a region's innermost container, a frame, a shadow
+    host, a selector with Playwright's extensions) goes through Playwright. The page still
+    answers "not here" when it has an open shadow root, which Playwright's engines pierce
+    (docs/api.md, "relocate_element")."""
+    if locator.frame_path or locator.in_shadow:
+        return None
+    try:
+        calls = calls_for(locator)
+    except strategies.UnrenderableLocator:
+        return None
+    nth = calls[-1].args[0] if calls and calls[-1].method == "nth" else None
+    if nth is not None:
+        calls = calls[:-1]
+    within: dict[str, object] | None = None
+    if locator.region is not None:
+        region = locator.region
+        filters = (region.heading is not None) + (region.has_text is not None)
+        if nth is not None or region.innermost or not (region.css or region.name):
+            return None
+        if len(calls) != 2 + filters:
+            return None
+        within = _page_part(calls[0])
+        if within is None:
+            return None
+        if region.heading is not None:
+            within["has"] = {
+                "named": "role_name",
+                "spec": {"role": "heading", "name": region.heading},
+            }
+        if region.has_text is not None:
+            within["has_text"] = region.has_text  # lax: case and white space aside, a part
+        calls = calls[-1:]
+    if len(calls) != 1:
+        return None
+    part = _page_part(calls[0])
+    if part is None or (within is not None and "css" in part):
+        return None
+    return {"css": None, "attr": None, "value": None, "named": None, "spec": None, **part,
+            "within": within, "nth": nth}  # fmt: skip

@@ -9,6 +9,7 @@ global keyed by a hash of the source, sent only when the page does not have it y
 from __future__ import annotations
 
 import contextlib
+import json
 import weakref
 from functools import cache
 from typing import Any
@@ -22,6 +23,7 @@ from pytest_pacts.runtime.bridge import evaluate_on_elements, send_on_elements, 
 from pytest_pacts.runtime.scripts import (
     PACKAGE,
     answer_expression,
+    api_key,
     decoded,
     installer,
     modules_source,
@@ -164,3 +166,99 @@ def call_on_elements(target: PWLocator, name: str, arg: object, frame: Frame | N
         install = _elements_fn(name, False)
         result = evaluate_on_elements(target, install, arg, frame=frame, what=what)
     return decoded(result, what)
+
+
+# A locator that the page resolves exactly as Playwright would (``find_check_and_rank``'s
+# ``find``), or the answer that it cannot here: a document with an open shadow root (Playwright's
+# CSS and test-id engines pierce them, ``querySelectorAll`` does not), a selector the browser's
+# own CSS does not parse.
+_UNSUPPORTED = "__pacts_not_resolvable_here__"
+
+
+FIND = (
+    "(q, api) => { const all = document.querySelectorAll('*'); let dom = null;"
+    f" for (const e of all) if (e.shadowRoot) return {_UNSUPPORTED!r};"
+    " const where = (ok) => Array.prototype.filter.call(all, ok); const one = (p) => {"
+    "  if (p.attr) return where((e) => e.getAttribute(p.attr) === p.value);"
+    "  if (!p.named) return Array.from(document.querySelectorAll(p.css));"
+    "  const m = api.__modules; dom = dom || m.dom.makeDom(document); m.scan.resetPrepared();"
+    "  const named = m.scan.makeStrategies(dom)[p.named];"
+    "  return where((e) => named.same(e, p.spec)); };"
+    " const inside = (els, cs) => els.filter((e) => cs.some((c) => c !== e && c.contains(e)));"
+    # Playwright's text of an element (``elementText``) and its lax ``has_text`` match
+    " const text = (n) => { if (n.nodeType === 3) return n.nodeValue || '';"
+    "  if (n.nodeType !== 1 || ['SCRIPT', 'NOSCRIPT', 'STYLE'].includes(n.nodeName)"
+    "   || (document.head && document.head.contains(n))) return '';"
+    "  if (n instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(n.type))"
+    "   return n.value; let s = ''; for (let c = n.firstChild; c; c = c.nextSibling) s += text(c);"
+    "  return s; };"
+    " const ws = (t) => t.replace(/[\\u200b\\u00ad]/g, '').trim().replace(/\\s+/g, ' ')"
+    "  .toLowerCase();"
+    " let els; try { els = one(q); const w = q.within; if (w) { let cs = one(w);"
+    "  if (w.has) { const hs = one(w.has); cs = cs.filter((c) => inside(hs, [c]).length); }"
+    "  if (w.has_text !== undefined) cs = cs.filter((c) => ws(text(c)).includes(ws(w.has_text)));"
+    "  els = inside(els, cs); els.within = cs; } }"
+    f" catch (e) {{ return {_UNSUPPORTED!r}; }}"
+    " return q.nth === null ? els : q.nth < els.length ? [els[q.nth]] : []; }"
+)
+"""``(find, api) => elements``: what :func:`find_check_and_rank` resolves ``find`` to in the
+page (``api``: the discovery API, whose role and accessible name it uses; or the answer that
+it cannot here), for the tests and benchmarks that compare it with Playwright's resolution."""
+
+
+def _find_check_and_rank_fn() -> str:
+    key, _ = _installer()
+    return (
+        f"async (text) => {{ const d = globalThis[{api_key()!r}], h = globalThis[{key!r}];"
+        f" if (!d || !h) return {_NOT_INSTALLED!r}; const api = d.api(), arg = JSON.parse(text);"
+        f" const els = ({FIND})(arg.find, api); if (!Array.isArray(els)) return els;"
+        " const check = await api.check(els, arg.check);"
+        " if (els.length === 1 || !arg.rank) return api.toJson({ check }); let rank = arg.rank;"
+        " const cs = rank.region_text && els.within;"
+        " if (cs && cs.length) rank = { ...rank, regions: cs };"
+        " else if (rank.region_text && !arg.text_if_none) return api.toJson({ check });"
+        " const heal = h.api(); const settled = await heal.settled({ timeout_ms: 0 });"
+        " const ranking = settled ? heal.rank(rank) : null;"
+        " const top = ranking && ranking.candidates[0];"
+        " const best = top && top.score >= arg.locate.min_score ? heal.locate(arg.locate) : null;"
+        " return api.toJson({ check, settled, ranking, best }); }"
+    )
+
+
+def find_check_and_rank(
+    frame: Frame,
+    find: object,
+    check: object,
+    rank: object,
+    locate: object,
+    text_if_none: bool = False,
+) -> dict[str, Any] | None:
+    """One ``Frame.evaluate``, no selector resolved by Playwright: the elements ``find``
+    names (``render.page_query``: every element matching ``css``, or whose attribute
+    ``attr`` is exactly ``value``, or that discovery's strategy ``named`` finds for ``spec``
+    (a role and accessible name, a label, a placeholder); inside a ``within`` container;
+    then the ``nth``), resolved by the document itself; discovery's ``check`` of them
+    (``js/api.js``, argument ``check``); and,
+    when they are no element or several and the page is settled as healing observes it
+    (``settled``, at once), healing's ``rank`` of the page (argument ``rank``) and the
+    ``locate`` of its best candidate when it scores at least ``locate["min_score"]`` (below
+    it the evidence rule refuses it whatever its renderings): ``{check, settled?, ranking?,
+    best?}``. A ``rank`` with the step region's words (``region_text``) is kept inside the
+    containers ``find`` was looked for in (``within``), as the similarity rung keeps it
+    inside the recorded locator's region; where there are none, by the region's words alone
+    with ``text_if_none`` (the rung's answer when no recorded locator names another region),
+    else not ranked. ``None`` when the document lacks either API (no init script put them there)
+    or cannot resolve ``find`` as Playwright would (an open shadow root, a selector its CSS
+    does not parse): the caller checks through Playwright instead. ``rank`` ``None``: the
+    check alone."""
+    what = "the in-page check of the recorded locator"
+    # sent as one JSON string: Playwright's driver protocol checks a structured argument
+    # value by value in this process (the fingerprint is hundreds of values: 1-2 ms of CPU)
+    arg = {"find": find, "check": check, "rank": rank, "locate": locate}
+    arg["text_if_none"] = text_if_none
+    text = json.dumps(arg, separators=(",", ":"))
+    answer = bounded.call(frame, what, frame.evaluate, _find_check_and_rank_fn(), text)
+    if answer in (_NOT_INSTALLED, _UNSUPPORTED):
+        return None
+    found = decoded(answer, what)
+    return found if isinstance(found, dict) else None

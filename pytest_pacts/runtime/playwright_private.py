@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 from collections.abc import Coroutine
 from importlib import metadata
 from typing import Any, TypeVar
@@ -65,6 +66,18 @@ def run(obj: object, coroutine: Coroutine[Any, Any, T] | asyncio.Future[T]) -> T
 def can_run(obj: object) -> bool:
     """Whether :func:`run` can wait on ``obj``."""
     return callable(getattr(obj, SYNC, None))
+
+
+def test_id_attribute() -> str | None:
+    """The attribute ``get_by_test_id`` reads (``Selectors.set_test_id_attribute``,
+    ``data-testid`` unless set), or ``None`` when this Playwright keeps it elsewhere (then
+    nothing may assume which one it is)."""
+    try:
+        locators = importlib.import_module("playwright._impl.locator")
+        name = locators.test_id_attribute_name()
+    except (ImportError, AttributeError):
+        return None
+    return name if isinstance(name, str) else None
 
 
 # -- calls on the implementation objects: coroutines, to start on Playwright's loop ------------

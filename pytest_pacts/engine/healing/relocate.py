@@ -73,19 +73,22 @@ def render(page: Page, scored: Scored) -> tuple[Locator, Fingerprint] | str:
     return rendered if isinstance(rendered, str) else rendered[:2]
 
 
+def locate_arg(heal_id: str, index: int) -> JSON:
+    """The in-page ``locate`` call's argument: the ranked element and the strategies' order."""
+    return {"heal_id": heal_id, "index": index, "order": [s.value for s in ORDER]}
+
+
 def _render(
-    page: Page, scored: Scored, action: str | None
+    page: Page, scored: Scored, action: str | None, located: object = None
 ) -> tuple[Locator, Fingerprint, GateSnapshot | None] | str:
     """:func:`render`; with ``action``, also the gate on the rendering, measured in the same
     round trip that checks it resolves to the ranked element (``None`` when it could not
-    be: a rendering scoped to a region)."""
-    arg: JSON = {
-        "heal_id": scored.heal_id,
-        "index": scored.index,
-        "order": [s.value for s in ORDER],
-    }
-    answer = call_in_frame(scored.frame, "locate", arg)
-    raw = checked(answer, LocateResult, "the in-page healing 'locate' call")
+    be: a rendering scoped to a region). ``located``: the in-page ``locate`` answer for
+    ``scored``, read already (in the round trip that ranked it)."""
+    arg = locate_arg(scored.heal_id, scored.index)
+    if located is None:
+        located = call_in_frame(scored.frame, "locate", arg)
+    raw = checked(located, LocateResult, "the in-page healing 'locate' call")
     if raw["fingerprint"] is None:
         return "the candidate left the document"
     fingerprint = Fingerprint.model_validate(
@@ -115,10 +118,11 @@ def _render(
     return "no rendering of the candidate resolves to exactly that element"
 
 
-def relocate(page: Page, scored: Scored, action: str) -> Relocation | str:
+def relocate(page: Page, scored: Scored, action: str, located: object = None) -> Relocation | str:
     """:func:`render`, then the five-point gate on the rendered locator (measured in the
-    round trip that checks the rendering, when it can be)."""
-    rendered = _render(page, scored, action)
+    round trip that checks the rendering, when it can be); ``located`` as for
+    :func:`_render`."""
+    rendered = _render(page, scored, action, located)
     if isinstance(rendered, str):
         return rendered
     locator, fingerprint, gate = rendered

@@ -144,14 +144,8 @@ def rank_page(
             continue  # the region's containers live in one frame
         if not path and not top_frame:
             continue
-        heal_id = f"h{next(_heal_ids)}"
-        arg: JSON = {
-            "heal_id": heal_id,
-            "fp": fingerprint_json(fp),
-            "action": action,
-            "weights": dict(WEIGHTS),
-            "limit": limit,
-        }
+        heal_id = new_heal_id()
+        arg = rank_arg(heal_id, fp, action, limit)
         if scope is not None:
             arg["regions"] = list(scope.containers)
             arg["region_text"] = scope.text
@@ -164,22 +158,45 @@ def rank_page(
                 raise
             continue  # a child frame went away mid-scan
         considered += raw["considered"]
-        for c in raw["candidates"]:
-            ranked.append(
-                Scored(
-                    frame=frame,
-                    frame_path=path,
-                    heal_id=heal_id,
-                    index=c["index"],
-                    score=c["score"],
-                    description=c["description"],
-                    fits=c["fits"],
-                    anchor=c["anchor"],
-                    parts=c["parts"],
-                )
-            )
+        ranked.extend(ranking_of(frame, path, heal_id, raw).ranked)
     ranked.sort(key=lambda s: -s.score)
     return Ranking(tuple(ranked), considered)
+
+
+def rank_arg(heal_id: str, fp: Fingerprint, action: str, limit: int = 5) -> JSON:
+    """The in-page ``rank`` call's argument for ``fp`` (no region: the whole frame)."""
+    return {
+        "heal_id": heal_id,
+        "fp": fingerprint_json(fp),
+        "action": action,
+        "weights": dict(WEIGHTS),
+        "limit": limit,
+    }
+
+
+def new_heal_id() -> str:
+    """A key for the elements an in-page ranking keeps (``js/healing.js``, ``healRegistry``)."""
+    return f"h{next(_heal_ids)}"
+
+
+def ranking_of(frame: Frame, path: tuple[str, ...], heal_id: str, raw: RankResult) -> Ranking:
+    """One frame's in-page ``rank`` answer as a :class:`Ranking`."""
+    scored = [
+        Scored(
+            frame=frame,
+            frame_path=path,
+            heal_id=heal_id,
+            index=c["index"],
+            score=c["score"],
+            description=c["description"],
+            fits=c["fits"],
+            anchor=c["anchor"],
+            parts=c["parts"],
+        )
+        for c in raw["candidates"]
+    ]
+    scored.sort(key=lambda s: -s.score)
+    return Ranking(tuple(scored), raw["considered"])
 
 
 def settle(page: Page, timeout_ms: float, busy: Callable[[], bool] | None = None) -> bool:

@@ -15,6 +15,7 @@ from pytest_pacts.engine.healing.names import rival
 from pytest_pacts.engine.healing.relocate import gate_json, relocate, render
 from pytest_pacts.engine.healing.scoring import (
     ANCHOR_MIN,
+    Ranking,
     rank_page,
     region_scope,
     settle,
@@ -31,7 +32,6 @@ class SimilarityRung:
     name = HealRung.SIMILARITY
     reads_only = True
 
-    # long because: the similarity rung's rank, relocate and judge in order, with its evidence
     def attempt(self, ctx: HealContext) -> RungResult | None:
         fp = ctx.state.fingerprint
         if fp is None:
@@ -44,12 +44,25 @@ class SimilarityRung:
             return RungResult(
                 self.name, False, "abstained: the page did not settle, so nothing was scored"
             )
-        action = action_of(ctx)
         scope = region_scope(ctx.page, ctx.state)
         try:
-            ranking = rank_page(ctx.page, fp, action, scope=scope)
+            ranking = rank_page(ctx.page, fp, action_of(ctx), scope=scope)
         finally:
             bounded.release(scope.containers if scope else ())
+        return self.decide(ctx, ranking)
+
+    # long because: the evidence rule, the rendering, the rival and the gate in order, with
+    # the evidence
+    def decide(self, ctx: HealContext, ranking: Ranking, located: object = None) -> RungResult:
+        """The rung's verdict on ``ranking`` (the settled page's, ranked already): the
+        evidence rule (threshold and margin) on the best two, then the best one rendered,
+        checked for a rival and gated. ``located``: the in-page ``locate`` answer for the
+        best candidate, when the round trip that ranked it rendered it too
+        (``relocate_element``'s one call)."""
+        fp = ctx.state.fingerprint
+        assert fp is not None  # attempt() and relocate_element() only rank with one
+        options = ctx.options
+        action = action_of(ctx)
         best, runner_up = ranking.best, ranking.runner_up
         verdict = judge(
             best.score if best else None,
@@ -90,7 +103,7 @@ class SimilarityRung:
                 rendered = render(ctx.page, best)  # for the human checkpoint only
                 proposed = rendered if not isinstance(rendered, str) else None
             return done(False, verdict.reason, proposed=proposed)
-        moved = relocate(ctx.page, best, action)
+        moved = relocate(ctx.page, best, action, located)
         if isinstance(moved, str):
             return done(False, f"abstained: {moved}")
         other = rival(fp, moved.fingerprint)
