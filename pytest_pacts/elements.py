@@ -188,26 +188,9 @@ def _first_check(
     query = page_query(locator) if IN_PAGE else None
     try:
         if query is not None:
-            rank, text_if_none = (
-                _rank_arg(page, recorded, action, query) if IN_PAGE_RANK else (None, False)
-            )
-            heal_id = str(rank["heal_id"]) if rank is not None else new_heal_id()
-            check: dict[str, object] = {
-                "action": action.value, "in_shadow": locator.in_shadow, "regions": [],
-                "identity": identity, "since": 0.0, "still": False, "rule": IN_PAGE_RULE,
-            }  # fmt: skip
-            locate = {**locate_arg(heal_id, 0), "min_score": threshold}
-            sent = now_ms()
-            answer = find_check_and_rank(page.main_frame, query, check, rank, locate, text_if_none)
-            if answer is not None:
-                took = now_ms() - sent
-                snapshot = GateSnapshot.model_validate(answer["check"])
-                raw = answer.get("ranking")
-                if raw is None:
-                    return _FirstCheck(snapshot, took)
-                ranking = checked(raw, RankResult, _RANK)
-                ranked = ranking_of(page.main_frame, (), heal_id, ranking)
-                return _FirstCheck(snapshot, took, ranked, answer.get("best"))
+            found = _in_page_check(page, recorded, action, identity, threshold, query)
+            if found is not None:
+                return found
         sent = now_ms()
         snapshot = check_actionable(
             to_playwright(page, locator), action, in_shadow=locator.in_shadow,
@@ -217,6 +200,39 @@ def _first_check(
     except (PlaywrightError, UnrenderableLocator):
         return None
     return _FirstCheck(snapshot, now_ms() - sent)
+
+
+def _in_page_check(
+    page: Page,
+    recorded: DiscoveryResult,
+    action: Action,
+    identity: dict[str, object],
+    threshold: float,
+    query: dict[str, object],
+) -> _FirstCheck | None:
+    """:func:`_first_check`'s one ``Frame.evaluate``: the document resolves ``query``,
+    checks it, and ranks when asked; ``None`` when the page could not answer it (the caller
+    then checks through Playwright)."""
+    assert recorded.locator is not None
+    rank, text_if_none = _rank_arg(page, recorded, action, query) if IN_PAGE_RANK else (None, False)
+    heal_id = str(rank["heal_id"]) if rank is not None else new_heal_id()
+    check: dict[str, object] = {
+        "action": action.value, "in_shadow": recorded.locator.in_shadow, "regions": [],
+        "identity": identity, "since": 0.0, "still": False, "rule": IN_PAGE_RULE,
+    }  # fmt: skip
+    locate = {**locate_arg(heal_id, 0), "min_score": threshold}
+    sent = now_ms()
+    answer = find_check_and_rank(page.main_frame, query, check, rank, locate, text_if_none)
+    if answer is None:
+        return None
+    took = now_ms() - sent
+    snapshot = GateSnapshot.model_validate(answer["check"])
+    raw = answer.get("ranking")
+    if raw is None:
+        return _FirstCheck(snapshot, took)
+    ranking = checked(raw, RankResult, _RANK)
+    ranked = ranking_of(page.main_frame, (), heal_id, ranking)
+    return _FirstCheck(snapshot, took, ranked, answer.get("best"))
 
 
 def _passes(snapshot: GateSnapshot, action: Action) -> bool:
