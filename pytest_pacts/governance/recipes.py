@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import ValidationError
 
 from pytest_pacts.governance.drift import order_for_deployment
-from pytest_pacts.models import Plan
+from pytest_pacts.models import Action, Plan
 from pytest_pacts.models.locator import DiscoveryResult, Locator
 from pytest_pacts.models.recipe import Recipe, SelectorEntry
 from pytest_pacts.planner.templating import mask_defaults
@@ -115,8 +115,16 @@ def overlay(
     merged = dict(pom)
     if recipe is None:
         return merged
+    # A selector is recorded from the first step naming the element; a step naming the same
+    # words for another action may mean another element (a hover on a disclosure's visible
+    # words, a click on the control they show: docs/discovery.md, "Controls before text"),
+    # so it keeps its own POM entry or discovery.
+    named_by: dict[str, Action] = {}
     for step in plan.steps:
-        if step.target is None:
+        if step.target is not None:
+            named_by.setdefault(step.target.key, step.action)
+    for step in plan.steps:
+        if step.target is None or named_by[step.target.key] != step.action:
             continue
         entry = recipe.selectors.get(step.target.key)
         if entry is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from pytest_pacts.governance import (
     deployment_of,
@@ -95,3 +96,35 @@ def test_each_deployment_runs_its_own_verified_locator_first() -> None:
     # nothing verified, or verified locators the recipe does not hold: the recipe's order
     assert order_for_deployment(entry, A, []) == (ROLE, (TEXT, CSS))
     assert order_for_deployment(entry, A, [_verified(TEST_ID, A)]) == (ROLE, (TEXT, CSS))
+
+
+def test_a_recipe_selector_is_not_laid_over_a_step_naming_the_words_for_another_action(
+    tmp_path: Path,
+) -> None:
+    """A recipe keeps one selector per element name, recorded from the first step naming it.
+    A hover on a disclosure's visible words and a click on the control they show name the
+    same words and mean two elements (Playwright: the control is visible only while it has a
+    box; docs/discovery.md, "Controls before text"): reader 3.20 clicked the label span the
+    3.3 recipe recorded for `add feed | hover` (docs/real-apps.md, "reader to dev"). The
+    click keeps its own POM entry; a step with the first step's action still takes the
+    recipe's selector."""
+    from pytest_pacts.governance.recipes import overlay
+    from pytest_pacts.models.locator import DiscoveryResult, Locator
+    from pytest_pacts.models.recipe import Recipe
+    from pytest_pacts.planner import LoaderOptions, load_file
+
+    sheet = tmp_path / "feeds.req.yaml"
+    sheet.write_text(
+        "req_id: REQ-1\nurl: /\nsteps:\n  - add feed | hover\n  - url | fill | x\n"
+        "  - add feed | click\n  - add feed | hover\n"
+    )
+    plan = load_file(sheet, LoaderOptions(env={})).plans[0]
+    label = Locator.model_validate({"strategy": "css", "css": "span.label", "confidence": 0.86})
+    button = Locator.model_validate(ROLE | {"name": "add feed"})
+    recipe = Recipe.from_plan(plan).model_copy(
+        update={"selectors": {"add feed": SelectorEntry(primary=label.model_dump(mode="json"))}}
+    )
+    clicked = DiscoveryResult(element="add feed", action="click", locator=button)
+    merged = overlay(plan, recipe, {2: clicked})
+    assert merged[2].locator == button
+    assert merged[0].locator == merged[3].locator == label
