@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import ValidationError
 
 from pytest_pacts.governance.drift import order_for_deployment
-from pytest_pacts.models import Action, Plan
+from pytest_pacts.models import Plan
 from pytest_pacts.models.locator import DiscoveryResult, Locator
 from pytest_pacts.models.recipe import Recipe, SelectorEntry
 from pytest_pacts.planner.templating import mask_defaults
@@ -118,13 +118,18 @@ def overlay(
     # A selector is recorded from the first step naming the element; a step naming the same
     # words for another action may mean another element (a hover on a disclosure's visible
     # words, a click on the control they show: docs/discovery.md, "Controls before text"),
-    # so it keeps its own POM entry or discovery.
-    named_by: dict[str, Action] = {}
+    # so it keeps its own POM entry or discovery unless both steps' own discoveries agree.
+    named: dict[str, int] = {}
     for step in plan.steps:
         if step.target is not None:
-            named_by.setdefault(step.target.key, step.action)
+            named.setdefault(step.target.key, step.index)
     for step in plan.steps:
-        if step.target is None or named_by[step.target.key] != step.action:
+        if step.target is None:
+            continue
+        source, own = pom.get(named[step.target.key]), pom.get(step.index)
+        if plan.steps[named[step.target.key]].action != step.action and (
+            source is None or own is None or source.locator != own.locator
+        ):
             continue
         entry = recipe.selectors.get(step.target.key)
         if entry is None:
