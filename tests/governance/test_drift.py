@@ -122,7 +122,9 @@ def test_a_recipe_selector_is_not_laid_over_a_step_naming_the_words_for_another_
     plan = load_file(sheet, LoaderOptions(env={})).plans[0]
     label = Locator.model_validate({"strategy": "css", "css": "span.label", "confidence": 0.86})
     button = Locator.model_validate(ROLE | {"name": "add feed"})
-    url = Locator.model_validate({"strategy": "placeholder", "placeholder": "url", "confidence": 0.9})
+    url = Locator.model_validate(
+        {"strategy": "placeholder", "placeholder": "url", "confidence": 0.9}
+    )
     healed = Locator.model_validate({"strategy": "css", "css": "input#url", "confidence": 0.7})
     recipe = Recipe.from_plan(plan).model_copy(
         update={
