@@ -39,8 +39,9 @@ DEV: tuple[str, ...] = (
     "sqlite_web",
     "swagger_ui",
     "lektor",
+    "reader",
 )
-HELDOUT: tuple[str, ...] = ("pinnwand", "kinto", "buku", "reader")
+HELDOUT: tuple[str, ...] = ("pinnwand", "kinto", "buku")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

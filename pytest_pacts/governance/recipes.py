@@ -115,8 +115,21 @@ def overlay(
     merged = dict(pom)
     if recipe is None:
         return merged
+    # A selector is recorded from the first step naming the element; a step naming the same
+    # words for another action may mean another element (a hover on a disclosure's visible
+    # words, a click on the control they show: docs/discovery.md, "Controls before text"),
+    # so it keeps its own POM entry or discovery unless both steps' own discoveries agree.
+    named: dict[str, int] = {}
+    for step in plan.steps:
+        if step.target is not None:
+            named.setdefault(step.target.key, step.index)
     for step in plan.steps:
         if step.target is None:
+            continue
+        source, own = pom.get(named[step.target.key]), pom.get(step.index)
+        if plan.steps[named[step.target.key]].action != step.action and (
+            source is None or own is None or source.locator != own.locator
+        ):
             continue
         entry = recipe.selectors.get(step.target.key)
         if entry is None:

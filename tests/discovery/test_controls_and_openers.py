@@ -107,6 +107,76 @@ def test_a_checkbox_drawn_by_its_label_is_still_checked(tab: Page) -> None:
     assert chosen_id(tab, find(tab, "Remember me", "check")) == "c"
 
 
+# A disclosure drawn closed by a zero-width overflow clip, opened while the pointer (or the
+# focus) is in it: its label is what a person sees, its text box and button are 0 px wide.
+CLIPPED_DISCLOSURE = """
+<style>
+ .pop { position: relative; display: inline-block; padding: .5em }
+ .pop .drawer { position: absolute; left: 0; top: 2em; width: 0; padding: 0; overflow: hidden;
+   white-space: nowrap }
+ .pop:hover .drawer, .pop:focus-within .drawer { width: auto; padding: .5em }
+</style>
+<nav><h3>Top</h3><span class="pop"><form><span class="words">New list</span><span class="drawer">
+ <input placeholder="title"><button id="go" type="submit">New list</button></span></form></span></nav>
+<div><h3>Garden</h3><span class="pop"><form><span class="words">rename</span>
+ <span class="drawer"><input><button id="g">rename</button></span></form></span></div>
+<div><h3>Kitchen</h3><span class="pop"><form><span class="words">rename</span>
+ <span class="drawer"><input><button id="k">rename</button></span></form></span></div>
+"""
+
+
+def _text_of(page: Page, element: str, action: str, region: str | None = None) -> str:
+    result = find(page, element, action, region)
+    assert result.locator is not None, result.unresolved
+    value = to_playwright(page, result.locator).evaluate(
+        "e => e.className + ' in ' + e.closest('div, nav').firstElementChild.textContent"
+    )
+    assert isinstance(value, str)
+    return value
+
+
+def test_a_control_clipped_to_nothing_gives_way_to_the_words_a_person_points_at(tab: Page) -> None:
+    """Playwright's actionability (https://playwright.dev/docs/actionability#visible): an
+    element is visible with a non-empty bounding box; one clipped to nothing by an
+    ``overflow: hidden`` box of no width is no target a person can point at (CSS Overflow:
+    no scroll shows it). Seen on reader 3.3 and 3.20 (docs/real-apps.md, "reader to dev"):
+    `add feed | hover`, `update feed title@Allotment Diary | hover` and `update feed
+    tags@Heron Watch | hover` picked the submit button (role and name, 0.95) drawn 0 px wide
+    until the pointer is on its visible words; the gate refused it (obscured) and the steps
+    failed. The words a person sees are the hover's target; a click keeps the control (the
+    label operates nothing), refused by the gate before acting while it is clipped, and
+    taken once the hover has opened it."""
+    tab.set_content(CLIPPED_DISCLOSURE)
+    assert _text_of(tab, "New list", "hover") == "words in Top"
+    assert _text_of(tab, "rename", "hover", "Kitchen") == "words in Kitchen"
+    assert _text_of(tab, "rename", "hover", "Garden") == "words in Garden"
+    closed = find(tab, "New list", "click")
+    assert chosen_id(tab, closed) == "go" and closed.unresolved is not None  # refused, not acted
+    assert "visible check" in closed.unresolved.message
+    to_playwright(tab, find(tab, "New list", "hover").locator).hover()  # type: ignore[arg-type]
+    opened = find(tab, "New list", "click")
+    assert chosen_id(tab, opened) == "go" and opened.unresolved is None
+
+
+def test_a_control_with_no_box_gives_way_to_a_shown_control_with_the_words(tab: Page) -> None:
+    """The same rule for a click (Playwright: no box, not visible): a button of no height and
+    a button clipped to nothing give way to the shown button with the words, where before
+    the three were ambiguous; a positioned button is not clipped by a static box between it
+    and its containing block (CSS Positioned Layout), and an sr-only link is no hover target
+    either (issue 38: a visually hidden element is never chosen for a pointer action)."""
+    tab.set_content(
+        '<button style="height:0;padding:0;border:0;overflow:hidden">Save</button>'
+        '<div style="width:0;overflow:hidden"><button>Save</button></div>'
+        '<button id="v">Save</button>'
+        '<div style="width:0;overflow:hidden"><button id="out" style="position:absolute;top:60px">'
+        "Open</button></div>"
+        f'<a href="#a" style="{SR_ONLY}">Skip</a><a id="skip" href="#b">Skip</a>'
+    )
+    assert chosen_id(tab, find(tab, "Save")) == "v"
+    assert chosen_id(tab, find(tab, "Open")) == "out"
+    assert chosen_id(tab, find(tab, "Skip", "hover")) == "skip"
+
+
 # -- openers --------------------------------------------------------------------------------
 
 MENU_BUTTON = """

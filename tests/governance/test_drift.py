@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from pytest_pacts.governance import (
     deployment_of,
@@ -95,3 +96,59 @@ def test_each_deployment_runs_its_own_verified_locator_first() -> None:
     # nothing verified, or verified locators the recipe does not hold: the recipe's order
     assert order_for_deployment(entry, A, []) == (ROLE, (TEXT, CSS))
     assert order_for_deployment(entry, A, [_verified(TEST_ID, A)]) == (ROLE, (TEXT, CSS))
+
+
+def test_a_recipe_selector_is_not_laid_over_a_step_naming_the_words_for_another_action(
+    tmp_path: Path,
+) -> None:
+    """A recipe keeps one selector per element name, recorded from the first step naming it.
+    A hover on a disclosure's visible words and a click on the control they show name the
+    same words and mean two elements (Playwright: the control is visible only while it has a
+    box; docs/discovery.md, "Controls before text"): reader 3.20 clicked the label span the
+    3.3 recipe recorded for `add feed | hover` (docs/real-apps.md, "reader to dev"). The
+    click keeps its own POM entry (or, with none, its discovery); a step with the first
+    step's action, or whose own discovery found what the first step's did (a field filled,
+    then focused: an accepted heal patches both), takes the recipe's selector."""
+    from pytest_pacts.governance.recipes import overlay
+    from pytest_pacts.models.locator import DiscoveryResult, Locator
+    from pytest_pacts.models.recipe import Recipe
+    from pytest_pacts.planner import LoaderOptions, load_file
+
+    sheet = tmp_path / "feeds.req.yaml"
+    sheet.write_text(
+        "req_id: REQ-1\nurl: /\nsteps:\n  - add feed | hover\n  - url | fill | x\n"
+        "  - add feed | click\n  - add feed | hover\n  - url | focus\n  - url | press | Enter\n"
+    )
+    plan = load_file(sheet, LoaderOptions(env={})).plans[0]
+    label = Locator.model_validate({"strategy": "css", "css": "span.label", "confidence": 0.86})
+    button = Locator.model_validate(ROLE | {"name": "add feed"})
+    url = Locator.model_validate(
+        {"strategy": "placeholder", "placeholder": "url", "confidence": 0.9}
+    )
+    healed = Locator.model_validate({"strategy": "css", "css": "input#url", "confidence": 0.7})
+    recipe = Recipe.from_plan(plan).model_copy(
+        update={
+            "selectors": {
+                "add feed": SelectorEntry(primary=label.model_dump(mode="json")),
+                "url": SelectorEntry(primary=healed.model_dump(mode="json")),
+            }
+        }
+    )
+
+    def found(element: str, action: str, locator: Locator) -> DiscoveryResult:
+        return DiscoveryResult(element=element, action=action, locator=locator)
+
+    pom = {
+        0: found("add feed", "hover", label),
+        1: found("url", "fill", url),
+        2: found("add feed", "click", button),
+        4: found("url", "focus", url),
+    }
+    merged = overlay(plan, recipe, pom)
+    assert merged[2].locator == button
+    assert merged[0].locator == merged[3].locator == label
+    assert merged[1].locator == merged[4].locator == healed
+    # no POM entry of its own for another action: discovery, not the hover's selector
+    assert 5 not in merged
+    del pom[2]
+    assert 2 not in overlay(plan, recipe, pom)

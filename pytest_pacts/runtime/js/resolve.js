@@ -29,7 +29,7 @@ function isSection(el) {
 // the actions on form fields, which a label (or the text standing in for one) names
 const LABELLED_ACTIONS = new Set(['fill', 'type', 'check', 'uncheck', 'select']);
 const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
-const ACTED_ON_BY_POINTER = new Set(['click', 'check', 'uncheck']);
+const ACTED_ON_BY_POINTER = new Set(['click', 'hover', 'check', 'uncheck']);
 const CONFINED_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select', 'press', 'focus']);
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'this', 'that',
   'with', 'its', 'my', 'your']);
@@ -659,6 +659,17 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (st.position !== 'static' && (clip === 'rect(0,0,0,0)' || clip === 'rect(1,1,1,1)')) out = true;
       if (/^inset\((50|100)%\)$/.test(path)) out = true;
     }
+    // 'clipped': no width or height, or in an overflow clip with none (a disclosure drawn 0 px
+    // wide until :hover opens it), which no scroll shows (CSS Overflow); a positioned box
+    // escapes the static ones up to its containing block (CSS Positioned Layout).
+    for (let a = el, free = false; !out && a && a.tagName !== 'BODY'; a = parentOf(a)) {
+      const st = getComputedStyle(a);
+      if (a === el ? !r.width || !r.height : 'offsetWidth' in a && !(free && st.position === 'static')
+        && !/^(inline|contents)$/.test(st.display) && ((st.overflowX !== 'visible' && a.clientWidth <= 1)
+        || (st.overflowY !== 'visible' && a.clientHeight <= 1))) out = 'clipped';
+      if (st.position === 'fixed') break;
+      if (st.position !== 'static') free = st.position === 'absolute';
+    }
     goneCache.set(el, out);
     return out;
   }
@@ -1011,7 +1022,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (counting) for (const e of text) if (dom.roleOf(e) === 'heading' && !mereText.includes(e)) mereText.push(e);
         els = els.filter((e) => !text.includes(e));
       }
-      if (ACTED_ON_BY_POINTER.has(step.action)) els = els.filter((e) => drawnByLabel(e) || !visuallyHidden(e));
+      // One clipped to nothing gives way to a shown element with the words (any for a hover,
+      // a control for a click); alone it stays, and the gate refuses it before acting.
+      if (ACTED_ON_BY_POINTER.has(step.action)) els = els.filter((e) => drawnByLabel(e) || !visuallyHidden(e)
+        || (visuallyHidden(e) === 'clipped' && !shownTwin()));
       // A pointer never aims at an element holding several controls: its centre is
       // whichever one the layout puts there.
       if (pointer) els = els.filter((e) => !holdsControls(e));
@@ -1023,6 +1037,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return { rows, scoped: applyScope(els, scope) };
     };
     const shows = (e) => bare(dom.visibleText(e)) === q.bare;
+    let twin;  // a shown element the words name exactly, in scope (Playwright: visible)
+    const shownTwin = () => twin !== undefined ? twin : (twin = applyScope(hits.filter((h) => h.tier === 2
+      && !concealed(h.el) && !visuallyHidden(h.el) && reachable(h.el) && (step.action === 'hover' || compatOf(h.el) === 2))
+      .map((h) => h.el), scope).els.length > 0);
     const unseen = (e) => !low(dom.visibleText(e)).includes(q.bare) && bare(e.getAttribute('title')) !== q.bare;
     // The best other element the later strategies of the deciding stage find in scope (an
     // element holding the pick, or held by it, is the pick): the runner-up of the evidence
