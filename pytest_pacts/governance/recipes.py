@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import ValidationError
 
 from pytest_pacts.governance.drift import order_for_deployment
-from pytest_pacts.models import Plan
+from pytest_pacts.models import Plan, Step
 from pytest_pacts.models.locator import DiscoveryResult, Locator
 from pytest_pacts.models.recipe import Recipe, SelectorEntry
 from pytest_pacts.planner.templating import mask_defaults
@@ -99,6 +99,30 @@ def ensure_recipe(store: Store, plan: Plan, verified: Mapping[int, DiscoveryResu
     return recipe_of(written)
 
 
+def _steps_a_recipe_names(plan: Plan, pom: Mapping[int, DiscoveryResult]) -> list[Step]:
+    """The steps a recipe's selector of their element applies to. A selector is recorded
+    from the first step naming the element; a step naming the same words for another action
+    may mean another element (a hover on a disclosure's visible words, a click on the
+    control they show: docs/discovery.md, "Controls before text"), so it keeps its own POM
+    entry or discovery unless both steps' own discoveries agree."""
+    named: dict[str, int] = {}
+    for step in plan.steps:
+        if step.target is not None:
+            named.setdefault(step.target.key, step.index)
+    steps: list[Step] = []
+    for step in plan.steps:
+        if step.target is None:
+            continue
+        first = named[step.target.key]
+        source, own = pom.get(first), pom.get(step.index)
+        if plan.steps[first].action != step.action and (
+            source is None or own is None or source.locator != own.locator
+        ):
+            continue
+        steps.append(step)
+    return steps
+
+
 def overlay(
     plan: Plan,
     recipe: Recipe | None,
@@ -115,22 +139,8 @@ def overlay(
     merged = dict(pom)
     if recipe is None:
         return merged
-    # A selector is recorded from the first step naming the element; a step naming the same
-    # words for another action may mean another element (a hover on a disclosure's visible
-    # words, a click on the control they show: docs/discovery.md, "Controls before text"),
-    # so it keeps its own POM entry or discovery unless both steps' own discoveries agree.
-    named: dict[str, int] = {}
-    for step in plan.steps:
-        if step.target is not None:
-            named.setdefault(step.target.key, step.index)
-    for step in plan.steps:
-        if step.target is None:
-            continue
-        source, own = pom.get(named[step.target.key]), pom.get(step.index)
-        if plan.steps[named[step.target.key]].action != step.action and (
-            source is None or own is None or source.locator != own.locator
-        ):
-            continue
+    for step in _steps_a_recipe_names(plan, pom):
+        assert step.target is not None
         entry = recipe.selectors.get(step.target.key)
         if entry is None:
             continue
