@@ -40,8 +40,9 @@ DEV: tuple[str, ...] = (
     "swagger_ui",
     "lektor",
     "reader",
+    "pinnwand",
 )
-HELDOUT: tuple[str, ...] = ("pinnwand", "kinto", "buku")
+HELDOUT: tuple[str, ...] = ("kinto", "buku")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

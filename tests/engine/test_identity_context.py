@@ -211,3 +211,61 @@ def test_an_unnamed_field_redrawn_by_its_editor_is_the_same_field(tab: Page, sit
     )
     assert (record.verdict, record.steps[0].heals) == ("pass", ()), record.steps[0].failure
     assert tab.inner_text("#q") == "select 1"
+
+
+LONG_URI_V1 = """<form><textarea aria-label="Enter code to paste."></textarea>
+<section class="paste-submit"><div class="row"><label>Expiry</label>
+<select><option>1 day</option><option>1 week</option></select>
+<input type="checkbox" name="{first}" onclick="hits.push('{first}')"> <span>{first_words}</span></div>
+<div class="row"><input type="checkbox" name="{second}" onclick="hits.push('{second}')">
+<span>{second_words}</span></div>
+<button type="button">Paste!</button></section></form><script>window.hits = [];</script>"""
+LONG_URI_V2 = """<form><textarea aria-label="Enter code to paste."></textarea>
+<section class="paste-submit"><div class="row"><label>Expiry
+<select><option>Expiry (1day)</option><option>Expiry (1week)</option></select></label></div>
+<div class="row"><input type="checkbox" name="{first}" onclick="hits.push('{first}')">
+<span>{first_words}</span></div>
+<div class="row"><input type="checkbox" name="{second}" onclick="hits.push('{second}')">
+<span>{second_words}</span></div>
+<button type="button">Paste!</button></section></form><script>window.hits = [];</script>"""
+
+
+@pytest.mark.parametrize("swapped", [False, True], ids=["same-box", "other-box"])
+def test_an_unnamed_box_the_steps_words_still_name_is_the_same_box(
+    tab: Page, site: Site, swapped: bool
+) -> None:
+    """The words a person reads right beside a control with no label name it (issue 35
+    item 4, discovery's adjacent-text and relational rules), so the identity check counts
+    them as its context too: pinnwand 1.5.0 (then held out, REQ-PINNWAND-004) moved its
+    "Use a longer URI" box out of the row it shared with the expiry select, and the check
+    refused the right box because the select's words recorded around it on 1.1.3 were gone.
+    A cached hit on a box beside other words (the rows swapped) is still another box."""
+    fields = {"first": "long", "first_words": "Use a longer URI"}
+    fields |= {"second": "burn", "second_words": "Burn after reading"}
+    url1 = site.add("uri-v1.html", LONG_URI_V1.format(**fields))
+    if swapped:
+        fields = {
+            "first": fields["second"],
+            "first_words": fields["second_words"],
+            "second": fields["first"],
+            "second_words": fields["first_words"],
+        }
+    url2 = site.add(f"uri-v2-{swapped}.html", LONG_URI_V2.format(**fields))
+    tab.goto(url1)
+    step = ("check", "Use a longer URI")
+    found = discover(tab, [(0, target(step[1]), Action.CHECK)])[0]
+    assert found.fingerprint is not None and found.locator is not None, found.unresolved
+    # the structural locator of the first box, as a positional cache would hold it
+    recorded = found.model_copy(
+        update={
+            "locator": Locator(
+                strategy=Strategy.CSS, confidence=0.7, css="section > div:nth-child(2) > input"
+            )
+        }
+    )
+    record = run(tab, plan(url2, step), pom={0: recorded}, healer=HealingLadder())
+    hits = tab.evaluate("() => window.hits")
+    if swapped:
+        assert "burn" not in hits, hits
+    else:
+        assert (record.verdict, hits, record.steps[0].heals) == ("pass", ["long"], ())

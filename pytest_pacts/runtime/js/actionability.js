@@ -430,7 +430,9 @@ function identityChange(el, id, dom) {
     if (recorded.length) return `it is now ${shown}, recorded as "${recorded[0]}"`;
     if ((fp.role || '') !== (dom.roleOf(el) || '') || (!fp.role && !sameTag)) return `it is now ${shown}, recorded as a ${fp.role || fp.tag} with no name`;
     const near = new Set([...names, ...neighbourTexts(el, dom, 400)].flatMap(tokens));
-    const gone = (fp.neighbour_text || []).find((t) => !tokens(t.length < 80 ? t : t.replace(/\s\S*$/, '')).every((w) => near.has(w)));
+    // the step's own words beside it name it, as discovery's adjacent-text rule does
+    const beside = tokens(words).length > 0 && tokens(words).every((w) => near.has(w));
+    const gone = beside ? undefined : (fp.neighbour_text || []).find((t) => !tokens(t.length < 80 ? t : t.replace(/\s\S*$/, '')).every((w) => near.has(w)));
     if (gone !== undefined) return `it is now ${shown}, recorded with no name beside "${gone}"`;
   }
   const landmark = (tags) => tags.slice(0, 6).find((t) => ['header', 'footer', 'nav', 'main', 'aside'].includes(t));
