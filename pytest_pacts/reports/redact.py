@@ -38,6 +38,9 @@ class Redactor:
         forms = b"|".join(re.escape(form) for form in self._encoded())
         # a bytes pattern ignores ASCII letter case: the trace's encodings of the value
         self._data = re.compile(forms, re.IGNORECASE) if forms else None
+        # a trace member is megabytes: a byte search of the lower-cased member first (bytes'
+        # lower() is ASCII's, as the pattern's IGNORECASE), the pattern only where one is
+        self._lowered = [form.lower() for form in self._encoded()]
 
     def __bool__(self) -> bool:
         return bool(self._mask)
@@ -48,7 +51,12 @@ class Redactor:
     def data(self, value: bytes) -> bytes:
         """Bytes with every secret masked, also in the encodings a secret takes on its way
         through a browser trace: JSON string escapes, URL and form encoding, HTML escapes."""
-        return self._data.sub(MASK.encode(), value) if self._data is not None else value
+        if self._data is None:
+            return value
+        lowered = value.lower()
+        if not any(form in lowered for form in self._lowered):
+            return value
+        return self._data.sub(MASK.encode(), value)
 
     def _encoded(self) -> list[bytes]:
         forms: dict[bytes, None] = {}
