@@ -37,8 +37,9 @@ def modules_source(files: tuple[tuple[str, str], ...]) -> str:
     """One module per file, in order: each file is the body of its own function, reads what
     it uses from earlier files through ``modules`` (its first lines say what, from which)
     and returns what later files use (its last statement); nothing else is shared. The last
-    file's return value is the API, with the modules under ``__modules`` (for the unit tests
-    of the pure functions)."""
+    file's return value is the API, with the modules under ``__modules``: the unit tests of
+    the pure functions read it, and so does ``relocate_element``'s in-page resolution of a
+    recorded locator (``runtime.healing.FIND``), which uses discovery's own name rules."""
     parts = ["const modules = {};"]
     for module, text in files:
         parts.append(f"modules[{module!r}] = ((modules) => {{\n{text}\n}})(modules);")

@@ -234,9 +234,10 @@ LONG_URI_V2 = """<form><textarea aria-label="Enter code to paste."></textarea>
 def test_an_unnamed_box_the_steps_words_still_name_is_the_same_box(
     tab: Page, site: Site, swapped: bool
 ) -> None:
-    """The words a person reads right beside a control with no label name it (issue 35
-    item 4, discovery's adjacent-text and relational rules), so the identity check counts
-    them as its context too: pinnwand 1.5.0 (then held out, REQ-PINNWAND-004) moved its
+    """The words a person reads right beside a control with no label are the name a label
+    would give it (HTML's ``label``: the caption of a form control; discovery's adjacent-text
+    and relational rules name it so, ``tests/discovery/test_unnamed_targets.py``), so the
+    identity check counts them as its context too: pinnwand 1.5.0 (then held out, REQ-PINNWAND-004) moved its
     "Use a longer URI" box out of the row it shared with the expiry select, and the check
     refused the right box because the select's words recorded around it on 1.1.3 were gone.
     A cached hit on a box beside other words (the rows swapped) is still another box."""
