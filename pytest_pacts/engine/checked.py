@@ -61,6 +61,9 @@ MAX_RECHECKS = 2
 # tight step timeout (a click on a busy CI machine can take a second to dispatch).
 MIN_ACTION_MS = 2_000.0
 
+# How often a navigation an action set off is looked at while it loads (``_navigation_set_off``).
+NAVIGATION_POLL_MS = 50.0
+
 LocateAndGate = Callable[..., tuple[Located, GateOutcome | None]]
 
 
@@ -108,6 +111,7 @@ class CheckedActions:
             if self.observer is not None:
                 self.observer(step, acting)
             self.monitor.acted_at = epoch_ms()
+            navigations = self.monitor.navigations
             try:
                 failure = perform(
                     self.page, acting, step.action, value, step_index=step.index,
@@ -141,7 +145,7 @@ class CheckedActions:
                 attempt.notes.append(f"{why}: checked again there before acting")
                 checked_on = self._page_url()
                 continue
-            return subject, failure
+            return subject, self._navigation_set_off(failure, navigations)
 
     def _navigation_in_flight(self) -> bool:
         """A main-frame navigation started less than the readiness cap ago is in flight (an
@@ -164,6 +168,44 @@ class CheckedActions:
                 f"a navigation the step did not start was still in flight after {cap:.0f} ms; "
                 "acted on the element as checked"
             )
+
+    def _navigation_set_off(self, failure: Failure | None, before: int) -> Failure | None:
+        """An action that timed out while the navigation it set off was loading was done.
+
+        Playwright's click waits, inside its own timeout, for a navigation it starts to
+        commit (Playwright's docs, ``Locator.click``: "waits for initiated navigations to
+        either succeed or fail"), so a link to a page slower to answer than the step timeout
+        failed as a timed-out click, and the step as ``slow_page``, before the page had had
+        its navigation timeout. A main-frame navigation requested since the action and still
+        in flight is the action's answer: it gets what is left of the navigation timeout
+        (counted from the action), and the step goes on to its expectation once it lands;
+        still loading then, the step is ``env_fault`` ``slow_page`` with that timeout."""
+        if (
+            failure is None
+            or failure.type is not FailureType.TIMEOUT
+            or self.monitor.navigations == before
+            or not self.monitor.pending
+        ):
+            return failure
+        timeout = self.options.navigation_timeout_ms or self.options.step_timeout_ms
+        deadline = self.monitor.acted_at + timeout
+        # the driver's timer, not a page call: the document being left may not answer while
+        # the next one is on its way; the monitor's listeners see the navigation end
+        while self.monitor.pending and (left := deadline - epoch_ms()) > 0:
+            try:
+                self.page.wait_for_timeout(min(left, NAVIGATION_POLL_MS))
+            except PlaywrightError:
+                return failure  # the page closed: the environment's events say why
+        pending = self.monitor.pending_url()
+        if pending is None:
+            return None
+        return Failure(
+            type=FailureType.ENV_FAULT,
+            message=f"{pending} did not finish loading within {timeout:.0f} ms",
+            step_index=failure.step_index,
+            cause="slow_page",
+            evidence=(f"navigation to {pending} in flight", f"symptom: {failure.message}"),
+        )
 
     def _time_left(self) -> float:
         """What is left of this attempt's share of the step timeout, in ms."""
