@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_pacts.engine.contracts import EngineOptions, ExtensionHealer
-from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.healing import HumanRung
+from pytest_pacts.engine.observing import ActionObserver
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.settings import (
     AcceptHeals,

@@ -21,11 +21,11 @@ from pytest_pacts.discovery import Discoverer
 from pytest_pacts.engine.artifacts import Shots
 from pytest_pacts.engine.contracts import EngineOptions, Healer
 from pytest_pacts.engine.env import EnvMonitor, classify_error
-from pytest_pacts.engine.executor import ActionObserver
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.healing import HealingLadder
 from pytest_pacts.engine.network import ResponseLog, plan_patterns
+from pytest_pacts.engine.observing import ActionObserver
 from pytest_pacts.engine.ports import RunStore
 from pytest_pacts.engine.recording import Recorder
 from pytest_pacts.engine.run import Run

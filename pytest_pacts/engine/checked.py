@@ -47,6 +47,7 @@ from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.expectations import Subject
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import GateOutcome
+from pytest_pacts.engine.observing import tell_observer
 from pytest_pacts.engine.waiting import READY_CAP_MS, epoch_ms, now_ms, wait_until_ready
 from pytest_pacts.models import Step
 from pytest_pacts.models.locator import Fingerprint
@@ -108,8 +109,7 @@ class CheckedActions:
             subject = Subject(element, keep, frame)
             if self._navigation_in_flight():
                 self._let_navigation_land(attempt)
-            if self.observer is not None:
-                self.observer(step, acting)
+            tell_observer(self.observer, step, acting)
             self.monitor.acted_at = epoch_ms()
             navigations = self.monitor.navigations
             try:

@@ -9,8 +9,6 @@ environment event (the server went away, a 5xx, a crash) is reported as that eve
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
@@ -35,6 +33,7 @@ from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import HEAL_PATIENCE_MS, GateOutcome, run_gate, said_shared
 from pytest_pacts.engine.imagestep import run_image_step
 from pytest_pacts.engine.network import ResponseLog, mask_in
+from pytest_pacts.engine.observing import ActionObserver, tell_observer
 from pytest_pacts.engine.readiness import FramesLeft, PageReadiness
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.waiting import (
@@ -53,10 +52,6 @@ from pytest_pacts.planner.templating import (
 )
 from pytest_pacts.planner.urls import UrlError, resolve_url
 from pytest_pacts.runtime.bridge import keep_token
-
-# Told the element a step is about to act on, after the gate passed and before the action
-# (benchmarks check it against a ground-truth selector; nothing in the engine depends on it).
-ActionObserver = Callable[[Step, PWLocator], None]
 
 
 def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
@@ -285,8 +280,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
                 element = to_playwright(self.page, located.state.locator)
                 frame = elements_frame(self.page, located.state.locator)
                 subject = Subject(element, keep, frame)
-                if self.observer is not None:
-                    self.observer(step, element)
+                tell_observer(self.observer, step, element)
             if step.capture is not None:
                 assert subject is not None
                 failure = self._extract_element(step, step.capture, subject, attempt)

@@ -25,13 +25,11 @@ from pytest_pacts.engine.contracts import (
     StepState,
 )
 from pytest_pacts.engine.env import EnvMonitor
-from pytest_pacts.engine.executor import (
-    ActionObserver,
-    StepRunner,
-)
+from pytest_pacts.engine.executor import StepRunner
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.machine import Machine, Move, Outcome, Signal, Stage
 from pytest_pacts.engine.network import ResponseLog
+from pytest_pacts.engine.observing import ActionObserver
 from pytest_pacts.engine.step_records import StepProgress, first_line, not_run, without_pictures
 from pytest_pacts.engine.surfaces import matched_nothing, special_surface
 from pytest_pacts.engine.tracing import Tracer

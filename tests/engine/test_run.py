@@ -16,6 +16,7 @@ from pytest_pacts.engine.api import record_run
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.engine.observing import ObserverFailed
 from pytest_pacts.engine.pngmark import ALPHA, FILL
 from pytest_pacts.models import Action, Step
 from pytest_pacts.models.locator import Locator, Strategy
@@ -391,6 +392,21 @@ def test_each_step_is_in_the_store_as_soon_as_it_finishes(
     assert seen == [(0, []), (1, ["passed"]), (2, ["passed", "passed"])]
     [stored] = store.runs.query(req_id="REQ-T")
     assert [s.step_index for s in store.runs.steps(stored.id)] == [0, 1, 2]  # each once
+
+
+def test_an_observer_that_raises_says_where_and_nothing_is_done(shared_tab: Page, url: str) -> None:
+    # the observer is the caller's code (a benchmark's truth check): its error stops the run
+    # before the action, says which step and where it is written, and keeps its own cause
+    def broken(_step: Step, _locator: object) -> None:
+        raise KeyError("no truth entry")
+
+    with pytest.raises(ObserverFailed) as raised:
+        run(shared_tab, plan(url, ("click", "Buy")), observer=broken)
+    said = str(raised.value)
+    assert "observer raised KeyError: 'no truth entry' at step 1 (click \"Buy\"" in said
+    assert "engine_test.xlsx:Steps:2" in said and "nothing was done" in said
+    assert isinstance(raised.value.__cause__, KeyError)
+    assert shared_tab.evaluate("window.n") is None  # "Buy" was never clicked
 
 
 def test_a_second_run_in_flight_is_a_session_conflict(
