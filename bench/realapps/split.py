@@ -42,7 +42,7 @@ DEV: tuple[str, ...] = (
     "reader",
     "pinnwand",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "doccano")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
