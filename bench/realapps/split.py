@@ -42,7 +42,7 @@ DEV: tuple[str, ...] = (
     "reader",
     "pinnwand",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "jotter")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
