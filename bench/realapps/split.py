@@ -42,7 +42,7 @@ DEV: tuple[str, ...] = (
     "reader",
     "pinnwand",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "doccano")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "doccano", "jotter")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -59,8 +59,8 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
         "radicale", "ihatemoney", "sqlite_web", "swagger_ui", "lektor", "reader", "pinnwand",
     )  # fmt: skip
     # new held-out apps of kinds the corpus lacked, committed before any run on them (PyPI:
-    # Kinto, buku, changedetection.io, doccano)
-    assert split.HELDOUT == ("kinto", "buku", "changedetection", "doccano")
+    # Kinto, buku, changedetection.io, doccano, jotter-app)
+    assert split.HELDOUT == ("kinto", "buku", "changedetection", "doccano", "jotter")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -75,7 +75,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "changedetection", "doccano")
+    held_absent = ("kinto", "buku", "changedetection", "doccano", "jotter")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -211,6 +211,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "reader",
         "changedetection",
         "doccano",
+        "jotter",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
