@@ -40,7 +40,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery.render import elements_frame, kept_locator
-from pytest_pacts.engine.actions import CheckedElementGone, perform
+from pytest_pacts.engine.actions import CheckedElementGone, PointerMissed, perform
 from pytest_pacts.engine.attempt import Attempt
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor
@@ -121,7 +121,11 @@ class CheckedActions:
                 )  # fmt: skip
             except CheckedElementGone as gone:
                 left = self._time_left()
-                why = self._replaced(step, checked_on)
+                why = (
+                    str(gone)
+                    if isinstance(gone, PointerMissed)
+                    else self._replaced(step, checked_on)
+                )
                 if rechecks >= MAX_RECHECKS or left <= 0:
                     return subject, _not_acted(step, why, str(gone), rechecks)
                 rechecks += 1

@@ -70,10 +70,23 @@ def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
 
 
 def _identity(step: Step, located: Located) -> dict[str, object] | None:
-    """:func:`identity_of` for a cached locator. Locators discovered or healed in this run
-    were just verified against the page, so they are not checked again."""
+    """:func:`identity_of` for a cached locator, and for one discovered in this run that is
+    the element's place in the page (``DiscoveryResult.positional``, its CSS path): that
+    names whatever the page puts there next, and a page still drawing may put another element
+    there between discovery and the gate (doccano 1.6.2's sidebar: "Members" found as the
+    third entry before a button was drawn above the entries, then the path named "Labels").
+    Other locators discovered or healed in this run name the element by what it is, and were
+    just verified against the page, so they are not checked again."""
     state = located.state
-    if located.source != "cache" or state is None or state.fingerprint is None:
+    if state is None or state.fingerprint is None:
+        return None
+    positional = (
+        located.source == "discovery"
+        and state.discovery is not None
+        and state.discovery.positional
+        and state.locator == state.discovery.locator
+    )
+    if located.source != "cache" and not positional:
         return None
     return identity_of(step, state.fingerprint)
 
