@@ -41,8 +41,9 @@ DEV: tuple[str, ...] = (
     "lektor",
     "reader",
     "pinnwand",
+    "doccano",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "doccano", "jotter")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "jotter")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
