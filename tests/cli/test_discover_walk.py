@@ -20,6 +20,7 @@ from typing import Any, ClassVar, cast
 import pytest
 
 from pytest_pacts.cli.main import main
+from tests.made_once import made_once
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_requirements"
@@ -67,7 +68,8 @@ def pacts(*args: str, cwd: Path, timeout: float = 170) -> subprocess.CompletedPr
 # Two walks on the demo app serve the module's demo tests, each walk several requirements
 # (one ``pacts discover`` with its demo server and Chromium costs a few seconds of CPU;
 # docs/testing.md): each requirement has a context of its own, so they meet the same pages
-# as when walked alone, and each test reads its own requirement's report.
+# as when walked alone, and each test reads its own requirement's report. A walk is made once
+# per test session even when the module's tests end on two xdist workers (tests/made_once.py).
 
 
 @dataclass(frozen=True)
@@ -79,14 +81,17 @@ class Walk:
 @pytest.fixture(scope="module")
 def json_walk(tmp_path_factory: pytest.TempPathFactory) -> Walk:
     """The checkout (every step resolves) and the typo (step 4 does not) in one project."""
-    folder = tmp_path_factory.mktemp("walk")
-    (folder / "checkout.req.yaml").write_text(CHECKOUT)
-    (folder / "typo.req.yaml").write_text(TYPO)
-    result = pacts(
-        "discover", "checkout.req.yaml", "typo.req.yaml", "--demo", "v1", "--json",
-        cwd=folder, timeout=300,
-    )  # fmt: skip
-    return Walk(folder, result)
+
+    def walk(folder: Path) -> Walk:
+        (folder / "checkout.req.yaml").write_text(CHECKOUT)
+        (folder / "typo.req.yaml").write_text(TYPO)
+        result = pacts(
+            "discover", "checkout.req.yaml", "typo.req.yaml", "--demo", "v1", "--json",
+            cwd=folder, timeout=300,
+        )  # fmt: skip
+        return Walk(folder, result)
+
+    return made_once(tmp_path_factory, "json-walk", walk)
 
 
 def _report(walk: Walk, req_id: str) -> dict[str, Any]:
@@ -108,17 +113,21 @@ class SamplesWalk:
 
 
 @pytest.fixture(scope="module")
-def samples_walk() -> SamplesWalk:
+def samples_walk(tmp_path_factory: pytest.TempPathFactory) -> SamplesWalk:
     """From the samples' folder (its pytest.ini, blocks and auth profiles), the shopping
     file's two multi-page flows and the account file's two signed-in requirements."""
-    auth = SAMPLES / ".pacts" / "auth"
-    before = sorted(auth.iterdir()) if auth.is_dir() else []
-    result = pacts(
-        "discover", "shopping.req.yaml", "account.req.yaml", "--demo", "v1",
-        cwd=SAMPLES, timeout=300,
-    )  # fmt: skip
-    after = sorted(auth.iterdir()) if auth.is_dir() else []
-    return SamplesWalk(result, before, after)
+
+    def walk(_: Path) -> SamplesWalk:
+        auth = SAMPLES / ".pacts" / "auth"
+        before = sorted(auth.iterdir()) if auth.is_dir() else []
+        result = pacts(
+            "discover", "shopping.req.yaml", "account.req.yaml", "--demo", "v1",
+            cwd=SAMPLES, timeout=300,
+        )  # fmt: skip
+        after = sorted(auth.iterdir()) if auth.is_dir() else []
+        return SamplesWalk(result, before, after)
+
+    return made_once(tmp_path_factory, "samples-walk", walk)
 
 
 def test_a_multi_page_flow_resolves_every_step(json_walk: Walk) -> None:
