@@ -24,7 +24,7 @@ the start returns once each has been fetched once (its preview has text). Checke
 ``strace -f -e trace=connect`` on both versions while they started, were seeded and served
 their pages: no connection beyond 127.0.0.1; the pages load nothing from other hosts.
 
-The seed: four watches of an allotment society's pages, "Seed prices" and "Compost
+What each start seeds: four watches of an allotment society's pages, "Seed prices" and "Compost
 collection days" (group "garden"), "Opening hours" and "Plot waiting list" (group
 "allotment").
 """
