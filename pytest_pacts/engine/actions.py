@@ -39,6 +39,7 @@ from playwright.sync_api import Locator as PWLocator
 from pytest_pacts.engine import widgets
 from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.env import classify_error
+from pytest_pacts.engine.pointer_guard import missed_by
 from pytest_pacts.engine.select_step import Read, select
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models import Action
@@ -56,7 +57,8 @@ class CheckedElementGone(PactsError):
 class PointerMissed(CheckedElementGone):
     """A forced click's pointer events reached another element than the one the gate
     passed (the page moved it between the check and the click) and were stopped before the
-    page handled them: nothing was done, and the step checks its element again."""
+    page handled them (``pointer_guard``): nothing was done, and the step checks its
+    element again."""
 
 
 class _Progress:
@@ -210,62 +212,6 @@ _POINTER = frozenset({Action.CLICK, Action.HOVER, Action.CHECK, Action.UNCHECK})
 # The pointer actions whose events do something to the element they reach (hover's only
 # effect, the :hover state, is the browser's own and cannot be stopped by a listener)
 _GUARDED = frozenset({Action.CLICK, Action.CHECK, Action.UNCHECK})
-
-# Playwright's own hit-target interception, which a forced action skips (Playwright's
-# ``setupHitTargetInterceptor``): until the click is done, the element's window stops, in
-# its capture phase, every trusted pointer event of the click when the first of them reached
-# another element than the one the gate passed, by the gate's rule (``receivesEvents`` in
-# actionability.js: the element's button or link, or a label of it with nothing interactive
-# between). The page moving the element between the gate and the click (a block drawn above
-# it once the page's data arrives, a row inserted) would otherwise make the click land on
-# whatever took its place. Removed by the read after the click, or after 10 s by itself.
-_GUARD_POINTER = """([el]) => {
-  const win = el.ownerDocument.defaultView;
-  const key = Symbol.for('pytest-pacts.pointer-guard');
-  if (win[key]) win[key]();
-  const up = (e) => e.parentElement || (e.parentNode && e.parentNode.host) || null;
-  const own = el.matches('input, textarea, select') || el.isContentEditable;
-  const target = own ? el : el.closest('button, [role=button], a, [role=link]') || el;
-  const reaches = (h) => {
-    for (let e = h; e; e = up(e)) if (e === target) return true;
-    for (let e = h; e; e = up(e)) {
-      if (e.tagName === 'LABEL') return e.control === el;
-      if (e.matches('a[href], button, input, select, textarea')) return false;
-    }
-    return false;
-  };
-  const describe = (h) => {
-    const words = (h.innerText || h.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
-    return h.tagName.toLowerCase() + (h.id ? '#' + h.id : '') + (words ? ` "${words}"` : '');
-  };
-  const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick',
-    'dblclick', 'contextmenu'];
-  let missed;  // undefined: no event yet; null: the first one reached the element
-  const listener = (ev) => {
-    if (!ev.isTrusted) return;
-    if (missed === undefined) {
-      const path = ev.composedPath();
-      const h = path[0] && path[0].nodeType === 1 ? path[0] : null;
-      missed = h && reaches(h) ? null : describe(h || el);
-    }
-    if (missed !== null) {
-      ev.preventDefault(); ev.stopPropagation(); ev.stopImmediatePropagation();
-    }
-  };
-  const stop = () => {
-    for (const k of kinds) win.removeEventListener(k, listener, true);
-    clearTimeout(timer);
-    if (win[key] === stop) delete win[key];
-    return missed || null;
-  };
-  for (const k of kinds) win.addEventListener(k, listener, true);
-  const timer = setTimeout(stop, 10000);
-  win[key] = stop;
-}"""
-_POINTER_MISSED = """([el]) => {
-  const stop = el.ownerDocument.defaultView[Symbol.for('pytest-pacts.pointer-guard')];
-  return stop ? stop() : null;
-}"""
 _ONE_CALL = _POINTER | {Action.FOCUS, Action.PRESS}
 
 
@@ -374,18 +320,13 @@ def _on_element(
 def _guarded_call(
     el: PWLocator, read: Read, action: Action, value: str | None, force: bool, t: float
 ) -> None:
-    """A click, check or uncheck under :data:`_GUARD_POINTER` when it is forced (unforced,
-    Playwright's own interception does the same); raises :class:`PointerMissed` when its
-    events reached another element and were stopped."""
+    """A click, check or uncheck, forced under ``pointer_guard`` (unforced, Playwright's own
+    interception does the same); raises :class:`PointerMissed` when its events reached
+    another element and were stopped."""
     if not force:
         _one_call(el, action, value, force, t)
         return
-    read(_GUARD_POINTER)
-    _one_call(el, action, value, force, t)
-    try:
-        missed = read(_POINTER_MISSED)
-    except PlaywrightError:
-        return  # its document is gone: the click (on the element) navigated it away
+    missed = missed_by(read, lambda: _one_call(el, action, value, force, t))
     if missed:
         raise PointerMissed(
             f"the click reached {missed}, not the checked element (the page moved it "

@@ -167,8 +167,11 @@ def test_a_place_in_the_page_found_before_the_page_moved_is_checked_as_a_cached_
     tab: Page, site: Site
 ) -> None:
     """A locator made of the element's place (its CSS path) names whatever the page puts
-    there next, so the gate checks its element against what discovery found, as it checks a
-    cached locator's: the entry now in that place is refused and found again."""
+    there next: ``:nth-of-type(n)`` counts the element's siblings of its type as they are
+    when it is matched (Selectors Level 3, "structural pseudo-classes"), so a sibling drawn
+    above it moves the match to the element before. The gate checks its element against
+    what discovery found, as it checks a cached locator's: the entry now in that place is
+    refused and found again."""
     url = site.add("drawing.html", DRAWING)
 
     def draw_above(_index: int, _result: object) -> None:  # once, as the page's data arrives

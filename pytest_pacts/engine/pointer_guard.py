@@ -1,0 +1,88 @@
+"""A forced click's pointer events, stopped when they reach another element.
+
+The engine forces its pointer actions after its own gate (``actions.py``), which skips
+Playwright's hit-target interception: unforced, Playwright stops the click's events in the
+page when the first of them reaches another element than its target ("element intercepts
+pointer events") and tries again. The page can move the element between Playwright's reading
+of its box and the button press (a block drawn above a list once its data arrives), and a
+forced click then lands on whatever took its place (docs/engine.md, "After the gate").
+:func:`missed_by` runs a forced click under the same interception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Error as PlaywrightError
+
+from pytest_pacts.engine.select_step import Read
+
+__all__ = ["GUARD", "MISSED", "missed_by"]
+
+# Until the click is done, the element's window stops, in its capture phase, every trusted
+# pointer event of the click when the first of them reached another element than the one the
+# gate passed, by the gate's rule (``receivesEvents`` in actionability.js: the element's
+# button or link, or a label of it with nothing interactive between), as Playwright's
+# ``setupHitTargetInterceptor`` does. Removed by the read after the click, or after 10 s by
+# itself.
+GUARD = """([el]) => {
+  const win = el.ownerDocument.defaultView;
+  const key = Symbol.for('pytest-pacts.pointer-guard');
+  if (win[key]) win[key]();
+  const up = (e) => e.parentElement || (e.parentNode && e.parentNode.host) || null;
+  const own = el.matches('input, textarea, select') || el.isContentEditable;
+  const target = own ? el : el.closest('button, [role=button], a, [role=link]') || el;
+  const reaches = (h) => {
+    for (let e = h; e; e = up(e)) if (e === target) return true;
+    for (let e = h; e; e = up(e)) {
+      if (e.tagName === 'LABEL') return e.control === el;
+      if (e.matches('a[href], button, input, select, textarea')) return false;
+    }
+    return false;
+  };
+  const describe = (h) => {
+    const words = (h.innerText || h.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+    return h.tagName.toLowerCase() + (h.id ? '#' + h.id : '') + (words ? ` "${words}"` : '');
+  };
+  const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick',
+    'dblclick', 'contextmenu'];
+  let missed;  // undefined: no event yet; null: the first one reached the element
+  const listener = (ev) => {
+    if (!ev.isTrusted) return;
+    if (missed === undefined) {
+      const path = ev.composedPath();
+      const h = path[0] && path[0].nodeType === 1 ? path[0] : null;
+      missed = h && reaches(h) ? null : describe(h || el);
+    }
+    if (missed !== null) {
+      ev.preventDefault(); ev.stopPropagation(); ev.stopImmediatePropagation();
+    }
+  };
+  const stop = () => {
+    for (const k of kinds) win.removeEventListener(k, listener, true);
+    clearTimeout(timer);
+    if (win[key] === stop) delete win[key];
+    return missed || null;
+  };
+  for (const k of kinds) win.addEventListener(k, listener, true);
+  const timer = setTimeout(stop, 10000);
+  win[key] = stop;
+}"""
+MISSED = """([el]) => {
+  const stop = el.ownerDocument.defaultView[Symbol.for('pytest-pacts.pointer-guard')];
+  return stop ? stop() : null;
+}"""
+
+
+def missed_by(read: Read, click: Callable[[], None]) -> str | None:
+    """Do ``click`` (a forced click, check or uncheck on the element ``read`` asks) under
+    :data:`GUARD`: what its pointer events reached instead of the element, in words, when
+    they were stopped; ``None`` when they reached it (or its document is gone: the click on
+    the element navigated it away)."""
+    read(GUARD)
+    click()
+    try:
+        missed = read(MISSED)
+    except PlaywrightError:
+        return None
+    return str(missed) if missed else None
