@@ -31,7 +31,7 @@ from pytest_pacts.runtime.scripts import (
 )
 
 # discovery's modules but its API (``api.js``), then ``healing.js``
-SHARED_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js")
+SHARED_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js", "find.js")
 _NOT_INSTALLED = "__pacts_healing_not_installed__"
 
 
@@ -168,42 +168,14 @@ def call_on_elements(target: PWLocator, name: str, arg: object, frame: Frame | N
     return decoded(result, what)
 
 
-# A locator that the page resolves exactly as Playwright would (``find_check_and_rank``'s
-# ``find``), or the answer that it cannot here: a document with an open shadow root (Playwright's
-# CSS and test-id engines pierce them, ``querySelectorAll`` does not), a selector the browser's
-# own CSS does not parse.
+# What the page answers when it cannot resolve a locator as Playwright would (``js/find.js``:
+# a document with an open shadow root, a selector the browser's own CSS does not parse).
 _UNSUPPORTED = "__pacts_not_resolvable_here__"
 
-
-FIND = (
-    "(q, api) => { const all = document.querySelectorAll('*'); let dom = null;"
-    f" for (const e of all) if (e.shadowRoot) return {_UNSUPPORTED!r};"
-    " const where = (ok) => Array.prototype.filter.call(all, ok); const one = (p) => {"
-    "  if (p.attr) return where((e) => e.getAttribute(p.attr) === p.value);"
-    "  if (!p.named) return Array.from(document.querySelectorAll(p.css));"
-    "  const m = api.__modules; dom = dom || m.dom.makeDom(document); m.scan.resetPrepared();"
-    "  const named = m.scan.makeStrategies(dom)[p.named];"
-    "  return where((e) => named.same(e, p.spec)); };"
-    " const inside = (els, cs) => els.filter((e) => cs.some((c) => c !== e && c.contains(e)));"
-    # Playwright's text of an element (``elementText``) and its lax ``has_text`` match
-    " const text = (n) => { if (n.nodeType === 3) return n.nodeValue || '';"
-    "  if (n.nodeType !== 1 || ['SCRIPT', 'NOSCRIPT', 'STYLE'].includes(n.nodeName)"
-    "   || (document.head && document.head.contains(n))) return '';"
-    "  if (n instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(n.type))"
-    "   return n.value; let s = ''; for (let c = n.firstChild; c; c = c.nextSibling) s += text(c);"
-    "  return s; };"
-    " const ws = (t) => t.replace(/[\\u200b\\u00ad]/g, '').trim().replace(/\\s+/g, ' ')"
-    "  .toLowerCase();"
-    " let els; try { els = one(q); const w = q.within; if (w) { let cs = one(w);"
-    "  if (w.has) { const hs = one(w.has); cs = cs.filter((c) => inside(hs, [c]).length); }"
-    "  if (w.has_text !== undefined) cs = cs.filter((c) => ws(text(c)).includes(ws(w.has_text)));"
-    "  els = inside(els, cs); els.within = cs; } }"
-    f" catch (e) {{ return {_UNSUPPORTED!r}; }}"
-    " return q.nth === null ? els : q.nth < els.length ? [els[q.nth]] : []; }"
-)
+FIND = "(q, api) => api.find(q)"
 """``(find, api) => elements``: what :func:`find_check_and_rank` resolves ``find`` to in the
-page (``api``: the discovery API, whose role and accessible name it uses; or the answer that
-it cannot here), for the tests and benchmarks that compare it with Playwright's resolution."""
+page (``api``: the discovery API; ``js/find.js``), or the answer that it cannot here, for the
+tests and benchmarks that compare it with Playwright's resolution."""
 
 
 def _find_check_and_rank_fn() -> str:
@@ -211,7 +183,7 @@ def _find_check_and_rank_fn() -> str:
     return (
         f"async (text) => {{ const d = globalThis[{api_key()!r}], h = globalThis[{key!r}];"
         f" if (!d || !h) return {_NOT_INSTALLED!r}; const api = d.api(), arg = JSON.parse(text);"
-        f" const els = ({FIND})(arg.find, api); if (!Array.isArray(els)) return els;"
+        f" const els = api.find(arg.find); if (!Array.isArray(els)) return els;"
         " const check = await api.check(els, arg.check);"
         " if (els.length === 1 || !arg.rank) return api.toJson({ check }); let rank = arg.rank;"
         " const cs = rank.region_text && els.within;"

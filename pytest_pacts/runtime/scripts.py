@@ -30,7 +30,15 @@ from pytest_pacts.errors import PactsError
 # the package whose ``js/`` folder holds the in-page modules
 PACKAGE = "pytest_pacts.runtime"
 
-API_FILES = ("dom.js", "watch.js", "actionability.js", "scan.js", "resolve.js", "api.js")
+API_FILES = (
+    "dom.js",
+    "watch.js",
+    "actionability.js",
+    "scan.js",
+    "resolve.js",
+    "find.js",
+    "api.js",
+)
 
 
 def modules_source(files: tuple[tuple[str, str], ...]) -> str:
@@ -38,8 +46,7 @@ def modules_source(files: tuple[tuple[str, str], ...]) -> str:
     it uses from earlier files through ``modules`` (its first lines say what, from which)
     and returns what later files use (its last statement); nothing else is shared. The last
     file's return value is the API, with the modules under ``__modules``: the unit tests of
-    the pure functions read it, and so does ``relocate_element``'s in-page resolution of a
-    recorded locator (``runtime.healing.FIND``), which uses discovery's own name rules."""
+    the pure functions read it."""
     parts = ["const modules = {};"]
     for module, text in files:
         parts.append(f"modules[{module!r}] = ((modules) => {{\n{text}\n}})(modules);")

@@ -9,6 +9,7 @@ const { callbacksRun, nextFrame, realFrame, checkActionable, blocks, identityCha
 const { installWatch, installBridge } = modules.watch;
 const { resetPrepared, cssString, looksGenerated, structuralPath, makeStrategies, makeRegions } = modules.scan;
 const { makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS } = modules.resolve;
+const { find } = modules.find;
 
 const registry = new Map();  // scan id -> {chosen elements (identity checks), gate promise}
 
@@ -408,4 +409,6 @@ function locate(el, arg) {
   return list.findIndex((c) => containsComposed(c, el));
 }
 
-return { scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed, locate, toJson };
+return {
+  scan, gates, verify, check, keptElement, frameInfo, suggest, names, inventory, listed, locate, find, toJson
+};
