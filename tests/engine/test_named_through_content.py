@@ -11,7 +11,7 @@ descendant is drawn only under the pointer (CSS ``:hover`` on the card), the car
 at first and the button clicked once shown, as for the rows and cards of
 ``test_shown_on_hover.py`` (Radicale 3.9.0's cards, I hate money's rows).
 
-Failure this was made from: jotter-app 3.0.0 (held-out, REQ-JOTTER-006): the only card of
+Failure this was made from: jotter-app 3.0.0 (held out then, REQ-JOTTER-006): the only card of
 its column was a link; its "Mark as done" icon button sat in a ``div.opacity-0`` shown by
 Tailwind CSS 4's ``.group-hover\\:opacity-100:is(:where(.group):hover *)``; discovery took
 the card link (a name holding the words) at 0.903 by its CSS path, and the click opened the
