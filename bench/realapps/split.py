@@ -42,8 +42,9 @@ DEV: tuple[str, ...] = (
     "reader",
     "pinnwand",
     "doccano",
+    "jotter",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "jotter")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

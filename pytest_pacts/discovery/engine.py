@@ -46,6 +46,7 @@ from pytest_pacts.discovery.scans import (
     locator_options,
     runner_up_score,
     scanned_action,
+    structural_score,
     verify_in_page,
 )
 from pytest_pacts.models.evidence import EvidenceRule
@@ -324,7 +325,14 @@ class Discoverer:
         if refused is not None:
             return DiscoveryResult(**base.fields(), unresolved=refused)
         chosen[key] = (scan, raw["element_index"])
-        return self._verify(page, scan, raw, base)
+        result = self._verify(page, scan, raw, base)
+        if result.positional and result.score is not None:
+            # only its place in the page locates the pick: the rule weighs its capped score
+            refused = weigh(self.evidence, target, {**raw, "score": result.score})
+            if refused is not None:
+                del chosen[key]
+                return DiscoveryResult(**base.fields(), unresolved=refused)
+        return result
 
     def _openers(
         self, page: Page, answers: list[tuple[FrameScan, ScanResult]]
@@ -422,6 +430,7 @@ class Discoverer:
             )
             rejected.append(RejectedLocator(locator=locator, reason=reason))
         fingerprint = Fingerprint.model_validate({**raw["fingerprint"], "frame_path": scan.path})
+        score = raw.get("score")
         if not accepted and broken and len(broken) == len(rejected):
             # the element is there (the scan found it); no locator could be checked because
             # the page's scripts broke the check: say so, not "not found"
@@ -448,7 +457,7 @@ class Discoverer:
             rejected=tuple(rejected),
             notes=tuple(notes),
             positional=positional,
-            score=raw.get("score"),
+            score=structural_score(score) if positional and score is not None else score,
             runner_up=runner_up_score(raw),
         )
 

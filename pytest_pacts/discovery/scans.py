@@ -17,7 +17,7 @@ from pytest_pacts.discovery.payloads import (
     checked,
 )
 from pytest_pacts.discovery.render import elements_frame, to_playwright
-from pytest_pacts.models.locator import CONFIDENCE, Locator, Strategy
+from pytest_pacts.models.locator import CONFIDENCE, STRUCTURAL_CEILING, Locator, Strategy
 from pytest_pacts.models.requirement import Action
 from pytest_pacts.runtime import bounded
 from pytest_pacts.runtime.bridge import call_on_elements
@@ -103,12 +103,18 @@ def locator_options(raw: ScanResult) -> list[JsonDict]:
         options.append(
             {
                 "strategy": Strategy.CSS.value,
-                "confidence": score if score is not None else CONFIDENCE[Strategy.CSS],
+                "confidence": structural_score(score),
                 "css": path,
                 "structural": True,
             }
         )
     return options
+
+
+def structural_score(score: float | None) -> float:
+    """A pick located only by its CSS path: the scan's score for it (the css strategy's when
+    it has none), capped under the 0.90 band (``STRUCTURAL_CEILING``)."""
+    return min(CONFIDENCE[Strategy.CSS] if score is None else score, STRUCTURAL_CEILING)
 
 
 def verify_in_page(page: Page, scan: FrameScan, index: object, locator: Locator) -> VerifyResult:

@@ -64,6 +64,12 @@ MARKUP_ONLY_FACTOR = 0.9
 of an element with no accessible name, for a step that names no region, scores ×0.9: under
 the threshold even when exact (0.72). A class is markup shared by every element of its kind,
 not a word a person reads (docs/discovery.md, "The evidence rule")."""
+STRUCTURAL_CEILING = 0.89
+"""The most a pick located only by its place in the page (its CSS path, the last resort of
+issue 35 item 5) scores: the scan's own score for it, capped under the 0.90 band the
+calibration holds to >= 99% right. The path renders the element the scan chose; it is no
+evidence that the element is the one the step names (jotter-app 3.0.0: a card link, at 0.903
+by its path, was not the "Mark as done" button the step named)."""
 
 
 class RegionMatch(enum.StrEnum):

@@ -925,6 +925,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       status: 'ambiguous', rank, strategy, candidates: candidatesOf(els, strategy, tier),
     });
     const hits = [];
+    const pointer = step.action === 'click' || step.action === 'hover';
     let hiddenMatches = 0;
     let hiddenEls = [];  // the hidden elements the best stage matched (menus, tabs: openerOf)
     let hiddenStage = -1;
@@ -950,7 +951,6 @@ function makeResolver(dom, elements, strategies, regions, args) {
       return openerAnswer;
     };
     const mereText = [];  // headings a click found and refused
-    const pointer = step.action === 'click' || step.action === 'hover';
     for (const row of rows()) {
       const tier = strategies[row.s].compare(row.p, q);
       if (!tier) continue;
@@ -963,6 +963,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (control) hits.push({ ...row, tier, el: control, via: containerOf(row) });
       else hits.push({ ...row, tier });
     }
+    // accname 1.2: a name from content holds the names of the element's descendants. A
+    // control whose own name is the step's words (a title, an aria-label) is what they
+    // name; an element around it whose name holds them only through it (a card link
+    // "Write the menu Mark as done" around the "Mark as done" icon button) gives way to it,
+    // shown or not (hidden, it is opened or refused like any hidden match).
+    const owners = new Set(pointer ? hits.filter((h) => h.tier === 2 && bare(dom.accName(h.el)) === q.bare
+      && isClickable(h.el, dom.roleOf, true)).map((h) => h.el) : []);
+    const namedThrough = (e) => !owners.has(e) && [...owners].some((o) => drawnInside(e, o));
     const passes = NAME_ACTIONS_LAX.has(step.action) ? [2, 1] : [2];
     let rank = 0;
     let crowdedAt = null;
@@ -977,7 +985,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       : [[2, 2, true], [1, 2, true]];
     // The elements strategy ``s`` finds in scope at a stage, or null.
     const atStage = (tier, pass, labels, s, counting) => {
-      let rows = hits.filter((h) => h.s === s && h.tier === tier);
+      let rows = hits.filter((h) => h.s === s && h.tier === tier && !namedThrough(h.el));
       if (!rows.length) return null;
       if (strategies[s].deepest) {
         const keep = new Set(deepest(rows.map((r) => r.el)));
@@ -1279,17 +1287,34 @@ function makeResolver(dom, elements, strategies, regions, args) {
   const unopened = (step, popup, regionNote) => `"${step.element}" is on the page but hidden (${describeElement(popup, dom)})${regionNote}, `
     + 'and no control evidently opens it (no aria-controls, aria-expanded or aria-haspopup toggle, '
     + 'details/summary or tab): add a step that opens its menu, tab or section before this one';
-  // A match alone in its region that nothing opens, in a repeated item shown on the page (a
-  // card, a row), drawn only while the pointer is on that item: a style rule of the page
-  // styles the part that hides it by the item's ``:hover`` (CSS Selectors: ``:hover``
-  // matches an element while the pointer is on it or on a descendant of it; ``article:hover
-  // ul { visibility: visible }``). That item is pointed at (relation "hover"), and the step
-  // acts only if its element is then shown inside it (engine/finder.py, ``open_hidden``).
+  // A match alone in its region that nothing opens, drawn only while the pointer is on an
+  // element around it shown on the page (a card, a row): a style rule of the page styles
+  // the part that hides it by that element's ``:hover`` (CSS Selectors: ``:hover`` matches
+  // an element while the pointer is on it or on a descendant of it; ``article:hover ul {
+  // visibility: visible }``). The nearest such element, up to the repeated item holding
+  // the match, is pointed at (relation "hover"): a card alone in its column is one too.
+  // The step acts only if its element is then shown inside it (engine/finder.py,
+  // ``open_hidden``).
   function hoverItem(el) {
     for (let a = parentOf(el); a && a.tagName !== 'BODY'; a = parentOf(a)) {
-      if (shownControl(a) && isItem(a, el)) return showsOnHover(a, el) ? a : null;
+      if (!shownControl(a)) continue;
+      if (showsOnHover(a, el)) return a;
+      if (isItem(a, el)) return null;
     }
     return null;
+  }
+  // The compound selector a ``:hover`` at ``at`` belongs to: ``article`` in ``article:hover
+  // ul``, ``:where(.group)`` in Tailwind 4's ``.x:is(:where(.group):hover *)``.
+  function hovered(sel, at) {
+    let depth = 0;
+    let i = at - 1;
+    for (; i >= 0; i--) {
+      const c = sel[i];
+      if (c === ')') depth += 1;
+      else if (c === '(' && depth-- === 0) break;
+      else if (depth === 0 && /[\s>+~,]/.test(c)) break;
+    }
+    return sel.slice(i + 1, at);
   }
   function showsOnHover(item, el) {
     const root = item.getRootNode();
@@ -1308,7 +1333,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
           const at = sel.indexOf(':hover');
           if (at < 0) continue;
           try {
-            if (item.matches(sel.slice(0, at)) && parts.some((p) => p.matches(sel.replace(/:hover/g, '')))) return true;
+            if (item.matches(hovered(sel, at)) && parts.some((p) => p.matches(sel.replace(/:hover/g, '')))) return true;
           } catch (e) { /* a selector this test cannot split */ }
         }
       }
