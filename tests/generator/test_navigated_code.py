@@ -10,10 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page, Route
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, Playwright, Route
 
-from pytest_pacts.browser import launch_options
 from pytest_pacts.generator import Locators, render_test
 from pytest_pacts.models import (
     Action,
@@ -52,9 +51,10 @@ def _plan(link: str) -> tuple[Plan, Locators]:
 
 
 @pytest.fixture
-def page(playwright: Playwright) -> Iterator[Page]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    context = browser.new_context()
+def page(module_browser: Browser) -> Iterator[Page]:
+    # the worker's Chromium (tests/conftest.py), not a browser launched for each test: a
+    # launch costs about a second of CPU; the test's own context still gets its own route
+    context = module_browser.new_context()
     context.set_default_timeout(2_000)
 
     def serve(route: Route) -> None:
@@ -64,7 +64,7 @@ def page(playwright: Playwright) -> Iterator[Page]:
 
     context.route("http://gen.test/**", serve)
     yield context.new_page()
-    browser.close()
+    context.close()
 
 
 def _generated(link: str) -> Any:

@@ -11,9 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Playwright, Route
+from playwright.sync_api import Browser, Page, Route
 
-from pytest_pacts.browser import launch_options
 from pytest_pacts.generator import Locators, render_test
 from pytest_pacts.models import (
     Action,
@@ -69,16 +68,17 @@ def _plan() -> Plan:
 
 
 @pytest.fixture
-def page(playwright: Playwright) -> Iterator[Page]:
-    browser = playwright.chromium.launch(**launch_options())  # type: ignore[arg-type]
-    context = browser.new_context()
+def page(module_browser: Browser) -> Iterator[Page]:
+    # the worker's Chromium (tests/conftest.py), not a browser launched for each test: a
+    # launch costs about a second of CPU; the test's own context still gets its own route
+    context = module_browser.new_context()
 
     def serve(route: Route) -> None:
         route.fulfill(status=200, body=PAGE, content_type="text/html; charset=utf-8")
 
     context.route("http://gen.test/**", serve)
     yield context.new_page()
-    browser.close()
+    context.close()
 
 
 def test_generated_wait_waits_for_its_element(page: Page) -> None:

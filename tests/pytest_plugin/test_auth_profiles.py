@@ -100,7 +100,9 @@ def test_a_failed_login_then_one_login_for_every_requirement_reused_expired_and_
 ) -> None:
     """One project's runs in turn (each run is a whole browser session, so the failed login
     and the lifecycle after it share the project: the run that logs in after the failure
-    is the lifecycle's cold start)."""
+    is the lifecycle's cold start; a session the app ends during a requirement's test is
+    renewed in the run whose verify fails, and the one that ends again at once is the last
+    run)."""
     auth = project.path / ".pacts" / "auth"
     (project.path / "shop.req.yaml").write_text(SHOP_TWO)
     with DemoServer("v1") as app:
@@ -134,12 +136,23 @@ def test_a_failed_login_then_one_login_for_every_requirement_reused_expired_and_
         third.assert_outcomes(passed=2)
         assert "over max_age" in third.stdout.str()
         assert app.logins == ["standard_user"] * 2
-        # 4. the server ended every session: verify fails, the login runs once more
+        # 4. the server ended every session: verify fails, the login runs once more; beside
+        # the two, a requirement whose session the app ends during its test (EXPIRING) logs
+        # in once more too (test_a_session_that_expires_mid_run_..., below)
         app.end_sessions()
-        fourth = _run(project, app)
-        fourth.assert_outcomes(passed=2)
-        assert "did not pass verify" in fourth.stdout.str()
-        assert app.logins == ["standard_user"] * 3
+        project.makeconftest(EXPIRING)
+        (project.path / "expire.req.yaml").write_text(EXPIRE)
+        monkeypatch.setenv("APP_URL", app.url)
+        fourth = _run(project, app, "expire.req.yaml")
+        fourth.assert_outcomes(passed=3)
+        out = fourth.stdout.str()
+        assert "did not pass verify" in out
+        _assert_renewed_mid_run(fourth)
+        # the login after the failed verify, and the one after R-EXPIRE's session ended
+        assert app.logins == ["standard_user"] * 4
+        # 5. the session ends again at once after that login: R-EXPIRE fails, logged in once
+        gone = _assert_expired_again(project, app, monkeypatch)
+        assert app.logins == ["standard_user"] * 5  # verify failed, so one login; no second
     # saved sessions are private, and their values are nowhere else
     assert stat.S_IMODE(auth.stat().st_mode) == 0o700
     (state_path,) = auth.glob("*.state.json")
@@ -151,7 +164,7 @@ def test_a_failed_login_then_one_login_for_every_requirement_reused_expired_and_
             continue
         data = path.read_bytes()
         assert not any(v.encode() in data for v in values), f"a session value leaked into {path}"
-    for result in (first, third, fourth):
+    for result in (first, third, fourth, gone):
         assert not any(v in result.stdout.str() + result.stderr.str() for v in values)
 
 
@@ -209,30 +222,35 @@ EXPIRE = (
 )
 
 
-def test_a_session_that_expires_mid_run_logs_in_once_more_else_says_session_expired(
-    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _assert_renewed_mid_run(result: pytest.RunResult) -> None:
     """A saved session the app ended during the run failed every requirement as
     ``selector_drift``/``data_issue`` with heal advice (8 of 8 in the audit), and nothing
     logged in again. Sessions end server-side on any app with one (an HttpOnly cookie the app
     stops honouring: the demo's, the real apps' of docs/real-apps.md); the profile's verify
-    tells it, as it does before reusing a saved session."""
-    (project.path / "shop.req.yaml").write_text(EXPIRE)
-    project.makeconftest(EXPIRING)
-    with DemoServer("v1") as app:
-        monkeypatch.setenv("APP_URL", app.url)
-        renewed = _run(project, app, "--junitxml=out/junit.xml")
-        renewed.assert_outcomes(passed=1)
-        out = renewed.stdout.str()
-        assert "logging in (the session expired during R-EXPIRE" in out, out
-        assert app.logins == ["standard_user"] * 2  # the first login, and once more
-        monkeypatch.setenv("PACTS_TEST_KEEP_OUT", "1")
-        gone = _run(project, app, "--junitxml=out/junit2.xml")
-        gone.assert_outcomes(failed=1)
-        out = gone.stdout.str()
-        assert "session expired: the saved session of auth profile 'shopper' no longer holds" in (
-            out
-        ), out
-        assert "it expired again after logging in once more" in out
-        assert _junit_rca(project.path / "out" / "junit2.xml") == {"R-EXPIRE": "env_fault"}
-        assert app.logins == ["standard_user"] * 3  # verify failed, so one login; no second
+    tells it, as it does before reusing a saved session. (The lifecycle's fourth run above:
+    one whole browser session for it and for a failed verify, each of which ran its own.)"""
+    out = result.stdout.str()
+    assert "logging in (the session expired during R-EXPIRE" in out, out
+
+
+def _assert_expired_again(
+    project: pytest.Pytester, app: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> pytest.RunResult:
+    """A session that ends again at once after logging in once more fails the requirement
+    as ``env_fault``, saying so, with no second login (the caller counts the logins)."""
+    monkeypatch.setenv("PACTS_TEST_KEEP_OUT", "1")
+    before = len(app.logins)
+    gone = project.runpytest_subprocess(
+        "expire.req.yaml", "-p", "no:cacheprovider", "--base-url", app.url, "-rA",
+        "--junitxml=out/junit2.xml",
+    )  # fmt: skip
+    gone.assert_outcomes(failed=1)
+    out = gone.stdout.str()
+    assert "session expired: the saved session of auth profile 'shopper' no longer holds" in (
+        out
+    ), out
+    assert "it expired again after logging in once more" in out
+    assert _junit_rca(project.path / "out" / "junit2.xml") == {"R-EXPIRE": "env_fault"}
+    assert len(app.logins) == before + 1
+    monkeypatch.delenv("PACTS_TEST_KEEP_OUT")
+    return gone

@@ -1,5 +1,6 @@
-"""A canary secret appears in no artifact of a run (the two canary requirements that fail
-are read from the traced run under xdist, which has a short step timeout).
+"""A canary secret appears in no artifact of a run (two sessions for the module's three
+tests, both under xdist with a short step timeout: one keeps every Playwright trace, the
+other keeps the failures' traces and runs the auth samples beside the canaries).
 
 Every file the run writes is read back (JUnit, self-contained HTML, verdict JSON, JSONL step
 logs, summaries, generated tests, screenshots) and the store is dumped as SQL; stdout and
@@ -62,24 +63,15 @@ requirements:
 
 def test_canary_secret_appears_in_no_artifact(
     traced_on: tuple[pytest.Pytester, pytest.RunResult],
-    pytester: pytest.Pytester,
-    monkeypatch: pytest.MonkeyPatch,
+    retained: tuple[pytest.Pytester, pytest.RunResult],
 ) -> None:
-    shutil.copytree(ROOT / "sample_requirements", pytester.path, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns(".pacts"))  # fmt: skip
-    (pytester.path / "canary.req.yaml").write_text(CANARY_REQ)
-    monkeypatch.setenv("PACTS_CANARY", CANARY)
-    report = ("--self-contained-html", "--pacts-generate", "--pacts-generate-dir=out/generated")
-    # the passing requirements with the default step timeout, beside the samples that log in
-    # through the samples' auth profile (the other samples carry no secret: leaving them out
-    # checks the same artifacts); the two whose last step fails are read from the traced run
-    # under xdist below (``traced_on``: the same requirements, generated tests, JUnit and
-    # HTML, a short step timeout), which used to be a second session of this test
-    passing = pytester.runpytest_subprocess(
-        "canary.req.yaml", "account.req.yaml", "-v", "-p", "no:cacheprovider", "-k",
-        "not FAIL", "--junitxml=out/junit.xml", "--html=out/report.html", *report,
-    )  # fmt: skip
-    passing.assert_outcomes(passed=3)  # REQ-CANARY-OK and the two auth samples
+    # the requirements beside the samples that log in through the samples' auth profile (the
+    # other samples carry no secret: leaving them out checks the same artifacts), in the
+    # session with Playwright's traces kept for failures (``retained``: one session for
+    # this test and the trace test below, which each ran their own); the failing canaries
+    # with every trace kept are read from the traced run too (``traced_on``)
+    pytester, passing = retained
+    passing.assert_outcomes(passed=3, failed=2)  # the canaries and the two auth samples
     failing, result = traced_on
     result.assert_outcomes(passed=1, failed=2)
     vault = pytester.path / ".pacts" / "auth"
@@ -152,19 +144,23 @@ def _leaks(root: Path, secrets: tuple[str, ...]) -> tuple[list[str], int, int]:
 
 
 def _traced_run(pytester: pytest.Pytester, tracing: str) -> pytest.RunResult:
-    """The canary requirements under two xdist workers with Playwright's tracing."""
+    """The canary requirements under two xdist workers with Playwright's tracing; with
+    ``retain-on-failure``, the samples behind the auth profile too (each file on a worker
+    of its own, so one worker logs in and the saved session is the one checked)."""
     shutil.copytree(ROOT / "sample_requirements", pytester.path, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns(".pacts", "*.req.*", "*.xlsx"))  # fmt: skip
+                    ignore=shutil.ignore_patterns(".pacts", "*.xlsx"))  # fmt: skip
     (pytester.path / "canary.req.yaml").write_text(CANARY_REQ)
-    # the run with every trace has the first test's options too (it is that test's
-    # session of the failing requirements)
-    generate = ("--pacts-generate", "--pacts-generate-dir=out/generated") if tracing == "on" else ()
+    # both runs have the first test's options too (generated tests, JUnit, HTML)
+    files: tuple[str, ...] = ("canary.req.yaml",)
+    if tracing != "on":
+        files = ("canary.req.yaml", "account.req.yaml", "--dist", "loadfile")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PACTS_CANARY", CANARY)
         return pytester.runpytest_subprocess(
-            "canary.req.yaml", "-n", "2", "-p", "no:cacheprovider", f"--tracing={tracing}",
-            "--screenshot=on", "--junitxml=out/junit.xml", "--html=out/report.html",
-            "--self-contained-html", "--pacts-step-timeout=4", *generate,
+            *files, "-n", "2", "-p", "no:cacheprovider",
+            f"--tracing={tracing}", "--screenshot=on", "--junitxml=out/junit.xml",
+            "--html=out/report.html", "--self-contained-html", "--pacts-step-timeout=4",
+            "--pacts-generate", "--pacts-generate-dir=out/generated",
         )  # fmt: skip
 
 
@@ -178,18 +174,26 @@ def traced_on(
     return pytester, _traced_run(pytester, "on")
 
 
+@pytest.fixture(scope="module")
+def retained(
+    module_pytester: Callable[[], pytest.Pytester],
+) -> tuple[pytest.Pytester, pytest.RunResult]:
+    """The traced run with ``--tracing=retain-on-failure``, the auth samples beside the
+    canaries: the first test's session of every artifact too."""
+    pytester = module_pytester()
+    return pytester, _traced_run(pytester, "retain-on-failure")
+
+
 @pytest.mark.parametrize("tracing", ["on", "retain-on-failure"])
 def test_canary_secret_appears_in_no_trace_under_xdist(
     request: pytest.FixtureRequest, tracing: str
 ) -> None:
     """Playwright traces record fill parameters, call logs and DOM snapshots with form
     values: the secrets must be masked inside ``trace.zip`` too (issue 11 item 4)."""
-    if tracing == "on":
-        pytester, result = request.getfixturevalue("traced_on")
-    else:
-        pytester = request.getfixturevalue("pytester")
-        result = _traced_run(pytester, tracing)
-    result.assert_outcomes(passed=1, failed=2)
+    pytester, result = request.getfixturevalue("traced_on" if tracing == "on" else "retained")
+    # with retain-on-failure, the two auth samples pass beside the canaries (one session
+    # with the first test)
+    result.assert_outcomes(passed=1 if tracing == "on" else 3, failed=2)
     traces = list((pytester.path / "test-results").rglob("trace*.zip"))
     assert len(traces) == (3 if tracing == "on" else 2), traces
     # the run folder keeps a copy of each (test-results/ is emptied by the next session);
