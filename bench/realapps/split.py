@@ -44,7 +44,7 @@ DEV: tuple[str, ...] = (
     "doccano",
     "jotter",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "otterwiki")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -13,9 +13,10 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
-jotter. A control shown only while the pointer is on its table row or card (I hate money's
-participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by pointing
-at the row or card first.
+jotter, otterwiki. A control shown only while the pointer is on its table row or card (I hate
+money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
+pointing at the row or card first. A checkbox drawn by its <label> (the input hidden) is acted
+on through the label, the one of the two drawn.
 """
 
 from __future__ import annotations
@@ -184,9 +185,11 @@ def verify(app: AppSpec, version: str) -> int:
                     with contextlib.suppress(PlaywrightError):
                         loc.first.wait_for(state="visible", timeout=15000)
                     # one element: a union selector may add a part of it (an icon's span)
-                    # (through shadow roots: a web component's inner button is part of it)
+                    # (through shadow roots: a web component's inner button is part of it),
+                    # or a control's <label> (HTML: a label's activation is its control's)
                     count = loc.evaluate_all(
                         "els => els.filter(e => !els.some(o => {"
+                        "  if (e.control && e.control === o) return true;"
                         "  for (let n = e.parentNode || e.host; n; n = n.parentNode || n.host)"
                         "    if (n === o) return true;"
                         "  return false; })).length"
@@ -195,8 +198,9 @@ def verify(app: AppSpec, version: str) -> int:
                         print(f"{version} {rid} step {n}: {sel!r} matches {count} elements")
                         problems += 1
                         break
-                    if loc.count() > 1:
-                        loc = loc.first
+                    if loc.count() > 1:  # acted on as a person does: the first one drawn
+                        shown = [i for i in range(loc.count()) if loc.nth(i).is_visible()]
+                        loc = loc.nth(shown[0] if shown else 0)
                     try:
                         _act(page, loc, action, value)
                     except PlaywrightError as exc:
