@@ -43,7 +43,7 @@ DEV: tuple[str, ...] = (
     "pinnwand",
     "doccano",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "jotter")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "jotter", "octoprint")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
