@@ -44,7 +44,7 @@ DEV: tuple[str, ...] = (
     "doccano",
     "jotter",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "otterwiki")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "otterwiki", "octoprint")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
