@@ -23,8 +23,10 @@ __all__ = ["GUARD", "MISSED", "missed_by"]
 # pointer event of the click when the first of them reached another element than the one the
 # gate passed, by the gate's rule (``receivesEvents`` in actionability.js: the element's
 # button or link, or a label of it with nothing interactive between), as Playwright's
-# ``setupHitTargetInterceptor`` does. Removed by the read after the click, or after 10 s by
-# itself.
+# ``setupHitTargetInterceptor`` does; and the release with what follows it when the button
+# came up on another element while the pressed one is still in the page (the press moved it:
+# a field's blur showing a line above it). Removed by the read after the click, or after 10 s
+# by itself.
 GUARD = """([el]) => {
   const win = el.ownerDocument.defaultView;
   const key = Symbol.for('pytest-pacts.pointer-guard');
@@ -46,13 +48,24 @@ GUARD = """([el]) => {
   };
   const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick',
     'dblclick', 'contextmenu'];
+  const hit = (ev) => {
+    const path = ev.composedPath();
+    return path[0] && path[0].nodeType === 1 ? path[0] : null;
+  };
   let missed;  // undefined: no event yet; null: the first one reached the element
+  let released = false;
   const listener = (ev) => {
     if (!ev.isTrusted) return;
     if (missed === undefined) {
-      const path = ev.composedPath();
-      const h = path[0] && path[0].nodeType === 1 ? path[0] : null;
+      const h = hit(ev);
       missed = h && reaches(h) ? null : describe(h || el);
+    } else if (missed === null && !released && (ev.type === 'pointerup' || ev.type === 'mouseup')) {
+      // UI Events: a click goes to the nearest common ancestor of where the button went
+      // down and where it came up; released elsewhere (the page moved the element between
+      // the two), it is a click on that ancestor, not on the element
+      released = true;
+      const h = hit(ev);
+      if (target.isConnected && !(h && reaches(h))) missed = describe(h || el);
     }
     if (missed !== null) {
       ev.preventDefault(); ev.stopPropagation(); ev.stopImmediatePropagation();

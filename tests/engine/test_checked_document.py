@@ -149,6 +149,38 @@ def test_a_click_the_page_moves_its_element_from_under_is_stopped_then_made_on_i
     assert 'the click reached div "Comments", not the checked element' in notes, notes
 
 
+# A field whose value the page takes when it loses focus, and shows a line about it above
+# the dialog's buttons: the press on "Rename" blurs the field, the line pushes the link down
+# before the button comes up, and the release lands on the line (OctoPrint's rename dialog;
+# a form's "on blur" validation message does the same).
+RELEASED_ELSEWHERE = """
+<div id="dialog">
+  <label>New name <input id="name" onblur="document.getElementById('note').hidden = false"></label>
+  <div id="footer" onclick="if (event.target !== document.getElementById('rename')) hits('footer')">
+    <p id="note" hidden style="height: 40px; margin: 0">The file will be renamed.</p>
+    <a href="#" id="rename" onclick="hits('rename'); return false">Rename</a>
+  </div>
+</div>
+<script>window.clicked = []; window.hits = (x) => window.clicked.push(x);</script>
+"""
+
+
+def test_a_click_released_on_another_element_is_stopped_then_made_on_it(
+    tab: Page, site: Site
+) -> None:
+    """UI Events: a click is dispatched to the nearest common ancestor of the elements where
+    the button went down and where it came up. When the press itself moves the element (the
+    field it blurs shows a line above it), the release lands elsewhere and the click goes to
+    the container, not the element, while the step would pass. The guard stops the release
+    and the click, and the step clicks again on the element where it now is."""
+    url = site.add("released.html", RELEASED_ELSEWHERE)
+    record = run(tab, plan(url, ("fill", "New name", "spares"), ("click", "Rename")))
+    assert tab.evaluate("window.clicked") == ["rename"]
+    assert record.verdict == "pass", record.rca
+    notes = " ".join(record.steps[1].notes)
+    assert 'the click reached p#note "The file will be renamed."' in notes, notes
+
+
 # A side list still being drawn when its entry is discovered: no semantic locator singles
 # the entry out (its words are also the page's text), so it is located by its place in the
 # list, and the page then draws a block above the entries (doccano 1.6.2's sidebar: "Members"
