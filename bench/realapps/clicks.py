@@ -108,11 +108,15 @@ _SCRIPT = """
     if (acted && steps(pressed.down, acted) && steps(pressed.up, acted)) return;
     const send = window.%(binding)s;
     if (typeof send !== 'function') return;
+    // the engine's click guard (engine/pointer_guard.py) stops, in the same capture phase
+    // but after this listener, the events of a click that reached another element
+    const guard = window[Symbol.for('pytest-pacts.pointer-guard')];
     send({
       step: acted ? acted.step : null,
       html: target.outerHTML.slice(0, 200),
       allowed: matches(target),
       url: location.href,
+      stopped: !!(guard && guard.stopped),
     });
   }, true);
 })();
@@ -130,6 +134,10 @@ class StrayClick:
     # an announcement failed (the element could not be read in time): the click cannot be
     # told apart from that step's own action, so it is reported, not counted as wrong
     unchecked: str = ""
+    # the engine's click guard stopped it in the window's capture phase, before the page's
+    # own listeners (a listener the page added to the window's capture phase before the
+    # guard's, as this watch's is, would still see it): reported, not counted as wrong
+    stopped: bool = False
 
     def describe(self) -> str:
         where = (
@@ -139,6 +147,8 @@ class StrayClick:
         )
         if self.allowed:
             kind = "a listed dismiss button"
+        elif self.stopped:
+            kind = "stopped by the engine's click guard before the page's listeners"
         elif self.unchecked:
             kind = f"unchecked: {self.unchecked}"
         else:
@@ -187,9 +197,10 @@ class ClickWatch:
                 allowed=bool(info.get("allowed")),
                 url=str(info.get("url", "")),
                 unchecked=self.failed,
+                stopped=bool(info.get("stopped")),
             )
         )
 
     @property
     def wrong(self) -> list[StrayClick]:
-        return [c for c in self.stray if not c.allowed and not c.unchecked]
+        return [c for c in self.stray if not c.allowed and not c.unchecked and not c.stopped]

@@ -26,7 +26,10 @@ __all__ = ["GUARD", "MISSED", "missed_by"]
 # ``setupHitTargetInterceptor`` does; and the release with what follows it when the button
 # came up on another element while the pressed one is still in the page (the press moved it:
 # a field's blur showing a line above it). Removed by the read after the click, or after 10 s
-# by itself.
+# by itself. The listeners are added by the window's own ``addEventListener`` named bare: on a
+# page that replaced a JavaScript built-in this function runs compiled in a fresh realm
+# (``runtime/js/realm.js``), whose functions the window never calls back, and the bare name
+# is then the realm's wrapper of the page's own.
 GUARD = """([el]) => {
   const win = el.ownerDocument.defaultView;
   const key = Symbol.for('pytest-pacts.pointer-guard');
@@ -68,16 +71,17 @@ GUARD = """([el]) => {
       if (target.isConnected && !(h && reaches(h))) missed = describe(h || el);
     }
     if (missed !== null) {
+      stop.stopped = true;  // for a listener that ran before this one (the corpus's click watch)
       ev.preventDefault(); ev.stopPropagation(); ev.stopImmediatePropagation();
     }
   };
   const stop = () => {
-    for (const k of kinds) win.removeEventListener(k, listener, true);
+    for (const k of kinds) removeEventListener(k, listener, true);
     clearTimeout(timer);
     if (win[key] === stop) delete win[key];
     return missed || null;
   };
-  for (const k of kinds) win.addEventListener(k, listener, true);
+  for (const k of kinds) addEventListener(k, listener, true);
   const timer = setTimeout(stop, 10000);
   win[key] = stop;
 }"""

@@ -129,3 +129,44 @@ def test_a_click_is_the_steps_when_what_was_pressed_and_released_both_were(
             context.close()
         strays.append([c.html[:12] for c in watch.wrong])
     assert strays == [[], ["<article><sp"]]
+
+
+# A link its field's blur pushes down (the line above it appears): the button goes down on the
+# link and comes up on the line, so the browser clicks their container (OctoPrint's rename
+# dialog, docs/real-apps.md, "OctoPrint to dev").
+PUSHED = """<div id="footer"><p id="note" hidden style="height:40px;margin:0">Renamed.</p>
+<a href="#" id="rename" onclick="return false">Rename</a></div>
+<script>document.addEventListener('mousedown', () => { note.hidden = false; }, true);</script>"""
+
+
+def test_a_click_the_engines_guard_stopped_is_reported_not_counted(
+    module_browser: Browser,
+) -> None:
+    """The watch's listener is added to the window's capture phase at the document's first
+    moment, before the engine's click guard adds its own there, so it sees a click the guard
+    then stops before the page's listeners (engine/pointer_guard.py; DOM: listeners of one
+    target and phase run in the order they were added). That click is reported as stopped,
+    not counted as a wrong element; without the guard it is counted."""
+    from realapps.clicks import ClickWatch
+
+    from pytest_pacts.engine.pointer_guard import GUARD
+
+    found = []
+    for guarded in (False, True):
+        watch = ClickWatch()
+        context = module_browser.new_context()
+        try:
+            watch.install(context)
+            page = context.new_page()
+            page.route("http://watch.test/**", lambda r: r.fulfill(body=PUSHED))
+            page.goto("http://watch.test/")
+            link = page.locator("#rename")
+            watch.announce(link, 1, "click")
+            if guarded:
+                link.evaluate(f"(el) => ({GUARD})([el])")
+            link.click(force=True)
+            page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+        finally:
+            context.close()
+        found.append(([c.html[:15] for c in watch.stray], len(watch.wrong)))
+    assert found == [(['<div id="footer'], 1), (['<div id="footer'], 0)]

@@ -106,6 +106,13 @@
   const windowNames = {
     __proto__: null,
     setTimeout: (f, ms) => setTimeout(() => f(), ms),
+    // the window's own listeners (the click guard's): the wrapper kept on the function, so
+    // that removing it removes what was added
+    addEventListener: (type, f, options) => {
+      if (typeof f === 'function' && !f.__pactsOnWindow) f.__pactsOnWindow = (e) => f(e);
+      return addEventListener(type, (f && f.__pactsOnWindow) || f, options);
+    },
+    removeEventListener: (type, f, options) => removeEventListener(type, (f && f.__pactsOnWindow) || f, options),
     requestAnimationFrame: (f) => requestAnimationFrame((t) => f(t)),
     MutationObserver: function (f) { return new MutationObserver((records, o) => f(records, o)); },
   };
