@@ -142,7 +142,13 @@ def _try_locators(
             continue
         target = ctx.state.step.target
         named = target is not None and names_intent(target.element, found.fingerprint)
-        if need_anchor and not named and found.anchor is not None and found.anchor < ANCHOR_MIN:
+        if (
+            need_anchor
+            and not named
+            and found.anchor is not None
+            and found.anchor < ANCHOR_MIN
+            and not same_member(ctx, locator, found)
+        ):
             # neither named by the step nor sharing one of the recorded element's own
             # attributes: "the only checkbox near the text" is another checkbox once the
             # right one is gone
@@ -247,6 +253,31 @@ def _identity(
     return (
         f"{found.description} is the recorded element only by weak evidence: its "
         f"{rule.explain(found.score, runner_up)}" + (f"; {hint}" if hint else "")
+    )
+
+
+def same_member(ctx: HealContext, locator: Locator, found: Resolved) -> bool:
+    """Is ``found`` the recorded control's member of its form group in the item the step
+    names? HTML's form submission makes controls of one ``name`` one group (a list's row
+    boxes, ``<input type=checkbox name=uuids value=...>``, one per row; a radio group), so
+    the name alone says which group, not which member, and is no anchor by itself
+    (``runtime/js/healing.js``). Inside the step's own region (``Box@Row``, a locator
+    scoped by the region as the step wrote it) the region picks the member: the same tag,
+    type and group name there is the recorded control. Another control in the row (another
+    group's box, a box with no name) is not."""
+    target = ctx.state.step.target
+    was = ctx.state.fingerprint
+    now = found.fingerprint
+    region = locator.region
+    if target is None or not target.region or region is None or was is None or now is None:
+        return False
+    if " ".join(region.description.split()).lower() != " ".join(target.region.split()).lower():
+        return False
+    return (
+        bool(was.name)
+        and now.name == was.name
+        and now.tag.lower() == was.tag.lower()
+        and (now.type or "").lower() == (was.type or "").lower()
     )
 
 
