@@ -2,8 +2,9 @@
 word a person reads about it changed (issue 35, held-out changedetection.io 0.45.26 ->
 0.60.10, REQ-CDIO-001/002).
 
-The quick-add field ``<input id="url" name="url" placeholder="https://...">`` got a label
-"Web page URL" and the placeholder "www.website.com/page.html". Its recorded alternates
+The quick-add field ``<input type="url" id="url" name="url" placeholder="https://...">``
+became a ``type="text"`` field with a label "Web page URL" and the placeholder
+"www.website.com/page.html". Its recorded alternates
 ``css #url`` and ``input[name="url"]`` found it, and healing refused it at 0.62, "the
 recorded element only by weak evidence" (the threshold is 0.75).
 """
@@ -21,7 +22,7 @@ from .helpers import Site, plan, run, target
 
 V1 = (
     "<form class='pure-form' onsubmit='return false'><fieldset><legend>Add a new change "
-    "detection watch</legend><input id='url' name='url' class='pure-input' "
+    "detection watch</legend><input type='url' id='url' name='url' class='pure-input' "
     "placeholder='https://...'> <input id='tag' name='tags' placeholder='watch label / tag'>"
     "<button>Watch</button></fieldset></form>"
 )

@@ -299,21 +299,29 @@ def same_member(ctx: HealContext, locator: Locator, found: Resolved) -> bool:
 
 
 _GROUPED = {"checkbox", "radio"}
+# HTML's input states that are one single-line text entry (Text, Search, URL, Telephone,
+# E-mail): an app that moves a field from ``type=url`` to ``type=text`` (changedetection.io
+# 0.45.26 -> 0.60.10) keeps the same kind of field
+_TEXT_ENTRY = {"", "text", "search", "url", "tel", "email"}
+
+
+def _kind(fp: Fingerprint) -> str:
+    kind = (fp.type or "").lower() if fp.tag.lower() == "input" else ""
+    return f"{fp.tag.lower()}:" + ("text" if kind in _TEXT_ENTRY else kind)
 
 
 def same_field(was: Fingerprint | None, now: Fingerprint | None) -> bool:
-    """The same form field by what its author named it: the same tag and type, the same
-    ``id`` and the same form ``name`` (neither empty). A box's or radio's name names its
-    group, not the field (HTML's form submission), so those are never the same field so."""
+    """The same form field by what its author named it: the same kind of control (its tag
+    and input type, HTML's single-line text entries one kind), the same ``id`` and the same
+    form ``name`` (neither empty). A box's or radio's name names its group, not the field
+    (HTML's form submission), so those are never the same field so."""
     if was is None or now is None or not was.id or not was.name:
         return False
-    kind = (was.type or "").lower()
     return (
-        kind not in _GROUPED
+        (was.type or "").lower() not in _GROUPED
         and now.id == was.id
         and now.name == was.name
-        and now.tag.lower() == was.tag.lower()
-        and (now.type or "").lower() == kind
+        and _kind(now) == _kind(was)
     )
 
 
