@@ -44,7 +44,7 @@ def _tasks(*rows: tuple[str, str]) -> str:
         # the same rows, each printed with the time of the app's next start
         (
             (("Repaint the shop sign", "11/29, 02:45 PM"), ("Order seeds", "11/29, 02:45 PM")),
-            None,
+            "tbody > tr:nth-child(1) input",
             None,
         ),
         # a row added above at the same moment: the first row's box is another task's
@@ -64,7 +64,7 @@ def test_a_rows_time_is_not_the_rows_identity(
     tab: Page,
     site: Site,
     v2_rows: tuple[tuple[str, str], ...],
-    cached: str | None,
+    cached: str,
     wrong: str | None,
 ) -> None:
     """jotter-app 3.4.0 (REQ-JOTTER-009) and changedetection.io (a row's "Last checked"
@@ -83,9 +83,9 @@ def test_a_rows_time_is_not_the_rows_identity(
     found = discover(tab, [(0, target(step[1]), Action.CHECK)])[0]
     assert found.locator is not None and found.fingerprint is not None, found.unresolved
     assert any("02:43" in t for t in found.fingerprint.neighbour_text)
-    if cached is not None:
-        located = Locator(strategy=Strategy.CSS, confidence=0.7, css=cached)
-        found = found.model_copy(update={"locator": located})
+    # the box's place in the table, as a structural locator would hold it
+    located = Locator(strategy=Strategy.CSS, confidence=0.7, css=cached)
+    found = found.model_copy(update={"locator": located})
     record = run(tab, plan(url2, step), pom={0: found}, healer=HealingLadder())
     hits = tab.evaluate("() => window.hits")
     if wrong is None:
@@ -196,3 +196,42 @@ def _restripe(page: str) -> str:
         rest = part.split(" ", 1)[1]
         out.append(("pure-table-odd " if i % 2 == 1 else "pure-table-even ") + rest)
     return '<tr class="'.join(out)
+
+
+NUMBERED = (
+    '<tr class="{stripe}"><td><input type="checkbox" name="uuids" value="{uuid}"> '
+    '<span>{n}</span></td><td class="title">{words}</td><td><a href="#">Edit</a></td></tr>'
+)
+
+
+def _numbered(order: tuple[str, ...]) -> str:
+    rows = (
+        NUMBERED.format(stripe=("odd", "even")[i % 2], uuid=f"u{i}", n=i + 1, words=w)
+        for i, w in enumerate(order)
+    )
+    return WATCHES.format("".join(rows))
+
+
+def test_a_rows_number_beside_its_box_is_not_the_boxs_identity(tab: Page, site: Site) -> None:
+    """changedetection.io prints each row's number beside its box (``<span>3</span>``,
+    ``loop.index``), which changes as rows are added or sorted (0.60.10 listed the same
+    watches in another order on one run: "recorded with no name beside "2"", REQ-CDIO-012);
+    jotter-app's row prints a time (REQ-JOTTER-009). A cached locator that is the step's
+    own ``Element@Region`` rendered (the region's only checkbox, in the row the step's
+    region words name) has the region as its context, which the locator itself checks: its
+    one match is the box with no heal round, whatever number is beside it."""
+    url1 = site.add("numbered-v1.html", _numbered(WORDS))
+    url2 = site.add("numbered-v2.html", _numbered(tuple(reversed(WORDS))))
+    tab.goto(url1)
+    step = ("check", "checkbox@Opening hours")
+    found = discover(tab, [(0, target(step[1]), Action.CHECK)])[0]
+    assert found.locator is not None and found.fingerprint is not None, found.unresolved
+    assert found.locator.strategy is Strategy.RELATIONAL, found.locator
+    assert "3" in found.fingerprint.neighbour_text, found.fingerprint.neighbour_text
+    record = run(tab, plan(url2, step), pom={0: found}, healer=HealingLadder())
+    hits = tab.evaluate("() => window.hits")
+    assert (record.verdict, hits, record.steps[0].heals) == (
+        "pass",
+        ["uuids:Opening hours"],
+        (),
+    ), record.steps[0].failure
