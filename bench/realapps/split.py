@@ -42,8 +42,9 @@ DEV: tuple[str, ...] = (
     "reader",
     "pinnwand",
     "doccano",
+    "changedetection",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "jotter")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "jotter")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
