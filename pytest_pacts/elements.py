@@ -23,7 +23,6 @@ from pytest_pacts.discovery.payloads import RankResult, checked
 from pytest_pacts.discovery.render import elements_frame, page_query
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung, RungResult, StepState
 from pytest_pacts.engine.env import EnvMonitor, watch_changes
-from pytest_pacts.engine.executor import identity_of
 from pytest_pacts.engine.gate import IN_PAGE_RULE, blocking_point, run_gate
 from pytest_pacts.engine.healing import (
     AlternateRung,
@@ -34,6 +33,7 @@ from pytest_pacts.engine.healing import (
 from pytest_pacts.engine.healing.region import RegionDriftRung
 from pytest_pacts.engine.healing.relocate import locate_arg
 from pytest_pacts.engine.healing.scoring import Ranking, new_heal_id, rank_arg, ranking_of
+from pytest_pacts.engine.identity import identity_of
 from pytest_pacts.engine.waiting import READY_CAP_MS, now_ms
 from pytest_pacts.models import Action, Plan, Requirement, SourceRef, Step, Target
 from pytest_pacts.models.evidence import DEFAULT_MARGIN, DEFAULT_THRESHOLD, EvidenceRule

@@ -43,8 +43,9 @@ DEV: tuple[str, ...] = (
     "pinnwand",
     "doccano",
     "jotter",
+    "changedetection",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "changedetection", "otterwiki", "octoprint")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "otterwiki", "octoprint")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -31,6 +31,7 @@ from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.extract import ExtractSteps, unresolvable
 from pytest_pacts.engine.finder import Finder, Located
 from pytest_pacts.engine.gate import HEAL_PATIENCE_MS, GateOutcome, run_gate, said_shared
+from pytest_pacts.engine.identity import identity_of, located_identity
 from pytest_pacts.engine.imagestep import run_image_step
 from pytest_pacts.engine.network import ResponseLog, mask_in
 from pytest_pacts.engine.observing import ActionObserver, tell_observer
@@ -52,43 +53,6 @@ from pytest_pacts.planner.templating import (
 )
 from pytest_pacts.planner.urls import UrlError, resolve_url
 from pytest_pacts.runtime.bridge import keep_token
-
-
-def identity_of(step: Step, fingerprint: Fingerprint) -> dict[str, object]:
-    """What the gate checks a *recorded* locator's element against (same round trip): the
-    recorded fingerprint and the step's words. A locator recorded on one version of the app
-    can resolve on the next to another element (``#submit`` was "Save", is now "Delete");
-    it must not be trusted blindly."""
-    fields = {"tag", "role", "type", "accessible_name", "label", "text", "placeholder", "alt"}
-    # its context: its landmark (the same name elsewhere is another element) and, for an
-    # element with no name, the words around it (identityChange, runtime/js/actionability.js)
-    fields |= {"title", "ancestor_path", "neighbour_text"}
-    return {
-        "fp": fingerprint.model_dump(mode="json", include=fields),
-        "words": step.target.element if step.target is not None else "",
-    }
-
-
-def _identity(step: Step, located: Located) -> dict[str, object] | None:
-    """:func:`identity_of` for a cached locator, and for one discovered in this run that is
-    the element's place in the page (``DiscoveryResult.positional``, its CSS path): that
-    names whatever the page puts there next, and a page still drawing may put another element
-    there between discovery and the gate (doccano 1.6.2's sidebar: "Members" found as the
-    third entry before a button was drawn above the entries, then the path named "Labels").
-    Other locators discovered or healed in this run name the element by what it is, and were
-    just verified against the page, so they are not checked again."""
-    state = located.state
-    if state is None or state.fingerprint is None:
-        return None
-    positional = (
-        located.source == "discovery"
-        and state.discovery is not None
-        and state.discovery.positional
-        and state.locator == state.discovery.locator
-    )
-    if located.source != "cache" and not positional:
-        return None
-    return identity_of(step, state.fingerprint)
 
 
 class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
@@ -417,7 +381,9 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
                 return located, None
             assert located.state.locator is not None
             identity = (
-                identity_of(step, same_as) if same_as is not None else _identity(step, located)
+                identity_of(step, same_as)
+                if same_as is not None
+                else located_identity(step, located)
             )
             timeout_ms = opts.step_timeout_ms
             if self._wait_ms is not None:

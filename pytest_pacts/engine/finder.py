@@ -139,6 +139,12 @@ class Finder:
             self.forget(index)  # bound ahead of its turn on another page: discover it here
             state = None
         if state is not None and state.locator is not None:
+            if state.discovery is not None and state.discovery.batch_url is not None:
+                # bound ahead, now at its turn on that page: the page's own element, as if
+                # found now; kept so without the mark, for a run that reaches the page by
+                # another address (a newer version's ``/imports`` for ``/import``)
+                state.discovery = state.discovery.model_copy(update={"batch_url": None})
+                self._report(index, state.discovery)
             return Located(state, None, self.sources[index])
         start = now_ms()
         deadline = start + timeout_ms

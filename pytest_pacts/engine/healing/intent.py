@@ -18,7 +18,7 @@ from pytest_pacts.engine.healing.probing import Probe, Probing, gate_evidence, p
 from pytest_pacts.engine.healing.resolving import Element, matches_none, resolve, resolved_key
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
 from pytest_pacts.models.evidence import Evidence
-from pytest_pacts.models.locator import CONFIDENCE, GateSnapshot, Locator, Strategy
+from pytest_pacts.models.locator import CONFIDENCE, Fingerprint, GateSnapshot, Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
 
 
@@ -142,7 +142,13 @@ def _try_locators(
             continue
         target = ctx.state.step.target
         named = target is not None and names_intent(target.element, found.fingerprint)
-        if need_anchor and not named and found.anchor is not None and found.anchor < ANCHOR_MIN:
+        if (
+            need_anchor
+            and not named
+            and found.anchor is not None
+            and found.anchor < ANCHOR_MIN
+            and not same_member(ctx, locator, found)
+        ):
             # neither named by the step nor sharing one of the recorded element's own
             # attributes: "the only checkbox near the text" is another checkbox once the
             # right one is gone
@@ -229,6 +235,23 @@ def _identity(
             f"{rule.threshold:.2f}), the one most like the recorded element, which the "
             "recorded id still finds",
         )
+    if (
+        found.score is not None
+        and by_id(locator)
+        and same_field(ctx.state.fingerprint, found.fingerprint)
+        and rule.named_by_author(found.score, runner_up)
+    ):
+        # HTML: the id is unique in its document and the name is the key the server reads
+        # the field's value by; both kept, every word a person reads may have changed
+        # (changedetection.io 0.60.10's quick-add field, placeholder and label new)
+        return (
+            found.score,
+            runner_up,
+            f"the same field by its author's names: the recorded id still finds it and its "
+            f"form name is the recorded one ({found.score:.2f}, below the threshold "
+            f"{rule.threshold:.2f}, the one most like the recorded element by at least the "
+            f"margin {rule.margin:.2f})",
+        )
     if exact is None and found.fingerprint is not None and ctx.state.fingerprint is not None:
         exact = exact_name(ctx, locator, found, runner_up)
     if exact is not None:
@@ -247,6 +270,58 @@ def _identity(
     return (
         f"{found.description} is the recorded element only by weak evidence: its "
         f"{rule.explain(found.score, runner_up)}" + (f"; {hint}" if hint else "")
+    )
+
+
+def same_member(ctx: HealContext, locator: Locator, found: Resolved) -> bool:
+    """Is ``found`` the recorded control's member of its form group in the item the step
+    names? HTML's form submission makes controls of one ``name`` one group (a list's row
+    boxes, ``<input type=checkbox name=uuids value=...>``, one per row; a radio group), so
+    the name alone says which group, not which member, and is no anchor by itself
+    (``runtime/js/healing.js``). Inside the step's own region (``Box@Row``, a locator
+    scoped by the region as the step wrote it) the region picks the member: the same tag,
+    type and group name there is the recorded control. Another control in the row (another
+    group's box, a box with no name) is not."""
+    target = ctx.state.step.target
+    was = ctx.state.fingerprint
+    now = found.fingerprint
+    region = locator.region
+    if target is None or not target.region or region is None or was is None or now is None:
+        return False
+    if " ".join(region.description.split()).lower() != " ".join(target.region.split()).lower():
+        return False
+    return (
+        bool(was.name)
+        and now.name == was.name
+        and now.tag.lower() == was.tag.lower()
+        and (now.type or "").lower() == (was.type or "").lower()
+    )
+
+
+_GROUPED = {"checkbox", "radio"}
+# HTML's input states that are one single-line text entry (Text, Search, URL, Telephone,
+# E-mail): an app that moves a field from ``type=url`` to ``type=text`` (changedetection.io
+# 0.45.26 -> 0.60.10) keeps the same kind of field
+_TEXT_ENTRY = {"", "text", "search", "url", "tel", "email"}
+
+
+def _kind(fp: Fingerprint) -> str:
+    kind = (fp.type or "").lower() if fp.tag.lower() == "input" else ""
+    return f"{fp.tag.lower()}:" + ("text" if kind in _TEXT_ENTRY else kind)
+
+
+def same_field(was: Fingerprint | None, now: Fingerprint | None) -> bool:
+    """The same form field by what its author named it: the same kind of control (its tag
+    and input type, HTML's single-line text entries one kind), the same ``id`` and the same
+    form ``name`` (neither empty). A box's or radio's name names its group, not the field
+    (HTML's form submission), so those are never the same field so."""
+    if was is None or now is None or not was.id or not was.name:
+        return False
+    return (
+        (was.type or "").lower() not in _GROUPED
+        and now.id == was.id
+        and now.name == was.name
+        and _kind(now) == _kind(was)
     )
 
 

@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const { installWatch } = modules.watch;
 const {
-  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, parentOf, elMatches, containsComposed, drawnInside, inShadow,
+  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, elMatches, containsComposed, drawnInside, inShadow,
   isEditableType, isSettable, isCheckable, isSelectable, describeElement
 } = modules.dom;
 
@@ -432,7 +432,9 @@ function identityChange(el, id, dom) {
     const near = new Set([...names, ...neighbourTexts(el, dom, 400)].flatMap(tokens));
     // the step's own words beside it name it, as discovery's adjacent-text rule does
     const beside = tokens(words).length > 0 && tokens(words).every((w) => near.has(w));
-    const gone = beside ? undefined : (fp.neighbour_text || []).find((t) => !tokens(t.length < 80 ? t : t.replace(/\s\S*$/, '')).every((w) => near.has(w)));
+    // the words recorded around it, without the moments the page prints (withoutMoments)
+    const kept = (t) => tokens(withoutMoments(t.length < 80 ? t : t.replace(/\s\S*$/, '')));
+    const gone = beside ? undefined : (fp.neighbour_text || []).find((t) => !kept(t).every((w) => near.has(w)));
     if (gone !== undefined) return `it is now ${shown}, recorded with no name beside "${gone}"`;
   }
   const landmark = (tags) => tags.slice(0, 6).find((t) => ['header', 'footer', 'nav', 'main', 'aside'].includes(t));

@@ -78,6 +78,18 @@ function sameBesideCounts(a, b) {
   if (!A || !B || A.length !== B.length || !A.some((w) => w !== '#')) return false;
   return A.every((w, i) => (w === '#') === (B[i] === '#') && sameNoun(w, B[i]));
 }
+// A moment is data, not a name: a time of day ("02:43 PM", "14:05:09"), a date written
+// with digits ("11/29", "2026-11-29", "29.11.2026") and a time ago ("5 minutes ago", "an
+// hour ago": ECMA-402's Intl.RelativeTimeFormat units) change with every start of an app
+// and every edit of a row, while the words of the row stay. The words without them; other
+// numbers ("Order 1001", a price) are kept: they tell items apart.
+const MOMENT = new RegExp([
+  String.raw`\b\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?`,
+  String.raw`\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b`, String.raw`\b\d{1,2}/\d{1,2}\b`,
+  String.raw`\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?`,
+  String.raw`\b(?:\d+|an?)\s+(?:second|minute|hour|day|week|month|quarter|year)s?(?:\s+ago)?\b`,
+].join('|'), 'giu');
+const withoutMoments = (s) => String(s || '').replace(MOMENT, ' ');
 
 function parentOf(el) {
   if (el.parentElement) return el.parentElement;
@@ -577,7 +589,7 @@ function toJson(value, depth = 0) {
 // Exports: what the later files use.
 return {
   toJson,
-  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts,
+  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, elMatches, roleAttr, idRefs, isRendered, remember,
   containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isClickable, compatibility, describeElement

@@ -22,7 +22,7 @@ function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
 // Normalised forms of every string compared during a scan, computed once per string:
 // the same labels, names and ids are compared against every step.
 const prepared = new Map();
-function resetPrepared() { prepared.clear(); }
+function resetPrepared() { prepared.clear(); places.clear(); }
 function prep(value) {
   let p = prepared.get(value);
   if (!p) {
@@ -76,8 +76,34 @@ function looksGenerated(s) { return /\d{3,}|[0-9a-f]{6,}|^:|^(css|sc|jsx|ember)-
 // State classes change as the user interacts ("li.is-done" is gone once the box is
 // unchecked): a locator built on one breaks between steps, so they are never used.
 const STATE_CLASS = /^(is|has)[-_]|(^|[-_])(active|selected|checked|done|completed|open|opened|closed|hidden|visible|shown|disabled|enabled|focus(ed)?|hover(ed)?|current|expanded|collapsed|loading|loaded|error|valid|invalid|dirty|touched|pristine)$/i;
-// The classes that name what an element is: neither generated nor a state.
-const stableClasses = (el) => [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c));
+// The classes that name what an element is: neither generated, nor a state, nor a place.
+const stableClasses = (el) => [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c) && !placed(el).has(c));
+// A class is a place when, among three or more siblings of one tag, exactly every other one
+// has it: what Selectors Level 3's :nth-of-type(odd) / (even) would select (a table's
+// striping, ``tr.pure-table-odd``, ``tr.row1``/``row2``). It changes when a row above is
+// added or removed, so it never names an item. Counted once per parent and call
+// (resetPrepared), again when the parent's children changed in number.
+const places = new Map();
+function placed(el) {
+  const parent = el.parentElement;
+  if (!parent || parent.childElementCount < 3) return new Set();
+  const key = el.tagName;
+  let mine = places.get(parent);
+  if (!mine || mine.n !== parent.childElementCount) places.set(parent, mine = { n: parent.childElementCount, by: new Map() });
+  mine = mine.by;
+  if (!mine.has(key)) {
+    const sibs = [...parent.children].filter((s) => s.tagName === el.tagName);
+    const out = new Set();
+    if (sibs.length >= 3) {
+      for (const c of new Set(sibs.flatMap((s) => [...s.classList]))) {
+        const at = sibs.map((s) => s.classList.contains(c));
+        if (at.every((has, i) => has === at[0] !== (i % 2 === 1))) out.add(c);
+      }
+    }
+    mine.set(key, out);
+  }
+  return mine.get(key);
+}
 function cssVariants(el) {
   const t = tag(el);
   const out = [];
