@@ -44,8 +44,9 @@ DEV: tuple[str, ...] = (
     "doccano",
     "jotter",
     "changedetection",
+    "octoprint",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "otterwiki", "octoprint")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "otterwiki")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
