@@ -5,8 +5,9 @@ generated test are written by the report hooks into ``<project>/.pacts/reports/<
 and listed in that folder's ``index.json`` (``docs/reports.md``). A stored run and a
 requirement of an index are the same run when they have the same requirement, the same
 plan hash, and start within :data:`SAME_START` of each other (the store's row is written
-a few milliseconds after the engine's clock starts). Parsed files are cached by
-modification time, so a page view reads each index once.
+a few milliseconds after the engine's clock starts); of several such (two runs of one
+requirement started less than that apart), the one whose start is nearest. Parsed files
+are cached by modification time, so a page view reads each index once.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ class ReportIndex:
         if not self._folder.is_dir():
             return []
         earliest = (started_at - SAME_START).timestamp()
+        best: tuple[timedelta, list[ReportFile]] | None = None
         for index_path in sorted(self._folder.glob("*/index.json"), reverse=True):
             try:
                 if index_path.stat().st_mtime < earliest:
@@ -111,9 +113,12 @@ class ReportIndex:
                     continue
                 if plan_hash is not None and verdict.get("plan_hash") not in (None, plan_hash):
                     continue
-                return [
-                    ReportFile(label, Path(value))
-                    for key, label in FILE_KINDS.items()
-                    if isinstance(value := entry.get(key), str) and value
-                ]
-        return []
+                apart = abs(start - started_at)
+                if best is None or apart < best[0]:
+                    files = [
+                        ReportFile(label, Path(value))
+                        for key, label in FILE_KINDS.items()
+                        if isinstance(value := entry.get(key), str) and value
+                    ]
+                    best = (apart, files)
+        return best[1] if best is not None else []
