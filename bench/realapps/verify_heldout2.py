@@ -13,10 +13,11 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
-jotter, otterwiki, octoprint. A control shown only while the pointer is on its table row or card
-(I hate money's participant buttons, Radicale 3.9's collection buttons) is reached as a person
-does: by pointing at the row or card first. A checkbox drawn by its <label> (the input hidden)
-is acted on through the label, the one of the two drawn.
+jotter, otterwiki, octoprint, calibreweb. A control shown only while the pointer is on its table
+row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is reached
+as a person does: by pointing at the row or card first. A checkbox drawn by its <label> (the
+input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
+checkbox (Calibre-Web's "Read") is one element with it.
 """
 
 from __future__ import annotations
@@ -131,6 +132,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill(".v-card input[name=password]", app.env["PACTS_DOCCANO_PASSWORD"])
         page.press(".v-card input[name=password]", "Enter")
         page.wait_for_selector("text=Bird sightings")
+    elif app.name == "calibreweb":
+        page.goto(base + "login")
+        page.fill("input#username", app.env["PACTS_CALIBREWEB_USER"])
+        page.fill("input#password", app.env["PACTS_CALIBREWEB_PASSWORD"])
+        page.click('button[name="submit"]')
+        page.wait_for_selector("a#logout")
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -186,10 +193,11 @@ def verify(app: AppSpec, version: str) -> int:
                         loc.first.wait_for(state="visible", timeout=15000)
                     # one element: a union selector may add a part of it (an icon's span)
                     # (through shadow roots: a web component's inner button is part of it),
-                    # or a control's <label> (HTML: a label's activation is its control's)
+                    # or a control's <label> (HTML: a label's activation is its control's; a
+                    # label that wraps its control is the one element, the control inside it)
                     count = loc.evaluate_all(
                         "els => els.filter(e => !els.some(o => {"
-                        "  if (e.control && e.control === o) return true;"
+                        "  if (e.control && e.control === o && !e.contains(o)) return true;"
                         "  for (let n = e.parentNode || e.host; n; n = n.parentNode || n.host)"
                         "    if (n === o) return true;"
                         "  return false; })).length"
