@@ -189,7 +189,7 @@ function checkVisible(el, action) {
   const why = unshown(el);
   const drawn = why ? drawingLabel(el, action) : null;
   if (drawn) {
-    return { ...gatePass('visible', `hidden (${why}) and drawn by its label ${describeElement(drawn.label)}, `
+    return { ...gatePass('visible', `hidden (${why}) and drawn by its own ${describeElement(drawn.label)}, `
       + `which is visible and receives events${drawn.scroll ? ' once scrolled to the centre' : ''}: `
       + 'acted on through its label'), reach: 'label' };
   }
