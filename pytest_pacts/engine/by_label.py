@@ -21,6 +21,7 @@ read back: a step never passes without the control in the state it asked for.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
@@ -88,7 +89,13 @@ def by_label(
             step_index=step_index,
             evidence=(str(exc).splitlines()[0] if str(exc) else type(exc).__name__,),
         )
-    now = bool(after and after["checked"])
+    return _verdict(action, before, bool(after and after["checked"]), step_index)
+
+
+def _verdict(action: Action, before: Any, now: bool, step_index: int) -> Failure | None:
+    """``None`` when the control's state ``now`` is what ``action`` asked (check: checked,
+    uncheck: unchecked, click: a radio checked, a checkbox toggled from ``before``)."""
+    kind = "radio button" if before["radio"] else "checkbox"
     if action is Action.CLICK:
         ok = now if before["radio"] else now is not before["checked"]
         wanted = "checked" if before["radio"] else ("unchecked" if before["checked"] else "checked")
