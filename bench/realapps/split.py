@@ -45,8 +45,9 @@ DEV: tuple[str, ...] = (
     "jotter",
     "changedetection",
     "octoprint",
+    "otterwiki",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "otterwiki", "calibreweb")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -38,6 +38,7 @@ from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.engine import widgets
 from pytest_pacts.engine.artifacts import await_heal_pictures
+from pytest_pacts.engine.by_label import by_label
 from pytest_pacts.engine.env import classify_error
 from pytest_pacts.engine.pointer_guard import missed_by
 from pytest_pacts.engine.select_step import Read, select
@@ -230,6 +231,14 @@ def _on_element(
     t = timeout_ms
     done = progress or _Progress()
     force = True
+    if reach == "label" and action in _GUARDED:
+        # a hidden checkbox or radio drawn by its own label: the pointer goes to the label,
+        # the control's state is read before and after (``by_label``)
+        def guarded(act: Callable[[], None]) -> None:
+            _guard(read, act)
+            done.acted = True
+
+        return by_label(el, read, action, t, step_index, guarded)
     if action in _POINTER and reach != "in_place":
         # The gate's hit test passed only once it scrolled the element to the centre (and it
         # put the scroll back), or is unknown: forced only when the hit test right now says
@@ -326,7 +335,12 @@ def _guarded_call(
     if not force:
         _one_call(el, action, value, force, t)
         return
-    missed = missed_by(read, lambda: _one_call(el, action, value, force, t))
+    _guard(read, lambda: _one_call(el, action, value, force, t))
+
+
+def _guard(read: Read, act: Callable[[], None]) -> None:
+    """``act`` (a forced click) under the pointer guard; raises :class:`PointerMissed`."""
+    missed = missed_by(read, act)
     if missed:
         raise PointerMissed(
             f"the click reached {missed}, not the checked element (the page moved it "

@@ -341,13 +341,15 @@ class GateSnapshot(_Frozen):
         "when that was not observed. Decides how soon a structural failure goes to healing; "
         "not recorded.",
     )
-    reach: Literal["in_place", "scrolled", "widget"] | None = Field(
+    reach: Literal["in_place", "scrolled", "widget", "label"] | None = Field(
         default=None,
         exclude=True,
         description="How the action reaches the one element: 'in_place' (a pointer action's "
         "hit test passed where the element is, or a select is shown itself), 'scrolled' (the "
         "hit test passed once the element was scrolled to the viewport's centre; the check "
-        "put the scroll back), 'widget' (a hidden select a visible widget stands in for). "
+        "put the scroll back), 'widget' (a hidden select a visible widget stands in for), "
+        "'label' (a hidden checkbox or radio drawn by its own label: the pointer goes to "
+        "the label). "
         "Tells the action which checks of its own it still needs; not recorded.",
     )
     quiet_ms: float | None = Field(

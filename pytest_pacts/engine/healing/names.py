@@ -12,6 +12,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame
 from playwright.sync_api import Locator as PWLocator
 
+from pytest_pacts.discovery import UnrenderableLocator
+from pytest_pacts.discovery.chain import apply
+from pytest_pacts.discovery.render import region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.healing.basics import action_of, frame_of
 from pytest_pacts.models.locator import Fingerprint, Locator
@@ -56,22 +59,35 @@ def exact_name(
     frame = frame_of(ctx.page, locator.frame_path)
     if frame is None:
         return None
-    if _controls_named(frame, kind, (new.accessible_name or "",), "counting look-alikes") != 1:
+    # A step that names its region is counted there, as a person reads it: a list's
+    # "Recheck", one per row, is the row's only one (issue 35, "role in region"); the
+    # locator found by intent resolves inside that region by construction.
+    within = locator.region if target.region is not None else None
+    try:
+        inside = apply(frame, region_calls(within)) if within is not None else None
+    except UnrenderableLocator:
         return None
+    names = (new.accessible_name or "",)
+    if _controls_named(frame, kind, names, "counting look-alikes", inside) != 1:
+        return None
+    where = f' in the step\'s region "{target.region}"' if inside is not None else ""
     return (
         f'its exact name "{new.accessible_name}" is the recorded one and the step\'s, on the '
-        f"only {kind} control so named ({fp.role} → {new.role})"
+        f"only {kind} control so named{where} ({fp.role} → {new.role})"
     )
 
 
-def _controls_named(frame: Frame, kind: str, names: tuple[str, ...], what: str) -> int | None:
-    """How many elements of ``frame`` are controls of ``kind`` (:data:`_KIND_OF_ROLE`)
-    named exactly one of ``names``, in one round trip (a union of role locators); ``None``
-    when the page could not be asked."""
+def _controls_named(
+    frame: Frame, kind: str, names: tuple[str, ...], what: str, inside: PWLocator | None = None
+) -> int | None:
+    """How many elements of ``frame`` (of ``inside`` when given: a region's containers) are
+    controls of ``kind`` (:data:`_KIND_OF_ROLE`) named exactly one of ``names``, in one round
+    trip (a union of role locators); ``None`` when the page could not be asked."""
+    root = frame if inside is None else inside
     union: PWLocator | None = None
     for role in (r for r, k in _KIND_OF_ROLE.items() if k == kind):
         for name in dict.fromkeys(n for n in names if n):
-            one = frame.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+            one = root.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
             union = one if union is None else union.or_(one)
     if union is None:
         return 0

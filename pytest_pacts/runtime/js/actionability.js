@@ -187,32 +187,69 @@ function checkVisible(el, action) {
     return { ...gatePass('visible', `a hidden native select; its widget ${describeElement(proxy)} is visible and stands in for it`), reach: 'widget' };
   }
   const why = unshown(el);
+  const drawn = why ? drawingLabel(el, action) : null;
+  if (drawn) {
+    return { ...gatePass('visible', `hidden (${why}) and drawn by its own ${describeElement(drawn.label)}, `
+      + `which is visible and receives events${drawn.scroll ? ' once scrolled to the centre' : ''}: `
+      + 'acted on through its label'), reach: 'label' };
+  }
   if (why) return gateFail('visible', 'not_visible', why);
   if (!POINTER_ACTIONS.has(action)) {
     const pass = gatePass('visible', `visible (${action || 'this action'} does not use the pointer, so no hit test)`);
     return action === 'select' ? { ...pass, reach: 'in_place' } : pass;
   }
-  // "Receives events": the action point must hit the element itself. Like
-  // Playwright's own retries, a covered element is scrolled to the viewport's centre once
-  // before it is called obscured (a sticky banner covers the page's bottom, not its middle).
-  const win = el.ownerDocument.defaultView;
+  const { point, hit, scroll } = pointAt(el, (h) => receivesEvents(el, h));
+  if (hit && receivesEvents(el, hit)) {
+    return { ...gatePass('visible', scroll ? 'visible and receives events once scrolled to the centre'
+      : 'visible and receives events'), reach: scroll ? 'scrolled' : 'in_place' };
+  }
+  if (!point) return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
+  const by = hit ? describeElement(layerOf(hit, el) || hit) : 'nothing';
+  return gateFail('visible', 'obscured', `covered by ${by} at (${Math.round(point[0])}, ${Math.round(point[1])})`);
+}
+
+// "Receives events": the action point (the centre of ``box``: the element, or the label it
+// is acted on through) must hit what ``accept`` takes. Like Playwright's own
+// retries, a covered element is scrolled to the viewport's centre once before it is called
+// obscured (a sticky banner covers the page's bottom, not its middle). ``point``: null when
+// the centre is outside the viewport even once scrolled.
+function pointAt(box, accept) {
+  const win = box.ownerDocument.defaultView;
   const inView = (x, y) => x >= 0 && y >= 0 && x < win.innerWidth && y < win.innerHeight;
   let point = null;
   let hit = null;
   for (const scroll of [false, true]) {
-    if (scroll) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    const s = viewRect(el);
+    if (scroll) box.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const s = viewRect(box);
     point = [s.x + s.width / 2, s.y + s.height / 2];
     if (!inView(...point)) continue;
-    hit = hitTarget(el.ownerDocument, ...point);
-    if (receivesEvents(el, hit)) {
-      return { ...gatePass('visible', scroll ? 'visible and receives events once scrolled to the centre'
-        : 'visible and receives events'), reach: scroll ? 'scrolled' : 'in_place' };
-    }
+    hit = hitTarget(box.ownerDocument, ...point);
+    if (accept(hit)) return { point, hit, scroll };
   }
-  if (!inView(...point)) return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
-  const by = hit ? describeElement(layerOf(hit, el) || hit) : 'nothing';
-  return gateFail('visible', 'obscured', `covered by ${by} at (${Math.round(point[0])}, ${Math.round(point[1])})`);
+  return { point: inView(...point) ? point : null, hit, scroll: true };
+}
+
+// A checkbox or radio that is not shown but drawn by its own <label> (a CSS switch: the input
+// hidden at a 0×0 box, clipped or ``display: none``, the switch drawn by the label's
+// pseudo-elements): a click on the label runs the control's activation behaviour (HTML, the
+// label element), and Playwright's check() on a label reads its control's state and clicks
+// the label. The label a person would click: one whose control is ``el``, holding no other
+// control, naming no other element (aria-labelledby), shown, and receiving the hit test
+// itself; else null (the control stays refused). The action finds it again by the same
+// rule (engine/actions.py, ``_LABEL``).
+const LABEL_ACTIONS = new Set(['click', 'check', 'uncheck']);
+function drawingLabel(el, action) {
+  if (!LABEL_ACTIONS.has(action) || !elMatches(el, 'input[type=checkbox], input[type=radio]')) return null;
+  for (const label of el.labels || []) {
+    if (label.control !== el || unshown(label)) continue;
+    if ([...label.querySelectorAll('a[href], button, input, select, textarea')].some((e) => e !== el)) continue;
+    if (label.id && [...el.ownerDocument.querySelectorAll('[aria-labelledby]')].some((e) => e !== el
+      && e.getAttribute('aria-labelledby').split(/\s+/).includes(label.id))) continue;
+    const into = (h) => !!h && receivesEvents(el, h) && drawnInside(label, h);
+    const { hit, scroll } = pointAt(label, into);
+    if (into(hit)) return { label, scroll };
+  }
+  return null;
 }
 
 function checkEnabled(el, action, roleOf) {
