@@ -80,8 +80,10 @@ def blocks_digest(path: Path) -> str:
 
 
 class PlainPlan:
-    """A plan as plain data (``Plan.model_dump(mode="json")``) and what collection reads
-    from it; :attr:`plan` builds the :class:`~pytest_pacts.models.Plan` on first use."""
+    """A plan as plain data (``Plan.model_dump(mode="json")`` without the fields left at
+    their defaults, and the requirement's steps only when they are not the plan's) and what
+    collection reads from it; :attr:`plan` builds the :class:`~pytest_pacts.models.Plan`
+    on first use."""
 
     __slots__ = ("_plan", "data", "folder")
 
@@ -92,7 +94,10 @@ class PlainPlan:
 
     @classmethod
     def of(cls, plan: Plan) -> PlainPlan:
-        return cls(plan.model_dump(mode="json"), plan.requirement.folder, plan)
+        data = plan.model_dump(mode="json", exclude_defaults=True)
+        if data["requirement"]["steps"] == data["steps"]:
+            del data["requirement"]["steps"]  # the loader's plans: kept once (half the entry)
+        return cls(data, plan.requirement.folder, plan)
 
     @property
     def plan(self) -> Plan:
@@ -101,7 +106,8 @@ class PlainPlan:
             from pytest_pacts.models import Plan
 
             data = dict(self.data)
-            data["requirement"] = {**self.data["requirement"], "folder": self.folder}
+            requirement = {"steps": data["steps"], **data["requirement"]}
+            data["requirement"] = {**requirement, "folder": self.folder}
             self._plan = Plan.model_validate(data)
         return self._plan
 
