@@ -1,6 +1,6 @@
 """Collection start-up: ``pytest --collect-only`` of the samples with the plugin vs without.
 
-Run: ``.venv/bin/python bench/bench_collect.py [--repeat 9] [--store PATH]``.
+Run: ``.venv/bin/python bench/bench_collect.py [--repeat 9] [--store PATH] [--cold]``.
 
 IDEs run ``pytest --collect-only`` all the time, so the plugin's share of a pytest start-up
 matters. Both sides are fresh ``pytest --collect-only -q`` processes on
@@ -8,13 +8,15 @@ matters. Both sides are fresh ``pytest --collect-only -q`` processes on
 ``-p no:pacts`` (pytest, pytest-playwright, pytest-html, xdist and the samples' conftest,
 which starts the demo server: the same start-up without the plugin), **B** with the plugin,
 which also reads and validates the six requirement files and builds their items. B runs with
-a warm store (one full run of the samples first fills it, unless ``--store`` names one) and
-a warm document cache (``sample_requirements/.pacts/cache/documents``, filled by the first
-collection), as a developer's project has, and with compiled modules cached, as Python does
-by default (``--no-bytecode``: compiled at every start-up, as ``PYTHONDONTWRITEBYTECODE=1``
-leaves it). Printed: median wall and CPU (user + system of the process, from ``getrusage``)
-of each side and their ratio; CPU is the figure to quote on a loaded machine. Target:
-B ≤ 1.2× A (issue 40; 1.5× before).
+a warm store (one full run of the samples first fills it, unless ``--store`` names one), a
+warm document cache and plan cache (``sample_requirements/.pacts/cache/documents`` and
+``plans``, filled by the first collection), as a developer's project has, and with compiled
+modules cached, as Python does by default (``--no-bytecode``: compiled at every start-up,
+as ``PYTHONDONTWRITEBYTECODE=1`` leaves it). Printed: median wall and CPU (user + system of
+the process, from ``getrusage``) of each side and their ratio; CPU is the figure to quote on
+a loaded machine. Target: B ≤ 1.2× A (issue 40; 1.5× before). ``--cold``: B's caches
+(``.pacts/cache``) are deleted before each of its runs, as at a project's first collection
+or after every file changed (for information; the target is the warm figure).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -31,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_requirements"
+CACHES = SAMPLES / ".pacts" / "cache"  # the document and plan caches of the samples
 
 
 def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -57,6 +61,9 @@ def main() -> int:
         "--no-bytecode",
         action="store_true",
         help="as PYTHONDONTWRITEBYTECODE=1 leaves it: every module compiled at every start-up",
+    )
+    parser.add_argument(
+        "--cold", action="store_true", help="delete the samples' caches before each plugin run"
     )
     args = parser.parse_args()
     load = os.getloadavg()
@@ -85,6 +92,8 @@ def main() -> int:
             order = ("plain", "pacts") if n % 2 == 0 else ("pacts", "plain")
             for side in order:
                 extra = ["-p", "no:pacts"] if side == "plain" else []
+                if side == "pacts" and args.cold:
+                    shutil.rmtree(CACHES, ignore_errors=True)
                 sides[side].append(timed([*collect, *extra], env))
     for side, label in (("plain", "-p no:pacts"), ("pacts", "with the plugin")):
         walls = [w for w, _ in sides[side]]
@@ -93,6 +102,8 @@ def main() -> int:
               f"CPU median {statistics.median(cpus):.2f} s")  # fmt: skip
     wall_ratio = [b[0] / a[0] for a, b in zip(sides["plain"], sides["pacts"], strict=True)]
     cpu_ratio = [b[1] / a[1] for a, b in zip(sides["plain"], sides["pacts"], strict=True)]
+    if args.cold:
+        print("(cold: the plugin's runs without their document and plan caches)")
     print(f"collect-only with the plugin / without: CPU {statistics.median(cpu_ratio):.2f}x, "
           f"wall {statistics.median(wall_ratio):.2f}x (median of {args.repeat} pairs; "
           "target ≤ 1.2x)")  # fmt: skip

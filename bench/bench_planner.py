@@ -3,7 +3,8 @@ full ``pytest --collect-only`` of it (issue 2; docs/benchmarks.md).
 
 ``load_file`` is timed reading the workbook (openpyxl), then with the document cache
 (planner/readers/cache.py) cold (read and written) and warm; the first ``pytest
---collect-only`` fills the project's document cache, the others read from it.
+--collect-only`` fills the project's document cache and plan cache (planner/plan_cache.py),
+the others build their items from the plans kept there.
 
 Run: .venv/bin/python bench/bench_planner.py [--requirements 1000] [--steps 10]
 Target: parse+validate+collect under 3 s on a 2-core machine.

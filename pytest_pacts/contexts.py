@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from pytest_pacts.models.requirement import Requirement
-
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
+
+    from pytest_pacts.models.requirement import Requirement
 
 __all__ = ["ConfigureContext", "ContextSetup", "SessionFor"]
 
@@ -40,11 +40,11 @@ __all__ = ["ConfigureContext", "ContextSetup", "SessionFor"]
 #: context starts from, or ``None`` for none (a requirement without an auth profile). The
 #: browser the context opens in is given, to log in with when no saved session is valid
 #: (``None`` when the caller has none: the session must then exist already).
-SessionFor = Callable[[Requirement, "Browser | None"], object | None]
+SessionFor = Callable[["Requirement", "Browser | None"], object | None]
 
 #: The project's customisation of a new context (routes, headers, init scripts), called
 #: before the context's first page opens.
-ConfigureContext = Callable[["BrowserContext", Requirement], None]
+ConfigureContext = Callable[["BrowserContext", "Requirement"], None]
 
 
 def _empty() -> Mapping[str, object]:

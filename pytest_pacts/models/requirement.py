@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from pytest_pacts.models.text import render_source, zero_based_line
+
 
 class Action(enum.StrEnum):
     """The nine element actions plus ``goto``, ``wait``, ``extract`` and ``use``."""
@@ -246,22 +248,12 @@ class SourceRef(_Frozen):
 
     def render(self) -> str:
         """``path:sheet:row:col`` for sheets, ``path:line:col`` for text files."""
-        parts = [self.path]
-        if self.sheet is not None:
-            parts.append(self.sheet)
-            if self.row is not None:
-                parts.append(str(self.row))
-        elif self.line is not None:
-            parts.append(str(self.line))
-        if self.column is not None and (self.row is not None or self.line is not None):
-            parts.append(self.column)
-        return ":".join(parts)
+        return render_source(self.path, self.sheet, self.row, self.line, self.column)
 
     @property
     def zero_based_line(self) -> int:
         """The line pytest's ``reportinfo`` wants (0-based); sheet rows count as lines."""
-        n = self.row if self.sheet is not None else self.line
-        return max((n or 1) - 1, 0)
+        return zero_based_line(self.sheet, self.row, self.line)
 
     def __str__(self) -> str:
         return self.render()

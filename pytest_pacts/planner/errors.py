@@ -7,9 +7,12 @@ Every message reads ``path:sheet:row:col: what is wrong; expected ...`` for shee
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pytest_pacts.errors import PactsError
-from pytest_pacts.models import SourceRef
+
+if TYPE_CHECKING:  # the plan cache catches these errors without loading the models
+    from pytest_pacts.models import SourceRef
 
 
 @dataclass(frozen=True)

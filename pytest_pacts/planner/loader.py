@@ -8,10 +8,9 @@ fixes a sheet in one pass.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import JsonValue
@@ -28,12 +27,12 @@ from pytest_pacts.planner.blocks import (
 )
 from pytest_pacts.planner.documents import normalise, writes_a_secret
 from pytest_pacts.planner.errors import ProblemSink, RequirementFileError
+from pytest_pacts.planner.options import LoaderOptions as LoaderOptions  # re-exported
 from pytest_pacts.planner.plan_checks import check_templates, in_folder
 from pytest_pacts.planner.planhash import plan_hash
-from pytest_pacts.planner.readers import READERS, Document, ReadFailure, ReadLimits
+from pytest_pacts.planner.readers import READERS, Document, ReadFailure
 from pytest_pacts.planner.readers.base import JsonLike, PathKey
 from pytest_pacts.planner.readers.cache import read_cached
-from pytest_pacts.planner.readers.limits import MIB
 from pytest_pacts.planner.schema import validate
 from pytest_pacts.planner.step_rules import check_step
 from pytest_pacts.planner.steps import (
@@ -47,27 +46,10 @@ from pytest_pacts.planner.templating import (
     TemplateError,
     is_secret_name,
 )
-from pytest_pacts.settings import PactsSettings
 
-DEFAULT_MAX_FILE_BYTES = int(PactsSettings.max_file_mb * MIB)
 _REQ_ID_RE = re.compile(r"^[^\s:/\\\[\]]+$")
 _REQ_ID_WORD_RE = re.compile(r"[^\W_]")
 _TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # pytest refuses marker names starting with _
-
-
-@dataclass(frozen=True)
-class LoaderOptions:
-    """What planning needs from configuration (the pytest layer fills it from ini/CLI)."""
-
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    secret_vars: frozenset[str] = frozenset()
-    shared_blocks: Mapping[str, BlockDefinition] = field(default_factory=dict)
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    limits: ReadLimits = field(default_factory=ReadLimits)
-    check_env: bool = True
-    # Where documents read before are kept (readers/cache.py); None reads every file afresh.
-    # The pytest layer passes <rootdir>/.pacts/cache/documents.
-    cache_dir: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pytest_pacts.models import Plan
+from pytest_pacts.planner.plan_cache import PlainPlan
 from pytest_pacts.planner.templating import (
     MIN_SECRET_LENGTH,
     TEMPLATE_RE,
     TemplateError,
     parse_templates,
 )
+
+if TYPE_CHECKING:
+    from pytest_pacts.models import Plan
 
 __all__ = ["SecretWord", "secrets_in_own_words"]
 
@@ -56,31 +60,35 @@ def _env_vars(text: str | None) -> Iterator[str]:
     yield from (ref.name for ref in refs if ref.namespace == "env")
 
 
-def _own_words(plan: Plan) -> Iterator[tuple[str, str]]:
-    """(where, text) of every text of ``plan`` a person wrote, templates left out."""
-    requirement = plan.requirement
-    yield f"{plan.req_id}'s URL", requirement.url
-    if requirement.title:
-        yield f"{plan.req_id}'s title", requirement.title
+def _own_words(plan: PlainPlan) -> Iterator[tuple[str, str]]:
+    """(where, text) of every text of ``plan`` a person wrote, templates left out (read
+    from the plan's plain data: collection says this without building the models)."""
+    yield f"{plan.req_id}'s URL", plan.requirement["url"]
+    if plan.title:
+        yield f"{plan.req_id}'s title", plan.title
     for step in plan.steps:
-        at = f"{plan.req_id} step {step.index + 1}"
-        if step.target is not None:
-            yield at, step.target.element
-            if step.target.region:
-                yield at, step.target.region
-        if step.value:
-            yield at, step.value
-        if step.expected is not None and step.expected.text:
-            yield at, step.expected.text
+        at = f"{plan.req_id} step {step['index'] + 1}"
+        target = step.get("target")
+        if target is not None:
+            yield at, target["element"]
+            if target.get("region"):
+                yield at, target["region"]
+        if step.get("value"):
+            yield at, step["value"]
+        expected = step.get("expected")
+        if expected is not None and expected.get("text"):
+            yield at, expected["text"]
 
 
-def secrets_in_own_words(plans: Iterable[Plan], environ: Mapping[str, str]) -> list[SecretWord]:
-    """The ``{{env.*}}`` values ``plans`` type that occur (in any letter case) in their own
+def secrets_in_own_words(
+    given: Iterable[Plan | PlainPlan], environ: Mapping[str, str]
+) -> list[SecretWord]:
+    """The ``{{env.*}}`` values the plans type that occur (in any letter case) in their own
     words, once per var, in the order the file holds them."""
-    plans = list(plans)
+    plans = [p if isinstance(p, PlainPlan) else PlainPlan.of(p) for p in given]
     values: dict[str, str] = {}
     for plan in plans:
-        texts = [plan.requirement.url, *(s.value for s in plan.steps)]
+        texts = [plan.requirement["url"], *(s.get("value") for s in plan.steps)]
         for var in (v for text in texts for v in _env_vars(text)):
             value = environ.get(var, "")
             if len(value) >= MIN_SECRET_LENGTH:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import fnmatch
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_pacts.models import Plan
-from pytest_pacts.planner.readers import READERS
+from pytest_pacts.planner.readers import SUFFIXES
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import dry_run_test, requirement_test
 from pytest_pacts.pytest_plugin.items import RequirementItem
@@ -27,6 +27,9 @@ from pytest_pacts.pytest_plugin.validation import (
     validate_file,
 )
 from pytest_pacts.pytest_plugin.workers import worker_slot
+
+if TYPE_CHECKING:
+    from pytest_pacts.planner.plan_cache import PlainPlan
 
 __all__ = ["RequirementFile", "RequirementItem", "loader_options", "shared_blocks", "wants_file"]
 
@@ -49,7 +52,7 @@ def _in_report_dir(config: pytest.Config, resolved: Path) -> bool:
 def wants_file(config: pytest.Config, file_path: Path) -> bool:
     """Configured globs, plus .xlsx under the start paths and named files (docs/user-guide.md)."""
     suffix = file_path.suffix.lower()
-    if suffix not in READERS or file_path.name.startswith("~$"):
+    if suffix not in SUFFIXES or file_path.name.startswith("~$"):
         return False
     rel = file_path.as_posix()
     for pattern in options.settings(config).files:
@@ -66,7 +69,7 @@ def wants_file(config: pytest.Config, file_path: Path) -> bool:
     return False
 
 
-def _say_secret_words(config: pytest.Config, display: str, plans: tuple[Plan, ...]) -> None:
+def _say_secret_words(config: pytest.Config, display: str, plans: tuple[PlainPlan, ...]) -> None:
     """Tell once, at collection, when a secret's value is one of the file's own words
     (``planner/secret_words.py``). Under xdist only the workers collect, and every one of
     them would: the first says it (the controller prints its lines at the end)."""
@@ -87,13 +90,13 @@ class RequirementFile(pytest.File):
         checked = validate_file(self.path, project_settings(config))
         if checked.problems:
             raise self.CollectError("\n".join(checked.problems))
-        _say_secret_words(config, checked.display, checked.plans)
+        _say_secret_words(config, checked.display, checked.planned)
         for tag in checked.new_markers:
             # Not strict: tags are markers by design, register instead of warning.
             config.addinivalue_line("markers", f"{tag}: requirement tag")
         items: list[pytest.Item] = []
         body = dry_run_test if options.settings(config).dry_run else requirement_test
-        for plan in checked.plans:
+        for planned in checked.planned:
             # Every item of a file has the same test body and location, so the same fixture
             # closure: computing it once per file makes collecting 1,000 requirements ~4x
             # faster. ``fixtureinfo`` is a Function constructor parameter; if a future pytest
@@ -102,7 +105,7 @@ class RequirementFile(pytest.File):
             extra: dict[str, object] = {"fixtureinfo": shared} if shared is not None else {}
             items.append(
                 RequirementItem.from_parent(
-                    self, name=plan.req_id, callobj=body, plan=plan, **extra
+                    self, name=planned.req_id, callobj=body, planned=planned, **extra
                 )
             )
         return items

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_pacts.contexts import ContextSetup
-from pytest_pacts.models.requirement import Requirement
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext
+
+    from pytest_pacts.models.requirement import Requirement
 
 __all__ = ["context_setup"]
 

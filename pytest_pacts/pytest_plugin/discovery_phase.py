@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_pacts.models import Plan
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.collect import RequirementItem
 from pytest_pacts.pytest_plugin.progress import WORKER_LINES
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
     from pytest_pacts.contexts import ContextSetup
+    from pytest_pacts.models import Plan
 
 
 @pytest.fixture(scope="session", autouse=True)

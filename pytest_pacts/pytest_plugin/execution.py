@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_pacts.errors import PactsHealWarning
-from pytest_pacts.models import Plan
 from pytest_pacts.models.text import file_stem
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.items import RequirementItem
@@ -42,6 +41,7 @@ if TYPE_CHECKING:
 
     from pytest_pacts.application import HumanRung, PreparedRun, RunConclusion
     from pytest_pacts.engine.contracts import ExtensionHealer, HealContext
+    from pytest_pacts.models import Plan
     from pytest_pacts.models.locator import Locator
     from pytest_pacts.models.outcome import RunRecord
 

@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_pacts.models.requirement import Requirement
-
 if TYPE_CHECKING:  # the engine is loaded when a requirement runs, not at start-up
     from playwright.sync_api import BrowserContext
 
     from pytest_pacts.engine.contracts import HealContext
     from pytest_pacts.models.locator import Locator
+    from pytest_pacts.models.requirement import Requirement
 
 
 @pytest.hookspec

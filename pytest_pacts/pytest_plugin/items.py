@@ -8,32 +8,43 @@ each other.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from _pytest._code.code import TerminalRepr
 
-from pytest_pacts.models import Plan
+if TYPE_CHECKING:
+    from pytest_pacts.models import Plan
+    from pytest_pacts.planner.plan_cache import PlainPlan
 
 __all__ = ["RequirementItem"]
 
 
 class RequirementItem(pytest.Function):
-    """A requirement as a test. ``plan`` is the validated, block-expanded plan."""
+    """A requirement as a test. ``planned`` is the validated, block-expanded plan as plain
+    data (what collection reads, often from the plan cache); :attr:`plan` is the model,
+    built when the requirement runs."""
 
-    def __init__(self, *, plan: Plan, **kwargs: object) -> None:
+    def __init__(self, *, planned: PlainPlan, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.plan = plan
-        for tag in plan.requirement.tags:
+        self.planned = planned
+        for tag in planned.tags:
             self.add_marker(tag)
-        if plan.requirement.context:
+        if planned.context:
             # pytest-playwright reads per-item context options from this marker
-            self.add_marker(pytest.mark.browser_context_args(**plan.requirement.context))
-        self.user_properties.append(("pacts_plan_hash", plan.plan_hash))
+            self.add_marker(pytest.mark.browser_context_args(**planned.context))
+        self.user_properties.append(("pacts_plan_hash", planned.plan_hash))
+
+    @property
+    def plan(self) -> Plan:
+        """The requirement's plan (built from the plain data on first use: pydantic is
+        imported by a run, never by collection)."""
+        return self.planned.plan
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        req = self.plan.requirement
-        title = f": {req.title}" if req.title else ""
-        return self.path, req.source.zero_based_line, f"{req.req_id}{title}"
+        planned = self.planned
+        title = f": {planned.title}" if planned.title else ""
+        return self.path, planned.line, f"{planned.req_id}{title}"
 
     def repr_failure(  # type: ignore[override]
         self, excinfo: pytest.ExceptionInfo[BaseException]

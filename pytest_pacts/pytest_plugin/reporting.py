@@ -23,14 +23,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from pytest_pacts.models import Plan
 from pytest_pacts.pytest_plugin import options
+from pytest_pacts.pytest_plugin.items import RequirementItem
 from pytest_pacts.pytest_plugin.keys import GENERATED_KEY, RUN_KEY, SECRETS_KEY
 from pytest_pacts.pytest_plugin.workers import is_worker, worker_input
 
 # The report writers (and, through the heal proposals, governance) are imported by the hooks
 # that write: collection (``--collect-only`` in an IDE) loads none of them.
 if TYPE_CHECKING:
+    from pytest_pacts.models import Plan
     from pytest_pacts.models.outcome import RunRecord
     from pytest_pacts.reports.redact import Redactor
     from pytest_pacts.reports.session import ReportEntry, RunReport
@@ -77,8 +78,7 @@ def _new_run_id() -> str:
 
 
 def _plan(item: pytest.Item) -> Plan | None:
-    plan = getattr(item, "plan", None)
-    return plan if isinstance(plan, Plan) else None
+    return item.plan if isinstance(item, RequirementItem) else None
 
 
 def _entry(report: pytest.TestReport) -> ReportEntry | None:

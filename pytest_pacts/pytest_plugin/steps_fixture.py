@@ -27,9 +27,6 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_pacts.errors import PactsError, PactsStoreWarning
-from pytest_pacts.models import Plan, SourceRef, Step
-from pytest_pacts.planner.inline import inline_plan, inline_step
-from pytest_pacts.planner.steps import StepSyntaxError
 from pytest_pacts.planner.templating import MASK, Secret, reveal
 from pytest_pacts.pytest_plugin import options
 from pytest_pacts.pytest_plugin.execution import outcome, prepare
@@ -42,6 +39,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
     from pytest_pacts.engine.api import Runtime
+    from pytest_pacts.models import Plan, SourceRef, Step
     from pytest_pacts.models.outcome import RunRecord, StepRecord
     from pytest_pacts.reports.redact import Redactor
 
@@ -111,6 +109,10 @@ class PactsSteps:
         Returns the step's record.
         """
         __tracebackhide__ = True
+        # imported by the first step: the plugin registers this module at every start-up
+        from pytest_pacts.planner.inline import inline_plan, inline_step
+        from pytest_pacts.planner.steps import StepSyntaxError
+
         n = len(self._steps)
         source = self._caller(sys._getframe(1))
         secret = secret or isinstance(value, Secret)
@@ -187,10 +189,14 @@ class PactsSteps:
 
     def _caller(self, frame: FrameType) -> SourceRef:
         # where the call was written, for messages and records (like ``warnings``' stacklevel)
+        from pytest_pacts.models import SourceRef
+
         return SourceRef(path=self._relative(frame.f_code.co_filename), line=frame.f_lineno)
 
     def _test_source(self) -> SourceRef:
         path, line, _name = self._item.location
+        from pytest_pacts.models import SourceRef
+
         return SourceRef(path=path, line=(line + 1) if line is not None else None)
 
     def _relative(self, path: str) -> str:

@@ -16,22 +16,31 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_pacts.models import Plan
-from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
-from pytest_pacts.planner.blocks import BlockDefinition
-from pytest_pacts.planner.loader import load_blocks_file
+from pytest_pacts.planner.errors import RequirementFileError
+from pytest_pacts.planner.options import LoaderOptions
+from pytest_pacts.planner.plan_cache import PlainPlan, PlanInputs, blocks_digest, plain_plans
 from pytest_pacts.planner.readers.limits import ReadLimits, max_file_bytes
 from pytest_pacts.pytest_plugin import options
 
-SHARED_BLOCKS_KEY = pytest.StashKey[dict[str, BlockDefinition]]()
+# The loader, the readers and the models (pydantic) are imported when a file is planned:
+# a collection whose plans all come from the plan cache imports none of them.
+if TYPE_CHECKING:
+    from pytest_pacts.models import Plan
+    from pytest_pacts.planner.blocks import BlockDefinition
+
+SHARED_BLOCKS_KEY = pytest.StashKey[dict[str, "BlockDefinition"]]()
 
 # Documents read before (planner/readers/cache.py), beside the store's default place.
 DOCUMENT_CACHE_DIR = Path(".pacts") / "cache" / "documents"
+# Plans built before (planner/plan_cache.py), beside it.
+PLAN_CACHE_DIR = Path(".pacts") / "cache" / "plans"
 
 # Marker names pytest itself refuses when they are not registered (it suggests `parametrize`).
 _MISSPELT_PARAMETRIZE = frozenset({"parameterize", "parametrise", "parameterise"})
@@ -45,23 +54,33 @@ class ProjectSettings:
     markers: frozenset[str]
     strict_markers: bool
     rootpath: Path
+    # where plans built before are kept (None: every file is planned); the shared blocks
+    # files, as the plan cache knows them
+    plan_cache: Path | None = None
+    blocks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class ValidatedFile:
     """One file's plans, or the problems that make pytest refuse the whole file.
 
+    ``planned`` are the plans as plain data (collection builds its items from them);
     ``new_markers`` are tags pytest registers on the fly (strict markers off)."""
 
     path: Path
     display: str
-    plans: tuple[Plan, ...]
+    planned: tuple[PlainPlan, ...]
     problems: tuple[str, ...]
     new_markers: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def plans(self) -> tuple[Plan, ...]:
+        """The plans as the models build them (the ``pacts`` commands)."""
+        return tuple(p.plan for p in self.planned)
 
 
 def registered_markers(config: pytest.Config) -> frozenset[str]:
@@ -89,6 +108,8 @@ def shared_blocks(
     cache in ``cache_dir`` when one is given)."""
     if SHARED_BLOCKS_KEY in config.stash:
         return config.stash[SHARED_BLOCKS_KEY]
+    from pytest_pacts.planner.loader import load_blocks_file
+
     blocks: dict[str, BlockDefinition] = {}
     for name in options.settings(config).blocks_files:
         path = config.rootpath / name
@@ -102,6 +123,27 @@ def shared_blocks(
             raise pytest.UsageError(f"pacts_blocks_files: {exc}") from None
     config.stash[SHARED_BLOCKS_KEY] = blocks
     return blocks
+
+
+class _SharedBlocks(Mapping[str, "BlockDefinition"]):
+    """:func:`shared_blocks`, read when planning first asks for them (never when every plan
+    of a collection comes from the plan cache)."""
+
+    def __init__(self, config: pytest.Config, cache_dir: Path | None) -> None:
+        self._config = config
+        self._cache_dir = cache_dir
+
+    def _blocks(self) -> dict[str, BlockDefinition]:
+        return shared_blocks(self._config, self._cache_dir)
+
+    def __getitem__(self, name: str) -> BlockDefinition:
+        return self._blocks()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._blocks())
+
+    def __len__(self) -> int:
+        return len(self._blocks())
 
 
 def document_cache_dir(config: pytest.Config) -> Path:
@@ -118,7 +160,7 @@ def loader_options(config: pytest.Config, *, cache: bool = True) -> LoaderOption
     return LoaderOptions(
         env=dict(os.environ),
         secret_vars=frozenset(settings.secret_vars),
-        shared_blocks=shared_blocks(config, cache_dir),
+        shared_blocks=_SharedBlocks(config, cache_dir),
         max_file_bytes=max_file_bytes(settings),
         limits=ReadLimits.of(settings),
         cache_dir=cache_dir,
@@ -128,11 +170,14 @@ def loader_options(config: pytest.Config, *, cache: bool = True) -> LoaderOption
 def project_settings(config: pytest.Config, *, cache: bool = True) -> ProjectSettings:
     """The settings of a configured pytest session (markers are read now: register any
     before calling); ``cache`` as for :func:`loader_options`."""
+    blocks_files = options.settings(config).blocks_files
     return ProjectSettings(
         loader=loader_options(config, cache=cache),
         markers=registered_markers(config),
         strict_markers=strict_markers(config),
         rootpath=config.rootpath,
+        plan_cache=config.rootpath / PLAN_CACHE_DIR if cache else None,
+        blocks=tuple(blocks_digest(config.rootpath / name) for name in blocks_files),
     )
 
 
@@ -141,11 +186,11 @@ def display_path(rootpath: Path, path: Path) -> str:
     return path.relative_to(rootpath).as_posix() if path.is_relative_to(rootpath) else str(path)
 
 
-def tag_problem(plan: Plan, markers: frozenset[str], strict: bool) -> str | None:
+def tag_problem(plan: PlainPlan, markers: frozenset[str], strict: bool) -> str | None:
     """Why pytest would refuse the requirement's tags as markers, or ``None``."""
-    unknown = [t for t in plan.requirement.tags if t not in markers]
+    unknown = [t for t in plan.tags if t not in markers]
     misspelt = [t for t in unknown if t in _MISSPELT_PARAMETRIZE]
-    where = plan.requirement.source.render()
+    where = plan.source()
     if misspelt:
         return (
             f"{where}: tag {misspelt[0]!r} of {plan.req_id} is refused by pytest as a "
@@ -165,18 +210,34 @@ def validate_file(path: Path, settings: ProjectSettings) -> ValidatedFile:
     """Load ``path`` as pytest collects it: its plans, or every problem that makes pytest
     report the file as a collection error (then no requirement of it runs)."""
     display = display_path(settings.rootpath, path)
+    loader = settings.loader
+    inputs = PlanInputs(
+        display=display,
+        folder=str(path.resolve().parent),
+        secret_vars=loader.secret_vars,
+        limits=loader.limits,
+        max_file_bytes=loader.max_file_bytes,
+        check_env=loader.check_env,
+        blocks=settings.blocks,
+    )
+
+    def plan(env: Mapping[str, str]) -> tuple[Plan, ...]:
+        from pytest_pacts.planner.loader import load_file
+
+        return load_file(path, replace(loader, env=env), display=display).plans
+
     try:
-        loaded = load_file(path, settings.loader, display=display)
+        planned = plain_plans(path, inputs, loader.env, settings.plan_cache, plan)
     except RequirementFileError as exc:
         return ValidatedFile(path, display, (), (str(exc),))
     problems: list[str] = []
     new: list[str] = []
-    for plan in loaded.plans:
-        problem = tag_problem(plan, settings.markers | frozenset(new), settings.strict_markers)
+    for each in planned:
+        problem = tag_problem(each, settings.markers | frozenset(new), settings.strict_markers)
         if problem is not None:
             problems.append(problem)
             continue
-        new.extend(t for t in plan.requirement.tags if t not in settings.markers and t not in new)
+        new.extend(t for t in each.tags if t not in settings.markers and t not in new)
     if problems:
         return ValidatedFile(path, display, (), tuple(problems))
-    return ValidatedFile(path, display, loaded.plans, (), tuple(new))
+    return ValidatedFile(path, display, planned, (), tuple(new))

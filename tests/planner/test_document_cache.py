@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from pytest_pacts.models import SourceRef
-from pytest_pacts.planner import LoaderOptions, RequirementFileError, load_file
+from pytest_pacts.planner import LoaderOptions, RequirementFileError, cache_files, load_file
 from pytest_pacts.planner.readers import READERS, Document, ReadFailure, ReadLimits
 from pytest_pacts.planner.readers import cache as doc_cache
 from pytest_pacts.planner.readers.cache import entry_key, prune, read_cached
@@ -234,7 +234,7 @@ def test_an_entry_over_the_size_limit_is_not_read_nor_written(
     path = files[".xlsx"]
     reader = Counting(".xlsx")
     read_cached(reader, path, "reqs.xlsx", ReadLimits(), tmp_path / "c")
-    monkeypatch.setattr(doc_cache, "MAX_ENTRY_BYTES", 100)
+    monkeypatch.setattr(cache_files, "MAX_ENTRY_BYTES", 100)  # shared by both caches
     read_cached(reader, path, "reqs.xlsx", ReadLimits(), tmp_path / "c")
     assert reader.calls == 2
     (entry,) = (tmp_path / "c").glob("*.json")
@@ -334,7 +334,7 @@ def test_the_directory_stays_bounded(
     stale_tmp = entry(".tmp-dead.json", 2)
     fresh_tmp = entry(".tmp-writing.json", 0)
     other = entry("README", 400)
-    monkeypatch.setattr(doc_cache, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(cache_files, "MAX_ENTRIES", 3)  # shared by both caches
     prune(cache_dir, now=now)
     assert sorted(p.name for p in cache_dir.iterdir()) == sorted(
         [p.name for p in recent[:3]] + [fresh_tmp.name, other.name]
@@ -342,7 +342,7 @@ def test_the_directory_stays_bounded(
     assert not old.exists() and not stale_tmp.exists()
 
     # a write prunes; a hit marks its entry as used, so it outlives entries used less lately
-    monkeypatch.setattr(doc_cache, "MAX_ENTRIES", 2)
+    monkeypatch.setattr(cache_files, "MAX_ENTRIES", 2)
     reader = Counting(".yaml")
     read_cached(reader, files[".yaml"], "r.yaml", ReadLimits(), cache_dir)
     (written,) = (p for p in cache_dir.glob("*.json") if p.name[0] != "." and len(p.stem) == 64)

@@ -30,6 +30,19 @@ RUN_TIME = (
     "pytest_pacts.store",
 )
 
+# What planning a requirement file imports: a collection whose plans all come from the plan
+# cache (planner/plan_cache.py) imports none of it.
+PLANNING = (
+    "pydantic",
+    "pytest_pacts.models.requirement",
+    "pytest_pacts.planner.loader",
+    "pytest_pacts.planner.readers.base",
+    "pytest_pacts.planner.schema",
+    "fastjsonschema",
+    "yaml",
+    "openpyxl",
+)
+
 _PROBE = """
 import json, sys
 import {module}
@@ -77,6 +90,23 @@ def test_collecting_the_samples_imports_nothing_a_run_needs(tmp_path: Path) -> N
     code, names = json.loads(done.stdout.splitlines()[-1])
     assert code == 0, done.stdout
     assert _run_time(names) == []
+
+
+def test_a_warm_collection_of_the_samples_imports_no_pydantic(tmp_path: Path) -> None:
+    imported = []
+    for _ in range(2):  # the first fills the plan cache (a clean clone has none)
+        done = subprocess.run(
+            [sys.executable, "-c", _COLLECT.format(path=str(SAMPLES))],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=SAMPLES,
+            env={**os.environ, "PACTS_STORE": str(tmp_path / "pacts.db")},
+        )
+        code, names = json.loads(done.stdout.splitlines()[-1])
+        assert code == 0, done.stdout
+        imported.append([n for n in names if n.startswith(PLANNING)])
+    assert imported[1] == []
 
 
 def test_the_probe_sees_a_run_time_import() -> None:

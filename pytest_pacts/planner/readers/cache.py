@@ -35,31 +35,25 @@ import contextlib
 import dataclasses
 import hashlib
 import json
-import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from pytest_pacts._version import __version__
 from pytest_pacts.models import SourceRef
+from pytest_pacts.planner import cache_files
+from pytest_pacts.planner.cache_files import MAX_AGE_DAYS as MAX_AGE_DAYS
+from pytest_pacts.planner.cache_files import MAX_ENTRIES as MAX_ENTRIES
+from pytest_pacts.planner.cache_files import MAX_ENTRY_BYTES as MAX_ENTRY_BYTES
+from pytest_pacts.planner.cache_files import read_entry, write_entry
+from pytest_pacts.planner.cache_files import seal as seal
 from pytest_pacts.planner.readers.base import Document, JsonLike, PathKey, Pos
-from pytest_pacts.planner.readers.limits import MIB, ReadLimits
+from pytest_pacts.planner.readers.limits import ReadLimits
 
 #: Bump whenever a reader's output changes (values, positions or cell problems), so entries
 #: written by the earlier readers are not used.
 FORMAT_VERSION = 1
-#: An entry larger than this is neither read nor written (a 1,000-requirement workbook is
-#: about 4 MB as an entry).
-MAX_ENTRY_BYTES = 64 * MIB
-#: The most entries kept in one cache directory.
-MAX_ENTRIES = 256
-#: Entries not used for this many days are deleted.
-MAX_AGE_DAYS = 30
-
 _SUFFIX = ".json"
 _SEALED = ".sealed"  # an entry of a document that holds a secret (``seal``)
-_TMP_PREFIX = ".tmp-"
-_DAY = 24 * 3600.0
 
 Reader = Callable[[Path, str, ReadLimits], Document]
 #: Whether a document read may be kept (the loader refuses one that holds a secret).
@@ -127,32 +121,18 @@ def seal_key(content: bytes, suffix: str, limits: ReadLimits) -> bytes:
     return digest.digest()
 
 
-def seal(data: bytes, key: bytes) -> bytes:
-    """``data`` encrypted (and decrypted) with ``key``: XOR with SHAKE-256's output for the
-    key, a stream cipher whose key is used for one entry only (it is drawn from the file's
-    bytes, and a changed file is another entry)."""
-    stream = hashlib.shake_256(key).digest(len(data))
-    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
-
-
 def _load(entry: Path, display: str, secret: bytes | None = None) -> Document | None:
     """The document of ``entry`` (sealed with ``secret`` when given), or ``None`` when
     there is none usable."""
-    try:
-        with entry.open("rb") as stream:
-            used = os.fstat(stream.fileno()).st_mtime
-            content = stream.read(MAX_ENTRY_BYTES + 1)
-        if len(content) > MAX_ENTRY_BYTES:
-            return None
-        if secret is not None:
-            content = seal(content, secret)
-        doc = _decode(json.loads(content), display)
-    except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):
+    content = read_entry(entry)
+    if content is None:
         return None
-    if doc is not None and time.time() - used > _DAY:
-        with contextlib.suppress(OSError):
-            os.utime(entry)  # used now: pruning keeps it
-    return doc
+    if secret is not None:
+        content = seal(content, secret)
+    try:
+        return _decode(json.loads(content), display)
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return None
 
 
 def _pos(value: object) -> Pos:
@@ -264,52 +244,14 @@ def _plain_json(value: object) -> bool:
 
 def _store(entry: Path, doc: Document, display: str, secret: bytes | None = None) -> None:
     content = _encode(doc, display)
-    if content is None or len(content) > MAX_ENTRY_BYTES:
+    if content is None:
         return
     if secret is not None:
         content = seal(content, secret)
-    import tempfile  # only when writing (a warm collection writes nothing)
-
-    directory = entry.parent
-    try:
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=_SUFFIX, dir=directory)
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(content)
-        os.replace(tmp, entry)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        return
-    prune(directory)
+    write_entry(entry, content, (_SUFFIX, _SEALED))
 
 
 def prune(directory: Path, now: float | None = None) -> None:
     """Delete entries not used for :data:`MAX_AGE_DAYS` days, then the least recently used
     beyond :data:`MAX_ENTRIES` (and temporary files left by a writer that died)."""
-    now = time.time() if now is None else now
-    entries: list[tuple[float, Path]] = []
-    try:
-        names = list(directory.iterdir())
-    except OSError:
-        return
-    for path in names:
-        if not path.name.endswith((_SUFFIX, _SEALED)):
-            continue
-        try:
-            used = path.stat().st_mtime
-        except OSError:
-            continue
-        temporary = path.name.startswith(_TMP_PREFIX)
-        if now - used > (_DAY if temporary else MAX_AGE_DAYS * _DAY):
-            with contextlib.suppress(OSError):
-                path.unlink()
-        elif not temporary:
-            entries.append((used, path))
-    entries.sort(reverse=True)
-    for _, path in entries[MAX_ENTRIES:]:
-        with contextlib.suppress(OSError):
-            path.unlink()
+    cache_files.prune(directory, (_SUFFIX, _SEALED), now)
