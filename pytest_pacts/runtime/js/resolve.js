@@ -10,7 +10,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
@@ -153,8 +153,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     return table;
   }
-  const lowText = new Map();
-  const lowTextOf = (el) => { if (!lowText.has(el)) lowText.set(el, dom.textOf(el).toLowerCase()); return lowText.get(el); };
+  const lowTextOf = memo((el) => dom.textOf(el).toLowerCase());
 
   const kids = (e) => [...e.children, ...(e.shadowRoot ? e.shadowRoot.children : [])];
   function deepest(els) {
@@ -163,11 +162,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // The deepest elements whose *visible* text mentions ``text`` (a person names a region by
   // what the page shows: not a closed drop-down's other options, not hidden text). Raw text
   // is a superset, so only elements whose raw text mentions it are looked at.
-  const visibleLow = new Map();
-  const visibleLowOf = (el) => {
-    if (!visibleLow.has(el)) visibleLow.set(el, dom.visibleText(el).toLowerCase());
-    return visibleLow.get(el);
-  };
+  const visibleLowOf = memo((el) => dom.visibleText(el).toLowerCase());
   function mentions(text) {
     const needle = low(text);
     const says = (e) => lowTextOf(e).includes(needle) && visibleLowOf(e).includes(needle);
@@ -268,14 +263,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return [...parent.children].some((s) => s !== el && shapeOf(s) === shape)
       && (el === anchor ? holdsControl(el) : !wrapsOnly(el, anchor));
   }
-  const shapes = new Map();
-  function shapeOf(el) {
-    if (!shapes.has(el)) {
-      const classes = stableClasses(el).sort();
-      shapes.set(el, [el.tagName, roleAttr(el), ...classes].join(' '));
-    }
-    return shapes.get(el);
-  }
+  const shapeOf = memo((el) => [el.tagName, roleAttr(el), ...stableClasses(el).sort()].join(' '));
   // the deepest mention of the words is itself a row when a control is in it
   function holdsControl(el) {
     return [...el.querySelectorAll('*')].some((e) => isClickable(e, dom.roleOf, true) || e.tagName === 'IFRAME');
@@ -633,7 +621,6 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // inner scroll container's scrollport is rendered and scrolls back into view (CSS
   // Overflow; Playwright scrolls it into view before a pointer action): an admin whose page
   // scrolls in its own <main> leaves its tabs above the viewport, never hidden.
-  const goneCache = new Map();
   function scrolledAbove(el) {
     let x = 0, y = 0;
     const root = el.ownerDocument.scrollingElement;
@@ -644,8 +631,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const w = el.ownerDocument.defaultView;
     return [x + w.scrollX, y + w.scrollY];
   }
-  function visuallyHidden(el) {
-    if (goneCache.has(el)) return goneCache.get(el);
+  const visuallyHidden = memo((el) => {
     const r = el.getBoundingClientRect();
     let out = r.width <= 1 && r.height <= 1;
     if (!out && (r.right <= 0 || r.bottom <= 0)) {
@@ -670,9 +656,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (st.position === 'fixed') break;
       if (st.position !== 'static') free = st.position === 'absolute';
     }
-    goneCache.set(el, out);
     return out;
-  }
+  });
   // Inside a transparent container (``opacity: 0`` on an ancestor): a closed menu drawn
   // faded out (Wagtail 5.2's drop-up, a CSS fade-in menu). A person sees nothing there,
   // though Playwright counts it visible. The element's own opacity is left alone: a custom
@@ -693,19 +678,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
       && !!el.labels && [...el.labels].some((l) => !dom.isHidden(l));
   }
   // Is ``el`` a container of controls: not itself a control, holding two or more?
-  const crowdCache = new Map();
-  function holdsControls(el) {
-    if (!el.childElementCount) return false;
-    if (crowdCache.has(el)) return crowdCache.get(el);
-    let out = false;
+  const holdsControls = memo((el) => {
     // a control itself (native, role, click handler, tabindex) is what it is
-    if (el.tagName !== 'LABEL' && !isClickable(el, dom.roleOf, true)) {
-      const inside = [...el.querySelectorAll('*')].filter((e) => isClickable(e, dom.roleOf, true));
-      out = inside.filter((e) => !inside.some((o) => o !== e && o.contains(e))).length >= 2;
-    }
-    crowdCache.set(el, out);
-    return out;
-  }
+    if (!el.childElementCount || el.tagName === 'LABEL' || isClickable(el, dom.roleOf, true)) return false;
+    const inside = [...el.querySelectorAll('*')].filter((e) => isClickable(e, dom.roleOf, true));
+    return inside.filter((e) => !inside.some((o) => o !== e && o.contains(e))).length >= 2;
+  });
 
   function sameAs(strategy, spec) {
     return strategy === 'relational'
@@ -805,7 +783,6 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // none, or several, stays what it is. A pointer cursor alone does not make a control of
   // the container: descendants inherit the cursor.
   const NAMED_BY_ITSELF = new Set(['test_id', 'css', 'aria', 'role_name']);
-  const controlCache = new Map();
   // The elements inside ``el``: ``elements`` lists the page in document order with each
   // shadow root's elements right after their host, so they follow ``el`` without a gap.
   function within(el) {
@@ -815,23 +792,18 @@ function makeResolver(dom, elements, strategies, regions, args) {
     while (end < elements.length && containsComposed(el, elements[end])) end += 1;
     return elements.slice(start + 1, end);
   }
-  function controlInside(el) {
-    if (controlCache.has(el)) return controlCache.get(el);
-    let found = null;
-    if (!isClickable(el, dom.roleOf, true) && el.childElementCount) {
-      const inside = within(el).filter((e) => isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
-      // the outermost ones: no ancestor of theirs up to ``el`` is one of them
-      const controls = new Set(inside);
-      const outer = inside.filter((e) => {
-        let p = parentOf(e);
-        while (p && p !== el && !controls.has(p)) p = parentOf(p);
-        return p === el;
-      });
-      if (outer.length === 1) found = outer[0];
-    }
-    controlCache.set(el, found);
-    return found;
-  }
+  const controlInside = memo((el) => {
+    if (isClickable(el, dom.roleOf, true) || !el.childElementCount) return null;
+    const inside = within(el).filter((e) => isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
+    // the outermost ones: no ancestor of theirs up to ``el`` is one of them
+    const controls = new Set(inside);
+    const outer = inside.filter((e) => {
+      let p = parentOf(e);
+      while (p && p !== el && !controls.has(p)) p = parentOf(p);
+      return p === el;
+    });
+    return outer.length === 1 ? outer[0] : null;
+  });
   // How the container a control stands in for is rendered as the locator's region.
   function containerOf(row) {
     const c = row.el;
