@@ -385,8 +385,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const context = step.region || step.element;
     if (!norm(context)) return [];
     const words = tokens(step.element).filter((t) => !STOP_WORDS.has(t));
-    const fits = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
-      && !dom.isHidden(e) && reachable(e));
+    const fits = elements.filter((e) => usable(e, step.action));
     const needsEvidence = !!step.region && words.length && step.action !== 'check' && step.action !== 'uncheck';
     const refused = (e) => {
       const kind = new Set(typeWords(e, dom));
@@ -448,8 +447,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const anchors = want ? elements.filter((e) => bare(dom.textOf(e)) === want && !dom.isHidden(e)
       && compatibility(e, step.action, dom.roleOf, true) < 2 && !kids(e).some((k) => bare(dom.textOf(k)) === want)) : [];
     if (!anchors.length) return [];
-    const boxes = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
-      && !dom.isHidden(e) && reachable(e));
+    const boxes = elements.filter((e) => usable(e, step.action));
     const scoped = applyScope(boxes, { region: step.element, structured: new Map(), anchors: anchors.map((el) => ({ el, how: 'text' })) });
     const inItem = (c) => {
       for (let a = c, i = 0; a && i < 3; a = parentOf(a), i++) if (isItem(a, a)) return true;
@@ -488,7 +486,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (!want) return [];
     const captions = new Map();
     const near = elements.filter((e) => {
-      if (compatibility(e, step.action, dom.roleOf, true) !== 2 || dom.isHidden(e) || !reachable(e)) return false;
+      if (!usable(e, step.action)) return false;
       if (!captionsOnly && !dom.accName(e) && textsBeside(e, dom).some((t) => bare(t) === want)) return true;
       const caption = dom.labelTexts(e).length ? null : besideLabel(e);
       if (caption && bare(caption.text) === want) { captions.set(e, caption.container); return true; }
@@ -612,6 +610,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function reachable(el) {
     return !confined || containsComposed(openModal(), el);
   }
+  // a shown control of the kind the action needs, within reach
+  const usable = (e, action) => compatibility(e, action, dom.roleOf, true) === 2 && !dom.isHidden(e) && reachable(e);
   // Visually hidden: in the page for screen readers only (the "sr-only" / "visually
   // hidden" pattern: a box of at most 1px, or clipped to nothing), or moved off the page
   // where no scroll reaches it. A pointer never aims at one: a person cannot see it, and
@@ -878,6 +878,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
       score: Math.round(score(strategy, tier, loose ? null : el) * (loose ? args.loose : 1) * 1000) / 1000,
       runner_up: runnerUp,
     });
+    // a pick by relation, located by its role, else by its own classes or tag
+    const relFound = (p, where = p.where, counted = undefined) => found(rank, 'relational', 2, p.el,
+      dom.roleOf(p.el) ? { role: dom.roleOf(p.el) } : { css: cssVariants(p.el).slice(-2)[0] }, where, false, null, counted);
     // The other elements the step's words also match ("Confirm password" for "Password"),
     // by name: they were on the page as *different* elements when this one was verified, so
     // healing must never take one of them for it once it is gone (a wrong heal otherwise).
@@ -1048,11 +1051,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
           // says "Selected Apple. Fruit".
           captioned = true;
           const near = beside(step, scope, true);
-          if (near.length === 1) {
-            const { el, where } = near[0];
-            const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
-            return found(rank, 'relational', 2, el, spec, where, false, null, true);
-          }
+          if (near.length === 1) return relFound(near[0], near[0].where, true);
         }
         rank += 1;
         const at = atStage(tier, pass, labels, s, true);
@@ -1084,10 +1083,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
           return ambiguous(rank, s, tier, scoped.all);
         }
         const row = rows.find((r) => r.el === el);
-        if (row.via) {
-          const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
-          return found(rank, 'relational', 2, el, spec, { ...row.via, description: step.element });
-        }
+        if (row.via) return relFound({ el }, { ...row.via, description: step.element });
         const rival = runnerUp(tier, pass, labels, order.slice(k + 1), el);
         return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival);
       }
@@ -1097,9 +1093,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const near = beside(step, scope);
     if (near.length === 1 || (near.length > 1 && step.ordinal)) {
       const picked = near.length === 1 ? near[0] : nthOf(near, step);
-      if (picked.status) return picked;
-      const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
-      return found(rank, 'relational', 2, picked.el, spec, picked.where, false, null, true);
+      return picked.status ? picked : relFound(picked, picked.where, true);
     }
     if (near.length > 1) return ambiguous(rank, 'relational', 2, near.map((r) => r.el));
     // words that only a heading says are its title, not a context whose one control a
@@ -1109,15 +1103,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (!rel.length) rel = itemCheckbox(step);
     if (step.ordinal && rel.length) {
       const picked = nthOf(rel, step);
-      if (picked.status) return picked;
-      const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
-      return found(rank, 'relational', 2, picked.el, spec, picked.where);
+      return picked.status ? picked : relFound(picked);
     }
-    if (rel.length === 1) {
-      const { el, where } = rel[0];
-      const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
-      return found(rank, 'relational', 2, el, spec, where);
-    }
+    if (rel.length === 1) return relFound(rel[0]);
     if (rel.length > 1) return ambiguous(rank, 'relational', 2, rel.map((r) => r.el));
     if (crowdedAt) return ambiguous(crowdedAt.rank, crowdedAt.s, crowdedAt.tier, crowdedAt.els);
     rank += 1;
