@@ -334,7 +334,9 @@ def test_search_words_name_the_pages_only_search_box_for_what_it_searches(tab: P
     A select's read-only inner search input is no field to type in. A search field is a
     kind the standards name, whatever its words: HTML's ``<input type=search>`` (and
     ``<search>`` element), ARIA's ``searchbox`` role, which Playwright's
-    ``get_by_role("searchbox")`` finds by kind (MLflow's runs search box is one)."""
+    ``get_by_role("searchbox")`` finds by kind. Two apps need it: MLflow's runs search box
+    (an ``<input type=search>``) and Flask-Admin 2.2's list search, a field of a ``<form
+    role="search">`` (REQ-FLASKADMIN-002 and -012 fail on 2.2.1 without the rule)."""
     tab.set_content(SEARCH_PAGE)
     for action in ("fill", "press"):
         assert chosen_id(tab, find(tab, "Search runs", action)) == "runs", action
@@ -411,7 +413,10 @@ def test_checkbox_in_a_row_is_the_box_not_the_icon_toggles_its_labels_draw(tab: 
     Standards, not one app's markup (MLflow's runs grid draws it so): CSS Color draws an
     element at opacity 0 fully transparent, and a box under 2 px is no box a person sees;
     HTML makes a label's activation its control's, so the icon the label draws is what a
-    person sees and toggles. The row's checkbox whose box is drawn stays a checkbox."""
+    person sees and toggles. The row's checkbox whose box is drawn stays a checkbox.
+    Without the rule MLflow 2.4.2's REQ-MLFLOW-004, -008 and -009 are ambiguous (three
+    checkboxes in the row): measured when it was taken out (docs/real-apps.md, "The
+    single-failure rules reviewed")."""
     tab.set_content(f'<div role="grid">{GRID_ROWS}</div>')
     result = find(tab, "checkbox", "check", region="beta")
     assert chosen_id(tab, result) == "sel-beta"

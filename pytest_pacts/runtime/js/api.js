@@ -2,12 +2,12 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, allElements, tag, elMatches, roleAttr, remember,
+  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, tag, elMatches, roleAttr, remember,
   inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson
 } = modules.dom;
 const { callbacksRun, nextFrame, realFrame, checkActionable, blocks, identityChange } = modules.actionability;
 const { installWatch, installBridge } = modules.watch;
-const { resetPrepared, cssString, looksGenerated, structuralPath, makeStrategies, makeRegions } = modules.scan;
+const { readPage, cssString, looksGenerated, structuralPath, makeRegions } = modules.scan;
 const { makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS } = modules.resolve;
 const { find } = modules.find;
 
@@ -28,10 +28,7 @@ function quietFor() {
 }
 
 async function scan(args) {
-  resetPrepared();
-  const dom = makeDom(document);
-  const elements = allElements(document);
-  const strategies = makeStrategies(dom);
+  const { dom, elements, strategies } = readPage();
   const regions = makeRegions(dom, elements);
   const resolver = makeResolver(dom, elements, strategies, regions, args);
   const results = args.steps.map((step) => ({ key: step.key, ...resolver.resolve(step) }));
@@ -224,9 +221,8 @@ function frameInfo(el, arg) {
   if (!selector) selector = `iframe >> nth=${[...root.querySelectorAll('iframe')].indexOf(el)}`;
   let inRegions = [];
   if (arg && arg.regions && arg.regions.length) {
-    const dom = makeDom(document);
-    const elements = allElements(document);
-    const resolver = makeResolver(dom, elements, makeStrategies(dom), makeRegions(dom, elements),
+    const { dom, elements, strategies } = readPage();
+    const resolver = makeResolver(dom, elements, strategies, makeRegions(dom, elements),
       { strategies: [], confidence: {}, loose: 1 });
     inRegions = arg.regions.map((r) => resolver.holds(r, el));
   }
@@ -236,9 +232,8 @@ function frameInfo(el, arg) {
 // The visible names closest to a step's element that matched nothing ("did you mean"):
 // a first run with a misspelt Element cell. arg: {element, action, limit}.
 function suggest(arg) {
-  resetPrepared();
-  const dom = makeDom(document);
-  return suggestNames(dom, allElements(document), arg.element, arg.action, arg.limit || 3);
+  const { dom, elements } = readPage();
+  return suggestNames(dom, elements, arg.element, arg.action, arg.limit || 3);
 }
 
 // Role and accessible name as the scan computes them (tests compare them with Playwright's).
@@ -261,9 +256,7 @@ const GROUP_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'c
 const INNER_TAGS = new Set(['FORM', 'SECTION', 'ARTICLE', 'FIELDSET']);
 const INNER_ROLES = new Set(['form', 'region']);
 function inventory(arg) {
-  resetPrepared();
-  const dom = makeDom(document);
-  const elements = allElements(document);
+  const { dom, elements } = readPage();
   const human = (v) => tokens(v || '').join(' ');
   // a name with no letter or digit is an icon's glyph (an icon font's "✏", a "×"): no name
   // a person would write, and one that depends on the icon's CSS; the title, a label or the

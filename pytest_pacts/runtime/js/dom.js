@@ -19,6 +19,15 @@ const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset
 const CLICKABLE_ROLES = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox',
   'menuitemradio', 'option', 'checkbox', 'radio', 'switch', 'treeitem', 'combobox']);
 
+// ``f`` answered once per key: the scan's caches (a page state is read once).
+function memo(f) {
+  const cache = new Map();
+  return (k) => {
+    if (!cache.has(k)) cache.set(k, f(k));
+    return cache.get(k);
+  };
+}
+
 function norm(s) { return (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim(); }
 function low(s) { return norm(s).toLowerCase(); }
 // Icon fonts draw their glyphs from the Unicode Private Use Areas (usually through CSS
@@ -225,111 +234,65 @@ function thRole(el) {
 
 function makeDom(doc) {
   // One cache per scan: a page state is read once.
-  const roleCache = new Map();
   const nameCache = new Map();
-  const textCache = new Map();
-  const hiddenCache = new Map();
 
-  function roleOf(el) {
-    if (roleCache.has(el)) return roleCache.get(el);
+  const roleOf = memo((el) => {
     const explicit = roleAttr(el);
-    const role = explicit ? (explicit === 'none' ? 'presentation' : explicit) : implicitRole(el);
-    roleCache.set(el, role);
-    return role;
-  }
+    return explicit ? (explicit === 'none' ? 'presentation' : explicit) : implicitRole(el);
+  });
 
-  function isHidden(el) {
-    if (hiddenCache.has(el)) return hiddenCache.get(el);
+  const isHidden = memo((el) => {
     let hidden = !isRendered(el);
     for (let a = el; !hidden && a; a = parentOf(a))
       if (a.getAttribute('aria-hidden') === 'true') hidden = true;
-    hiddenCache.set(el, hidden);
     return hidden;
-  }
+  });
 
-  // Text as Playwright's text engine sees it: text nodes of the composed tree, no scripts,
-  // input buttons by their value.
+  // Text as Playwright's text engine sees it (``rawText``): text nodes of the composed tree,
+  // no scripts, input buttons by their value. The text a person can see (``visibleRaw``): no
+  // display:none or unrendered subtrees, no text nodes of a visibility:hidden element (a
+  // visible child of it still counts), and a closed drop-down shows only its selected
+  // option. Regions are named by what the page shows: a filter <select> whose hidden options
+  // list "price" does not mention "price".
   // Raw text is concatenated once per element (cheap string ropes); whitespace is
   // normalised only for the elements whose text is actually read.
-  const rawCache = new Map();
-  function rawText(el) {
-    if (rawCache.has(el)) return rawCache.get(el);
-    let text = '';
-    if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(inputType(el))) {
-      text = el.value || '';
-    } else {
-      const kids = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
-      for (const node of kids) {
-        if (node.nodeType === Node.TEXT_NODE) text += node.data;
-        else if (node.nodeType === Node.ELEMENT_NODE && !SKIP_TAGS.has(node.tagName)) {
-          const inner = rawText(node);
-          text += BLOCK_TAGS.has(node.tagName) ? ` ${inner} ` : inner;
-        }
-      }
-    }
-    rawCache.set(el, text);
-    return text;
-  }
-  function textOf(el) {
-    if (textCache.has(el)) return textCache.get(el);
-    const text = norm(rawText(el));
-    textCache.set(el, text);
-    return text;
-  }
-
-  // The text a person can see: no display:none or unrendered subtrees, no text nodes of a
-  // visibility:hidden element (a visible child of it still counts), and a closed drop-down
-  // shows only its selected option. Regions are named by what the page shows: a filter
-  // <select> whose hidden options list "price" does not mention "price".
-  const styleCache = new Map();
-  const styleOf = (el) => {
-    if (!styleCache.has(el)) styleCache.set(el, getComputedStyle(el));
-    return styleCache.get(el);
-  };
-  const unrenderedCache = new Map();
-  function unrendered(el) {
-    if (unrenderedCache.has(el)) return unrenderedCache.get(el);
+  const styleOf = memo((el) => getComputedStyle(el));
+  const unrendered = memo((el) => {
     const style = styleOf(el);
-    let out = style.display === 'none';
+    const out = style.display === 'none';
     // closed <details>, content-visibility, no box (display:contents has none of its own)
-    if (!out && style.display !== 'contents' && el.checkVisibility) out = !el.checkVisibility();
-    unrenderedCache.set(el, out);
-    return out;
-  }
-  const visibleRawCache = new Map();
-  function visibleRaw(el) {
-    if (visibleRawCache.has(el)) return visibleRawCache.get(el);
-    let text = '';
-    const seen = styleOf(el).visibility === 'visible';
-    if (el.tagName === 'SELECT' && !(el.multiple || el.size > 1)) {
-      const shown = el.selectedOptions[0] || el.options[0];
-      text = shown && seen ? shown.textContent : '';
-    } else if (el.tagName === 'INPUT') {
-      text = seen ? rawText(el) : '';
-    } else {
-      const kids = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
-      for (const node of kids) {
+    return !out && style.display !== 'contents' && el.checkVisibility ? !el.checkVisibility() : out;
+  });
+  const textWalk = (visible) => {
+    const walk = memo((el) => {
+      const seen = !visible || styleOf(el).visibility === 'visible';
+      if (visible && el.tagName === 'SELECT' && !(el.multiple || el.size > 1)) {
+        const shown = el.selectedOptions[0] || el.options[0];
+        return shown && seen ? shown.textContent : '';
+      }
+      if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(inputType(el))) return seen ? el.value || '' : '';
+      let text = '';
+      for (const node of el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes) {
         if (node.nodeType === Node.TEXT_NODE) { if (seen) text += node.data; }
-        else if (node.nodeType === Node.ELEMENT_NODE && !SKIP_TAGS.has(node.tagName) && !unrendered(node)) {
-          const inner = visibleRaw(node);
+        else if (node.nodeType === Node.ELEMENT_NODE && !SKIP_TAGS.has(node.tagName) && !(visible && unrendered(node))) {
+          const inner = walk(node);
           text += BLOCK_TAGS.has(node.tagName) ? ` ${inner} ` : inner;
         }
       }
-    }
-    visibleRawCache.set(el, text);
-    return text;
-  }
-  const visibleCache = new Map();
-  function visibleText(el) {
-    if (visibleCache.has(el)) return visibleCache.get(el);
+      return text;
+    });
+    return walk;
+  };
+  const rawText = textWalk(false);
+  const visibleRaw = textWalk(true);
+  const textOf = memo((el) => norm(rawText(el)));
+  const visibleText = memo((el) => {
     let hidden = unrendered(el);
     if (!hidden && styleOf(el).display === 'contents') {
       for (let a = parentOf(el); a && !hidden; a = parentOf(a)) hidden = unrendered(a);
     }
-    const text = hidden ? '' : norm(visibleRaw(el));
-    visibleCache.set(el, text);
-    return text;
-  }
+    return hidden ? '' : norm(visibleRaw(el));
+  });
 
   // CSS generated content, as accname and Playwright read it: ::before/::after strings and
   // attr() values, or the alternative text after "/" ("\e900" / "Log in"); a pseudo element
@@ -367,11 +330,7 @@ function makeDom(doc) {
     return s.replace(/\\([0-9a-fA-F]{1,6})\s?|\\(.)/g, (_, hex, ch) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : ch));
   }
 
-  const displayCache = new Map();
-  function isInline(el) {
-    if (!displayCache.has(el)) displayCache.set(el, (getComputedStyle(el).display || 'inline') === 'inline');
-    return displayCache.get(el) && el.tagName !== 'BR';
-  }
+  const isInline = memo((el) => (getComputedStyle(el).display || 'inline') === 'inline' && el.tagName !== 'BR');
   function ariaHidden(el) {
     if (el.getAttribute('aria-hidden') === 'true') return true;
     return !isRendered(el) && (el.tagName !== 'OPTION' || !el.closest('select'));
@@ -452,16 +411,12 @@ function makeDom(doc) {
     return norm(out);
   }
 
-  const labelCache = new Map();
-  function labelTexts(el) {
-    if (labelCache.has(el)) return labelCache.get(el);
+  const labelTexts = memo((el) => {
     const out = [];
     for (const ref of idRefs(el, 'aria-labelledby')) out.push(norm(textOf(ref)));
     if (el.labels) for (const label of el.labels) out.push(labelText(label));
-    const texts = out.filter(Boolean);
-    labelCache.set(el, texts);
-    return texts;
-  }
+    return out.filter(Boolean);
+  });
 
   function accName(el) {
     if (nameCache.has(el)) return nameCache.get(el);
@@ -588,7 +543,7 @@ function toJson(value, depth = 0) {
 
 // Exports: what the later files use.
 return {
-  toJson,
+  toJson, memo,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, elMatches, roleAttr, idRefs, isRendered, remember,
   containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,

@@ -58,4 +58,4 @@ function find(q) {
   return q.nth === null ? els : q.nth < els.length ? [els[q.nth]] : [];
 }
 
-return { find, UNSUPPORTED };
+return { find };

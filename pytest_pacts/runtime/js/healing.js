@@ -14,7 +14,7 @@ const {
   makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, remember
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, checkActionable, blocks } = modules.actionability;
-const { resetPrepared, looksGenerated, cssVariants, makeStrategies } = modules.scan;
+const { resetPrepared, readPage, looksGenerated, cssVariants } = modules.scan;
 const { pageChanged } = modules.watch;
 const { fingerprintOf } = modules.resolve;
 
@@ -202,10 +202,7 @@ function rank(args) {
 function locate(args) {
   const el = registered(args);
   if (!el || !el.isConnected) return { specs: [], fingerprint: null };
-  resetPrepared();
-  const dom = makeDom(document);
-  const elements = allElements(document);
-  const strategies = makeStrategies(dom);
+  const { dom, elements, strategies } = readPage();
   const specs = [];
   for (const s of args.order) {
     const st = strategies[s];
@@ -266,10 +263,7 @@ function scoreOf(els, arg) {
 // one), or {supported: false} for a strategy without an in-page rendering. ``elements``:
 // ``scoreOf``'s answer for each registered element.
 function resolveAll(arg) {
-  resetPrepared();
-  const dom = makeDom(document);
-  const strategies = makeStrategies(dom);
-  const elements = allElements(document);
+  const { dom, elements, strategies } = readPage();
   const found = [];
   const results = arg.specs.map((spec) => {
     const st = strategies[spec.strategy];
@@ -499,5 +493,5 @@ return {
   rank, locate, isSame, scoreOf, resolveAll, settled, stable, overlayAt, registered, inside, probe, sameGate,
   toJson,  // answers sent as one JSON string (runtime/js/dom.js)
   // pure functions, for the unit tests
-  pure: { canonWords, textSim, tokenSim, classSim, similarity },
+  pure: { textSim, tokenSim, classSim, similarity },
 };

@@ -10,7 +10,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
@@ -153,8 +153,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     return table;
   }
-  const lowText = new Map();
-  const lowTextOf = (el) => { if (!lowText.has(el)) lowText.set(el, dom.textOf(el).toLowerCase()); return lowText.get(el); };
+  const lowTextOf = memo((el) => dom.textOf(el).toLowerCase());
 
   const kids = (e) => [...e.children, ...(e.shadowRoot ? e.shadowRoot.children : [])];
   function deepest(els) {
@@ -163,11 +162,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // The deepest elements whose *visible* text mentions ``text`` (a person names a region by
   // what the page shows: not a closed drop-down's other options, not hidden text). Raw text
   // is a superset, so only elements whose raw text mentions it are looked at.
-  const visibleLow = new Map();
-  const visibleLowOf = (el) => {
-    if (!visibleLow.has(el)) visibleLow.set(el, dom.visibleText(el).toLowerCase());
-    return visibleLow.get(el);
-  };
+  const visibleLowOf = memo((el) => dom.visibleText(el).toLowerCase());
   function mentions(text) {
     const needle = low(text);
     const says = (e) => lowTextOf(e).includes(needle) && visibleLowOf(e).includes(needle);
@@ -268,14 +263,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return [...parent.children].some((s) => s !== el && shapeOf(s) === shape)
       && (el === anchor ? holdsControl(el) : !wrapsOnly(el, anchor));
   }
-  const shapes = new Map();
-  function shapeOf(el) {
-    if (!shapes.has(el)) {
-      const classes = stableClasses(el).sort();
-      shapes.set(el, [el.tagName, roleAttr(el), ...classes].join(' '));
-    }
-    return shapes.get(el);
-  }
+  const shapeOf = memo((el) => [el.tagName, roleAttr(el), ...stableClasses(el).sort()].join(' '));
   // the deepest mention of the words is itself a row when a control is in it
   function holdsControl(el) {
     return [...el.querySelectorAll('*')].some((e) => isClickable(e, dom.roleOf, true) || e.tagName === 'IFRAME');
@@ -397,8 +385,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const context = step.region || step.element;
     if (!norm(context)) return [];
     const words = tokens(step.element).filter((t) => !STOP_WORDS.has(t));
-    const fits = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
-      && !dom.isHidden(e) && reachable(e));
+    const fits = elements.filter((e) => usable(e, step.action));
     const needsEvidence = !!step.region && words.length && step.action !== 'check' && step.action !== 'uncheck';
     const refused = (e) => {
       const kind = new Set(typeWords(e, dom));
@@ -460,8 +447,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const anchors = want ? elements.filter((e) => bare(dom.textOf(e)) === want && !dom.isHidden(e)
       && compatibility(e, step.action, dom.roleOf, true) < 2 && !kids(e).some((k) => bare(dom.textOf(k)) === want)) : [];
     if (!anchors.length) return [];
-    const boxes = elements.filter((e) => compatibility(e, step.action, dom.roleOf, true) === 2
-      && !dom.isHidden(e) && reachable(e));
+    const boxes = elements.filter((e) => usable(e, step.action));
     const scoped = applyScope(boxes, { region: step.element, structured: new Map(), anchors: anchors.map((el) => ({ el, how: 'text' })) });
     const inItem = (c) => {
       for (let a = c, i = 0; a && i < 3; a = parentOf(a), i++) if (isItem(a, a)) return true;
@@ -500,7 +486,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (!want) return [];
     const captions = new Map();
     const near = elements.filter((e) => {
-      if (compatibility(e, step.action, dom.roleOf, true) !== 2 || dom.isHidden(e) || !reachable(e)) return false;
+      if (!usable(e, step.action)) return false;
       if (!captionsOnly && !dom.accName(e) && textsBeside(e, dom).some((t) => bare(t) === want)) return true;
       const caption = dom.labelTexts(e).length ? null : besideLabel(e);
       if (caption && bare(caption.text) === want) { captions.set(e, caption.container); return true; }
@@ -624,6 +610,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function reachable(el) {
     return !confined || containsComposed(openModal(), el);
   }
+  // a shown control of the kind the action needs, within reach
+  const usable = (e, action) => compatibility(e, action, dom.roleOf, true) === 2 && !dom.isHidden(e) && reachable(e);
   // Visually hidden: in the page for screen readers only (the "sr-only" / "visually
   // hidden" pattern: a box of at most 1px, or clipped to nothing), or moved off the page
   // where no scroll reaches it. A pointer never aims at one: a person cannot see it, and
@@ -633,7 +621,6 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // inner scroll container's scrollport is rendered and scrolls back into view (CSS
   // Overflow; Playwright scrolls it into view before a pointer action): an admin whose page
   // scrolls in its own <main> leaves its tabs above the viewport, never hidden.
-  const goneCache = new Map();
   function scrolledAbove(el) {
     let x = 0, y = 0;
     const root = el.ownerDocument.scrollingElement;
@@ -644,8 +631,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const w = el.ownerDocument.defaultView;
     return [x + w.scrollX, y + w.scrollY];
   }
-  function visuallyHidden(el) {
-    if (goneCache.has(el)) return goneCache.get(el);
+  const visuallyHidden = memo((el) => {
     const r = el.getBoundingClientRect();
     let out = r.width <= 1 && r.height <= 1;
     if (!out && (r.right <= 0 || r.bottom <= 0)) {
@@ -670,9 +656,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (st.position === 'fixed') break;
       if (st.position !== 'static') free = st.position === 'absolute';
     }
-    goneCache.set(el, out);
     return out;
-  }
+  });
   // Inside a transparent container (``opacity: 0`` on an ancestor): a closed menu drawn
   // faded out (Wagtail 5.2's drop-up, a CSS fade-in menu). A person sees nothing there,
   // though Playwright counts it visible. The element's own opacity is left alone: a custom
@@ -693,19 +678,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
       && !!el.labels && [...el.labels].some((l) => !dom.isHidden(l));
   }
   // Is ``el`` a container of controls: not itself a control, holding two or more?
-  const crowdCache = new Map();
-  function holdsControls(el) {
-    if (!el.childElementCount) return false;
-    if (crowdCache.has(el)) return crowdCache.get(el);
-    let out = false;
+  const holdsControls = memo((el) => {
     // a control itself (native, role, click handler, tabindex) is what it is
-    if (el.tagName !== 'LABEL' && !isClickable(el, dom.roleOf, true)) {
-      const inside = [...el.querySelectorAll('*')].filter((e) => isClickable(e, dom.roleOf, true));
-      out = inside.filter((e) => !inside.some((o) => o !== e && o.contains(e))).length >= 2;
-    }
-    crowdCache.set(el, out);
-    return out;
-  }
+    if (!el.childElementCount || el.tagName === 'LABEL' || isClickable(el, dom.roleOf, true)) return false;
+    const inside = [...el.querySelectorAll('*')].filter((e) => isClickable(e, dom.roleOf, true));
+    return inside.filter((e) => !inside.some((o) => o !== e && o.contains(e))).length >= 2;
+  });
 
   function sameAs(strategy, spec) {
     return strategy === 'relational'
@@ -805,7 +783,6 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // none, or several, stays what it is. A pointer cursor alone does not make a control of
   // the container: descendants inherit the cursor.
   const NAMED_BY_ITSELF = new Set(['test_id', 'css', 'aria', 'role_name']);
-  const controlCache = new Map();
   // The elements inside ``el``: ``elements`` lists the page in document order with each
   // shadow root's elements right after their host, so they follow ``el`` without a gap.
   function within(el) {
@@ -815,23 +792,18 @@ function makeResolver(dom, elements, strategies, regions, args) {
     while (end < elements.length && containsComposed(el, elements[end])) end += 1;
     return elements.slice(start + 1, end);
   }
-  function controlInside(el) {
-    if (controlCache.has(el)) return controlCache.get(el);
-    let found = null;
-    if (!isClickable(el, dom.roleOf, true) && el.childElementCount) {
-      const inside = within(el).filter((e) => isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
-      // the outermost ones: no ancestor of theirs up to ``el`` is one of them
-      const controls = new Set(inside);
-      const outer = inside.filter((e) => {
-        let p = parentOf(e);
-        while (p && p !== el && !controls.has(p)) p = parentOf(p);
-        return p === el;
-      });
-      if (outer.length === 1) found = outer[0];
-    }
-    controlCache.set(el, found);
-    return found;
-  }
+  const controlInside = memo((el) => {
+    if (isClickable(el, dom.roleOf, true) || !el.childElementCount) return null;
+    const inside = within(el).filter((e) => isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
+    // the outermost ones: no ancestor of theirs up to ``el`` is one of them
+    const controls = new Set(inside);
+    const outer = inside.filter((e) => {
+      let p = parentOf(e);
+      while (p && p !== el && !controls.has(p)) p = parentOf(p);
+      return p === el;
+    });
+    return outer.length === 1 ? outer[0] : null;
+  });
   // How the container a control stands in for is rendered as the locator's region.
   function containerOf(row) {
     const c = row.el;
@@ -906,6 +878,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
       score: Math.round(score(strategy, tier, loose ? null : el) * (loose ? args.loose : 1) * 1000) / 1000,
       runner_up: runnerUp,
     });
+    // a pick by relation, located by its role, else by its own classes or tag
+    const relFound = (p, where = p.where, counted = undefined) => found(rank, 'relational', 2, p.el,
+      dom.roleOf(p.el) ? { role: dom.roleOf(p.el) } : { css: cssVariants(p.el).slice(-2)[0] }, where, false, null, counted);
     // The other elements the step's words also match ("Confirm password" for "Password"),
     // by name: they were on the page as *different* elements when this one was verified, so
     // healing must never take one of them for it once it is gone (a wrong heal otherwise).
@@ -1076,11 +1051,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
           // says "Selected Apple. Fruit".
           captioned = true;
           const near = beside(step, scope, true);
-          if (near.length === 1) {
-            const { el, where } = near[0];
-            const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
-            return found(rank, 'relational', 2, el, spec, where, false, null, true);
-          }
+          if (near.length === 1) return relFound(near[0], near[0].where, true);
         }
         rank += 1;
         const at = atStage(tier, pass, labels, s, true);
@@ -1112,10 +1083,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
           return ambiguous(rank, s, tier, scoped.all);
         }
         const row = rows.find((r) => r.el === el);
-        if (row.via) {
-          const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
-          return found(rank, 'relational', 2, el, spec, { ...row.via, description: step.element });
-        }
+        if (row.via) return relFound({ el }, { ...row.via, description: step.element });
         const rival = runnerUp(tier, pass, labels, order.slice(k + 1), el);
         return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival);
       }
@@ -1125,9 +1093,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const near = beside(step, scope);
     if (near.length === 1 || (near.length > 1 && step.ordinal)) {
       const picked = near.length === 1 ? near[0] : nthOf(near, step);
-      if (picked.status) return picked;
-      const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
-      return found(rank, 'relational', 2, picked.el, spec, picked.where, false, null, true);
+      return picked.status ? picked : relFound(picked, picked.where, true);
     }
     if (near.length > 1) return ambiguous(rank, 'relational', 2, near.map((r) => r.el));
     // words that only a heading says are its title, not a context whose one control a
@@ -1137,15 +1103,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (!rel.length) rel = itemCheckbox(step);
     if (step.ordinal && rel.length) {
       const picked = nthOf(rel, step);
-      if (picked.status) return picked;
-      const spec = dom.roleOf(picked.el) ? { role: dom.roleOf(picked.el) } : { css: cssVariants(picked.el).slice(-2)[0] };
-      return found(rank, 'relational', 2, picked.el, spec, picked.where);
+      return picked.status ? picked : relFound(picked);
     }
-    if (rel.length === 1) {
-      const { el, where } = rel[0];
-      const spec = dom.roleOf(el) ? { role: dom.roleOf(el) } : { css: cssVariants(el).slice(-2)[0] };
-      return found(rank, 'relational', 2, el, spec, where);
-    }
+    if (rel.length === 1) return relFound(rel[0]);
     if (rel.length > 1) return ambiguous(rank, 'relational', 2, rel.map((r) => r.el));
     if (crowdedAt) return ambiguous(crowdedAt.rank, crowdedAt.s, crowdedAt.tier, crowdedAt.els);
     rank += 1;

@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, elMatches, containsComposed,
-  inShadow, tag, isClickable
+  inShadow, tag, isClickable, memo, makeDom, allElements
 } = modules.dom;
 
 function makeQuery(text) {
@@ -150,6 +150,12 @@ function iconLike(el, dom) {
   return !bare(dom.textOf(el));
 }
 
+// The page read afresh (the scan's caches emptied): its DOM reader, elements and strategies.
+function readPage() {
+  resetPrepared();
+  const dom = makeDom(document);
+  return { dom, elements: allElements(document), strategies: makeStrategies(dom) };
+}
 function makeStrategies(dom) {
   const textSame = (el, s) => dom.textOf(el) === s.text
     && ![...el.children, ...(el.shadowRoot ? el.shadowRoot.children : [])].some((c) => dom.textOf(c) === s.text);
@@ -321,16 +327,8 @@ function makeRegions(dom, elements) {
 
   // Emulates how Playwright matches a rendered region, for the uniqueness estimate; called
   // for every ancestor of every matching element, so its lookups are cached.
-  const named = new Map();
-  const headingsCalled = (name) => {
-    if (!named.has(name)) named.set(name, headings.filter((h) => dom.accName(h) === name));
-    return named.get(name);
-  };
-  const lowered = new Map();
-  const lowText = (a) => {
-    if (!lowered.has(a)) lowered.set(a, dom.textOf(a).toLowerCase());
-    return lowered.get(a);
-  };
+  const headingsCalled = memo((name) => headings.filter((h) => dom.accName(h) === name));
+  const lowText = memo((a) => dom.textOf(a).toLowerCase());
   function matches(a, r) {
     if (r._els) return r._els.has(a);
     if (r.css ? !elMatches(a, r.css) : (dom.roleOf(a) !== r.role || dom.accName(a) !== r.name)) return false;
@@ -351,6 +349,6 @@ function makeRegions(dom, elements) {
 
 // Exports: what the later files use, and the tiers the unit tests check.
 return {
-  makeQuery, resetPrepared, prep, cssString, looksGenerated, stableClasses, cssVariants, structuralPath, makeStrategies,
+  makeQuery, resetPrepared, readPage, prep, cssString, looksGenerated, stableClasses, cssVariants, structuralPath, makeStrategies,
   makeRegions, textTier, tokenTier
 };
