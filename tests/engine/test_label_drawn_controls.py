@@ -145,7 +145,8 @@ def test_a_hidden_control_without_a_usable_label_stays_refused(tab: Page, site: 
         assert record.verdict != "pass", selector
         assert failure_of(record) == "not_visible", (selector, record.failed_step)
         step = record.steps[0]
-        assert step.failure is not None and why in step.failure.message, step.failure.message
+        assert step.failure is not None, selector
+        assert why in step.failure.message, step.failure.message
         assert _states(tab)[4:] == [False, False, False, False], selector
 
 
