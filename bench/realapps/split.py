@@ -46,7 +46,7 @@ DEV: tuple[str, ...] = (
     "changedetection",
     "octoprint",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "otterwiki")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "otterwiki", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
