@@ -47,7 +47,7 @@ DEV: tuple[str, ...] = (
     "octoprint",
     "otterwiki",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

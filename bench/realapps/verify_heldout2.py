@@ -13,9 +13,9 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
-jotter, otterwiki, octoprint, calibreweb. A control shown only while the pointer is on its table
-row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is reached
-as a person does: by pointing at the row or card first. A checkbox drawn by its <label> (the
+jotter, otterwiki, octoprint, calibreweb, pretix. A control shown only while the pointer is on
+its table row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is
+reached as a person does: by pointing at the row or card first. A checkbox drawn by its <label> (the
 input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
 checkbox (Calibre-Web's "Read") is one element with it.
 """
@@ -138,6 +138,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill("input#password", app.env["PACTS_CALIBREWEB_PASSWORD"])
         page.click('button[name="submit"]')
         page.wait_for_selector("a#logout")
+    elif app.name == "pretix":
+        page.goto(base + "control/login")
+        page.fill("input#id_email", app.env["PACTS_PRETIX_USER"])
+        page.fill("input#id_password", app.env["PACTS_PRETIX_PASSWORD"])
+        page.click('button[type="submit"]')
+        page.wait_for_selector("text=Your upcoming events", timeout=90000)
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -155,7 +161,8 @@ def verify(app: AppSpec, version: str) -> int:
             context = browser.new_context(
                 viewport={"width": 1280, "height": 800}, storage_state=state
             )
-            context.set_default_timeout(8000)
+            # pretix's development server renders a page in 2-25 s at load 15-20 (debug on)
+            context.set_default_timeout(45000 if app.name == "pretix" else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
             context.set_default_navigation_timeout(60000)
             page = context.new_page()
