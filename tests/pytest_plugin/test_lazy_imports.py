@@ -78,7 +78,8 @@ def test_loading_the_plugin_imports_nothing_a_run_needs() -> None:
     assert _imported_by("pytest_pacts.pytest_plugin.plugin") == []
 
 
-def test_collecting_the_samples_imports_nothing_a_run_needs(tmp_path: Path) -> None:
+def _collect_samples(tmp_path: Path) -> list[str]:
+    """The modules a fresh interpreter has imported after collecting the samples."""
     done = subprocess.run(
         [sys.executable, "-c", _COLLECT.format(path=str(SAMPLES))],
         capture_output=True,
@@ -89,23 +90,17 @@ def test_collecting_the_samples_imports_nothing_a_run_needs(tmp_path: Path) -> N
     )
     code, names = json.loads(done.stdout.splitlines()[-1])
     assert code == 0, done.stdout
-    assert _run_time(names) == []
+    return list(names)
+
+
+def test_collecting_the_samples_imports_nothing_a_run_needs(tmp_path: Path) -> None:
+    assert _run_time(_collect_samples(tmp_path)) == []
 
 
 def test_a_warm_collection_of_the_samples_imports_no_pydantic(tmp_path: Path) -> None:
     imported = []
     for _ in range(2):  # the first fills the plan cache (a clean clone has none)
-        done = subprocess.run(
-            [sys.executable, "-c", _COLLECT.format(path=str(SAMPLES))],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=SAMPLES,
-            env={**os.environ, "PACTS_STORE": str(tmp_path / "pacts.db")},
-        )
-        code, names = json.loads(done.stdout.splitlines()[-1])
-        assert code == 0, done.stdout
-        imported.append([n for n in names if n.startswith(PLANNING)])
+        imported.append([n for n in _collect_samples(tmp_path) if n.startswith(PLANNING)])
     assert imported[1] == []
 
 
