@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from pytest_pacts.engine.contracts import ExtensionHealer, HealContext
     from pytest_pacts.models import Plan
     from pytest_pacts.models.locator import Locator
-    from pytest_pacts.models.outcome import RunRecord
+    from pytest_pacts.models.outcome import HealAttempt, RunRecord
 
 
 def _human(config: pytest.Config) -> HumanRung:
@@ -255,21 +255,7 @@ def outcome(
             else ""
         )
         lines = [f"{record.req_id} passed after {len(heals)} heal(s){review}:"]
-        for heal in heals:
-            old = heal.old_locator.describe() if heal.old_locator else "(none)"
-            new = heal.new_locator.describe() if heal.new_locator else "(none)"
-            score = f"{heal.score:.2f}" if heal.score is not None else "-"
-            runner = f"{heal.runner_up_score:.2f}" if heal.runner_up_score is not None else "-"
-            # no proposal: most often the recipe already holds the locator (verified on
-            # another deployment, docs/governance.md), so there is nothing to review
-            see = (
-                f"proposal #{heal.proposal_id}, {heal.track or 'no'} track"
-                if heal.proposal_id
-                else "no proposal to review"
-            )
-            lines.append(
-                f"  {heal.rung.value}: {old} -> {new} (score {score}, runner-up {runner}, {see})"
-            )
+        lines.extend(heal_line(heal) for heal in heals)
         lines.extend(f"  {note}" for note in accepted)
         text = "\n".join(lines)
         if settings.strict_heal:
@@ -278,3 +264,27 @@ def outcome(
             warnings.warn(PactsHealWarning(text), stacklevel=1)
         else:
             warnings.warn_explicit(PactsHealWarning(text), PactsHealWarning, *where)
+
+
+def heal_line(heal: HealAttempt) -> str:
+    """One accepted heal in the warning a healed requirement gives: the rung, the locators,
+    what decided it (as the report says it: a re-discovery is accepted by discovery's
+    confidence and margin, its ``score`` then only the similarity to the recorded element;
+    an alternate, a repair or a similarity heal by its score and runner-up), and its
+    proposal."""
+    old = heal.old_locator.describe() if heal.old_locator else "(none)"
+    new = heal.new_locator.describe() if heal.new_locator else "(none)"
+    if heal.basis:
+        figures = heal.basis
+    else:
+        score = f"{heal.score:.2f}" if heal.score is not None else "-"
+        runner = f"{heal.runner_up_score:.2f}" if heal.runner_up_score is not None else "-"
+        figures = f"score {score}, runner-up {runner}"
+    # no proposal: most often the recipe already holds the locator (verified on another
+    # deployment, docs/governance.md), so there is nothing to review
+    see = (
+        f"proposal #{heal.proposal_id}, {heal.track or 'no'} track"
+        if heal.proposal_id
+        else "no proposal to review"
+    )
+    return f"  {heal.rung.value}: {old} -> {new} ({figures}; {see})"
