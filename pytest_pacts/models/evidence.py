@@ -12,9 +12,8 @@ One corroboration is written here too (:meth:`EvidenceRule.corroborated`): when 
 independent sources single out the same element (a recorded locator by the element's id,
 which HTML makes unique in its document, and the fingerprint's ranking; two recorded or
 re-discovered locators reading different attributes), the second source stands in for the
-margin, never for the threshold. And one the other way round
-(:meth:`EvidenceRule.named_by_author`): a form field's id and form name, both unchanged,
-stand in for the threshold, never for the margin.
+margin, never for the threshold.
+Nothing stands in for the threshold: below it no element is acted on.
 
 The defaults are written here and nowhere else.
 """
@@ -76,13 +75,6 @@ class EvidenceRule:
         if not self.meets_threshold(best):
             return False
         return runner_up is None or round(best, _PLACES) > round(runner_up, _PLACES)
-
-    def named_by_author(self, best: float, runner_up: float | None = None) -> bool:
-        """The rule when the element's author-given names single it out (a form field
-        whose id and form name are both the recorded ones): they stand in for the threshold,
-        never for the margin. ``best`` must lead every other element's similarity to the
-        recorded one by at least the margin."""
-        return runner_up is None or self.lead(best, runner_up) >= round(self.margin, _PLACES)
 
     def meets_threshold(self, score: float) -> bool:
         return round(score, _PLACES) >= round(self.threshold, _PLACES)

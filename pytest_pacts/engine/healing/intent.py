@@ -18,7 +18,7 @@ from pytest_pacts.engine.healing.probing import Probe, Probing, gate_evidence, p
 from pytest_pacts.engine.healing.resolving import Element, matches_none, resolve, resolved_key
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
 from pytest_pacts.models.evidence import Evidence
-from pytest_pacts.models.locator import CONFIDENCE, Fingerprint, GateSnapshot, Locator, Strategy
+from pytest_pacts.models.locator import CONFIDENCE, GateSnapshot, Locator, Strategy
 from pytest_pacts.models.outcome import HealRung
 
 
@@ -235,23 +235,6 @@ def _identity(
             f"{rule.threshold:.2f}), the one most like the recorded element, which the "
             "recorded id still finds",
         )
-    if (
-        found.score is not None
-        and by_id(locator)
-        and same_field(ctx.state.fingerprint, found.fingerprint)
-        and rule.named_by_author(found.score, runner_up)
-    ):
-        # HTML: the id is unique in its document and the name is the key the server reads
-        # the field's value by; both kept, every word a person reads may have changed
-        # (changedetection.io 0.60.10's quick-add field, placeholder and label new)
-        return (
-            found.score,
-            runner_up,
-            f"the same field by its author's names: the recorded id still finds it and its "
-            f"form name is the recorded one ({found.score:.2f}, below the threshold "
-            f"{rule.threshold:.2f}, the one most like the recorded element by at least the "
-            f"margin {rule.margin:.2f})",
-        )
     if exact is None and found.fingerprint is not None and ctx.state.fingerprint is not None:
         exact = exact_name(ctx, locator, found, runner_up)
     if exact is not None:
@@ -295,33 +278,6 @@ def same_member(ctx: HealContext, locator: Locator, found: Resolved) -> bool:
         and now.name == was.name
         and now.tag.lower() == was.tag.lower()
         and (now.type or "").lower() == (was.type or "").lower()
-    )
-
-
-_GROUPED = {"checkbox", "radio"}
-# HTML's input states that are one single-line text entry (Text, Search, URL, Telephone,
-# E-mail): an app that moves a field from ``type=url`` to ``type=text`` (changedetection.io
-# 0.45.26 -> 0.60.10) keeps the same kind of field
-_TEXT_ENTRY = {"", "text", "search", "url", "tel", "email"}
-
-
-def _kind(fp: Fingerprint) -> str:
-    kind = (fp.type or "").lower() if fp.tag.lower() == "input" else ""
-    return f"{fp.tag.lower()}:" + ("text" if kind in _TEXT_ENTRY else kind)
-
-
-def same_field(was: Fingerprint | None, now: Fingerprint | None) -> bool:
-    """The same form field by what its author named it: the same kind of control (its tag
-    and input type, HTML's single-line text entries one kind), the same ``id`` and the same
-    form ``name`` (neither empty). A box's or radio's name names its group, not the field
-    (HTML's form submission), so those are never the same field so."""
-    if was is None or now is None or not was.id or not was.name:
-        return False
-    return (
-        (was.type or "").lower() not in _GROUPED
-        and now.id == was.id
-        and now.name == was.name
-        and _kind(now) == _kind(was)
     )
 
 
