@@ -8,6 +8,14 @@ least** the margin. Below it nothing acts: the step fails as ``ambiguous`` (a ru
 close) or ``not_found`` (nothing scores enough), naming the candidates and what would make
 the name unique.
 
+Discovery's runner-up is the best element the step's words name other than the pick, and
+three kinds of element are the pick's own, never its rivals (``runtime/js/resolve.js``,
+``runnerUp``): an element that holds the pick or that it holds; for a click, a link to the
+same address in the same repeated item (HTML's following hyperlinks: a card's cover and
+title links); and, where exactly one element writes the step's words in the step's letter
+case, the elements that write them in another (Playwright's exact name matching is
+case-sensitive). docs/discovery.md, "What counts as another element".
+
 One corroboration is written here too (:meth:`EvidenceRule.corroborated`): when two
 independent sources single out the same element (a recorded locator by the element's id,
 which HTML makes unique in its document, and the fingerprint's ranking; two recorded or

@@ -264,6 +264,40 @@ function makeResolver(dom, elements, strategies, regions, args) {
       && (el === anchor ? holdsControl(el) : !wrapsOnly(el, anchor));
   }
   const shapeOf = memo((el) => [el.tagName, roleAttr(el), ...stableClasses(el).sort()].join(' '));
+  // HTML's "follow the hyperlink": a click on a link, or on an element inside it with no
+  // activation behaviour of its own, navigates to its URL. Two links of one item (a card's
+  // cover and its title) to the same URL, alike but for presentation and naming,
+  // are one choice to click: either does the same (docs/discovery.md, "The evidence rule").
+  // Conservative: a real URL (not javascript:, not this page or a place in it), no inline
+  // event handler on the links or on the way to them, no control between.
+  const QUIET_ATTRS = /^(?:id|class|style|title|tabindex|aria-[a-z]+)$/;
+  function linkOf(e) {
+    for (let n = e; n && n.nodeType === Node.ELEMENT_NODE; n = n.parentElement) {
+      if ([...n.attributes].some((a) => a.name.startsWith('on'))) return null;
+      if (n.tagName === 'A' && n.hasAttribute('href')) return n;
+      if (isClickable(n, dom.roleOf, true)) return null;
+    }
+    return null;
+  }
+  const attrsOf = (a) => [...a.attributes].filter((x) => !QUIET_ATTRS.test(x.name) && x.name !== 'href')
+    .map((x) => `${x.name}=${x.value}`).sort().join('\n');
+  function sameLink(a, b) {
+    const la = linkOf(a);
+    const lb = linkOf(b);
+    if (!la || !lb || la === lb || la.href !== lb.href || attrsOf(la) !== attrsOf(lb)) return false;
+    let url;
+    try { url = new URL(la.href); } catch (e) { return false; }  // no URL: no hyperlink to follow
+    const here = new URL(la.ownerDocument.URL);
+    if (!['http:', 'https:', 'file:'].includes(url.protocol)) return false;
+    if (url.origin === here.origin && url.pathname === here.pathname && url.search === here.search) return false;
+    // in one item: the nearest repeated item around the pick's link holds the other, or
+    // the smallest container of both holds no other control (a list of one card)
+    for (let i = la; i; i = i.parentElement) if (isItem(i, i)) return i.contains(lb);
+    let box = la.parentElement;
+    while (box && !box.contains(lb)) box = box.parentElement;
+    return !!box && box.tagName !== 'BODY' && ![...box.querySelectorAll('*')]
+      .some((e) => !la.contains(e) && !lb.contains(e) && isClickable(e, dom.roleOf, true));
+  }
   // the deepest mention of the words is itself a row when a control is in it
   function holdsControl(el) {
     return [...el.querySelectorAll('*')].some((e) => isClickable(e, dom.roleOf, true) || e.tagName === 'IFRAME');
@@ -1028,12 +1062,20 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // The best other element the later strategies of the deciding stage find in scope (an
     // element holding the pick, or held by it, is the pick): the runner-up of the evidence
     // rule. Earlier strategies found nothing there, later stages lose by their level.
-    const runnerUp = (tier, pass, labels, rest, el) => {
+    // Playwright's exact name matching is case-sensitive (``exact=True``): of the elements
+    // whose names are the step's words, the one that writes them in the step's letter case
+    // is told apart from those that write them in another ("admin", the user's link, from
+    // "Admin", the admin page's). Exact names only (tier 2), where the letters are the same.
+    const lettersOf = (v) => String(v).replace(/[^\p{L}\p{N}]+/gu, '');
+    const asWritten = (e, rows) => rows.some((r) => r.el === e && r.tier === 2
+      && lettersOf(r.key.value) === lettersOf(q.raw));
+    const runnerUp = (tier, pass, labels, rest, el, cased) => {
       let best = null;
       for (const s of rest) {
         const at = atStage(tier, pass, labels, s, false);
         const other = at && at.scoped.els.find((o) => !drawnInside(o, el) && !drawnInside(el, o)
-          && !(shows(el) && unseen(o)));
+          && !(shows(el) && unseen(o)) && !(cased && !asWritten(o, at.rows))
+          && !(step.action === 'click' && sameLink(el, o)));
         if (other && (!best || score(s, tier, other) > best.score)) {
           best = { score: score(s, tier, other), strategy: s, description: describeElement(other, dom) };
         }
@@ -1064,12 +1106,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
           const row = rows.find((r) => r.el === picked.el);
           return found(rank, s, tier, picked.el, strategies[s].spec(row.key, picked.el), picked.where);
         }
+        // several alike: the only one with the step's letter case, else ambiguous
+        const cased = tier === 2 ? scoped.els.filter((e) => asWritten(e, rows)) : [];
         if (scoped.els.length > 1) {
           if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
           if (scoped.crowded) continue;
-          return ambiguous(rank, s, tier, scoped.els);
+          if (cased.length !== 1) return ambiguous(rank, s, tier, scoped.els);
         }
-        const el = scoped.els[0];
+        const el = scoped.els.length > 1 ? cased[0] : scoped.els[0];
         // A class token is markup, not words a person reads (and the HTML standard gives
         // class names no meaning): a region matched by one alone is weak evidence, and
         // never decides between elements the step's words name equally. The container
@@ -1082,9 +1126,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
           && !visibleLowOf(by.container).includes(low(step.region))) {
           return ambiguous(rank, s, tier, scoped.all);
         }
-        const row = rows.find((r) => r.el === el);
+        const row = rows.find((r) => r.el === el && (scoped.els.length === 1 || asWritten(el, [r])));
         if (row.via) return relFound({ el }, { ...row.via, description: step.element });
-        const rival = runnerUp(tier, pass, labels, order.slice(k + 1), el);
+        const rival = runnerUp(tier, pass, labels, order.slice(k + 1), el, cased.includes(el));
         return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival);
       }
     }

@@ -1,0 +1,181 @@
+"""What the evidence rule counts as *another* element (docs/discovery.md, "The evidence
+rule"): two links of one repeated item to the same address are one choice, and a name written
+in the step's letter case is told apart from the same words in another case.
+
+Both come from false refusals, never guesses, on Calibre-Web (0.6.21 and 0.6.27): the series
+card's title link and cover link to the same series, and the top bar's "admin" (the signed-in
+user) beside "Admin" (the admin page). Their grounds are web standards, not that app:
+
+- HTML, "following hyperlinks": activating an ``<a href>``, or an element inside it with no
+  activation behaviour of its own, navigates to the link's URL (with its ``target`` and
+  ``download``). A card whose cover and title both link to the item's page offers one click
+  twice: Calibre-Web's series and book cards, and django-oscar's product cards
+  (``article.product_pod``: the image link and the title link to the product's page, whose
+  tie on 2.1.1 and 4.2.1 the image's unseen alt text settles, docs/real-apps.md). The rule
+  weighs the better-named link against the other elements, for a click only (a hover over
+  the cover is not a hover over the title). Narrow on purpose: a real URL (not
+  ``javascript:``, not the page itself or a place in it, where scripts act), the links alike
+  in every attribute but presentation and naming (``id``, ``class``, ``style``, ``title``,
+  ``tabindex``, ``aria-*``), no inline event handler on them or on the way to them, no control
+  in between, and inside one repeated item. A listener added from script cannot be seen; with
+  the same URL and attributes there is nothing a click could tell apart.
+- Playwright's exact name matching (``exact=True``) is case-sensitive and whole-string: of
+  elements whose names are the step's words but for letter case, the one written as the step
+  writes them is the one an exact locator names. When exactly one is, it clears the margin;
+  when none or several are, the step is refused as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.discovery.inventory import list_elements
+
+from .helpers import chosen_id, find
+
+BASE = "http://127.0.0.1:9"  # never opened: discovery reads the page, it does not navigate
+
+
+def _card(n: int, name: str, cover: str = "", title: str = "", attrs: str = "") -> str:
+    """A card of the grid (Calibre-Web's series list): a cover link whose picture is named by
+    a span's tooltip, then a title link (with ``attrs``), both to the series' page unless
+    ``cover`` or ``title`` give another address."""
+    href = f"{BASE}/series/{n}"
+    return (
+        f'<div class="col-sm-3 book"><div class="cover">'
+        f'<a id="cover{n}" href="{cover or href}"><span class="img" title="{name}">'
+        f'<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="60" height="90" alt="">'
+        f'<span class="badge">2</span></span></a></div>'
+        f'<div class="meta"><a id="title{n}" href="{title or href}"{attrs}>'
+        f'<p class="title" title="{name}">{name}</p></a></div></div>'
+    )
+
+
+def _grid(first: str = "") -> str:
+    cards = first or _card(1, "Sherlock Holmes")
+    return (
+        "<h1>Series</h1><div id='list' class='row'>"
+        f"{cards}{_card(2, 'Discworld')}{_card(3, 'Foundation')}</div>"
+    )
+
+
+def test_a_cards_cover_and_title_links_to_one_address_are_one_choice(tab: Page) -> None:
+    tab.set_content(_grid())
+    result = find(tab, "Sherlock Holmes")
+    assert result.unresolved is None, result.unresolved
+    # the better-named of the two: the title link by its role and name
+    assert chosen_id(tab, result) == "title1"
+
+
+def test_a_lone_cards_two_links_are_one_choice_too(tab: Page) -> None:
+    """A list of one card (Calibre-Web's series list with one series) repeats nothing: the
+    smallest container of both links holds no other control, so they are one item."""
+    tab.set_content(
+        f"<h1>Series</h1><div id='list' class='row'>{_card(1, 'Sherlock Holmes')}</div>"
+    )
+    result = find(tab, "Sherlock Holmes")
+    assert result.unresolved is None, result.unresolved
+    assert chosen_id(tab, result) == "title1"
+
+
+def test_a_hover_still_weighs_the_two_links_as_rivals(tab: Page) -> None:
+    tab.set_content(_grid())
+    result = find(tab, "Sherlock Holmes", "hover")
+    assert result.locator is None
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+
+
+def test_the_same_links_are_listed_under_the_name_discovery_resolves(tab: Page) -> None:
+    """``pacts elements`` names the title link by its words, as discovery resolves them."""
+    tab.set_content(_grid())
+    texts = {e.text for e in list_elements(tab) if e.text}
+    assert "Sherlock Holmes" in texts
+
+
+@pytest.mark.parametrize(
+    ("href", "attrs"),
+    [
+        pytest.param(f"{BASE}/series/9", "", id="another address"),
+        pytest.param("", ' target="_blank"', id="another target"),
+        pytest.param("", " download", id="a download"),
+        pytest.param("", ' onclick="void 0"', id="an inline handler"),
+        pytest.param("", ' data-toggle="modal"', id="a script's attribute"),
+        pytest.param("#series-1", "", id="a place in this page"),
+        pytest.param("javascript:void(0)", "", id="javascript"),
+    ],
+)
+def test_links_a_click_could_tell_apart_stay_rivals(tab: Page, href: str, attrs: str) -> None:
+    same = href.startswith(("#", "javascript:"))  # both links so, else only the title's
+    card = _card(1, "Sherlock Holmes", cover=href if same else "", title=href, attrs=attrs)
+    tab.set_content(_grid(card))
+    result = find(tab, "Sherlock Holmes")
+    assert result.locator is None
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+
+
+def test_the_same_address_outside_one_item_stays_a_rival(tab: Page) -> None:
+    """Not in one item: a page's logo and a heading link to the same page are two places on
+    the page (their smallest common container holds the page's other controls), not one
+    card."""
+    tab.set_content(
+        f'<div id="page"><header><a id="logo" href="{BASE}/series/1"><span title="Sherlock '
+        'Holmes"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="60" height="30"'
+        f' alt=""></span></a><a href="{BASE}/tasks">Tasks</a></header><main><h1>Series</h1>'
+        f'<a id="title" href="{BASE}/series/1">Sherlock Holmes</a></main></div>'
+    )
+    result = find(tab, "Sherlock Holmes")
+    assert result.locator is None
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+
+
+GLYPH_USER, GLYPH_ADMIN = "\ue008", "\ue141"  # icon-font glyphs, as Bootstrap 3 draws them
+
+
+def _top_bar(user: str = "admin") -> str:
+    """Calibre-Web's top bar: the signed-in user's link (named by the user, here "admin")
+    and the admin page's link "Admin", each an icon and a word."""
+    return (
+        '<nav><ul class="nav">'
+        f'<li><a id="top_tasks" href="{BASE}/tasks">Tasks</a></li>'
+        f'<li><a id="top_admin" href="{BASE}/admin"><span class="glyphicon">{GLYPH_ADMIN}</span>'
+        ' <span class="hidden-sm">Admin</span></a></li>'
+        f'<li><a id="top_user" href="{BASE}/me"><span class="glyphicon">{GLYPH_USER}</span>'
+        f' <span class="hidden-sm">{user}</span></a></li>'
+        f'<li><a id="logout" href="{BASE}/logout">Logout</a></li></ul></nav>'
+    )
+
+
+@pytest.mark.parametrize(("words", "chosen"), [("admin", "top_user"), ("Admin", "top_admin")])
+def test_the_name_in_the_steps_letter_case_is_told_apart(
+    tab: Page, words: str, chosen: str
+) -> None:
+    tab.set_content(_top_bar())
+    result = find(tab, words)
+    assert result.unresolved is None, result.unresolved
+    assert chosen_id(tab, result) == chosen
+
+
+@pytest.mark.parametrize(
+    ("user", "words"),
+    [
+        pytest.param("admin", "ADMIN", id="no name in the step's case"),
+        pytest.param("Admin", "Admin", id="two names in the step's case"),
+    ],
+)
+def test_without_exactly_one_name_in_the_steps_case_it_is_refused(
+    tab: Page, user: str, words: str
+) -> None:
+    tab.set_content(_top_bar(user))
+    result = find(tab, words)
+    assert result.locator is None
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+
+
+def test_pacts_elements_names_each_by_its_own_letter_case(tab: Page) -> None:
+    """``pacts elements`` names both links by their own words (the icon glyph is part of the
+    accessible name it lists, and discovery reads past it), as discovery resolves them."""
+    tab.set_content(_top_bar())
+    named = {e.description.split()[0]: e.text for e in list_elements(tab)}
+    assert named["a#top_user"] == f"{GLYPH_USER} admin"
+    assert named["a#top_admin"] == f"{GLYPH_ADMIN} Admin"
