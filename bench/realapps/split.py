@@ -46,8 +46,9 @@ DEV: tuple[str, ...] = (
     "changedetection",
     "octoprint",
     "otterwiki",
+    "calibreweb",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
