@@ -29,7 +29,7 @@ last release that has it (the only pin not pip's own resolution).
 
 Every start seeds a fresh work folder through the framework's own tools: its CLI makes the
 database, the admin (``flask fab create-admin``) and a second user (``flask fab
-create-user``, role Public); then the seed script adds three groups and five contacts
+create-user``, role Public); then a seeding script adds three groups and five contacts
 through the framework's data interface (``SQLAInterface.add``, what a view's add form
 calls). The server is Flask's own (``flask run``). Checked with ``strace -f -e
 trace=connect`` on the server of both versions while the flows ran, and a Playwright request
