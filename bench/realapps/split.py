@@ -48,7 +48,7 @@ DEV: tuple[str, ...] = (
     "otterwiki",
     "calibreweb",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "appbuilder")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

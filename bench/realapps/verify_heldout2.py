@@ -13,11 +13,12 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
-jotter, otterwiki, octoprint, calibreweb, pretix. A control shown only while the pointer is on
-its table row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is
-reached as a person does: by pointing at the row or card first. A checkbox drawn by its <label> (the
-input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
-checkbox (Calibre-Web's "Read") is one element with it.
+jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder. A control shown only while the
+pointer is on its table row or card (I hate money's participant buttons, Radicale 3.9's
+collection buttons) is reached as a person does: by pointing at the row or card first; an item
+of a closed Bootstrap drop-down menu by clicking its toggle first. A
+checkbox drawn by its <label> (the input hidden) is acted on through the label, the one of
+the two drawn; a label that wraps its checkbox (Calibre-Web's "Read") is one element with it.
 """
 
 from __future__ import annotations
@@ -144,6 +145,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill("input#id_password", app.env["PACTS_PRETIX_PASSWORD"])
         page.click('button[type="submit"]')
         page.wait_for_selector("text=Your upcoming events", timeout=90000)
+    elif app.name == "appbuilder":
+        page.goto(base + "login/")
+        page.fill("input#username", app.env["PACTS_APPBUILDER_USER"])
+        page.fill("input#password", app.env["PACTS_APPBUILDER_PASSWORD"])
+        page.click('input[type="submit"]')
+        page.wait_for_selector('a[href="/logout/"]', state="attached")
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -196,6 +203,15 @@ def verify(app: AppSpec, version: str) -> int:
                     with contextlib.suppress(PlaywrightError):
                         if not loc.first.is_visible() and row.count() == 1:
                             row.hover()
+                    # an item of a closed Bootstrap drop-down menu (Flask-AppBuilder's top bar):
+                    # its toggle is clicked first, as a person opens the menu
+                    toggle = loc.first.locator(
+                        "xpath=ancestor::ul[contains(concat(' ', @class, ' '), ' dropdown-menu ')]"
+                        "[1]/preceding-sibling::*[contains(@class, 'dropdown-toggle')][1]"
+                    )
+                    with contextlib.suppress(PlaywrightError):
+                        if not loc.first.is_visible() and toggle.count() == 1:
+                            toggle.click()
                     with contextlib.suppress(PlaywrightError):
                         loc.first.wait_for(state="visible", timeout=15000)
                     # one element: a union selector may add a part of it (an icon's span)
