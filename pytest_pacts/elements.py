@@ -46,7 +46,7 @@ from pytest_pacts.models.locator import (
 )
 from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.planner.steps import parse_action, parse_target
-from pytest_pacts.runtime import bounded, devtools
+from pytest_pacts.runtime import bounded
 from pytest_pacts.runtime.healing import find_check_and_rank, install_early
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
@@ -221,7 +221,6 @@ def _in_page_check(
         "identity": identity, "since": 0.0, "still": False, "rule": IN_PAGE_RULE,
     }  # fmt: skip
     locate = {**locate_arg(heal_id, 0), "min_score": threshold}
-    devtools.open_session(page.main_frame)  # once per page: not this check's round trip
     sent = now_ms()
     answer = find_check_and_rank(page.main_frame, query, check, rank, locate, text_if_none)
     if answer is None:

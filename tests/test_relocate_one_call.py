@@ -23,7 +23,7 @@ from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery.render import page_query
 from pytest_pacts.models.locator import DiscoveryResult, Locator, Region, RegionMatch, Strategy
 from pytest_pacts.models.outcome import HealRung
-from pytest_pacts.runtime import bounded, devtools
+from pytest_pacts.runtime import bounded
 from pytest_pacts.runtime.healing import FIND
 from pytest_pacts.runtime.scripts import api_key
 
@@ -58,8 +58,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     real = bounded.call
 
     def counted(target: object, what: str, *args: object, **kwargs: object) -> object:
-        if what != devtools.OPENING:  # a browser call, once per page: not a page call
-            seen.append(what)
+        seen.append(what)
         return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(bounded, "call", counted)

@@ -46,7 +46,7 @@ from pytest_pacts.browser import launch_options  # noqa: E402
 from pytest_pacts.discovery import register_bridge, to_playwright  # noqa: E402
 from pytest_pacts.discovery.render import page_query  # noqa: E402
 from pytest_pacts.elements import discover_element, relocate_element  # noqa: E402
-from pytest_pacts.runtime import bounded, devtools  # noqa: E402
+from pytest_pacts.runtime import bounded  # noqa: E402
 from pytest_pacts.runtime.healing import FIND  # noqa: E402
 from pytest_pacts.runtime.scripts import api_key  # noqa: E402
 from realapps.bench_peers import load_pairs  # noqa: E402
@@ -128,12 +128,7 @@ def depth(messages: list[dict[str, Any]]) -> int:
 
 
 def relocate_one(
-    page: Any,
-    pair: dict[str, Any],
-    cdp: Any,
-    agree: bool = False,
-    again: bool = False,
-    then_count: bool = False,
+    page: Any, pair: dict[str, Any], cdp: Any, agree: bool = False, again: bool = False
 ) -> dict[str, Any] | None:
     global _log
     old = pair["old"]
@@ -165,7 +160,6 @@ def relocate_one(
         for e in log
         if not e["message"].startswith("Route.")  # the snapshot's own requests
     ]
-    then = _then(page, found.locator, busy) if then_count and found.locator is not None else {}
     repeated = _again(page, recorded, busy) if again else {}
     kept_or_not = "kept" if found.found else "abstained"
     how = found.rung.value if found.rung is not None else kept_or_not
@@ -181,7 +175,6 @@ def relocate_one(
         "renderer_ms": renderer,
         "depth": depth(messages),
         "messages": messages,
-        **then,
         **repeated,
     }
 
@@ -195,30 +188,6 @@ def _again(page: Any, recorded: Any, busy: Any) -> dict[str, float]:
     relocate_element(page, recorded)
     ms = (time.perf_counter() - started) * 1000
     return {"again_ms": ms, "again_renderer_ms": (busy() - before) * 1000}
-
-
-def _then(page: Any, locator: Any, busy: Any) -> dict[str, float]:
-    """The test's next call on the answer (``--then-count``): ``Locator.count()``, resolved in
-    Playwright's utility world as its actions are: work the relocation left to it shows here."""
-    before = busy()
-    started = time.perf_counter()
-    to_playwright(page, locator).count()
-    ms = (time.perf_counter() - started) * 1000
-    return {"then_ms": ms, "then_renderer_ms": (busy() - before) * 1000}
-
-
-_real_call_json = devtools.call_json
-_real_open_session = devtools.open_session
-
-
-def _through_devtools(on: bool) -> None:
-    """``--paired-call``: off, the one call goes through Playwright's evaluate, as before."""
-    if on:
-        devtools.call_json = _real_call_json
-        devtools.open_session = _real_open_session
-    else:
-        devtools.call_json = lambda *_: devtools.UNAVAILABLE
-        devtools.open_session = lambda frame: None
 
 
 def _element(page: Any, locator: Any) -> str | None:
@@ -290,11 +259,6 @@ def summary(rows: list[dict[str, Any]]) -> list[str]:
                 kinds[f"{m['message']} from {top[0] if top else '?'}"] += 1
         for kind, n in kinds.most_common(12):
             lines.append(f"  {n / len(chosen):5.2f} per relocation  {kind}")
-        if all("then_ms" in r for r in chosen):
-            lines.append(
-                f"  the answer's Locator.count() after it: wall {med('then_ms'):.1f} ms,"
-                f" renderer busy {med('then_renderer_ms'):.1f} ms (medians)"
-            )
         if all("again_ms" in r for r in chosen):
             lines.append(
                 f"  the same call again in the same document: wall {med('again_ms'):.1f} ms,"
@@ -313,15 +277,12 @@ def _in_page(row: dict[str, Any]) -> bool:
     return any("find_check_and_rank" in m["who"] for m in row["messages"][:1])
 
 
-def paired(rows: list[dict[str, Any]], old: str = "before", new: str = "in page") -> list[str]:
-    """The two modes (``old``, ``new``) pair by pair: the same answer, and the time of each
-    where the recorded locator was kept and where it was not (median, p90, the median of the
-    per-pair ratios)."""
+def paired(rows: list[dict[str, Any]]) -> list[str]:
+    """The two modes pair by pair: the same answer, and the time of each where the recorded
+    locator was kept and where it was not (median, p90, the median of the per-pair ratios)."""
     by: dict[str, dict[str, dict[str, Any]]] = {}
     for r in rows:
-        mode = {old: "before", new: "in page"}.get(r["mode"])
-        if mode is not None:
-            by.setdefault(r["id"], {})[mode] = r
+        by.setdefault(r["id"], {})[r["mode"]] = r
     both = [p for p in by.values() if "before" in p and "in page" in p]
     lines = [f"paired: {len(both)} pairs relocated both ways"]
     differ = [
@@ -418,17 +379,6 @@ def main() -> None:
     parser.add_argument(
         "--again", action="store_true", help="relocate once more in the same document"
     )
-    parser.add_argument(
-        "--paired-call",
-        action="store_true",
-        help="each pair relocated twice, the page called through Playwright's evaluate and"
-        " through the page's DevTools session (runtime/devtools.py), the order alternating",
-    )
-    parser.add_argument(
-        "--then-count",
-        action="store_true",
-        help="after the relocation, time the answer's Locator.count() (the test's next call)",
-    )
     args = parser.parse_args()
     pairs = load_pairs(args.cases.resolve(), set(filter(None, args.apps.split(","))) or None)
     if args.limit:
@@ -445,14 +395,11 @@ def main() -> None:
             modes: tuple[str | None, ...] = (None,)
             if args.paired:
                 modes = ("before", "in page") if n % 2 == 0 else ("in page", "before")
-            if args.paired_call:
-                modes = ("playwright", "devtools") if n % 2 == 0 else ("devtools", "playwright")
             if args.rank == "both":
                 modes = (*modes, "in page, ranked")
                 modes = modes[n % 3 :] + modes[: n % 3]
             for mode in modes:
-                _through_devtools(mode != "playwright")
-                if mode is not None and not args.paired_call:
+                if mode is not None:
                     elements.IN_PAGE = mode != "before"
                     elements.IN_PAGE_RANK = mode == "in page, ranked" or args.rank == "on"
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -462,9 +409,8 @@ def main() -> None:
                 cdp.send("Performance.enable")
                 try:
                     row = relocate_one(
-                        page, pair, cdp, args.agree and mode == "in page", args.again,
-                        args.then_count,
-                    )  # fmt: skip
+                        page, pair, cdp, args.agree and mode == "in page", args.again
+                    )
                 except Exception as exc:  # a snapshot that does not load is left out, said so
                     print(f"{pair['id']}: {type(exc).__name__}: {exc}", file=sys.stderr)
                     row = None
@@ -479,9 +425,6 @@ def main() -> None:
         print("\n".join(summary([r for r in rows if r["mode"] == mode])))
     if args.paired:
         print("\n".join(paired(rows)))
-    if args.paired_call:
-        print("== through the page's DevTools session ('in page') against Playwright's evaluate:")
-        print("\n".join(paired(rows, "playwright", "devtools")))
     if args.rank == "both":
         ranked = [dict(r, mode="in page") for r in rows if r["mode"] == "in page, ranked"]
         print("== the one call with the ranking, against before:")

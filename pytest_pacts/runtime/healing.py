@@ -18,7 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.runtime import bounded, devtools, playwright_private
+from pytest_pacts.runtime import bounded, playwright_private
 from pytest_pacts.runtime.bridge import evaluate_on_elements, send_on_elements, unbridged
 from pytest_pacts.runtime.scripts import (
     PACKAGE,
@@ -205,11 +205,9 @@ def find_check_and_rank(
     locate: object,
     text_if_none: bool = False,
 ) -> dict[str, Any] | None:
-    """One page call (``Runtime.evaluate`` on the page's DevTools session where there is one,
-    ``runtime/devtools.py``, else ``Frame.evaluate``), no selector resolved by Playwright:
-    the elements ``find`` names (``render.page_query``: every element matching ``css``, or
-    whose attribute ``attr`` is exactly ``value``, or that discovery's strategy ``named``
-    finds for ``spec``
+    """One ``Frame.evaluate``, no selector resolved by Playwright: the elements ``find``
+    names (``render.page_query``: every element matching ``css``, or whose attribute
+    ``attr`` is exactly ``value``, or that discovery's strategy ``named`` finds for ``spec``
     (a role and accessible name, a label, a placeholder); inside a ``within`` container;
     then the ``nth``), resolved by the document itself; discovery's ``check`` of them
     (``js/api.js``, argument ``check``); and,
@@ -231,12 +229,7 @@ def find_check_and_rank(
     arg = {"find": find, "check": check, "rank": rank, "locate": locate}
     arg["text_if_none"] = text_if_none
     text = json.dumps(arg, separators=(",", ":"))
-    # through the page's DevTools session where it can be: no evaluation script of
-    # Playwright's built in the new document for this call (runtime/devtools.py)
-    fn = _find_check_and_rank_fn()
-    answer = devtools.call_json(frame, what, fn, text)
-    if answer is devtools.UNAVAILABLE:
-        answer = bounded.call(frame, what, frame.evaluate, fn, text)
+    answer = bounded.call(frame, what, frame.evaluate, _find_check_and_rank_fn(), text)
     if answer in (_NOT_INSTALLED, _UNSUPPORTED):
         return None
     found = decoded(answer, what)
