@@ -149,6 +149,26 @@ def test_check_needs_a_checkbox(tab: Page) -> None:
     assert failed is not None and failed.code == "incompatible"
 
 
+def test_the_gates_rarer_answers(tab: Page) -> None:
+    """Branches of the gate no corpus page, bench page or other test took (V8 coverage,
+    docs/architecture.md, "What of it runs"): ``select`` on what is no select, listbox or
+    combobox; a read-only slider (ARIA ``aria-readonly`` on a ``slider``: a value a person
+    cannot set); a light-DOM element where the locator was recorded inside a shadow root."""
+    tab.set_content(
+        '<button id="b">Country</button>'
+        '<div id="s" role="slider" tabindex="0" aria-valuenow="3" aria-readonly="true">3</div>'
+    )
+    select = check_actionable(tab.locator("#b"), Action.SELECT).failed
+    assert select is not None and (select.name, select.code) == ("enabled", "incompatible")
+    assert "select needs a <select>" in select.reason
+    slider = check_actionable(tab.locator("#s"), Action.FILL).failed
+    assert slider is not None and (slider.name, slider.code) == ("enabled", "not_editable")
+    assert "read-only, so it cannot be set" in slider.reason
+    light = check_actionable(tab.locator("#b"), Action.CLICK, in_shadow=True).failed
+    assert light is not None and (light.name, light.code) == ("scoped", "not_scoped")
+    assert "expected inside a shadow root" in light.reason
+
+
 # What moves an element: each must be caught by every check. The first box is measured when
 # the check runs and the second after the next frame (one frame apart, as Playwright's two
 # boxes are), so a mover whose frame callback runs after the check's own (registered later,

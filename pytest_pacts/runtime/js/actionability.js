@@ -363,7 +363,9 @@ async function twoBoxes(els) {
     waited: waited + 2 };
 }
 
-// items: [{els: Element[], action, regions: Element[], in_shadow: bool|null, still?: false}].
+// items: [gateItem(els, g, still)]: ``els`` checked for ``g.action`` inside ``g.regions``
+// (Elements), ``g.in_shadow`` (bool|null), ``still`` (false: below).
+const gateItem = (els, g, still = g.still) => ({ els, action: g.action, regions: g.regions || [], in_shadow: g.in_shadow, still });
 // All items share the frames of one measurement (twoBoxes), so a whole scan costs one or
 // two frames, not that many per element, and none when no item needs a still element.
 // ``still: false`` leaves "stable" to the step's gate right before the action (a heal
@@ -492,5 +494,5 @@ function neighbourTexts(el, dom, max = 80) {
 // Exports: what the later files use.
 return {
   viewRect, sameRect, nextFrame, realFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, selectProxy,
-  checkActionable, blocks, identityChange, neighbourTexts
+  gateItem, checkActionable, blocks, identityChange, neighbourTexts
 };

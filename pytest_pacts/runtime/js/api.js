@@ -5,7 +5,7 @@ const {
   SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, tag, elMatches, roleAttr, remember,
   inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson
 } = modules.dom;
-const { callbacksRun, nextFrame, realFrame, checkActionable, blocks, identityChange } = modules.actionability;
+const { callbacksRun, nextFrame, realFrame, gateItem, checkActionable, blocks, identityChange } = modules.actionability;
 const { installWatch, installBridge } = modules.watch;
 const { readPage, cssString, looksGenerated, structuralPath, makeRegions } = modules.scan;
 const { makeResolver, fingerprintOf, suggestNames, textsBeside, ROLE_WORDS } = modules.resolve;
@@ -41,8 +41,8 @@ async function scan(args) {
     r.fingerprint = { ...fingerprintOf(r.el, dom), rivals: r.rivals || [] };
     r.structural = structuralPath(r.el);
     delete r.rivals;
-    items.push({ els: [r.el], action: args.steps.find((s) => s.key === r.key).action,
-      regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el), still: args.still });
+    const action = args.steps.find((s) => s.key === r.key).action;
+    items.push(gateItem([r.el], { action, regions: r.where ? [r.where.container] : [], in_shadow: inShadow(r.el) }, args.still));
   }
   // The gate needs one or two animation frames (stability, for a pointer step, unless
   // ``args.still`` is false); they run while Python verifies the locators, and gates()
@@ -141,8 +141,7 @@ async function check(els, opts) {
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const framed = callbacksRun();
   const watch = { frames: false, waited: 0 };
-  const item = { els, action: opts.action, regions: opts.regions || [], in_shadow: opts.in_shadow,
-    still: opts.still };
+  const item = gateItem(els, opts);
   const run = async (w) => {
     const [res] = await checkActionable([item], dom.roleOf, w);
     if (opts.identity && els.length === 1 && els[0].isConnected) res.changed = identityChange(els[0], opts.identity, dom);

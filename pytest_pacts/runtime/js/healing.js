@@ -13,8 +13,8 @@ const {
   TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, containsComposed, inShadow, allElements, tag,
   makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, remember
 } = modules.dom;
-const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, checkActionable, blocks } = modules.actionability;
-const { resetPrepared, readPage, looksGenerated, cssVariants } = modules.scan;
+const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, gateItem, checkActionable, blocks } = modules.actionability;
+const { resetPrepared, readPage, cssVariants, structuralPath } = modules.scan;
 const { pageChanged } = modules.watch;
 const { fingerprintOf } = modules.resolve;
 
@@ -197,8 +197,9 @@ function rank(args) {
 }
 
 // Every way to render a ranked element that is unique on this page, most semantic first
-// (a relocation yields a structured locator; css only when nothing semantic is
-// unique), plus the element's fresh fingerprint.
+// (a relocation yields a structured locator; css only when nothing semantic is unique,
+// the last resort the CSS path discovery falls back to, ``structuralPath``), plus the
+// element's fresh fingerprint.
 function locate(args) {
   const el = registered(args);
   if (!el || !el.isConnected) return { specs: [], fingerprint: null };
@@ -213,22 +214,11 @@ function locate(args) {
     }
   }
   if (!inShadow(el)) {
-    for (const css of [...cssVariants(el), cssPath(el)]) {
-      if (document.querySelectorAll(css).length === 1) { specs.push({ strategy: 'css', css, in_shadow: false }); break; }
+    for (const css of [...cssVariants(el), structuralPath(el)]) {
+      if (css && document.querySelectorAll(css).length === 1) { specs.push({ strategy: 'css', css, in_shadow: false }); break; }
     }
   }
   return { specs, fingerprint: fingerprintOf(el, dom) };
-}
-
-// The last resort: a positional path from the nearest ancestor with a stable id.
-function cssPath(el) {
-  const parts = [];
-  for (let e = el; e && e.tagName !== 'HTML'; e = e.parentElement) {
-    if (e.id && !looksGenerated(e.id) && e !== el) { parts.unshift(`#${CSS.escape(e.id)}`); break; }
-    const same = e.parentElement ? [...e.parentElement.children].filter((s) => s.tagName === e.tagName) : [e];
-    parts.unshift(same.length > 1 ? `${tag(e)}:nth-of-type(${same.indexOf(e) + 1})` : tag(e));
-  }
-  return parts.join(' > ');
 }
 
 // The first two elements strategy ``st`` says are ``spec`` (two: it is not unique).
@@ -312,8 +302,7 @@ async function probe(els, arg) {
   // action), so a candidate that passes costs no animation frame; one that fails is measured
   // in full, and when only its box is moving (a menu sliding in), waited for: judged
   // mid-animation it could lose to a worse candidate checked once the animation is over.
-  const items = (still) => [{ els, action: g.action, regions: g.regions || [], in_shadow: g.in_shadow,
-    still }];
+  const items = (still) => [gateItem(els, g, still)];
   let [gate] = await checkActionable(items(false), dom.roleOf);
   let blocked = blockingPoint(gate, g);
   if (blocked) {
@@ -349,8 +338,7 @@ async function sameGate(els, arg) {
   if (!out.same) return out;
   const g = arg.gate;
   const dom = makeDom(document);
-  [out.gate] = await checkActionable([{ els, action: g.action, regions: g.regions || [],
-    in_shadow: g.in_shadow, still: false }], dom.roleOf);
+  [out.gate] = await checkActionable([gateItem(els, g, false)], dom.roleOf);
   return out;
 }
 

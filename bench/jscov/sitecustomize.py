@@ -1,0 +1,147 @@
+"""The in-page JavaScript's coverage, recorded in whatever Python process runs Playwright.
+
+Loaded by Python at start-up (``sitecustomize``) when this folder is on ``PYTHONPATH``; does
+nothing unless ``PACTS_JS_COVERAGE`` names a folder. ``bench/js_coverage.py run`` sets both,
+so the processes a command starts (pytest's xdist workers, the pytest sessions the tests run,
+the corpus runner's children) are all covered.
+
+Each page Playwright opens (``Browser.new_page``, ``BrowserContext.new_page``) gets a CDP
+session with V8's precise block coverage on (``Profiler.startPreciseCoverage`` with call
+counts, detailed); when the page, its context or its browser is closed through Playwright,
+the coverage is taken (``Profiler.takePreciseCoverage``), the ranges that fall inside one of
+``pytest_pacts/runtime/js/*.js`` (found by its text in the script's source) are kept, and
+one JSON file per page is written to the folder: ``{file: [[start, end, count], ...]}``, the
+offsets in the file's text (a function's own range has a fourth item, its name).
+``bench/js_coverage.py report`` merges them. Each take is a bounded call (the engine's
+``runtime.bounded``): a hung renderer is given up on. Any other failure here is swallowed:
+coverage must never change what the command does (it does add ``playwright`` to every
+Python process's imports: ``test_import_contract.py`` fails under it, as it should).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+FOLDER = os.environ.get("PACTS_JS_COVERAGE", "")
+JS = Path(__file__).resolve().parents[2] / "pytest_pacts" / "runtime" / "js"
+
+
+def _texts() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(JS.glob("*.js"))}
+
+
+class _Recorder:
+    """One page's CDP session and the scripts it saw parsed."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.scripts: dict[str, int] = {}
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.on("Debugger.scriptParsed", self._parsed)
+        self.cdp.send("Profiler.enable")
+        self.cdp.send("Debugger.enable")
+        self.cdp.send("Profiler.startPreciseCoverage", {"callCount": True, "detailed": True})
+
+    def _parsed(self, event: dict[str, Any]) -> None:
+        # only scripts long enough to hold one of the modules; the page's own have a URL
+        if not event.get("url") and event.get("length", 0) > 1000:
+            self.scripts[event["scriptId"]] = event["length"]
+
+    def take(self, texts: dict[str, str]) -> dict[str, list[list[int]]]:
+        found: dict[str, list[list[int]]] = {}
+        result = self.cdp.send("Profiler.takePreciseCoverage")["result"]
+        for script in result:
+            if script["scriptId"] not in self.scripts:
+                continue
+            source = self.cdp.send("Debugger.getScriptSource", {"scriptId": script["scriptId"]})
+            bases = _bases(source["scriptSource"], texts)
+            for function in script["functions"]:
+                for i, r in enumerate(function["ranges"]):
+                    for name, (base, length) in bases.items():
+                        start, end = r["startOffset"] - base, r["endOffset"] - base
+                        if start >= 0 and end <= length:
+                            # a function's own range says its name; the others are blocks
+                            row = [start, end, r["count"]]
+                            found.setdefault(name, []).append(
+                                [*row, function["functionName"]] if i == 0 else row
+                            )
+                        elif start < 0 and end > length:
+                            # a range around the whole module (its module function)
+                            found.setdefault(name, []).append([0, length, r["count"]])
+        return found
+
+
+def _bases(source: str, texts: dict[str, str]) -> dict[str, tuple[int, int]]:
+    bases = {}
+    for name, text in texts.items():
+        at = source.find(text)
+        if at >= 0:
+            bases[name] = (at, len(text))
+    return bases
+
+
+_RECORDERS: list[_Recorder] = []
+_COUNT = [0]
+
+
+def _dump(recorders: list[_Recorder]) -> None:
+    texts = _texts()
+    for recorder in recorders:
+        if recorder in _RECORDERS:
+            _RECORDERS.remove(recorder)
+        try:
+            # under the engine's deadline for a page call: a hung renderer does not hang this
+            from pytest_pacts.runtime import bounded
+
+            found = bounded.call(recorder.page, "js coverage", recorder.take, texts)
+        except Exception:
+            continue
+        if not found:
+            continue
+        _COUNT[0] += 1
+        name = f"{os.getpid()}-{_COUNT[0]}-{id(recorder):x}.json"
+        (Path(FOLDER) / name).write_text(json.dumps(found), encoding="utf-8")
+
+
+def _install() -> None:
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+    def opened(method: Any) -> Any:
+        def new_page(self: Any, *args: Any, **kwargs: Any) -> Any:
+            page = method(self, *args, **kwargs)
+            with contextlib.suppress(Exception):
+                _RECORDERS.append(_Recorder(page))
+            return page
+
+        return new_page
+
+    def closing(method: Any, pages: Any) -> Any:
+        def close(self: Any, *args: Any, **kwargs: Any) -> Any:
+            with contextlib.suppress(Exception):
+                _dump([r for r in list(_RECORDERS) if pages(self, r.page)])
+            return method(self, *args, **kwargs)
+
+        return close
+
+    Browser.new_page = opened(Browser.new_page)  # type: ignore[method-assign]
+    BrowserContext.new_page = opened(BrowserContext.new_page)  # type: ignore[method-assign]
+    Page.close = closing(Page.close, lambda s, p: p is s)  # type: ignore[method-assign]
+    BrowserContext.close = closing(  # type: ignore[method-assign]
+        BrowserContext.close, lambda s, p: p.context is s
+    )
+    Browser.close = closing(  # type: ignore[method-assign]
+        Browser.close, lambda s, p: p.context.browser is s
+    )
+
+
+if FOLDER:
+    try:
+        Path(FOLDER).mkdir(parents=True, exist_ok=True)
+        _install()
+    except Exception as error:  # never in the way of the command
+        print(f"js coverage off: {error}", file=sys.stderr)
