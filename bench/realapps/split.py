@@ -46,8 +46,9 @@ DEV: tuple[str, ...] = (
     "changedetection",
     "octoprint",
     "otterwiki",
+    "appbuilder",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix", "appbuilder")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
