@@ -47,8 +47,9 @@ DEV: tuple[str, ...] = (
     "octoprint",
     "otterwiki",
     "calibreweb",
+    "appbuilder",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "appbuilder")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

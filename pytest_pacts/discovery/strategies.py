@@ -118,6 +118,8 @@ def _aria(loc: Locator) -> tuple[Call, ...]:
     exact = (("exact", loc.exact),)
     if loc.aria_label is not None:  # get_by_label also matches aria-label
         return (Call("get_by_label", (loc.aria_label,), exact),)
+    if loc.title is not None and loc.css is not None:  # where Bootstrap's tooltip keeps it
+        return (Call("locator", (loc.css,)),)
     if loc.title is not None:
         return (Call("get_by_title", (loc.title,), exact),)
     return (Call("get_by_alt_text", (_need(loc.alt, "aria_label, title or alt", loc),), exact),)

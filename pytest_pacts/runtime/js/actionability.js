@@ -9,7 +9,7 @@
 const { installWatch } = modules.watch;
 const {
   TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, elMatches, containsComposed, drawnInside, inShadow,
-  isEditableType, isSettable, isCheckable, isSelectable, describeElement
+  isEditableType, isSettable, isCheckable, isSelectable, describeElement, titleOf
 } = modules.dom;
 
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
@@ -452,7 +452,7 @@ function identityChange(el, id, dom) {
   const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title]
     .map(norm).filter((v) => v && v.length <= 200);
   const names = [dom.accName(el), dom.textOf(el).slice(0, 200), ...dom.labelTexts(el),
-    el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
+    el.getAttribute('placeholder'), el.getAttribute('aria-label'), titleOf(el),
     el.getAttribute('alt')].map(norm).filter(Boolean);
   const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
   const agree = (a, b) => {

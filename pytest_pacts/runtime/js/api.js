@@ -3,7 +3,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, tag, elMatches, roleAttr, remember,
-  inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson
+  inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson, titleOf
 } = modules.dom;
 const { callbacksRun, nextFrame, realFrame, gateItem, checkActionable, blocks, identityChange } = modules.actionability;
 const { installWatch, installBridge } = modules.watch;
@@ -338,7 +338,7 @@ function inventory(arg) {
     for (const l of dom.labelTexts(el)) name(l);
     name(el.getAttribute('placeholder'));
     if (action === 'click') name(dom.textOf(el));
-    name(el.getAttribute('title'));
+    name(titleOf(el));
     // A control without a name of its own is named by its identifiers, and a checkbox or
     // radio first by the text next to it: discovery finds "the checkbox in the row that
     // mentions 'Buy milk'".

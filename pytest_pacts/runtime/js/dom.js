@@ -541,11 +541,15 @@ function toJson(value, depth = 0) {
   return '{' + out + '}';
 }
 
+// An element's title, where Bootstrap's tooltip plugin keeps it once started (3, 4: data-original-title;
+// 5: data-bs-original-title) and title is left empty or removed (docs/discovery.md).
+const titleOf = (el) => el.getAttribute('title') || el.getAttribute('data-original-title') || el.getAttribute('data-bs-original-title');
+
 // Exports: what the later files use.
 return {
   toJson, memo,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, elMatches, roleAttr, idRefs, isRendered, remember,
   containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
-  isSelectable, isClickable, compatibility, describeElement
+  isSelectable, isClickable, compatibility, describeElement, titleOf
 };

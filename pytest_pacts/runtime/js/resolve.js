@@ -10,7 +10,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
@@ -71,7 +71,8 @@ function evidenceWords(el, dom, kind) {
   const out = new Set(kind);
   const add = (v) => { for (const t of tokens(v)) out.add(t); };
   add(dom.accName(el));
-  for (const a of ['title', 'aria-label', 'placeholder', 'id', 'name', ...TEST_ID_ATTRS]) add(el.getAttribute(a));
+  add(titleOf(el));
+  for (const a of ['aria-label', 'placeholder', 'id', 'name', ...TEST_ID_ATTRS]) add(el.getAttribute(a));
   for (const c of el.classList) add(c);
   for (const l of dom.labelTexts(el)) add(l);
   return out;
@@ -588,7 +589,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       || !!e.closest('search, [role="search"]');
     // a description that says what the field searches, naming none of the step's words
     const elsewhere = (e) => [dom.accName(e), e.getAttribute('placeholder'), e.getAttribute('aria-label'),
-      e.getAttribute('title'), ...dom.labelTexts(e)].some((d) => {
+      titleOf(e), ...dom.labelTexts(e)].some((d) => {
       const t = tokens(d).filter((w) => !STOP_WORDS.has(w));
       if (!t.some((w) => SEARCH_VERBS.has(w))) return false;
       const what = t.filter((w) => !SEARCH_VERBS.has(w) && !FIELD_WORDS.has(w));
@@ -848,8 +849,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     else if (row.s === 'css') { how = k.css.startsWith('#') ? 'id_token' : 'name'; specs = [{ css: k.css }]; }
     else if (row.s === 'role_name') specs = [{ role: k.role, name: k.value }];
     else {
-      const attr = { aria_label: 'aria-label', title: 'title', alt: 'alt' }[k.field];
-      specs = [{ css: `${tag(c)}[${attr}=${cssString(k.value)}]` }];
+      specs = [{ css: `${tag(c)}[${k.attr}=${cssString(k.value)}]` }];
     }
     return { container: c, how: { how, specs } };
   }
@@ -1058,7 +1058,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const shownTwin = () => twin !== undefined ? twin : (twin = applyScope(hits.filter((h) => h.tier === 2
       && !concealed(h.el) && !visuallyHidden(h.el) && reachable(h.el) && (step.action === 'hover' || compatOf(h.el) === 2))
       .map((h) => h.el), scope).els.length > 0);
-    const unseen = (e) => !low(dom.visibleText(e)).includes(q.bare) && bare(e.getAttribute('title')) !== q.bare;
+    const unseen = (e) => !low(dom.visibleText(e)).includes(q.bare) && bare(titleOf(e)) !== q.bare;
     // The best other element the later strategies of the deciding stage find in scope (an
     // element holding the pick, or held by it, is the pick): the runner-up of the evidence
     // rule. Earlier strategies found nothing there, later stages lose by their level.
@@ -1082,6 +1082,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
       return best;
     };
+    // A key goes to the element with keyboard focus (HTML, "focus": key events target the
+    // focused area of the document): a press at its turn takes it when the words name it.
+    let focus = step.at_turn && step.action === 'press' && !step.ordinal ? document.activeElement : null;
+    while (focus && focus.shadowRoot && focus.shadowRoot.activeElement) focus = focus.shadowRoot.activeElement;
     let captioned = false;
     for (const [si, [tier, pass, labels]] of stages.entries()) {
       stageNow = si;
@@ -1100,6 +1104,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (!at || !at.scoped.els.length) continue;
         if (hiddenStage >= 0 && hiddenStage < si && hiddenOpener()) return hiddenOpener();
         const { rows, scoped } = at;
+        const keyAt = focus && [s, ...order.slice(k + 1)].map((t) => [t, t === s ? at : atStage(tier, pass, labels, t, false)])
+          .find(([, a]) => a && a.scoped.els.includes(focus) && !a.rows.find((r) => r.el === focus).via);
+        if (keyAt) {
+          const [t, a] = keyAt;
+          return found(rank, t, tier, focus, strategies[t].spec(a.rows.find((r) => r.el === focus).key, focus), a.scoped.where.get(focus));
+        }
         if (step.ordinal) {
           const picked = nthOf(scoped.els.map((e) => ({ el: e, where: scoped.where.get(e) || (scoped.within && scoped.within.get(e)) })), step);
           if (picked.status) return picked;
@@ -1424,7 +1434,7 @@ function fingerprintOf(el, dom) {
     tag: tag(el), id: el.id || null, name: attr('name'), type: attr('type'), role: dom.roleOf(el),
     accessible_name: dom.accName(el), label: dom.labelTexts(el)[0] || null,
     placeholder: attr('placeholder'), text: dom.textOf(el).slice(0, 200), test_ids: testIds,
-    classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: attr('title'),
+    classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: titleOf(el),
     ancestor_path: ancestors, neighbour_text: neighbourTexts(el, dom),
     bounding_box: { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height },
     in_shadow: inShadow(el), popup: opensPopup(el, dom),

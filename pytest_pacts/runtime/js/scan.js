@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, elMatches, containsComposed,
-  inShadow, tag, isClickable, memo, makeDom, allElements
+  inShadow, tag, isClickable, memo, makeDom, allElements, titleOf
 } = modules.dom;
 
 function makeQuery(text) {
@@ -191,12 +191,14 @@ function makeStrategies(dom) {
     },
     aria: {
       compare: textTier,
-      keys: (el) => [['aria-label', 'aria_label'], ['title', 'title'], ['alt', 'alt']]
-        .filter(([a]) => norm(el.getAttribute(a))).map(([a, f]) => ({ value: norm(el.getAttribute(a)), field: f })),
-      spec: (k) => ({ [k.field]: k.value, exact: true }),
+      // a title Bootstrap's tooltip moved (titleOf) is addressed by the attribute holding it
+      keys: (el) => ['aria-label', 'title', 'data-original-title', 'data-bs-original-title', 'alt']
+        .filter((a) => norm(el.getAttribute(a)) && (!a.startsWith('data') || titleOf(el) === el.getAttribute(a)))
+        .map((a) => ({ value: norm(el.getAttribute(a)), attr: a, field: { 'aria-label': 'aria_label', alt: 'alt' }[a] || 'title' })),
+      spec: (k) => ({ [k.field]: k.value, exact: true, ...k.attr.startsWith('data') && { css: `[${k.attr}=${cssString(k.value)}]` } }),
       same: (el, s) => {
         if (s.aria_label != null) return norm(el.getAttribute('aria-label')) === s.aria_label || dom.labelTexts(el).includes(s.aria_label);
-        if (s.title != null) return norm(el.getAttribute('title')) === s.title;
+        if (s.title != null) return norm(titleOf(el)) === s.title;
         return norm(el.getAttribute('alt')) === s.alt && ['IMG', 'INPUT', 'AREA'].includes(el.tagName);
       },
     },
