@@ -47,7 +47,7 @@ DEV: tuple[str, ...] = (
     "octoprint",
     "otterwiki",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix", "marimo")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
