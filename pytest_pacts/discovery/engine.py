@@ -156,16 +156,20 @@ class Discoverer:
         return ruled
 
     def discover(
-        self, page: Page, targets: Sequence[tuple[K, Target, Action]]
+        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: bool = False
     ) -> dict[K, DiscoveryResult]:
         """Resolve ``targets`` (key, ``Element@Region``, action) on the page as it is now.
+        ``at_turn``: the first target acts next, on this page (a ``press`` then takes the
+        focused element if its words name it: docs/discovery.md, "A key goes to the focus").
 
         Raises Playwright's ``Error`` when the top frame cannot be scanned (closed, or
         navigating away mid-scan); a child frame that goes away is simply not searched.
         """
-        return self.send(page, targets).result()
+        return self.send(page, targets, at_turn=at_turn).result()
 
-    def send(self, page: Page, targets: Sequence[tuple[K, Target, Action]]) -> SentDiscovery[K]:
+    def send(
+        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: bool = False
+    ) -> SentDiscovery[K]:
         """:meth:`discover` begun now: the top frame's scan is sent at once (its round trip
         overlaps the page calls made before :meth:`SentDiscovery.result`, which does the
         rest and answers as :meth:`discover` does). Raises ``ValueError`` at once for a
@@ -180,6 +184,7 @@ class Discoverer:
                 "region": t.region,
                 "ordinal": t.ordinal,
                 "action": scanned_action(a),
+                "at_turn": at_turn and i == 0,
             }
             for i, (_k, t, a) in enumerate(targets)
         ]

@@ -127,7 +127,7 @@ class Finder:
             assert target is not None
             targets.append((i, target, self.plan.steps[i].action))
         self.discover_calls += 1
-        return self.discoverer.discover(self.page, targets)
+        return self.discoverer.discover(self.page, targets, at_turn=True)
 
     # long because: the find loop: cache, discovery, waiting on DOM changes, with its deadline in
     # one place

@@ -38,7 +38,7 @@ class RediscoveryRung:
         if found is None:
             try:
                 found = self.discoverer.under(ctx.options.evidence).discover(
-                    ctx.page, [(0, step.target, step.action)]
+                    ctx.page, [(0, step.target, step.action)], at_turn=True
                 )[0]
             except PlaywrightError as exc:
                 return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")

@@ -1040,6 +1040,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
       return best;
     };
+    // A key goes to the element with keyboard focus (HTML, "focus": key events target the
+    // focused area of the document): a press at its turn takes it when the words name it.
+    let focus = step.at_turn && step.action === 'press' && !step.ordinal ? document.activeElement : null;
+    while (focus && focus.shadowRoot && focus.shadowRoot.activeElement) focus = focus.shadowRoot.activeElement;
     let captioned = false;
     for (const [si, [tier, pass, labels]] of stages.entries()) {
       stageNow = si;
@@ -1058,6 +1062,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (!at || !at.scoped.els.length) continue;
         if (hiddenStage >= 0 && hiddenStage < si && hiddenOpener()) return hiddenOpener();
         const { rows, scoped } = at;
+        const keyAt = focus && [s, ...order.slice(k + 1)].map((t) => [t, t === s ? at : atStage(tier, pass, labels, t, false)])
+          .find(([, a]) => a && a.scoped.els.includes(focus) && !a.rows.find((r) => r.el === focus).via);
+        if (keyAt) {
+          const [t, a] = keyAt;
+          return found(rank, t, tier, focus, strategies[t].spec(a.rows.find((r) => r.el === focus).key, focus), a.scoped.where.get(focus));
+        }
         if (step.ordinal) {
           const picked = nthOf(scoped.els.map((e) => ({ el: e, where: scoped.where.get(e) || (scoped.within && scoped.within.get(e)) })), step);
           if (picked.status) return picked;
