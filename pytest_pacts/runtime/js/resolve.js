@@ -15,7 +15,8 @@ const {
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
 
-const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
+// (not ``press``: a key goes only to an element that can take focus, dom.js canTakeFocus)
+const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
   'DIALOG', 'LI', 'TR', 'TABLE']);
 const SECTION_ROLES = new Set(['region', 'article', 'complementary', 'navigation', 'main', 'form',
