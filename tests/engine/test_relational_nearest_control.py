@@ -18,8 +18,14 @@ picker's button) above another field of the kind asked for; Lektor's "ID" field,
 left the form's Title as the only other one ("A refusal there ends the rule",
 resolve.js's ``relational``), the same rule one level lower.
 
+Nor does the climb enter a container that holds another field's ``<label>`` (one that
+says other words): that container is the form, past the words' own field. marimo's run
+showed it: the words also start the summary line "Helpers: nobody; ..." in another cell,
+and the climb from that line reached the column holding the Vegetable field.
+
 Before the change: discovery took the Vegetable select (``relational``), and the run chose
-in it. The positive case (a caption beside a select of its own) passes before and after.
+in it (the first test; the third fails on the nearest-control rule alone). The positive case
+(a caption beside a select of its own) passes before and after.
 """
 
 from __future__ import annotations
@@ -59,3 +65,30 @@ def test_a_caption_beside_its_own_select_still_names_it(tab: Page, site: Site) -
     url = site.add("nearest-control-ok.html", FORM)
     record = run(tab, plan(url, ("select", "Vegetable", "Carrot", "text_visible:veg Carrot")))
     assert record.verdict == "pass", record.failed_step
+
+
+# marimo's summary line "Helpers: nobody; ..." says the words too, in another cell, and the
+# fields' captions are <label>s: the climb from that line reached the column that holds the
+# "Vegetable" field (its label not yet naming the select while the notebook was drawn)
+SUMMARY = """
+<div class="column" style="display: flex; flex-direction: column; gap: 8px">
+  <div class="field"><label class="caption">Vegetable</label>
+    <select id="veg" onchange="document.querySelector('#out').textContent = 'veg ' + this.value">
+      <option>Tomato</option><option>Carrot</option><option>Chloe</option></select></div>
+  <div class="picker"><label class="caption">Helpers</label>
+    <div class="root"><button id="helpers" type="button" aria-haspopup="dialog"
+      aria-expanded="false">Select...</button></div></div>
+  <div class="output"><span class="paragraph">Helpers: nobody; 2 seed packets</span></div>
+</div>
+<p id="out">none</p>
+"""
+
+
+def test_the_climb_never_enters_a_container_with_another_fields_label(
+    tab: Page, site: Site
+) -> None:
+    url = site.add("nearest-control-label.html", SUMMARY)
+    tab.goto(url)
+    found = Discoverer().discover(tab, [(0, Target(element="Helpers"), Action.SELECT)])[0]
+    assert found.locator is None, found.locator
+    assert tab.locator("#veg").input_value() == "Tomato"
