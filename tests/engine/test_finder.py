@@ -22,10 +22,10 @@ class Counting(Discoverer):
         self.calls: list[list[str]] = []
 
     def discover(
-        self, page: Page, targets: Sequence[tuple[K, Target, Action]]
+        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: bool = False
     ) -> dict[K, DiscoveryResult]:
         self.calls.append([t.key for _k, t, _a in targets])
-        return super().discover(page, targets)
+        return super().discover(page, targets, at_turn=at_turn)
 
 
 def test_a_page_state_is_discovered_in_one_call(tab: Page, site: Site) -> None:
