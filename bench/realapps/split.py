@@ -46,8 +46,9 @@ DEV: tuple[str, ...] = (
     "changedetection",
     "octoprint",
     "otterwiki",
+    "marimo",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix", "marimo")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
