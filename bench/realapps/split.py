@@ -48,6 +48,7 @@ DEV: tuple[str, ...] = (
     "otterwiki",
     "calibreweb",
     "appbuilder",
+    "marimo",
 )
 HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 

@@ -13,12 +13,13 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
-jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder. A control shown only while the
-pointer is on its table row or card (I hate money's participant buttons, Radicale 3.9's
-collection buttons) is reached as a person does: by pointing at the row or card first; an item
-of a closed Bootstrap drop-down menu by clicking its toggle first. A
-checkbox drawn by its <label> (the input hidden) is acted on through the label, the one of
-the two drawn; a label that wraps its checkbox (Calibre-Web's "Read") is one element with it.
+jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo. A control shown only while
+the pointer is on its table row or card (I hate money's participant buttons, Radicale 3.9's
+collection buttons) is reached as a person does: by pointing at the row or card first; an item of
+a closed Bootstrap drop-down menu by clicking its toggle first. A checkbox drawn by its <label>
+(the input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
+checkbox (Calibre-Web's "Read") is one element with it. A slider (marimo's) is moved with its keys,
+and the text an outcome reads includes what open shadow roots draw, as the engine reads it.
 """
 
 from __future__ import annotations
@@ -53,8 +54,24 @@ def _env(app: AppSpec, text: str) -> str:
     return re.sub(r"\{\{env\.(\w+)\}\}", lambda m: app.env[m.group(1)], text)
 
 
+# the rendered text of the page and of every open shadow root in it, as the engine reads it
+# (marimo draws its widgets, tabs and sections inside shadow roots)
+_RENDERED_TEXT = """() => {
+  const parts = [document.body.innerText];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (!el.shadowRoot) continue;
+      for (const child of el.shadowRoot.children) parts.push(child.innerText || "");
+      walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return parts.join(" ");
+}"""
+
+
 def _body_text(page: Page) -> str:
-    return re.sub(r"\s+", " ", page.locator("body").inner_text()).lower()
+    return re.sub(r"\s+", " ", str(page.evaluate(_RENDERED_TEXT))).lower()
 
 
 def _expect_ok(page: Page, loc: Locator | None, expected: str) -> bool:
@@ -83,6 +100,8 @@ def _expect_ok(page: Page, loc: Locator | None, expected: str) -> bool:
 def _act(page: Page, loc: Locator, action: str, value: str) -> None:
     if action == "click":
         loc.click()
+    elif action == "fill" and loc.get_attribute("role") == "slider":
+        _slide(loc, value)
     elif action == "fill":
         loc.fill(value)
     elif action == "check":
@@ -105,6 +124,18 @@ def _act(page: Page, loc: Locator, action: str, value: str) -> None:
         loc.press_sequentially(value)
     else:
         raise ValueError(action)
+
+
+def _slide(loc: Locator, value: str) -> None:
+    """A slider (WAI-ARIA: role=slider) moved with its keys as a person would: Home, then the
+    right arrow until it holds ``value`` (at most 500 presses)."""
+    loc.focus()
+    loc.press("Home")
+    for _ in range(500):
+        if loc.get_attribute("aria-valuenow") == value:
+            return
+        loc.press("ArrowRight")
+    raise ValueError(f"the slider never held {value!r}")
 
 
 def _sign_in(app: AppSpec, page: Page, base: str) -> None:

@@ -9,7 +9,7 @@
 const { installWatch } = modules.watch;
 const {
   TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, elMatches, containsComposed, drawnInside, inShadow,
-  isEditableType, isSettable, isCheckable, isSelectable, describeElement, titleOf
+  isEditableType, isSettable, isCheckable, isSelectable, canTakeFocus, describeElement, titleOf
 } = modules.dom;
 
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
@@ -283,6 +283,9 @@ function checkEnabled(el, action, roleOf) {
   }
   if ((action === 'check' || action === 'uncheck') && !isCheckable(el, roleOf)) {
     return gateFail('enabled', 'incompatible', `${action} needs a checkbox, radio or switch; this is ${describeElement(el)}`);
+  }
+  if (action === 'press' && !canTakeFocus(el)) {
+    return gateFail('enabled', 'incompatible', `a key goes to the focused element, and this cannot take focus: ${describeElement(el)}`);
   }
   if (action === 'select' && !isSelectable(el, roleOf)) {
     return gateFail('enabled', 'incompatible', `select needs a <select>, listbox or combobox; this is ${describeElement(el)}`);

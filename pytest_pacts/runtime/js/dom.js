@@ -476,6 +476,22 @@ function isClickable(el, roleOf, cheap = false) {
   return !cheap && getComputedStyle(el).cursor === 'pointer';
 }
 
+// A key goes to the focused element (HTML, "Focus": key events target the focused area of
+// the document), and Playwright's locator.press focuses its element first: focusing an
+// element that is not a focusable area does nothing, so the key goes to <body>. HTML's
+// focusable areas: an element with a tabindex attribute, an editing host, a link or area
+// with href, a button, a non-hidden input, a select, a textarea, a summary, an iframe, a
+// host that delegates focus to its shadow tree, and the document's viewport (<body>).
+const FOCUSABLE_TAGS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'IFRAME', 'SUMMARY', 'BODY', 'HTML']);
+function canTakeFocus(el) {
+  if (el.hasAttribute('tabindex') || el.isContentEditable) return true;
+  if (el.shadowRoot && el.shadowRoot.delegatesFocus) return true;
+  const t = el.tagName.toUpperCase();
+  if (t === 'A' || t === 'AREA') return el.hasAttribute('href');
+  if (t === 'INPUT') return inputType(el) !== 'hidden';
+  return FOCUSABLE_TAGS.has(t);
+}
+
 // 2 = the element type the action wants, 1 = usable when nothing better exists, 0 = never.
 // ``cheap`` skips the computed-style cursor test, for scans over every element.
 function compatibility(el, action, roleOf, cheap = false) {
@@ -490,6 +506,7 @@ function compatibility(el, action, roleOf, cheap = false) {
         if (isClickable(a, roleOf) && a.tagName !== 'SELECT') return 2;
       return 1;
     }
+    case 'press': return canTakeFocus(el) ? 2 : 0;
     default: return (el.tabIndex >= 0 || isClickable(el, roleOf, cheap)) ? 2 : 1;
   }
 }
@@ -551,5 +568,5 @@ return {
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, elMatches, roleAttr, idRefs, isRendered, remember,
   containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
-  isSelectable, isClickable, compatibility, describeElement, titleOf
+  isSelectable, isClickable, canTakeFocus, compatibility, describeElement, titleOf
 };

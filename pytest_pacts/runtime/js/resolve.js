@@ -15,7 +15,8 @@ const {
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
 
-const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus', 'press']);
+// (not ``press``: a key goes only to an element that can take focus, dom.js canTakeFocus)
+const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
   'DIALOG', 'LI', 'TR', 'TABLE']);
 const SECTION_ROLES = new Set(['region', 'article', 'complementary', 'navigation', 'main', 'form',
@@ -204,7 +205,16 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // From each anchor (a heading or a mention of the region's text) up to the smallest
   // container that holds any of ``els``: "the product card that mentions the
   // backpack". A container holding exactly one of them scopes it; more is crowded.
-  function nearestGroups(els, anchors) {
+  //
+  // ``nearest``: the words caption a control (no region): the first container that holds
+  // any form control ends the climb, of the kind the action needs or not. The control
+  // nearest the words is the one they caption (HTML's label names one labelable element);
+  // one of another kind means the relation fails, never a farther control of the right kind
+  // (marimo 0.25.2's "Helpers" multi-select, a <button aria-haspopup=dialog>, beside which
+  // a column as wide as the page held the "Vegetable" <select>). Nor does it enter a
+  // container that holds another field's <label> (one that says other words): that
+  // container is the form, past the words' own field.
+  function nearestGroups(els, anchors, nearest = null) {
     const chains = new Map();
     for (const e of els) {
       const up = new Set();
@@ -218,8 +228,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // form next to the Payment section.
       let group = null;
       for (let a = anchor.el; a && a.tagName !== 'HTML'; a = parentOf(a)) {
+        if (nearest !== null && otherLabels(nearest).some((l) => !containsComposed(l, anchor.el) && containsComposed(a, l))) break;
         const inside = els.filter((e) => chains.get(e).has(a));
         if (inside.length) { group = { container: a, how: anchor.how, els: inside }; break; }
+        if (nearest !== null && fieldControls().some((c) => c !== anchor.el && containsComposed(a, c))) break;
         // the repeated item (row, card, list item) that holds the words is the region: what
         // is found only past it belongs to other items or to the list ("Toggle@Buy milk" is
         // never the list's "toggle all" box)
@@ -243,6 +255,14 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     return groups;
   }
+
+  // HTML's labelable elements and ARIA's input widgets, shown
+  const FIELD_CONTROLS = `${BESIDE_CONTROLS}, button, meter, output, progress, [role=button], `
+    + '[role=checkbox], [role=radio], [role=switch], [role=textbox], [role=searchbox]';
+  let fieldsShown = null;
+  const fieldControls = () => fieldsShown
+    || (fieldsShown = elements.filter((e) => elMatches(e, FIELD_CONTROLS) && !dom.isHidden(e)));
+  const otherLabels = memo((words) => elements.filter((e) => e.tagName === 'LABEL' && bare(dom.textOf(e)) !== words));
 
   function wrapsOnly(section, anchor) {
     if (section === anchor) return false;
@@ -394,7 +414,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // heading or a mention names it, below.
       if (where.size || !els.length) return { els: els.filter((e) => where.has(e)), where, all: els };
     }
-    const groups = nearestGroups(els, anchorsOf(scope));
+    const groups = nearestGroups(els, anchorsOf(scope), scope.own ? bare(scope.region) : null);
     const single = groups.filter((g) => g.els.length === 1);
     for (const g of single) if (!where.has(g.els[0])) where.set(g.els[0], { container: g.container, how: g.how });
     if (single.length || !groups.length) return { els: [...where.keys()], where };
