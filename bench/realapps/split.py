@@ -47,7 +47,7 @@ DEV: tuple[str, ...] = (
     "octoprint",
     "otterwiki",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix", "maildev")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

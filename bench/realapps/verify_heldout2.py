@@ -13,11 +13,11 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
-jotter, otterwiki, octoprint, calibreweb, pretix. A control shown only while the pointer is on
-its table row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is
-reached as a person does: by pointing at the row or card first. A checkbox drawn by its <label> (the
-input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
-checkbox (Calibre-Web's "Read") is one element with it.
+jotter, otterwiki, octoprint, calibreweb, pretix, maildev. A control shown only while the pointer
+is on its table row or card (I hate money's participant buttons, Radicale 3.9's collection
+buttons) is reached as a person does: by pointing at the row or card first. A checkbox drawn by
+its <label> (the input hidden) is acted on through the label, the one of the two drawn; a label
+that wraps its checkbox (Calibre-Web's "Read") is one element with it.
 """
 
 from __future__ import annotations
