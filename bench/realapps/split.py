@@ -50,7 +50,7 @@ DEV: tuple[str, ...] = (
     "appbuilder",
     "marimo",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "maildev")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
