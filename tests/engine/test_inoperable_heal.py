@@ -81,3 +81,21 @@ def test_words_inside_the_button_a_link_became_are_still_healed_onto(tab: Page, 
     assert record.verdict == "pass", render_failure(record)
     assert tab.evaluate("document.body.dataset.opened") == "1"
     assert record.steps[0].heals[-1].accepted
+
+
+def test_a_link_left_without_its_href_is_still_the_link(tab: Page, site: Site) -> None:
+    """HTML's placeholder link (an ``a`` with no ``href``) is what scripts make operable
+    (AngularJS ``ng-click``, React ``onClick``): it counts as the link it stands for (the
+    mutation bench's ``attribute_removed`` links)."""
+    tab.goto(site.add("bare-v1.html", V1))
+    found = discover(tab, [(0, Target(element="Home title"), Action.CLICK)])[0]
+    assert found.locator is not None
+    v2 = V2.replace('<span class="brand-text">Home title</span>', "<a>Home title</a>")
+    record = run(
+        tab,
+        plan(site.add("bare-v2.html", v2), ("click", "Home title")),
+        pom={0: found},
+        healer=HealingLadder(),
+    )
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.evaluate("document.body.dataset.hit") == "Home title"

@@ -2,8 +2,10 @@
 
 HTML gives activation behaviour to its interactive elements (``a`` with ``href``,
 ``button``, ``input``, ``select``, ``textarea``, ``summary``, a ``label`` for its control)
-and to nothing else; WAI-ARIA makes an element operable by a widget role (``button``,
-``link``, ``checkbox``, ``tab``, ``menuitem``...), while ``generic`` and text are not. A
+and to nothing else (an ``a`` without ``href``, its placeholder link, is taken as the link
+scripts make of it: the mutation bench's links whose ``href`` was removed); WAI-ARIA makes
+an element operable by a widget role (``button``, ``link``, ``checkbox``, ``tab``,
+``menuitem``...), while ``generic`` and text are not. A
 click on the words drawn inside a link or a button activates that ancestor (the event's
 path reaches it), so text inside a control is the control's. A ``<span>`` with no control
 around it does nothing when clicked: when the recorded element was a control, such an
@@ -30,12 +32,14 @@ _WIDGET_ROLES = frozenset(
         "spinbutton", "slider", "scrollbar", "treeitem", "gridcell", "listbox",
     }
 )  # fmt: skip
-_CONTROL_TAGS = frozenset({"button", "input", "select", "textarea", "summary", "option"})
+# An ``a`` without ``href`` is HTML's placeholder link, which scripts commonly make operable
+# (AngularJS ``ng-click``, React ``onClick``): it counts as the link it stands for.
+_CONTROL_TAGS = frozenset({"a", "button", "input", "select", "textarea", "summary", "option"})
 # The element or one of its ancestors is a control (HTML interactive content with an
 # activation behaviour, a label of a control, a widget role, an inline click handler).
 _ROLES_XPATH = " or ".join(f"@role='{r}'" for r in sorted(_WIDGET_ROLES))
 _CONTROL_XPATH = (
-    "xpath=ancestor-or-self::*[self::a[@href] or self::button or self::input or self::select "
+    "xpath=ancestor-or-self::*[self::a or self::button or self::input or self::select "
     "or self::textarea or self::summary or self::label or self::option or @onclick "
     f"or @contenteditable='true' or {_ROLES_XPATH}]"
 )
@@ -45,10 +49,7 @@ _OPERATING = frozenset({"click", "check", "uncheck", "select", "fill", "type", "
 
 def is_control(fp: Fingerprint) -> bool:
     """Is the fingerprinted element itself a control (by its role or tag)?"""
-    tag = fp.tag.lower()
-    if tag == "a":
-        return fp.href is not None or fp.role == "link"
-    return (fp.role or "") in _WIDGET_ROLES or tag in _CONTROL_TAGS
+    return (fp.role or "") in _WIDGET_ROLES or fp.tag.lower() in _CONTROL_TAGS
 
 
 def inoperable(ctx: HealContext, locator: Locator, new: Fingerprint | None) -> str | None:
