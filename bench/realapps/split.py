@@ -46,8 +46,9 @@ DEV: tuple[str, ...] = (
     "changedetection",
     "octoprint",
     "otterwiki",
+    "maildev",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix", "maildev")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "calibreweb", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
