@@ -49,8 +49,9 @@ DEV: tuple[str, ...] = (
     "calibreweb",
     "appbuilder",
     "marimo",
+    "maildev",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "maildev")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

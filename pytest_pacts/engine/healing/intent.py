@@ -14,6 +14,7 @@ from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing.basics import locator_json
 from pytest_pacts.engine.healing.fingerprint_check import agreement, probed_agreement
 from pytest_pacts.engine.healing.names import exact_name, names_intent, rival
+from pytest_pacts.engine.healing.operable import inoperable
 from pytest_pacts.engine.healing.probing import Probe, Probing, gate_evidence, probe
 from pytest_pacts.engine.healing.resolving import Element, matches_none, resolve, resolved_key
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
@@ -166,6 +167,14 @@ def _try_locators(
                 notes.append(f"{locator.describe()}: {conflict}")
                 continue
             reason += f"; {exact}, so the recorded fingerprint's ranking does not overrule it"
+        # a heading healed as the title a control carried (names._title_it_carried, the
+        # only exact-name answer for a heading) is judged there
+        new = found.fingerprint
+        if exact is None or new is None or new.role != "heading":
+            dead = inoperable(ctx, locator, found.fingerprint)
+            if dead is not None:
+                notes.append(f"{locator.describe()}: {dead}")
+                continue
         if by_identity:
             judged = _identity(ctx, locator, found, runner_up, exact)
             if isinstance(judged, str):

@@ -12,6 +12,7 @@ from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing.abstain import judge
 from pytest_pacts.engine.healing.basics import action_of, locator_json
 from pytest_pacts.engine.healing.names import rival
+from pytest_pacts.engine.healing.operable import inoperable
 from pytest_pacts.engine.healing.relocate import gate_json, relocate, render
 from pytest_pacts.engine.healing.scoring import (
     ANCHOR_MIN,
@@ -119,6 +120,9 @@ class SimilarityRung:
                 f"abstained: the best candidate {best.description} fails the {failed.name} "
                 f"check: {failed.reason}",
             )
+        dead = inoperable(ctx, moved.locator, moved.fingerprint)
+        if dead is not None:
+            return done(False, f"abstained: the best candidate {best.description}: {dead}")
         evidence["healed_locator"] = locator_json(moved.locator)
         return done(
             True,
