@@ -51,7 +51,7 @@ DEV: tuple[str, ...] = (
     "marimo",
     "maildev",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust", "mitmweb")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
