@@ -131,6 +131,8 @@ class RegionDriftRung:
         self._asked: tuple[HealContext, bounded.Sent[Any], SentEstimates] | None = None
         # the re-discovery scan sent with them, for this round (:meth:`_rediscover`)
         self._scan: tuple[HealContext, SentDiscovery[int]] | None = None
+        # the region's count read early (:meth:`region_gone`), for this round
+        self._gone: tuple[HealContext, bool] | None = None
 
     def send_ahead(self, ctx: HealContext) -> None:
         """At the start of a round (the ladder calls it): send the count of the failing
@@ -142,6 +144,7 @@ class RegionDriftRung:
             self._asked[2].drop()
             self._asked = None
         self._drop_scan()
+        self._gone = None
         current = ctx.state.locator
         if (
             current is None
@@ -166,6 +169,18 @@ class RegionDriftRung:
                         ctx.page, _rediscovery_targets(ctx)
                     ),
                 )
+
+    def region_gone(self, ctx: HealContext) -> bool:
+        """Whether the count :meth:`send_ahead` sent this round found no container for the
+        failing locator's region (read once, kept for :meth:`attempt`). Then every locator
+        inside that region matches nothing: Playwright looks for a chain's later parts only
+        inside the elements of its first. ``False`` when it was not sent or failed."""
+        asked, current = self._asked, ctx.state.locator
+        if self._gone is None or self._gone[0] is not ctx:
+            if asked is None or asked[0] is not ctx or current is None:
+                return False
+            self._gone = (ctx, _region_gone(ctx, current, asked[1]))
+        return self._gone[1]
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         try:
@@ -196,12 +211,14 @@ class RegionDriftRung:
     # pick) share the re-discovery, its gates and the page's estimates they build on demand
     def _attempt(self, ctx: HealContext) -> RungResult | None:
         current = ctx.state.locator
+        sent = self._asked is not None and self._asked[0] is ctx
+        gone = self.region_gone(ctx) if sent else None  # read once (the alternates may have)
         asked = self._take_asked(ctx)
         if (
             current is None
             or current.region is None
             or ctx.failure.type is not FailureType.NOT_UNIQUE
-            or not _region_gone(ctx, current, asked[1] if asked else None)
+            or not (_region_gone(ctx, current, None) if gone is None else gone)
         ):
             if asked is not None:
                 asked[2].drop()
