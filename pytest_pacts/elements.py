@@ -346,9 +346,10 @@ def relocate_element(
             # as the ladder's own (default_rungs): "stable" is left to Playwright's checks before
             # the action, so re-discovery's snapshot costs no animation frame
             found = Discoverer(measure_still=False)
+            regions = RegionDriftRung(found)
             rungs: list[Rung] = [
-                AlternateRung(),
-                RegionDriftRung(found),
+                AlternateRung(regions),
+                regions,
                 RediscoveryRung(found),
                 SimilarityRung(),
             ]

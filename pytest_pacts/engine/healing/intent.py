@@ -37,6 +37,7 @@ def try_locators(
     gone: Locator | None = None,
     min_score: float | None = None,
     by_identity: bool = False,
+    region_gone: bool = False,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
@@ -49,7 +50,8 @@ def try_locators(
     locator resolves to), so a passing one is not measured again (:func:`~.probing.probe`).
     ``none_likely``: the options usually all match nothing (the alternates of a locator
     that broke): one round trip first counts what any of them matches, and when that is
-    nothing, none is asked about alone.
+    nothing, none is asked about alone; with ``region_gone`` (the failing locator's region
+    was counted on no element this round), those inside that region are not counted at all.
     ``expect``: the element an in-page estimate chose for an option
     (:func:`~.resolving.estimate_all`): the option is refused when Playwright resolves it to
     another one. ``gone``: a locator whose region the rung has just found on no element on
@@ -66,7 +68,8 @@ def try_locators(
         probing.gone(gone)
     if none_likely:
         options = list(options)
-        matches_none(ctx, [loc for loc, _score, _extra in options if loc != ctx.state.locator])
+        others = [loc for loc, _score, _extra in options if loc != ctx.state.locator]
+        matches_none(ctx, others, region_gone)
     try:
         return _try_locators(
             ctx,

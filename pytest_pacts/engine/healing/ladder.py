@@ -70,9 +70,10 @@ def default_rungs(
     # re-discovery's locator is gated again right before the action: its snapshot need not
     # spend two animation frames on "stable" first
     found = discoverer or Discoverer(measure_still=False)
+    regions = RegionDriftRung(found)
     return [
-        AlternateRung(),
-        RegionDriftRung(found),
+        AlternateRung(regions),
+        regions,
         RepairRung(found),
         RediscoveryRung(found),
         MemoryRung(store),

@@ -37,7 +37,6 @@ rung declines and the step fails with the reasons.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -45,7 +44,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 
-from pytest_pacts.discovery import Discoverer, SentDiscovery, UnrenderableLocator
+from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
 from pytest_pacts.engine.contracts import HealContext, RungResult
@@ -129,19 +128,22 @@ class RegionDriftRung:
         # what send_ahead sent at the start of a round (the region's count, the estimate of
         # the recorded locators without it), and for which round
         self._asked: tuple[HealContext, bounded.Sent[Any], SentEstimates] | None = None
-        # the re-discovery scan sent with them, for this round (:meth:`_rediscover`)
-        self._scan: tuple[HealContext, SentDiscovery[int]] | None = None
+        # the region's count read early (:meth:`region_gone`), for this round
+        self._gone: tuple[HealContext, bool] | None = None
 
     def send_ahead(self, ctx: HealContext) -> None:
         """At the start of a round (the ladder calls it): send the count of the failing
         locator's region and the page's estimate of the recorded locators without it now,
-        so their round trips overlap the alternates' count of the rung before (every rung
-        before this one only reads the page). A region still there wastes the estimate."""
+        so their round trips overlap the rung before (every rung before this one only reads
+        the page). A region still there wastes the estimate. Re-discovery's scan is not sent
+        then: the page runs its calls one after another, so a scan the round does not read
+        (the recorded locators agree by themselves) would cost its work and hold up the
+        probe sent after it."""
         if self._asked is not None:
             self._asked[1].drop()
             self._asked[2].drop()
             self._asked = None
-        self._drop_scan()
+        self._gone = None
         current = ctx.state.locator
         if (
             current is None
@@ -155,30 +157,24 @@ class RegionDriftRung:
             return
         estimated = send_estimates(ctx, [loc for loc, _ in unscoped(known_locators(ctx), [])])
         self._asked = (ctx, count, estimated)
-        # and the scan re-discovery needs unless the recorded locators agree by themselves
-        # (wasted then): its round trip overlaps theirs too
-        step = ctx.state.step
-        if step.target is not None:
-            with contextlib.suppress(PlaywrightError, ValueError):
-                self._scan = (
-                    ctx,
-                    self.discoverer.under(ctx.options.evidence).send(
-                        ctx.page, _rediscovery_targets(ctx)
-                    ),
-                )
+
+    def region_gone(self, ctx: HealContext) -> bool:
+        """Whether the count :meth:`send_ahead` sent this round found no container for the
+        failing locator's region (read once, kept for :meth:`attempt`). Then every locator
+        inside that region matches nothing: Playwright looks for a chain's later parts only
+        inside the elements of its first. ``False`` when it was not sent or failed."""
+        asked, current = self._asked, ctx.state.locator
+        if self._gone is None or self._gone[0] is not ctx:
+            if asked is None or asked[0] is not ctx or current is None:
+                return False
+            self._gone = (ctx, _region_gone(ctx, current, asked[1]))
+        return self._gone[1]
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
         try:
             return self._attempt(ctx)
         except _RegionStillThere:
             return None  # not region drift: re-discovery finds the element within its region
-        finally:
-            self._drop_scan()
-
-    def _drop_scan(self) -> None:
-        if self._scan is not None:
-            self._scan[1].drop()
-            self._scan = None
 
     def _take_asked(
         self, ctx: HealContext
@@ -196,12 +192,14 @@ class RegionDriftRung:
     # pick) share the re-discovery, its gates and the page's estimates they build on demand
     def _attempt(self, ctx: HealContext) -> RungResult | None:
         current = ctx.state.locator
+        sent = self._asked is not None and self._asked[0] is ctx
+        gone = self.region_gone(ctx) if sent else None  # read once (the alternates may have)
         asked = self._take_asked(ctx)
         if (
             current is None
             or current.region is None
             or ctx.failure.type is not FailureType.NOT_UNIQUE
-            or not _region_gone(ctx, current, asked[1] if asked else None)
+            or not (_region_gone(ctx, current, None) if gone is None else gone)
         ):
             if asked is not None:
                 asked[2].drop()
@@ -435,16 +433,10 @@ class RegionDriftRung:
         (rung 3) heals within the region without scanning again."""
         if ctx.state.step.target is None:
             return [], ""
-        sent, self._scan = self._scan, None
         try:
-            if sent is not None and sent[0] is ctx:
-                answers = sent[1].result()
-            else:
-                if sent is not None:
-                    sent[1].drop()
-                answers = self.discoverer.under(ctx.options.evidence).discover(
-                    ctx.page, _rediscovery_targets(ctx)
-                )
+            answers = self.discoverer.under(ctx.options.evidence).discover(
+                ctx.page, _rediscovery_targets(ctx)
+            )
         except PlaywrightError as exc:
             return [], f"re-discovery without the region failed: {first_line(exc)}"
         found, within = answers[0], answers.get(1)

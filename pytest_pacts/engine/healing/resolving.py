@@ -57,12 +57,27 @@ def resolved_key(locator: Locator, fp: Fingerprint | None) -> tuple[str, str]:
     return locator.model_dump_json(), fp.model_dump_json() if fp else ""
 
 
-def matches_none(ctx: HealContext, locators: list[Locator]) -> None:
+def matches_none(ctx: HealContext, locators: list[Locator], region_gone: bool = False) -> None:
     """Count in one round trip what any of the top-frame ``locators`` matches (Playwright's
     ``or_``); when that is nothing, each is kept in ``ctx.resolved`` as matching nothing, so
-    the rung does not ask about them one by one. Nothing is kept otherwise."""
+    the rung does not ask about them one by one. Nothing is kept otherwise.
+
+    ``region_gone``: the failing locator's region was just counted on no element (region
+    drift's count, sent at the round's start): a locator inside the same region (and frame)
+    matches nothing too, since Playwright looks for a chain's later parts only inside the
+    elements of its first. Each is kept as matching nothing without being counted."""
     rendered = []
+    current = ctx.state.locator
     for locator in dict.fromkeys(locators):
+        if (
+            region_gone
+            and current is not None
+            and locator.region is not None
+            and locator.region == current.region
+            and locator.frame_path == current.frame_path
+        ):
+            ctx.resolved[resolved_key(locator, ctx.state.fingerprint)] = Resolved(0)
+            continue
         if locator.frame_path:
             continue
         try:

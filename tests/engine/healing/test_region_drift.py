@@ -185,9 +185,9 @@ def test_a_region_still_found_by_its_words_is_left_to_rediscovery_with_one_scan(
     scans: list[object] = []
     real = Discoverer.send  # every discovery begins there
 
-    def counting(self: Discoverer, page: Page, targets: Any) -> Any:
+    def counting(self: Discoverer, page: Page, targets: Any, **kwargs: Any) -> Any:
         scans.append([t.region for _k, t, _a in targets])
-        return real(self, page, targets)
+        return real(self, page, targets, **kwargs)
 
     monkeypatch.setattr(Discoverer, "send", counting)
     attempt, result = HealingLadder().heal(ctx)
@@ -199,7 +199,7 @@ def test_a_region_still_found_by_its_words_is_left_to_rediscovery_with_one_scan(
     assert tab.evaluate("(el) => el.id", to_playwright(tab, result.locator).element_handle()) == (
         "buy-backpack"
     )
-    # one scan for the round, sent at its start: without the region and with it, at once
+    # one scan for the round: without the region and with it, at once
     assert scans == [[None, "Blue Backpack"]]
 
 
