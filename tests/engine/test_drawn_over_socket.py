@@ -1,18 +1,18 @@
 """A page that draws its content from WebSocket messages after it has loaded and gone quiet
 is waited for while the messages come, before a step's element is taken for missing.
 
-marimo (`marimo run`, docs/real-apps.md "marimo to dev") serves a shell that loads, mounts
-its cells empty and then goes quiet: the notebook's outputs arrive over a WebSocket as the
-kernel runs the cells, one message after another with quiet gaps of 0.3-0.9 s between the
-DOM changes on an idle machine (longer under load), while the socket keeps receiving. Its
-recorded locators found nothing (`count=0`) in those gaps, healing found nothing either, and
-five of fourteen flows failed on 0.9.0 in one corpus run and passed in the one before (it
-moves with the load). Jupyter Notebook 7 (JupyterLab's components) opens its kernel's and
-its event bus's sockets as the notebook page loads and draws the kernel's state from their
-messages the same way. The signals are the web platform's: the WHATWG WebSockets standard's
-messages, which Playwright reports as ``WebSocket`` ``framereceived``/``framesent`` events
-(the route's mock sockets do not, so these pages are served over real HTTP with a small
-socket server on 127.0.0.1).
+The standard: a WebSocket message reaches the page as a task queued on its event loop (the
+WHATWG WebSockets standard, "feedback from the protocol"), with no request open, so neither
+the page's requests nor its readiness tell that more is coming; Playwright reports every
+message (``WebSocket`` ``framereceived``/``framesent``). Seen on marimo (`marimo run`,
+docs/real-apps.md "marimo to dev"): its shell loads, mounts its cells empty and goes quiet;
+the notebook's outputs arrive over its socket as the kernel runs the cells, with quiet gaps
+between the DOM changes (0.3-0.9 s in a probe on a lightly loaded machine, longer under
+load) while the socket keeps receiving. Its recorded locators found nothing (`count=0`) in
+those gaps, healing found nothing either, and 7 and 3 of fourteen flows failed so on 0.9.0
+in two runs (it moves with the load). These pages are served over real HTTP with
+a small socket server on 127.0.0.1: Playwright's mocked sockets (``route_web_socket``)
+report no frames.
 """
 
 from __future__ import annotations
