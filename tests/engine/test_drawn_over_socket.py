@@ -32,7 +32,7 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import discover
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.healing import HealingLadder
-from pytest_pacts.models import Action, Target
+from pytest_pacts.models import Action, Plan, Target
 from pytest_pacts.models.locator import DiscoveryResult
 
 from .helpers import FAST, plan, run
@@ -139,7 +139,7 @@ def _recorded(tab: Page, origin: str) -> DiscoveryResult:
     return found
 
 
-def _plant(origin: str, script: str) -> object:
+def _plant(origin: str, script: str) -> Plan:
     return plan(f"{origin}/notebook.html?{script}", ("click", "Plant seeds", "",
                                                      "text_visible:Seeds planted"))  # fmt: skip
 
