@@ -296,10 +296,12 @@ def _on_element(
             el.fill(fitted, force=force, timeout=t)
             done.acted = True
             return _took(read(_VALUE), action, value or "", fitted, step_index)
+        end_from: object = None  # the field's value before the End key, when pressed
         if action is Action.FILL:
             el.fill(text, force=force, timeout=t)
             done.acted = True
-            if read(_END_KEY_REACHES_FIELD):
+            end_from = read(_END_KEY_REACHES_FIELD)
+            if isinstance(end_from, str):
                 # A person's typing ends with key events; fill sends only ``input``. A filter
                 # box that reacts to ``keyup`` alone (Flask-Admin's) never sees the value. The
                 # End key adds a keydown/keyup pair (no keypress, no character) that leaves
@@ -316,6 +318,13 @@ def _on_element(
         # read after the keys: a code editor's input field (CodeMirror's) hands its text on
         # to the editor and empties itself only then
         current = read(_VALUE)
+        if isinstance(end_from, str) and current and current != end_from:
+            # End changed the value: the field gives it a meaning of its own (WAI-ARIA's
+            # spinbutton pattern: End sets the maximum; React Aria's number field). Put
+            # back what Playwright's fill alone leaves: the value, and ``input``, no key.
+            # (A code editor's field that handed its text on is empty: not filled again.)
+            el.fill(text, force=force, timeout=t)
+            current = read(_VALUE)
         failure = _took(current, action, value or "", text, step_index)
         took = failure is None or action is not Action.FILL or not text
         if not took and _editor_took(el, read, text, t):
@@ -367,14 +376,16 @@ def _one_call(el: PWLocator, action: Action, value: str | None, force: bool, t: 
 # A field where End only moves the caret (text-like inputs, textareas, contenteditable: in a
 # date or time field Chromium's End sets the focused part to its maximum; range, color and
 # the rest are left alone), that has the keyboard's focus (its document has it, and it is its
-# document's or shadow root's focused element, or inside the focused editing host).
+# document's or shadow root's focused element, or inside the focused editing host): its value
+# then (what ``_VALUE`` reads), else null.
 _END_KEY_REACHES_FIELD = """([el]) => {
   if (!el || !(el.tagName === 'TEXTAREA' || el.isContentEditable
     || (el.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number']
-      .includes((el.getAttribute('type') || 'text').toLowerCase())))) return false;
+      .includes((el.getAttribute('type') || 'text').toLowerCase())))) return null;
   const active = el.getRootNode().activeElement;
-  return el.ownerDocument.hasFocus()
+  const focused = el.ownerDocument.hasFocus()
     && (active === el || (el.isContentEditable && !!active && active.contains(el)));
+  return !focused ? null : typeof el.value === 'string' ? el.value : el.innerText;
 }"""
 
 _CARET_TO_END = """([el]) => { if (!el) return; el.focus();

@@ -16,7 +16,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Page, Request, Response
+from playwright.sync_api import Frame, Page, Request, Response, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
@@ -126,6 +126,10 @@ class EnvMonitor:
     # an action set off when its page outcome did not come (``pagesays.set_off``)
     navigations: int = 0
     navigations_failed: list[str] = field(default_factory=list)
+    # when a WebSocket of the page opened, or last received or sent a message
+    # (``time.monotonic()`` seconds; 0: none yet): what the page draws from them comes
+    # after ``load`` and without a request (``drawing``)
+    socket_at: float = 0.0
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
@@ -139,6 +143,7 @@ class EnvMonitor:
         self.page.on("requestfailed", self._on_request_failed)
         self.page.on("request", self._on_request)
         self.page.on("requestfinished", self._on_request_done)
+        self.page.on("websocket", self._on_socket)
         bounded.watch_navigation(self.page, lambda: self.navigating)
 
     def detach(self) -> None:
@@ -154,6 +159,7 @@ class EnvMonitor:
             ("requestfailed", self._on_request_failed),
             ("request", self._on_request),
             ("requestfinished", self._on_request_done),
+            ("websocket", self._on_socket),
         ):
             # the page may be gone already
             with contextlib.suppress(PlaywrightError, ValueError, KeyError):
@@ -244,6 +250,30 @@ class EnvMonitor:
             and self.loaded == self.documents
             and self.requests == self.requests_at_load
         )
+
+    def _on_socket(self, socket: WebSocket) -> None:
+        # a socket just opened is waited on as one that brought a message: its first ones
+        # are on their way. Playwright reports a socket's frames to every client (no
+        # subscription, no round trip).
+        self.socket_at = time.monotonic()
+        socket.on("framereceived", self._on_socket_message)
+        socket.on("framesent", self._on_socket_message)
+
+    def _on_socket_message(self, _payload: object) -> None:
+        self.socket_at = time.monotonic()
+
+    def drawing(self, patience_ms: float, quiet_ms: float | None) -> bool:
+        """The page may still be drawing what its WebSockets bring: one of them opened,
+        received or sent a message less than ``patience_ms`` ago, and the DOM changed less
+        than that long ago too (``quiet_ms``: how long it has been unchanged; None, not
+        known). A notebook served as an app (marimo) mounts its cells empty, goes quiet, and
+        draws their outputs from the kernel's messages, with quiet gaps between them; no
+        request is open meanwhile. The DOM's part bounds it, as for requests
+        (``gate.stalled``): a socket that streams for as long as the page lives (a live feed,
+        a heartbeat) holds nothing once the DOM has been unchanged for ``patience_ms``."""
+        if not self.socket_at or time.monotonic() - self.socket_at > patience_ms / 1000.0:
+            return False
+        return quiet_ms is None or quiet_ms < patience_ms
 
     def busy(self, patience_ms: float) -> bool:
         """A navigation in flight, or a request the page may still be waiting on: one opened

@@ -225,7 +225,7 @@ class Finder:
                 not hidden
                 and now - start >= min(settle_ms, timeout_ms)
                 and (not absent or now - changed_at >= min(QUIET_MS, timeout_ms))
-                and settled(self.page, self.monitor)
+                and settled(self.page, self.monitor, now - changed_at)
             ):
                 break
             if wait_for_change(self.page):

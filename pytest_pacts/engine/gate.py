@@ -38,7 +38,13 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import UnrenderableLocator, check_actionable, to_playwright
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.env import EnvMonitor, classify_error
-from pytest_pacts.engine.waiting import READY_CAP_MS, now_ms, settled_after_check
+from pytest_pacts.engine.waiting import (
+    POLL_CAP_MS,
+    READY_CAP_MS,
+    now_ms,
+    settled_after_check,
+    wait_for_change,
+)
 from pytest_pacts.models.locator import GateCode, GatePoint, GateSnapshot, Locator
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.models.requirement import Action
@@ -187,6 +193,16 @@ def _stalled_note(snapshot: GateSnapshot) -> str:
     )
 
 
+def _await_drawing(page: Page, monitor: EnvMonitor, observed: bool | None, deadline: float) -> None:
+    """Before the next check of a page the check saw quiet that is still being drawn from
+    its sockets (``EnvMonitor.drawing``): wait for its next DOM change, at most
+    :data:`~pytest_pacts.engine.waiting.POLL_CAP_MS` (a message that changes nothing wakes
+    nothing), rather than checking again at once. A page seen changing or fetching is not
+    waited on here: the check itself watches its frames."""
+    if observed and not monitor.busy(READY_CAP_MS):
+        wait_for_change(page, max(1.0, min(POLL_CAP_MS, deadline - now_ms())))
+
+
 def _check(
     page: Page,
     locator: Locator,
@@ -277,9 +293,11 @@ def run_gate(
                 )
         if last.changed is not None and last.count == 1:
             now = now_ms()
-            quiet = settled_after_check(page, monitor, observed)
+            quiet = settled_after_check(page, monitor, observed, last.quiet_ms)
             stuck = not quiet and stalled(last, monitor)
             if now < deadline and (now < settle_after or not (quiet or stuck)):
+                if not quiet:
+                    _await_drawing(page, monitor, observed, deadline)
                 continue  # a re-render in progress may still put the right element back
             failure = Failure(
                 type=FailureType.NOT_UNIQUE,
@@ -306,15 +324,16 @@ def run_gate(
                     patience_ms is not None
                     and point.code in PATIENT
                     and now - start >= patience_ms
-                    and settled_after_check(page, monitor, observed)
+                    and settled_after_check(page, monitor, observed, last.quiet_ms)
                 )
                 if not patient:
                     continue
             elif now < settle_after:
                 continue
-            elif not settled_after_check(page, monitor, observed):
+            elif not settled_after_check(page, monitor, observed, last.quiet_ms):
                 stuck = stalled(last, monitor)
                 if not stuck:
+                    _await_drawing(page, monitor, observed, deadline)
                     continue
         failure = gate_failure(last, point, locator, step_index, now - start)
         if stuck:

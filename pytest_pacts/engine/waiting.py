@@ -106,13 +106,15 @@ def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS, since: float | None
         raise
 
 
-def settled(page: Page, monitor: EnvMonitor) -> bool:
+def settled(page: Page, monitor: EnvMonitor, quiet_ms: float | None = None) -> bool:
     """Loaded and quiet, as observed: no navigation or request the page is waiting on in
     flight (:meth:`EnvMonitor.busy`, and the page's own count of the requests its scripts
-    opened, which Playwright's events can lag behind: ``runtime/js/watch.js``), ``readyState``
-    complete, and no DOM change for two animation frames (one round trip). A missing element
-    on a settled page is missing."""
-    if monitor.busy(READY_CAP_MS):
+    opened, which Playwright's events can lag behind: ``runtime/js/watch.js``), nothing
+    still being drawn from its sockets (:meth:`EnvMonitor.drawing`; ``quiet_ms``: how long
+    the caller has seen the DOM unchanged, None when not known), ``readyState`` complete,
+    and no DOM change for two animation frames (one round trip). A missing element on a
+    settled page is missing."""
+    if monitor.busy(READY_CAP_MS) or monitor.drawing(READY_CAP_MS, quiet_ms):
         return False
     try:
         quiet = bounded.call(
@@ -127,12 +129,16 @@ def settled(page: Page, monitor: EnvMonitor) -> bool:
     return bool(quiet) and not monitor.busy(READY_CAP_MS)
 
 
-def settled_after_check(page: Page, monitor: EnvMonitor, observed: bool | None) -> bool:
+def settled_after_check(
+    page: Page, monitor: EnvMonitor, observed: bool | None, quiet_ms: float | None = None
+) -> bool:
     """:func:`settled`, using what a gate check already observed over its two animation
-    frames (``GateSnapshot.settled``): no round trip when it was observed."""
+    frames (``GateSnapshot.settled``, and ``quiet_ms``): no round trip when it was observed."""
     if observed is None:
-        return settled(page, monitor)
-    return observed and not monitor.busy(READY_CAP_MS)
+        return settled(page, monitor, quiet_ms)
+    return (
+        observed and not monitor.busy(READY_CAP_MS) and not monitor.drawing(READY_CAP_MS, quiet_ms)
+    )
 
 
 # True when the document is parsed (its deferred and module scripts have run; with
