@@ -34,12 +34,11 @@ from playwright.sync_api import Error as PlaywrightError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from realapps.harness import AppSpec, load_apps
+from realapps.harness import AppSpec, load_apps, offline_launch_options
 from realapps.run_corpus import Truth, _context_options, _sessions, load_truth
 from realapps.split import SPLITS, declared, split_of
 
 from pytest_pacts.auth import AuthFailed
-from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import Discoverer, register_bridge, to_playwright
 from pytest_pacts.engine.api import Runtime, run_requirement
 from pytest_pacts.engine.contracts import EngineOptions
@@ -223,7 +222,7 @@ def main() -> int:
     picks: list[Pick] = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         register_bridge(pw.selectors)
-        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         try:
             for app in apps:
                 for version in app.versions[: 1 if args.only_oldest else None]:

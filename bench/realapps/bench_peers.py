@@ -67,8 +67,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pytest_pacts.browser import launch_options
-from realapps.harness import HERE, TRUTH, ensure_venv, load_apps
+from realapps.harness import HERE, TRUTH, ensure_venv, load_apps, offline_launch_options
 from realapps.pairing import (
     absolute_urls,
     current_truths,
@@ -214,7 +213,7 @@ def mark_no_drift(pairs: list[dict[str, Any]]) -> None:
     new page, in a fresh context as every tool gets (it builds its selector code in each new
     document then): what any call that resolves a locator through Playwright pays first."""
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         for pair in pairs:
             context = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
             try:
@@ -312,7 +311,7 @@ def run_tool(tool: Tool, pairs: list[dict[str, Any]]) -> dict[str, dict[str, Any
     except subprocess.CalledProcessError as exc:
         print(f"  {tool.name}: install failed ({exc})", file=sys.stderr)
         return {}
-    config = {"launch": launch_options(), "viewport": VIEWPORT}
+    config = {"launch": offline_launch_options(), "viewport": VIEWPORT}
     jobs = [json.dumps(config)] + [
         json.dumps({"id": p["id"], "old": p["old"], "new": p["new"]}) for p in pairs
     ]

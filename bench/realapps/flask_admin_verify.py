@@ -25,8 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from realapps.apps.flask_admin import APP  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
+from realapps.harness import offline_launch_options  # noqa: E402
 
 
 def _rows(req: dict) -> list[tuple[str, str, str, str]]:
@@ -87,7 +86,7 @@ def verify(version: str) -> int:
     truth = yaml.safe_load(APP.truth.read_text())
     problems = 0
     with APP.serve(version) as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         for req in flows:
             rid = req["req_id"]
             context = browser.new_context(viewport={"width": 1280, "height": 800})

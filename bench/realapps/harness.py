@@ -40,6 +40,25 @@ FLOWS = HERE / "flows"
 TRUTH = HERE / "truth"
 
 
+# Chromium resolves no host name but the loopback ones: a page's request for a CDN, a web-font
+# host or an error reporter fails at once (``net::ERR_NAME_NOT_RESOLVED``) and no DNS query
+# leaves the machine. The corpus runs offline, and some apps' pages ask outside hosts anyway
+# (Kiwi TCMS's Markdown editor asks cdn.jsdelivr.net for a spelling dictionary). The rule maps
+# IP literals too, so 127.0.0.1 is excepted by name.
+LOOPBACK_ONLY = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"
+
+
+def offline_launch_options() -> dict[str, object]:
+    """``chromium.launch`` keyword arguments for the corpus's browsers: the package's own
+    (:func:`pytest_pacts.browser.launch_options`) with :data:`LOOPBACK_ONLY` added."""
+    from pytest_pacts.browser import launch_options
+
+    options = dict(launch_options())
+    args = options.get("args")
+    options["args"] = [*(args if isinstance(args, list) else []), LOOPBACK_ONLY]
+    return options
+
+
 def cache_root() -> Path:
     root = Path(os.environ.get("PACTS_REALAPPS_CACHE", "~/.cache/pytest-pacts/realapps"))
     root = root.expanduser()

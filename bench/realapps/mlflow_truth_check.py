@@ -22,6 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from realapps.apps.mlflow import APP  # noqa: E402
+from realapps.harness import offline_launch_options  # noqa: E402
 
 
 def steps_of(req: dict) -> list[tuple[str, str, str, str]]:
@@ -37,7 +38,7 @@ def replay(base: str, version: str, only: str | None) -> int:
     truth = yaml.safe_load(APP.truth.read_text())
     bad = 0
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium")
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         for req in flows:
             rid = req["req_id"]
             if only and rid != only:

@@ -41,7 +41,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pytest_pacts.application import RunSettings, auth_sessions, conclude_run, prepare_run
 from pytest_pacts.auth import AuthFailed, Sessions
-from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import register_bridge
 from pytest_pacts.discovery.planning import discover_plan
 from pytest_pacts.discovery.pom import load_pom, save_pom
@@ -52,7 +51,7 @@ from pytest_pacts.planner.loader import LoaderOptions, load_file
 from pytest_pacts.settings import PactsSettings
 from pytest_pacts.store import Store, open_store
 from realapps.clicks import ClickWatch
-from realapps.harness import HERE, AppSpec, load_apps
+from realapps.harness import HERE, AppSpec, load_apps, offline_launch_options
 from realapps.split import SPLITS, present, select, split_of, undeclared
 
 OUT = HERE / "out"
@@ -648,7 +647,7 @@ def main() -> int:
     results: list[FlowResult] = []
     with sync_playwright() as pw:
         register_bridge(pw.selectors)  # as the plugin does
-        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         try:
             for app in apps:
                 results.extend(

@@ -9,7 +9,6 @@ Exit status 0 when every selector of every version checked resolves to exactly o
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
@@ -20,8 +19,7 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from realapps.apps.datasette import APP
-
-CHROMIUM = os.environ.get("PACTS_BROWSER_PATH", "/usr/bin/chromium")
+from realapps.harness import offline_launch_options
 
 
 def parse_step(step: object) -> tuple[str, str, str, str]:
@@ -78,7 +76,7 @@ def act(page: Page, selector: str, action: str, value: str) -> None:
 def check_version(version: str, flows: list[dict], truth: dict) -> list[str]:
     problems: list[str] = []
     with APP.serve(version) as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         for req in flows:
             rid = req["req_id"]
             page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -19,6 +19,7 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from realapps.apps.django_admin import APP
+from realapps.harness import offline_launch_options
 
 _TEMPLATE = re.compile(r"\{\{\s*(env|vars)\.([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?\s*\}\}")
 
@@ -53,7 +54,7 @@ def verify(version: str, flows: dict, truth: dict) -> list[str]:
     problems: list[str] = []
     variables = {k: str(v) for k, v in (flows.get("vars") or {}).items()}
     with APP.serve(version) as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium")
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         try:
             for req in flows["requirements"]:
                 rid = req["req_id"]

@@ -21,8 +21,8 @@ from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pytest_pacts.browser import launch_options
 from realapps.apps.django_oscar import APP
+from realapps.harness import offline_launch_options
 
 _TEMPLATE = re.compile(r"\{\{\s*(env|vars)\.([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?\s*\}\}")
 # the auth profile's login (flows/django_oscar.auth.yaml), on each version's own fields
@@ -73,7 +73,7 @@ def verify(version: str, flows: dict[str, Any], truth: dict[str, Any]) -> list[s
     problems: list[str] = []
     variables = {k: str(v) for k, v in (flows.get("vars") or {}).items()}
     with APP.serve(version) as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(**launch_options())  # type: ignore[arg-type]
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         try:
             for req in flows["requirements"]:
                 rid = req["req_id"]

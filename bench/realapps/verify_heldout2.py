@@ -38,9 +38,7 @@ from playwright.sync_api import Locator, Page, sync_playwright
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from realapps.harness import AppSpec, load_apps  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
+from realapps.harness import AppSpec, load_apps, offline_launch_options  # noqa: E402
 
 
 def _rows(req: dict[str, Any]) -> list[tuple[str, str, str, str]]:
@@ -192,7 +190,7 @@ def verify(app: AppSpec, version: str) -> int:
     truth = yaml.safe_load(app.truth.read_text())
     problems = 0
     with app.serve(version) as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
         signed_in: Any = None  # the session of the first sign-in, reused as a profile's is
         for req in flows:
             rid = req["req_id"]
