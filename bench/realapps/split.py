@@ -51,7 +51,7 @@ DEV: tuple[str, ...] = (
     "marimo",
     "maildev",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust", "mitmweb")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust", "mitmweb", "kiwitcms")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

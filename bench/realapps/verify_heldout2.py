@@ -13,14 +13,14 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
-jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb. A
-control shown only while the pointer is on its table row or card (I hate money's participant
-buttons, Radicale 3.9's collection buttons) is reached as a person does: by pointing at the row or
-card first; an item of a closed Bootstrap drop-down menu by clicking its toggle first. A checkbox
-drawn by its <label> (the input hidden) is acted on through the label, the one of the two drawn; a
-label that wraps its checkbox (Calibre-Web's "Read") is one element with it. A slider (marimo's) is
-moved with its keys, and the text an outcome reads includes what open shadow roots draw, as the
-engine reads it.
+jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
+kiwitcms. A control shown only while the pointer is on its table row or card (I hate money's
+participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by pointing at
+the row or card first; an item of a closed Bootstrap drop-down menu by clicking its toggle first. A
+checkbox drawn by its <label> (the input hidden) is acted on through the label, the one of the two
+drawn; a label that wraps its checkbox (Calibre-Web's "Read") is one element with it. A slider
+(marimo's) is moved with its keys, and the text an outcome reads includes what open shadow roots
+draw, as the engine reads it.
 """
 
 from __future__ import annotations
@@ -181,6 +181,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill("input#password", app.env["PACTS_APPBUILDER_PASSWORD"])
         page.click('input[type="submit"]')
         page.wait_for_selector('a[href="/logout/"]', state="attached")
+    elif app.name == "kiwitcms":
+        page.goto(base + "accounts/login/")
+        page.fill("input#inputUsername", app.env["PACTS_KIWITCMS_USER"])
+        page.fill("input#inputPassword", app.env["PACTS_KIWITCMS_PASSWORD"])
+        page.click('button[type="submit"]')
+        page.wait_for_selector("text=Your Test plans", timeout=90000)
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -199,7 +205,7 @@ def verify(app: AppSpec, version: str) -> int:
                 viewport={"width": 1280, "height": 800}, storage_state=state
             )
             # pretix's development server renders a page in 2-25 s at load 15-20 (debug on)
-            context.set_default_timeout(45000 if app.name == "pretix" else 8000)
+            context.set_default_timeout(45000 if app.name in ("pretix", "kiwitcms") else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
             context.set_default_navigation_timeout(60000)
             page = context.new_page()
