@@ -51,7 +51,7 @@ DEV: tuple[str, ...] = (
     "marimo",
     "maildev",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "verdaccio")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

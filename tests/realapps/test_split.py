@@ -77,8 +77,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # Kinto, buku, pretix (a ticket shop); doccano, jotter-app, changedetection.io, OctoPrint,
     # An Otter Wiki, Calibre-Web, Flask-AppBuilder, marimo and MailDev (npm) moved to dev with
     # the fixes made from them; MailDev with the rule that a recorded control is never healed
-    # onto an element that is neither a control nor inside one)
-    assert split.HELDOUT == ("kinto", "buku", "pretix")
+    # onto an element that is neither a control nor inside one); Verdaccio (npm, a private
+    # npm registry)
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "verdaccio")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -93,7 +94,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix")
+    held_absent = ("kinto", "buku", "pretix", "verdaccio")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -246,6 +247,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "appbuilder",
         "marimo",
         "maildev",
+        "verdaccio",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
