@@ -1,7 +1,7 @@
 """Verdaccio: a private npm registry with a web UI (a header with the registry's name, a
 search box "Search Packages", a "Login" button and an info/help button, a list of the packages
 published to it, each with its name, version, author, description, license and keywords, and
-a package's page with tabs ("Readme", "Dependencies", "Versions", "Uptime") and a sidebar
+a package's page with tabs ("Readme", "Dependencies", "Versions", "Uplinks") and a sidebar
 (install commands, latest version, maintainers, dependencies, "Download Tarball")).
 
 A held-out app (docs/real-apps.md, "Held-out split"): its flows and truth were written from
