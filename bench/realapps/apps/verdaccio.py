@@ -1,8 +1,9 @@
-"""Verdaccio: a private npm registry with a web UI (a header with the registry's name, a
-search box "Search Packages", a "Login" button and an info/help button, a list of the packages
-published to it, each with its name, version, author, description, license and keywords, and
-a package's page with tabs ("Readme", "Dependencies", "Versions", "Uplinks") and a sidebar
-(install commands, latest version, maintainers, dependencies, "Download Tarball")).
+"""Verdaccio: a private npm registry with a web UI (a header with the registry's logo, a
+search box "Search Packages" with suggestions, a "Login" button and icons with no name (help,
+registry info, theme), a list of the packages published to it, each with its name, version,
+author, description, license and keywords, and a package's page with tabs ("Readme",
+"Dependencies", "Versions", "Uplinks") and a sidebar (install commands, latest version,
+license, author, "Download tarball")).
 
 A held-out app (docs/real-apps.md, "Held-out split"): its flows and truth were written from
 what 5.0.4 shows, and committed before any engine run on it. Both versions are npm's
