@@ -51,7 +51,7 @@ DEV: tuple[str, ...] = (
     "marimo",
     "maildev",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust", "mitmweb", "kiwitcms")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust", "mitmweb", "kiwitcms", "verdaccio")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -14,13 +14,13 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
-kiwitcms. A control shown only while the pointer is on its table row or card (I hate money's
-participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by pointing at
-the row or card first; an item of a closed Bootstrap drop-down menu by clicking its toggle first. A
-checkbox drawn by its <label> (the input hidden) is acted on through the label, the one of the two
-drawn; a label that wraps its checkbox (Calibre-Web's "Read") is one element with it. A slider
-(marimo's) is moved with its keys, and the text an outcome reads includes what open shadow roots
-draw, as the engine reads it.
+kiwitcms, verdaccio. A control shown only while the pointer is on its table row or card (I hate
+money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
+pointing at the row or card first; an item of a closed Bootstrap drop-down menu by clicking its
+toggle first. A checkbox drawn by its <label> (the input hidden) is acted on through the label, the
+one of the two drawn; a label that wraps its checkbox (Calibre-Web's "Read") is one element with
+it. A slider (marimo's) is moved with its keys, and the text an outcome reads includes what open
+shadow roots draw, as the engine reads it.
 """
 
 from __future__ import annotations
