@@ -41,6 +41,7 @@ class _Recorder:
     def __init__(self, page: Any) -> None:
         self.page = page
         self.scripts: dict[str, int] = {}
+        self.bases: dict[str, dict[str, tuple[int, int]]] = {}
         self.cdp = page.context.new_cdp_session(page)
         self.cdp.on("Debugger.scriptParsed", self._parsed)
         self.cdp.send("Profiler.enable")
@@ -52,14 +53,19 @@ class _Recorder:
         if not event.get("url") and event.get("length", 0) > 1000:
             self.scripts[event["scriptId"]] = event["length"]
 
-    def take(self, texts: dict[str, str]) -> dict[str, list[list[int]]]:
-        found: dict[str, list[list[int]]] = {}
+    def take(self, texts: dict[str, str]) -> list[dict[str, list[list[int]]]]:
+        """What ran since the last take (V8 resets the counts a take reads), one dict per
+        copy of the API (a document's)."""
+        out: list[dict[str, list[list[int]]]] = []
         result = self.cdp.send("Profiler.takePreciseCoverage")["result"]
         for script in result:
             if script["scriptId"] not in self.scripts:
                 continue
-            source = self.cdp.send("Debugger.getScriptSource", {"scriptId": script["scriptId"]})
-            bases = _bases(source["scriptSource"], texts)
+            found: dict[str, list[list[int]]] = {}
+            if script["scriptId"] not in self.bases:
+                source = self.cdp.send("Debugger.getScriptSource", {"scriptId": script["scriptId"]})
+                self.bases[script["scriptId"]] = _bases(source["scriptSource"], texts)
+            bases = self.bases[script["scriptId"]]
             for function in script["functions"]:
                 for i, r in enumerate(function["ranges"]):
                     for name, (base, length) in bases.items():
@@ -73,7 +79,9 @@ class _Recorder:
                         elif start < 0 and end > length:
                             # a range around the whole module (its module function)
                             found.setdefault(name, []).append([0, length, r["count"]])
-        return found
+            if found:
+                out.append(found)
+        return out
 
 
 def _bases(source: str, texts: dict[str, str]) -> dict[str, tuple[int, int]]:
@@ -89,27 +97,26 @@ _RECORDERS: list[_Recorder] = []
 _COUNT = [0]
 
 
-def _dump(recorders: list[_Recorder]) -> None:
+def _dump(recorders: list[_Recorder], keep: bool = False) -> None:
     texts = _texts()
     for recorder in recorders:
-        if recorder in _RECORDERS:
+        if recorder in _RECORDERS and not keep:
             _RECORDERS.remove(recorder)
         try:
             # under the engine's deadline for a page call: a hung renderer does not hang this
             from pytest_pacts.runtime import bounded
 
-            found = bounded.call(recorder.page, "js coverage", recorder.take, texts)
+            takes = bounded.call(recorder.page, "js coverage", recorder.take, texts)
         except Exception:
             continue
-        if not found:
-            continue
-        _COUNT[0] += 1
-        name = f"{os.getpid()}-{_COUNT[0]}-{id(recorder):x}.json"
-        (Path(FOLDER) / name).write_text(json.dumps(found), encoding="utf-8")
+        for found in takes:
+            _COUNT[0] += 1
+            name = f"{os.getpid()}-{_COUNT[0]}-{id(recorder):x}.json"
+            (Path(FOLDER) / name).write_text(json.dumps(found), encoding="utf-8")
 
 
 def _install() -> None:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page
 
     def opened(method: Any) -> Any:
         def new_page(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -128,6 +135,22 @@ def _install() -> None:
 
         return close
 
+    def before(method: Any, page_of: Any) -> Any:
+        # a document's coverage is lost with it: take what ran before a call that may
+        # navigate away from it (V8 collects a replaced document's scripts)
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            with contextlib.suppress(Exception):
+                page = page_of(self)
+                _dump([r for r in _RECORDERS if r.page is page], keep=True)
+            return method(self, *args, **kwargs)
+
+        return call
+
+    for name in ("goto", "reload", "set_content", "go_back", "go_forward"):
+        setattr(Page, name, before(getattr(Page, name), lambda s: s))
+    for name in ("click", "dblclick", "press", "check", "uncheck", "set_checked", "fill",
+                 "select_option", "hover", "tap"):  # fmt: skip
+        setattr(Locator, name, before(getattr(Locator, name), lambda s: s.page))
     Browser.new_page = opened(Browser.new_page)  # type: ignore[method-assign]
     BrowserContext.new_page = opened(BrowserContext.new_page)  # type: ignore[method-assign]
     Page.close = closing(Page.close, lambda s, p: p is s)  # type: ignore[method-assign]
