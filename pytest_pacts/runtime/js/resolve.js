@@ -10,7 +10,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
@@ -70,14 +70,8 @@ function typeWords(el, dom) {
   return out;
 }
 function evidenceWords(el, dom, kind) {
-  const out = new Set(kind);
-  const add = (v) => { for (const t of tokens(v)) out.add(t); };
-  add(dom.accName(el));
-  add(titleOf(el));
-  for (const a of ['aria-label', 'placeholder', 'id', 'name', ...TEST_ID_ATTRS]) add(el.getAttribute(a));
-  for (const c of el.classList) add(c);
-  for (const l of dom.labelTexts(el)) add(l);
-  return out;
+  const ids = ['id', 'name', ...TEST_ID_ATTRS].map((a) => el.getAttribute(a));
+  return new Set([...kind, ...[...namesOf(el, dom), ...ids, ...el.classList].flatMap(tokens)]);
 }
 
 // The texts a person reads right beside ``el`` on its line: the text node or element
@@ -590,8 +584,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const searchKind = (e) => inputType(e) === 'search' || dom.roleOf(e) === 'searchbox'
       || !!e.closest('search, [role="search"]');
     // a description that says what the field searches, naming none of the step's words
-    const elsewhere = (e) => [dom.accName(e), e.getAttribute('placeholder'), e.getAttribute('aria-label'),
-      titleOf(e), ...dom.labelTexts(e)].some((d) => {
+    const elsewhere = (e) => namesOf(e, dom).some((d) => {
       const t = tokens(d).filter((w) => !STOP_WORDS.has(w));
       if (!t.some((w) => SEARCH_VERBS.has(w))) return false;
       const what = t.filter((w) => !SEARCH_VERBS.has(w) && !FIELD_WORDS.has(w));
