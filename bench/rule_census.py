@@ -201,6 +201,19 @@ RULES: list[tuple[str, str, str, str, str]] = [
 # fmt: on
 
 
+# The rules whose deciding point runs for every candidate or comparison (a filter's test,
+# a score's factor, a table's lookup): their counts are how often the test ran, an upper
+# bound on what it decided; the others count the answers the rule gave.
+RUNS: frozenset[str] = frozenset(
+    r[0]
+    for r in RULES
+    if r[0].startswith(("accname", "click: a field never", "pointer:", "a faded-out", "icon classes",
+                        "a tooltip", "ABBREVIATIONS", "SYNONYMS", "an identifier", "class-only",
+                        "region: quoted", "region: a mention", "region: a caption's",
+                        "relational: a checkbox drawn", "shadow host"))
+)  # fmt: skip
+
+
 def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
@@ -278,12 +291,17 @@ def main() -> int:
     for name, folder in named:
         found, pages = counts(Path(folder), [(m, p) for _, m, _, _, p in rules])
         cols.append((f"{name} ({pages} pages)", found))
-    print("| rule | module:lines | lines | decides at | " + " | ".join(c for c, _ in cols) + " |")
-    print("|---|---|---:|---:|" + "---:|" * len(cols))
+    print(
+        "| rule | module:lines | lines | decides at | counts | "
+        + " | ".join(c for c, _ in cols)
+        + " |"
+    )
+    print("|---|---|---:|---:|---|" + "---:|" * len(cols))
     for i, (rule, module, a, b, point) in enumerate(rules):
         row = " | ".join(str(found[i]) for _, found in cols)
         at = _line(texts[module], point)
-        print(f"| {rule} | {module}:{a}-{b} | {b - a + 1} | {at} | {row} |")
+        kind = "runs" if rule in RUNS else "answers"
+        print(f"| {rule} | {module}:{a}-{b} | {b - a + 1} | {at} | {kind} | {row} |")
     if args.stores:
         table = strategies(args.stores)
         names = sorted({s for c in table.values() for s in c})

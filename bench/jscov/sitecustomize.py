@@ -103,10 +103,17 @@ def _dump(recorders: list[_Recorder], keep: bool = False) -> None:
         if recorder in _RECORDERS and not keep:
             _RECORDERS.remove(recorder)
         try:
-            # under the engine's deadline for a page call: a hung renderer does not hang this
-            from pytest_pacts.runtime import bounded
+            if keep:
+                # before a call on a live page: the engine's deadline would close the page
+                # when a take is slow (a loaded machine), which changes what the command
+                # does; ``js_coverage.py run``'s own timeout bounds the whole command
+                takes = recorder.take(texts)
+            else:
+                # under the engine's deadline for a page call: a hung renderer does not
+                # hang this
+                from pytest_pacts.runtime import bounded
 
-            takes = bounded.call(recorder.page, "js coverage", recorder.take, texts)
+                takes = bounded.call(recorder.page, "js coverage", recorder.take, texts)
         except Exception:
             continue
         for found in takes:
