@@ -1180,21 +1180,17 @@ function makeResolver(dom, elements, strategies, regions, args) {
     let message = `no element matches "${step.element}" for ${step.action}${regionNote}${hiddenNote}`;
     if (refusedNear.length) message += `; where the page shows "${step.region || step.element}", ${describeElement(refusedNear[0], dom)}`
       + ' is named otherwise: name the control by its own words, or give a region that holds only it';
+    // (an opener chain was answered above, ``hiddenOpener``: here there is none)
     let opener = null;
-    if (hiddenMatches && hiddenEls.length) {
-      const o = openersFor(step, scope, hiddenEls);
-      if (o && o.chain) {
-        opener = { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) };
-      }
-      if (o && o.choices) {
-        const shown = o.choices.slice(0, 8).map((c) => describeElement(c, dom));
-        opener = { choices: shown };
-        message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
-          + `and ${o.choices.length} controls could open what holds it (${shown.join(', ')}): add a step that `
-          + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
-      } else if (o && (!o.chain || o.hover)) {
-        message = unopened(step, o.popup, regionNote);
-      }
+    const o = hiddenMatches && hiddenEls.length ? openersFor(step, scope, hiddenEls) : null;
+    if (o && o.choices) {
+      const shown = o.choices.slice(0, 8).map((c) => describeElement(c, dom));
+      opener = { choices: shown };
+      message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
+        + `and ${o.choices.length} controls could open what holds it (${shown.join(', ')}): add a step that `
+        + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
+    } else if (o) {
+      message = unopened(step, o.popup, regionNote);
     }
     const inScope = mereText.filter((e) => !scope || applyScope([e], scope).els.length === 1);
     if (inScope.length && !hiddenMatches) {
