@@ -6,7 +6,7 @@ Two sources, both recorded by runs made anyway:
 * **Coverage** (``bench/js_coverage.py run --out DIR -- COMMAND``, one folder per app or
   bench): each rule below is anchored at the point where it *decides* (the ``return`` it
   answers with, the branch that drops or keeps candidates because of it, the call that
-  says yes), and the census sums, over the folder's pages, how many times V8 counted the
+  says yes), and the census sums, over the folder's takes (files), how many times V8 counted the
   innermost block or function around that point. For a rule that answers a step (a
   ``return``) that is the number of answers it gave (discovery's, ``pacts elements``',
   healing's re-discovery: every resolve, not only the flows' steps); for a filter it is
@@ -293,7 +293,7 @@ def main() -> int:
     cols = []
     for name, folder in named:
         found, pages = counts(Path(folder), [(m, p) for _, m, _, _, p in rules])
-        cols.append((f"{name} ({pages} pages)", found))
+        cols.append((f"{name} ({pages} takes)", found))
     print(
         "| rule | module:lines | lines | decides at | counts | "
         + " | ".join(c for c, _ in cols)

@@ -8,12 +8,17 @@ the corpus runner's children) are all covered.
 Each page Playwright opens (``Browser.new_page``, ``BrowserContext.new_page``) gets a CDP
 session with V8's precise block coverage on (``Profiler.startPreciseCoverage`` with call
 counts, detailed); when the page, its context or its browser is closed through Playwright,
-the coverage is taken (``Profiler.takePreciseCoverage``), the ranges that fall inside one of
-``pytest_pacts/runtime/js/*.js`` (found by its text in the script's source) are kept, and
-one JSON file per page is written to the folder: ``{file: [[start, end, count], ...]}``, the
-offsets in the file's text (a function's own range has a fourth item, its name).
-``bench/js_coverage.py report`` merges them. Each take is a bounded call (the engine's
-``runtime.bounded``): a hung renderer is given up on. Any other failure here is swallowed:
+and before each call that may navigate away (``Page.goto``, ``reload``, ``set_content``,
+``go_back``, ``go_forward`` and the ``Locator`` actions: V8 collects a replaced document's
+scripts, and their counts with them), the coverage is taken
+(``Profiler.takePreciseCoverage``, which resets the counts), the ranges that fall inside one
+of ``pytest_pacts/runtime/js/*.js`` (found by its text in the script's source) are kept, and
+one JSON file per take and copy of the API is written to the folder: ``{file: [[start, end,
+count], ...]}``, the offsets in the file's text (a function's own range has a fourth item,
+its name). ``bench/js_coverage.py report`` merges them. The take at a close is a bounded
+call (the engine's ``runtime.bounded``): a hung renderer is given up on; a take before a
+call is not (the engine's deadline would close a page that is only slow, which changes the
+command). Any other failure here is swallowed:
 coverage must never change what the command does (it does add ``playwright`` to every
 Python process's imports: ``test_import_contract.py`` fails under it, as it should).
 """
