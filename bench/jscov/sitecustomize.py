@@ -8,12 +8,17 @@ the corpus runner's children) are all covered.
 Each page Playwright opens (``Browser.new_page``, ``BrowserContext.new_page``) gets a CDP
 session with V8's precise block coverage on (``Profiler.startPreciseCoverage`` with call
 counts, detailed); when the page, its context or its browser is closed through Playwright,
-the coverage is taken (``Profiler.takePreciseCoverage``), the ranges that fall inside one of
-``pytest_pacts/runtime/js/*.js`` (found by its text in the script's source) are kept, and
-one JSON file per page is written to the folder: ``{file: [[start, end, count], ...]}``, the
-offsets in the file's text (a function's own range has a fourth item, its name).
-``bench/js_coverage.py report`` merges them. Each take is a bounded call (the engine's
-``runtime.bounded``): a hung renderer is given up on. Any other failure here is swallowed:
+and before each call that may navigate away (``Page.goto``, ``reload``, ``set_content``,
+``go_back``, ``go_forward`` and the ``Locator`` actions: V8 collects a replaced document's
+scripts, and their counts with them), the coverage is taken
+(``Profiler.takePreciseCoverage``, which resets the counts), the ranges that fall inside one
+of ``pytest_pacts/runtime/js/*.js`` (found by its text in the script's source) are kept, and
+one JSON file per take and copy of the API is written to the folder: ``{file: [[start, end,
+count], ...]}``, the offsets in the file's text (a function's own range has a fourth item,
+its name). ``bench/js_coverage.py report`` merges them. The take at a close is a bounded
+call (the engine's ``runtime.bounded``): a hung renderer is given up on; a take before a
+call is not (the engine's deadline would close a page that is only slow, which changes the
+command). Any other failure here is swallowed:
 coverage must never change what the command does (it does add ``playwright`` to every
 Python process's imports: ``test_import_contract.py`` fails under it, as it should).
 """
@@ -41,6 +46,7 @@ class _Recorder:
     def __init__(self, page: Any) -> None:
         self.page = page
         self.scripts: dict[str, int] = {}
+        self.bases: dict[str, dict[str, tuple[int, int]]] = {}
         self.cdp = page.context.new_cdp_session(page)
         self.cdp.on("Debugger.scriptParsed", self._parsed)
         self.cdp.send("Profiler.enable")
@@ -52,14 +58,19 @@ class _Recorder:
         if not event.get("url") and event.get("length", 0) > 1000:
             self.scripts[event["scriptId"]] = event["length"]
 
-    def take(self, texts: dict[str, str]) -> dict[str, list[list[int]]]:
-        found: dict[str, list[list[int]]] = {}
+    def take(self, texts: dict[str, str]) -> list[dict[str, list[list[int]]]]:
+        """What ran since the last take (V8 resets the counts a take reads), one dict per
+        copy of the API (a document's)."""
+        out: list[dict[str, list[list[int]]]] = []
         result = self.cdp.send("Profiler.takePreciseCoverage")["result"]
         for script in result:
             if script["scriptId"] not in self.scripts:
                 continue
-            source = self.cdp.send("Debugger.getScriptSource", {"scriptId": script["scriptId"]})
-            bases = _bases(source["scriptSource"], texts)
+            found: dict[str, list[list[int]]] = {}
+            if script["scriptId"] not in self.bases:
+                source = self.cdp.send("Debugger.getScriptSource", {"scriptId": script["scriptId"]})
+                self.bases[script["scriptId"]] = _bases(source["scriptSource"], texts)
+            bases = self.bases[script["scriptId"]]
             for function in script["functions"]:
                 for i, r in enumerate(function["ranges"]):
                     for name, (base, length) in bases.items():
@@ -73,7 +84,9 @@ class _Recorder:
                         elif start < 0 and end > length:
                             # a range around the whole module (its module function)
                             found.setdefault(name, []).append([0, length, r["count"]])
-        return found
+            if found:
+                out.append(found)
+        return out
 
 
 def _bases(source: str, texts: dict[str, str]) -> dict[str, tuple[int, int]]:
@@ -89,27 +102,33 @@ _RECORDERS: list[_Recorder] = []
 _COUNT = [0]
 
 
-def _dump(recorders: list[_Recorder]) -> None:
+def _dump(recorders: list[_Recorder], keep: bool = False) -> None:
     texts = _texts()
     for recorder in recorders:
-        if recorder in _RECORDERS:
+        if recorder in _RECORDERS and not keep:
             _RECORDERS.remove(recorder)
         try:
-            # under the engine's deadline for a page call: a hung renderer does not hang this
-            from pytest_pacts.runtime import bounded
+            if keep:
+                # before a call on a live page: the engine's deadline would close the page
+                # when a take is slow (a loaded machine), which changes what the command
+                # does; ``js_coverage.py run``'s own timeout bounds the whole command
+                takes = recorder.take(texts)
+            else:
+                # under the engine's deadline for a page call: a hung renderer does not
+                # hang this
+                from pytest_pacts.runtime import bounded
 
-            found = bounded.call(recorder.page, "js coverage", recorder.take, texts)
+                takes = bounded.call(recorder.page, "js coverage", recorder.take, texts)
         except Exception:
             continue
-        if not found:
-            continue
-        _COUNT[0] += 1
-        name = f"{os.getpid()}-{_COUNT[0]}-{id(recorder):x}.json"
-        (Path(FOLDER) / name).write_text(json.dumps(found), encoding="utf-8")
+        for found in takes:
+            _COUNT[0] += 1
+            name = f"{os.getpid()}-{_COUNT[0]}-{id(recorder):x}.json"
+            (Path(FOLDER) / name).write_text(json.dumps(found), encoding="utf-8")
 
 
 def _install() -> None:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page
 
     def opened(method: Any) -> Any:
         def new_page(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -128,6 +147,22 @@ def _install() -> None:
 
         return close
 
+    def before(method: Any, page_of: Any) -> Any:
+        # a document's coverage is lost with it: take what ran before a call that may
+        # navigate away from it (V8 collects a replaced document's scripts)
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            with contextlib.suppress(Exception):
+                page = page_of(self)
+                _dump([r for r in _RECORDERS if r.page is page], keep=True)
+            return method(self, *args, **kwargs)
+
+        return call
+
+    for name in ("goto", "reload", "set_content", "go_back", "go_forward"):
+        setattr(Page, name, before(getattr(Page, name), lambda s: s))
+    for name in ("click", "dblclick", "press", "check", "uncheck", "set_checked", "fill",
+                 "select_option", "hover", "tap"):  # fmt: skip
+        setattr(Locator, name, before(getattr(Locator, name), lambda s: s.page))
     Browser.new_page = opened(Browser.new_page)  # type: ignore[method-assign]
     BrowserContext.new_page = opened(BrowserContext.new_page)  # type: ignore[method-assign]
     Page.close = closing(Page.close, lambda s, p: p is s)  # type: ignore[method-assign]

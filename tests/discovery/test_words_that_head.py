@@ -122,6 +122,9 @@ def test_a_rows_checkbox_is_checked_by_the_name_the_row_shows(tab: Page) -> None
     the folder's name is a link beside it. Flask-Admin's list rows have the same shape (a
     checkbox titled "Select record", the record's name in a cell of the row). The words name
     a repeated item by the text it shows; checking it is checking the item's one checkbox.
+    Found by the relational rule: for a check step with no region, a name that is only the
+    box's ``title`` contradicts nothing (HTML: title is advisory information; ACCNAME takes
+    it as a last resort, as it takes the placeholder, which already contradicts nothing).
     """
     tab.set_content(
         '<div id="notebook_list"><div class="list_toolbar"><input type="checkbox" '

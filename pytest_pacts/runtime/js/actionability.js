@@ -9,7 +9,7 @@
 const { installWatch } = modules.watch;
 const {
   TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, elMatches, containsComposed, drawnInside, inShadow,
-  isEditableType, isSettable, isCheckable, isSelectable, canTakeFocus, describeElement, titleOf
+  isEditableType, isSettable, isCheckable, isSelectable, canTakeFocus, describeElement, namesOf
 } = modules.dom;
 
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
@@ -454,9 +454,7 @@ function identityChange(el, id, dom) {
   if (was && now && was !== now) return `it is now ${shown} (a ${dom.roleOf(el)}; the recorded element was a ${fp.role})`;
   const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title]
     .map(norm).filter((v) => v && v.length <= 200);
-  const names = [dom.accName(el), dom.textOf(el).slice(0, 200), ...dom.labelTexts(el),
-    el.getAttribute('placeholder'), el.getAttribute('aria-label'), titleOf(el),
-    el.getAttribute('alt')].map(norm).filter(Boolean);
+  const names = [...namesOf(el, dom), dom.textOf(el).slice(0, 200), el.getAttribute('alt')].map(norm).filter(Boolean);
   const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
   const agree = (a, b) => {
     const A = tokens(a); const B = tokens(b);

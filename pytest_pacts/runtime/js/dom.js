@@ -561,6 +561,11 @@ function toJson(value, depth = 0) {
 // An element's title, where Bootstrap's tooltip plugin keeps it once started (3, 4: data-original-title;
 // 5: data-bs-original-title) and title is left empty or removed (docs/discovery.md).
 const titleOf = (el) => el.getAttribute('title') || el.getAttribute('data-original-title') || el.getAttribute('data-bs-original-title');
+// The words an element is called by where a person reads them: its accessible name, its
+// labels, placeholder, aria-label and title (discovery's lexical evidence, what a search
+// field says it searches, the gate's identity check).
+const namesOf = (el, dom) => [dom.accName(el), ...dom.labelTexts(el), el.getAttribute('placeholder'),
+  el.getAttribute('aria-label'), titleOf(el)];
 
 // Exports: what the later files use.
 return {
@@ -568,5 +573,5 @@ return {
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, elMatches, roleAttr, idRefs, isRendered, remember,
   containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
-  isSelectable, isClickable, canTakeFocus, compatibility, describeElement, titleOf
+  isSelectable, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf
 };

@@ -10,7 +10,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
@@ -31,6 +31,7 @@ function isSection(el) {
 const LABELLED_ACTIONS = new Set(['fill', 'type', 'check', 'uncheck', 'select']);
 const RELATIONAL_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select']);
 const ACTED_ON_BY_POINTER = new Set(['click', 'hover', 'check', 'uncheck']);
+const CHECKING = new Set(['check', 'uncheck']);
 const CONFINED_ACTIONS = new Set(['click', 'fill', 'type', 'check', 'uncheck', 'select', 'press', 'focus']);
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'this', 'that',
   'with', 'its', 'my', 'your']);
@@ -69,14 +70,8 @@ function typeWords(el, dom) {
   return out;
 }
 function evidenceWords(el, dom, kind) {
-  const out = new Set(kind);
-  const add = (v) => { for (const t of tokens(v)) out.add(t); };
-  add(dom.accName(el));
-  add(titleOf(el));
-  for (const a of ['aria-label', 'placeholder', 'id', 'name', ...TEST_ID_ATTRS]) add(el.getAttribute(a));
-  for (const c of el.classList) add(c);
-  for (const l of dom.labelTexts(el)) add(l);
-  return out;
+  const ids = ['id', 'name', ...TEST_ID_ATTRS].map((a) => el.getAttribute(a));
+  return new Set([...kind, ...[...namesOf(el, dom), ...ids, ...el.classList].flatMap(tokens)]);
 }
 
 // The texts a person reads right beside ``el`` on its line: the text node or element
@@ -441,7 +436,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (!norm(context)) return [];
     const words = tokens(step.element).filter((t) => !STOP_WORDS.has(t));
     const fits = elements.filter((e) => usable(e, step.action));
-    const needsEvidence = !!step.region && words.length && step.action !== 'check' && step.action !== 'uncheck';
+    const needsEvidence = !!step.region && words.length && !CHECKING.has(step.action);
     const refused = (e) => {
       const kind = new Set(typeWords(e, dom));
       if (needsEvidence) {
@@ -450,9 +445,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
       }
       // A name that is only the field's placeholder contradicts nothing: HTML's placeholder
       // is a hint for data entry, not a label (ACCNAME's last resort): Lektor's ID field
-      // shows the slug it suggests ("news") under its caption "ID".
+      // shows the slug it suggests ("news") under its caption "ID". Nor, for a check step
+      // with no region, whose words name the item the box is for, a name that is only the
+      // box's title (HTML: advisory information; ACCNAME's last resort too): Jupyter's
+      // "Click here to rename, delete, etc.", Flask-Admin's "Select record".
       const own = dom.accName(e);
-      const name = own === norm(e.getAttribute('placeholder')) ? '' : own;
+      const hints = [e.getAttribute('placeholder'), !step.region && CHECKING.has(step.action) && e.getAttribute('title')];
+      const name = hints.some((h) => h && own === norm(h)) ? '' : own;
       const described = words.filter((w) => !kind.has(w));
       if (!name || !described.length || tokens(name).some((t) => described.includes(t))) return false;
       return !low(context).includes(low(name));
@@ -488,29 +487,6 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (const e of shown) if (!plain.has(e)) plain.set(e, { ...t.where, description: context });
     }
     return [...plain].map(([el, w]) => ({ el, where: w }));
-  }
-
-  // ``Untitled Folder | check`` with no region: the words name a repeated item (a file
-  // list's row, an admin list's row) by the name it shows, and what a person checks is
-  // the item's checkbox, whatever that box's own title says ("Click here to rename, delete,
-  // etc.", "Select record"). The words must be the whole text of an element in the item
-  // that is not itself checkable; the item must hold exactly one checkbox (two or more are
-  // ambiguous, never the first).
-  function itemCheckbox(step) {
-    if (step.region || (step.action !== 'check' && step.action !== 'uncheck') || !relationalOn) return [];
-    const want = bare(step.element);
-    const anchors = want ? elements.filter((e) => bare(dom.textOf(e)) === want && !dom.isHidden(e)
-      && compatibility(e, step.action, dom.roleOf, true) < 2 && !kids(e).some((k) => bare(dom.textOf(k)) === want)) : [];
-    if (!anchors.length) return [];
-    const boxes = elements.filter((e) => usable(e, step.action));
-    const scoped = applyScope(boxes, { region: step.element, structured: new Map(), anchors: anchors.map((el) => ({ el, how: 'text' })) });
-    const inItem = (c) => {
-      for (let a = c, i = 0; a && i < 3; a = parentOf(a), i++) if (isItem(a, a)) return true;
-      return false;
-    };
-    const groups = scoped.crowded ? scoped.groups : [...scoped.where].map(([el, w]) => ({ els: [el], container: w.container, how: w.how }));
-    const items = groups.filter((g) => inItem(g.container));
-    return items.flatMap((g) => g.els.map((el) => ({ el, where: { container: g.container, how: g.how, description: step.element } })));
   }
 
   // A form field with no name of its own is named by the text a person reads right beside it
@@ -608,8 +584,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const searchKind = (e) => inputType(e) === 'search' || dom.roleOf(e) === 'searchbox'
       || !!e.closest('search, [role="search"]');
     // a description that says what the field searches, naming none of the step's words
-    const elsewhere = (e) => [dom.accName(e), e.getAttribute('placeholder'), e.getAttribute('aria-label'),
-      titleOf(e), ...dom.labelTexts(e)].some((d) => {
+    const elsewhere = (e) => namesOf(e, dom).some((d) => {
       const t = tokens(d).filter((w) => !STOP_WORDS.has(w));
       if (!t.some((w) => SEARCH_VERBS.has(w))) return false;
       const what = t.filter((w) => !SEARCH_VERBS.has(w) && !FIELD_WORDS.has(w));
@@ -1174,7 +1149,6 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // click may take ("Add user | click" is no click on the form field under that heading)
     let rel = mereText.length && !step.region ? [] : relational(step, scope);
     const refusedNear = rel.refused || [];
-    if (!rel.length) rel = itemCheckbox(step);
     if (step.ordinal && rel.length) {
       const picked = nthOf(rel, step);
       return picked.status ? picked : relFound(picked);
@@ -1206,21 +1180,17 @@ function makeResolver(dom, elements, strategies, regions, args) {
     let message = `no element matches "${step.element}" for ${step.action}${regionNote}${hiddenNote}`;
     if (refusedNear.length) message += `; where the page shows "${step.region || step.element}", ${describeElement(refusedNear[0], dom)}`
       + ' is named otherwise: name the control by its own words, or give a region that holds only it';
+    // (an opener chain was answered above, ``hiddenOpener``: here there is none)
     let opener = null;
-    if (hiddenMatches && hiddenEls.length) {
-      const o = openersFor(step, scope, hiddenEls);
-      if (o && o.chain) {
-        opener = { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) };
-      }
-      if (o && o.choices) {
-        const shown = o.choices.slice(0, 8).map((c) => describeElement(c, dom));
-        opener = { choices: shown };
-        message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
-          + `and ${o.choices.length} controls could open what holds it (${shown.join(', ')}): add a step that `
-          + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
-      } else if (o && (!o.chain || o.hover)) {
-        message = unopened(step, o.popup, regionNote);
-      }
+    const o = hiddenMatches && hiddenEls.length ? openersFor(step, scope, hiddenEls) : null;
+    if (o && o.choices) {
+      const shown = o.choices.slice(0, 8).map((c) => describeElement(c, dom));
+      opener = { choices: shown };
+      message = `"${step.element}" is on the page but hidden (${describeElement(o.popup, dom)})${regionNote}, `
+        + `and ${o.choices.length} controls could open what holds it (${shown.join(', ')}): add a step that `
+        + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
+    } else if (o) {
+      message = unopened(step, o.popup, regionNote);
     }
     const inScope = mereText.filter((e) => !scope || applyScope([e], scope).els.length === 1);
     if (inScope.length && !hiddenMatches) {
