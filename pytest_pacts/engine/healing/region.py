@@ -163,7 +163,7 @@ class RegionDriftRung:
                 self._scan = (
                     ctx,
                     self.discoverer.under(ctx.options.evidence).send(
-                        ctx.page, _rediscovery_targets(ctx)
+                        ctx.page, _rediscovery_targets(ctx), at_turn=2
                     ),
                 )
 
@@ -443,7 +443,7 @@ class RegionDriftRung:
                 if sent is not None:
                     sent[1].drop()
                 answers = self.discoverer.under(ctx.options.evidence).discover(
-                    ctx.page, _rediscovery_targets(ctx)
+                    ctx.page, _rediscovery_targets(ctx), at_turn=2
                 )
         except PlaywrightError as exc:
             return [], f"re-discovery without the region failed: {first_line(exc)}"
