@@ -289,7 +289,7 @@ def relocate_element(
     )
     identity = identity_of(step, recorded.fingerprint)
     with bounded.budget(timeout_ms):
-        first = _first_check(page, recorded, action, identity, heal_threshold)
+        first = _first_check(page, recorded, action, identity, options.evidence.floor)
         if first is not None and _passes(first.snapshot, action):
             return RelocatedElement(
                 locator=recorded.locator,

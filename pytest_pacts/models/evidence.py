@@ -72,7 +72,7 @@ class EvidenceRule:
         element scored)."""
         if round(best, _PLACES) < round(self.threshold, _PLACES):
             return Evidence.WEAK
-        if runner_up is not None and self.lead(best, runner_up) < round(self.margin, _PLACES):
+        if runner_up is not None and not self.clears_margin(best, runner_up):
             return Evidence.CLOSE
         return Evidence.ACCEPTED
 
@@ -91,6 +91,17 @@ class EvidenceRule:
 
     def meets_threshold(self, score: float) -> bool:
         return round(score, _PLACES) >= round(self.threshold, _PLACES)
+
+    def clears_margin(self, best: float, other: float) -> bool:
+        """Does ``best`` lead ``other`` by at least the margin?"""
+        return self.lead(best, other) >= round(self.margin, _PLACES)
+
+    @property
+    def floor(self) -> float:
+        """The least raw score :meth:`meets_threshold` accepts (scores are rounded to six
+        places first): what the page is sent when it may skip work on a candidate the rule
+        refuses anyway (``min_score``: healing's in-page probe and locate)."""
+        return round(self.threshold, _PLACES) - 0.5 * 10.0**-_PLACES
 
     @staticmethod
     def lead(best: float, runner_up: float) -> float:

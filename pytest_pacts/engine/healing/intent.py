@@ -123,8 +123,8 @@ def _try_locators(
             if probed.below and found.score is not None and min_score is not None:
                 notes.append(
                     f"{locator.describe()}: matches the recorded element only at "
-                    f"{found.score:.2f} (needs > {min_score:.2f}, or two independent locators "
-                    "agreeing)"
+                    f"{found.score:.2f} (needs at least {min_score:.2f}, or two independent "
+                    "locators agreeing)"
                 )
                 continue
         else:

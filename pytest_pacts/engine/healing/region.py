@@ -293,7 +293,7 @@ class RegionDriftRung:
                 what,
                 gated=gated,
                 gone=current,
-                min_score=ctx.options.evidence.threshold,
+                min_score=ctx.options.evidence.floor,
             )
             if result is None:
                 continue
@@ -376,7 +376,7 @@ class RegionDriftRung:
         if best is None:
             return ""
         rule = options.evidence
-        close = [s for s in ranking.ranked if rule.lead(best.score, s.score) < rule.margin]
+        close = [s for s in ranking.ranked if not rule.clears_margin(best.score, s.score)]
         same = [s for s in close if s.parts.get("neighbours", 0.0) >= SAME_NEIGHBOURS]
         if len(same) != 1:
             return ""
