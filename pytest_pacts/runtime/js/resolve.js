@@ -1211,7 +1211,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
         const weight = weightOf(tier, named(), null);
         const rival = runnerUp(tier, stage(), el, weight);
         const pick = weighted(found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival), weight(el, rows));
-        const later = focus ? focusAfter(si) : null;
+        const later = focus && !drawnInside(focus, el) && !drawnInside(el, focus) ? focusAfter(si) : null;
         return later ? againstFocus(pick, later) : pick;
       }
     }
