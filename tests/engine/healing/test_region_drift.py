@@ -185,9 +185,9 @@ def test_a_region_still_found_by_its_words_is_left_to_rediscovery_with_one_scan(
     scans: list[object] = []
     real = Discoverer.send  # every discovery begins there
 
-    def counting(self: Discoverer, page: Page, targets: Any) -> Any:
+    def counting(self: Discoverer, page: Page, targets: Any, **kw: Any) -> Any:
         scans.append([t.region for _k, t, _a in targets])
-        return real(self, page, targets)
+        return real(self, page, targets, **kw)
 
     monkeypatch.setattr(Discoverer, "send", counting)
     attempt, result = HealingLadder().heal(ctx)
