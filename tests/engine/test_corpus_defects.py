@@ -501,9 +501,7 @@ def _parameters(tab: Page, site: Site, name: str, v2: str, found: DiscoveryResul
     )
 
 
-def test_a_header_button_that_became_its_heading_is_not_healed_onto(
-    tab: Page, site: Site
-) -> None:
+def test_a_header_button_that_became_its_heading_is_not_healed_onto(tab: Page, site: Site) -> None:
     """MLflow 2.22: the collapsible "Parameters (3)" button became a plain heading over a
     table that is always open. HTML gives a heading no activation behaviour: a click on it
     does nothing, so it is not what the recorded button became (``operable.inoperable``, the
