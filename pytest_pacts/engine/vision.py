@@ -250,11 +250,9 @@ def match(screen: Any, template: Any) -> Match:
     second, rx, ry = places[1] if len(places) > 1 else (0.0, 0, 0)
     best = best if math.isfinite(best) else 0.0
     second = max(second, 0.0) if math.isfinite(second) else 0.0
-    verdict: Verdict = "ok"
     judged = IMAGE_RULE.verdict(best, second)
-    if judged is Evidence.WEAK:
-        verdict = "weak"
-    elif judged is Evidence.CLOSE or IMAGE_RULE.meets_threshold(second):
+    verdict: Verdict = "weak" if judged is Evidence.WEAK else "ok"
+    if judged is Evidence.CLOSE or (verdict == "ok" and IMAGE_RULE.meets_threshold(second)):
         verdict = "ambiguous"  # (a second copy that clears the threshold is a copy too)
     return Match(
         verdict,
