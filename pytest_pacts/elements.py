@@ -77,7 +77,8 @@ def discover_element(
     watch_changes(page)
     install_early(page)
     with bounded.budget(timeout_ms):
-        return Discoverer().discover(page, [(0, target, verb)])[0]
+        # the page as it is now, for an action taken next: keyboard focus is evidence for a key
+        return Discoverer().discover(page, [(0, target, verb)], at_turn=True)[0]
 
 
 @dataclass(frozen=True)
@@ -288,7 +289,7 @@ def relocate_element(
     )
     identity = identity_of(step, recorded.fingerprint)
     with bounded.budget(timeout_ms):
-        first = _first_check(page, recorded, action, identity, heal_threshold)
+        first = _first_check(page, recorded, action, identity, options.evidence.floor)
         if first is not None and _passes(first.snapshot, action):
             return RelocatedElement(
                 locator=recorded.locator,

@@ -183,7 +183,8 @@ def _locate_rest(page: Page, plan: Plan, start: int, timeout_ms: float) -> list[
     problem: str | None = None
     try:
         with bounded.budget(timeout_ms):
-            found = Discoverer().discover(page, targets)
+            # the first of them acts next on this page (the walk stopped before it)
+            found = Discoverer().discover(page, targets, at_turn=True)
     except PlaywrightError as exc:
         problem = f"discovery failed on {page.url}: {str(exc).splitlines()[0]}"
     out: list[WalkedStep] = []

@@ -52,9 +52,6 @@ from pytest_pacts.discovery.scans import (
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import (
     CONFIDENCE,
-    LOOSE_FACTOR,
-    MARKUP_ONLY_FACTOR,
-    NAMED_IDENTIFIER_FACTOR,
     Candidate,
     DiscoveryResult,
     Fingerprint,
@@ -156,11 +153,12 @@ class Discoverer:
         return ruled
 
     def discover(
-        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: bool = False
+        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: int = 0
     ) -> dict[K, DiscoveryResult]:
         """Resolve ``targets`` (key, ``Element@Region``, action) on the page as it is now.
-        ``at_turn``: the first target acts next, on this page (a ``press`` then takes the
-        focused element if its words name it: docs/discovery.md, "A key goes to the focus").
+        ``at_turn``: how many of the first targets are the step that acts next, on this page
+        (``True``: the first; healing asks for its step with and without its region): keyboard
+        focus is evidence for their ``press`` (docs/discovery.md, "A key goes to the focus").
 
         Raises Playwright's ``Error`` when the top frame cannot be scanned (closed, or
         navigating away mid-scan); a child frame that goes away is simply not searched.
@@ -168,7 +166,7 @@ class Discoverer:
         return self.send(page, targets, at_turn=at_turn).result()
 
     def send(
-        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: bool = False
+        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: int = 0
     ) -> SentDiscovery[K]:
         """:meth:`discover` begun now: the top frame's scan is sent at once (its round trip
         overlaps the page calls made before :meth:`SentDiscovery.result`, which does the
@@ -184,7 +182,7 @@ class Discoverer:
                 "region": t.region,
                 "ordinal": t.ordinal,
                 "action": scanned_action(a),
-                "at_turn": at_turn and i == 0,
+                "at_turn": i < at_turn,
             }
             for i, (_k, t, a) in enumerate(targets)
         ]
@@ -264,10 +262,7 @@ class Discoverer:
             "scan_id": scan_id,
             "steps": steps,
             "strategies": [s.value for s in self.strategies],
-            "confidence": {s.strategy.value: s.confidence for s in _table()},
-            "loose": LOOSE_FACTOR,
-            "named_identifier": NAMED_IDENTIFIER_FACTOR,
-            "markup_only": MARKUP_ONLY_FACTOR,
+            **strategies.scoring(),
             "still": self.measure_still,
         }
         what = "the in-page discovery scan"

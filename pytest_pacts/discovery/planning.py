@@ -70,12 +70,15 @@ def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def binds_ahead(result: DiscoveryResult) -> bool:
+def binds_ahead(result: DiscoveryResult, action: Action | None = None) -> bool:
     """May a step found ahead of its turn (in one batch with an earlier step) keep this
     result? Only an exact match: a loose one ("Create" among the words of the sidebar's
     ``create-experiment-button``) is often another element than the one the step will mean
     once the earlier steps have run (the dialog's own "Create" button they open). The step
-    is then discovered when it runs."""
+    is then discovered when it runs. Never a key's (``action`` ``press``): where the focus
+    is at its turn is evidence for it (docs/discovery.md, "A key goes to the focus")."""
+    if action is Action.PRESS:
+        return False
     loc = result.locator
     exact = loc is not None and loc.confidence >= CONFIDENCE[loc.strategy] - 1e-9
     # nor a locator by the element's place: words no locator pins down are no exact match
@@ -267,7 +270,9 @@ def discover_plan(
     targets = [(step.index, step.target, step.action) for step in steps if step.target is not None]
     try:
         with bounded.budget(timeout_ms):
-            found = (discoverer or Discoverer()).discover(page, targets)
+            # the first step acts first on the page as loaded (its focus is evidence for a key)
+            turn = int(steps[0].target is not None)
+            found = (discoverer or Discoverer()).discover(page, targets, at_turn=turn)
     except Error as exc:
         if isinstance(exc, bounded.PageUnresponsive) or bounded.MESSAGE in str(exc):
             why = exc.hang.evidence if isinstance(exc, bounded.PageUnresponsive) else url
@@ -291,7 +296,7 @@ def discover_plan(
         index = step.index
         if index != head:  # found ahead of its turn, on the start page
             result = result.model_copy(update={"batch_url": page.url})
-        if index == head or result.locator is None or binds_ahead(result):
+        if index == head or result.locator is None or binds_ahead(result, step.action):
             out.results[index] = result
         if result.locator is None and result.unresolved is not None:
             out.problems.append(

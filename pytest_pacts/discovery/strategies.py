@@ -19,7 +19,16 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery.chain import Call
 from pytest_pacts.errors import PactsError
-from pytest_pacts.models.locator import CONFIDENCE, Locator, Strategy
+from pytest_pacts.models.locator import (
+    CONFIDENCE,
+    LOOSE_FACTOR,
+    MARKUP_ONLY_FACTOR,
+    NAMED_IDENTIFIER_FACTOR,
+    OTHER_CASE_FACTOR,
+    UNFOCUSED_FACTOR,
+    Locator,
+    Strategy,
+)
 
 # Read from Playwright's own signature so the set follows the installed version.
 ARIA_ROLES: frozenset[str] = frozenset(
@@ -60,6 +69,19 @@ def renders(strategy: Strategy) -> Callable[[Renderer], Renderer]:
 def table() -> list[StrategyInfo]:
     """Registered strategies, best first (the enum's order; docs/discovery.md)."""
     return [_TABLE[s] for s in Strategy if s in _TABLE]
+
+
+def scoring() -> dict[str, object]:
+    """What the in-page scan scores an element with (``js/resolve.js``): each strategy's
+    confidence and the factors of ``models/locator.py``, written there once."""
+    return {
+        "confidence": {s.strategy.value: s.confidence for s in table()},
+        "loose": LOOSE_FACTOR,
+        "named_identifier": NAMED_IDENTIFIER_FACTOR,
+        "markup_only": MARKUP_ONLY_FACTOR,
+        "unfocused": UNFOCUSED_FACTOR,
+        "other_case": OTHER_CASE_FACTOR,
+    }
 
 
 def info(strategy: Strategy) -> StrategyInfo:

@@ -173,7 +173,7 @@ class Finder:
                 result = results.get(i)
                 if i == index or result is None:
                     continue
-                if result.ok and not leaving and binds_ahead(result):
+                if result.ok and not leaving and binds_ahead(result, self.plan.steps[i].action):
                     result = result.model_copy(update={"batch_url": self._url()})
                     self._report(i, result)
                     self._adopt(i, result, "discovery")
@@ -310,10 +310,10 @@ class Finder:
         which); ``None`` when the page could not be read."""
         step = self.plan.steps[index]
         assert step.target is not None
-        wide_target = Target(element=step.target.element)
+        wide_target = [(index, Target(element=step.target.element), step.action)]
         self.discover_calls += 1
         try:
-            wide = self.discoverer.discover(self.page, [(index, wide_target, step.action)])[index]
+            wide = self.discoverer.discover(self.page, wide_target, at_turn=True)[index]
         except PlaywrightError:
             return None
         if wide.locator is None:

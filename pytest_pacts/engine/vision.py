@@ -26,9 +26,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_pacts.errors import PactsError
+from pytest_pacts.models.evidence import Evidence, EvidenceRule
 
-THRESHOLD = 0.90
-MARGIN = 0.10
+IMAGE_RULE = EvidenceRule(threshold=0.90, margin=0.10)
+"""The evidence rule (models/evidence.py) on the correlation scale: a pixel match is held to a
+higher threshold than a name (0.90), with the same margin."""
+THRESHOLD = IMAGE_RULE.threshold
+MARGIN = IMAGE_RULE.margin
 MAX_SHOT_WIDTH = 1920  # CSS px: the screenshot is clipped to this box (time and memory)
 MAX_SHOT_HEIGHT = 4000
 MAX_TEMPLATE_SIDE = 600
@@ -246,11 +250,10 @@ def match(screen: Any, template: Any) -> Match:
     second, rx, ry = places[1] if len(places) > 1 else (0.0, 0, 0)
     best = best if math.isfinite(best) else 0.0
     second = max(second, 0.0) if math.isfinite(second) else 0.0
-    verdict: Verdict = "ok"
-    if best < THRESHOLD:
-        verdict = "weak"
-    elif second >= THRESHOLD or best - second < MARGIN:
-        verdict = "ambiguous"
+    judged = IMAGE_RULE.verdict(best, second)
+    verdict: Verdict = "weak" if judged is Evidence.WEAK else "ok"
+    if judged is Evidence.CLOSE or (verdict == "ok" and IMAGE_RULE.meets_threshold(second)):
+        verdict = "ambiguous"  # (a second copy that clears the threshold is a copy too)
     return Match(
         verdict,
         Box(bx, by, tw, th),

@@ -43,7 +43,7 @@ def _find(page: Page, discoverer: Discoverer, target: Target, action: Action,
     """Discover ``target``, polling while the page is still arriving (late content)."""
     deadline = time.monotonic() + timeout_s
     while True:
-        result = discoverer.discover(page, [(0, target, action)])[0]
+        result = discoverer.discover(page, [(0, target, action)], at_turn=True)[0]
         if result.locator is not None or time.monotonic() >= deadline:
             return result
         page.wait_for_timeout(_POLL_S * 1000)

@@ -9,12 +9,17 @@ close) or ``not_found`` (nothing scores enough), naming the candidates and what 
 the name unique.
 
 Discovery's runner-up is the best element the step's words name other than the pick, and
-three kinds of element are the pick's own, never its rivals (``runtime/js/resolve.js``,
-``runnerUp``): an element that holds the pick or that it holds; for a click, a link to the
-same address in the same repeated item (HTML's following hyperlinks: a card's cover and
-title links); and, where exactly one element writes the step's words in the step's letter
-case, the elements that write them in another (Playwright's exact name matching is
-case-sensitive). docs/discovery.md, "What counts as another element".
+two kinds of element are the pick's own, never its rivals (``runtime/js/resolve.js``,
+``runnerUp``): an element that holds the pick or that it holds; and, for a click, a link to
+the same address in the same repeated item (HTML's following hyperlinks: a card's cover and
+title links). Two facts weigh on the scores of both (the factors of ``models/locator.py``,
+docs/discovery.md, "Evidence beyond the level"): a name in another letter case than the
+step's, where one is in the step's (Playwright's exact name matching is case-sensitive),
+and, for a key at its turn, not having keyboard focus where an element the words name has
+it (HTML's focus model). Neither decides alone: this rule judges the scores.
+
+Every comparison of a score with the threshold or the margin is one of the methods below
+(the in-page scan ranks, it compares with neither).
 
 One corroboration is written here too (:meth:`EvidenceRule.corroborated`): when two
 independent sources single out the same element (a recorded locator by the element's id,
@@ -67,7 +72,7 @@ class EvidenceRule:
         element scored)."""
         if round(best, _PLACES) < round(self.threshold, _PLACES):
             return Evidence.WEAK
-        if runner_up is not None and self.lead(best, runner_up) < round(self.margin, _PLACES):
+        if runner_up is not None and not self.clears_margin(best, runner_up):
             return Evidence.CLOSE
         return Evidence.ACCEPTED
 
@@ -86,6 +91,17 @@ class EvidenceRule:
 
     def meets_threshold(self, score: float) -> bool:
         return round(score, _PLACES) >= round(self.threshold, _PLACES)
+
+    def clears_margin(self, best: float, other: float) -> bool:
+        """Does ``best`` lead ``other`` by at least the margin?"""
+        return self.lead(best, other) >= round(self.margin, _PLACES)
+
+    @property
+    def floor(self) -> float:
+        """The least raw score :meth:`meets_threshold` accepts (scores are rounded to six
+        places first): what the page is sent when it may skip work on a candidate the rule
+        refuses anyway (``min_score``: healing's in-page probe and locate)."""
+        return round(self.threshold, _PLACES) - 0.5 * 10.0**-_PLACES
 
     @staticmethod
     def lead(best: float, runner_up: float) -> float:

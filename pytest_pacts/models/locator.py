@@ -64,6 +64,20 @@ MARKUP_ONLY_FACTOR = 0.9
 of an element with no accessible name, for a step that names no region, scores ×0.9: under
 the threshold even when exact (0.72). A class is markup shared by every element of its kind,
 not a word a person reads (docs/discovery.md, "The evidence rule")."""
+UNFOCUSED_FACTOR = 0.8
+"""For a key pressed at its turn while keyboard focus is on an element the step's words name,
+every other element they name scores ×0.8 (HTML's focus model: key events go to the focused
+area of the document, and Playwright's ``locator.press`` first moves the focus to the element
+it is given). Having the focus outweighs one strategy level (the box its placeholder names,
+0.88, against a link the words name by role and name, 0.95 → 0.76: a lead of 0.12), not a
+weaker kind of name (a focused box named only by its id, 0.80, against that link: 0.04, under
+the margin, refused). docs/discovery.md, "The evidence rule"."""
+OTHER_CASE_FACTOR = 0.85
+"""Where one of the elements whose exact names are the step's words writes them in the step's
+letter case, one that writes them in another scores ×0.85 (Playwright's exact name matching,
+``exact=True``, is case-sensitive: "admin" is not the element named "Admin"). Two elements of one
+kind of name, one in the step's case: a lead of 0.12 to 0.14, over the margin; the case does not
+outweigh a stronger kind of name by as much (docs/discovery.md, "The evidence rule")."""
 STRUCTURAL_CEILING = 0.89
 """The most a pick located only by its place in the page (its CSS path, the last resort of
 issue 35 item 5) scores: the scan's own score for it, capped under the 0.90 band the

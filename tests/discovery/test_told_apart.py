@@ -21,8 +21,12 @@ user) beside "Admin" (the admin page). Their grounds are web standards, not that
   the same URL and attributes there is nothing a click could tell apart.
 - Playwright's exact name matching (``exact=True``) is case-sensitive and whole-string: of
   elements whose names are the step's words but for letter case, the one written as the step
-  writes them is the one an exact locator names. When exactly one is, it clears the margin;
-  when none or several are, the step is refused as before.
+  writes them is the one an exact locator names. It is evidence with a score: where one
+  of the elements the step's words name exactly writes them in the step's case, one that
+  writes them in another scores x0.85 (``OTHER_CASE_FACTOR``, models/locator.py), and is
+  still the runner-up: two of one kind of name clear the margin (0.95 against 0.81), a
+  stronger kind in the other case against a weaker one in the step's does not. When none or
+  several are in the step's case, they score alike and the step is refused.
 """
 
 from __future__ import annotations
@@ -154,6 +158,26 @@ def test_the_name_in_the_steps_letter_case_is_told_apart(
     result = find(tab, words)
     assert result.unresolved is None, result.unresolved
     assert chosen_id(tab, result) == chosen
+    # the other link is the runner-up, scored in its letter case (it did not count before)
+    assert result.score == 0.95 and result.runner_up == 0.808
+
+
+def test_the_other_letter_case_still_counts_against_a_weaker_kind_of_name(tab: Page) -> None:
+    """A box whose placeholder is "admin" (0.88) and the link "Admin" (role and name, 0.95 in
+    another case: 0.81): 0.07 apart, under the margin, so the key is refused. Before, the link
+    did not count at all, and the box was taken on the letter case alone. With a label (0.92)
+    the lead is 0.11 and the box is taken."""
+    for field, refused in (
+        ('<input id="box" placeholder="admin">', True),
+        ('<label for="box">admin</label> <input id="box">', False),
+    ):
+        tab.set_content(_top_bar("me") + field)
+        result = find(tab, "admin", "press")
+        if refused:
+            assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+            assert "0.81" in result.unresolved.message, result.unresolved.message
+        else:
+            assert chosen_id(tab, result) == "box"
 
 
 @pytest.mark.parametrize(

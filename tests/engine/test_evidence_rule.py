@@ -152,6 +152,23 @@ def test_the_rule_is_inclusive_and_written_once() -> None:
         EvidenceRule(threshold=1.5)
 
 
+def test_every_comparison_reads_the_one_rule() -> None:
+    """Issue 35 item 1, "one definition, one place": the page's pre-checks (healing's probe
+    and ``relocate_element``'s locate) are sent ``floor``, which agrees with
+    ``meets_threshold`` on the scores it rounds (a raw 0.7499999 from floating point is 0.75
+    to the rule, and was "below" to the page, compared with the bare threshold); margins are
+    compared by ``clears_margin`` (0.85 against 0.75 leads by exactly the margin); image
+    targets are judged by the same rule at their own threshold."""
+    rule = EvidenceRule()
+    for raw in (0.7499999, 0.75, 0.7500001, 0.749999, 0.7494):
+        assert (raw >= rule.floor) is rule.meets_threshold(raw), raw
+    assert rule.clears_margin(0.85, 0.75) and not rule.clears_margin(0.95, 0.86)
+    from pytest_pacts.engine import vision
+
+    assert (vision.THRESHOLD, vision.MARGIN) == (0.90, DEFAULT_MARGIN)
+    assert vision.IMAGE_RULE.verdict(0.93, 0.84) is Evidence.CLOSE
+
+
 # A wiki's login page as DokuWiki renders it (its header's tools are list items classed by
 # what they do; the form is titled by a heading and its fieldset by a legend).
 HEADER_AND_FORM = """

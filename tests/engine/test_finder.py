@@ -22,7 +22,7 @@ class Counting(Discoverer):
         self.calls: list[list[str]] = []
 
     def discover(
-        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: bool = False
+        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: int = 0
     ) -> dict[K, DiscoveryResult]:
         self.calls.append([t.key for _k, t, _a in targets])
         return super().discover(page, targets, at_turn=at_turn)

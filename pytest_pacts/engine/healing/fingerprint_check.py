@@ -83,7 +83,7 @@ def _weigh(
     best_score, best_description = best
     if same:
         return None, second, False
-    if ctx.options.evidence.lead(best_score, found.score) < ctx.options.evidence.margin:
+    if not ctx.options.evidence.clears_margin(best_score, found.score):
         return None, best_score, False
     return (
         (

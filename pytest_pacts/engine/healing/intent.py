@@ -126,8 +126,8 @@ def _try_locators(
             if probed.below and found.score is not None and min_score is not None:
                 notes.append(
                     f"{locator.describe()}: matches the recorded element only at "
-                    f"{found.score:.2f} (needs > {min_score:.2f}, or two independent locators "
-                    "agreeing)"
+                    f"{found.score:.2f} (needs at least {min_score:.2f}, or two independent "
+                    "locators agreeing)"
                 )
                 continue
         else:
@@ -165,19 +165,15 @@ def _try_locators(
         reason = f"{what} {locator.describe()} is unique and {why}"
         exact: str | None = None
         if conflict is not None:
-            exact = exact_name(ctx, locator, found, runner_up) if ranking_only else None
+            exact = exact_name(ctx, locator, found) if ranking_only else None
             if exact is None:
                 notes.append(f"{locator.describe()}: {conflict}")
                 continue
             reason += f"; {exact}, so the recorded fingerprint's ranking does not overrule it"
-        # a heading healed as the title a control carried (names._title_it_carried, the
-        # only exact-name answer for a heading) is judged there
-        new = found.fingerprint
-        if exact is None or new is None or new.role != "heading":
-            dead = inoperable(ctx, locator, found.fingerprint)
-            if dead is not None:
-                notes.append(f"{locator.describe()}: {dead}")
-                continue
+        dead = inoperable(ctx, locator, found.fingerprint)
+        if dead is not None:
+            notes.append(f"{locator.describe()}: {dead}")
+            continue
         if by_identity:
             judged = _identity(ctx, locator, found, runner_up, exact)
             if isinstance(judged, str):
@@ -248,7 +244,7 @@ def _identity(
             "recorded id still finds",
         )
     if exact is None and found.fingerprint is not None and ctx.state.fingerprint is not None:
-        exact = exact_name(ctx, locator, found, runner_up)
+        exact = exact_name(ctx, locator, found)
     if exact is not None:
         return CONFIDENCE[Strategy.ROLE_NAME], None, "named exactly as recorded"
     if found.score is None:

@@ -16,7 +16,7 @@ from pytest_pacts.discovery import UnrenderableLocator
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
-from pytest_pacts.engine.healing.basics import action_of, frame_of
+from pytest_pacts.engine.healing.basics import frame_of
 from pytest_pacts.models.locator import Fingerprint, Locator
 from pytest_pacts.runtime.healing import count_matches
 
@@ -33,23 +33,18 @@ def _norm(text: str | None) -> str:
     return " ".join(_WORDS.findall((text or "").lower()))
 
 
-def exact_name(
-    ctx: HealContext, locator: Locator, found: Resolved, best: float | None = None
-) -> str | None:
+def exact_name(ctx: HealContext, locator: Locator, found: Resolved) -> str | None:
     """Why an element found by intent is the recorded one although the fingerprint ranks
     another element higher, or ``None``: it is a control of the recorded kind (link and button
     alike) whose accessible name is exactly the recorded one and the step's words, and the only
     visible control of that kind with that name on its page. A tag change (``<a>`` to
     ``<button>``) costs the type, role, href, ancestors and position of the fingerprint; the
-    name a person reads is what stayed. Rivals are refused before this is asked.
-
-    ``best``: the score of the element the fingerprint ranks first; see
-    :func:`_title_it_carried` for the one case that reads it."""
+    name a person reads is what stayed. Rivals are refused before this is asked. A heading is
+    no such control: HTML gives it no activation behaviour, so a control that became the
+    heading it carried is not healed onto it (``operable.inoperable``)."""
     fp, new, target = ctx.state.fingerprint, found.fingerprint, ctx.state.step.target
     if fp is None or new is None or target is None:
         return None
-    if new.role == "heading":
-        return _title_it_carried(ctx, locator, found, best)
     kind = _KIND_OF_ROLE.get(fp.role or "")
     if kind is None or _KIND_OF_ROLE.get(new.role or "") != kind:
         return None
@@ -95,53 +90,6 @@ def _controls_named(
         return count_matches(frame, what, union)
     except PlaywrightError:
         return None
-
-
-# Below this, the element the recorded fingerprint ranks first resembles the recorded one no
-# more than any element of the page does (a good relocation scores above heal_threshold).
-WEAK_MATCH = 0.5
-
-
-def _title_it_carried(
-    ctx: HealContext, locator: Locator, found: Resolved, best: float | None
-) -> str | None:
-    """A button or link that became the title it carried: a collapsible section's header
-    ("Parameters (3)", a button that opened the table under it) is now a plain heading over
-    a table that is always open. Clicking the heading is what a person reading the step
-    does, and the step's expectation still decides whether the step's purpose holds. Taken
-    only when all of these hold, else ``None``:
-
-    - the recorded element was a press control (button, link, menu item, tab) and the step
-      clicks;
-    - the heading's name is exactly the recorded name, and the step's words begin it
-      ("Parameters" of "Parameters (3)");
-    - the locator is one of the recorded alternates: it singled out the control on the page
-      it was recorded on, so no other element carried that text there (a heading that stood
-      beside the button then is another element, and its text alternate was not kept);
-    - nothing on the page resembles the recorded element (the fingerprint's favourite
-      scores below :data:`WEAK_MATCH`): a control that was only reworded is found elsewhere;
-    - no control on the page carries the name or the step's words exactly.
-    """
-    fp, new, target = ctx.state.fingerprint, found.fingerprint, ctx.state.step.target
-    assert fp is not None and new is not None and target is not None
-    if _KIND_OF_ROLE.get(fp.role or "") != "press" or action_of(ctx) != "click":
-        return None
-    if locator not in ctx.state.alternates or best is None or best >= WEAK_MATCH:
-        return None
-    name, words = _norm(new.accessible_name), _norm(target.element)
-    if not name or name != _norm(fp.accessible_name):
-        return None
-    if not words or (name != words and not name.startswith(words + " ")):
-        return None
-    frame = frame_of(ctx.page, locator.frame_path)
-    names = (new.accessible_name or "", target.element)
-    if frame is None or _controls_named(frame, "press", names, "counting controls so named") != 0:
-        return None
-    return (
-        f'the recorded {fp.role} "{fp.accessible_name}" is now a heading of exactly that name, '
-        f"no control carries it, and nothing on the page resembles the recorded element "
-        f"(best {best:.2f})"
-    )
 
 
 _WORDS = re.compile(r"[^\W_]+")

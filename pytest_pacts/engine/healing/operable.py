@@ -56,9 +56,9 @@ def inoperable(ctx: HealContext, locator: Locator, new: Fingerprint | None) -> s
     """Why the element ``locator`` finds (fingerprinted ``new``) must not replace the
     recorded control for the step's action, or ``None``: the recorded element was a control,
     the action operates it, and the element found is neither a control nor inside one (one
-    round trip asks the page). A heading healed as the title a control carried
-    (``names._title_it_carried``) is decided there, not here. An element inside a shadow
-    root is not judged (the ancestor query stops at its root)."""
+    round trip asks the page). No exception: a heading that carries the recorded control's
+    words is no control either. An element inside a shadow root is not judged (the ancestor
+    query stops at its root)."""
     fp = ctx.state.fingerprint
     if fp is None or new is None or not is_control(fp) or action_of(ctx) not in _OPERATING:
         return None

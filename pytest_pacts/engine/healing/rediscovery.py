@@ -98,7 +98,7 @@ class RediscoveryRung:
         if blocked is not None or not notes:
             return found, ""
         again = self.discoverer.under(ctx.options.evidence).discover(
-            ctx.page, [(0, step.target, step.action)]
+            ctx.page, [(0, step.target, step.action)], at_turn=True
         )[0]
         hover = openers[-1].relation == HOVER
         if again.locator is None or (

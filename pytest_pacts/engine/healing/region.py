@@ -291,7 +291,7 @@ class RegionDriftRung:
                 what,
                 gated=gated,
                 gone=current,
-                min_score=ctx.options.evidence.threshold,
+                min_score=ctx.options.evidence.floor,
             )
             if result is None:
                 continue
@@ -374,7 +374,7 @@ class RegionDriftRung:
         if best is None:
             return ""
         rule = options.evidence
-        close = [s for s in ranking.ranked if rule.lead(best.score, s.score) < rule.margin]
+        close = [s for s in ranking.ranked if not rule.clears_margin(best.score, s.score)]
         same = [s for s in close if s.parts.get("neighbours", 0.0) >= SAME_NEIGHBOURS]
         if len(same) != 1:
             return ""
@@ -435,7 +435,7 @@ class RegionDriftRung:
             return [], ""
         try:
             answers = self.discoverer.under(ctx.options.evidence).discover(
-                ctx.page, _rediscovery_targets(ctx)
+                ctx.page, _rediscovery_targets(ctx), at_turn=2
             )
         except PlaywrightError as exc:
             return [], f"re-discovery without the region failed: {first_line(exc)}"

@@ -137,7 +137,7 @@ class RepairRung:
         if count < 2:
             return None  # zero matches is drift (later rungs)
         found = self.discoverer.under(ctx.options.evidence).discover(
-            ctx.page, [(0, target, ctx.state.step.action)]
+            ctx.page, [(0, target, ctx.state.step.action)], at_turn=True
         )[0]
         scoped = [loc for loc in (found.locator, *found.alternates) if loc and loc.region]
         options = [(loc, loc.confidence, {"matched_before": count}) for loc in scoped]

@@ -1054,33 +1054,74 @@ function makeResolver(dom, elements, strategies, regions, args) {
       && !concealed(h.el) && !visuallyHidden(h.el) && reachable(h.el) && (step.action === 'hover' || compatOf(h.el) === 2))
       .map((h) => h.el), scope).els.length > 0);
     const unseen = (e) => !low(dom.visibleText(e)).includes(q.bare) && bare(titleOf(e)) !== q.bare;
-    // The best other element the later strategies of the deciding stage find in scope (an
-    // element holding the pick, or held by it, is the pick): the runner-up of the evidence
-    // rule. Earlier strategies found nothing there, later stages lose by their level.
     // Playwright's exact name matching is case-sensitive (``exact=True``): of the elements
-    // whose names are the step's words, the one that writes them in the step's letter case
-    // is told apart from those that write them in another ("admin", the user's link, from
-    // "Admin", the admin page's). Exact names only (tier 2), where the letters are the same.
+    // whose names are the step's words, one that writes them in the step's letter case is
+    // better evidence than one that writes them in another ("admin", the user's link, beside
+    // "Admin", the admin page's). Exact names only (tier 2), where the letters are the same;
+    // not an id, class or test id, whose tokens are compared without their case (tokenTier).
     const lettersOf = (v) => String(v).replace(/[^\p{L}\p{N}]+/gu, '');
-    const asWritten = (e, rows) => rows.some((r) => r.el === e && r.tier === 2
-      && lettersOf(r.key.value) === lettersOf(q.raw));
-    const runnerUp = (tier, pass, labels, rest, el, cased) => {
+    const byName = (e, rows) => rows.filter((r) => r.el === e && r.tier === 2 && strategies[r.s].compare !== tokenTier);
+    const asWritten = (e, rows) => byName(e, rows).some((r) => lettersOf(r.key.value) === lettersOf(q.raw));
+    // Evidence beyond the strategy's level, as a weight on an element's score (the factors of
+    // models/locator.py; docs/discovery.md, "The evidence rule"): where one of the elements the
+    // deciding stage names writes the words in the step's letter case, one that writes them in
+    // another scores x``args.other_case``; for a key pressed at its turn while the focus is on
+    // one the words name, every other scores x``args.unfocused``. ``named``: [element, rows].
+    const weightOf = (tier, named, focusOn) => {
+      const cased = tier === 2 && named.some(([e, rows]) => asWritten(e, rows));
+      return (e, rows) => (cased && byName(e, rows).length && !asWritten(e, rows) ? args.other_case : 1)
+        * (focusOn && e !== focusOn ? args.unfocused : 1);
+    };
+    const weighted = (r, w) => (w === 1 ? r : { ...r, score: Math.round(r.score * w * 1000) / 1000 });
+    // The best other element the deciding stage finds in scope (``stage``: [strategy, its
+    // elements] for the deciding strategy and the later ones; an element holding the pick, or
+    // held by it, is the pick), each by its weighted score: the runner-up of the evidence
+    // rule. Later stages lose by their level.
+    const runnerUp = (tier, stage, el, weight) => {
       let best = null;
-      for (const s of rest) {
-        const at = atStage(tier, pass, labels, s, false);
-        const other = at && at.scoped.els.find((o) => !drawnInside(o, el) && !drawnInside(el, o)
-          && !(shows(el) && unseen(o)) && !(cased && !asWritten(o, at.rows))
-          && !(step.action === 'click' && sameLink(el, o)));
-        if (other && (!best || score(s, tier, other) > best.score)) {
-          best = { score: score(s, tier, other), strategy: s, description: describeElement(other, dom) };
+      for (const [s, at] of stage) {
+        for (const o of at.scoped.els) {
+          if (drawnInside(o, el) || drawnInside(el, o) || (shows(el) && unseen(o))
+            || (step.action === 'click' && sameLink(el, o))) continue;
+          const sc = Math.round(score(s, tier, o) * weight(o, at.rows) * 1000) / 1000;
+          if (!best || sc > best.score) best = { score: sc, strategy: s, description: describeElement(o, dom) };
         }
       }
       return best;
     };
     // A key goes to the element with keyboard focus (HTML, "focus": key events target the
-    // focused area of the document): a press at its turn takes it when the words name it.
+    // focused area of the document): for a press at its turn, having the focus is evidence.
     let focus = step.at_turn && step.action === 'press' && !step.ordinal ? document.activeElement : null;
     while (focus && focus.shadowRoot && focus.shadowRoot.activeElement) focus = focus.shadowRoot.activeElement;
+    // The focused element named by the words at a stage after ``si`` (a substring, a looser
+    // pass): its strategy and score, or null. Unweighted: it has the focus.
+    const focusAfter = (si) => {
+      for (const [tier, pass, labels] of focus ? stages.slice(si + 1) : []) {
+        for (const t of order) {
+          const a = atStage(tier, pass, labels, t, false);
+          if (a && a.scoped.els.includes(focus) && !a.rows.find((r) => r.el === focus).via) {
+            return { s: t, tier, a, score: score(t, tier, focus) };
+          }
+        }
+      }
+      return null;
+    };
+    // ``pick`` (the deciding stage's answer) held against the focused element the words name
+    // only at a later stage (``later``): the pick and its rival score as unfocused, and the
+    // better scored of the pick and the focused element is the answer, the other a rival.
+    const againstFocus = (pick, later) => {
+      const f = args.unfocused;
+      const own = weighted({ ...pick, runner_up: pick.runner_up && weighted(pick.runner_up, f) }, f);
+      const { s: t, tier, a } = later;
+      const mine = { score: later.score, strategy: t, description: describeElement(focus, dom) };
+      if (later.score <= own.score) {
+        return own.runner_up && own.runner_up.score >= mine.score ? own : { ...own, runner_up: mine };
+      }
+      const theirs = { score: own.score, strategy: own.strategy, description: describeElement(own.el, dom) };
+      const rival = own.runner_up && own.runner_up.score > theirs.score ? own.runner_up : theirs;
+      const spec = strategies[t].spec(a.rows.find((r) => r.el === focus).key, focus);
+      return found(own.rank, t, tier, focus, spec, a.scoped.where.get(focus), false, rival);
+    };
     let captioned = false;
     for (const [si, [tier, pass, labels]] of stages.entries()) {
       stageNow = si;
@@ -1099,11 +1140,19 @@ function makeResolver(dom, elements, strategies, regions, args) {
         if (!at || !at.scoped.els.length) continue;
         if (hiddenStage >= 0 && hiddenStage < si && hiddenOpener()) return hiddenOpener();
         const { rows, scoped } = at;
-        const keyAt = focus && [s, ...order.slice(k + 1)].map((t) => [t, t === s ? at : atStage(tier, pass, labels, t, false)])
-          .find(([, a]) => a && a.scoped.els.includes(focus) && !a.rows.find((r) => r.el === focus).via);
+        const from = order.slice(k);  // the deciding strategy and the later ones of its stage
+        let st = null;  // [strategy, its elements] of the stage, from ``s`` on: read once
+        const stage = () => st || (st = from.map((t) => [t, t === s ? at : atStage(tier, pass, labels, t, false)])
+          .filter(([, a]) => a));
+        const named = () => stage().flatMap(([, a]) => a.scoped.els.map((e) => [e, a.rows]));
+        const keyAt = focus && stage().find(([, a]) => a.scoped.els.includes(focus)
+          && !a.rows.find((r) => r.el === focus).via);
         if (keyAt) {
           const [t, a] = keyAt;
-          return found(rank, t, tier, focus, strategies[t].spec(a.rows.find((r) => r.el === focus).key, focus), a.scoped.where.get(focus));
+          const weight = weightOf(tier, named(), focus);
+          const spec = strategies[t].spec(a.rows.find((r) => r.el === focus).key, focus);
+          const rival = runnerUp(tier, stage(), focus, weight);
+          return weighted(found(rank, t, tier, focus, spec, a.scoped.where.get(focus), false, rival), weight(focus, a.rows));
         }
         if (step.ordinal) {
           const picked = nthOf(scoped.els.map((e) => ({ el: e, where: scoped.where.get(e) || (scoped.within && scoped.within.get(e)) })), step);
@@ -1111,7 +1160,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
           const row = rows.find((r) => r.el === picked.el);
           return found(rank, s, tier, picked.el, strategies[s].spec(row.key, picked.el), picked.where);
         }
-        // several alike: the only one with the step's letter case, else ambiguous
+        // several alike score alike (a lead of 0: ambiguous), unless exactly one writes the
+        // words in the step's letter case (the others then score x``args.other_case``)
         const cased = tier === 2 ? scoped.els.filter((e) => asWritten(e, rows)) : [];
         if (scoped.els.length > 1) {
           if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
@@ -1133,8 +1183,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
         }
         const row = rows.find((r) => r.el === el && (scoped.els.length === 1 || asWritten(el, [r])));
         if (row.via) return relFound({ el }, { ...row.via, description: step.element });
-        const rival = runnerUp(tier, pass, labels, order.slice(k + 1), el, cased.includes(el));
-        return found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival);
+        const weight = weightOf(tier, named(), null);
+        const rival = runnerUp(tier, stage(), el, weight);
+        const pick = weighted(found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival), weight(el, rows));
+        const later = focus && !drawnInside(focus, el) && !drawnInside(el, focus) ? focusAfter(si) : null;
+        return later ? againstFocus(pick, later) : pick;
       }
     }
     if (hiddenOpener()) return hiddenOpener();
