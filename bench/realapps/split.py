@@ -50,8 +50,9 @@ DEV: tuple[str, ...] = (
     "appbuilder",
     "marimo",
     "maildev",
+    "verdaccio",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "verdaccio")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
