@@ -50,8 +50,9 @@ DEV: tuple[str, ...] = (
     "appbuilder",
     "marimo",
     "maildev",
+    "verdaccio",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust", "mitmweb", "kiwitcms", "verdaccio")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust", "mitmweb", "kiwitcms")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

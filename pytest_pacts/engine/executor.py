@@ -35,6 +35,7 @@ from pytest_pacts.engine.identity import identity_of, located_identity
 from pytest_pacts.engine.imagestep import run_image_step
 from pytest_pacts.engine.network import ResponseLog, mask_in
 from pytest_pacts.engine.observing import ActionObserver, tell_observer
+from pytest_pacts.engine.popup import choose_in_popup, in_popup, wait_popup_settled
 from pytest_pacts.engine.readiness import FramesLeft, PageReadiness
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.waiting import (
@@ -227,6 +228,12 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
             if step.action is not Action.WAIT:
                 # A discovery first reads the whole page: it gets it quiet. So does an element
                 # in an iframe: its check watches the iframe's document, not the page's.
+                before = self.finder.plan.steps[step.index - 1] if step.index else None
+                typed = before is not None and before.action in (Action.FILL, Action.TYPE)
+                if typed and step.action is Action.CLICK:
+                    # a choice in the list a combobox opens as it is typed into: the list
+                    # comes after the typing (engine/popup.py)
+                    wait_popup_settled(self.page, self.monitor, opts.step_timeout_ms)
                 held = self.finder.held_locator(step.index)
                 self._await_ready(attempt, by_check=held is not None and not held.frame_path)
             keep = self._keep_token(step)
@@ -376,7 +383,15 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         # give up early, so it gets the whole step timeout.
         settle_ms = opts.step_timeout_ms if step.action.observes else opts.settle_timeout_ms
         for fresh in (False, True):
-            located = self.finder.locate(step.index, opts.step_timeout_ms, settle_ms)
+            # an expanded combobox's option the step names comes first (engine/popup.py)
+            chosen = choose_in_popup(self.page, step)
+            if isinstance(chosen, Failure):
+                return Located(None, chosen, ""), None
+            located = (
+                in_popup(step, chosen)
+                if chosen is not None
+                else self.finder.locate(step.index, opts.step_timeout_ms, settle_ms)
+            )
             if located.failure is not None or located.state is None:
                 return located, None
             assert located.state.locator is not None

@@ -1,0 +1,172 @@
+"""A combobox's popup: the person's choice while it is expanded (WAI-ARIA combobox pattern).
+
+The WAI-ARIA Authoring Practices' combobox pattern (https://www.w3.org/WAI/ARIA/apg/patterns/
+combobox/) describes a text field (``role=combobox``, ARIA 1.2; or, ARIA 1.1, an element of
+``role=combobox`` holding the textbox, which has ``aria-autocomplete``) that controls a popup
+(``aria-controls``, or ``aria-owns``), most often a ``listbox`` of ``option`` elements, and says
+it is shown with ``aria-expanded="true"``. While the popup is expanded, DOM focus stays in the
+combobox and what the person picks is an option of that popup. A search box's suggestions are
+fetched after the typing, so the popup appears a moment after a ``fill``.
+
+Two rules come from it, both reading only the page's ARIA attributes through Playwright (no
+in-page script of the engine's own):
+
+- :func:`wait_popup_settled`: the step after a ``fill``/``type`` into a combobox waits (within
+  its timeout) until the popup has options or the page stayed quiet without it, before anything
+  is discovered or used.
+- :func:`choose_in_popup`: while the focused combobox's popup is expanded, an option named by the
+  step's words (its whole name, else the first words of it) is the step's element, ahead of an
+  element of the page behind with the same words (a recorded locator included). Several options
+  that fit as well are a refusal before acting: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PWLocator
+from playwright.sync_api import Page
+
+from pytest_pacts.engine.contracts import StepState
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.finder import Located
+from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
+from pytest_pacts.models import Action, Step
+from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.runtime import bounded
+
+# The combobox keyboard focus is in: the ARIA 1.2 field itself, or the ARIA 1.1 container of
+# the focused textbox.
+FOCUSED_COMBOBOX = (
+    "[role=combobox]:focus-within, [aria-autocomplete]:not([aria-autocomplete=none]):focus"
+)
+# the combobox element and the ones inside it that may carry its state and its popup's id
+_STATE_PARTS = "[aria-expanded], [aria-controls], [aria-owns]"
+# a popup with more options than this is not read option by option
+MAX_OPTIONS = 50
+# the page stayed unchanged this long after the typing with no popup shown: none is coming
+QUIET_MS = 1_000.0
+_CALL_MS = 2_000.0
+
+
+def _attr(element: PWLocator, name: str) -> str:
+    return element.get_attribute(name, timeout=_CALL_MS) or ""
+
+
+def _by_id(value: str) -> str:
+    return '[id="{}"]'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
+
+
+def expanded_popup(page: Page) -> tuple[str | None, bool]:
+    """A CSS selector of the popup of the focused combobox while it is expanded (``None``
+    otherwise), and whether a combobox has focus at all."""
+    combos = page.locator(FOCUSED_COMBOBOX)
+    if bounded.call(page, "reading the focused combobox", combos.count) == 0:
+        return None, False
+    # an ARIA 1.1 container and its field both match: either may carry the state
+    parts: list[PWLocator] = []
+    for combo in combos.all()[:2]:
+        parts.extend((combo, *combo.locator(_STATE_PARTS).all()[:4]))
+    expanded = False
+    ids: list[str] = []
+    for part in parts:
+        expanded = expanded or _attr(part, "aria-expanded") == "true"
+        for name in ("aria-controls", "aria-owns"):
+            ids.extend(i for i in _attr(part, name).split() if i not in ids)
+    if not expanded:
+        return None, True
+    for value in ids:
+        if page.locator(_by_id(value)).count() > 0:
+            return _by_id(value), True
+    return None, True
+
+
+def wait_popup_settled(page: Page, monitor: EnvMonitor, timeout_ms: float) -> bool:
+    """After a ``fill``/``type`` into a combobox (the field still focused): wait until its popup
+    is expanded with an option, or the page stayed quiet for :data:`QUIET_MS` without one,
+    at most ``timeout_ms``. True when it waited on a combobox at all."""
+    start = now_ms()
+    changed_at = start
+    waited = False
+    while True:
+        try:
+            popup, focused = expanded_popup(page)
+            if not focused:
+                return waited
+            waited = True
+            if popup is not None and page.locator(popup).get_by_role("option").count() > 0:
+                return True
+        except PlaywrightError:
+            return waited
+        now = now_ms()
+        if now - start >= timeout_ms:
+            return True
+        if now - changed_at >= QUIET_MS and settled(page, monitor):
+            return True
+        if wait_for_change(page, cap_ms=min(250.0, max(1.0, timeout_ms - (now - start)))):
+            changed_at = now_ms()
+
+
+def _words_pattern(words: str, whole: bool) -> re.Pattern[str]:
+    spaced = r"\s+".join(re.escape(w) for w in words.split())
+    tail = r"\s*$" if whole else r"(\s|$)"
+    return re.compile(r"^\s*" + spaced + tail, re.IGNORECASE)
+
+
+# long because: one rule read in order: the step, the popup, its two tiers of fit, the verdict
+def choose_in_popup(page: Page, step: Step) -> Locator | Failure | None:
+    """The option of the focused combobox's expanded popup that the step's words name, as a
+    locator (or a refusal when several fit as well); ``None`` when no such popup shows one,
+    and the step is found as usual.
+
+    An option fits when its accessible name is the step's words (letter case aside), or else
+    begins with them as whole words (a suggestion showing a package's name, then its
+    description and version). The whole name outranks the first words; several options of the
+    best tier are ambiguous."""
+    target = step.target
+    if step.action is not Action.CLICK or target is None or target.region or target.ordinal:
+        return None
+    words = target.element.strip()
+    if not words or target.image is not None:
+        return None
+    try:
+        popup, _ = expanded_popup(page)
+        if popup is None:
+            return None
+        css = f'{popup} [role="option"]'
+        options = page.locator(css)
+        total = min(options.count(), MAX_OPTIONS)
+        for whole in (True, False):
+            named = page.get_by_role("option", name=_words_pattern(words, whole))
+            fits = [k for k in range(total) if options.nth(k).and_(named).count() > 0]
+            if len(fits) > 1:
+                return Failure(
+                    type=FailureType.AMBIGUOUS,
+                    step_index=step.index,
+                    message=(
+                        f'"{words}": {len(fits)} options of the expanded list the focused '
+                        "combobox controls fit as well; nothing was acted on. Name the option "
+                        "by more of its words, or its place (Element[2])"
+                    ),
+                )
+            if fits:
+                return Locator(strategy=Strategy.CSS, confidence=0.95, css=css, nth=fits[0])
+    except PlaywrightError:
+        return None
+    return None
+
+
+def in_popup(step: Step, locator: Locator) -> Located:
+    """The option :func:`choose_in_popup` chose, as a step's element found now: not cached
+    (the next run opens the popup again) and not checked against a recorded fingerprint."""
+    assert step.target is not None
+    note = (
+        f'"{step.target.element}" is an option of the expanded list the focused combobox '
+        "controls (WAI-ARIA combobox pattern): taken ahead of the page behind it"
+    )
+    result = DiscoveryResult(
+        element=step.target.element, action=step.action.value, locator=locator, notes=(note,)
+    )
+    return Located(StepState(step=step, discovery=result, locator=locator), None, "popup")
