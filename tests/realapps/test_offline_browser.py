@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Playwright
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
@@ -47,21 +47,22 @@ def port() -> Iterator[int]:
         server.server_close()
 
 
-def test_the_corpus_browser_reaches_loopback_and_resolves_no_other_host(port: int) -> None:
+def test_the_corpus_browser_reaches_loopback_and_resolves_no_other_host(
+    playwright: Playwright, port: int
+) -> None:
     options = offline_launch_options()
     assert LOOPBACK_ONLY in options["args"]
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(**options)
-        try:
-            page = browser.new_page()
-            for host in ("127.0.0.1", "localhost"):
-                response = page.goto(f"http://{host}:{port}/", timeout=15_000)
-                assert response is not None and response.status == 200
-                assert page.title() == "here"
-            # a name under the reserved .invalid domain (RFC 2606) never resolves anywhere;
-            # cdn.jsdelivr.net is what Kiwi TCMS's editor asks for: neither is looked up
-            for url in ("http://cdn.jsdelivr.net/", "http://bakery.invalid/"):
-                with pytest.raises(PlaywrightError, match="ERR_NAME_NOT_RESOLVED"):
-                    page.goto(url, timeout=15_000)
-        finally:
-            browser.close()
+    browser = playwright.chromium.launch(**options)
+    try:
+        page = browser.new_page()
+        for host in ("127.0.0.1", "localhost"):
+            response = page.goto(f"http://{host}:{port}/", timeout=15_000)
+            assert response is not None and response.status == 200
+            assert page.title() == "here"
+        # a name under the reserved .invalid domain (RFC 2606) never resolves anywhere;
+        # cdn.jsdelivr.net is what Kiwi TCMS's editor asks for: neither is looked up
+        for url in ("http://cdn.jsdelivr.net/", "http://bakery.invalid/"):
+            with pytest.raises(PlaywrightError, match="ERR_NAME_NOT_RESOLVED"):
+                page.goto(url, timeout=15_000)
+    finally:
+        browser.close()
