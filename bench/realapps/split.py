@@ -50,8 +50,9 @@ DEV: tuple[str, ...] = (
     "appbuilder",
     "marimo",
     "maildev",
+    "locust",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
