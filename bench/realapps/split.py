@@ -51,8 +51,9 @@ DEV: tuple[str, ...] = (
     "marimo",
     "maildev",
     "verdaccio",
+    "locust",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "locust", "mitmweb", "kiwitcms")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "mitmweb", "kiwitcms")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
