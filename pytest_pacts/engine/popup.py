@@ -23,6 +23,7 @@ in-page script of the engine's own):
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
@@ -115,6 +116,21 @@ def _words_pattern(words: str, whole: bool) -> re.Pattern[str]:
     return re.compile(r"^\s*" + spaced + tail, re.IGNORECASE)
 
 
+# the roles a click step's words name outside a listbox: a control named exactly by them
+_CLICKED_ROLES: tuple[Literal["button", "link", "menuitem", "tab"], ...] = (
+    "button",
+    "link",
+    "menuitem",
+    "tab",
+)
+
+
+def _named_outside(page: Page, words: str) -> bool:
+    """A control outside any popup (not an ``option``) whose accessible name is the words."""
+    exact = _words_pattern(words, True)
+    return any(page.get_by_role(role, name=exact).count() > 0 for role in _CLICKED_ROLES)
+
+
 # long because: one rule read in order: the step, the popup, its two tiers of fit, the verdict
 def choose_in_popup(page: Page, step: Step) -> Locator | Failure | None:
     """The option of the focused combobox's expanded popup that the step's words name, as a
@@ -124,7 +140,8 @@ def choose_in_popup(page: Page, step: Step) -> Locator | Failure | None:
     An option fits when its accessible name is the step's words (letter case aside), or else
     begins with them as whole words (a suggestion showing a package's name, then its
     description and version). The whole name outranks the first words; several options of the
-    best tier are ambiguous."""
+    best tier are ambiguous, and so is an option fitting by its first words only while a
+    button, link, menu item or tab outside the popup is named exactly by them."""
     target = step.target
     if step.action is not Action.CLICK or target is None or target.region or target.ordinal:
         return None
@@ -149,6 +166,20 @@ def choose_in_popup(page: Page, step: Step) -> Locator | Failure | None:
                         f'"{words}": {len(fits)} options of the expanded list the focused '
                         "combobox controls fit as well; nothing was acted on. Name the option "
                         "by more of its words, or its place (Element[2])"
+                    ),
+                )
+            if fits and not whole and _named_outside(page, words):
+                # a loose fit in the popup against a control outside it named by exactly the
+                # words: the evidence rule ranks the exact name first, the pattern the popup;
+                # neither decides, so nothing is acted on
+                return Failure(
+                    type=FailureType.AMBIGUOUS,
+                    step_index=step.index,
+                    message=(
+                        f'"{words}": an option of the expanded list the focused combobox '
+                        "controls begins with these words, and a control outside the list is "
+                        "named exactly so; nothing was acted on. Name the option by all of its "
+                        "words, or the other control by its region"
                     ),
                 )
             if fits:
