@@ -15,30 +15,26 @@ that step runs, on the page state it will actually meet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import (
     Discoverer,
-    UnrenderableLocator,
-    check_locator,
     suggest_names,
-    to_playwright,
 )
 from pytest_pacts.discovery.planning import binds_ahead, may_leave_page, same_page
-from pytest_pacts.discovery.render import kept_locator
 from pytest_pacts.engine.contracts import StepState
+from pytest_pacts.engine.discovery_failures import discovery_failure, not_found, region_not_found
 from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.openers import HOVER, OnOpen, open_hidden, shown_inside
 from pytest_pacts.engine.surfaces import special_surface
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
 from pytest_pacts.models.locator import DiscoveryResult, Locator, Opener
 from pytest_pacts.models.outcome import Failure, FailureType
-from pytest_pacts.runtime.bridge import keep_token, may_keep
 
 # A step that nothing on the page matches (or whose region the page does not mention)
 # waits for the page to have stayed unchanged this long (no request started or ended, no
@@ -46,18 +42,7 @@ from pytest_pacts.runtime.bridge import keep_token, may_keep
 # a single-page app fetches a list's rows a moment after its frame, with quiet gaps between
 # the requests.
 QUIET_MS = 1_000.0
-# The click on a control that opens a hidden element's menu or tab: it passed the gate a
-# moment before, so it is not waited on for long.
-OPEN_TIMEOUT_MS = 5_000.0
-
-# An opener of this relation is pointed at, not clicked: the repeated item (a card, a row)
-# that draws the step's control only while the pointer is on it (CSS Selectors' ``:hover``).
-HOVER = "hover"
-
 OnDiscovered = Callable[[int, DiscoveryResult], None]
-# Told each control a step opens to show its hidden element, before the click (benchmarks
-# check it; nothing in the engine depends on it).
-OnOpen = Callable[[Step, PWLocator], None]
 
 
 @dataclass
@@ -341,159 +326,3 @@ class Finder:
         describe what the page shows, they are checked fresh)."""
         self.discover_calls += 1
         return self.discoverer.discover(self.page, [(0, target, action)])[0]
-
-
-def open_hidden(
-    page: Page, step: Step, openers: Sequence[Opener], on_open: OnOpen | None = None
-) -> tuple[list[str], str | None]:
-    """Click the controls that show a step's hidden element (a closed menu, a tab panel,
-    docs/user-guide.md "Menus, tabs and disclosures"), outermost first, each checked by the
-    gate first (re-checked on the page's changes for up to ``OPEN_TIMEOUT_MS``: a tab
-    still moving into place), clicked only as the element that check passed (kept, as a
-    step's own action is: engine/checked.py), and waited on for the page's answer. Answers
-    the notes saying what was opened, and why the next one could not be clicked (``None``:
-    all were)."""
-    notes: list[str] = []
-    what = step.target.element if step.target else "the element"
-    for opener in openers:
-        hover = opener.relation == HOVER
-        try:
-            control, refused = _checked_opener(
-                page, opener, Action.HOVER if hover else Action.CLICK
-            )
-            if control is None:
-                return notes, refused
-            if on_open is not None:
-                on_open(step, control)
-            if hover:
-                control.hover(timeout=OPEN_TIMEOUT_MS)
-            else:
-                control.click(timeout=OPEN_TIMEOUT_MS)
-        except (PlaywrightError, UnrenderableLocator) as exc:
-            verb = "pointed at" if hover else "clicked"
-            return notes, f"{opener.description} could not be {verb}: {str(exc).splitlines()[0]}"
-        if hover:
-            # a style under the pointer applies at once (a script drawing it on a mouse event
-            # changes the DOM, which the step's discovery loop waits on)
-            notes.append(
-                f'"{what}" was hidden: pointed at {opener.description} first, which shows it '
-                f"(hover, {opener.locator.describe()})"
-            )
-            continue
-        wait_for_change(page)
-        notes.append(
-            f'"{what}" was hidden: opened {opener.description} first ({opener.relation}, '
-            f"{opener.locator.describe()})"
-        )
-    return notes, None
-
-
-def _checked_opener(
-    page: Page, opener: Opener, action: Action
-) -> tuple[PWLocator | None, str | None]:
-    """The opener as the element the gate passed (re-checked on the page's changes for up
-    to ``OPEN_TIMEOUT_MS``), never one the action would resolve anew (engine/checked.py);
-    or ``None`` and why it fails its check."""
-    deadline = now_ms() + OPEN_TIMEOUT_MS
-    while True:
-        keep = keep_token()
-        gate = check_locator(page, opener.locator, action, keep=keep)
-        if gate.failed is None:
-            break
-        if now_ms() >= deadline:
-            return None, f"{opener.description} fails the {gate.failed.name} check: " + (
-                gate.failed.reason
-            )
-        wait_for_change(page, cap_ms=250.0)
-    if may_keep(page.context):
-        return kept_locator(page, opener.locator, keep), None
-    return to_playwright(page, opener.locator), None
-
-
-def shown_inside(page: Page, found: Locator, opener: Opener) -> bool:
-    """Is the element ``found`` after pointing at ``opener`` (a ``hover`` opener: the item
-    that holds a control drawn only under the pointer) inside that item? Only then is it the
-    control the hover showed; anything else is not acted on (never hover one thing and click
-    another)."""
-    try:
-        item = to_playwright(page, opener.locator).element_handle(timeout=OPEN_TIMEOUT_MS)
-    except (PlaywrightError, UnrenderableLocator):
-        return False
-    try:
-        inside = to_playwright(page, found).evaluate(
-            "(el, item) => item !== el && item.contains(el)", item, timeout=OPEN_TIMEOUT_MS
-        )
-    except (PlaywrightError, UnrenderableLocator):
-        return False
-    finally:
-        item.dispose()
-    return bool(inside)
-
-
-def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:
-    target = step.target.key if step.target else "?"
-    if result is None or result.unresolved is None:
-        message = f'no element for "{target}" was found'
-        return Failure(type=FailureType.NOT_UNIQUE, message=message, step_index=step.index)
-    unresolved = result.unresolved
-    evidence = [unresolved.message, f"searched for {waited_ms:.0f} ms"]
-    evidence += [f"rejected {r.locator.describe()}: {r.reason}" for r in result.rejected]
-    if unresolved.reason == "ambiguous":
-        message = f'"{target}" is ambiguous: {unresolved.message}'
-    elif unresolved.candidates:  # a match too weak for the evidence rule
-        message = f"no element matches well enough: {unresolved.message}"
-    elif not unresolved.message.startswith("no element matches"):
-        # explained by the scan: only a heading says the words, or the element is hidden
-        # and no control evidently opens it
-        message = unresolved.message
-    else:
-        message = f'no element matches "{target}" for {step.action.value} (count=0)'
-    return Failure(
-        type=FailureType.NOT_UNIQUE,
-        message=message,
-        step_index=step.index,
-        evidence=tuple(evidence),
-        gate=result.gate,
-        candidates=unresolved.candidates,
-    )
-
-
-def region_not_found(step: Step, failure: Failure, wide_count: int) -> Failure:
-    """A step whose region is on no container and in no text of the page: that is the
-    headline (issue 39: it said "did you mean" the element's own name, the region only in the
-    evidence); how many elements the name alone matches says why the region was needed."""
-    assert step.target is not None and step.target.region is not None
-    element, region = step.target.element, step.target.region
-    message = (
-        f'the region "{region}" is not on this page (no container, heading or text by that '
-        f'name), so "{element}@{region}" was not found for {step.action.value}'
-    )
-    if wide_count > 1:
-        message += (
-            f'; "{element}" alone matches {wide_count} elements, so the region is needed to '
-            "say which: name the region as the page shows it (a card's or section's heading)"
-        )
-    else:
-        message += f'; nor does "{element}" match anything elsewhere on the page'
-        shown = [e for e in failure.evidence if e.startswith("closest visible names")]
-        if shown:
-            message += f" ({shown[0]})"
-    return failure.model_copy(update={"message": message})
-
-
-def not_found(step: Step, failure: Failure, suggestions: list[str]) -> Failure:
-    """``not_found`` for a step that matched nothing when first discovered, naming the
-    closest visible names ("did you mean 'Shopping Cart'?")."""
-    target = step.target.key if step.target else "?"
-    message = f'no element on the page matches "{target}" for {step.action.value}'
-    if failure.candidates or not failure.message.startswith("no element matches"):
-        # one matched too weakly for the evidence rule, or the scan said why none did
-        message = failure.message
-    evidence = list(failure.evidence)
-    if suggestions:
-        shown = " or ".join(f"{s!r}" for s in suggestions)
-        message += f"; did you mean {shown}?"
-        evidence.append("closest visible names: " + ", ".join(f"{s!r}" for s in suggestions))
-    return failure.model_copy(
-        update={"type": FailureType.NOT_FOUND, "message": message, "evidence": tuple(evidence)}
-    )

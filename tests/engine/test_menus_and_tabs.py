@@ -18,8 +18,8 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import discover
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.failure_text import render_failure
-from pytest_pacts.engine.finder import open_hidden
 from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.engine.openers import open_hidden
 from pytest_pacts.models import Action, Step, Target
 from pytest_pacts.models.locator import DiscoveryResult
 

@@ -8,10 +8,10 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer
 from pytest_pacts.engine.contracts import HealContext, RungResult
-from pytest_pacts.engine.finder import HOVER, open_hidden, shown_inside
 from pytest_pacts.engine.healing.basics import first_line
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.probing import gate_evidence
+from pytest_pacts.engine.openers import HOVER, open_hidden, shown_inside
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import HealRung
 
@@ -81,7 +81,7 @@ class RediscoveryRung:
         return replace(result, basis=f"{pointed}; {basis}", notes=found.notes)
 
     def _opened(self, ctx: HealContext, found: DiscoveryResult) -> tuple[DiscoveryResult, str]:
-        """The step's element found hidden behind one evident opener (engine/finder.py,
+        """The step's element found hidden behind one evident opener (engine/openers.py,
         ``open_hidden``: a closed menu's, drop-down's or disclosure's toggle, a tab, or the
         item that draws it only under the pointer): open it as first discovery does, and look
         again. Several controls that could open it (``opener_choices``) are never tried:

@@ -48,7 +48,7 @@ async function scan(args) {
   // ``args.still`` is false); they run while Python verifies the locators, and gates()
   // collects the snapshots afterwards. With ``args.still`` false they are answered here.
   // The controls that open a hidden match (a closed menu, a tab): checked by Python like a
-  // chosen element, then clicked before the step (engine/finder.py).
+  // chosen element, then clicked before the step (engine/openers.py).
   for (const r of results) {
     for (const link of (r.opener && r.opener.chain) || []) {
       link.element_index = chosen.length;

@@ -1350,7 +1350,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // an element while the pointer is on it or on a descendant of it; ``article:hover ul {
   // visibility: visible }``). The nearest such element, up to the repeated item holding
   // the match, is pointed at (relation "hover"): a card alone in its column is one too.
-  // The step acts only if its element is then shown inside it (engine/finder.py,
+  // The step acts only if its element is then shown inside it (engine/openers.py,
   // ``open_hidden``).
   function hoverItem(el) {
     for (let a = parentOf(el); a && a.tagName !== 'BODY'; a = parentOf(a)) {
