@@ -104,13 +104,17 @@ def selector_parts(selector: str) -> list[str]:
 
 def step_words(element: str, region: str | None, ordinal: int | None) -> str:
     """The step's target as the flow writes it: ``Element[N]@Region`` (a name that itself
-    ends in brackets keeps them escaped, as ``Target.key`` writes it)."""
+    ends in brackets keeps them escaped, as ``Target.key`` writes it; a name holding an
+    ``@`` with no region ends in ``@``, as the flows write ``@bakery/order-form@``: without
+    it the step syntax reads the part after the last ``@`` as a region)."""
     if ordinal:
         element = f"{element}[{ordinal}]"
     elif element.endswith("]") and "[" in element:
         at = element.rindex("[")
         element = f"{element[:at]}\\{element[at:]}"
-    return f"{element}@{region}" if region else element
+    if region:
+        return f"{element}@{region}"
+    return f"{element}@" if "@" in element else element
 
 
 def flow_ordinals(flows: Path, env: Mapping[str, str]) -> dict[tuple[str, int], int]:

@@ -110,6 +110,19 @@ def test_the_step_words_carry_the_ordinal_as_the_flow_writes_it() -> None:
         assert step_words(target.element, target.region, target.ordinal) == target.key == words
 
 
+def test_a_name_holding_an_at_sign_without_a_region_ends_in_one_as_the_flows_write_it() -> None:
+    """Verdaccio's package ``@bakery/order-form`` (its flow: ``@bakery/order-form@``) was
+    asked of the library API as ``@bakery/order-form``, which the step syntax reads as a
+    region with no element (a StepSyntaxError: the case was not recorded); an e-mail-like
+    name (``orders@bakery.invalid``, MailDev) would be read as a region too."""
+    for element in ("@bakery/order-form", "orders@bakery.invalid"):
+        words = step_words(element, None, None)
+        assert words == f"{element}@"
+        target = parse_target(words)
+        assert (target.element, target.region) == (element, None)
+    assert step_words("a@b", "Form", None) == "a@b@Form"
+
+
 def test_cases_written_without_the_ordinal_get_it_from_their_flow() -> None:
     """pinnwand's REQ-PINNWAND-005 names the second file's fields ``[2]``; the cases of the
     last runs were written without it, so the benchmark asked for the first file's field."""

@@ -20,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from common import IS_MARKED_JS, MARK_ALL_JS, UNMARK_JS, RecordFailed, serve, truth_set
+from pairing import step_words
 from playwright._impl.connection import Connection
 
 from pytest_pacts.discovery import to_playwright
 from pytest_pacts.elements import discover_element, relocate_element
 from pytest_pacts.models.locator import DiscoveryResult
-from pytest_pacts.models.requirement import Target
 
 _calls = [0]
 _first: list[float | None] = [None, None]  # when the first message was sent, answered
@@ -52,8 +53,8 @@ Connection.send_message_to_server = _counted  # type: ignore[method-assign]
 
 
 def record(page: Any, case: dict[str, Any]) -> DiscoveryResult:
-    target = Target(element=case["element"], region=case["region"], ordinal=case.get("ordinal"))
-    words = target.key  # the step's words as the flow writes them: Element[N]@Region
+    # the step's words as the flow writes them: Element[N]@Region, name@ for a name with an @
+    words = step_words(case["element"], case["region"], case.get("ordinal"))
     found = discover_element(page, words, case["action"])
     if found.locator is None or found.fingerprint is None:
         why = found.unresolved.reason if found.unresolved is not None else "no locator"
