@@ -117,11 +117,13 @@ as Playwright does in the page itself, with its check, in one ``Frame.evaluate``
 40); ``False``: it is checked through Playwright's selector engine, as before (for the
 benchmarks that compare the two: ``bench/realapps/profile_relocation.py --paired``)."""
 
-IN_PAGE_RANK = False
+IN_PAGE_RANK = True
 """Whether that call also ranks the page when the locator finds nothing (the similarity
-rung's ranking, decided in Python, then one verification through Playwright). Off: not
-faster on the drifted real-app pairs measured (docs/benchmarks.md, "2026-11-29 (later): the
-recorded locator resolved by the page"); the ladder runs as before."""
+rung's ranking, decided in Python under the same evidence rule, then one verification of
+the best candidate's rendering, resolved by the page itself where it resolves it as
+Playwright does: ``relocate._on_rendering``); where that does not accept, the ladder runs
+as before. ``False``: the check alone, then the ladder (for the benchmarks that compare the
+two; docs/benchmarks.md, "2026-11-30: a drifted relocation in two plain page calls")."""
 
 
 @dataclass(frozen=True)

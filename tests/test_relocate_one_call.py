@@ -29,7 +29,8 @@ from pytest_pacts.runtime.scripts import api_key
 
 ONE_CALL = "the in-page check of the recorded locator"
 THROUGH_PLAYWRIGHT = "the in-page 'check' call"
-VERIFIED = "the in-page healing 'sameGate' call"
+VERIFIED = "the in-page healing 'sameGate' call"  # through Playwright
+IN_PAGE_VERIFIED = "the in-page check of a rendering"
 
 NAV = """<nav><a href="#b" id="books" data-mark="real">Books</a>
 <a href="#a" id="authors">Authors</a><a href="#p" id="publishers">Publishers</a></nav>
@@ -67,7 +68,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 @pytest.fixture
 def ranked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The one call also ranks a drifted page (``elements.IN_PAGE_RANK``, off by default)."""
+    """The one call also ranks a drifted page (``elements.IN_PAGE_RANK``, the default)."""
     monkeypatch.setattr(elements, "IN_PAGE_RANK", True)
 
 
@@ -263,9 +264,12 @@ def test_a_drifted_relocation_is_the_one_calls_ranking_and_one_verification(
 ) -> None:
     """The recorded locator (by id) finds nothing: the same round trip ranked the settled
     page against the recorded fingerprint and rendered the best candidate, so the
-    relocation is that call and Playwright's verification of the rendering (that it
-    resolves to exactly that element, and its gate): two page calls. The same element as
-    the ladder finds (before: the gate, the alternates, then re-discovery, 4-6 calls)."""
+    relocation is that call and the verification of the rendering (that it resolves to
+    exactly that element, and its gate), which the page resolves itself as it resolved the
+    recorded locator (a role and exact name): two plain page calls, no verification through
+    Playwright's selector engine (before: its verification through Playwright, whose first query builds
+    its selector code in the new document). The same element as the ladder finds (the
+    gate, the alternates, then re-discovery, 4-6 calls)."""
     locator = Locator(strategy=Strategy.CSS, confidence=0.8, css="a#books")
     recorded = _recorded_as(tab, NAV, "Books", locator)
     tab.evaluate(DRIFT)
@@ -274,7 +278,10 @@ def test_a_drifted_relocation_is_the_one_calls_ranking_and_one_verification(
     moved = pytest_pacts.relocate_element(tab, recorded)
     assert moved.found and moved.moved and moved.locator is not None, moved.reason
     assert _mark(tab, moved.locator) == "real" and moved.rung is HealRung.SIMILARITY
-    assert calls[0] == ONE_CALL and calls[-1] == VERIFIED and len(calls) <= 3, calls
+    # (a third, the gate's re-check, when the loaded machine drew the page's last frames
+    # within the one call's round trip: not known settled)
+    assert calls[0] == ONE_CALL and calls[-1] == IN_PAGE_VERIFIED and len(calls) <= 3, calls
+    assert VERIFIED not in calls, calls
     elements.IN_PAGE = False
     try:
         before = pytest_pacts.relocate_element(tab, recorded)
@@ -358,15 +365,17 @@ def test_a_region_step_is_ranked_inside_its_region(
     moved = pytest_pacts.relocate_element(tab, recorded)
     assert moved.found and moved.locator is not None, moved.reason
     assert _mark(tab, moved.locator) == "real" and moved.rung is HealRung.SIMILARITY
-    assert calls[0] == ONE_CALL and calls[-1] == VERIFIED and len(calls) <= 3, calls
+    assert calls[0] == ONE_CALL and calls[-1] in (VERIFIED, IN_PAGE_VERIFIED), calls
+    assert len(calls) <= 3, calls
 
 
-def test_by_default_a_drifted_page_is_checked_in_the_page_then_healed_by_the_ladder(
-    tab: Page, calls: list[str]
+def test_without_the_ranking_a_drifted_page_is_checked_in_the_page_then_healed_by_the_ladder(
+    tab: Page, calls: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without the ranking in the one call (``IN_PAGE_RANK``, off: not faster on the real
-    drifted pairs, docs/benchmarks.md), the failing check is the page's own call, which the
-    gate takes as its first, and the ladder finds the element as before."""
+    """Without the ranking in the one call (``IN_PAGE_RANK`` off, for the benchmarks that
+    compare the two), the failing check is the page's own call, which the gate takes as its
+    first, and the ladder finds the element as before."""
+    monkeypatch.setattr(elements, "IN_PAGE_RANK", False)
     locator = Locator(strategy=Strategy.CSS, confidence=0.8, css="a#books")
     recorded = _recorded_as(tab, NAV, "Books", locator)
     tab.evaluate(DRIFT)

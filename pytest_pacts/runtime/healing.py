@@ -234,3 +234,29 @@ def find_check_and_rank(
         return None
     found = decoded(answer, what)
     return found if isinstance(found, dict) else None
+
+
+def _find_same_gate_fn() -> str:
+    key, _ = _installer()
+    return (
+        f"async (text) => {{ const d = globalThis[{api_key()!r}], h = globalThis[{key!r}];"
+        f" if (!d || !h) return {_NOT_INSTALLED!r}; const arg = JSON.parse(text);"
+        " const els = d.api().find(arg.find); if (!Array.isArray(els)) return els;"
+        " const heal = h.api(); return heal.toJson(await heal.sameGate(els, arg.same)); }"
+    )
+
+
+def find_same_gate(frame: Frame, find: object, same: object) -> dict[str, Any] | None:
+    """One ``Frame.evaluate``, no selector resolved by Playwright: the elements ``find``
+    names (``render.page_query``), resolved by the document itself as in
+    :func:`find_check_and_rank`, then healing's ``sameGate`` of them (``js/healing.js``:
+    exactly the ranked element, and the five-point gate on it). ``None`` when the document
+    lacks either API or cannot resolve ``find`` as Playwright would: the caller then checks
+    the rendering through Playwright."""
+    what = "the in-page check of a rendering"
+    text = json.dumps({"find": find, "same": same}, separators=(",", ":"))
+    answer = bounded.call(frame, what, frame.evaluate, _find_same_gate_fn(), text)
+    if answer in (_NOT_INSTALLED, _UNSUPPORTED):
+        return None
+    found = decoded(answer, what)
+    return found if isinstance(found, dict) else None

@@ -5,6 +5,10 @@ role + name, label, placeholder, aria/title/alt, text, shadow host), with CSS on
 nothing semantic is unique: a CSS heal is what the self-heal gate calls case-specific.
 Every rendering is re-checked through Playwright itself: it must resolve to
 exactly the ranked element (identity, not "some element"), then pass the five-point gate.
+In ``relocate_element``'s one call (the page ranked and the best candidate rendered in the
+round trip that checked the recorded locator) a rendering the document resolves exactly as
+Playwright does (``render.page_query``) is re-checked by the document itself, as the
+recorded locator was.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_locator
 from pytest_pacts.discovery.payloads import LocateResult, SameGate, checked
-from pytest_pacts.discovery.render import elements_frame, to_playwright
+from pytest_pacts.discovery.render import elements_frame, page_query, to_playwright
 from pytest_pacts.engine.gate import heal_blocking_point
 from pytest_pacts.engine.healing.scoring import Scored
 from pytest_pacts.models.locator import (
@@ -29,7 +33,7 @@ from pytest_pacts.models.locator import (
 )
 from pytest_pacts.models.outcome import FailureType
 from pytest_pacts.models.requirement import Action
-from pytest_pacts.runtime.healing import call_in_frame, call_on_elements
+from pytest_pacts.runtime.healing import call_in_frame, call_on_elements, find_same_gate
 
 # Semantic first (it survives restyling); css last.
 ORDER: tuple[Strategy, ...] = (
@@ -86,6 +90,9 @@ def _render(
     be: a rendering scoped to a region). ``located``: the in-page ``locate`` answer for
     ``scored``, read already (in the round trip that ranked it)."""
     arg = locate_arg(scored.heal_id, scored.index)
+    # ranked and located by relocate_element's one call: the page resolves the renderings
+    # it can resolve as Playwright does, as it resolved the recorded locator
+    in_page = located is not None
     if located is None:
         located = call_in_frame(scored.frame, "locate", arg)
     raw = checked(located, LocateResult, "the in-page healing 'locate' call")
@@ -104,11 +111,8 @@ def _render(
             gate_arg = {"action": Action(action).value, "in_shadow": locator.in_shadow}
             name, call_arg = ("sameGate", {**arg, "gate": gate_arg})
         try:
-            check = checked(
-                call_on_locator(page, locator, name, call_arg),
-                SameGate,
-                f"the in-page healing {name!r} call",
-            )
+            answer = _on_rendering(page, scored, locator, name, call_arg, in_page)
+            check = checked(answer, SameGate, f"the in-page healing {name!r} call")
         except (PlaywrightError, UnrenderableLocator):
             continue
         if check["same"]:
@@ -116,6 +120,23 @@ def _render(
             gate = GateSnapshot.model_validate(raw_gate) if raw_gate is not None else None
             return locator, fingerprint, gate
     return "no rendering of the candidate resolves to exactly that element"
+
+
+def _on_rendering(
+    page: Page, scored: Scored, locator: Locator, name: str, arg: JSON, in_page: bool
+) -> object:
+    """Healing's ``name`` (``isSame``, ``sameGate``) on what the rendering ``locator``
+    resolves to: with ``in_page``, resolved by the document itself in one plain
+    ``Frame.evaluate`` (``runtime.healing.find_same_gate``: no selector work of
+    Playwright's, whose first query on a new document builds its selector code) when it
+    resolves it exactly as Playwright does (``render.page_query``); through Playwright
+    otherwise."""
+    query = page_query(locator) if in_page and name == "sameGate" else None
+    if query is not None:
+        answer = find_same_gate(scored.frame, query, arg)
+        if answer is not None:
+            return answer
+    return call_on_locator(page, locator, name, arg)
 
 
 def relocate(page: Page, scored: Scored, action: str, located: object = None) -> Relocation | str:
