@@ -133,6 +133,11 @@ function isRendered(el) {
   if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true });
   return el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
 }
+// A box with an area (what Playwright's "visible" asks of an element's box).
+function visibleBox(el) {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}
 
 // ``map.set(key, value)``, keeping only the ``keep`` latest keys (a document's registries).
 function remember(map, key, value, keep) {
@@ -571,7 +576,7 @@ const namesOf = (el, dom) => [dom.accName(el), ...dom.labelTexts(el), el.getAttr
 return {
   toJson, memo,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
-  parentOf, elMatches, roleAttr, idRefs, isRendered, remember,
+  parentOf, elMatches, roleAttr, idRefs, isRendered, visibleBox, remember,
   containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf
 };

@@ -11,7 +11,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, containsComposed, inShadow, allElements, tag,
-  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, remember
+  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, visibleBox, remember
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, gateItem, checkActionable, blocks } = modules.actionability;
 const { resetPrepared, readPage, cssVariants, structuralPath } = modules.scan;
@@ -140,11 +140,6 @@ function similarity(fp, c, w) {
   return { score: total ? sum / total : 0, parts, anchor };
 }
 const IDENTITY = ['name', 'text', 'label', 'placeholder', 'id', 'test_id', 'aria_label', 'alt_title'];
-
-function visibleBox(el) {
-  const r = el.getBoundingClientRect();
-  return r.width > 0 && r.height > 0;
-}
 
 // Regions scope a step: "Delete@Draft B" is never healed to Draft A's button.
 // With the region's containers resolved (``regions``), a candidate must sit inside one;

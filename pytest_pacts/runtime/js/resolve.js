@@ -10,7 +10,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
@@ -610,10 +610,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el)) || !el.labels) return false;
     if (hasBox(el)) return false;
     return [...el.labels].some((l) => !dom.isHidden(l) && !bare(dom.textOf(l))
-      && [...l.querySelectorAll('svg, img, [role="img"], i')].some((p) => {
-        const b = p.getBoundingClientRect();
-        return b.width > 0 && b.height > 0 && !p.contains(el);
-      }));
+      && [...l.querySelectorAll('svg, img, [role="img"], i')].some((p) => visibleBox(p) && !p.contains(el)));
   }
 
   // An open modal dialog (a <dialog> shown modally, [role=dialog][aria-modal=true], a
@@ -1494,9 +1491,7 @@ function suggestNames(dom, elements, element, action, limit) {
   const words = tokens(element);
   const best = new Map();
   for (const el of elements) {
-    if (compatibility(el, action, dom.roleOf, true) < 2 || dom.isHidden(el)) continue;
-    const r = el.getBoundingClientRect();
-    if (!r.width || !r.height) continue;
+    if (compatibility(el, action, dom.roleOf, true) < 2 || dom.isHidden(el) || !visibleBox(el)) continue;
     const names = [dom.accName(el), ...dom.labelTexts(el), norm(el.getAttribute('placeholder'))];
     if (isClickable(el, dom.roleOf, true)) names.push(dom.textOf(el));
     for (const name of names) {
