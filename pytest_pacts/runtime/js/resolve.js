@@ -607,8 +607,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // toggles it through the label (HTML: a label's activation is its control's), not a
   // checkbox.
   function drawnAsIcon(el) {
-    if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el)) || !el.labels) return false;
-    if (hasBox(el)) return false;
+    if (!drawnByLabel(el) || hasBox(el)) return false;
     return [...el.labels].some((l) => !dom.isHidden(l) && !bare(dom.textOf(l))
       && [...l.querySelectorAll('svg, img, [role="img"], i')].some((p) => visibleBox(p) && !p.contains(el)));
   }
