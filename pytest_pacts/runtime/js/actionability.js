@@ -167,14 +167,11 @@ function selectProxy(el) {
   const near = [el.previousElementSibling, el.nextElementSibling, parent,
     parent && parent.previousElementSibling, parent && parent.nextElementSibling];
   for (const e of near) if (e && e !== el && isWidget(e)) return e;
-  for (const label of el.labels || []) {
-    if (!label.id) continue;
-    for (const e of el.ownerDocument.querySelectorAll('[aria-labelledby]')) {
-      if (e !== el && e.getAttribute('aria-labelledby').split(/\s+/).includes(label.id) && shownLikePlaywright(e)) return e;
-    }
-  }
-  return null;
+  return [...(el.labels || [])].flatMap(labelledBy).find((e) => e !== el && shownLikePlaywright(e)) || null;
 }
+// The elements that name ``label`` in their ``aria-labelledby`` (none when it has no id).
+const labelledBy = (label) => (label.id ? [...label.ownerDocument.querySelectorAll('[aria-labelledby]')]
+  .filter((e) => e.getAttribute('aria-labelledby').split(/\s+/).includes(label.id)) : []);
 
 // Visible as Playwright means it: a non-empty box and ``visibility: visible`` (so
 // ``display: none`` on the way up fails, ``opacity: 0`` does not: a custom checkbox is a
@@ -243,8 +240,7 @@ function drawingLabel(el, action) {
   for (const label of el.labels || []) {
     if (label.control !== el || unshown(label)) continue;
     if ([...label.querySelectorAll('a[href], button, input, select, textarea')].some((e) => e !== el)) continue;
-    if (label.id && [...el.ownerDocument.querySelectorAll('[aria-labelledby]')].some((e) => e !== el
-      && e.getAttribute('aria-labelledby').split(/\s+/).includes(label.id))) continue;
+    if (labelledBy(label).some((e) => e !== el)) continue;
     const into = (h) => !!h && receivesEvents(el, h) && drawnInside(label, h);
     const { hit, scroll } = pointAt(label, into);
     if (into(hit)) return { label, scroll };
