@@ -370,8 +370,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (let i = 0; i < k && s; i++) s = s.nextElementSibling;
       return s && s.tagName === container.tagName ? s : null;
     }).filter(Boolean));
-    const textIs = sameTag.filter((e) => dom.textOf(e) === text
-      && !kids(e).some((c) => dom.textOf(c) === text));
+    const textIs = sameTag.filter((e) => strategies.text.same(e, { text }));  // as Playwright's text-is
     const hasText = sameTag.filter((e) => lowTextOf(e).includes(low(text)));
     const out = [];
     if (textIs.includes(base)) out.push({ css: `${bt}:text-is(${cssString(text)})${hop}`, _els: after(textIs) });
