@@ -147,6 +147,8 @@ RULES: list[tuple[str, str, str, str, str]] = [
      "scope.structured = new Map([...scope.structured].filter(([, how]) => how === 'name'));"),
     ("region: a mention in prose names nothing (inProse)", "resolve.js",
      "function paragraphOf(e) {", "const inProse = (m, needle) =>", "&& ¦!low(visibleLowOf(paragraphOf(m))).startsWith(needle)"),
+    ("region: a mention in prose names nothing (inProse)", "resolve.js",
+     "const paragraphOf = (e) =>", "const inProse = (m, needle) =>", "&& ¦!low(visibleLowOf(paragraphOf(m))).startsWith(needle)"),
     ("region: quoted text (pre) names nothing", "resolve.js",
      "const quoted = (m) =>", "const quoted = (m) =>", "!!(m.closest && ¦m.closest('pre'))"),
     ("region: the repeated item holding the words (isItem)", "resolve.js",

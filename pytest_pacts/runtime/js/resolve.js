@@ -9,7 +9,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
+  TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow, tag,
   inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
@@ -171,10 +171,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // leads it), so a mention inside a paragraph that does not begin with the words names
   // no region: "Start with the Onboarding checklist, then read the Release process" is no
   // container of the page called "Onboarding checklist" (docs/discovery.md, "Regions").
-  function paragraphOf(e) {
-    for (let a = e, i = 0; a && i < 7; a = parentOf(a), i++) if (dom.roleOf(a) === 'paragraph') return a;
-    return null;
-  }
+  const paragraphOf = (e) => closestUp(e, (a) => dom.roleOf(a) === 'paragraph', 7);
   const inProse = (m, needle) => !!paragraphOf(m) && !low(visibleLowOf(paragraphOf(m))).startsWith(needle);
   // Words in a block of preformatted text (HTML's <pre>: a code sample, an example response)
   // are quoted, not said: they head nothing, whoever's words they hold.
@@ -398,9 +395,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     if (scope.structured.size) {
       for (const e of els) {
-        for (let a = parentOf(e); a; a = parentOf(a)) {
-          if (scope.structured.has(a)) { where.set(e, { container: a, how: scope.structured.get(a) }); break; }
-        }
+        const a = closestUp(parentOf(e), (c) => scope.structured.has(c));
+        if (a) where.set(e, { container: a, how: scope.structured.get(a) });
       }
       // A container named like the region by its id or class but holding none of the
       // candidates is most often the title row over the section (<div class="experiments">
@@ -822,11 +818,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const inside = within(el).filter((e) => isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
     // the outermost ones: no ancestor of theirs up to ``el`` is one of them
     const controls = new Set(inside);
-    const outer = inside.filter((e) => {
-      let p = parentOf(e);
-      while (p && p !== el && !controls.has(p)) p = parentOf(p);
-      return p === el;
-    });
+    const outer = inside.filter((e) => closestUp(parentOf(e), (p) => p === el || controls.has(p)) === el);
     return outer.length === 1 ? outer[0] : null;
   });
   // How the container a control stands in for is rendered as the locator's region.
