@@ -783,12 +783,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function candidatesOf(els, strategy, tier) {
     // Say where each candidate is, so a person can pick the region that separates them.
     const context = (e) => {
-      for (let a = parentOf(e); a && a.tagName !== 'BODY'; a = parentOf(a)) {
-        const t = dom.textOf(a);
-        if (t === dom.textOf(e)) continue;
-        return ` in ${cssVariants(a)[0]} "${t.length > 50 ? `${t.slice(0, 49)}…` : t}"`;
-      }
-      return '';
+      const a = closestUp(parentOf(e), (c) => c.tagName === 'BODY' || dom.textOf(c) !== dom.textOf(e));
+      if (!a || a.tagName === 'BODY') return '';
+      const t = dom.textOf(a);
+      return ` in ${cssVariants(a)[0]} "${t.length > 50 ? `${t.slice(0, 49)}…` : t}"`;
     };
     return els.slice(0, 8).map((e) => ({
       description: describeElement(e, dom) + context(e), score: score(strategy, tier || 2, e), strategy,
@@ -1442,12 +1440,10 @@ function withoutPrivate(region) {
 // alone is not evidence (HTML gives class names no meaning): a ``.dropdown-toggle`` whose
 // click navigates acts (tests/engine/test_heal_patience.py).
 function opensPopup(el, dom) {
-  for (let a = el, i = 0; a && i < 4; a = parentOf(a), i++) {
-    if ((a.getAttribute('aria-haspopup') || 'false').trim() !== 'false'
-      || (a.getAttribute('data-bs-toggle') || a.getAttribute('data-toggle')) === 'dropdown') return true;
-    if (isClickable(a, dom.roleOf, true)) return false;
-  }
-  return false;
+  const pops = (a) => (a.getAttribute('aria-haspopup') || 'false').trim() !== 'false'
+    || (a.getAttribute('data-bs-toggle') || a.getAttribute('data-toggle')) === 'dropdown';
+  const at = closestUp(el, (a) => pops(a) || isClickable(a, dom.roleOf, true), 4);
+  return !!at && pops(at);
 }
 
 function fingerprintOf(el, dom) {
