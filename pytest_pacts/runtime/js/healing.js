@@ -10,7 +10,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, containsComposed, inShadow, allElements, tag,
+  TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, closestUp, containsComposed, inShadow, allElements, tag,
   makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, visibleBox, remember
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, gateItem, checkActionable, blocks } = modules.actionability;
@@ -150,12 +150,10 @@ function inRegion(el, args, dom) {
   if (!args.region_text) return true;
   const needle = low(args.region_text);
   const role = dom.roleOf(el); const name = dom.accName(el);
-  for (let a = parentOf(el); a && a.tagName !== 'HTML'; a = parentOf(a)) {
-    if (!low(dom.textOf(a)).includes(needle)) continue;
-    const twins = allElements(a).filter((e) => e !== el && dom.roleOf(e) === role && dom.accName(e) === name && !dom.isHidden(e));
-    return twins.length === 0;
-  }
-  return false;
+  const a = closestUp(parentOf(el), (c) => c.tagName === 'HTML' || low(dom.textOf(c)).includes(needle));
+  if (!a || a.tagName === 'HTML') return false;
+  const twins = allElements(a).filter((e) => e !== el && dom.roleOf(e) === role && dom.accName(e) === name && !dom.isHidden(e));
+  return twins.length === 0;
 }
 
 // args: {heal_id, fp, action, weights, limit, regions?, region_text?}. Every visible element
