@@ -711,17 +711,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
       ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : elMatches(el, spec.css))
       : (el) => strategies[strategy].same(el, spec);
   }
-  function countMatching(strategy, spec, region) {
-    let n = 0;
+  // The elements a rendering matches (inside ``region``), the first ``most`` only.
+  function matching(strategy, spec, region, most = Infinity) {
     const same = sameAs(strategy, spec);
-    for (const el of elements) {
-      if (same(el) && (!region || regions.within(el, region)) && ++n > 1) return n;
-    }
-    return n;
-  }
-  function allMatching(strategy, spec, region) {
-    const same = sameAs(strategy, spec);
-    return elements.filter((el) => same(el) && (!region || regions.within(el, region)));
+    const out = [];
+    for (const el of elements) if (same(el) && (!region || regions.within(el, region)) && out.push(el) >= most) break;
+    return out;
   }
 
   // Every way to render the chosen element that singles it out on this page, primary first.
@@ -756,11 +751,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (seen.has(id)) continue;
       seen.add(id);
       const variants = where ? regions.specs(where.container, where.how, where.description || regionText) : [null];
-      let region = variants.find((r) => countMatching(o.strategy, o.spec, r) === 1);
+      let region = variants.find((r) => matching(o.strategy, o.spec, r, 2).length === 1);
       // a step with an ordinal: else the element's place among what the rendering matches
       let nth = null;
       for (const r of counted && region === undefined ? variants : []) {
-        const at = allMatching(o.strategy, o.spec, r).indexOf(el);
+        const at = matching(o.strategy, o.spec, r).indexOf(el);
         if (at >= 0) { region = r; nth = at; break; }
       }
       if (region === undefined) continue;
