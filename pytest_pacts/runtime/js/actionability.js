@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const { installWatch } = modules.watch;
 const {
-  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, elMatches, containsComposed, drawnInside, inShadow,
+  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow,
   isEditableType, isSettable, isCheckable, isSelectable, canTakeFocus, describeElement, namesOf
 } = modules.dom;
 
@@ -118,11 +118,8 @@ function receivesEvents(el, hit) {
   const own = elMatches(el, 'input, textarea, select') || el.isContentEditable;
   const target = own ? el : el.closest('button, [role=button], a, [role=link]') || el;
   if (drawnInside(target, hit)) return true;
-  for (let a = hit; a; a = parentOf(a)) {
-    if (a.tagName === 'LABEL') return a.control === el;
-    if (elMatches(a, 'a[href], button, input, select, textarea')) return false;
-  }
-  return false;
+  const by = closestUp(hit, (a) => a.tagName === 'LABEL' || elMatches(a, 'a[href], button, input, select, textarea'));
+  return !!by && by.tagName === 'LABEL' && by.control === el;
 }
 
 // The actions that use the pointer, and so need Playwright's "receives events" (the hit
@@ -135,11 +132,8 @@ const POINTER_ACTIONS = new Set(['click', 'hover', 'check', 'uncheck']);
 // Why ``el`` is not shown as Playwright means it (a non-empty box, no ``display: none`` on
 // the way up, ``visibility: visible``), or null when it is.
 function unshown(el) {
-  for (let a = el; a; a = parentOf(a)) {
-    if (getComputedStyle(a).display === 'none') {
-      return a === el ? 'display: none' : `display: none on its ancestor ${describeElement(a)}`;
-    }
-  }
+  const none = closestUp(el, (a) => getComputedStyle(a).display === 'none');
+  if (none) return none === el ? 'display: none' : `display: none on its ancestor ${describeElement(none)}`;
   const visibility = getComputedStyle(el).visibility;
   if (visibility !== 'visible') return `visibility: ${visibility}`;
   const r = viewRect(el);
@@ -167,14 +161,11 @@ function selectProxy(el) {
   const near = [el.previousElementSibling, el.nextElementSibling, parent,
     parent && parent.previousElementSibling, parent && parent.nextElementSibling];
   for (const e of near) if (e && e !== el && isWidget(e)) return e;
-  for (const label of el.labels || []) {
-    if (!label.id) continue;
-    for (const e of el.ownerDocument.querySelectorAll('[aria-labelledby]')) {
-      if (e !== el && e.getAttribute('aria-labelledby').split(/\s+/).includes(label.id) && shownLikePlaywright(e)) return e;
-    }
-  }
-  return null;
+  return [...(el.labels || [])].flatMap(labelledBy).find((e) => e !== el && shownLikePlaywright(e)) || null;
 }
+// The elements that name ``label`` in their ``aria-labelledby`` (none when it has no id).
+const labelledBy = (label) => (label.id ? [...label.ownerDocument.querySelectorAll('[aria-labelledby]')]
+  .filter((e) => e.getAttribute('aria-labelledby').split(/\s+/).includes(label.id)) : []);
 
 // Visible as Playwright means it: a non-empty box and ``visibility: visible`` (so
 // ``display: none`` on the way up fails, ``opacity: 0`` does not: a custom checkbox is a
@@ -243,8 +234,7 @@ function drawingLabel(el, action) {
   for (const label of el.labels || []) {
     if (label.control !== el || unshown(label)) continue;
     if ([...label.querySelectorAll('a[href], button, input, select, textarea')].some((e) => e !== el)) continue;
-    if (label.id && [...el.ownerDocument.querySelectorAll('[aria-labelledby]')].some((e) => e !== el
-      && e.getAttribute('aria-labelledby').split(/\s+/).includes(label.id))) continue;
+    if (labelledBy(label).some((e) => e !== el)) continue;
     const into = (h) => !!h && receivesEvents(el, h) && drawnInside(label, h);
     const { hit, scroll } = pointAt(label, into);
     if (into(hit)) return { label, scroll };
@@ -259,11 +249,10 @@ function checkEnabled(el, action, roleOf) {
     return gateFail('enabled', 'disabled',
       `inside a disabled fieldset${fieldset ? ` (${describeElement(fieldset)})` : ''}`);
   }
-  for (let a = el; a; a = parentOf(a)) {
-    if (a.getAttribute('aria-disabled') === 'true') {
-      return gateFail('enabled', 'disabled', a === el ? 'aria-disabled="true"'
-        : `aria-disabled="true" on its ancestor ${describeElement(a)}`);
-    }
+  const off = closestUp(el, (a) => a.getAttribute('aria-disabled') === 'true');
+  if (off) {
+    return gateFail('enabled', 'disabled', off === el ? 'aria-disabled="true"'
+      : `aria-disabled="true" on its ancestor ${describeElement(off)}`);
   }
   if (action === 'fill' && isSettable(el, roleOf)) {
     if ((el.readOnly && el.type !== 'number') || el.getAttribute('aria-readonly') === 'true') {

@@ -265,8 +265,7 @@ function inventory(arg) {
     if (el.tagName === 'INPUT' && inputType(el) === 'hidden') return null;
     if (isCheckable(el, dom.roleOf)) return 'check';
     if (isSelectable(el, dom.roleOf)) return 'select';
-    if (isEditableType(el, dom.roleOf)) return 'fill';
-    if (isSettable(el, dom.roleOf)) return 'fill';
+    if (isEditableType(el, dom.roleOf) || isSettable(el, dom.roleOf)) return 'fill';
     if (isClickable(el, dom.roleOf, true)) return 'click';
     return null;
   };

@@ -105,6 +105,12 @@ function parentOf(el) {
   const root = el.parentNode;
   return root && root.host ? root.host : null;
 }
+// The first of ``el`` and its ancestors (across shadow roots) that ``test`` takes, of the
+// ``most`` nearest; else null.
+function closestUp(el, test, most = Infinity) {
+  for (let a = el, i = 0; a && i < most; a = parentOf(a), i++) if (test(a)) return a;
+  return null;
+}
 // Element.prototype.matches, whatever the element itself defines: a custom element may
 // have its own ``matches`` property (Datasette's <navigation-search> keeps its search
 // results there), which would shadow the method.
@@ -115,8 +121,7 @@ function elMatches(el, selector) { return matchesSelector.call(el, selector); }
 function containsComposed(ancestor, el) {
   if (ancestor.contains(el)) return true;
   if (el.getRootNode() === ancestor.getRootNode()) return false;
-  for (let e = el; e; e = parentOf(e)) if (e === ancestor) return true;
-  return false;
+  return closestUp(el, (e) => e === ancestor) !== null;
 }
 // ``e`` is ``a`` or drawn inside it: a descendant across shadow roots, or slotted into it
 // (a web component's shadow <button> shows its host's light-DOM label through a <slot>, and
@@ -132,6 +137,11 @@ function inShadow(el) { return el.getRootNode() instanceof ShadowRoot; }
 function isRendered(el) {
   if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true });
   return el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
+}
+// A box with an area (what Playwright's "visible" asks of an element's box).
+function visibleBox(el) {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
 }
 
 // ``map.set(key, value)``, keeping only the ``keep`` latest keys (a document's registries).
@@ -195,8 +205,7 @@ function implicitRole(el) {
     case 'TH': return thRole(el);
     case 'TEXTAREA': return 'textbox';
     case 'HEADER': case 'FOOTER':
-      for (let a = parentOf(el); a; a = parentOf(a))
-        if (['ARTICLE', 'ASIDE', 'MAIN', 'NAV', 'SECTION'].includes(a.tagName)) return null;
+      if (closestUp(parentOf(el), (a) => ['ARTICLE', 'ASIDE', 'MAIN', 'NAV', 'SECTION'].includes(a.tagName))) return null;
       return t === 'HEADER' ? 'banner' : 'contentinfo';
     case 'INPUT': {
       const type = inputType(el);
@@ -241,12 +250,7 @@ function makeDom(doc) {
     return explicit ? (explicit === 'none' ? 'presentation' : explicit) : implicitRole(el);
   });
 
-  const isHidden = memo((el) => {
-    let hidden = !isRendered(el);
-    for (let a = el; !hidden && a; a = parentOf(a))
-      if (a.getAttribute('aria-hidden') === 'true') hidden = true;
-    return hidden;
-  });
+  const isHidden = memo((el) => !isRendered(el) || closestUp(el, (a) => a.getAttribute('aria-hidden') === 'true') !== null);
 
   // Text as Playwright's text engine sees it (``rawText``): text nodes of the composed tree,
   // no scripts, input buttons by their value. The text a person can see (``visibleRaw``): no
@@ -502,9 +506,7 @@ function compatibility(el, action, roleOf, cheap = false) {
     case 'select': return isSelectable(el, roleOf) ? 2 : 0;
     case 'click': case 'hover': {
       if (isClickable(el, roleOf, cheap)) return 2;
-      for (let a = parentOf(el), i = 0; a && i < 3 && !cheap; a = parentOf(a), i++)
-        if (isClickable(a, roleOf) && a.tagName !== 'SELECT') return 2;
-      return 1;
+      return !cheap && closestUp(parentOf(el), (a) => isClickable(a, roleOf) && a.tagName !== 'SELECT', 3) ? 2 : 1;
     }
     case 'press': return canTakeFocus(el) ? 2 : 0;
     default: return (el.tabIndex >= 0 || isClickable(el, roleOf, cheap)) ? 2 : 1;
@@ -571,7 +573,7 @@ const namesOf = (el, dom) => [dom.accName(el), ...dom.labelTexts(el), el.getAttr
 return {
   toJson, memo,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
-  parentOf, elMatches, roleAttr, idRefs, isRendered, remember,
+  parentOf, closestUp, elMatches, roleAttr, idRefs, isRendered, visibleBox, remember,
   containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf
 };

@@ -10,8 +10,8 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, containsComposed, inShadow, allElements, tag,
-  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, remember
+  TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, closestUp, containsComposed, inShadow, allElements, tag,
+  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, visibleBox, remember
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, gateItem, checkActionable, blocks } = modules.actionability;
 const { resetPrepared, readPage, cssVariants, structuralPath } = modules.scan;
@@ -141,11 +141,6 @@ function similarity(fp, c, w) {
 }
 const IDENTITY = ['name', 'text', 'label', 'placeholder', 'id', 'test_id', 'aria_label', 'alt_title'];
 
-function visibleBox(el) {
-  const r = el.getBoundingClientRect();
-  return r.width > 0 && r.height > 0;
-}
-
 // Regions scope a step: "Delete@Draft B" is never healed to Draft A's button.
 // With the region's containers resolved (``regions``), a candidate must sit inside one;
 // when they cannot be resolved any more, the nearest ancestor that mentions the region's
@@ -155,12 +150,10 @@ function inRegion(el, args, dom) {
   if (!args.region_text) return true;
   const needle = low(args.region_text);
   const role = dom.roleOf(el); const name = dom.accName(el);
-  for (let a = parentOf(el); a && a.tagName !== 'HTML'; a = parentOf(a)) {
-    if (!low(dom.textOf(a)).includes(needle)) continue;
-    const twins = allElements(a).filter((e) => e !== el && dom.roleOf(e) === role && dom.accName(e) === name && !dom.isHidden(e));
-    return twins.length === 0;
-  }
-  return false;
+  const a = closestUp(parentOf(el), (c) => c.tagName === 'HTML' || low(dom.textOf(c)).includes(needle));
+  if (!a || a.tagName === 'HTML') return false;
+  const twins = allElements(a).filter((e) => e !== el && dom.roleOf(e) === role && dom.accName(e) === name && !dom.isHidden(e));
+  return twins.length === 0;
 }
 
 // args: {heal_id, fp, action, weights, limit, regions?, region_text?}. Every visible element

@@ -9,8 +9,8 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf
+  TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow, tag,
+  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
@@ -171,10 +171,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // leads it), so a mention inside a paragraph that does not begin with the words names
   // no region: "Start with the Onboarding checklist, then read the Release process" is no
   // container of the page called "Onboarding checklist" (docs/discovery.md, "Regions").
-  function paragraphOf(e) {
-    for (let a = e, i = 0; a && i < 7; a = parentOf(a), i++) if (dom.roleOf(a) === 'paragraph') return a;
-    return null;
-  }
+  const paragraphOf = (e) => closestUp(e, (a) => dom.roleOf(a) === 'paragraph', 7);
   const inProse = (m, needle) => !!paragraphOf(m) && !low(visibleLowOf(paragraphOf(m))).startsWith(needle);
   // Words in a block of preformatted text (HTML's <pre>: a code sample, an example response)
   // are quoted, not said: they head nothing, whoever's words they hold.
@@ -370,8 +367,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (let i = 0; i < k && s; i++) s = s.nextElementSibling;
       return s && s.tagName === container.tagName ? s : null;
     }).filter(Boolean));
-    const textIs = sameTag.filter((e) => dom.textOf(e) === text
-      && !kids(e).some((c) => dom.textOf(c) === text));
+    const textIs = sameTag.filter((e) => strategies.text.same(e, { text }));  // as Playwright's text-is
     const hasText = sameTag.filter((e) => lowTextOf(e).includes(low(text)));
     const out = [];
     if (textIs.includes(base)) out.push({ css: `${bt}:text-is(${cssString(text)})${hop}`, _els: after(textIs) });
@@ -399,9 +395,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     if (scope.structured.size) {
       for (const e of els) {
-        for (let a = parentOf(e); a; a = parentOf(a)) {
-          if (scope.structured.has(a)) { where.set(e, { container: a, how: scope.structured.get(a) }); break; }
-        }
+        const a = closestUp(parentOf(e), (c) => scope.structured.has(c));
+        if (a) where.set(e, { container: a, how: scope.structured.get(a) });
       }
       // A container named like the region by its id or class but holding none of the
       // candidates is most often the title row over the section (<div class="experiments">
@@ -607,13 +602,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // toggles it through the label (HTML: a label's activation is its control's), not a
   // checkbox.
   function drawnAsIcon(el) {
-    if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el)) || !el.labels) return false;
-    if (hasBox(el)) return false;
+    if (!drawnByLabel(el) || hasBox(el)) return false;
     return [...el.labels].some((l) => !dom.isHidden(l) && !bare(dom.textOf(l))
-      && [...l.querySelectorAll('svg, img, [role="img"], i')].some((p) => {
-        const b = p.getBoundingClientRect();
-        return b.width > 0 && b.height > 0 && !p.contains(el);
-      }));
+      && [...l.querySelectorAll('svg, img, [role="img"], i')].some((p) => visibleBox(p) && !p.contains(el)));
   }
 
   // An open modal dialog (a <dialog> shown modally, [role=dialog][aria-modal=true], a
@@ -720,17 +711,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
       ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : elMatches(el, spec.css))
       : (el) => strategies[strategy].same(el, spec);
   }
-  function countMatching(strategy, spec, region) {
-    let n = 0;
+  // The elements a rendering matches (inside ``region``), the first ``most`` only.
+  function matching(strategy, spec, region, most = Infinity) {
     const same = sameAs(strategy, spec);
-    for (const el of elements) {
-      if (same(el) && (!region || regions.within(el, region)) && ++n > 1) return n;
-    }
-    return n;
-  }
-  function allMatching(strategy, spec, region) {
-    const same = sameAs(strategy, spec);
-    return elements.filter((el) => same(el) && (!region || regions.within(el, region)));
+    const out = [];
+    for (const el of elements) if (same(el) && (!region || regions.within(el, region)) && out.push(el) >= most) break;
+    return out;
   }
 
   // Every way to render the chosen element that singles it out on this page, primary first.
@@ -765,11 +751,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (seen.has(id)) continue;
       seen.add(id);
       const variants = where ? regions.specs(where.container, where.how, where.description || regionText) : [null];
-      let region = variants.find((r) => countMatching(o.strategy, o.spec, r) === 1);
+      let region = variants.find((r) => matching(o.strategy, o.spec, r, 2).length === 1);
       // a step with an ordinal: else the element's place among what the rendering matches
       let nth = null;
       for (const r of counted && region === undefined ? variants : []) {
-        const at = allMatching(o.strategy, o.spec, r).indexOf(el);
+        const at = matching(o.strategy, o.spec, r).indexOf(el);
         if (at >= 0) { region = r; nth = at; break; }
       }
       if (region === undefined) continue;
@@ -792,12 +778,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function candidatesOf(els, strategy, tier) {
     // Say where each candidate is, so a person can pick the region that separates them.
     const context = (e) => {
-      for (let a = parentOf(e); a && a.tagName !== 'BODY'; a = parentOf(a)) {
-        const t = dom.textOf(a);
-        if (t === dom.textOf(e)) continue;
-        return ` in ${cssVariants(a)[0]} "${t.length > 50 ? `${t.slice(0, 49)}…` : t}"`;
-      }
-      return '';
+      const a = closestUp(parentOf(e), (c) => c.tagName === 'BODY' || dom.textOf(c) !== dom.textOf(e));
+      if (!a || a.tagName === 'BODY') return '';
+      const t = dom.textOf(a);
+      return ` in ${cssVariants(a)[0]} "${t.length > 50 ? `${t.slice(0, 49)}…` : t}"`;
     };
     return els.slice(0, 8).map((e) => ({
       description: describeElement(e, dom) + context(e), score: score(strategy, tier || 2, e), strategy,
@@ -827,11 +811,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const inside = within(el).filter((e) => isClickable(e, dom.roleOf, true) && !dom.isHidden(e));
     // the outermost ones: no ancestor of theirs up to ``el`` is one of them
     const controls = new Set(inside);
-    const outer = inside.filter((e) => {
-      let p = parentOf(e);
-      while (p && p !== el && !controls.has(p)) p = parentOf(p);
-      return p === el;
-    });
+    const outer = inside.filter((e) => closestUp(parentOf(e), (p) => p === el || controls.has(p)) === el);
     return outer.length === 1 ? outer[0] : null;
   });
   // How the container a control stands in for is rendered as the locator's region.
@@ -1455,12 +1435,10 @@ function withoutPrivate(region) {
 // alone is not evidence (HTML gives class names no meaning): a ``.dropdown-toggle`` whose
 // click navigates acts (tests/engine/test_heal_patience.py).
 function opensPopup(el, dom) {
-  for (let a = el, i = 0; a && i < 4; a = parentOf(a), i++) {
-    if ((a.getAttribute('aria-haspopup') || 'false').trim() !== 'false'
-      || (a.getAttribute('data-bs-toggle') || a.getAttribute('data-toggle')) === 'dropdown') return true;
-    if (isClickable(a, dom.roleOf, true)) return false;
-  }
-  return false;
+  const pops = (a) => (a.getAttribute('aria-haspopup') || 'false').trim() !== 'false'
+    || (a.getAttribute('data-bs-toggle') || a.getAttribute('data-toggle')) === 'dropdown';
+  const at = closestUp(el, (a) => pops(a) || isClickable(a, dom.roleOf, true), 4);
+  return !!at && pops(at);
 }
 
 function fingerprintOf(el, dom) {
@@ -1494,9 +1472,7 @@ function suggestNames(dom, elements, element, action, limit) {
   const words = tokens(element);
   const best = new Map();
   for (const el of elements) {
-    if (compatibility(el, action, dom.roleOf, true) < 2 || dom.isHidden(el)) continue;
-    const r = el.getBoundingClientRect();
-    if (!r.width || !r.height) continue;
+    if (compatibility(el, action, dom.roleOf, true) < 2 || dom.isHidden(el) || !visibleBox(el)) continue;
     const names = [dom.accName(el), ...dom.labelTexts(el), norm(el.getAttribute('placeholder'))];
     if (isClickable(el, dom.roleOf, true)) names.push(dom.textOf(el));
     for (const name of names) {

@@ -7,7 +7,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, elMatches, containsComposed,
+  TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, closestUp, elMatches, containsComposed,
   inShadow, tag, isClickable, memo, makeDom, allElements, titleOf
 } = modules.dom;
 
@@ -349,8 +349,7 @@ function makeRegions(dom, elements) {
     return true;
   }
   function within(el, r) {
-    for (let a = parentOf(el); a; a = parentOf(a)) if (matches(a, r)) return true;
-    return false;
+    return closestUp(parentOf(el), (a) => matches(a, r)) !== null;
   }
   return { structured, headingsNamed, specs, within };
 }
