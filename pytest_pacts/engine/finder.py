@@ -6,7 +6,8 @@ first use. Discovery resolves *all* pending steps of the current page state in o
 ``discover`` call (one scan per frame): the pending steps from the current one up to the
 next page change (a ``goto``, or a step expected to navigate), since later steps live on
 another page. Fresh results are handed to ``on_discovered`` so the next run (and the next
-collection) knows them.
+collection) knows them; one found ahead of its turn only at that turn, once confirmed on the
+page it acts on.
 
 Only the current step waits for its element to appear. A later step's result is kept only
 when it is verified *and* actionable now; anything else is discovered again right before
@@ -189,8 +190,8 @@ class Finder:
                 if i == index or result is None:
                     continue
                 if result.ok and not leaving and binds_ahead(result, self.plan.steps[i].action):
+                    # handed to ``on_discovered`` at its turn, once confirmed there
                     result = result.model_copy(update={"batch_url": self._url()})
-                    self._report(i, result)
                     self._adopt(i, result, "discovery")
                     self.ahead.bind(i, read_at)
                 leaving = leaving or may_leave_page(self.plan.steps[i], result)
