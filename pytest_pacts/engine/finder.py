@@ -114,9 +114,10 @@ class Finder:
         since: the page's own element, as if found now; kept so without the page's mark,
         for a run that reaches the page by another address (a newer version's ``/imports``
         for ``/import``)."""
-        if self.ahead.mark(index) is None:
-            return
+        picked = self.picked_at(index) is not None  # not one healed since
         self.ahead.drop(index)
+        if not picked:
+            return
         state = self.states.get(index)
         if state is not None and state.discovery is not None and state.discovery.batch_url:
             state.discovery = state.discovery.model_copy(update={"batch_url": None})
