@@ -374,7 +374,9 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         """Find the step's element and gate it. A locator discovered earlier *in this run*
         for a page state that has changed since (a batch discovery ahead of its step) gets
         one fresh discovery before the step fails: its intent was verified, only the page
-        moved on. Cached and healed locators go straight to the verdict or the healer.
+        moved on. So does one picked ahead of its turn (in this run's batch, or collection's)
+        on a page that changed since, whatever its gate says (engine/ahead.py). Other cached
+        and healed locators go straight to the verdict or the healer.
         ``same_as``: the element must also be this one (its kind, names and landmark), as a
         cached locator's is, with no fresh discovery (engine/checked.py: the page replaced
         the checked element)."""
@@ -415,6 +417,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
                 trace=self.tracer is not None,
                 keep=keep,
                 settle=settle,
+                picked_at=self.finder.picked_at(step.index) if same_as is None else None,
                 patience_ms=(
                     max(HEAL_PATIENCE_MS, opts.settle_timeout_ms)
                     if self.heals and identity is not None and not step.action.observes
@@ -424,12 +427,14 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
             if gate.failure is not None and timeout_ms < opts.step_timeout_ms:
                 gate = said_shared(gate, opts.step_timeout_ms, timeout_ms)
             # not with ``same_as``: a fresh result is cached as found, maybe another element
-            stale = (
+            stale = gate.set_aside or (
                 gate.failure is not None
                 and gate.failure.type is FailureType.NOT_UNIQUE
                 and located.source == "discovery"
                 and same_as is None
             )
+            if gate.failure is None:
+                self.finder.confirm(step.index)
             if fresh or not stale:
                 return located, gate
             self.finder.forget(step.index)

@@ -6,11 +6,14 @@ first use. Discovery resolves *all* pending steps of the current page state in o
 ``discover`` call (one scan per frame): the pending steps from the current one up to the
 next page change (a ``goto``, or a step expected to navigate), since later steps live on
 another page. Fresh results are handed to ``on_discovered`` so the next run (and the next
-collection) knows them.
+collection) knows them; one found ahead of its turn only at that turn, once confirmed on the
+page it acts on.
 
 Only the current step waits for its element to appear. A later step's result is kept only
 when it is verified *and* actionable now; anything else is discovered again right before
-that step runs, on the page state it will actually meet.
+that step runs, on the page state it will actually meet. A kept one is a pick on that page
+state only: when the page changed before its turn, it is discovered again then too
+(engine/ahead.py).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pytest_pacts.discovery import (
     suggest_names,
 )
 from pytest_pacts.discovery.planning import binds_ahead, may_leave_page, same_page
+from pytest_pacts.engine.ahead import AheadPicks
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.discovery_failures import discovery_failure, not_found, region_not_found
 from pytest_pacts.engine.env import EnvMonitor, classify_error
@@ -72,9 +76,13 @@ class Finder:
         self.sources: dict[int, str] = {}
         self.discover_calls = 0
         self.on_open: OnOpen | None = None
+        # picks made ahead of their turn, not yet confirmed at it (engine/ahead.py)
+        self.ahead = AheadPicks()
         for index, result in cache.items():
             if 0 <= index < len(plan.steps) and result.locator is not None:
                 self._adopt(index, result, "cache")
+                if result.batch_url is not None:  # collection's, on the start page
+                    self.ahead.bind(index, None)
 
     def _adopt(self, index: int, result: DiscoveryResult, source: str) -> StepState:
         state = StepState(
@@ -86,11 +94,34 @@ class Finder:
         )
         self.states[index] = state
         self.sources[index] = source
+        self.ahead.drop(index)
         return state
 
     def forget(self, index: int) -> None:
         self.states.pop(index, None)
         self.sources.pop(index, None)
+        self.ahead.drop(index)
+
+    def picked_at(self, index: int) -> float | None:
+        """When the page state the step's element was picked on ahead of its turn was read
+        (``now_ms``); ``None``: not such a pick, or confirmed at its turn."""
+        if self.sources.get(index) not in ("discovery", "cache"):
+            return None
+        return self.ahead.mark(index)
+
+    def confirm(self, index: int) -> None:
+        """A pick made ahead of its turn passed the gate at its turn, on a page unchanged
+        since: the page's own element, as if found now; kept so without the page's mark,
+        for a run that reaches the page by another address (a newer version's ``/imports``
+        for ``/import``)."""
+        picked = self.picked_at(index) is not None  # not one healed since
+        self.ahead.drop(index)
+        if not picked:
+            return
+        state = self.states.get(index)
+        if state is not None and state.discovery is not None and state.discovery.batch_url:
+            state.discovery = state.discovery.model_copy(update={"batch_url": None})
+            self._report(index, state.discovery)
 
     def _pending(self, index: int) -> list[int]:
         """Steps from ``index`` on that share its page state and have no locator yet."""
@@ -119,17 +150,14 @@ class Finder:
     def locate(self, index: int, timeout_ms: float, settle_ms: float) -> Located:
         """The step's element, waiting (on DOM changes) up to ``timeout_ms`` for it to
         appear; a page that is settled and still has no match fails after ``settle_ms``."""
+        self.ahead.starting(index, now_ms())
         state = self.states.get(index)
         if state is not None and state.locator is not None and self._bound_elsewhere(index):
             self.forget(index)  # bound ahead of its turn on another page: discover it here
             state = None
         if state is not None and state.locator is not None:
-            if state.discovery is not None and state.discovery.batch_url is not None:
-                # bound ahead, now at its turn on that page: the page's own element, as if
-                # found now; kept so without the mark, for a run that reaches the page by
-                # another address (a newer version's ``/imports`` for ``/import``)
-                state.discovery = state.discovery.model_copy(update={"batch_url": None})
-                self._report(index, state.discovery)
+            # bound ahead, now at its turn on that page: the gate's first check says whether
+            # the page changed since (``picked_at``; confirmed or set aside there)
             return Located(state, None, self.sources[index])
         start = now_ms()
         deadline = start + timeout_ms
@@ -151,6 +179,10 @@ class Finder:
                     continue
                 return Located(None, classify_error(exc, "discovering the element", index), "")
             last = results[index]
+            # the page state the later steps' picks stand for: the scan, and the verifying
+            # of its picks, are done; a change after this is one of the page's own or
+            # of the steps that act (engine/ahead.py)
+            read_at = now_ms()
             # Later steps are kept only up to a click that may load another page (a link, a
             # submit button): the steps after it belong to that page.
             leaving = may_leave_page(self.plan.steps[index], last)
@@ -159,9 +191,10 @@ class Finder:
                 if i == index or result is None:
                     continue
                 if result.ok and not leaving and binds_ahead(result, self.plan.steps[i].action):
+                    # handed to ``on_discovered`` at its turn, once confirmed there
                     result = result.model_copy(update={"batch_url": self._url()})
-                    self._report(i, result)
                     self._adopt(i, result, "discovery")
+                    self.ahead.bind(i, read_at)
                 leaving = leaving or may_leave_page(self.plan.steps[i], result)
             if last.locator is not None:
                 if pointed is not None and not shown_inside(self.page, last.locator, pointed):

@@ -37,6 +37,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import UnrenderableLocator, check_actionable, to_playwright
 from pytest_pacts.discovery.render import elements_frame
+from pytest_pacts.engine.ahead import changed_since, set_aside
 from pytest_pacts.engine.env import EnvMonitor, classify_error
 from pytest_pacts.engine.waiting import (
     POLL_CAP_MS,
@@ -132,6 +133,9 @@ class GateOutcome:
     # what the last check observed of the page being settled (``observed_settled``); ``None``
     # when not observed
     settled: bool | None = None
+    # the locator was picked ahead of its turn and the page changed since
+    # (``picked_at``): its failure says so, and the element is to be discovered afresh
+    set_aside: bool = False
 
 
 def gate_failure(
@@ -244,6 +248,7 @@ def run_gate(
     settle: bool = False,
     patience_ms: float | None = None,
     first: tuple[GateSnapshot, float] | None = None,
+    picked_at: float | None = None,
 ) -> GateOutcome:
     """Check ``locator`` until it passes, or fail with the gate's reason (see module doc).
 
@@ -259,7 +264,10 @@ def run_gate(
     rather than at the step timeout (a recorded locator that healing may replace; module
     doc). ``first``: a check the caller has just made with the same arguments (its
     ``since`` at most the time the caller last acted on the page, as the loop's own), with
-    its round trip in ms: used as this loop's first check, not sent again."""
+    its round trip in ms: used as this loop's first check, not sent again. ``picked_at``:
+    the locator was picked ahead of its turn on the page as it was then (``now_ms``;
+    engine/ahead.py): when the first check shows a DOM change since, nothing more is checked
+    (``GateOutcome.set_aside``)."""
     start = now_ms()
     deadline = start + timeout_ms
     settle_after = start + min(settle_ms, timeout_ms)
@@ -291,6 +299,11 @@ def run_gate(
                 return GateOutcome(
                     last, classify_error(exc, "checking the element", step_index), checks
                 )
+        mark, picked_at = picked_at, None  # judged on the first check the page answers
+        if mark is not None and changed_since(last, locator, mark, now_ms()):
+            why = set_aside(step_index, locator, last)
+            failure = Failure(type=FailureType.NOT_UNIQUE, message=why, step_index=step_index)
+            return GateOutcome(last, failure, checks, set_aside=True)
         if last.changed is not None and last.count == 1:
             now = now_ms()
             quiet = settled_after_check(page, monitor, observed, last.quiet_ms)
