@@ -52,8 +52,10 @@ DEV: tuple[str, ...] = (
     "maildev",
     "verdaccio",
     "locust",
+    "mitmweb",
+    "kiwitcms",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "mitmweb", "kiwitcms")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
