@@ -52,8 +52,10 @@ DEV: tuple[str, ...] = (
     "maildev",
     "verdaccio",
     "locust",
+    "mitmweb",
+    "kiwitcms",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "mitmweb", "kiwitcms", "prefect")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

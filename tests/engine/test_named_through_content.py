@@ -128,3 +128,84 @@ def test_a_pick_located_only_by_its_place_is_not_in_the_top_confidence_band(
     assert found.positional, found.locator
     assert found.score is not None and found.score < 0.90, found.score
     assert found.locator.confidence < 0.90, found.locator
+
+
+# The same rule however loosely the words match the inner control's name (issue 35 item 10):
+# an element whose name from content holds a control's whole name because that control is
+# inside it, and has the step's words only through it, is no second choice for a pointer.
+# mitmweb 9.0.1 and 11.0.2 draw the flow menu's drop-down toggles as a button inside a link
+# (``<a href="#"><button title="mark flow">Mark▾</button></a>``: REQ-MITMWEB-014's "Mark"),
+# Kiwi TCMS 11.0 and 12.4 its plan's case rows as a sortable list's ``role="option"`` row
+# around the case link (REQ-KIWITCMS-004's "Empty the cart"); both were refused as ambiguous
+# between the outer element and the inner control at 0.90. OctoPrint's tabs, ``<li
+# role="tab"><a>Temperature</a></li>``, have the shape with an exact name.
+FLOW_MENU = (
+    '<div class="flow-menu"><button title="[r]eplay flow">&nbsp;Replay</button>'
+    '<button title="[d]elete flow">&nbsp;Delete</button>'
+    '<a href="#" onclick="marks.hidden = false; return false"><button class="btn"'
+    ' title="mark flow"><i class="fa fa-paint-brush"></i>&nbsp;Mark▾</button></a>'
+    '<a href="#" onclick="return false"><button class="btn" title="export flow">'
+    "&nbsp;Export▾</button></a></div>"
+    '<ul id="marks" hidden><li><a href="#" onclick="out.textContent = \'red\'; return false">'
+    "red circle</a></li></ul><p id='out'></p>"
+)
+
+
+def _case_row(pk: int, name: str, extra: str = "") -> str:
+    return (
+        f'<div class="list-group-item js-testcase-row" data-testcase-pk="{pk}" role="option"'
+        ' aria-grabbed="false"><input type="checkbox"> <button class="btn btn-link'
+        ' dropdown-toggle" aria-haspopup="true"><span class="fa fa-ellipsis-v"></span></button>'
+        f' {extra}<a class="js-test-case-link" href="#case-{pk}"'
+        f" onclick=\"out.textContent = 'Opened TC-{pk}'; return false\">TC-{pk}: {name}</a>"
+        ' <span class="status">PROPOSED</span></div>'
+    )
+
+
+CASE_LIST = (
+    '<div id="testcases-list" class="list-group" aria-dropeffect="move">'
+    f"{_case_row(1, 'Pay with a saved card')}{_case_row(2, 'Apply a discount code')}"
+    f"{_case_row(3, 'Empty the cart')}</div><p id='out'></p>"
+)
+
+
+def test_a_link_named_by_the_button_inside_it_gives_way_to_the_button(
+    tab: Page, site: Site
+) -> None:
+    """mitmweb's "Mark▾": the caret is a character of the text, so "Mark" matches the button
+    and the link around it only loosely; on the old code they tied (``ambiguous``)."""
+    url = site.add("flow-menu.html", FLOW_MENU)
+    record = run(tab, plan(url, ("click", "Mark", "", ""), ("click", "red circle", "", "")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.text_content("#out") == "red"
+    tab.goto(url)
+    found = discover(tab, [(0, Target(element="Mark"), Action.CLICK)])[0]
+    assert found.locator is not None and found.locator.role == "button", found
+
+
+def test_a_sortable_row_gives_way_to_the_case_link_it_holds(tab: Page, site: Site) -> None:
+    """Kiwi TCMS's plan: the row (``role="option"``) is named by its whole text, "TC-3: Empty
+    the cart PROPOSED", which holds the link's name; on the old code they tied at 0.90."""
+    url = site.add("cases.html", CASE_LIST)
+    record = run(tab, plan(url, ("click", "Empty the cart", "", "")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.text_content("#out") == "Opened TC-3"
+
+
+def test_an_outer_element_with_the_words_of_its_own_stays_a_rival(tab: Page, site: Site) -> None:
+    """The rule removes only a rival that has the words through the inner control alone: a
+    row that also says them outside the link, or a link around a button with other words
+    before it, still ties, and the step is refused before acting."""
+    rows = (
+        '<div class="list-group">'
+        f"{_case_row(3, 'Empty the cart', '<span>Empty the cart first:</span>')}</div>"
+        '<a href="#" onclick="out.textContent = \'all\'; return false">Mark all <button'
+        " onclick=\"event.preventDefault(); event.stopPropagation(); out.textContent = 'one'\">"
+        "Mark▾</button></a><p id='out'></p>"
+    )
+    url = site.add("own-words.html", rows)
+    tab.goto(url)
+    for words in ("Empty the cart", "Mark"):
+        found = discover(tab, [(0, Target(element=words), Action.CLICK)])[0]
+        assert found.locator is None, (words, found.locator)
+        assert found.unresolved is not None and found.unresolved.reason == "ambiguous", words

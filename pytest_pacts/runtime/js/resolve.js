@@ -13,7 +13,7 @@ const {
   inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
-const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier } = modules.scan;
+const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier, textTier } = modules.scan;
 
 // (not ``press``: a key goes only to an element that can take focus, dom.js canTakeFocus)
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus']);
@@ -153,9 +153,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   const lowTextOf = memo((el) => dom.textOf(el).toLowerCase());
 
   const kids = (e) => [...e.children, ...(e.shadowRoot ? e.shadowRoot.children : [])];
-  function deepest(els) {
-    return els.filter((e) => !els.some((o) => o !== e && containsComposed(e, o)));
-  }
+  const deepest = (els) => els.filter((e) => !els.some((o) => o !== e && containsComposed(e, o)));
   // The deepest elements whose *visible* text mentions ``text`` (a person names a region by
   // what the page shows: not a closed drop-down's other options, not hidden text). Raw text
   // is a superset, so only elements whose raw text mentions it are looked at.
@@ -458,7 +456,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // form's Title as the only other one).
     const scoped = applyScope(fits, scope || { region: context, structured: new Map(), own: true });
     const no = scoped.els.filter(refused);
-    const els = scoped.els.filter((e) => !no.includes(e));
+    const els = writable(scoped.els.filter((e) => !no.includes(e)), step.action);
     const where = scoped.where;
     if (!els.length) return Object.assign([], { refused: no });
     const picked = els.filter((e) => where.has(e)).map((e) => ({ el: e, where: { ...where.get(e), description: context } }));
@@ -628,11 +626,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return modal;
   }
   let confined = false;
-  function reachable(el) {
-    return !confined || containsComposed(openModal(), el);
-  }
+  const reachable = (el) => !confined || containsComposed(openModal(), el);
   // a shown control of the kind the action needs, within reach
   const usable = (e, action) => compatibility(e, action, dom.roleOf, true) === 2 && !dom.isHidden(e) && reachable(e);
+  // HTML: a read-only field's value cannot be edited (nor filled: Playwright, the gate): for fill
+  // or type, one gives way to editable fields the words name as well; alone, the gate refuses it.
+  const unlocked = (e) => !(e.readOnly && inputType(e) !== 'number') && e.getAttribute('aria-readonly') !== 'true';
+  const writable = (els, action) => (/^(fill|type)$/.test(action) && els.some(unlocked) ? els.filter(unlocked) : els);
   // Visually hidden: in the page for screen readers only (the "sr-only" / "visually
   // hidden" pattern: a box of at most 1px, or clipped to nothing), or moved off the page
   // where no scroll reaches it. A pointer never aims at one: a person cannot see it, and
@@ -947,14 +947,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (control) hits.push({ ...row, tier, el: control, via: containerOf(row) });
       else hits.push({ ...row, tier });
     }
-    // accname 1.2: a name from content holds the names of the element's descendants. A
-    // control whose own name is the step's words (a title, an aria-label) is what they
-    // name; an element around it whose name holds them only through it (a card link
-    // "Write the menu Mark as done" around the "Mark as done" icon button) gives way to it,
-    // shown or not (hidden, it is opened or refused like any hidden match).
-    const owners = new Set(pointer ? hits.filter((h) => h.tier === 2 && bare(dom.accName(h.el)) === q.bare
-      && isClickable(h.el, dom.roleOf, true)).map((h) => h.el) : []);
-    const namedThrough = (e) => !owners.has(e) && [...owners].some((o) => drawnInside(e, o));
+    // accname 1.2: a name from content holds the names of the element's descendants. A control
+    // whose own name carries the step's words, however loosely, is what they name; an element
+    // around it that has them only through it gives way to it for a pointer (a click on it
+    // reaches the outer's listeners: HTML), shown or not (hidden, it is opened or refused like
+    // any hidden match): a card link around its "Mark as done" icon, a link around its button
+    // "Mark▾", a sortable row (role=option) around its link "TC-3: Empty the cart".
+    const owners = pointer ? hits.filter((h) => textTier(dom.accName(h.el), q) && isClickable(h.el, dom.roleOf, true)) : [];
+    const namedThrough = memo((e) => owners.some(({ el: o }) => o !== e && drawnInside(e, o) && hits.every((h) => h.el !== e
+      || !strategies[h.s].compare(prep(h.p.bare.replace(bare(dom.accName(o)), ' ')), q))));
     const passes = NAME_ACTIONS_LAX.has(step.action) ? [2, 1] : [2];
     let rank = 0;
     let crowdedAt = null;
@@ -1001,7 +1002,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
           hiddenStage = stageNow;
         }
       }
-      els = shown;
+      els = writable(shown, step.action);
       // Controls before text (docs/discovery.md): a visually hidden element is never a
       // pointer's target; a heading is never what a click operates (a control whose words
       // hold the step's comes first; with none, the heading is no answer either), and a
@@ -1403,9 +1404,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   // Is ``el`` (an iframe) inside ``region``? Then the region holds the whole frame:
   // ``Card number@Payment`` with the field in the iframe of the Payment section.
-  function holds(region, el) {
-    return applyScope([el], { region, structured: regions.structured(region) }).els.length === 1;
-  }
+  const holds = (region, el) => applyScope([el], { region, structured: regions.structured(region) }).els.length === 1;
 
   // The locator options of an opener (a control the step clicks first): by role and
   // name when it has them, else what identifies it (test id, id, name attribute).
