@@ -53,7 +53,7 @@ DEV: tuple[str, ...] = (
     "verdaccio",
     "locust",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "mitmweb", "kiwitcms")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "mitmweb", "kiwitcms", "tensorboard")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
