@@ -55,7 +55,7 @@ DEV: tuple[str, ...] = (
     "mitmweb",
     "kiwitcms",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect", "tensorboard")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
