@@ -78,6 +78,14 @@ letter case, one that writes them in another scores ×0.85 (Playwright's exact n
 ``exact=True``, is case-sensitive: "admin" is not the element named "Admin"). Two elements of one
 kind of name, one in the step's case: a lead of 0.12 to 0.14, over the margin; the case does not
 outweigh a stronger kind of name by as much (docs/discovery.md, "The evidence rule")."""
+OUTSIDE_POPUP_FACTOR = 0.87
+"""While the focused combobox's popup is expanded (WAI-ARIA combobox pattern: the person's
+choice is an option of it, focus staying in the field), a control outside the popup that the
+step's words name scores x0.87 against the popup's options (``engine/popup.py``). Being in
+the popup outweighs the element behind of the same name (0.95 against 0.83: a lead of 0.12),
+not a looser fit (an option beginning with the words, 0.90, against a control outside named
+by exactly them, 0.83: 0.07, under the margin, refused). Any factor above 0.845 keeps that
+refusal, any at or under 0.894 the lead; docs/discovery.md, "The evidence rule"."""
 INERT_FACTOR = 0.85
 """A click or hover target that has no activation behaviour (HTML: not a link with ``href``,
 button, input, select, textarea, summary, label or option), no WAI-ARIA widget role, is not
