@@ -78,23 +78,10 @@ letter case, one that writes them in another scores ×0.85 (Playwright's exact n
 ``exact=True``, is case-sensitive: "admin" is not the element named "Admin"). Two elements of one
 kind of name, one in the step's case: a lead of 0.12 to 0.14, over the margin; the case does not
 outweigh a stronger kind of name by as much (docs/discovery.md, "The evidence rule")."""
-OUTSIDE_POPUP_FACTOR = 0.87
-"""While the focused combobox's popup is expanded (WAI-ARIA combobox pattern: the person's
-choice is an option of it, focus staying in the field), a control outside the popup that the
-step's words name scores x0.87 against the popup's options (``engine/popup.py``). Being in
-the popup outweighs the element behind of the same name (0.95 against 0.83: a lead of 0.12),
-not a looser fit (an option beginning with the words, 0.90, against a control outside named
-by exactly them, 0.83: 0.07, under the margin, refused). Any factor above 0.845 keeps that
-refusal, any at or under 0.894 the lead; docs/discovery.md, "The evidence rule"."""
 INERT_FACTOR = 0.85
-"""A click or hover target that has no activation behaviour (HTML: not a link with ``href``,
-button, input, select, textarea, summary, label or option), no WAI-ARIA widget role, is not
-inside such an element or an ``a`` (at any depth) and shows no sign of being clickable (CSS
-``cursor: pointer``, a ``tabindex``, an inline ``onclick``), its own or an ancestor's up to
-three levels (the scan's ``compatibility``, 1 for a pointer), scores x0.85: plain text named
-by its words (0.86) falls under the threshold (0.73) and is refused before acting; one named
-by a role and name (0.95 -> 0.81) or a test id still clears it. docs/discovery.md, "The evidence
-rule"; the corpus survey in docs/real-apps.md, "Clicks on plain text"."""
+"""A pointer's target no one shows clickable (no activation behaviour, widget role, control
+or ``a`` around it, cursor, tabindex or onclick) scores x0.85: text 0.86 -> 0.73, refused;
+docs/discovery.md, "The evidence rule", and docs/real-apps.md, "Clicks on plain text"."""
 STRUCTURAL_CEILING = 0.89
 """The most a pick located only by its place in the page (its CSS path, the last resort of
 issue 35 item 5) scores: the scan's own score for it, capped under the 0.90 band the

@@ -150,7 +150,7 @@ def test_no_popup_leaves_the_step_as_it_was(tab: Page, site: Site) -> None:
 
 
 # Being an option of the expanded popup is evidence with a score, not a verdict
-# (models/locator.py, ``OUTSIDE_POPUP_FACTOR``: what the words name outside the popup scores
+# (engine/popup.py, ``OUTSIDE_POPUP_FACTOR``: what the words name outside the popup scores
 # x0.87), so the project's evidence rule decides as for any pick: the option named exactly
 # (0.95) leads the link behind of the same name (0.83) by 0.12, enough under the default
 # margin (0.10), not under a margin of 0.15. The popup used to decide outside the rule, and
