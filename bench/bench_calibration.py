@@ -67,6 +67,47 @@ class Pick:
     confidence: float
     right: bool
     detail: str
+    action: str = ""
+    kind: str = ""  # for a pointer's pick: what the element is (``_NATURE``), else ""
+
+
+# What a click, hover or check pick is (the survey of docs/real-apps.md, "Clicks on plain
+# text"): "control" (HTML activation behaviour: a with href, button, input, select, textarea,
+# summary, label, option; or a WAI-ARIA widget role; or editable), "inside" (within one), else
+# "plain", followed by the signs a page shows that it is clickable anyway: "pointer" (CSS
+# cursor), "tabindex", "on*" (an inline handler) and "role=X" (a non-widget role), each on the
+# element or an ancestor. Read from the page by the bench, not by the engine.
+_NATURE = """el => {
+  const W = new Set(['button','link','checkbox','radio','switch','tab','menuitem',
+    'menuitemcheckbox','menuitemradio','option','textbox','searchbox','combobox','spinbutton',
+    'slider','scrollbar','treeitem','gridcell','listbox']);
+  const T = new Set(['BUTTON','INPUT','SELECT','TEXTAREA','SUMMARY','LABEL','OPTION']);
+  const up = (e) => e.parentElement || (e.getRootNode() && e.getRootNode().host) || null;
+  const ctl = (e) => T.has(e.tagName) || (e.tagName === 'A' && e.hasAttribute('href'))
+    || W.has(e.getAttribute('role')) || e.isContentEditable;
+  let kind = ctl(el) ? 'control' : 'plain';
+  const signs = [];
+  for (let a = el; a; a = up(a)) {
+    if (a !== el && ctl(a) && kind === 'plain') kind = 'inside';
+    if (a.hasAttribute('tabindex') && !signs.includes('tabindex')) signs.push('tabindex');
+    const on = [...a.attributes].some((x) => x.name.startsWith('on'));
+    if (on && !signs.includes('on*')) signs.push('on*');
+    const r = a.getAttribute('role');
+    if (r && !W.has(r) && !signs.some((x) => x.startsWith('role='))) signs.push('role=' + r);
+  }
+  if (getComputedStyle(el).cursor === 'pointer') signs.unshift('pointer');
+  return [kind, ...signs].join(' ') + ' <' + el.tagName.toLowerCase() + '>';
+}"""
+_POINTER = frozenset({"click", "hover", "check", "uncheck"})
+
+
+def _nature(page: Page, result: DiscoveryResult) -> str:
+    if result.locator is None or result.action not in _POINTER:
+        return ""
+    try:
+        return str(to_playwright(page, result.locator).first.evaluate(_NATURE, timeout=3000))
+    except PlaywrightError:
+        return "?"
 
 
 def _same(page: Page, result: DiscoveryResult, selector: str) -> bool:
@@ -102,6 +143,7 @@ def _checker(
         else:
             why = "" if right else f"picked {result.locator.describe()}"
         locator = result.locator
+        kind = _nature(page, result)
         picks.append(
             Pick(
                 app.name,
@@ -112,6 +154,8 @@ def _checker(
                 result.score if result.score is not None else locator.confidence,
                 right,
                 why,
+                result.action,
+                kind,
             )
         )
 
@@ -250,7 +294,47 @@ def main() -> int:
     return 0
 
 
+def _shown(kind: str) -> bool:
+    """A sign that the element is clickable: the cursor, a tabindex or an inline handler (a
+    non-widget role, a landmark such as ``navigation``, says nothing of clicking)."""
+    return any(sign in kind.split() for sign in ("pointer", "tabindex", "on*"))
+
+
+def survey(picks: list[Pick]) -> str:
+    """Per app, the pointer's picks (click, hover, check) by what the element is: a control,
+    inside one, or plain (shown clickable by a sign, or by none), with how many were right;
+    then every plain pick."""
+    lines = [
+        "| app | pointer picks | control | inside one | plain, shown clickable | plain, no sign |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    ours = [p for p in picks if p.kind]
+    for app in dict.fromkeys(p.app for p in ours):
+        mine = [p for p in ours if p.app == app]
+
+        def cell(test: Callable[[str], bool], mine: list[Pick] = mine) -> str:
+            got = [p for p in mine if test(p.kind)]
+            return f"{len(got)} ({sum(p.right for p in got)} right)" if got else "0"
+
+        lines.append(
+            f"| {app} | {len(mine)} | {cell(lambda k: k.startswith('control'))} "
+            f"| {cell(lambda k: k.startswith('inside'))} "
+            f"| {cell(lambda k: k.startswith('plain') and _shown(k))} "
+            f"| {cell(lambda k: k.startswith('plain') and not _shown(k))} |"
+        )
+    for p in ours:
+        if p.kind.startswith(("plain", "?")):
+            lines.append(
+                f"  {p.kind}: {p.app} {p.version} {p.req_id} step {p.step} {p.action} "
+                f"({p.strategy} {p.confidence:.3f}) {'right' if p.right else 'wrong'}"
+            )
+    return "\n".join(lines)
+
+
 def _report(picks: list[Pick]) -> None:
+    if any(p.kind for p in picks):
+        print("\nthe pointer's picks by what they are:")
+        print(survey(picks))
     for split in SPLITS:
         mine = [p for p in picks if split_of(p.app) == split]
         if mine and len(mine) < len(picks):

@@ -21,6 +21,7 @@ from pytest_pacts.discovery.chain import Call
 from pytest_pacts.errors import PactsError
 from pytest_pacts.models.locator import (
     CONFIDENCE,
+    INERT_FACTOR,
     LOOSE_FACTOR,
     MARKUP_ONLY_FACTOR,
     NAMED_IDENTIFIER_FACTOR,
@@ -81,6 +82,7 @@ def scoring() -> dict[str, object]:
         "markup_only": MARKUP_ONLY_FACTOR,
         "unfocused": UNFOCUSED_FACTOR,
         "other_case": OTHER_CASE_FACTOR,
+        "inert": INERT_FACTOR,
     }
 
 

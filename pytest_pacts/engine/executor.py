@@ -386,7 +386,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         settle_ms = opts.step_timeout_ms if step.action.observes else opts.settle_timeout_ms
         for fresh in (False, True):
             # an expanded combobox's option the step names comes first (engine/popup.py)
-            chosen = choose_in_popup(self.page, step)
+            chosen = choose_in_popup(self.page, step, opts.evidence)
             if isinstance(chosen, Failure):
                 return Located(None, chosen, ""), None
             located = (

@@ -14,10 +14,12 @@ in-page script of the engine's own):
 - :func:`wait_popup_settled`: the step after a ``fill``/``type`` into a combobox waits (within
   its timeout) until the popup has options or the page stayed quiet without it, before anything
   is discovered or used.
-- :func:`choose_in_popup`: while the focused combobox's popup is expanded, an option named by the
-  step's words (its whole name, else the first words of it) is the step's element, ahead of an
-  element of the page behind with the same words (a recorded locator included). Several options
-  that fit as well are a refusal before acting: nothing is guessed.
+- :func:`choose_in_popup`: while the focused combobox's popup is expanded, being one of its
+  options is evidence: what the step's words name outside it scores x
+  ``OUTSIDE_POPUP_FACTOR`` (below), and the evidence rule's threshold and
+  margin decide between an option named by the words (its whole name, else its first words)
+  and the page behind (a recorded locator included). Below the rule the step is refused
+  before acting: nothing is guessed.
 """
 
 from __future__ import annotations
@@ -34,7 +36,14 @@ from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.finder import Located
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, Step
-from pytest_pacts.models.locator import DiscoveryResult, Locator, Strategy
+from pytest_pacts.models.evidence import Evidence, EvidenceRule
+from pytest_pacts.models.locator import (
+    CONFIDENCE,
+    LOOSE_FACTOR,
+    DiscoveryResult,
+    Locator,
+    Strategy,
+)
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.runtime import bounded
 
@@ -45,6 +54,14 @@ FOCUSED_COMBOBOX = (
 )
 # the combobox element and the ones inside it that may carry its state and its popup's id
 _STATE_PARTS = "[aria-expanded], [aria-controls], [aria-owns]"
+OUTSIDE_POPUP_FACTOR = 0.87
+"""While the focused combobox's popup is expanded (WAI-ARIA combobox pattern: the person's
+choice is an option of it, focus staying in the field), a control outside the popup that the
+step's words name scores x0.87 against the popup's options (``engine/popup.py``). Being in
+the popup outweighs the element behind of the same name (0.95 against 0.83: a lead of 0.12),
+not a looser fit (an option beginning with the words, 0.90, against a control outside named
+by exactly them, 0.83: 0.07, under the margin, refused). Any factor above 0.845 keeps that
+refusal, any at or under 0.894 the lead; docs/discovery.md, "The evidence rule"."""
 # a popup with more options than this is not read option by option
 MAX_OPTIONS = 50
 # the page stayed unchanged this long after the typing with no popup shown: none is coming
@@ -131,17 +148,44 @@ def _named_outside(page: Page, words: str) -> bool:
     return any(page.get_by_role(role, name=exact).count() > 0 for role in _CLICKED_ROLES)
 
 
-# long because: one rule read in order: the step, the popup, its two tiers of fit, the verdict
-def choose_in_popup(page: Page, step: Step) -> Locator | Failure | None:
+def _scores(fits: tuple[int, int], outside: bool) -> tuple[float, float | None, bool]:
+    """The evidence rule's figures for the popup's best option: its score, its runner-up's,
+    and whether the best is an option at all. ``fits``: how many options the step's words
+    name wholly, and how many by their first words only; ``outside``: a control outside the
+    popup is named wholly by them. An option scores as a name (role and name) does, x the
+    loose factor when it fits by its first words; what is outside the popup x
+    :data:`OUTSIDE_POPUP_FACTOR`. As in the scan, the runner-up is the best other element
+    at the level that decides (the whole name, else the first words); an element outside
+    named wholly while the options fit by their first words only is held against the best
+    option as the focused element is (docs/discovery.md, "The evidence rule")."""
+    whole, first = fits
+    name = CONFIDENCE[Strategy.ROLE_NAME]
+    behind = name * OUTSIDE_POPUP_FACTOR if outside else None
+    if whole:
+        mine, others = name, whole - 1
+    else:
+        mine, others = name * LOOSE_FACTOR, first - 1
+    rivals = [mine] * others + ([behind] if behind is not None else [])
+    best_other = max(rivals) if rivals else None
+    if best_other is not None and best_other > mine:
+        return best_other, mine, False
+    return mine, best_other, True
+
+
+# long because: one rule read in order: the step, the popup, its options' fit, the verdict
+def choose_in_popup(page: Page, step: Step, evidence: EvidenceRule) -> Locator | Failure | None:
     """The option of the focused combobox's expanded popup that the step's words name, as a
-    locator (or a refusal when several fit as well); ``None`` when no such popup shows one,
-    and the step is found as usual.
+    locator (or a refusal by the evidence rule); ``None`` when no such popup shows one, and
+    the step is found as usual.
 
     An option fits when its accessible name is the step's words (letter case aside), or else
     begins with them as whole words (a suggestion showing a package's name, then its
-    description and version). The whole name outranks the first words; several options of the
-    best tier are ambiguous, and so is an option fitting by its first words only while a
-    button, link, menu item or tab outside the popup is named exactly by them."""
+    description and version). Being an option of the expanded popup is evidence: what the
+    words name outside it (a button, link, menu item or tab named wholly by them) scores
+    x :data:`OUTSIDE_POPUP_FACTOR`, and the evidence rule's threshold and margin decide
+    (:func:`_scores`): several options of the deciding level score alike (refused), and an
+    option fitting by its first words only is refused against a control outside named
+    wholly (0.90 against 0.83)."""
     target = step.target
     if step.action is not Action.CLICK or target is None or target.region or target.ordinal:
         return None
@@ -155,38 +199,42 @@ def choose_in_popup(page: Page, step: Step) -> Locator | Failure | None:
         css = f'{popup} [role="option"]'
         options = page.locator(css)
         total = min(options.count(), MAX_OPTIONS)
+        fits = []
         for whole in (True, False):
             named = page.get_by_role("option", name=_words_pattern(words, whole))
-            fits = [k for k in range(total) if options.nth(k).and_(named).count() > 0]
-            if len(fits) > 1:
-                return Failure(
-                    type=FailureType.AMBIGUOUS,
-                    step_index=step.index,
-                    message=(
-                        f'"{words}": {len(fits)} options of the expanded list the focused '
-                        "combobox controls fit as well; nothing was acted on. Name the option "
-                        "by more of its words, or its place (Element[2])"
-                    ),
-                )
-            if fits and not whole and _named_outside(page, words):
-                # a loose fit in the popup against a control outside it named by exactly the
-                # words: the evidence rule ranks the exact name first, the pattern the popup;
-                # neither decides, so nothing is acted on
-                return Failure(
-                    type=FailureType.AMBIGUOUS,
-                    step_index=step.index,
-                    message=(
-                        f'"{words}": an option of the expanded list the focused combobox '
-                        "controls begins with these words, and a control outside the list is "
-                        "named exactly so; nothing was acted on. Name the option by all of its "
-                        "words, or the other control by its region"
-                    ),
-                )
-            if fits:
-                return Locator(strategy=Strategy.CSS, confidence=0.95, css=css, nth=fits[0])
+            fits.append([k for k in range(total) if options.nth(k).and_(named).count() > 0])
+        if not fits[1]:
+            return None
+        outside = _named_outside(page, words)
     except PlaywrightError:
         return None
-    return None
+    best, runner_up, is_option = _scores((len(fits[0]), len(fits[1])), outside)
+    verdict = evidence.verdict(best, runner_up)
+    if verdict is Evidence.ACCEPTED:
+        return (
+            Locator(strategy=Strategy.CSS, confidence=best, css=css, nth=(fits[0] or fits[1])[0])
+            if is_option
+            else None
+        )
+    several = len(fits[0]) > 1 or (not fits[0] and len(fits[1]) > 1)
+    why = (
+        f"{len(fits[0]) if fits[0] else len(fits[1])} options of the expanded list the "
+        "focused combobox controls fit as well"
+        if several
+        else "an option of the expanded list the focused combobox controls begins with these "
+        "words, and a control outside the list is named exactly so"
+    )
+    fix = (
+        "Name the option by more of its words, or its place (Element[2])"
+        if several
+        else "Name the option by all of its words, or the other control by its region"
+    )
+    return Failure(
+        type=FailureType.AMBIGUOUS if verdict is Evidence.CLOSE else FailureType.NOT_FOUND,
+        step_index=step.index,
+        message=f'"{words}": {why} ({evidence.explain(best, runner_up)}); nothing was acted '
+        f"on. {fix}",
+    )
 
 
 def in_popup(step: Step, locator: Locator) -> Located:

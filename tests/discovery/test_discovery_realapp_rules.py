@@ -78,7 +78,7 @@ DATASETTE_HEADER = """
 <div class="select-wrapper"><select name="_filter_column"><option value="">- column -</option>
 <option>name</option><option>price</option></select></div>
 <table><thead><tr><th><a href="?_sort_desc=price">price&nbsp;▼</a>
-<svg class="dropdown-menu-icon" width="14" height="14" viewBox="0 0 24 24">
+<svg class="dropdown-menu-icon" style="cursor: pointer" width="14" height="14" viewBox="0 0 24 24">
 <circle cx="12" cy="12" r="8"/></svg></th></tr></thead></table>
 <ul id="menu" hidden><li><a href="?_sort_desc=price">Sort descending</a></li></ul>
 <script>document.querySelector('svg.dropdown-menu-icon')

@@ -1043,15 +1043,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const lettersOf = (v) => String(v).replace(/[^\p{L}\p{N}]+/gu, '');
     const byName = (e, rows) => rows.filter((r) => r.el === e && r.tier === 2 && strategies[r.s].compare !== tokenTier);
     const asWritten = (e, rows) => byName(e, rows).some((r) => lettersOf(r.key.value) === lettersOf(q.raw));
-    // Evidence beyond the strategy's level, as a weight on an element's score (the factors of
-    // models/locator.py; docs/discovery.md, "The evidence rule"): where one of the elements the
-    // deciding stage names writes the words in the step's letter case, one that writes them in
-    // another scores x``args.other_case``; for a key pressed at its turn while the focus is on
-    // one the words name, every other scores x``args.unfocused``. ``named``: [element, rows].
+    // Evidence beyond the level, a weight on a score (models/locator.py; docs/discovery.md, "The
+    // evidence rule"): not in the step's letter case where another is, x``args.other_case``; for
+    // a key at its turn, not the focused element the words name, x``args.unfocused``; for a
+    // pointer, shown clickable by nothing (``compatOf`` 1; no control, label or `a` around: operable.py), x``args.inert``.
+    const inControl = (e) => { for (let a = e; a; a = parentOf(a)) if (a.tagName === 'LABEL' || a.tagName === 'A' || a.isContentEditable || isClickable(a, dom.roleOf, true)) return true; return false; };
     const weightOf = (tier, named, focusOn) => {
       const cased = tier === 2 && named.some(([e, rows]) => asWritten(e, rows));
       return (e, rows) => (cased && byName(e, rows).length && !asWritten(e, rows) ? args.other_case : 1)
-        * (focusOn && e !== focusOn ? args.unfocused : 1);
+        * (focusOn && e !== focusOn ? args.unfocused : 1) * (pointer && compatOf(e) < 2 && !inControl(e) ? args.inert : 1);
     };
     const weighted = (r, w) => (w === 1 ? r : { ...r, score: Math.round(r.score * w * 1000) / 1000 });
     // The best other element the deciding stage finds in scope (``stage``: [strategy, its
