@@ -79,7 +79,7 @@ letter case, one that writes them in another scores ×0.85 (Playwright's exact n
 kind of name, one in the step's case: a lead of 0.12 to 0.14, over the margin; the case does not
 outweigh a stronger kind of name by as much (docs/discovery.md, "The evidence rule")."""
 INERT_FACTOR = 0.85
-"""A pointer's target no one shows clickable (no activation behaviour, widget role, control
+"""A click's target no one shows clickable (no activation behaviour, widget role, control
 or ``a`` around it, cursor, tabindex or onclick) scores x0.85: text 0.86 -> 0.73, refused;
 docs/discovery.md, "The evidence rule", and docs/real-apps.md, "Clicks on plain text"."""
 STRUCTURAL_CEILING = 0.89

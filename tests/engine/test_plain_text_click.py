@@ -4,7 +4,7 @@ HTML gives activation behaviour to its interactive elements (a link with ``href`
 an input, a select, a textarea, a summary, a label for its control) and to nothing else; WAI-ARIA
 makes an element operable by a widget role; a page that makes other elements clickable by
 script most often shows it (CSS ``cursor: pointer``, a ``tabindex`` so the keyboard reaches
-it, an inline ``onclick``). A click or hover target with none of these, its own or an
+it, an inline ``onclick``). A click target with none of these, its own or an
 ancestor's, scores x``INERT_FACTOR`` (0.85, ``models/locator.py``), and the evidence rule's
 threshold and margin decide: a caption named by its text (0.86) falls to 0.73, under the
 threshold, and is refused before acting.

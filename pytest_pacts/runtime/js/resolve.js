@@ -1046,12 +1046,13 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // Evidence beyond the level, a weight on a score (models/locator.py; docs/discovery.md, "The
     // evidence rule"): not in the step's letter case where another is, x``args.other_case``; for
     // a key at its turn, not the focused element the words name, x``args.unfocused``; for a
-    // pointer, shown clickable by nothing (``compatOf`` 1; no control, label or `a` around: operable.py), x``args.inert``.
+    // click, shown clickable by nothing (``compatOf`` 1; no control, label or `a` around: operable.py), x``args.inert``
+    // (not a hover: CSS ``:hover`` applies to any element, reader's words open its disclosure).
     const inControl = (e) => { for (let a = e; a; a = parentOf(a)) if (a.tagName === 'LABEL' || a.tagName === 'A' || a.isContentEditable || isClickable(a, dom.roleOf, true)) return true; return false; };
     const weightOf = (tier, named, focusOn) => {
       const cased = tier === 2 && named.some(([e, rows]) => asWritten(e, rows));
       return (e, rows) => (cased && byName(e, rows).length && !asWritten(e, rows) ? args.other_case : 1)
-        * (focusOn && e !== focusOn ? args.unfocused : 1) * (pointer && compatOf(e) < 2 && !inControl(e) ? args.inert : 1);
+        * (focusOn && e !== focusOn ? args.unfocused : 1) * (step.action === 'click' && compatOf(e) < 2 && !inControl(e) ? args.inert : 1);
     };
     const weighted = (r, w) => (w === 1 ? r : { ...r, score: Math.round(r.score * w * 1000) / 1000 });
     // The best other element the deciding stage finds in scope (``stage``: [strategy, its
