@@ -26,6 +26,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer
 from pytest_pacts.models import Action, Target
+from pytest_pacts.models.locator import Strategy
 
 from .helpers import Site, css, failure_of, plan, run
 
@@ -49,7 +50,7 @@ def test_a_caption_is_never_the_element_a_key_is_pressed_on(tab: Page, site: Sit
     # (``INERT_FACTOR``, docs/discovery.md "The evidence rule"), not for want of focus
     clicked = Discoverer().discover(tab, [(0, Target(element="Garden name"), Action.CLICK)])[0]
     assert clicked.unresolved is not None and clicked.unresolved.candidates
-    assert clicked.unresolved.candidates[0].strategy.value == "text"
+    assert clicked.unresolved.candidates[0].strategy is Strategy.TEXT
     assert "focus" not in clicked.unresolved.message
 
 
