@@ -128,16 +128,8 @@ class EnvMonitor:
     navigations_failed: list[str] = field(default_factory=list)
     # when a WebSocket of the page opened, or last received or sent a message
     # (``time.monotonic()`` seconds; 0: none yet): what the page draws from them comes
-    # after ``load`` and without a request (``engine/loading.py``, ``drawing``)
+    # after ``load`` and without a request (``drawing``)
     socket_at: float = 0.0
-    # when the last ``load`` event fired, and when a request of the readiness kinds started
-    # after the run's last action was last answered once the document had loaded
-    # (``time.monotonic()`` seconds; 0: none). ``load`` waits for every script and
-    # subresource the document asked for while it loaded, so such an answer is to a request
-    # the page's scripts made: a route's script chunk or data, which the page still has to
-    # run and draw (``engine/loading.py``, ``loading``)
-    load_at: float = 0.0
-    answer_at: float = 0.0
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
@@ -232,36 +224,16 @@ class EnvMonitor:
             self.inflight.pop(request, None)
         return len(unread)
 
-    def acted_mono(self) -> float:
-        """The run's last action on the page (``acted_at``), as ``time.monotonic()`` seconds."""
-        return time.monotonic() - (time.time() * 1000.0 - self.acted_at) / 1000.0
-
-    def began_at(self) -> float:
-        """The later of the last ``load`` and the run's last action on the page
-        (``time.monotonic()`` seconds): what the page does after it is its answer to them."""
-        return max(self.load_at, self.acted_mono())
-
-    @property
-    def has_loaded(self) -> bool:
-        """The current document has fired ``load``."""
-        return bool(self.load_at) and self.loaded == self.documents
-
-    def _ended(self, request: Request) -> None:
+    def _on_request_done(self, request: Request) -> None:
         self.pending.discard(request)
         self.answered.pop(request, None)
-        started = self.inflight.pop(request, None)
-        if started is not None:
+        if self.inflight.pop(request, None) is not None:
             self.active_at = time.monotonic()
-            if self.has_loaded and started >= self.acted_mono():
-                self.answer_at = self.active_at
-
-    def _on_request_done(self, request: Request) -> None:
-        self._ended(request)
 
     def _on_load(self, _page: Page) -> None:
         self.loaded = self.documents
         self.requests_at_load = self.requests
-        self.active_at = self.load_at = time.monotonic()
+        self.active_at = time.monotonic()
 
     def _on_frame_navigated(self, frame: Frame) -> None:
         if frame is self.page.main_frame:
@@ -289,6 +261,19 @@ class EnvMonitor:
 
     def _on_socket_message(self, _payload: object) -> None:
         self.socket_at = time.monotonic()
+
+    def drawing(self, patience_ms: float, quiet_ms: float | None) -> bool:
+        """The page may still be drawing what its WebSockets bring: one of them opened,
+        received or sent a message less than ``patience_ms`` ago, and the DOM changed less
+        than that long ago too (``quiet_ms``: how long it has been unchanged; None, not
+        known). A notebook served as an app (marimo) mounts its cells empty, goes quiet, and
+        draws their outputs from the kernel's messages, with quiet gaps between them; no
+        request is open meanwhile. The DOM's part bounds it, as for requests
+        (``gate.stalled``): a socket that streams for as long as the page lives (a live feed,
+        a heartbeat) holds nothing once the DOM has been unchanged for ``patience_ms``."""
+        if not self.socket_at or time.monotonic() - self.socket_at > patience_ms / 1000.0:
+            return False
+        return quiet_ms is None or quiet_ms < patience_ms
 
     def busy(self, patience_ms: float) -> bool:
         """A navigation in flight, or a request the page may still be waiting on: one opened
@@ -329,7 +314,10 @@ class EnvMonitor:
             )
 
     def _on_request_failed(self, request: Request) -> None:
-        self._ended(request)
+        self.pending.discard(request)
+        self.answered.pop(request, None)
+        if self.inflight.pop(request, None) is not None:
+            self.active_at = time.monotonic()
         if not self._is_navigation(request):
             return
         reason = request.failure or "failed"

@@ -39,7 +39,6 @@ from pytest_pacts.discovery import UnrenderableLocator, check_actionable, to_pla
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.ahead import changed_since, set_aside
 from pytest_pacts.engine.env import EnvMonitor, classify_error
-from pytest_pacts.engine.loading import loading
 from pytest_pacts.engine.waiting import (
     POLL_CAP_MS,
     READY_CAP_MS,
@@ -187,7 +186,6 @@ def stalled(snapshot: GateSnapshot, monitor: EnvMonitor) -> bool:
         and snapshot.quiet_ms >= READY_CAP_MS
         and not monitor.navigating
         and not monitor.busy(READY_CAP_MS)
-        and not loading(monitor)
     )
 
 
@@ -201,8 +199,7 @@ def _stalled_note(snapshot: GateSnapshot) -> str:
 
 def _await_drawing(page: Page, monitor: EnvMonitor, observed: bool | None, deadline: float) -> None:
     """Before the next check of a page the check saw quiet that is still being drawn from
-    its sockets or still loading what it asked for (``engine/loading.py``): wait for its
-    next DOM change, at most
+    its sockets (``EnvMonitor.drawing``): wait for its next DOM change, at most
     :data:`~pytest_pacts.engine.waiting.POLL_CAP_MS` (a message that changes nothing wakes
     nothing), rather than checking again at once. A page seen changing or fetching is not
     waited on here: the check itself watches its frames."""

@@ -14,7 +14,6 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_pacts.engine.env import EnvMonitor
-from pytest_pacts.engine.loading import drawing, loading
 from pytest_pacts.runtime import bounded
 
 # Does this world run the callbacks it registers? A page whose scripts are disabled (a context
@@ -111,12 +110,11 @@ def settled(page: Page, monitor: EnvMonitor, quiet_ms: float | None = None) -> b
     """Loaded and quiet, as observed: no navigation or request the page is waiting on in
     flight (:meth:`EnvMonitor.busy`, and the page's own count of the requests its scripts
     opened, which Playwright's events can lag behind: ``runtime/js/watch.js``), nothing
-    still being drawn from its sockets (``loading.drawing``; ``quiet_ms``: how long
-    the caller has seen the DOM unchanged, None when not known), nothing its scripts asked
-    for since the last action still loading or just answered (``loading.loading``),
-    ``readyState`` complete, and no DOM change for two animation frames (one round trip). A
-    missing element on a settled page is missing."""
-    if _answering(monitor, quiet_ms):
+    still being drawn from its sockets (:meth:`EnvMonitor.drawing`; ``quiet_ms``: how long
+    the caller has seen the DOM unchanged, None when not known), ``readyState`` complete,
+    and no DOM change for two animation frames (one round trip). A missing element on a
+    settled page is missing."""
+    if monitor.busy(READY_CAP_MS) or monitor.drawing(READY_CAP_MS, quiet_ms):
         return False
     try:
         quiet = bounded.call(
@@ -138,13 +136,8 @@ def settled_after_check(
     frames (``GateSnapshot.settled``, and ``quiet_ms``): no round trip when it was observed."""
     if observed is None:
         return settled(page, monitor, quiet_ms)
-    return observed and not _answering(monitor, quiet_ms)
-
-
-def _answering(monitor: EnvMonitor, quiet_ms: float | None) -> bool:
-    """What the monitor sees of a page not settled, with no round trip."""
     return (
-        monitor.busy(READY_CAP_MS) or drawing(monitor, READY_CAP_MS, quiet_ms) or loading(monitor)
+        observed and not monitor.busy(READY_CAP_MS) and not monitor.drawing(READY_CAP_MS, quiet_ms)
     )
 
 
@@ -282,7 +275,7 @@ def unchanged_since(page: Page, monitor: EnvMonitor, mark: PageMark) -> bool:
     now = (monitor.documents, monitor.requests, monitor.active_at)
     if now != (mark.documents, mark.requests, mark.active_at) or monitor.navigating:
         return False
-    if monitor.open_requests() or loading(monitor):
+    if monitor.open_requests():
         return False
     try:
         last = bounded.call(
