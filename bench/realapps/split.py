@@ -55,7 +55,7 @@ DEV: tuple[str, ...] = (
     "mitmweb",
     "kiwitcms",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect", "tensorboard")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect", "tensorboard", "dagster")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

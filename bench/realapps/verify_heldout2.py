@@ -14,16 +14,18 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
-kiwitcms, verdaccio, tensorboard. A control shown only while the pointer is on its table row or
-card (I hate money's participant buttons, Radicale 3.9's collection buttons) is reached as a
+kiwitcms, verdaccio, tensorboard, dagster. A control shown only while the pointer is on its table
+row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is reached as a
 person does: by pointing at the row or card first; an item of a closed Bootstrap drop-down menu by
 clicking its toggle first. A checkbox drawn by its <label> (the input hidden) is acted on through
 the label, the one of the two drawn; a label that wraps its checkbox (Calibre-Web's "Read") is one
-element with it, and so is a component that wraps it (TensorBoard's <mat-checkbox>, checked
-through its input). A slider (marimo's) is moved with its keys, and the text an outcome reads
-includes what open shadow roots draw, as the engine reads it. A drawn drop-down's option written
-in the capitals the page shows (TensorBoard's "GRAPHS") is matched ignoring case when no option
-has those exact words, and its `value:` is the text it shows.
+element with it, and so is a component that wraps it (TensorBoard's <mat-checkbox>, checked through
+its input). A slider (marimo's) is moved with its keys, and the text an outcome reads includes what
+open shadow roots draw, as the engine reads it. A drawn drop-down's option written in the capitals
+the page shows (TensorBoard's "GRAPHS") is matched ignoring case when no option has those exact
+words, and its `value:` is the text it shows. A covering layer the truth's `_dismiss` lists
+(Dagster's product tours) is closed by its own button before a step acts, and a code editor
+(CodeMirror) is filled by a click in it and the keys.
 """
 
 from __future__ import annotations
@@ -115,6 +117,11 @@ def _act(page: Page, loc: Locator, action: str, value: str) -> None:
         loc.click()
     elif action == "fill" and loc.get_attribute("role") == "slider":
         _slide(loc, value)
+    elif action == "fill" and loc.evaluate("e => e.classList.contains('CodeMirror')"):
+        # a code editor (CodeMirror 5, Dagster 1.10's asset selection): typed into as a person
+        # does, after a click in it (its own textarea is a zero-size proxy)
+        loc.click()
+        page.keyboard.type(value)
     elif action == "fill":
         loc.fill(value)
     elif action in ("check", "uncheck"):
@@ -219,6 +226,8 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
 def verify(app: AppSpec, version: str) -> int:
     flows = yaml.safe_load(app.flows.read_text())["requirements"]
     truth = yaml.safe_load(app.truth.read_text())
+    found = (truth.pop("_dismiss", None) or {}).get(version) or ()
+    dismiss = (found,) if isinstance(found, str) else tuple(found)
     problems = 0
     with app.serve(version) as served, sync_playwright() as pw:
         browser = pw.chromium.launch(**offline_launch_options())  # type: ignore[arg-type]
@@ -231,7 +240,7 @@ def verify(app: AppSpec, version: str) -> int:
             )
             # pretix's development server renders a page in 2-25 s at load 15-20 (debug on);
             # TensorBoard's tab took 8.2 s to click at load 75 (its page's animations settle)
-            slow = ("pretix", "kiwitcms", "tensorboard")
+            slow = ("pretix", "kiwitcms", "tensorboard", "dagster")
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
             context.set_default_navigation_timeout(60000)
@@ -295,6 +304,13 @@ def verify(app: AppSpec, version: str) -> int:
                     if loc.count() > 1:  # acted on as a person does: the first one drawn
                         shown = [i for i in range(loc.count()) if loc.nth(i).is_visible()]
                         loc = loc.nth(shown[0] if shown else 0)
+                    # a covering layer the truth lists (Dagster's product tours) is closed by
+                    # its own button first, as a person does
+                    for shut in dismiss:
+                        for button in page.locator(shut).all():
+                            with contextlib.suppress(PlaywrightError):
+                                if button.is_visible():
+                                    button.click(timeout=5000)
                     try:
                         _act(page, loc, action, value)
                     except PlaywrightError as exc:
