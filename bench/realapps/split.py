@@ -55,7 +55,14 @@ DEV: tuple[str, ...] = (
     "mitmweb",
     "kiwitcms",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect", "tensorboard")
+HELDOUT: tuple[str, ...] = (
+    "kinto",
+    "buku",
+    "pretix",
+    "prefect",
+    "tensorboard",
+    "pgadmin",
+)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
