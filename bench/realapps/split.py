@@ -55,7 +55,15 @@ DEV: tuple[str, ...] = (
     "mitmweb",
     "kiwitcms",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect", "tensorboard", "dagster")
+HELDOUT: tuple[str, ...] = (
+    "kinto",
+    "buku",
+    "pretix",
+    "prefect",
+    "tensorboard",
+    "dagster",
+    "pgadmin",
+)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -89,8 +89,17 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # Kiwi TCMS moved to dev with the fixes made from them; Prefect (PyPI, a workflow
     # orchestration server's web UI) and TensorBoard (PyPI, a machine-learning experiment
     # dashboard) added held out, before any run on them; Dagster (PyPI, a data orchestrator's
-    # web UI: an asset catalog with lineage, jobs, runs) added held out, before any run on it
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "prefect", "tensorboard", "dagster")
+    # web UI: an asset catalog with lineage, jobs, runs) and pgAdmin 4 (PyPI, a PostgreSQL
+    # administration tool) added held out, before any run on them
+    assert split.HELDOUT == (
+        "kinto",
+        "buku",
+        "pretix",
+        "prefect",
+        "tensorboard",
+        "dagster",
+        "pgadmin",
+    )
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -105,7 +114,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "prefect", "tensorboard", "dagster")
+    held_absent = ("kinto", "buku", "pretix", "prefect", "tensorboard", "dagster", "pgadmin")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -269,6 +278,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "prefect",
         "tensorboard",
         "dagster",
+        "pgadmin",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
