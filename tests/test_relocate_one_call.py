@@ -149,7 +149,10 @@ AGREEMENT = """<form id="f" aria-label="F"><div id="f2"><button>Go</button><butt
 <p id="1a" class="x:y">odd id</p><p hidden>Go</p></section>
 <div class="card"><h3>Tea  Pot</h3><button>Go</button></div>
 <div class="card"><h3>Cup</h3><button>Go</button><style>.tea-pot{}</style></div>
-<div class="card"><h4>Plate</h4><input type="submit" value="Tea pot"><button>Go</button></div>"""
+<div class="card"><h4>Plate</h4><input type="submit" value="Tea pot"><button>Go</button>
+<i title="Edit">e</i></div>
+<a title="Edit" href="#e">e</a><a title="edit" href="#e2">e</a><b title=" Edit">e</b><img alt="Edit" src="">
+<span title="Edit"><img alt="Edit " src=""></span>"""
 
 QUERIES: list[Locator] = [
     Locator(strategy=Strategy.ROLE_NAME, confidence=0.95, role="button", name="Go"),
@@ -161,6 +164,11 @@ QUERIES: list[Locator] = [
     Locator(strategy=Strategy.PLACEHOLDER, confidence=0.88, placeholder="Your name"),
     Locator(strategy=Strategy.PLACEHOLDER, confidence=0.88, placeholder="Your  name"),
     Locator(strategy=Strategy.TEST_ID, confidence=0.98, test_id="Q"),
+    Locator(strategy=Strategy.ARIA, confidence=0.9, title="Edit"),
+    Locator(strategy=Strategy.ARIA, confidence=0.9, alt="Edit"),
+    Locator(strategy=Strategy.ARIA, confidence=0.9, title="Edit",
+            region=Region(description="T", matched_by=RegionMatch.TEXT, css="div.card",
+                          has_text="plate")),
     Locator(strategy=Strategy.TEST_ID, confidence=0.98, test_id="x", test_id_attribute="data-qa"),
     Locator(strategy=Strategy.CSS, confidence=0.8, css="#\\31 a"),
     Locator(strategy=Strategy.CSS, confidence=0.8, css="p.x\\:y"),
@@ -185,11 +193,12 @@ def test_the_page_resolves_what_it_takes_as_playwright_does(tab: Page) -> None:
     """Playwright's engines as the reference (``get_by_role`` with an exact name leaves out
     what is hidden from the accessibility tree and normalizes white space; ``get_by_label``
     reads ``<label>`` (wrapping or ``for``), ``aria-label`` and ``aria-labelledby``; a test
-    id is matched exactly, case included; CSS escapes; a chained locator searches inside
-    each container, nested ones included; a container's text filter is Playwright's lax
-    one, over its text without style sheets, with a submit button's value): the page's own
-    resolution of each locator it
-    takes finds the same elements."""
+    id, an exact placeholder, title or alt text (one engine of Playwright's,
+    ``getByAttributeTextSelector``) is matched exactly, case and white space included; CSS
+    escapes; a chained locator searches inside each container, nested ones included; a
+    container's text filter is Playwright's lax one, over its text without style sheets,
+    with a submit button's value): the page's own resolution of each locator it takes finds
+    the same elements."""
     tab.goto(_url(AGREEMENT))
     pytest_pacts.discover_element(tab, "Go")  # puts the in-page code in the next document
     tab.goto(_url(AGREEMENT))

@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +54,30 @@ from pytest_pacts.runtime.scripts import api_key  # noqa: E402
 from realapps.bench_peers import load_pairs  # noqa: E402
 
 _captured: dict[str, str] = {}
+
+# a tree's init scripts (the change watch with the discovery API, then healing's) and its call
+_DUMP = (
+    "import json; from pytest_pacts.engine.env import PAGE_SCRIPT;"
+    " from pytest_pacts.runtime import healing as h; _, i = h._installer();"
+    " print(json.dumps({'init': [PAGE_SCRIPT, '(() => { try { ' + i + '; } catch (e) {} })();'],"
+    " 'fn': h._find_check_and_rank_fn()}))"
+)
+
+
+def tree(path: str | None) -> dict[str, Any]:
+    """The init scripts and the call of the package in ``path`` (this one when ``None``)."""
+    env = {"PYTHONPATH": path} if path else {}
+    out = subprocess.run(
+        [sys.executable, "-c", _DUMP],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env={**os.environ, **env},
+    )
+    return dict(json.loads(out.stdout))
+
+
 _real = elements.find_check_and_rank
 
 
@@ -66,7 +93,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, required=True)
     parser.add_argument("--limit", type=int, default=40, help="at most N pairs (0: all)")
+    parser.add_argument("--baseline", help="a tree to compare with, pair by pair")
+    parser.add_argument("--repeat", type=int, default=1, help="with --baseline: N turns a pair")
     args = parser.parse_args()
+    variants = {"this": tree(None), "baseline": tree(args.baseline)} if args.baseline else {}
+    paired: dict[str, list[float]] = {f"{v} {m}": [] for v in variants for m in _MEASURES}
     pairs = load_pairs(args.cases.resolve(), None)
     pairs = pairs[: args.limit] if args.limit else pairs
     elements.find_check_and_rank = _spy  # type: ignore[assignment]
@@ -122,6 +153,13 @@ def main() -> None:
             if found.rung is not None or "text" not in _captured or not found.found:
                 continue  # the ladder ran, or the page could not resolve the locator itself
             text = _captured["text"]
+            if variants:
+                start = len(paired["this busy"])
+                for turn in range(args.repeat * 2):
+                    name = list(variants)[(turn + start) % 2]
+                    for what, ms in first_of(browser, pair, variants[name], text).items():
+                        paired[f"{name} {what}"].append(ms)
+                continue
             context, page, busy = fresh(pair)
             for name, (fn, with_arg) in stages.items():
                 before = busy()
@@ -134,12 +172,60 @@ def main() -> None:
             res["full_first"].append(busy() - before)
             context.close()
         browser.close()
+    if variants:
+        report(paired)
+        return
     for name, values in res.items():
         if values:
             print(
                 f"{name:12s} n={len(values)}"
                 f" renderer busy median {statistics.median(values):.2f} ms"
             )
+
+
+def first_of(browser: Any, pair: dict[str, Any], variant: dict[str, Any], text: str) -> Any:
+    """``{busy, cpu, wall}`` ms of ``variant``'s call as a new document's first, in a
+    new context (a new renderer process) with ``variant``'s init scripts: the renderer's
+    ``TaskDuration`` (its main thread's tasks, wall: a loaded machine's waits count) and its
+    main thread's CPU (``ThreadTime``)."""
+    context = browser.new_context()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    for script in variant["init"]:
+        page.add_init_script(script)
+    load(page, pair["new"])
+
+    def metrics() -> dict[str, float]:
+        return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+
+    before = metrics()
+    start = time.perf_counter()
+    page.main_frame.evaluate(variant["fn"], text)
+    wall = 1000 * (time.perf_counter() - start)
+    after = metrics()
+    context.close()
+    took = {k: 1000 * (after[m] - before[m]) for k, m in _METRICS.items()}
+    return {**took, "wall": wall}
+
+
+_METRICS = {"busy": "TaskDuration", "cpu": "ThreadTime"}
+_MEASURES = (*_METRICS, "wall")
+
+
+def report(paired: dict[str, list[float]]) -> None:
+    n = len(paired["this busy"])
+    if os.environ.get("FIRST_CALL_VERBOSE"):
+        for i in range(n):
+            print(" ".join(f"{k}={v[i]:.1f}" for k, v in paired.items()))
+    for what in _MEASURES:
+        this, base = paired[f"this {what}"], paired[f"baseline {what}"]
+        ratios = [a / b for a, b in zip(this, base, strict=True) if b > 0]
+        print(
+            f"{what:7s} n={n} this median {statistics.median(this):.2f} ms,"
+            f" baseline {statistics.median(base):.2f} ms,"
+            f" per pair {statistics.median(ratios):.3f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -103,6 +103,11 @@ _NOT_PLAIN_CSS = re.compile(
 # Playwright's engines that discovery's in-page strategies (js/scan.js, ``same``) reproduce
 # for an exact value, as compared on the real-app pairs (docs/benchmarks.md)
 _NAMED = {"get_by_label": "label"}
+_BY_ATTRIBUTE = {
+    "get_by_placeholder": "placeholder",
+    "get_by_title": "title",
+    "get_by_alt_text": "alt",
+}
 
 
 def _page_part(call: Call) -> dict[str, object] | None:
@@ -114,8 +119,10 @@ def _page_part(call: Call) -> dict[str, object] | None:
     attribute = playwright_private.test_id_attribute()
     if call.method == "get_by_test_id" and not kwargs and attribute is not None:
         return {"attr": attribute, "value": value}
-    if call.method == "get_by_placeholder" and kwargs == {"exact": True}:
-        return {"attr": "placeholder", "value": value}  # the attribute, as it is
+    # Playwright's getByPlaceholder, getByTitle and getByAltText are one engine
+    # (``getByAttributeTextSelector``): exact, the attribute as it is
+    if call.method in _BY_ATTRIBUTE and kwargs == {"exact": True}:
+        return {"attr": _BY_ATTRIBUTE[call.method], "value": value}
     if call.method == "locator" and not kwargs and not _NOT_PLAIN_CSS.search(value):
         return {"css": value}
     name = kwargs.get("name")
@@ -130,14 +137,14 @@ def _page_part(call: Call) -> dict[str, object] | None:
 def page_query(locator: Locator) -> dict[str, object] | None:
     """``locator`` as the document itself resolves it as Playwright does
     (``runtime.healing.find_check_and_rank``), or ``None``. Taken: plain CSS
-    (``locator(css)``); a test id or an exact placeholder (the elements whose attribute is
-    exactly that value); a role and exact name, or an exact label (as discovery's strategies
-    compute them); each maybe with ``nth``, or, but CSS, inside a region's container found
-    by plain CSS or by role and name, maybe holding a heading or a text. Every other locator
-    (text, title, alt text, a loose name, a region's innermost container, a frame, a shadow
-    host, a selector with Playwright's extensions) goes through Playwright. The page still
-    answers "not here" when it has an open shadow root, which Playwright's engines pierce
-    (docs/api.md, "relocate_element")."""
+    (``locator(css)``); a test id or an exact placeholder, title or alt text (the elements
+    whose attribute is exactly that value); a role and exact name, or an exact label (as
+    discovery's strategies compute them); each maybe with ``nth``, or, but CSS, inside a
+    region's container found by plain CSS or by role and name, maybe holding a heading or a
+    text. Every other locator (text, a loose name, a region's innermost container, a frame,
+    a shadow host, a selector with Playwright's extensions) goes through Playwright. The page
+    still answers "not here" when it has an open shadow root, which Playwright's engines
+    pierce (docs/api.md, "relocate_element")."""
     if locator.frame_path or locator.in_shadow:
         return None
     try:
