@@ -54,8 +54,9 @@ DEV: tuple[str, ...] = (
     "locust",
     "mitmweb",
     "kiwitcms",
+    "prefect",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect", "tensorboard")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "tensorboard")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
