@@ -17,8 +17,9 @@ So after the page's route changed within its document (:func:`route_of`:
 running in the document (the Web Animations API's ``document.getAnimations()``: a view
 leaving or entering; one longer than :data:`VIEW_TRANSITION_MS` or endless, a toast's or a
 spinner's, is not waited on), and two animation frames
-drawn since the last change. At most the readiness cap after the URL changed. Nothing is
-asked on a page whose URL did not move within its document.
+drawn since the last change. At most the readiness cap; once the URL changed longer ago
+than that, the first point is not asked for. Nothing is asked on a page whose URL did not
+move within its document.
 """
 
 from __future__ import annotations
@@ -36,10 +37,6 @@ from pytest_pacts.runtime import bounded
 # bar), and an endless one a spinner: neither is waited on.
 VIEW_TRANSITION_MS = 1_000
 
-# The shortest wait for a view once its route changed, however long ago: enough to see a
-# transition still running (a step that began late, on a loaded machine).
-VIEW_SLICE_MS = 250.0
-
 
 def route_of(url: str) -> str:
     """The part of a URL that names a view: its origin and path, and a hash router's path
@@ -53,32 +50,41 @@ def route_of(url: str) -> str:
 
 # True once the view of the current route is drawn (see the module's text); false after
 # ``cap`` ms without that, null without the change watch. A transition or animation is waited
-# on while it runs if it lasts ``longest`` ms at most. A hidden page draws no frames: a
-# timer stands in for them.
-_VIEW_DRAWN = """([cap, longest]) => new Promise((resolve) => {
+# on while it runs if it lasts ``longest`` ms at most. ``late``: the URL changed longer than
+# the cap ago, and the page had that long to draw: no DOM change since is asked for. A hidden
+# page draws no frames: a timer stands in for them.
+_VIEW_DRAWN = """([cap, longest, late]) => new Promise((resolve) => {
   const seen = globalThis.__pacts_changes;
   if (!seen || !seen.flush) { resolve(null); return; }
+  // plain string work: a page's library may replace URL or Array's methods
   const routeOf = (href) => {
-    const u = new URL(href);
-    const hash = /^#!?\\//.test(u.hash) ? u.hash : '';
-    return u.origin + u.pathname + hash;
+    const at = href.indexOf('#');
+    const hash = at < 0 ? '' : href.slice(at);
+    const rest = at < 0 ? href : href.slice(0, at);
+    const query = rest.indexOf('?');
+    const path = query < 0 ? rest : rest.slice(0, query);
+    return path + (hash.startsWith('#/') || hash.startsWith('#!/') ? hash : '#');
   };
   const moving = () => {
-    if (!document.getAnimations) return false;
-    return document.getAnimations().some((a) => {
-      if (a.playState !== 'running' || !a.effect) return false;
+    const all = document.getAnimations ? document.getAnimations() : [];
+    for (let i = 0; i < all.length; i++) {
+      const a = all[i];
+      if (a.playState !== 'running' || !a.effect) continue;
       const end = a.effect.getComputedTiming().endTime;
-      return typeof end === 'number' && end <= longest;
-    });
+      if (typeof end === 'number' && end <= longest) return true;
+    }
+    return false;
   };
   const drawn = () => {
     seen.flush();
-    return typeof seen.url === 'string' && routeOf(seen.url) === routeOf(location.href)
-      && seen.frames >= 2 && !moving();
+    const here = typeof seen.url === 'string' && routeOf(seen.url) === routeOf(location.href);
+    return (late || here) && seen.frames >= 2 && !moving();
   };
   const start = performance.now();
   const next = () => {
-    if (drawn()) { resolve(true); return; }
+    try {
+      if (drawn()) { resolve(true); return; }
+    } catch (e) { resolve(null); return; }
     if (performance.now() - start >= cap) { resolve(false); return; }
     const hidden = document.visibilityState === 'hidden';
     let done = false;
@@ -92,19 +98,21 @@ _VIEW_DRAWN = """([cap, longest]) => new Promise((resolve) => {
 
 def wait_for_view(page: Page, routed_at: float, cap_ms: float) -> bool | None:
     """Wait until the view of the page's current route is drawn (the module's text), at most
-    ``cap_ms`` after the route changed (``routed_at``: ``time.monotonic()`` seconds, when
-    Playwright reported it) and at least :data:`VIEW_SLICE_MS`. True when it was; False when
-    the time ran out; None when it cannot be told (no change watch in the document, the
-    document gone meanwhile: a new page is readiness's own)."""
-    left = max(cap_ms - (time.monotonic() - routed_at) * 1000.0, VIEW_SLICE_MS)
+    ``cap_ms``. The URL changed at ``routed_at`` (``time.monotonic()`` seconds, when
+    Playwright reported it); once that is longer ago than ``cap_ms`` (the page had that long
+    to draw), no DOM change since is asked for, but a transition still running is waited
+    for all the same (a step that began late on a loaded machine). True when it was drawn;
+    False when the time ran out; None when it cannot be told (no change watch in the
+    document, the document gone meanwhile: a new page is readiness's own)."""
+    late = (time.monotonic() - routed_at) * 1000.0 >= cap_ms
     try:
         drawn = bounded.call(
             page,
             "waiting for the route's view",
             page.evaluate,
             _VIEW_DRAWN,
-            [left, VIEW_TRANSITION_MS],
-            timeout_ms=left + 1_500.0,  # and a frame that never came
+            [cap_ms, VIEW_TRANSITION_MS, late],
+            timeout_ms=cap_ms + 1_500.0,  # and a frame that never came
         )
     except PlaywrightError as exc:
         if "context was destroyed" in str(exc) or "navigat" in str(exc):
