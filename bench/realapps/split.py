@@ -54,16 +54,9 @@ DEV: tuple[str, ...] = (
     "locust",
     "mitmweb",
     "kiwitcms",
-)
-HELDOUT: tuple[str, ...] = (
-    "kinto",
-    "buku",
-    "pretix",
     "prefect",
-    "tensorboard",
-    "dagster",
-    "pgadmin",
 )
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "tensorboard", "dagster", "pgadmin")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -19,6 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page, Request, Response, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from pytest_pacts.engine.routes import route_of
 from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
 from pytest_pacts.runtime import bounded, playwright_private
 from pytest_pacts.runtime.scripts import PageScriptError, init_script
@@ -130,11 +131,19 @@ class EnvMonitor:
     # (``time.monotonic()`` seconds; 0: none yet): what the page draws from them comes
     # after ``load`` and without a request (``drawing``)
     socket_at: float = 0.0
+    # the main frame's URL, and how many times its route moved within the document (the
+    # History API: a navigation with no request; ``routes.route_of``), the last one when
+    # (``time.monotonic()`` seconds): the next step waits for its view (``routes``)
+    url: str = ""
+    routes: int = 0
+    routed_at: float = 0.0
+    _committed: int = 0  # ``navigations`` at the main frame's last navigation
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
         if not self.listen:
             return
+        self.url = self.page.url
         self.page.on("load", self._on_load)
         self.page.on("framenavigated", self._on_frame_navigated)
         self.page.on("crash", self._on_crash)
@@ -239,6 +248,12 @@ class EnvMonitor:
         if frame is self.page.main_frame:
             self.documents += 1
             self.active_at = time.monotonic()
+            # no document request since the last one: the URL moved within the document
+            if self.navigations == self._committed and route_of(frame.url) != route_of(self.url):
+                self.routes += 1
+                self.routed_at = self.active_at
+            self._committed = self.navigations
+            self.url = frame.url
 
     @property
     def quiet(self) -> bool:
@@ -320,6 +335,7 @@ class EnvMonitor:
             self.active_at = time.monotonic()
         if not self._is_navigation(request):
             return
+        self._committed = self.navigations  # a navigation that will not commit (a download)
         reason = request.failure or "failed"
         self.navigations_failed.append(f"{request.url} ({reason})")
         if _REFUSED.search(reason):

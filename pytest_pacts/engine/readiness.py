@@ -13,6 +13,7 @@ from pytest_pacts.engine.attempt import Attempt
 from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.gate import GateOutcome
+from pytest_pacts.engine.routes import wait_for_view
 from pytest_pacts.engine.waiting import (
     READY_CAP_MS,
     Readiness,
@@ -38,6 +39,7 @@ class PageReadiness:
     monitor: EnvMonitor
     _ready_document: int | None
     _frames_left: FramesLeft | None
+    _routes_seen: int = 0  # ``EnvMonitor.routes`` when its view was last waited for
 
     def _await_ready(
         self, attempt: Attempt, *, by_check: bool = False, looked_at: bool = True
@@ -61,6 +63,14 @@ class PageReadiness:
         if document == self._ready_document:
             return
         cap = min(READY_CAP_MS, self.options.step_timeout_ms / 2)
+        if self.monitor.routes != self._routes_seen:
+            # the route moved within the document: its view first (engine/routes.py)
+            self._routes_seen = self.monitor.routes
+            if wait_for_view(self.page, self.monitor.routed_at, cap) is False:
+                attempt.notes.append(
+                    f"the view of {self.monitor.url} was not drawn within {cap:.0f} ms of "
+                    "its URL change (a DOM change since, no transition running); acted anyway"
+                )
         ready = wait_until_ready(
             self.page, self.monitor, cap, frames=not by_check, seen_changing=not looked_at
         )

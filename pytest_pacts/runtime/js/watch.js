@@ -4,8 +4,10 @@
 // The engine puts it in every document from the document's first moment (an init script of
 // the page, engine/env.py); the installed API starts one itself on a page without it (then
 // installing counts as a change: nothing was watched before it). It lives under
-// ``globalThis.__pacts_changes``: ``{at, frames, flush(), requests(ms)}``. ``at``:
-// performance.now() of the last change; ``frames``: animation frames drawn since, at most 2;
+// ``globalThis.__pacts_changes``: ``{at, url, frames, flush(), requests(ms)}``. ``at``:
+// performance.now() of the last change; ``url``: the document's URL then (a change seen
+// after a router moved the URL within the document, engine/routes.py); ``frames``:
+// animation frames drawn since, at most 2;
 // ``flush()`` counts the changes whose observer callback has not run yet; ``requests(ms)``:
 // the requests the page's scripts opened less than ``ms`` ago and still have open
 // (``watchRequests``, below).
@@ -52,6 +54,7 @@ function installWatch() {
   };
   const changed = () => {
     watch.at = now();
+    watch.url = location.href;
     watch.frames = 0;
     if (!pending) { pending = true; raf(tick); }
   };
