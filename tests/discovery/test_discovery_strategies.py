@@ -256,3 +256,28 @@ def test_a_container_holding_several_controls_is_not_replaced_by_one(tab: Page) 
         '<button id="b">Empty</button></div>'
     )
     assert chosen_id(tab, find(tab, "Shopping cart")) == "shopping-cart"
+
+
+# Panel tabs as a docking layout draws them: each tab shows its title and holds its own
+# "Close" button. The words are the tab's (its title attribute and the text it shows).
+DOCK_TABS = (
+    '<div role="tablist">'
+    '<div role="tab" id="t1" aria-selected="true"><div title="Dashboard" id="d1">'
+    '<span>Dashboard</span><button aria-label="Close" id="c1">x</button></div></div>'
+    '<div role="tab" id="t2" aria-selected="false"><div title="Properties" id="d2">'
+    '<span id="s2">Properties</span><button aria-label="Close" id="c2">x</button></div></div>'
+    "</div>"
+)
+
+
+def test_a_container_showing_the_words_is_not_its_control_named_otherwise(tab: Page) -> None:
+    """A container named by its title holds one control, but shows the step's words itself,
+    beside that control, whose own accessible name is another (ACCNAME 1.2: a control's name
+    says what it is): the words are what a person clicks, not the control. pgAdmin 4 9.13's
+    panel tabs (rc-dock: `div[title="Properties"]` holding the text and the tab's "Close"
+    button): the tab was closed, a wrong-element action (docs/real-apps.md, "pgAdmin 4 to
+    dev"). The cart link standing in for its container (above) shows nothing of its own."""
+    tab.set_content(DOCK_TABS)
+    result = find(tab, "Properties")
+    assert result.ok, result.unresolved
+    assert chosen_id(tab, result) in ("t2", "d2", "s2")

@@ -944,6 +944,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // icon link with no name at all in a nameless div is no such case)
       const controlName = control ? low(dom.accName(control)) : '';
       if (controlName && controlName === low(dom.accName(row.el))) control = null;
+      // nor where the container shows the words itself, beside a control named otherwise:
+      // the words a person reads are what they click, and the control's own name says it is
+      // something else (a tab titled and labelled "Properties" holding its "Close" button;
+      // as the relational rule never takes the row's only "Edit" for "Delete")
+      if (controlName && !tokens(controlName).some((t) => tokens(step.element).includes(t))
+        && lowTextOf(row.el).replace(lowTextOf(control), ' ').includes(low(step.element))) control = null;
       if (control) hits.push({ ...row, tier, el: control, via: containerOf(row) });
       else hits.push({ ...row, tier });
     }
