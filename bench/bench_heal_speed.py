@@ -31,7 +31,10 @@ where a drifted run's time goes (the gate, the ladder and each rung, screenshots
 writes). ``--calls`` runs B once more with every page call a heal round makes timed (by
 what it is for: the in-page function it calls, or the Playwright call), and prints their
 totals, then the median round of each rung call by call: how much of a relocation is round
-trips, and which.
+trips, and which. ``--phases`` times the parts of every step on both sides and prints, for the
+healed steps, each part's time against the clean step's (``bench/heal_phases.py``): the
+failed check of the recorded locator, the heal round, the retry's gate, the action and its
+wait for the heal pictures, the expectation, the heal's confirmation.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import heal_phases
 from playwright.sync_api import Browser, sync_playwright
 
 from pytest_pacts.application import RunSettings, conclude_run, prepare_run
@@ -142,21 +146,32 @@ class Bench:
         self.seed = tmp / "seed.db"
         self.runs = 0
         self.heal_cpu: list[float] = []  # CPU seconds of each accepted heal round
+        self.round = -1
+        # (round, req_id, step): the wall ms the heal rounds' CPU readings took in that step
+        self.probed: dict[tuple[int, str, int], float] = defaultdict(float)
         # what reading the CPU times costs by itself (subtracted from each heal's figure)
         self.probe = statistics.median(-cpu_seconds() + cpu_seconds() for _ in range(5))
 
     def _timed_heal(self, heal: Callable[[HealContext], HealOutcome]) -> Callable[..., HealOutcome]:
         def timed_heal(ctx: HealContext) -> HealOutcome:
+            # reading the CPU times scans /proc (milliseconds on a loaded machine): that wall
+            # time is inside the step's, and is taken out of the healed step's figure (a)
+            before = time.perf_counter()
             spent = cpu_seconds()
+            started = time.perf_counter()
             outcome = heal(ctx)
+            ended = time.perf_counter()
             if outcome[0].accepted:
                 self.heal_cpu.append(cpu_seconds() - spent - self.probe)
+            probed = (started - before + time.perf_counter() - ended) * 1000
+            self.probed[(self.round, ctx.plan.req_id, ctx.state.step.index)] += probed
             return outcome
 
         return timed_heal
 
     def run(self, plan: Plan, server: DemoServer, store_file: Path) -> RunRecord:
         self.runs += 1
+        heal_phases.start("A" if server is self.v1 else "B", plan.req_id)
         options = EngineOptions(
             step_timeout_ms=8_000,
             navigation_timeout_ms=15_000,
@@ -327,7 +342,10 @@ def main() -> int:
     parser.add_argument("--dump", metavar="FILE", help="with --profile: save the pstats there")
     parser.add_argument("--calls", action="store_true", help="time a heal round's page calls")
     parser.add_argument("--no-pictures", action="store_true", help="both sides without screenshots")
+    parser.add_argument("--phases", action="store_true", help="where a healed step's time goes")
     args = parser.parse_args()
+    if args.phases:
+        heal_phases.install()
     plans = sample_plans()
     load = os.getloadavg()
     print(f"{len(plans)} sample requirements, {args.rounds} rounds; load average "
@@ -336,6 +354,9 @@ def main() -> int:
     profile = cProfile.Profile() if args.profile else None
     calls = PageCalls() if args.calls else None
     bench_heal_cpu: list[float] = []
+    probed: dict[tuple[int, str, int], float] = {}
+    reads: dict[int, int] = {}
+    probe_cpu = 0.0
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         v1, v2 = DemoServer("v1").start(), DemoServer("v2").start()
         register_bridge(pw.selectors)  # as the plugin does
@@ -343,12 +364,15 @@ def main() -> int:
         try:
             bench = Bench(browser, v1, v2, Path(tmp), pictures=not args.no_pictures)
             bench_heal_cpu = bench.heal_cpu
+            probe_cpu = bench.probe  # one reading's own CPU
             with open_store(bench.seed):
                 pass
             for plan in plans:  # the cold run on v1 that fills the store
                 record = bench.run(plan, v1, bench.seed)
                 assert record.verdict == "pass", (plan.req_id, record.rca.message)
             for r in range(args.rounds):
+                heal_phases.start(None, round_=r)
+                bench.round = r
                 order = ("v1", "v2") if r % 2 == 0 else ("v2", "v1")
                 for release in order:
                     if release == "v1":
@@ -374,6 +398,12 @@ def main() -> int:
                                     first = False
                 print(f"round {r + 1}: clean {clean.suite_wall[-1]:.1f} s, "
                       f"drifted {drifted.suite_wall[-1]:.1f} s")  # fmt: skip
+            heal_phases.start(None, round_=-2)  # the passes below are not the rounds'
+            bench.round = -2
+            probed = dict(bench.probed)
+            reads = defaultdict(int)  # CPU readings per round (two per heal round)
+            for r, _q, _i in bench.probed:
+                reads[r] += 2
             if profile is not None:  # a pass of its own: the profiler's cost is not measured
                 profile.enable()
                 suite(bench, plans, "v2", Side(), "profiled")
@@ -385,6 +415,12 @@ def main() -> int:
             browser.close()
             v1.stop()
             v2.stop()
+    # the bench's own CPU readings around the heal rounds, out of the drifted side's figures
+    for (r, req_id, index), ms in probed.items():
+        drifted.steps[(req_id, index)][r] -= ms
+    for r in range(args.rounds):
+        drifted.suite_wall[r] -= sum(ms for (q, _, _), ms in probed.items() if q == r) / 1000
+        drifted.suite_cpu[r] -= reads[r] * probe_cpu
     # (a) per healed step: B minus A for the same step in the same round
     for r, req_id, index in sorted(healed.keys):
         a_ms, b_ms = clean.steps[(req_id, index)][r], drifted.steps[(req_id, index)][r]
@@ -434,6 +470,8 @@ def main() -> int:
         f"{median(first_steps):+.0f} ms against {median(later_steps):+.0f} ms over the same "
         "step with a good locator (target: the first within 200 ms of a later one)"
     )
+    if args.phases:
+        heal_phases.report(healed.keys, clean.steps, drifted.steps)
     if calls is not None:
         calls.report()
     if profile is not None:

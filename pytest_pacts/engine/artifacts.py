@@ -7,10 +7,14 @@ is shown by one picture, and that picture decides nothing: it is asked of Chromi
 round starts (:meth:`Shots.early`, over the DevTools protocol, in the background), taken
 while the ladder works, and kept once the round is over (:meth:`Shots.keep`): with the
 healed element highlighted when the round healed (drawn into the PNG afterwards,
-``engine/pngmark.py``, on a thread of its own), plain when it did not. The retried action
-waits for the picture and the element's box before it touches the page
-(:func:`await_heal_pictures`, called by ``actions.perform``), so the picture always shows the
-page the heal read, before the healed action. Nothing is added to the page's DOM for it.
+``engine/pngmark.py``, on a thread of its own), plain when it did not. The element's box is
+the one the heal's gate measured on it during the round (document coordinates of the top
+frame, placed in the picture by the scroll offset read with the capture): no page call of
+its own. Only an element in an iframe, or a heal with no such measurement, has its box
+asked of Playwright, in the background. The retried action waits for the picture (and that
+box) before it touches the page (:func:`await_heal_pictures`, called by
+``actions.perform``), so the picture always shows the page the heal read, before the healed
+action. Nothing is added to the page's DOM for it.
 """
 
 from __future__ import annotations
@@ -20,14 +24,15 @@ import base64
 import contextlib
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
+from pydantic import ValidationError
 
 from pytest_pacts.engine import pngmark
 from pytest_pacts.engine.tracing import (
@@ -37,6 +42,7 @@ from pytest_pacts.engine.tracing import (
     pictures_in_flight,
     wait_for_pictures,
 )
+from pytest_pacts.models.locator import BoundingBox
 from pytest_pacts.runtime import bounded, playwright_private
 
 # A picture taken at once shows the healed element by Playwright's screenshot mask: a
@@ -63,6 +69,19 @@ def await_heal_pictures(page: Page) -> None:
         task.cancel()  # a no-op for those done
 
 
+def measured_box(frame_path: tuple[str, ...], evidence: Mapping[str, object]) -> BoundingBox | None:
+    """The box a heal's gate measured on the element it accepted, when it can be placed in a
+    picture of the page (an element of the top frame; ``bounding_box`` of the rung's
+    evidence, document coordinates); ``None`` otherwise."""
+    raw = evidence.get("bounding_box")
+    if frame_path or not isinstance(raw, dict):
+        return None
+    try:
+        return BoundingBox.model_validate(raw)
+    except ValidationError:
+        return None
+
+
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:120]
 
@@ -74,6 +93,19 @@ SHOWING_FIELDS = (
     "[contenteditable='']:not([contenteditable=false]), [contenteditable=true]"
 )
 SECRET_MASK = "#1f1f1f"
+
+
+class Capture(NamedTuple):
+    """A background picture: the viewport as a PNG, its image pixels per CSS pixel, and the
+    viewport's scroll offset in the document (CSS pixels) when it was taken."""
+
+    png: bytes
+    scale: float
+    left: float = 0.0
+    top: float = 0.0
+
+
+Box = tuple[float, float, float, float]
 
 
 class Shots:
@@ -155,7 +187,7 @@ class Shots:
         self.taken[f"screenshot_{_safe(label)}"] = str(path)
         return str(path)
 
-    def early(self) -> asyncio.Task[tuple[bytes, float] | None] | None:
+    def early(self) -> asyncio.Task[Capture | None] | None:
         """Ask for a picture of the page as it is now, to keep later (:meth:`keep`): it is
         taken in the background while the run goes on. ``None`` without a folder, without
         Chromium or without Playwright's event loop (:meth:`keep` then takes the picture
@@ -168,7 +200,7 @@ class Shots:
         chromium = browser is None or browser.browser_type.name == "chromium"
         if loop is None or page is None or not chromium:
             return None
-        task: asyncio.Task[tuple[bytes, float] | None] = loop.create_task(self._capture(page))
+        task: asyncio.Task[Capture | None] = loop.create_task(self._capture(page))
         picture_in_flight(self.page, task)
         _before_acting.setdefault(page, []).append(task)
         self._soon.append(task)
@@ -176,25 +208,31 @@ class Shots:
 
     def keep(
         self,
-        early: asyncio.Task[tuple[bytes, float] | None] | None,
+        early: asyncio.Task[Capture | None] | None,
         label: str,
         outline: PWLocator | None = None,
+        box: BoundingBox | None = None,
     ) -> str | None:
         """Keep the picture :meth:`early` asked for as ``<req_id>-<label>.png``, with
-        ``outline``'s element highlighted (its box is measured now, in the background,
-        before the next action). Returns the file it will be written to; without an early
-        picture, the picture is taken now (:meth:`take`)."""
+        ``outline``'s element highlighted. ``box``: that element's box as the round measured
+        it, in document coordinates of the top frame (the heal's gate): placed by the
+        picture's own scroll offset, with no page call. Without it the box is measured now
+        by Playwright, in the background, before the next action. Returns the file it will
+        be written to; without an early picture, the picture is taken now (:meth:`take`)."""
         if self.folder is None:
             return None
         if early is None:
             return self.take(label, outline)
         path = self.folder / f"{self.req_id}-{_safe(label)}.png"
         key = f"screenshot_{_safe(label)}"
-        target = playwright_private.impl(outline) if outline is not None else None
         loop = early.get_loop()
-        box = loop.create_task(_box(target))
-        _before_acting.setdefault(playwright_private.identity(self.page), []).append(box)
-        self._soon.append(loop.create_task(self._write(early, box, path, key)))
+        where: asyncio.Task[Box | None] | Box | None = None
+        if box is not None:
+            where = (box.x, box.y, box.width, box.height)
+        elif outline is not None:
+            where = loop.create_task(_box(playwright_private.impl(outline)))
+            _before_acting.setdefault(playwright_private.identity(self.page), []).append(where)
+        self._soon.append(loop.create_task(self._write(early, where, path, key)))
         return str(path)
 
     def finish(self) -> set[str]:
@@ -207,7 +245,7 @@ class Shots:
         lost, self._kept = self._kept - set(self.taken.values()), set()
         return lost
 
-    async def _capture(self, page: Any) -> tuple[bytes, float] | None:
+    async def _capture(self, page: Any) -> Capture | None:
         """The viewport as a PNG and its scale (:func:`_viewport_png`), or ``None``; never
         raises."""
         current = asyncio.current_task()
@@ -223,19 +261,24 @@ class Shots:
 
     async def _write(
         self,
-        early: asyncio.Task[tuple[bytes, float] | None],
-        box: asyncio.Task[tuple[float, float, float, float] | None],
+        early: asyncio.Task[Capture | None],
+        box: asyncio.Task[Box | None] | Box | None,
         path: Path,
         key: str,
     ) -> None:
+        """Write the picture, its element highlighted: ``box`` in the viewport (Playwright's,
+        a task) or in the document (the round's own measurement, a tuple)."""
         self._kept.add(str(path))
         try:
-            shot, where = await early, await box
+            shot = await early
+            where = await box if isinstance(box, asyncio.Task) else box
         except asyncio.CancelledError:  # given up before the action: no picture
             return
         if shot is None:
             return
-        png, scale = shot
+        png, scale = shot.png, shot.scale
+        if where is not None and not isinstance(box, asyncio.Task):
+            where = (where[0] - shot.left, where[1] - shot.top, where[2], where[3])
         if where is not None:
             x, y, w, h = (v * scale for v in where)
             with contextlib.suppress(pngmark.PngError):  # kept without the highlight
@@ -254,7 +297,7 @@ class Shots:
 _DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pacts-highlight")
 
 
-async def _box(target: Any) -> tuple[float, float, float, float] | None:
+async def _box(target: Any) -> Box | None:
     """``target``'s box in the viewport (Playwright's, frames included), or ``None``."""
     if target is None:
         return None
@@ -267,16 +310,18 @@ async def _box(target: Any) -> tuple[float, float, float, float] | None:
     return (box["x"], box["y"], box["width"], box["height"])
 
 
-async def _viewport_png(session: Any) -> tuple[bytes, float] | None:
-    """The viewport as a PNG, and its image pixels per CSS pixel (the boxes' unit). Encoded
-    for speed (every row filtered "Up", which :mod:`pngmark` undoes a row at a time), at the
-    resolution Chromium gives the view (no clip to scale it)."""
+async def _viewport_png(session: Any) -> Capture | None:
+    """The viewport as a PNG, its image pixels per CSS pixel (the boxes' unit) and its
+    scroll offset in the document. Encoded for speed (every row filtered "Up", which
+    :mod:`pngmark` undoes a row at a time), at the resolution Chromium gives the view (no
+    clip to scale it)."""
     metrics = await playwright_private.cdp_send(session, "Page.getLayoutMetrics")
     css, device = metrics.get("cssVisualViewport"), metrics.get("visualViewport")
     scale = 1.0
     if css and device and css.get("clientWidth"):
         scale = float(device["clientWidth"]) / float(css["clientWidth"]) or 1.0
+    left, top = (float(css.get("pageX", 0)), float(css.get("pageY", 0))) if css else (0.0, 0.0)
     params = {"format": "png", "optimizeForSpeed": True}
     shot = await playwright_private.cdp_send(session, "Page.captureScreenshot", params)
     data = shot.get("data") if isinstance(shot, dict) else None
-    return (base64.b64decode(data), scale) if data else None
+    return Capture(base64.b64decode(data), scale, left, top) if data else None

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from playwright.sync_api import Dialog, Page
 
 from pytest_pacts.discovery import UnrenderableLocator, to_code, to_playwright
-from pytest_pacts.engine.artifacts import Shots
+from pytest_pacts.engine.artifacts import Shots, measured_box
 from pytest_pacts.engine.attempt import Attempt
 from pytest_pacts.engine.contracts import (
     EngineOptions,
@@ -293,7 +293,8 @@ class Run:
                 except UnrenderableLocator:
                     outline = None  # the retry's gate will say why; the shot stays plain
                 if read_only:
-                    after = self.shots.keep(early, f"{shot}-after", outline=outline)
+                    box = measured_box(result.locator.frame_path, result.evidence)
+                    after = self.shots.keep(early, f"{shot}-after", outline=outline, box=box)
                 else:
                     after = self.shots.take(f"{shot}-after", outline=outline)
                 update["screenshot_after"] = after

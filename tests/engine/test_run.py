@@ -21,6 +21,7 @@ from pytest_pacts.engine.pngmark import ALPHA, FILL
 from pytest_pacts.models import Action, Step
 from pytest_pacts.models.locator import Locator, Strategy
 from pytest_pacts.models.outcome import HealAttempt, HealRung, RcaClass
+from pytest_pacts.runtime import playwright_private
 from pytest_pacts.store import open_store
 from tests.pixels import pixel
 
@@ -165,6 +166,51 @@ def test_a_heal_picture_shows_the_page_before_the_healed_action(
     shared_tab.context.close()
 
 
+def test_a_heal_picture_highlights_the_box_the_heal_measured(
+    shared_tab: Page, site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The healed element's box in the picture is the one the heal's gate measured on it
+    (document coordinates), placed by the picture's own scroll offset: no page call of
+    Playwright's to measure it again before the healed action (Playwright's ``boundingBox``
+    resolves the locator in the page's world, a round trip the action waited for). Here on
+    a page scrolled 1000 px down, so a box left in document coordinates would miss."""
+    url = site.add(
+        "paint-low.html",
+        '<div style="height: 3000px"></div>'
+        + PAINT.replace("top: 100px", "top: 1100px")
+        + "<script>scrollTo(0, 1000)</script>",
+    )
+    asked: list[object] = []
+    real = playwright_private.bounding_box
+
+    async def counted(locator: object, timeout_ms: float) -> dict[str, float] | None:
+        asked.append(locator)
+        box: dict[str, float] | None = await real(locator, timeout_ms)
+        return box
+
+    monkeypatch.setattr(playwright_private, "bounding_box", counted)
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path), max_heal_rounds=1)
+    p = plan(url, ("click", "Paint", "", ""))
+    record = run(shared_tab, p, pom={0: css("#gone", "Paint")}, healer=HealingLadder(),
+                 options=options)  # fmt: skip
+    assert record.verdict == "pass", record.rca
+    heal = record.steps[0].heals[0]
+    assert heal.accepted and heal.screenshot_after, heal
+    assert asked == []  # the box came with the heal
+    picture = Path(heal.screenshot_after)
+    shared_tab.set_content("<p>pixels</p>")
+
+    def at(x: int, y: int) -> list[int]:
+        return pixel(shared_tab, picture, x, y, width=1000)
+
+    blend = tuple(
+        round(c * (1 - ALPHA) + f * ALPHA) for c, f in zip((0, 128, 0), FILL, strict=True)
+    )
+    assert all(abs(a - b) <= 3 for a, b in zip(at(200, 130), blend, strict=True))
+    assert all(abs(a - b) <= 3 for a, b in zip(at(100, 130), FILL, strict=True))
+    assert all(abs(a - b) <= 3 for a, b in zip(at(90, 130), (255, 255, 255), strict=True))
+
+
 def test_the_healed_action_waits_for_the_heal_picture(
     shared_tab: Page, site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -177,7 +223,7 @@ def test_the_healed_action_waits_for_the_heal_picture(
     taken: list[float] = []
     real = artifacts._viewport_png
 
-    async def slow(session: object) -> tuple[bytes, float] | None:
+    async def slow(session: object) -> artifacts.Capture | None:
         png = await real(session)
         await asyncio.sleep(0.4)
         taken.append(time.time() * 1000)
@@ -200,7 +246,7 @@ def test_a_heal_picture_that_never_came_is_left_out_of_the_record(
     """A background picture the browser never delivered (a crashed or closed page): the
     heal's record names no file, for a round that healed and for one that did not."""
 
-    async def none(session: object) -> tuple[bytes, float] | None:
+    async def none(session: object) -> artifacts.Capture | None:
         return None
 
     monkeypatch.setattr(artifacts, "_viewport_png", none)
