@@ -1040,9 +1040,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // better evidence than one that writes them in another ("admin", the user's link, beside
     // "Admin", the admin page's). Exact names only (tier 2), where the letters are the same;
     // not an id, class or test id, whose tokens are compared without their case (tokenTier).
+    // The case a person reads counts too: HTML's ``innerText`` is the rendered text, with CSS
+    // ``text-transform`` applied (a tab whose markup says "reports", drawn "REPORTS").
     const lettersOf = (v) => String(v).replace(/[^\p{L}\p{N}]+/gu, '');
     const byName = (e, rows) => rows.filter((r) => r.el === e && r.tier === 2 && strategies[r.s].compare !== tokenTier);
-    const asWritten = (e, rows) => byName(e, rows).some((r) => lettersOf(r.key.value) === lettersOf(q.raw));
+    const asWritten = (e, rows) => byName(e, rows).some((r) => lettersOf(r.key.value) === lettersOf(q.raw)
+      || lettersOf(e.innerText || '') === lettersOf(q.raw));
     // Evidence beyond the level, a weight on a score (models/locator.py; docs/discovery.md, "The
     // evidence rule"): not in the step's letter case where another is, x``args.other_case``; for
     // a key at its turn, not the focused element the words name, x``args.unfocused``; for a
