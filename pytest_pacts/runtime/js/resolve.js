@@ -252,7 +252,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
   let fieldsShown = null;
   const fieldControls = () => fieldsShown
     || (fieldsShown = elements.filter((e) => elMatches(e, FIELD_CONTROLS) && !dom.isHidden(e)));
-  const otherLabels = memo((words) => elements.filter((e) => e.tagName === 'LABEL' && bare(dom.textOf(e)) !== words));
+  // another field's caption: a <label> saying other words (an empty one captions nothing:
+  // component libraries draw one, ``<label for>``, beside their own checkbox's input)
+  const otherLabels = memo((words) => elements.filter((e) => e.tagName === 'LABEL' && !['', words].includes(bare(dom.textOf(e)))));
 
   function wrapsOnly(section, anchor) {
     if (section === anchor) return false;
