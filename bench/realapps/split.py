@@ -54,8 +54,9 @@ DEV: tuple[str, ...] = (
     "locust",
     "mitmweb",
     "kiwitcms",
+    "tensorboard",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect", "tensorboard")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "prefect")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
