@@ -55,8 +55,9 @@ DEV: tuple[str, ...] = (
     "mitmweb",
     "kiwitcms",
     "prefect",
+    "tensorboard",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "tensorboard", "dagster", "pgadmin")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "dagster", "pgadmin")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -189,6 +189,23 @@ def _frame_has(page: Page, frame: Frame, words: str) -> bool:
     return isinstance(text, str) and bool(words) and _norm(words) in _norm(text)
 
 
+def _page_shows(page: Page, words: str) -> bool:
+    """Does the page's own text say ``words``? Playwright's text matching (case-insensitive,
+    whitespace normalised, through open shadow roots), in the top document."""
+    if not words.strip():
+        return False
+    try:
+        count = bounded.call(
+            page,
+            "looking for the step's words in the page's text",
+            lambda: page.get_by_text(words).count(),
+            timeout_ms=FRAME_TEXT_MS,
+        )
+    except PlaywrightError:
+        return False
+    return count > 0
+
+
 def find_surfaces(page: Page, words: str) -> tuple[str | None, list[Surface]]:
     """The challenge on the page (its HTML, shortened) or ``None``, and the special surfaces,
     the likeliest holder of ``words`` first. Raises Playwright's ``Error``."""
@@ -272,6 +289,26 @@ def special_surface(
                             f"the page also has a {s.kind.replace('_', ' ')}: {s.what}, away "
                             f"from where the element was {where}"
                             for s in away
+                        ),
+                    )
+                }
+            )
+    # A surface whose content no script reads (a canvas's pixels, a PDF viewer, a closed
+    # shadow root) explains a missing element only when its words are nowhere in the page's
+    # own text: where the page shows them, the element they name is an element (named
+    # otherwise, or hidden), so the surface is only evidence.
+    unread = [s for s in surfaces if not s.has_words]
+    if unread and not captcha and _page_shows(page, words):
+        surfaces = [s for s in surfaces if s.has_words]
+        if not surfaces:
+            return failure.model_copy(
+                update={
+                    "evidence": (
+                        *failure.evidence,
+                        *(
+                            f"the page also has a {s.kind.replace('_', ' ')}: {s.what}, but "
+                            f'its own text shows "{words}"'
+                            for s in unread
                         ),
                     )
                 }

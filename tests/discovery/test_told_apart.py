@@ -203,3 +203,49 @@ def test_pacts_elements_names_each_by_its_own_letter_case(tab: Page) -> None:
     named = {e.description.split()[0]: e.text for e in list_elements(tab)}
     assert named["a#top_user"] == f"{GLYPH_USER} admin"
     assert named["a#top_admin"] == f"{GLYPH_ADMIN} Admin"
+
+
+# Tabs whose markup writes their words in lower case and whose style draws them in capitals,
+# over a row of toggle buttons written as drawn (a component library's buttons are drawn in
+# capitals by their theme the same way)
+DRAWN_IN_CAPITALS = (
+    "<style>.tabs span { text-transform: uppercase }</style>"
+    '<nav><div role="tablist" class="tabs"><div role="tab" id="tab-home"><span> home </span></div>'
+    '<div role="tab" id="tab-reports"><span> reports </span></div></div></nav>'
+    '<main><div role="group"><button role="checkbox" aria-checked="true" id="all">All</button>'
+    '<button role="checkbox" aria-checked="false" id="reports">Reports</button></div></main>'
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "chosen"),
+    [
+        pytest.param("REPORTS", "tab-reports", id="the case drawn"),
+        pytest.param("reports", "tab-reports", id="the case in the markup"),
+        pytest.param("Reports", "reports", id="the other's case"),
+    ],
+)
+def test_the_letter_case_a_person_reads_is_the_drawn_one(
+    tab: Page, words: str, chosen: str
+) -> None:
+    """The letter case is the one a person reads: HTML's ``innerText`` is the element's
+    *rendered* text, with CSS Text's ``text-transform`` applied, so a tab whose markup says
+    "reports" and whose style draws it "REPORTS" writes the words in capitals as much as in
+    lower case, and "Reports" (drawn as written) in neither. Component libraries draw their
+    controls so from a theme: Locust 2.32.0's MUI buttons ("NEW", "STOP", "RESET" from
+    "New", "Stop", "Reset"), Angular Material's tab labels. Before, only the markup's case
+    counted: ``REPORTS`` matched neither element's case and the step was refused as a tie."""
+    tab.set_content(DRAWN_IN_CAPITALS)
+    result = find(tab, words)
+    assert result.unresolved is None, result.unresolved
+    assert chosen_id(tab, result) == chosen
+    assert result.score == 0.95 and result.runner_up == 0.808
+
+
+def test_a_case_drawn_by_neither_is_still_a_tie(tab: Page) -> None:
+    """Words in a case that neither the markup nor the drawing writes ("rEPORTS") name both
+    elements alike: refused, as before."""
+    tab.set_content(DRAWN_IN_CAPITALS)
+    result = find(tab, "rEPORTS")
+    assert result.locator is None
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"

@@ -6,6 +6,7 @@ its search drop-down) and the HTML standard's model of paragraphs, headings and 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import to_playwright
@@ -160,6 +161,63 @@ def test_an_item_with_two_checkboxes_is_ambiguous_never_the_first(tab: Page) -> 
         + "</div>"
     )
     result = find(tab, "Reports", "check")
+    assert result.locator is None and result.unresolved is not None
+    assert result.unresolved.reason == "ambiguous"
+    assert len(result.unresolved.candidates) == 2
+
+
+# A component library's checkbox: the native input drawn over by a frame, and an empty
+# ``<label for>`` beside it that captions nothing; the row's name in the next cell and a
+# colour button (another role) in the last
+DRAWN_BOX = (
+    '<span class="box"><input type="checkbox" id="{id}" checked '
+    'style="position:absolute;opacity:0;width:1px;height:1px">'
+    '<span class="frame" style="display:inline-block;width:14px;height:14px;border:1px solid">'
+    '</span><label for="{id}"></label>{extra}</span>'
+)
+
+
+def _grid_rows(tr: bool, extra: str = "") -> str:
+    names = ("Quarterly report", "Budget", "Roadmap")
+    if tr:
+        cell, row = "<td>{}</td>", "<tr>{}</tr>"
+    else:
+        cell, row = '<span role="cell">{}</span>', '<div role="row">{}</div>'
+    rows = "".join(
+        row.format(
+            cell.format(DRAWN_BOX.format(id=f"b{i}", extra=extra.format(i=i)))
+            + cell.format(f'<span class="name">{n}</span>')
+            + cell.format('<button class="swatch" style="width:10px;height:10px"></button>')
+        )
+        for i, n in enumerate(names)
+    )
+    return f"<table>{rows}</table>" if tr else f'<div role="table">{rows}</div>'
+
+
+@pytest.mark.parametrize("tr", [False, True], ids=["ARIA rows", "HTML table rows"])
+def test_a_rows_nameless_checkbox_beside_an_empty_label_is_named_by_the_row(
+    tab: Page, tr: bool
+) -> None:
+    """A row's checkbox with no name of its own (a component library's: an empty ``<label
+    for>`` beside its input) is the row's only checkbox, so the words of the row's other
+    cells name it (ARIA's ``row``, ``cell`` and ``gridcell`` roles, HTML's table model: a row
+    is one item of the table). The relational rule of the rows above, whose climb from the
+    words stopped at the row because it holds a ``<label>`` that is not the words' own,
+    taken for another field's caption. HTML's ``label`` is a caption: an empty one captions
+    nothing, so it no longer ends the climb. Found on TensorBoard 2.10.1 and 2.19.0's run
+    lists (REQ-TENSORBOARD-004; two releases of Angular Material's checkbox); before, ``not
+    found``."""
+    tab.set_content(_grid_rows(tr))
+    assert _id_of(tab, find(tab, "Budget", "uncheck")) == "b1"
+    assert _id_of(tab, find(tab, "Roadmap", "uncheck")) == "b2"
+
+
+def test_a_row_with_two_such_checkboxes_is_ambiguous(tab: Page) -> None:
+    """Alone of its role only: a row holding two nameless checkboxes is refused, never the
+    first."""
+    second = '<input type="checkbox" id="s{i}"><label for="s{i}"></label>'
+    tab.set_content(_grid_rows(False, second))
+    result = find(tab, "Budget", "uncheck")
     assert result.locator is None and result.unresolved is not None
     assert result.unresolved.reason == "ambiguous"
     assert len(result.unresolved.candidates) == 2

@@ -37,6 +37,10 @@ _PAGES = {
     # a chart, and far below it the place a cookie banner's button used to be
     "long-chart.html": "<h1>Sales</h1><canvas width='400' height='200'></canvas>"
     "<div style='height:1500px'></div><p>Footer</p>",
+    # a chart beside a list whose rows say their words, with no field among them
+    "chart-rows.html": "<h1>Sales</h1><canvas width='400' height='200'></canvas>"
+    "<div role='table'><div role='row'><span role='cell'>Quarterly totals</span>"
+    "<span role='cell'>1,204</span></div></div>",
     "plain.html": "<h1>Nothing special</h1><canvas width='20' height='20'></canvas>"
     "<my-tag>light text</my-tag>",
 }
@@ -162,3 +166,24 @@ def test_a_canvas_is_blamed_only_where_the_element_was(
     if kind == "not_unique":
         assert record.rca.rca_class.value != "unsupported_surface", record.rca
         assert any("away from where the element was" in e for e in step.failure.evidence)
+
+
+def test_a_canvas_is_not_blamed_for_words_the_page_shows(
+    tab: Page, origins: tuple[str, str]
+) -> None:
+    """A canvas is pixels: what it draws has no elements and no text in the document (HTML's
+    canvas element; its fallback content is not drawn). So it explains a step's missing
+    element only when the step's words are nowhere in the page's own text (Playwright's
+    text matching). Where the page shows them beside the chart, the element they name is
+    an element, named otherwise or hidden: the failure stays ``not_found``, the canvas goes
+    to the evidence. Before, any chart on the page took the blame (TensorBoard 2.10.1 and
+    2.19.0, REQ-TENSORBOARD-004 and -006, docs/real-apps.md: words in a row and in a
+    caption beside the chart)."""
+    main, _ = origins
+    record = run(tab, plan(f"{main}/chart-rows.html", ("fill", "Quarterly totals", "5")))
+    step = record.failed_step
+    assert step is not None and step.failure is not None
+    assert step.failure.type.value == "not_found", step.failure.message
+    assert "canvas" not in step.failure.message
+    assert any("but its own text shows" in e for e in step.failure.evidence)
+    assert record.rca.rca_class.value != "unsupported_surface"

@@ -195,6 +195,13 @@ function checkVisible(el, action) {
       : 'visible and receives events'), reach: scroll ? 'scrolled' : 'in_place' };
   }
   if (!point) return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
+  // shown but out of the pointer's reach (clipped to a pixel, the "visually hidden" pattern, or
+  // drawn over by its own widget): through its own label, by the same rule as a hidden one
+  const over = drawingLabel(el, action);
+  if (over) {
+    return { ...gatePass('visible', `out of the pointer's reach at its centre and drawn by its own ${describeElement(over.label)}, `
+      + 'which is visible and receives events: acted on through its label'), reach: 'label' };
+  }
   const by = hit ? describeElement(layerOf(hit, el) || hit) : 'nothing';
   return gateFail('visible', 'obscured', `covered by ${by} at (${Math.round(point[0])}, ${Math.round(point[1])})`);
 }

@@ -252,7 +252,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
   let fieldsShown = null;
   const fieldControls = () => fieldsShown
     || (fieldsShown = elements.filter((e) => elMatches(e, FIELD_CONTROLS) && !dom.isHidden(e)));
-  const otherLabels = memo((words) => elements.filter((e) => e.tagName === 'LABEL' && bare(dom.textOf(e)) !== words));
+  // another field's caption: a <label> saying other words (an empty one captions nothing:
+  // component libraries draw one, ``<label for>``, beside their own checkbox's input)
+  const otherLabels = memo((words) => elements.filter((e) => e.tagName === 'LABEL' && !['', words].includes(bare(dom.textOf(e)))));
 
   function wrapsOnly(section, anchor) {
     if (section === anchor) return false;
@@ -1046,9 +1048,12 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // better evidence than one that writes them in another ("admin", the user's link, beside
     // "Admin", the admin page's). Exact names only (tier 2), where the letters are the same;
     // not an id, class or test id, whose tokens are compared without their case (tokenTier).
+    // The case a person reads counts too: HTML's ``innerText`` is the rendered text, with CSS
+    // ``text-transform`` applied (a tab whose markup says "reports", drawn "REPORTS").
     const lettersOf = (v) => String(v).replace(/[^\p{L}\p{N}]+/gu, '');
     const byName = (e, rows) => rows.filter((r) => r.el === e && r.tier === 2 && strategies[r.s].compare !== tokenTier);
-    const asWritten = (e, rows) => byName(e, rows).some((r) => lettersOf(r.key.value) === lettersOf(q.raw));
+    const asWritten = (e, rows) => byName(e, rows).some((r) => lettersOf(r.key.value) === lettersOf(q.raw)
+      || lettersOf(e.innerText || '') === lettersOf(q.raw));
     // Evidence beyond the level, a weight on a score (models/locator.py; docs/discovery.md, "The
     // evidence rule"): not in the step's letter case where another is, x``args.other_case``; for
     // a key at its turn, not the focused element the words name, x``args.unfocused``; for a
