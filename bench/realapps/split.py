@@ -56,8 +56,9 @@ DEV: tuple[str, ...] = (
     "kiwitcms",
     "prefect",
     "tensorboard",
+    "pgadmin",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "dagster", "pgadmin")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "dagster")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
