@@ -314,14 +314,27 @@ async def _viewport_png(session: Any) -> Capture | None:
     """The viewport as a PNG, its image pixels per CSS pixel (the boxes' unit) and its
     scroll offset in the document. Encoded for speed (every row filtered "Up", which
     :mod:`pngmark` undoes a row at a time), at the resolution Chromium gives the view (no
-    clip to scale it)."""
-    metrics = await playwright_private.cdp_send(session, "Page.getLayoutMetrics")
-    css, device = metrics.get("cssVisualViewport"), metrics.get("visualViewport")
-    scale = 1.0
-    if css and device and css.get("clientWidth"):
-        scale = float(device["clientWidth"]) / float(css["clientWidth"]) or 1.0
-    left, top = (float(css.get("pageX", 0)), float(css.get("pageY", 0))) if css else (0.0, 0.0)
-    params = {"format": "png", "optimizeForSpeed": True}
-    shot = await playwright_private.cdp_send(session, "Page.captureScreenshot", params)
-    data = shot.get("data") if isinstance(shot, dict) else None
-    return Capture(base64.b64decode(data), scale, left, top) if data else None
+    clip to scale it). A picture that came back at another scale than the view's (Chromium
+    gave one taken beside a scaled step picture at that picture's scale) is taken once more;
+    its scale is then read from the picture itself, so a highlight lands on its element."""
+    capture = None
+    for _attempt in range(2):
+        metrics = await playwright_private.cdp_send(session, "Page.getLayoutMetrics")
+        css, device = metrics.get("cssVisualViewport"), metrics.get("visualViewport")
+        scale, width = 1.0, float(css.get("clientWidth") or 0) if css else 0.0
+        if width and device:
+            scale = float(device["clientWidth"]) / width or 1.0
+        left, top = (float(css.get("pageX", 0)), float(css.get("pageY", 0))) if css else (0, 0)
+        params = {"format": "png", "optimizeForSpeed": True}
+        shot = await playwright_private.cdp_send(session, "Page.captureScreenshot", params)
+        data = shot.get("data") if isinstance(shot, dict) else None
+        if not data:
+            return None
+        png = base64.b64decode(data)
+        if not width or len(png) < 24:
+            return Capture(png, scale, left, top)
+        drawn = int.from_bytes(png[16:20], "big") / width  # the IHDR's width, per CSS pixel
+        capture = Capture(png, drawn, left, top)
+        if abs(drawn - scale) <= 0.05 * scale:
+            break
+    return capture

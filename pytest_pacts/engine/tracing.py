@@ -286,7 +286,9 @@ class Tracer:
         if loop is None or impl is None:
             return None, None
         path = self.folder / f"step{index + 1:02d}.jpg"
-        task = loop.create_task(_capture(impl))
+        # never two pictures of a page at once: one taken beside another (a heal's, here)
+        # came back at the other's scale (a 1280-pixel view as 640 x 360)
+        task = loop.create_task(_capture(impl, pictures_in_flight(self.page)))
         self._pending.append((path, task))
         picture_in_flight(self.page, task)
         return str(path), None
@@ -366,8 +368,11 @@ def _rounded(box: BoundingBox | None) -> BoundingBox | None:
     )
 
 
-async def _capture(session: Any) -> str | None:
-    """The page's viewport as a small JPEG (base64), or ``None``; never raises."""
+async def _capture(session: Any, earlier: list[asyncio.Task[Any]]) -> str | None:
+    """The page's viewport as a small JPEG (base64), once the ``earlier`` pictures of the page
+    are done (at most :data:`SHOT_WAIT_S`), or ``None``; never raises."""
+    if earlier:
+        await asyncio.wait(earlier, timeout=SHOT_WAIT_S)
     try:
         metrics = await playwright_private.cdp_send(session, "Page.getLayoutMetrics")
         view = metrics["cssVisualViewport"]
