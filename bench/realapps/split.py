@@ -58,7 +58,7 @@ DEV: tuple[str, ...] = (
     "tensorboard",
     "pgadmin",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "dagster")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "dagster", "gradio")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

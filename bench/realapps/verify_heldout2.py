@@ -14,18 +14,19 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
-kiwitcms, verdaccio, tensorboard, dagster. A control shown only while the pointer is on its table
-row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is reached as a
-person does: by pointing at the row or card first; an item of a closed Bootstrap drop-down menu by
-clicking its toggle first. A checkbox drawn by its <label> (the input hidden) is acted on through
-the label, the one of the two drawn; a label that wraps its checkbox (Calibre-Web's "Read") is one
-element with it, and so is a component that wraps it (TensorBoard's <mat-checkbox>, checked through
-its input). A slider (marimo's) is moved with its keys, and the text an outcome reads includes what
-open shadow roots draw, as the engine reads it. A drawn drop-down's option written in the capitals
-the page shows (TensorBoard's "GRAPHS") is matched ignoring case when no option has those exact
-words, and its `value:` is the text it shows. A covering layer the truth's `_dismiss` lists
-(Dagster's product tours) is closed by its own button before a step acts, and a code editor
-(CodeMirror) is filled by a click in it and the keys.
+kiwitcms, verdaccio, tensorboard, dagster, gradio. A control shown only while the pointer is on its
+table row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is
+reached as a person does: by pointing at the row or card first; an item of a closed Bootstrap drop-
+down menu by clicking its toggle first. A checkbox drawn by its <label> (the input hidden) is acted
+on through the label, the one of the two drawn; a label that wraps its checkbox (Calibre-Web's
+"Read") is one element with it, and so is a component that wraps it (TensorBoard's <mat-checkbox>,
+checked through its input). A slider (marimo's) is moved with its keys, and the text an outcome
+reads includes what open shadow roots draw, as the engine reads it. A drawn drop-down's option
+written in the capitals the page shows (TensorBoard's "GRAPHS") is matched ignoring case when no
+option has those exact words, and its `value:` is the text it shows. A widget whose truth is its
+block (Gradio's slider: a number box beside its range input) is filled and read through its number
+box. A covering layer the truth's `_dismiss` lists (Dagster's product tours) is closed by its own
+button before a step acts, and a code editor (CodeMirror) is filled by a click in it and the keys.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ def _expect_ok(page: Page, loc: Locator | None, expected: str) -> bool:
     if kind == "value" and loc is not None:
         if loc.evaluate("e => e.matches('input, textarea, select')"):
             return loc.input_value() == arg
+        if _field_inside(loc) is not None:  # a widget that holds its field (Gradio's slider)
+            return _field_inside(loc).input_value() == arg  # type: ignore[union-attr]
         # a drawn drop-down (TensorBoard's Angular Material selects) shows its choice as text
         return want == re.sub(r"\s+", " ", loc.inner_text()).strip().lower()
     if kind in ("checked", "unchecked") and loc is not None:
@@ -102,6 +105,15 @@ def _expect_ok(page: Page, loc: Locator | None, expected: str) -> bool:
     if kind == "element_visible":
         return page.get_by_text(arg, exact=False).first.is_visible()
     return True  # count, field_populated: judged by eye in the pacts runs
+
+
+def _field_inside(loc: Locator) -> Locator | None:
+    """The text or number field a widget's block holds, when ``loc`` is not a field itself
+    (Gradio's slider: a block with a number box beside its range input, one value)."""
+    if loc.evaluate("e => e.matches('input, textarea, select, [contenteditable]')"):
+        return None
+    field = loc.locator("input[type=number], input[type=text], input:not([type]), textarea")
+    return field.first if field.count() else None
 
 
 def _checkbox(loc: Locator) -> Locator:
@@ -122,6 +134,8 @@ def _act(page: Page, loc: Locator, action: str, value: str) -> None:
         # does, after a click in it (its own textarea is a zero-size proxy)
         loc.click()
         page.keyboard.type(value)
+    elif action == "fill" and _field_inside(loc) is not None:
+        _field_inside(loc).fill(value)  # type: ignore[union-attr]
     elif action == "fill":
         loc.fill(value)
     elif action in ("check", "uncheck"):
