@@ -58,7 +58,13 @@ DEV: tuple[str, ...] = (
     "tensorboard",
     "pgadmin",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "dagster")
+HELDOUT: tuple[str, ...] = (
+    "kinto",
+    "buku",
+    "pretix",
+    "dagster",
+    "archivebox",
+)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
