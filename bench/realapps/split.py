@@ -58,7 +58,14 @@ DEV: tuple[str, ...] = (
     "tensorboard",
     "pgadmin",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "dagster", "gradio")
+HELDOUT: tuple[str, ...] = (
+    "kinto",
+    "buku",
+    "pretix",
+    "dagster",
+    "gradio",
+    "archivebox",
+)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -14,19 +14,20 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
-kiwitcms, verdaccio, tensorboard, dagster, gradio. A control shown only while the pointer is on its
-table row or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is
-reached as a person does: by pointing at the row or card first; an item of a closed Bootstrap drop-
-down menu by clicking its toggle first. A checkbox drawn by its <label> (the input hidden) is acted
-on through the label, the one of the two drawn; a label that wraps its checkbox (Calibre-Web's
-"Read") is one element with it, and so is a component that wraps it (TensorBoard's <mat-checkbox>,
-checked through its input). A slider (marimo's) is moved with its keys, and the text an outcome
-reads includes what open shadow roots draw, as the engine reads it. A drawn drop-down's option
-written in the capitals the page shows (TensorBoard's "GRAPHS") is matched ignoring case when no
-option has those exact words, and its `value:` is the text it shows. A widget whose truth is its
-block (Gradio's slider: a number box beside its range input) is filled and read through its number
-box. A covering layer the truth's `_dismiss` lists (Dagster's product tours) is closed by its own
-button before a step acts, and a code editor (CodeMirror) is filled by a click in it and the keys.
+kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox. A control shown only while the
+pointer is on its table row or card (I hate money's participant buttons, Radicale 3.9's collection
+buttons) is reached as a person does: by pointing at the row or card first; an item of a closed
+Bootstrap drop- down menu by clicking its toggle first. A checkbox drawn by its <label> (the input
+hidden) is acted on through the label, the one of the two drawn; a label that wraps its checkbox
+(Calibre-Web's "Read") is one element with it, and so is a component that wraps it (TensorBoard's
+<mat-checkbox>, checked through its input). A slider (marimo's) is moved with its keys, and the
+text an outcome reads includes what open shadow roots draw, as the engine reads it. A drawn
+drop-down's option written in the capitals the page shows (TensorBoard's "GRAPHS") is matched
+ignoring case when no option has those exact words, and its `value:` is the text it shows. A widget
+whose truth is its block (Gradio's slider: a number box beside its range input) is filled and read
+through its number box. A covering layer the truth's `_dismiss` lists (Dagster's product tours) is
+closed by its own button before a step acts, and a code editor (CodeMirror) is filled by a click in
+it and the keys.
 """
 
 from __future__ import annotations
@@ -233,6 +234,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill("input#inputPassword", app.env["PACTS_KIWITCMS_PASSWORD"])
         page.click('button[type="submit"]')
         page.wait_for_selector("text=Your Test plans", timeout=90000)
+    elif app.name == "archivebox":
+        page.goto(base + "admin/login/")
+        page.fill("input#id_username", app.env["PACTS_ARCHIVEBOX_USER"])
+        page.fill("input#id_password", app.env["PACTS_ARCHIVEBOX_PASSWORD"])
+        page.click('input[type="submit"]')
+        page.wait_for_selector('a[href="/admin/logout/"]')
     else:
         raise ValueError(f"no sign-in for {app.name}")
 

@@ -102,9 +102,16 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # catalog with lineage, jobs, runs) and pgAdmin 4 (PyPI, a PostgreSQL administration tool)
     # added held out, before any run on them; pgAdmin 4 moved to dev with the rule made from
     # its REQ-PGADMIN-007 (a container showing the words is not its one control named otherwise);
-    # Gradio (PyPI, a Python script's web UI built with Gradio Blocks) added held out, before
-    # any run on it
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "dagster", "gradio")
+    # Gradio (PyPI, a Python script's web UI built with Gradio Blocks) and ArchiveBox (PyPI, a
+    # web archiver) added held out, before any run on them
+    assert split.HELDOUT == (
+        "kinto",
+        "buku",
+        "pretix",
+        "dagster",
+        "gradio",
+        "archivebox",
+    )
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -119,7 +126,14 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "dagster", "gradio")
+    held_absent = (
+        "kinto",
+        "buku",
+        "pretix",
+        "dagster",
+        "gradio",
+        "archivebox",
+    )
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
