@@ -710,7 +710,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   function sameAs(strategy, spec) {
     return strategy === 'relational'
-      ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : elMatches(el, spec.css))
+      ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.unexposed(el) : elMatches(el, spec.css))
       : (el) => strategies[strategy].same(el, spec);
   }
   // The elements a rendering matches (inside ``region``), the first ``most`` only.
