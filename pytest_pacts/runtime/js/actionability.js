@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const { installWatch } = modules.watch;
 const {
-  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow,
+  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, inShadow,
   isEditableType, isSettable, isCheckable, isSelectable, canTakeFocus, describeElement, namesOf
 } = modules.dom;
 
@@ -82,17 +82,6 @@ function animatedBy(el) {
     if (target && containsComposed(target, el)) return target;
   }
   return null;
-}
-
-// Shadow-aware hit test: elementFromPoint stops at shadow hosts, so descend into them.
-function hitTarget(doc, x, y) {
-  let hit = doc.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  return hit;
 }
 
 // The layer a person sees covering the element: the outermost fixed or sticky layer (a
@@ -490,6 +479,6 @@ function neighbourTexts(el, dom, max = 80) {
 
 // Exports: what the later files use.
 return {
-  viewRect, sameRect, nextFrame, realFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, selectProxy,
+  viewRect, sameRect, nextFrame, realFrame, callbacksRun, receivesEvents, layerOf, isDialog, selectProxy,
   gateItem, checkActionable, blocks, identityChange, neighbourTexts
 };

@@ -241,6 +241,28 @@ function thRole(el) {
   return 'columnheader';
 }
 
+// Shadow-aware hit test: elementFromPoint stops at shadow hosts, so descend into them.
+function hitTarget(doc, x, y) {
+  let hit = doc.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+// Drawn on top at its own centre, inside the viewport: the pointer's hit there is it or
+// inside it.
+function onTop(el) {
+  const r = el.getBoundingClientRect();
+  const w = el.ownerDocument.defaultView;
+  const x = r.left + r.width / 2;
+  const y = r.top + r.height / 2;
+  if (!r.width || !r.height || x < 0 || y < 0 || x >= w.innerWidth || y >= w.innerHeight) return false;
+  const hit = hitTarget(el.ownerDocument, x, y);
+  return !!hit && drawnInside(el, hit);
+}
+
 function makeDom(doc) {
   // One cache per scan: a page state is read once.
   const nameCache = new Map();
@@ -250,7 +272,19 @@ function makeDom(doc) {
     return explicit ? (explicit === 'none' ? 'presentation' : explicit) : implicitRole(el);
   });
 
-  const isHidden = memo((el) => !isRendered(el) || closestUp(el, (a) => a.getAttribute('aria-hidden') === 'true') !== null);
+  // Out of the accessibility tree: unrendered, or inside ``aria-hidden="true"``; what
+  // Playwright's role locators never match (``getByRole`` without ``includeHidden``).
+  const ariaHiddenUp = memo((el) => closestUp(el, (a) => a.getAttribute('aria-hidden') === 'true') !== null);
+  const unexposed = memo((el) => !isRendered(el) || ariaHiddenUp(el));
+  // Hidden from a person: unrendered, or inside ``aria-hidden="true"`` and not drawn on top
+  // where it is. WAI-ARIA 1.2: ``aria-hidden`` removes an element from the accessibility
+  // tree, not from view (authors may hide rendered content from assistive technologies
+  // only); Playwright's visibility ignores it. A modal's library marks the page behind the
+  // dialog ``aria-hidden`` and covers it with a backdrop, or makes it ``inert`` (which hit
+  // testing passes through): the pointer's hit at the element's centre is then not it, and
+  // it stays hidden, as does one outside the viewport (nothing is guessed). pgAdmin 4 7.8
+  // draws its menu bar and its dialogs inside such containers, left over from other modals.
+  const isHidden = memo((el) => !isRendered(el) || (ariaHiddenUp(el) && !onTop(el)));
 
   // Text as Playwright's text engine sees it (``rawText``): text nodes of the composed tree,
   // no scripts, input buttons by their value. The text a person can see (``visibleRaw``): no
@@ -444,7 +478,7 @@ function makeDom(doc) {
     return name;
   }
 
-  return { roleOf, accName, textOf, rawText, visibleText, labelTexts, isHidden };
+  return { roleOf, accName, textOf, rawText, visibleText, labelTexts, isHidden, unexposed };
 }
 
 // Which elements an action can use (brief: "never pick an incompatible one").
@@ -574,6 +608,6 @@ return {
   toJson, memo,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, closestUp, elMatches, roleAttr, idRefs, isRendered, visibleBox, remember,
-  containsComposed, drawnInside, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
+  containsComposed, drawnInside, hitTarget, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf
 };

@@ -11,9 +11,9 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, closestUp, containsComposed, inShadow, allElements, tag,
-  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, visibleBox, remember
+  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, visibleBox, remember, hitTarget
 } = modules.dom;
-const { viewRect, sameRect, nextFrame, callbacksRun, hitTarget, receivesEvents, layerOf, isDialog, gateItem, checkActionable, blocks } = modules.actionability;
+const { viewRect, sameRect, nextFrame, callbacksRun, receivesEvents, layerOf, isDialog, gateItem, checkActionable, blocks } = modules.actionability;
 const { resetPrepared, readPage, cssVariants, structuralPath } = modules.scan;
 const { pageChanged } = modules.watch;
 const { fingerprintOf } = modules.resolve;

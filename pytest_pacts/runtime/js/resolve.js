@@ -710,7 +710,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   function sameAs(strategy, spec) {
     return strategy === 'relational'
-      ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.isHidden(el) : elMatches(el, spec.css))
+      ? (el) => (spec.role ? dom.roleOf(el) === spec.role && !dom.unexposed(el) : elMatches(el, spec.css))
       : (el) => strategies[strategy].same(el, spec);
   }
   // The elements a rendering matches (inside ``region``), the first ``most`` only.
@@ -964,6 +964,17 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const owners = pointer ? hits.filter((h) => textTier(dom.accName(h.el), q) && isClickable(h.el, dom.roleOf, true)) : [];
     const namedThrough = memo((e) => owners.some(({ el: o }) => o !== e && drawnInside(e, o) && hits.every((h) => h.el !== e
       || !strategies[h.s].compare(prep(h.p.bare.replace(bare(dom.accName(o)), ' ')), q))));
+    // A name borrowed through ``aria-labelledby`` from a control that carries the words
+    // itself is that control's name (accname 1.2, step 2B: the referenced element's own text
+    // alternative): for a pointer, the element labelled gives way to the control it is named
+    // by. WAI-ARIA's tabs pattern labels a ``tabpanel`` by its ``tab`` (the APG's example
+    // gives the panel ``tabindex="0"``); the tab is what a person clicks, never the panel
+    // (pgAdmin 9.13's rc-dock panels, marimo's Radix tabs). Only the rows read from the
+    // borrowed words give way (its role and name, its label); another name it has stays.
+    const lenders = memo((e) => idRefs(e, 'aria-labelledby').filter((r) => !drawnInside(e, r)
+      && owners.some(({ el: o }) => o !== e && !drawnInside(e, o) && (drawnInside(r, o) || drawnInside(o, r)))));
+    const borrowed = (h) => (h.s === 'role_name' || h.s === 'label') && lenders(h.el).length > 0
+      && (h.s === 'role_name' || lenders(h.el).some((r) => norm(dom.textOf(r)) === (h.key.label || h.key.value)));
     const passes = NAME_ACTIONS_LAX.has(step.action) ? [2, 1] : [2];
     let rank = 0;
     let crowdedAt = null;
@@ -978,7 +989,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       : [[2, 2, true], [1, 2, true]];
     // The elements strategy ``s`` finds in scope at a stage, or null.
     const atStage = (tier, pass, labels, s, counting) => {
-      let rows = hits.filter((h) => h.s === s && h.tier === tier && !namedThrough(h.el));
+      let rows = hits.filter((h) => h.s === s && h.tier === tier && !namedThrough(h.el) && !borrowed(h));
       if (!rows.length) return null;
       if (strategies[s].deepest) {
         const keep = new Set(deepest(rows.map((r) => r.el)));

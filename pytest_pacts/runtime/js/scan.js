@@ -193,7 +193,7 @@ function makeStrategies(dom) {
         return name ? [{ value: name, role }] : [];
       },
       spec: (k) => ({ role: k.role, name: k.value, exact: true }),
-      same: (el, s) => dom.roleOf(el) === s.role && dom.accName(el) === s.name && !dom.isHidden(el),
+      same: (el, s) => dom.roleOf(el) === s.role && dom.accName(el) === s.name && !dom.unexposed(el),
     },
     aria: {
       compare: textTier,
