@@ -57,8 +57,9 @@ DEV: tuple[str, ...] = (
     "prefect",
     "tensorboard",
     "pgadmin",
+    "dagster",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "dagster")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
