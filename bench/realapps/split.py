@@ -57,15 +57,9 @@ DEV: tuple[str, ...] = (
     "prefect",
     "tensorboard",
     "pgadmin",
-)
-HELDOUT: tuple[str, ...] = (
-    "kinto",
-    "buku",
-    "pretix",
     "dagster",
-    "gradio",
-    "archivebox",
 )
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "gradio", "archivebox")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -72,12 +72,33 @@ function tokenTier(value, q) {
 }
 
 function cssString(s) { return `"${String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\a ')}"`; }
-function looksGenerated(s) { return /\d{3,}|[0-9a-f]{6,}|^:|^(css|sc|jsx|ember)-/i.test(s); }
+// A name a build tool or a CSS-in-JS library made, which the next build renames
+// (docs/discovery.md, "Generated class names"): runs of digits or hex, React's useId (":r1:"),
+// the prefixes of emotion, styled-components, Svelte and Angular's animations (css-1x2y3z,
+// sc-bdVaJa, Title-sc-1q0jw6k-0, svelte-ucbydv, ng-tns-c12-3), JSS counters (jss12,
+// makeStyles-root-12) and the hash CSS Modules end a name with (App_main__01fkz).
+const GENERATED = /\d{3,}|[0-9a-fA-F]{6,}|^:|^(css|jsx|ember|svelte|ng-tns)-|(^|-)sc-|^jss\d+$|^(makeStyles|withStyles|[A-Z][a-zA-Z]*)-[a-zA-Z]+-\d+$|_{2,3}(?=[\w-]*[A-Z\d])[\w-]{5}$/;
+function looksGenerated(s) { return GENERATED.test(s); }
+// styled-components writes an element's classes as its component ids (sc-...), then one
+// hashed name per id (up to six letters, "a-d" split by a hyphen: hIafim, eA-Dxke), then the
+// classes passed to it: letters right after the ids are hashes, whatever their case.
+function hashedNames(classes) {
+  let ids = 0;
+  return new Set(classes.filter((c) => {
+    if (/(^|-)sc-/.test(c)) ids += 1;
+    else if (ids && /^[a-z]{1,6}$/i.test(c.replace(/(a)-(d)/gi, '$1$2'))) { ids -= 1; return true; }
+    else ids = 0;
+    return false;
+  }));
+}
 // State classes change as the user interacts ("li.is-done" is gone once the box is
 // unchecked): a locator built on one breaks between steps, so they are never used.
 const STATE_CLASS = /^(is|has)[-_]|(^|[-_])(active|selected|checked|done|completed|open|opened|closed|hidden|visible|shown|disabled|enabled|focus(ed)?|hover(ed)?|current|expanded|collapsed|loading|loaded|error|valid|invalid|dirty|touched|pristine)$/i;
 // The classes that name what an element is: neither generated, nor a state, nor a place.
-const stableClasses = (el) => [...el.classList].filter((c) => !looksGenerated(c) && !STATE_CLASS.test(c) && !placed(el).has(c));
+const stableClasses = (el) => {
+  const hashed = hashedNames([...el.classList]);
+  return [...el.classList].filter((c) => !hashed.has(c) && !looksGenerated(c) && !STATE_CLASS.test(c) && !placed(el).has(c));
+};
 // A class is a place when, among three or more siblings of one tag, exactly every other one
 // has it: what Selectors Level 3's :nth-of-type(odd) / (even) would select (a table's
 // striping, ``tr.pure-table-odd``, ``tr.row1``/``row2``). It changes when a row above is
