@@ -18,11 +18,14 @@ click on the dropdown that stands for the element and in the list of options it 
 (aria-controls/aria-owns, the APG combobox pattern). A click whose target is none of these
 is still the step's when the element pressed and the element released both were: the
 browser sends a click to their nearest common ancestor (UI Events, "click"), as when a
-dropdown takes its option on the press and hides its list. Any other click is a *stray
-click*: it counts as a wrong-element action unless the truth file lists its target as a
-layer's button a tool may dismiss (``_dismiss``, plain CSS per version; README.md), or the
-announcement of the step in progress could not be made (its element did not answer within
-10 s): such a click is reported as unchecked, not counted.
+dropdown takes its option on the press and hides its list. A click on the announced element
+that no longer shows every word it showed when announced is not the step's: a list patched
+in place gives the announced node another entry's words (doccano 1.6.2's sidebar, "Members"
+announced, the node showing "Labels" when clicked), and a hover may only add words. Any
+other click is a *stray click*: it counts as a wrong-element action unless the truth file
+lists its target as a layer's button a tool may dismiss (``_dismiss``, plain CSS per
+version; README.md), or the announcement of the step in progress could not be made (its
+element did not answer within 10 s): such a click is reported as unchecked, not counted.
 
 Nothing here changes the page: the announcement is a property of the document's window
 (no attribute, no DOM node), so the engine's change watch and readiness see no difference.
@@ -99,13 +102,20 @@ _SCRIPT = """
   }
   const steps = (t, acted) => !!t && (within(t, acted.el) || labelled(t, acted.el)
     || (acted.action === 'select' && dropdown(t, acted.el)));
+  // the announced element's words now, when it lost one it showed when announced
+  const redrawn = (acted) => {
+    const now = (acted.el.innerText || acted.el.textContent || '').trim().replace(/\\s+/g, ' ');
+    const has = new Set(now.toLowerCase().split(' '));
+    return (acted.words || []).every((w) => has.has(w)) ? '' : now.slice(0, 60);
+  };
   window.addEventListener('click', (event) => {
     if (!event.isTrusted || event.detail === 0) return;
     const target = event.composedPath()[0] || event.target;
     if (!(target instanceof Element)) return;
     const acted = window.%(announced)s;
-    if (acted && steps(target, acted)) return;
-    if (acted && steps(pressed.down, acted) && steps(pressed.up, acted)) return;
+    const changed = acted ? redrawn(acted) : '';
+    if (acted && !changed && steps(target, acted)) return;
+    if (acted && !changed && steps(pressed.down, acted) && steps(pressed.up, acted)) return;
     const send = window.%(binding)s;
     if (typeof send !== 'function') return;
     // the engine's click guard (engine/pointer_guard.py) stops, in the same capture phase
@@ -117,10 +127,18 @@ _SCRIPT = """
       allowed: matches(target),
       url: location.href,
       stopped: !!(guard && guard.stopped),
+      redrawn: changed && `now "${changed}", announced as "${acted.words.join(' ')}"`,
     });
   }, true);
 })();
 """
+
+
+# the words an announced element shows (a form field's value is not its words), lower case
+_WORDS = (
+    "const words = el.matches('input, textarea, select') ? [] : (el.innerText || el.textContent"
+    " || '').toLowerCase().split(/\\s+/).filter(Boolean).slice(0, 40);"
+)
 
 
 @dataclass
@@ -138,6 +156,9 @@ class StrayClick:
     # own listeners (a listener the page added to the window's capture phase before the
     # guard's, as this watch's is, would still see it): reported, not counted as wrong
     stopped: bool = False
+    # the click reached the announced element, which no longer showed the words it showed
+    # when announced (a list patched in place): what it showed then and when announced
+    redrawn: str = ""
 
     def describe(self) -> str:
         where = (
@@ -151,6 +172,8 @@ class StrayClick:
             kind = "stopped by the engine's click guard before the page's listeners"
         elif self.unchecked:
             kind = f"unchecked: {self.unchecked}"
+        elif self.redrawn:
+            kind = f"the announced element with other words: {self.redrawn}"
         else:
             kind = "not the announced element"
         return f"stray click {where} on {self.html!r} at {self.url} ({kind})"
@@ -180,11 +203,8 @@ class ClickWatch:
         """The engine is about to ``action`` ``element`` for ``step`` (1-based)."""
         self.last, self.failed = step, ""
         try:
-            element.evaluate(
-                f"(el, [step, action]) => {{ window.{ANNOUNCED} = {{el, step, action}}; }}",
-                [step, action],
-                timeout=10_000,
-            )
+            element.evaluate(f"(el, [step, action]) => {{ {_WORDS} window.{ANNOUNCED} = "
+                "{el, step, action, words}; }", [step, action], timeout=10_000)  # fmt: skip
         except PlaywrightError as exc:  # the observer's own check reports the element
             self.failed = f"step {step}'s announcement failed: {str(exc).splitlines()[0][:120]}"
 
@@ -198,6 +218,7 @@ class ClickWatch:
                 url=str(info.get("url", "")),
                 unchecked=self.failed,
                 stopped=bool(info.get("stopped")),
+                redrawn=str(info.get("redrawn") or ""),
             )
         )
 
