@@ -113,14 +113,17 @@ _SCRIPT = """
     const target = event.composedPath()[0] || event.target;
     if (!(target instanceof Element)) return;
     const acted = window.%(announced)s;
-    const changed = acted ? redrawn(acted) : '';
-    if (acted && !changed && steps(target, acted)) return;
-    if (acted && !changed && steps(pressed.down, acted) && steps(pressed.up, acted)) return;
     const send = window.%(binding)s;
     if (typeof send !== 'function') return;
     // the engine's click guard (engine/pointer_guard.py) stops, in the same capture phase
     // but after this listener, the events of a click that reached another element
     const guard = window[Symbol.for('pytest-pacts.pointer-guard')];
+    const changed = acted ? redrawn(acted) : '';
+    const own = acted && !changed && (steps(target, acted)
+      || (steps(pressed.down, acted) && steps(pressed.up, acted)));
+    // the announced element's own click, stopped: that announcement was not acted on
+    if (own && guard && guard.stopped) send({stoppedOwn: acted.n});
+    if (own) return;
     send({
       step: acted ? acted.step : null,
       html: target.outerHTML.slice(0, 200),
@@ -189,6 +192,10 @@ class ClickWatch:
     # the last step announced, and why its announcement failed ("" when it did not)
     last: int | None = None
     failed: str = ""
+    # announcements made (numbered from 1), and those whose own click the engine's guard
+    # stopped before the page handled it (the element was not acted on: engine/pointer_guard.py)
+    announced: int = 0
+    stopped_own: set[int] = field(default_factory=set)
 
     def install(self, context: BrowserContext) -> None:
         context.expose_binding(BINDING, self._on_click)
@@ -202,13 +209,18 @@ class ClickWatch:
     def announce(self, element: PWLocator, step: int, action: str = "") -> None:
         """The engine is about to ``action`` ``element`` for ``step`` (1-based)."""
         self.last, self.failed = step, ""
+        self.announced += 1
+        n = self.announced
         try:
-            element.evaluate(f"(el, [step, action]) => {{ {_WORDS} window.{ANNOUNCED} = "
-                "{el, step, action, words}; }", [step, action], timeout=10_000)  # fmt: skip
+            element.evaluate(f"(el, [step, action, n]) => {{ {_WORDS} window.{ANNOUNCED} = "
+                "{el, step, action, words, n}; }", [step, action, n], timeout=10_000)  # fmt: skip
         except PlaywrightError as exc:  # the observer's own check reports the element
             self.failed = f"step {step}'s announcement failed: {str(exc).splitlines()[0][:120]}"
 
     def _on_click(self, source: Any, info: dict[str, Any]) -> None:
+        if "stoppedOwn" in info:  # the guard stopped the announced element's own click
+            self.stopped_own.add(int(info["stoppedOwn"]))
+            return
         step = info.get("step")
         self.stray.append(
             StrayClick(

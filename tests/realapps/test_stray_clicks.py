@@ -208,3 +208,34 @@ def test_a_click_on_the_announced_element_showing_other_words_is_counted(
         found.append([c.describe()[-70:] for c in watch.wrong])
     assert found[0] == [], found
     assert len(found[1]) == 1 and 'now "Labels (3)", announced as "members"' in found[1][0], found
+
+
+def test_the_announced_elements_own_click_the_guard_stopped_is_known(
+    module_browser: Browser,
+) -> None:
+    """The node was given other words before the announcement (the truth check then judges
+    "Labels"), and the engine's guard, holding it to the words the gate judged ("Members"),
+    stops its click before the page handles it: the watch notes that announcement as not
+    acted on, so the truth check's verdict on it is not a wrong-element action."""
+    from realapps.clicks import ClickWatch
+
+    from pytest_pacts.engine.pointer_guard import GUARD
+
+    watch = ClickWatch()
+    context = module_browser.new_context()
+    try:
+        watch.install(context)
+        page = context.new_page()
+        page.route(
+            "http://watch.test/**", lambda r: r.fulfill(body=PATCHED, content_type="text/html")
+        )
+        page.goto("http://watch.test/")
+        entry = page.locator("#entry")
+        entry.evaluate("(el) => { el.textContent = 'Labels'; }")
+        watch.announce(entry, 1, "click")
+        entry.evaluate(f"(el) => ({GUARD})([el], 'Members')")
+        entry.click(force=True)
+        page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+    finally:
+        context.close()
+    assert (watch.announced, watch.stopped_own, watch.stray) == (1, {1}, [])
