@@ -121,8 +121,9 @@ _SCRIPT = """
     const changed = acted ? redrawn(acted) : '';
     const own = acted && !changed && (steps(target, acted)
       || (steps(pressed.down, acted) && steps(pressed.up, acted)));
-    // the announced element's own click, stopped: that announcement was not acted on
-    if (own && guard && guard.stopped) send({stoppedOwn: acted.n});
+    // a click the guard stopped is the engine's own for the announced step, wherever it
+    // landed: that announcement was not acted on
+    if (acted && guard && guard.stopped) send({stoppedOwn: acted.n});
     if (own) return;
     send({
       step: acted ? acted.step : null,
