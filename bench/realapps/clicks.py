@@ -18,11 +18,14 @@ click on the dropdown that stands for the element and in the list of options it 
 (aria-controls/aria-owns, the APG combobox pattern). A click whose target is none of these
 is still the step's when the element pressed and the element released both were: the
 browser sends a click to their nearest common ancestor (UI Events, "click"), as when a
-dropdown takes its option on the press and hides its list. Any other click is a *stray
-click*: it counts as a wrong-element action unless the truth file lists its target as a
-layer's button a tool may dismiss (``_dismiss``, plain CSS per version; README.md), or the
-announcement of the step in progress could not be made (its element did not answer within
-10 s): such a click is reported as unchecked, not counted.
+dropdown takes its option on the press and hides its list. A click on the announced element
+that no longer shows every word it showed when announced is not the step's: a list patched
+in place gives the announced node another entry's words (doccano 1.6.2's sidebar, "Members"
+announced, the node showing "Labels" when clicked), and a hover may only add words. Any
+other click is a *stray click*: it counts as a wrong-element action unless the truth file
+lists its target as a layer's button a tool may dismiss (``_dismiss``, plain CSS per
+version; README.md), or the announcement of the step in progress could not be made (its
+element did not answer within 10 s): such a click is reported as unchecked, not counted.
 
 Nothing here changes the page: the announcement is a property of the document's window
 (no attribute, no DOM node), so the engine's change watch and readiness see no difference.
@@ -99,28 +102,47 @@ _SCRIPT = """
   }
   const steps = (t, acted) => !!t && (within(t, acted.el) || labelled(t, acted.el)
     || (acted.action === 'select' && dropdown(t, acted.el)));
+  // the announced element's words now, when it lost one it showed when announced
+  const redrawn = (acted) => {
+    const now = (acted.el.innerText || acted.el.textContent || '').trim().replace(/\\s+/g, ' ');
+    const has = new Set(now.toLowerCase().split(' '));
+    return (acted.words || []).every((w) => has.has(w)) ? '' : now.slice(0, 60);
+  };
   window.addEventListener('click', (event) => {
     if (!event.isTrusted || event.detail === 0) return;
     const target = event.composedPath()[0] || event.target;
     if (!(target instanceof Element)) return;
     const acted = window.%(announced)s;
-    if (acted && steps(target, acted)) return;
-    if (acted && steps(pressed.down, acted) && steps(pressed.up, acted)) return;
     const send = window.%(binding)s;
     if (typeof send !== 'function') return;
     // the engine's click guard (engine/pointer_guard.py) stops, in the same capture phase
     // but after this listener, the events of a click that reached another element
     const guard = window[Symbol.for('pytest-pacts.pointer-guard')];
+    const changed = acted ? redrawn(acted) : '';
+    const own = acted && !changed && (steps(target, acted)
+      || (steps(pressed.down, acted) && steps(pressed.up, acted)));
+    // a click the guard stopped is the engine's own for the announced step, wherever it
+    // landed: that announcement was not acted on
+    if (acted && guard && guard.stopped) send({stoppedOwn: acted.n});
+    if (own) return;
     send({
       step: acted ? acted.step : null,
       html: target.outerHTML.slice(0, 200),
       allowed: matches(target),
       url: location.href,
       stopped: !!(guard && guard.stopped),
+      redrawn: changed && `now "${changed}", announced as "${acted.words.join(' ')}"`,
     });
   }, true);
 })();
 """
+
+
+# the words an announced element shows (a form field's value is not its words), lower case
+_WORDS = (
+    "const words = el.matches('input, textarea, select') ? [] : (el.innerText || el.textContent"
+    " || '').toLowerCase().split(/\\s+/).filter(Boolean).slice(0, 40);"
+)
 
 
 @dataclass
@@ -138,6 +160,9 @@ class StrayClick:
     # own listeners (a listener the page added to the window's capture phase before the
     # guard's, as this watch's is, would still see it): reported, not counted as wrong
     stopped: bool = False
+    # the click reached the announced element, which no longer showed the words it showed
+    # when announced (a list patched in place): what it showed then and when announced
+    redrawn: str = ""
 
     def describe(self) -> str:
         where = (
@@ -151,6 +176,8 @@ class StrayClick:
             kind = "stopped by the engine's click guard before the page's listeners"
         elif self.unchecked:
             kind = f"unchecked: {self.unchecked}"
+        elif self.redrawn:
+            kind = f"the announced element with other words: {self.redrawn}"
         else:
             kind = "not the announced element"
         return f"stray click {where} on {self.html!r} at {self.url} ({kind})"
@@ -166,6 +193,10 @@ class ClickWatch:
     # the last step announced, and why its announcement failed ("" when it did not)
     last: int | None = None
     failed: str = ""
+    # announcements made (numbered from 1), and those whose own click the engine's guard
+    # stopped before the page handled it (the element was not acted on: engine/pointer_guard.py)
+    announced: int = 0
+    stopped_own: set[int] = field(default_factory=set)
 
     def install(self, context: BrowserContext) -> None:
         context.expose_binding(BINDING, self._on_click)
@@ -179,16 +210,18 @@ class ClickWatch:
     def announce(self, element: PWLocator, step: int, action: str = "") -> None:
         """The engine is about to ``action`` ``element`` for ``step`` (1-based)."""
         self.last, self.failed = step, ""
+        self.announced += 1
+        n = self.announced
         try:
-            element.evaluate(
-                f"(el, [step, action]) => {{ window.{ANNOUNCED} = {{el, step, action}}; }}",
-                [step, action],
-                timeout=10_000,
-            )
+            element.evaluate(f"(el, [step, action, n]) => {{ {_WORDS} window.{ANNOUNCED} = "
+                "{el, step, action, words, n}; }", [step, action, n], timeout=10_000)  # fmt: skip
         except PlaywrightError as exc:  # the observer's own check reports the element
             self.failed = f"step {step}'s announcement failed: {str(exc).splitlines()[0][:120]}"
 
     def _on_click(self, source: Any, info: dict[str, Any]) -> None:
+        if "stoppedOwn" in info:  # the guard stopped the announced element's own click
+            self.stopped_own.add(int(info["stoppedOwn"]))
+            return
         step = info.get("step")
         self.stray.append(
             StrayClick(
@@ -198,6 +231,7 @@ class ClickWatch:
                 url=str(info.get("url", "")),
                 unchecked=self.failed,
                 stopped=bool(info.get("stopped")),
+                redrawn=str(info.get("redrawn") or ""),
             )
         )
 

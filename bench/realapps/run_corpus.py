@@ -147,6 +147,9 @@ class TruthObserver:
         self.snapshots = snapshots
         self.checks: dict[int, StepCheck] = {}
         self.wrong = 0
+        # the announcements (ClickWatch.announced) whose element the truth check found wrong:
+        # wrong-element actions unless the guard stopped that click (:meth:`acted_wrong`)
+        self.wrong_at: list[int] = []
         self.cases: list[dict[str, Any]] = []
 
     def __call__(self, step: Step, element: PWLocator) -> None:
@@ -158,7 +161,9 @@ class TruthObserver:
             check = self._check(number, name, element)
         except PlaywrightError as exc:
             check = StepCheck(number, name, "unchecked", str(exc).splitlines()[0])
-        if check.verdict == "wrong":
+        if check.verdict == "wrong" and self.clicks is not None:
+            self.wrong_at.append(self.clicks.announced)
+        elif check.verdict == "wrong":
             self.wrong += 1
         self.checks[number] = check
         # every step that reaches its action is saved, whatever it acted on, so the
@@ -166,6 +171,13 @@ class TruthObserver:
         wanted = self.snapshots and bool(self.truth.get(number, {}).get(self.version))
         if wanted and number not in self._saved():
             self._snapshot(step, number)
+
+    def acted_wrong(self) -> int:
+        """The wrong announcements that were acted on: a click the engine's guard stopped
+        before the page handled it (the element showed other words than the gate judged)
+        did nothing; its step checked again or failed without acting."""
+        stopped = self.clicks.stopped_own if self.clicks is not None else set()
+        return sum(1 for n in self.wrong_at if n not in stopped)
 
     def opening(self, step: Step, element: PWLocator) -> None:
         """A control the step clicks to show its hidden element (a closed menu, a tab): its
@@ -360,7 +372,7 @@ def run_version(
                         verdict=record.verdict,
                         healed=len(heals),
                         heal_rungs=[h.rung.value for h in heals],
-                        wrong=observer.wrong + len(clicks.wrong),
+                        wrong=observer.wrong + observer.acted_wrong() + len(clicks.wrong),
                         duration_ms=round(elapsed, 1),
                         failure=render_failure(record) if record.verdict == "fail" else "",
                         rca=record.rca.rca_class.value if record.verdict == "fail" else "",

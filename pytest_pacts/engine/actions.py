@@ -87,6 +87,7 @@ def perform(
     keep: str | None = None,
     used: list[DropdownUse] | None = None,
     fallback: PWLocator | None = None,
+    words: str | None = None,
 ) -> Failure | None:
     """Do ``action``; ``None`` when it was done (and, for fill/type, the field took it).
     Raises :class:`CheckedElementGone` when ``element`` (a kept locator) finds its document no
@@ -94,6 +95,7 @@ def perform(
     locator, acted on when the kept locator cannot be used (its engine is not registered with
     this Playwright, or the page's world runs no listener: scripts disabled).
     ``used``: told how a select chose in a custom dropdown (the step record keeps it).
+    ``words``: the element's text when the gate passed it, which a click's guard holds it to.
     ``reach``: how the gate check that just passed the element found the action reaches it
     (``GateSnapshot.reach``); ``None`` when unknown, so every check of the action's own runs.
     ``frame`` (the frame holding the element) and ``keep`` (the token the gate check kept
@@ -116,7 +118,7 @@ def perform(
 
         return bounded.call(
             page, action.value, _on_element, element, read, action, value, step_index,
-            timeout_ms, reach, used, progress, timeout_ms=timeout_ms,
+            timeout_ms, reach, used, progress, words, timeout_ms=timeout_ms,
         )  # fmt: skip
     except PlaywrightError as exc:
         if kept_gone(exc):
@@ -128,7 +130,7 @@ def perform(
                 unkept(page.context)  # no bridge engines here: the locator, as Playwright acts
             return perform(
                 page, fallback, action, value, step_index=step_index, timeout_ms=timeout_ms,
-                reach=reach, frame=frame, keep=keep, used=used,
+                reach=reach, frame=frame, keep=keep, used=used, words=words,
             )  # fmt: skip
         failure = classify_error(exc, f"{action.value} failed", step_index)
         # Playwright's select_option on a native select that lacks the option
@@ -227,6 +229,7 @@ def _on_element(
     reach: str | None,
     used: list[DropdownUse] | None = None,
     progress: _Progress | None = None,
+    words: str | None = None,
 ) -> Failure | None:
     t = timeout_ms
     done = progress or _Progress()
@@ -235,7 +238,7 @@ def _on_element(
         # a hidden checkbox or radio drawn by its own label: the pointer goes to the label,
         # the control's state is read before and after (``by_label``)
         def guarded(act: Callable[[], None]) -> None:
-            _guard(read, act)
+            _guard(read, act, words)
             done.acted = True
 
         return by_label(el, read, action, t, step_index, guarded)
@@ -249,7 +252,7 @@ def _on_element(
         if ready["anchor"] is not None:  # the page scrolled: the pointer follows what it held
             el.page.mouse.move(*ready["anchor"])
     if action in _GUARDED:
-        _guarded_call(el, read, action, value, force, t)
+        _guarded_call(el, read, action, value, force, t, words)
         done.acted = True
     elif action in _ONE_CALL:
         _one_call(el, action, value, force, t)
@@ -336,7 +339,13 @@ def _on_element(
 
 
 def _guarded_call(
-    el: PWLocator, read: Read, action: Action, value: str | None, force: bool, t: float
+    el: PWLocator,
+    read: Read,
+    action: Action,
+    value: str | None,
+    force: bool,
+    t: float,
+    words: str | None,
 ) -> None:
     """A click, check or uncheck, forced under ``pointer_guard`` (unforced, Playwright's own
     interception does the same); raises :class:`PointerMissed` when its events reached
@@ -344,16 +353,16 @@ def _guarded_call(
     if not force:
         _one_call(el, action, value, force, t)
         return
-    _guard(read, lambda: _one_call(el, action, value, force, t))
+    _guard(read, lambda: _one_call(el, action, value, force, t), words)
 
 
-def _guard(read: Read, act: Callable[[], None]) -> None:
+def _guard(read: Read, act: Callable[[], None], words: str | None) -> None:
     """``act`` (a forced click) under the pointer guard; raises :class:`PointerMissed`."""
-    missed = missed_by(read, act)
+    missed = missed_by(read, act, words)
     if missed:
         raise PointerMissed(
-            f"the click reached {missed}, not the checked element (the page moved it "
-            "between the check and the click); it was stopped before the page handled it"
+            f"{missed} (the page moved or redrew it between the check and the click); it "
+            "was stopped before the page handled it"
         )
 
 

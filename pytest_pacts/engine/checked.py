@@ -118,6 +118,7 @@ class CheckedActions:
                     timeout_ms=max(self.options.step_timeout_ms, MIN_ACTION_MS),
                     reach=gate.snapshot.reach if gate and gate.snapshot else None,
                     frame=frame, keep=keep, used=attempt.dropdown, fallback=element,
+                    words=gate.snapshot.text if gate and gate.snapshot else None,
                 )  # fmt: skip
             except CheckedElementGone as gone:
                 left = self._time_left()

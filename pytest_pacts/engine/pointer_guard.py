@@ -6,7 +6,9 @@ page when the first of them reaches another element than its target ("element in
 pointer events") and tries again. The page can move the element between Playwright's reading
 of its box and the button press (a block drawn above a list once its data arrives), and a
 forced click then lands on whatever took its place (docs/engine.md, "After the gate").
-:func:`missed_by` runs a forced click under the same interception.
+:func:`missed_by` runs a forced click under the same interception, and holds the element to
+the words the gate judged it by: a list patched in place (a framework reusing its nodes when
+an entry is inserted above) leaves the checked node where it was, showing another entry.
 """
 
 from __future__ import annotations
@@ -30,7 +32,14 @@ __all__ = ["GUARD", "MISSED", "missed_by"]
 # page that replaced a JavaScript built-in this function runs compiled in a fresh realm
 # (``runtime/js/realm.js``), whose functions the window never calls back, and the bare name
 # is then the realm's wrapper of the page's own.
-GUARD = """([el]) => {
+# ``words``: the element's text when the gate passed it (``GateSnapshot.text``, at most 200
+# characters). At the press and at the release the element must still show every one of them
+# (a hover may add words: a card's revealed button), else the events are stopped as above: a
+# list patched in place (Vue's default for a list without keys, React's with index keys) moves
+# no node when an entry is drawn above the target, it gives the checked node the words of the
+# entry above, and the hit test, being on that very node, passes (doccano 1.6.2's sidebar:
+# "Members" checked, the node then showing "Labels" under the pointer).
+GUARD = """([el], words) => {
   const win = el.ownerDocument.defaultView;
   const key = Symbol.for('pytest-pacts.pointer-guard');
   if (win[key]) win[key]();
@@ -49,6 +58,15 @@ GUARD = """([el]) => {
     const words = (h.innerText || h.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
     return h.tagName.toLowerCase() + (h.id ? '#' + h.id : '') + (words ? ` "${words}"` : '');
   };
+  const wordsOf = (t) => (t || '').toLowerCase().split(/\\s+/).filter(Boolean);
+  const judged = wordsOf(words);
+  if (words && words.length >= 200) judged.pop();  // cut there: its last word may be a part
+  const changed = () => {  // the checked element no longer shows what the gate judged
+    if (!judged.length) return null;
+    const now = new Set(wordsOf(el.innerText || el.textContent));
+    if (judged.every((w) => now.has(w))) return null;
+    return {now: describe(el), was: words.slice(0, 40)};
+  };
   const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick',
     'dblclick', 'contextmenu'];
   const hit = (ev) => {
@@ -61,14 +79,14 @@ GUARD = """([el]) => {
     if (!ev.isTrusted) return;
     if (missed === undefined) {
       const h = hit(ev);
-      missed = h && reaches(h) ? null : describe(h || el);
+      missed = h && reaches(h) ? changed() : describe(h || el);
     } else if (missed === null && !released && (ev.type === 'pointerup' || ev.type === 'mouseup')) {
       // UI Events: a click goes to the nearest common ancestor of where the button went
       // down and where it came up; released elsewhere (the page moved the element between
       // the two), it is a click on that ancestor, not on the element
       released = true;
       const h = hit(ev);
-      if (target.isConnected && !(h && reaches(h))) missed = describe(h || el);
+      if (target.isConnected) missed = h && reaches(h) ? changed() : describe(h || el);
     }
     if (missed !== null) {
       stop.stopped = true;  // for a listener that ran before this one (the corpus's click watch)
@@ -91,15 +109,18 @@ MISSED = """([el]) => {
 }"""
 
 
-def missed_by(read: Read, click: Callable[[], None]) -> str | None:
+def missed_by(read: Read, click: Callable[[], None], words: str | None = None) -> str | None:
     """Do ``click`` (a forced click, check or uncheck on the element ``read`` asks) under
     :data:`GUARD`: what its pointer events reached instead of the element, in words, when
     they were stopped; ``None`` when they reached it (or its document is gone: the click on
-    the element navigated it away)."""
-    read(GUARD)
+    the element navigated it away). ``words``: the element's text when the gate passed it."""
+    read(GUARD, words or "")
     click()
     try:
         missed = read(MISSED)
     except PlaywrightError:
         return None
-    return str(missed) if missed else None
+    if isinstance(missed, dict):
+        now, was = missed["now"], missed["was"]
+        return f'the checked element shows other words now ({now}; checked as "{was}")'
+    return f"the click reached {missed}, not the checked element" if missed else None

@@ -225,3 +225,67 @@ def test_a_place_in_the_page_found_before_the_page_moved_is_checked_as_a_cached_
     record = run(tab, plan(url, ("click", "Members")), on_discovered=draw_above)
     assert tab.evaluate("window.hit") == "members"
     assert record.verdict == "pass", record.rca
+
+
+# A side list drawn by a framework that patches a list in place (Vue's default for a list
+# without keys, React's with index keys): when an entry is inserted above the target, no node
+# moves; each keeps its place and takes the words of the entry now at its index, and a node
+# is added at the end. doccano 1.6.2's sidebar gains "Labels" above "Members" once the
+# project's data arrives (docs/real-apps.md, "doccano's sidebar race"); here it arrives with
+# the pointer, between the gate's check and the press.
+PATCHED = """
+<nav id="side"></nav>
+<main><h2>Project</h2></main>
+<script>
+  window.clicked = [];
+  let items = ['Home', 'Dataset', 'Members', 'Settings'];
+  const side = document.getElementById('side');
+  const draw = () => items.forEach((name, i) => {
+    let node = side.children[i];
+    if (!node) {
+      node = side.appendChild(document.createElement('div'));
+      node.className = 'entry';
+      node.onclick = () => window.clicked.push(items[i]);
+    }
+    node.textContent = name;
+  });
+  draw();
+  addEventListener('pointermove', (ev) => {  // the pointer arriving on an entry
+    if (ev.target.closest('.entry') && items.length === 4) { items = ['Home', 'Dataset', 'Labels', 'Members', 'Settings']; draw(); }
+  }, true);
+</script>
+<style>.entry { height: 48px; line-height: 48px; cursor: pointer; }</style>
+"""
+
+
+def test_a_click_on_an_element_the_page_gave_other_words_is_stopped_then_made_on_it(
+    tab: Page, site: Site
+) -> None:
+    """UI Events: a click's target is the element hit at the press point, whatever it shows
+    then. A list patched in place leaves the checked node under the pointer and gives it
+    another entry's words, so a hit test on that node passes (Playwright's interception
+    compares nodes too). The guard holds the element to the words the gate judged: the
+    press on "Labels" is stopped, and the step clicks "Members" where it now is."""
+    url = site.add("patched.html", PATCHED)
+    record = run(tab, plan(url, ("click", "Members")))
+    assert tab.evaluate("window.clicked") == ["Members"]
+    assert record.verdict == "pass", record.rca
+    notes = " ".join(record.steps[0].notes)
+    assert 'the checked element shows other words now (div "Labels"; checked as "Members")' in notes
+
+
+HOVER_WORDS = """
+<div id="card" onclick="window.clicked = (window.clicked || 0) + 1"
+  onmouseenter="this.querySelector('span').hidden = false">
+  Bread order <span hidden>Mark as done</span></div>
+"""
+
+
+def test_words_a_hover_adds_to_the_element_do_not_stop_its_click(tab: Page, site: Site) -> None:
+    """The words judged must all still be shown at the press; a hover may add some (a card
+    revealing its button on ``mouseenter``, as jotter-app's cards do): the click goes on."""
+    url = site.add("hover-words.html", HOVER_WORDS)
+    record = run(tab, plan(url, ("click", "Bread order")))
+    assert tab.evaluate("window.clicked") == 1
+    assert record.verdict == "pass", record.rca
+    assert not any("other words" in note for note in record.steps[0].notes)

@@ -170,3 +170,72 @@ def test_a_click_the_engines_guard_stopped_is_reported_not_counted(
             context.close()
         found.append(([c.html[:15] for c in watch.stray], len(watch.wrong)))
     assert found == [(['<div id="footer'], 1), (['<div id="footer'], 0)]
+
+
+# A side list patched in place (doccano 1.6.2's sidebar): the announced entry's node is given
+# the words of an entry drawn above it; a hover only adds a word to it
+PATCHED = """<nav><div id="entry" style="height:48px">Members</div></nav>
+<script>entry.addEventListener('mouseenter', () => { entry.textContent += ' (3)'; });</script>"""
+
+
+def test_a_click_on_the_announced_element_showing_other_words_is_counted(
+    module_browser: Browser,
+) -> None:
+    """UI Events: the click acts on what the element is at the press. A click on the
+    announced node that no longer shows the words it showed when announced (given the entry
+    above's, "Labels") is a wrong-element action; words a hover added are not."""
+    from realapps.clicks import ClickWatch
+
+    found = []
+    for redraw in (False, True):
+        watch = ClickWatch()
+        context = module_browser.new_context()
+        try:
+            watch.install(context)
+            page = context.new_page()
+            page.route(
+                "http://watch.test/**", lambda r: r.fulfill(body=PATCHED, content_type="text/html")
+            )
+            page.goto("http://watch.test/")
+            entry = page.locator("#entry")
+            watch.announce(entry, 1, "click")
+            if redraw:
+                entry.evaluate("(el) => { el.textContent = 'Labels'; }")
+            entry.click(force=True)
+            page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+        finally:
+            context.close()
+        found.append([c.describe()[-70:] for c in watch.wrong])
+    assert found[0] == [], found
+    assert len(found[1]) == 1 and 'now "Labels (3)", announced as "members"' in found[1][0], found
+
+
+def test_the_announced_elements_own_click_the_guard_stopped_is_known(
+    module_browser: Browser,
+) -> None:
+    """The node was given other words before the announcement (the truth check then judges
+    "Labels"), and the engine's guard, holding it to the words the gate judged ("Members"),
+    stops its click before the page handles it: the watch notes that announcement as not
+    acted on, so the truth check's verdict on it is not a wrong-element action."""
+    from realapps.clicks import ClickWatch
+
+    from pytest_pacts.engine.pointer_guard import GUARD
+
+    watch = ClickWatch()
+    context = module_browser.new_context()
+    try:
+        watch.install(context)
+        page = context.new_page()
+        page.route(
+            "http://watch.test/**", lambda r: r.fulfill(body=PATCHED, content_type="text/html")
+        )
+        page.goto("http://watch.test/")
+        entry = page.locator("#entry")
+        entry.evaluate("(el) => { el.textContent = 'Labels'; }")
+        watch.announce(entry, 1, "click")
+        entry.evaluate(f"(el) => ({GUARD})([el], 'Members')")
+        entry.click(force=True)
+        page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+    finally:
+        context.close()
+    assert (watch.announced, watch.stopped_own, watch.stray) == (1, {1}, [])

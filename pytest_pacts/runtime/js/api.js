@@ -193,14 +193,13 @@ async function check(els, opts) {
   else result.settled = !changed && quietBefore && complete;
   result.quiet_ms = quietFor();
   if (opts.keep && els.length === 1) bridge.hold(Number(opts.keep), els[0]);
-  if (opts.trace) {
-    // For the step's trace: the element's visible text (a form field's value is never
-    // read) and a hash of the document, in this same round trip.
-    if (els.length === 1 && !elMatches(els[0], 'input, textarea, select')) {
-      result.text = norm(els[0].innerText || els[0].textContent || '').slice(0, 200);
-    }
-    result.dom_hash = domHash();
+  // The element's visible text (a form field's value is never read): for the step's trace,
+  // and for the kept element, the words the click's guard holds it to at the press
+  // (engine/pointer_guard.py: a list patched in place gives the node another entry's words)
+  if ((opts.trace || opts.keep) && els.length === 1 && !elMatches(els[0], 'input, textarea, select')) {
+    result.text = norm(els[0].innerText || els[0].textContent || '').slice(0, 200);
   }
+  if (opts.trace) result.dom_hash = domHash();  // and a hash of the document, for the trace
   return result;
 }
 
