@@ -202,9 +202,10 @@ def _drawn_note(monitor: EnvMonitor, snapshot: GateSnapshot) -> str:
     """Why a page whose socket is live was taken as settled (``EnvMonitor.drawing``)."""
     age_ms = (monotonic() - monitor.socket_at) * 1000.0
     return (
-        f"the page's socket last brought a message {age_ms:.0f} ms ago and its DOM changed "
-        f"after it ({snapshot.quiet_ms or 0:.0f} ms ago): what the socket brought is drawn, "
-        "the page is settled"
+        f"the page's socket last brought a message {age_ms:.0f} ms ago, its DOM last changed "
+        f"{snapshot.quiet_ms or 0:.0f} ms ago, and no message was heard in the quiet since "
+        "(beyond the check's round trip, as Playwright reports a frame late): what the socket "
+        "brought is drawn, the page is settled"
     )
 
 
