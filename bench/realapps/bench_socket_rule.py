@@ -5,13 +5,13 @@ and once with the engine's (``EnvMonitor.drawing``: a frame the page has drawn h
 Both sides run in one process on one server, in turn (A B, then B A the next round), so a
 burst of load hits both alike; the engine is the same but for the one method. The store is
 the corpus's: a copy of what the run on the oldest version left (``--store``, a
-``store-after.sqlite`` of a ``run_corpus.py`` run), so a drifted step heals as in the corpus.
+``store-after.sqlite`` of a ``run_corpus.py`` run), so a drifted step heals as in the corpus;
+without it, an empty store (``--version``: the version served, the newest by default).
 
 Run: ``.venv/bin/python bench/realapps/bench_socket_rule.py --app dagster --flows
 REQ-DAGSTER-007,REQ-DAGSTER-009 --store /tmp/x/dagster/1.6.14/store-after.sqlite
 [--rounds 3]``. Printed per flow and side: each round's first-step status and time, and the
-median; then each healed step's time minus the same flow's clean side is not asked (the
-sides differ only in the wait before the heal): the figure is B minus A, pair by pair.
+median; the figure is after minus before, pair by pair (the sides differ only in the rule).
 """
 
 from __future__ import annotations
@@ -52,11 +52,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--app", required=True)
     parser.add_argument("--flows", required=True, help="comma-separated req ids")
-    parser.add_argument("--store", type=Path, required=True)
+    parser.add_argument("--store", type=Path, help="a store to start from (default: empty)")
+    parser.add_argument("--version", help="the version served (default: the newest)")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     app = load_apps([args.app])[0]
-    version = app.versions[-1]
+    version = args.version or app.versions[-1]
     wanted = args.flows.split(",")
     plans = {p.req_id: p for p in run_corpus.load_file(app.flows, run_corpus.LoaderOptions(
         env=dict(app.env))).plans if p.req_id in wanted}  # fmt: skip
@@ -79,7 +80,8 @@ def main() -> int:
         plans=tuple(plans[req] for _, req in order)
     )
     out = Path(tempfile.mkdtemp(prefix="pacts-socket-rule-"))
-    shutil.copy(args.store, out / "store.sqlite")
+    if args.store is not None:
+        shutil.copy(args.store, out / "store.sqlite")
     try:
         with sync_playwright() as pw:
             register_bridge(pw.selectors)
