@@ -277,18 +277,30 @@ class EnvMonitor:
     def _on_socket_message(self, _payload: object) -> None:
         self.socket_at = time.monotonic()
 
-    def drawing(self, patience_ms: float, quiet_ms: float | None) -> bool:
+    def drawing(self, patience_ms: float, quiet_ms: float | None, lag_ms: float = 0.0) -> bool:
         """The page may still be drawing what its WebSockets bring: one of them opened,
-        received or sent a message less than ``patience_ms`` ago, and the DOM changed less
-        than that long ago too (``quiet_ms``: how long it has been unchanged; None, not
-        known). A notebook served as an app (marimo) mounts its cells empty, goes quiet, and
-        draws their outputs from the kernel's messages, with quiet gaps between them; no
-        request is open meanwhile. The DOM's part bounds it, as for requests
-        (``gate.stalled``): a socket that streams for as long as the page lives (a live feed,
-        a heartbeat) holds nothing once the DOM has been unchanged for ``patience_ms``."""
-        if not self.socket_at or time.monotonic() - self.socket_at > patience_ms / 1000.0:
+        received or sent a message less than ``patience_ms`` ago, *since the DOM last
+        changed*, and the DOM changed less than ``patience_ms`` ago (``quiet_ms``: how long it
+        has been unchanged; None, not known: then any message that recent holds it). A
+        notebook served as an app (marimo) mounts its cells empty, goes quiet, and draws
+        their outputs from the kernel's messages, with quiet gaps between them while its
+        socket keeps receiving; no request is open meanwhile.
+
+        A message the page has drawn holds nothing: when the DOM changed after the socket's
+        last message, the page shows what the socket brought (a live feed that is drawn as
+        it comes, OctoPrint's status every half second; a handshake followed by the page's
+        own loading, Dagster's GraphQL socket), and a missing element is missing. Playwright
+        reports a frame after the browser got it, up to ``lag_ms`` late (the caller's last
+        round trip to the page): a message heard within that of the last change counts as
+        drawn by it. The DOM's part also bounds it, as for requests (``gate.stalled``): a
+        socket that streams for as long as the page lives, drawing nothing, holds nothing
+        once the DOM has been unchanged for ``patience_ms``."""
+        age_ms = (time.monotonic() - self.socket_at) * 1000.0
+        if not self.socket_at or age_ms > patience_ms:
             return False
-        return quiet_ms is None or quiet_ms < patience_ms
+        if quiet_ms is None:
+            return True
+        return quiet_ms < patience_ms and age_ms + lag_ms < quiet_ms
 
     def busy(self, patience_ms: float) -> bool:
         """A navigation in flight, or a request the page may still be waiting on: one opened

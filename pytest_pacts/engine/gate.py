@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from time import monotonic
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -197,6 +198,17 @@ def _stalled_note(snapshot: GateSnapshot) -> str:
     )
 
 
+def _drawn_note(monitor: EnvMonitor, snapshot: GateSnapshot) -> str:
+    """Why a page whose socket is live was taken as settled (``EnvMonitor.drawing``)."""
+    age_ms = (monotonic() - monitor.socket_at) * 1000.0
+    return (
+        f"the page's socket last brought a message {age_ms:.0f} ms ago, its DOM last changed "
+        f"{snapshot.quiet_ms or 0:.0f} ms ago, and no message was heard in the quiet since "
+        "(beyond the check's round trip, as Playwright reports a frame late): what the socket "
+        "brought is drawn, the page is settled"
+    )
+
+
 def _await_drawing(page: Page, monitor: EnvMonitor, observed: bool | None, deadline: float) -> None:
     """Before the next check of a page the check saw quiet that is still being drawn from
     its sockets (``EnvMonitor.drawing``): wait for its next DOM change, at most
@@ -216,8 +228,9 @@ def _check(
     keep: str | None,
     monitor: EnvMonitor,
     settle: bool,
-) -> tuple[GateSnapshot, bool | None]:
-    """One check of the gate's loop, and what it observed of the page being settled."""
+) -> tuple[GateSnapshot, bool | None, float]:
+    """One check of the gate's loop, what it observed of the page being settled, and its
+    round trip in ms."""
     # The rendered chain already starts at the region's container (and the frame), so
     # whatever it matches is inside them: the region need not be resolved again (two round
     # trips saved); "scoped" still checks the shadow-root expectation.
@@ -228,7 +241,8 @@ def _check(
         keep=keep, since=monitor.acted_at, rule=IN_PAGE_RULE,
         frame=elements_frame(page, locator), settle=settle,
     )  # fmt: skip
-    return snapshot, observed_settled(snapshot, now_ms() - sent)
+    took_ms = now_ms() - sent
+    return snapshot, observed_settled(snapshot, took_ms), took_ms
 
 
 # long because: the gate's retry loop with its patience rules; a hot path where a call costs a round
@@ -281,7 +295,7 @@ def run_gate(
             observed = observed_settled(last, took_ms)
         else:
             try:
-                last, observed = _check(
+                last, observed, took_ms = _check(
                     page, locator, action, identity, trace, keep, monitor, settle
                 )
             except UnrenderableLocator as exc:
@@ -306,7 +320,7 @@ def run_gate(
             return GateOutcome(last, failure, checks, set_aside=True)
         if last.changed is not None and last.count == 1:
             now = now_ms()
-            quiet = settled_after_check(page, monitor, observed, last.quiet_ms)
+            quiet = settled_after_check(page, monitor, observed, last.quiet_ms, took_ms)
             stuck = not quiet and stalled(last, monitor)
             if now < deadline and (now < settle_after or not (quiet or stuck)):
                 if not quiet:
@@ -337,18 +351,22 @@ def run_gate(
                     patience_ms is not None
                     and point.code in PATIENT
                     and now - start >= patience_ms
-                    and settled_after_check(page, monitor, observed, last.quiet_ms)
+                    and settled_after_check(page, monitor, observed, last.quiet_ms, took_ms)
                 )
                 if not patient:
                     continue
             elif now < settle_after:
                 continue
-            elif not settled_after_check(page, monitor, observed, last.quiet_ms):
+            elif not settled_after_check(page, monitor, observed, last.quiet_ms, took_ms):
                 stuck = stalled(last, monitor)
                 if not stuck:
                     _await_drawing(page, monitor, observed, deadline)
                     continue
         failure = gate_failure(last, point, locator, step_index, now - start)
+        if not stuck and now < deadline and monitor.drawing(READY_CAP_MS, None):
+            failure = failure.model_copy(
+                update={"evidence": (*failure.evidence, _drawn_note(monitor, last))}
+            )
         if stuck:
             failure = failure.model_copy(
                 update={"evidence": (*failure.evidence, _stalled_note(last))}

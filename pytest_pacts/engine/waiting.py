@@ -130,14 +130,22 @@ def settled(page: Page, monitor: EnvMonitor, quiet_ms: float | None = None) -> b
 
 
 def settled_after_check(
-    page: Page, monitor: EnvMonitor, observed: bool | None, quiet_ms: float | None = None
+    page: Page,
+    monitor: EnvMonitor,
+    observed: bool | None,
+    quiet_ms: float | None = None,
+    lag_ms: float = 0.0,
 ) -> bool:
     """:func:`settled`, using what a gate check already observed over its two animation
-    frames (``GateSnapshot.settled``, and ``quiet_ms``): no round trip when it was observed."""
+    frames (``GateSnapshot.settled``, and ``quiet_ms``): no round trip when it was observed.
+    ``lag_ms``: the check's round trip (how late a socket's frame may have been heard,
+    :meth:`EnvMonitor.drawing`)."""
     if observed is None:
         return settled(page, monitor, quiet_ms)
     return (
-        observed and not monitor.busy(READY_CAP_MS) and not monitor.drawing(READY_CAP_MS, quiet_ms)
+        observed
+        and not monitor.busy(READY_CAP_MS)
+        and not monitor.drawing(READY_CAP_MS, quiet_ms, lag_ms)
     )
 
 

@@ -41,7 +41,7 @@ SLOW = replace(FAST, step_timeout_ms=8_000)
 _GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 SHELL = """<!doctype html><html><head><meta charset='utf-8'><title>Garden</title></head><body>
-<h1>Garden planner</h1><div id="cells">%s</div><p id="out"></p>
+<h1>Garden planner</h1><div id="cells">%s</div><p id="out"></p><p id="status"></p>
 <script>
 const bind = () => {
   const b = document.querySelector('#cells button');
@@ -53,6 +53,12 @@ sock.onmessage = (e) => {
   if (e.data === 'draw') {
     document.getElementById('cells').innerHTML = '<button type="button">Plant seeds</button>';
     bind();
+  } else if (e.data.startsWith('tick')) {
+    document.getElementById('status').textContent = e.data;
+  } else if (e.data === 'ack') {
+    fetch('/data').then((r) => r.text()).then(() => {
+      document.getElementById('status').textContent = 'Beds loaded';
+    });
   }
 };
 </script></body></html>"""
@@ -68,6 +74,10 @@ SCRIPTS: dict[str, list[tuple[int, str]]] = {
     "never": TICKS,
     # a socket that streams for as long as the page lives, and the target never drawn
     "streams": [(150 + 300 * i, "status") for i in range(60)],
+    # a live feed the page draws as it comes (OctoPrint's status), and the target never drawn
+    "feed": [(100 + 250 * i, f"tick {i}") for i in range(60)],
+    # a handshake, then the page loads the rest over HTTP (Dagster's GraphQL socket)
+    "handshake": [(50, "ack")],
 }
 
 
@@ -192,3 +202,25 @@ def test_a_socket_that_streams_for_ever_holds_the_step_only_while_the_dom_change
     assert step.failure is not None
     assert "matches no element (count=0)" in step.failure.message, step.failure.message
     assert step.duration_ms < 6_000, step.duration_ms
+
+
+@pytest.mark.parametrize("script", ["feed", "handshake"])
+def test_a_socket_whose_messages_are_drawn_holds_no_missing_element(
+    tab: Page, origin: str, script: str
+) -> None:
+    """A socket message the page has drawn (its DOM changed after the message) brings
+    nothing more to wait for: the missing element goes to healing when the page is settled,
+    not at the step timeout. OctoPrint 1.11.8 (docs/real-apps.md, "A polling page's first
+    heal"): a status message about every half second, each drawn at once, held a recorded
+    locator matching nothing for the whole 10 s timeout; Dagster 1.10.21: its GraphQL
+    socket's handshake (``connection_ack``) held each drifted first step until 2.5 s after
+    it, while the page's own loading over HTTP had ended. The engine's own reason is asserted:
+    before this rule the gate held until the timeout and said nothing of the socket."""
+    recorded = _recorded(tab, origin)
+    record = run(tab, _plant(origin, script), pom={0: recorded}, healer=HealingLadder(),
+                 options=SLOW)  # fmt: skip
+    assert record.verdict == "fail"
+    failure = record.steps[0].failure
+    assert failure is not None
+    assert "matches no element (count=0)" in failure.message, failure.message
+    assert any("what the socket brought is drawn" in e for e in failure.evidence), failure.evidence
