@@ -57,6 +57,9 @@ def test_the_checkout_flow_recorded_by_hand_runs_under_pytest(
     tab.fill("#last-name", "Lovelace")
     tab.fill("#postal-code", "10115")
     tab.press("#postal-code", "Enter")
+    # the recorder holds the key until it has named the field and its fill (two discoveries):
+    # wait for the page it leads to, as after the login, rather than a click's 5 s
+    tab.wait_for_url("**/checkout-step-two.html", timeout=20_000)
     tab.click("#finish")
     tab.click("text=Thank you for your order", modifiers=["Alt"])  # expect this text
     recording = recorder.stop()
