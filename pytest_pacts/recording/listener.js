@@ -106,7 +106,8 @@
     const text = textAt(e.target);
     state.asserting = false;
     draw();
-    if (text) send({ kind: 'assert', value: text.slice(0, 120) }, null);
+    // never between the two halves of an emoji: a lone half is no Unicode text
+    if (text) send({ kind: 'assert', value: text.slice(0, 120).replace(/[\ud800-\udbff]$/, '') }, null);
   };
   for (const type of ['mousedown', 'mouseup', 'pointerdown', 'pointerup']) {
     window.addEventListener(type, (e) => {

@@ -9,6 +9,7 @@ lock a transaction takes, how times, JSON and errors cross the driver, and the f
 from __future__ import annotations
 
 import abc
+import json
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -17,6 +18,20 @@ from typing import Literal, Protocol
 
 from pytest_pacts.store.errors import ImmutableRecordError, StoreBusy, StoreError
 from pytest_pacts.store.records import JSONValue
+
+
+def json_text(value: object) -> str:
+    """``value`` as compact JSON text that is Unicode: a lone surrogate (half of a character
+    outside the BMP, an emoji cut in two in a page's text, or one a page holds itself) becomes
+    U+FFFD, where it made the write fail (SQLite cannot encode it, PostgreSQL refuses its
+    escape) and stopped the run."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
 
 Params = Sequence[object]
 Row = tuple[object, ...]

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 from urllib.parse import urlsplit, urlunsplit
 
-from pytest_pacts.store.backend import BaseBackend, DialectName, Params, Row
+from pytest_pacts.store.backend import BaseBackend, DialectName, Params, Row, json_text
 from pytest_pacts.store.errors import StoreError
 from pytest_pacts.store.records import JSONValue
 from pytest_pacts.store.timeutil import require_aware
@@ -124,7 +124,7 @@ class PostgresBackend(BaseBackend):
         return cast(datetime, value).astimezone(UTC)
 
     def json_in(self, value: object) -> object:
-        return self._jsonb(value)
+        return self._jsonb(value, dumps=json_text)
 
     def json_out(self, value: object) -> JSONValue:
         return cast(JSONValue, value)

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from pathlib import Path
 
-from pytest_pacts.store.backend import BaseBackend, DialectName, Params, Row
+from pytest_pacts.store.backend import BaseBackend, DialectName, Params, Row, json_text
 from pytest_pacts.store.errors import StoreError
 from pytest_pacts.store.records import JSONValue
 from pytest_pacts.store.timeutil import from_text, to_text
@@ -162,7 +162,7 @@ class SQLiteBackend(BaseBackend):
         return from_text(str(value))
 
     def json_in(self, value: object) -> object:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return json_text(value)
 
     def json_out(self, value: object) -> JSONValue:
         if value is None:

@@ -115,3 +115,13 @@ def test_pom_cache_is_host_independent_replaceable_and_purgeable(store: Store) -
     assert store.pom_cache.get("REQ-1", "h1").status == "miss"
     with pytest.raises(ValueError, match="ttl must be positive"):
         store.pom_cache.put("REQ-1", "h1", {}, ttl=timedelta(0))
+
+
+def test_a_lone_surrogate_from_a_page_is_stored_as_a_replacement_character(store: Store) -> None:
+    """A page's text cut between the two halves of an emoji (ArchiveBox 0.5.4's "🏛" titles)
+    reached the store as a lone surrogate, which SQLite cannot encode: the whole corpus run
+    stopped. Unicode has no such character; it is kept as U+FFFD, and the write goes on."""
+    payload = {"text": "Archived \U0001f3db"[:-1] + "\ud83c", "name": "caf\u00e9 \U0001f35e"}
+    store.pom_cache.put("REQ-1", "h1", payload, ttl=None, now=T0)
+    hit = store.pom_cache.get("REQ-1", "h1", now=T0)
+    assert hit.payload == {"text": "Archived \ufffd", "name": "caf\u00e9 \U0001f35e"}

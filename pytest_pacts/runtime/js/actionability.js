@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const { installWatch } = modules.watch;
 const {
-  TEST_ID_ATTRS, norm, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, inShadow,
+  TEST_ID_ATTRS, norm, cut, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, inShadow,
   isEditableType, isSettable, isCheckable, isSelectable, canTakeFocus, describeElement, namesOf
 } = modules.dom;
 
@@ -439,7 +439,7 @@ function identityChange(el, id, dom) {
   if (was && now && was !== now) return `it is now ${shown} (a ${dom.roleOf(el)}; the recorded element was a ${fp.role})`;
   const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title]
     .map(norm).filter((v) => v && v.length <= 200);
-  const names = [...namesOf(el, dom), dom.textOf(el).slice(0, 200), el.getAttribute('alt')].map(norm).filter(Boolean);
+  const names = [...namesOf(el, dom), cut(dom.textOf(el), 200), el.getAttribute('alt')].map(norm).filter(Boolean);
   const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
   const agree = (a, b) => {
     const A = tokens(a); const B = tokens(b);

@@ -2,7 +2,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  SKIP_TAGS, TEST_ID_ATTRS, norm, tokens, parentOf, containsComposed, inShadow, tag, elMatches, roleAttr, remember,
+  SKIP_TAGS, TEST_ID_ATTRS, norm, cut, tokens, parentOf, containsComposed, inShadow, tag, elMatches, roleAttr, remember,
   inputType, makeDom, isEditableType, isSettable, isCheckable, isSelectable, isClickable, describeElement, toJson, titleOf
 } = modules.dom;
 const { callbacksRun, nextFrame, realFrame, gateItem, checkActionable, blocks, identityChange } = modules.actionability;
@@ -197,7 +197,7 @@ async function check(els, opts) {
   // and for the kept element, the words the click's guard holds it to at the press
   // (engine/pointer_guard.py: a list patched in place gives the node another entry's words)
   if ((opts.trace || opts.keep) && els.length === 1 && !elMatches(els[0], 'input, textarea, select')) {
-    result.text = norm(els[0].innerText || els[0].textContent || '').slice(0, 200);
+    result.text = cut(norm(els[0].innerText || els[0].textContent || ''), 200);
   }
   if (opts.trace) result.dom_hash = domHash();  // and a hash of the document, for the trace
   return result;

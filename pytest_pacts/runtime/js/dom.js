@@ -30,6 +30,9 @@ function memo(f) {
 
 function norm(s) { return (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim(); }
 function low(s) { return norm(s).toLowerCase(); }
+// ``s`` cut to ``n`` UTF-16 units, never between the two halves of a character outside the
+// BMP (an emoji): a lone half is no Unicode text, and no store or report can write it
+function cut(s, n) { const t = s.slice(0, n); return /[\ud800-\udbff]$/.test(t) ? t.slice(0, -1) : t; }
 // Icon fonts draw their glyphs from the Unicode Private Use Areas (usually through CSS
 // ::before content, which is part of the accessible name): a person never reads them.
 const ICON_GLYPHS = /[\u{E000}-\u{F8FF}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu;
@@ -552,8 +555,8 @@ function describeElement(el, dom) {
   if (el.id) d += `#${el.id}`;
   else if (el.classList.length) d += `.${[...el.classList].slice(0, 2).join('.')}`;
   const name = dom ? dom.accName(el) : norm(el.getAttribute('aria-label'));
-  const shown = name || norm(el.textContent || '').slice(0, 40);
-  if (shown) d += ` "${shown.length > 40 ? shown.slice(0, 39) + '…' : shown}"`;
+  const shown = name || cut(norm(el.textContent || ''), 40);
+  if (shown) d += ` "${shown.length > 40 ? cut(shown, 39) + '…' : shown}"`;
   return d;
 }
 
@@ -605,7 +608,7 @@ const namesOf = (el, dom) => [dom.accName(el), ...dom.labelTexts(el), el.getAttr
 
 // Exports: what the later files use.
 return {
-  toJson, memo,
+  toJson, memo, cut,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, closestUp, elMatches, roleAttr, idRefs, isRendered, visibleBox, remember,
   containsComposed, drawnInside, hitTarget, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,

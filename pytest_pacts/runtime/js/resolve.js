@@ -9,7 +9,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, low, bare, dice, tokens, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow, tag,
+  TEST_ID_ATTRS, norm, cut, low, bare, dice, tokens, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow, tag,
   inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
@@ -783,7 +783,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const a = closestUp(parentOf(e), (c) => c.tagName === 'BODY' || dom.textOf(c) !== dom.textOf(e));
       if (!a || a.tagName === 'BODY') return '';
       const t = dom.textOf(a);
-      return ` in ${cssVariants(a)[0]} "${t.length > 50 ? `${t.slice(0, 49)}…` : t}"`;
+      return ` in ${cssVariants(a)[0]} "${t.length > 50 ? `${cut(t, 49)}…` : t}"`;
     };
     return els.slice(0, 8).map((e) => ({
       description: describeElement(e, dom) + context(e), score: score(strategy, tier || 2, e), strategy,
@@ -1476,7 +1476,7 @@ function fingerprintOf(el, dom) {
   return {
     tag: tag(el), id: el.id || null, name: attr('name'), type: attr('type'), role: dom.roleOf(el),
     accessible_name: dom.accName(el), label: dom.labelTexts(el)[0] || null,
-    placeholder: attr('placeholder'), text: dom.textOf(el).slice(0, 200), test_ids: testIds,
+    placeholder: attr('placeholder'), text: cut(dom.textOf(el), 200), test_ids: testIds,
     classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: titleOf(el),
     ancestor_path: ancestors, neighbour_text: neighbourTexts(el, dom),
     bounding_box: { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height },
