@@ -218,9 +218,10 @@ def test_a_moving_element_is_unstable(tab: Page, mover: str) -> None:
     # What the frame clock moves is caught every time. A mover driven by the page's timers
     # moves only when they run: on a machine loaded enough that the renderer draws two frames
     # with no timer task between them, the box is the same on both (Playwright's two boxes
-    # would agree too), so one still answer in ten is let through for those.
+    # would agree too), so a few still answers in ten are let through for those (seen: two at
+    # load 30 on 2 cores); a check that never sees the timer's moves still fails here.
     timed = mover in ("timer", "frame callback from a timer")
-    assert len(still) <= (1 if timed else 0), still
+    assert len(still) <= (3 if timed else 0), still
 
 
 def test_only_pointer_actions_need_a_still_element(tab: Page) -> None:
