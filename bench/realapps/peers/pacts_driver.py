@@ -1,10 +1,11 @@
 """pytest-pacts, run like the peers (the project's own venv).
 
-Record: discovery of the step's words (``Element[N]@Region`` + action, with the ordinal
-when the flow's step has one) on the old page; it must single out the ground-truth element
-(checked by identity), else the case is a record failure for us. Relocate, what the
-product does with a cached locator on the new page: the gate on the cached locator
-(``run_gate``: it must match one actionable element); when it fails, a healing round
+Record: discovery of the step's words (``Element[N]@Region`` + action, with the ordinal when
+the flow's step has one) on the old page; it must single out the ground-truth element
+(checked by identity), else the case is a record failure for us. Relocate, what the product
+does with a cached locator on the new page: the gate on the cached locator (``run_gate``: it
+must match one actionable element, checked against the recorded fingerprint and the step's
+words as the executor checks a cached locator); when it fails, a healing round
 (``HealingLadder()``: alternates, repair, re-discovery, similarity; no store, no extension,
 not interactive), the healed locator gated again, up to ``max_heal_rounds`` rounds as the
 executor does. The answer is the locator the step would act on; an abstention is no answer.
@@ -23,8 +24,10 @@ from common import IS_MARKED_JS, MARK_ALL_JS, UNMARK_JS, RecordFailed, serve, tr
 from pytest_pacts.discovery import Discoverer, to_playwright
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, StepState
 from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.finder import Located
 from pytest_pacts.engine.gate import run_gate
 from pytest_pacts.engine.healing import HealingLadder
+from pytest_pacts.engine.identity import located_identity
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import HealAttempt
 from pytest_pacts.models.requirement import Action, Plan, Requirement, SourceRef, Step, Target
@@ -74,9 +77,12 @@ def relocate(page: Any, case: dict[str, Any], memo: Any) -> tuple[Any, str]:
     notes: list[str] = []
     for heal_round in range(OPTIONS.max_heal_rounds + 1):
         assert state.locator is not None
+        # the recorded locator's element is checked against what was recorded, as the
+        # executor checks a cached locator's; a locator healed in this run is not
+        identity = located_identity(step, Located(state, None, "cache" if not attempts else "run"))
         gate = run_gate(page, state.locator, step.action, step_index=0,
                         timeout_ms=OPTIONS.step_timeout_ms, settle_ms=OPTIONS.settle_timeout_ms,
-                        monitor=monitor)  # fmt: skip
+                        monitor=monitor, identity=identity)  # fmt: skip
         if gate.failure is None:
             how = " then ".join(notes) or "the cached locator passes the gate"
             return to_playwright(page, state.locator), f"{how}: {state.locator.describe()}"
