@@ -14,20 +14,21 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
-kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox. A control shown only while the
-pointer is on its table row or card (I hate money's participant buttons, Radicale 3.9's collection
-buttons) is reached as a person does: by pointing at the row or card first; an item of a closed
-Bootstrap drop- down menu by clicking its toggle first. A checkbox drawn by its <label> (the input
-hidden) is acted on through the label, the one of the two drawn; a label that wraps its checkbox
-(Calibre-Web's "Read") is one element with it, and so is a component that wraps it (TensorBoard's
-<mat-checkbox>, checked through its input). A slider (marimo's) is moved with its keys, and the
-text an outcome reads includes what open shadow roots draw, as the engine reads it. A drawn
-drop-down's option written in the capitals the page shows (TensorBoard's "GRAPHS") is matched
+kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin. A control shown only
+while the pointer is on its table row or card (I hate money's participant buttons, Radicale 3.9's
+collection buttons) is reached as a person does: by pointing at the row or card first; an item of a
+closed Bootstrap drop- down menu by clicking its toggle first. A checkbox drawn by its <label> (the
+input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
+checkbox (Calibre-Web's "Read") is one element with it, and so is a component that wraps it
+(TensorBoard's <mat-checkbox>, checked through its input). A slider (marimo's) is moved with its
+keys, and the text an outcome reads includes what open shadow roots draw, as the engine reads it. A
+drawn drop-down's option written in the capitals the page shows (TensorBoard's "GRAPHS") is matched
 ignoring case when no option has those exact words, and its `value:` is the text it shows. A widget
 whose truth is its block (Gradio's slider: a number box beside its range input) is filled and read
 through its number box. A covering layer the truth's `_dismiss` lists (Dagster's product tours) is
 closed by its own button before a step acts, and a code editor (CodeMirror) is filled by a click in
-it and the keys.
+it and the keys. A native select's `value:` is its chosen option's words or its value (Piccolo
+Admin's "True" is `value="true"`), as the engine reads it.
 """
 
 from __future__ import annotations
@@ -95,7 +96,10 @@ def _expect_ok(page: Page, loc: Locator | None, expected: str) -> bool:
     if kind == "url_contains":
         return arg in page.url
     if kind == "value" and loc is not None:
-        if loc.evaluate("e => e.matches('input, textarea, select')"):
+        if loc.evaluate("e => e.matches('select')"):  # its option's words, or its value
+            shown = loc.evaluate("e => e.selectedOptions[0]?.textContent.trim() ?? ''")
+            return arg in (loc.input_value(), shown)
+        if loc.evaluate("e => e.matches('input, textarea')"):
             return loc.input_value() == arg
         if _field_inside(loc) is not None:  # a widget that holds its field (Gradio's slider)
             return _field_inside(loc).input_value() == arg  # type: ignore[union-attr]
@@ -240,6 +244,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill("input#id_password", app.env["PACTS_ARCHIVEBOX_PASSWORD"])
         page.click('input[type="submit"]')
         page.wait_for_selector('a[href="/admin/logout/"]')
+    elif app.name == "piccolo_admin":
+        page.goto(base)
+        page.fill('input[name="username"]', app.env["PACTS_PICCOLO_USER"])
+        page.fill('input[name="password"]', app.env["PACTS_PICCOLO_PASSWORD"])
+        page.click("form button")
+        page.wait_for_selector("text=Welcome to Nursery Admin")
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
