@@ -36,7 +36,9 @@ def test_an_emoji_at_the_cut_of_the_words_around_an_element_leaves_no_half(tab: 
     of day made the row one unit longer, and the library call (``relocate_element``, the
     peers' pacts-api) raised serializing the fingerprint. Fails before: ``slice`` cut it."""
     words = "b" * 79 + "\U0001f4c4 file"
-    tab.set_content(f'<div><span>{words}</span><input type="checkbox" id="box" aria-label="Keep"></div>')
+    tab.set_content(
+        f'<div><span>{words}</span><input type="checkbox" id="box" aria-label="Keep"></div>'
+    )
     result = find(tab, "Keep", "check")
     assert chosen_id(tab, result) == "box"
     assert result.fingerprint is not None and result.fingerprint.neighbour_text

@@ -3,11 +3,13 @@
 
 HTML's form submission sends each control's value under its ``name`` (the form data set);
 a link, followed, requests its ``href`` (HTML, "Following hyperlinks"). Both are the page's
-contract with its server, which a redesign of the words a person reads leaves alone: Django
-admin's action buttons (``name="index"``, ``_save``, ``_continue``), Flask-Admin's and Kiwi
-TCMS's form fields, ArchiveBox's "Pull title" (``name="update_titles"``) renamed "⬇️ Title";
-Django admin's, Wagtail's and ArchiveBox's "Change password" link
-(``/admin/password_change/``) renamed "Account". When such a key is unique in its document,
+contract with its server, which a redesign of the words a person reads leaves alone:
+ArchiveBox 0.7.4's "Pull title" (``name="update_titles"``) renamed "⬇️ Title", pretix
+2026.8.0's "E-mail" box (``name="email"``) relabelled "Email", Django admin's and
+Flask-Admin's save buttons (``_save``, ``_continue``, ``_continue_editing``); ArchiveBox
+0.7.4's "Change password" link (``/admin/password_change/``) renamed "Account", Datasette
+1.0's "5 hidden tables" link become "1 hidden table" and Dagster 1.10.21's "View global asset
+lineage" become "View lineage", each at its old address. When such a key is unique in its document,
 it singles the element out as an id does (HTML makes an id unique), so a recorded locator by
 it corroborates the fingerprint's ranking as a recorded id does
 (:meth:`~pytest_pacts.models.evidence.EvidenceRule.corroborated`: in for the margin, never

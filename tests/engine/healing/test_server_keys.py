@@ -55,8 +55,9 @@ def test_a_renamed_action_button_is_found_again_by_its_unique_form_name(served: 
     title" "⬇️ Title" and its "Archive" "Pull" (a different action sharing the word); the
     recorded alternate ``button[name="update_titles"]`` still found exactly the right button,
     but its identity (0.88) led "Pull" (0.80) by less than the margin and the step was
-    refused. Django admin's action and save buttons (``index``, ``_save``, ``_continue``)
-    and Kiwi TCMS's and Flask-Admin's form controls carry such names. A name unique in the
+    refused. pretix 2026.8.0's "E-mail" box (relabelled "Email") was healed by its recorded
+    ``input[name="email"]``, and Django admin's and Flask-Admin's save buttons carry such
+    names (``_save``, ``_continue``, ``_continue_editing``). A name unique in the
     document corroborates the ranking as an id does (in for the margin, never for the
     threshold). Fails before keys.py: "two look-alikes: refusing to guess"."""
     _show(served, ACTIONS.format(**OLD))
@@ -103,8 +104,9 @@ def test_a_renamed_link_is_found_again_by_its_unique_address(served: Page) -> No
     """A link's destination is what it does (HTML, "Following hyperlinks"). ArchiveBox 0.7.4
     renamed "Change password" "Account" with no word in common; only the address
     (``/admin/password_change/``) says it is the same link, and the store recorded only its
-    words (similarity 0.71, under the threshold; "Admin" 0.69). Django admin, Wagtail and
-    MLflow rename links between releases and keep their routes. A same-origin address (path
+    words (similarity 0.71, under the threshold; "Admin" 0.69). Datasette 1.0's "1 hidden
+    table" (was "5 hidden tables") and Dagster 1.10.21's "View lineage" (was "View global
+    asset lineage", refused at 0.63) kept their addresses too. A same-origin address (path
     and query, no fragment, no token) that only one link has is recorded as an alternate,
     and counts in the similarity for the link that still has it. Fails before: no "a[href]"
     alternate, and the refusal "below the threshold"."""
