@@ -52,6 +52,7 @@ from pytest_pacts.settings import PactsSettings
 from pytest_pacts.store import Store, open_store
 from realapps.clicks import ClickWatch
 from realapps.harness import HERE, AppSpec, load_apps, offline_launch_options
+from realapps.snapshot_fonts import with_fonts
 from realapps.split import SPLITS, present, select, split_of, undeclared
 
 OUT = HERE / "out"
@@ -244,7 +245,8 @@ class TruthObserver:
             cdp.detach()
         except PlaywrightError:
             return
-        path.write_text(str(data["data"]), encoding="utf-8")
+        # with the web fonts the page drew with, which Chromium's snapshot leaves out
+        path.write_text(with_fonts(self.page, str(data["data"])), encoding="utf-8")
         target = step.target
         self.cases.append(
             {

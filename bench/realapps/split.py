@@ -58,8 +58,9 @@ DEV: tuple[str, ...] = (
     "tensorboard",
     "pgadmin",
     "dagster",
+    "archivebox",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "gradio", "archivebox", "piccolo_admin")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "gradio", "piccolo_admin")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

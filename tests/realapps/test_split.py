@@ -75,8 +75,10 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # TensorBoard with the letter case a person reads (CSS text-transform) and a row's checkbox
     # beside an empty label (docs/real-apps.md, "TensorBoard's misses, and TensorBoard to
     # dev"); Dagster with the rule that a class styled-components generates names no
-    # container (docs/real-apps.md, "Generated class names, and Dagster to dev"); the apps of
-    # newer rounds take the held-out places
+    # container (docs/real-apps.md, "Generated class names, and Dagster to dev"); ArchiveBox
+    # with a form control's unique name and a link's unique address as its identity
+    # (docs/real-apps.md, "ArchiveBox's renamed controls, and ArchiveBox moves to dev"); the
+    # apps of newer rounds take the held-out places
     assert split.DEV == (
         "datasette", "django_admin", "flask_admin", "mlflow", "wagtail", "dokuwiki",
         "django_oscar", "sqladmin", "tiddlywiki", "jupyter", "roundup", "node_red", "fava",
@@ -87,6 +89,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
         "tensorboard",
         "pgadmin",
         "dagster",
+        "archivebox",
     )  # fmt: skip
     # new held-out apps of kinds the corpus lacked, committed before any run on them (PyPI:
     # Kinto, buku, pretix (a ticket shop); doccano, jotter-app, changedetection.io, OctoPrint,
@@ -109,8 +112,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # web archiver) added held out, before any run on them; Dagster moved to dev with the rule
     # made from its REQ-DAGSTER-012 on 1.10.21 (a class styled-components generated, a region's
     # rendering the next release no longer matched); Piccolo Admin (PyPI, a CRUD admin UI over
-    # ORM tables) added held out, before any run on it
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "gradio", "archivebox", "piccolo_admin")
+    # ORM tables) added held out, before any run on it; ArchiveBox moved to dev with the rules
+    # made from its 0.7.4 REQ-ARCHIVEBOX-007 and -012 (a unique form name, a unique address)
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "gradio", "piccolo_admin")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -125,7 +129,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "gradio", "archivebox", "piccolo_admin")
+    held_absent = ("kinto", "buku", "pretix", "gradio", "piccolo_admin")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -159,6 +163,7 @@ def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch
         "tensorboard",
         "pgadmin",
         "dagster",
+        "archivebox",
     )
     assert split.select("dev", None, here) == (here, absent)
     assert split.select("all", None, here) == (here, (*absent, *held_absent))

@@ -13,6 +13,7 @@ from pytest_pacts.discovery.refusals import unique_hint
 from pytest_pacts.engine.contracts import HealContext, Resolved, RungResult
 from pytest_pacts.engine.healing.basics import locator_json
 from pytest_pacts.engine.healing.fingerprint_check import agreement, probed_agreement
+from pytest_pacts.engine.healing.keys import keyed
 from pytest_pacts.engine.healing.names import exact_name, names_intent, rival
 from pytest_pacts.engine.healing.operable import inoperable
 from pytest_pacts.engine.healing.probing import Probe, Probing, gate_evidence, probe
@@ -231,18 +232,21 @@ def _identity(
     if found.score is not None and verdict is Evidence.ACCEPTED:
         said = rule.explain(found.score, runner_up)
         return found.score, runner_up, f"the same element by identity ({said})"
-    if found.score is not None and by_id(locator) and rule.corroborated(found.score, runner_up):
+    if found.score is not None and rule.corroborated(found.score, runner_up):
         # Two independent sources single out one element: the recorded locator by the
-        # element's id finds it (HTML: an id is unique in its document), and of all elements
-        # it is the one most like the recorded fingerprint. A look-alike within the margin
-        # does not outvote that (models/evidence.py, "corroborated").
-        return (
-            found.score,
-            runner_up,
-            f"the same element by identity ({found.score:.2f}, at least the threshold "
-            f"{rule.threshold:.2f}), the one most like the recorded element, which the "
-            "recorded id still finds",
-        )
+        # element's id (HTML: an id is unique in its document), or by a form name or a link
+        # address the document has once (keys.py), finds it, and of all elements it is the
+        # one most like the recorded fingerprint. A look-alike within the margin does not
+        # outvote that (models/evidence.py, "corroborated").
+        key = "id" if by_id(locator) else keyed(ctx, locator, found)
+        if key is not None:
+            return (
+                found.score,
+                runner_up,
+                f"the same element by identity ({found.score:.2f}, at least the threshold "
+                f"{rule.threshold:.2f}), the one most like the recorded element, which the "
+                f"recorded {key} still finds",
+            )
     if exact is None and found.fingerprint is not None and ctx.state.fingerprint is not None:
         exact = exact_name(ctx, locator, found)
     if exact is not None:

@@ -34,6 +34,10 @@ WEIGHTS: Mapping[str, float] = {
     "name": 0.95,  # the form ``name`` attribute
     "text": 0.95,  # visible text; also used for the label and placeholder a person reads
     "id": 0.87,
+    # not in the study: a link's destination, the request it makes, as a form control's
+    # name is the key it is submitted under; counted only where it is the recorded one and
+    # on one link of the page (``js/healing.js``, ``similarity``), never against a link
+    "href": 0.95,
     # test ids are not in the study; they are id-like attributes, so they get id's share
     "test_id": 0.87,
     "role": 0.85,

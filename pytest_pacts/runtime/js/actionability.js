@@ -474,7 +474,7 @@ function neighbourTexts(el, dom, max = 80) {
   let up = parentOf(el);
   for (let i = 1; up && i < 3 && up.tagName !== 'BODY' && !dom.textOf(up); i++) up = parentOf(up);
   return [el.previousElementSibling, el.nextElementSibling, up]
-    .map((n) => (n ? dom.textOf(n).slice(0, max) : '')).filter(Boolean);
+    .map((n) => (n ? cut(dom.textOf(n), max) : '')).filter(Boolean);
 }
 
 // Exports: what the later files use.

@@ -14,7 +14,7 @@ const {
   makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, visibleBox, remember, hitTarget
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, receivesEvents, layerOf, isDialog, gateItem, checkActionable, blocks } = modules.actionability;
-const { resetPrepared, readPage, cssVariants, structuralPath } = modules.scan;
+const { resetPrepared, readPage, cssVariants, structuralPath, address, addressCount } = modules.scan;
 const { pageChanged } = modules.watch;
 const { fingerprintOf } = modules.resolve;
 
@@ -124,6 +124,11 @@ function similarity(fp, c, w) {
   add('aria_label', w.aria_label, !!fp.accessible_name && !own.includes(low(fp.accessible_name)), textSim(fp.accessible_name, c.accessible_name));
   add('alt_title', w.aria_label, !!(fp.alt || fp.title), Math.max(textSim(fp.alt, c.alt), textSim(fp.title, c.title)));
   add('class', w.class, fp.classes.length > 0, classSim(fp.classes, c.classes));
+  // A link's recorded destination (``address``: same origin, no token) still on exactly one
+  // link counts for that link; another address counts neither way (routes move between
+  // versions), and a button has none (another element family).
+  add('href', w.href, ['a', 'area'].includes(c.tag) && !!fp.href && c.href === fp.href
+    && address(fp.href, document) !== null && addressCount(fp.href, document) === 1, 1);
   add('ancestors', w.ancestors, fp.ancestor_path.length > 0, lcsSim(fp.ancestor_path, c.ancestor_path));
   add('neighbours', w.neighbours, fp.neighbour_text.length > 0, setDice(fp.neighbour_text.flatMap(tokens), c.neighbour_text.flatMap(tokens)));
   if (fp.bounding_box && c.bounding_box) {
@@ -139,7 +144,7 @@ function similarity(fp, c, w) {
   const anchor = Math.max(0, ...IDENTITY.filter((n) => n in parts && !(grouped && n === 'name')).map((n) => parts[n]));
   return { score: total ? sum / total : 0, parts, anchor };
 }
-const IDENTITY = ['name', 'text', 'label', 'placeholder', 'id', 'test_id', 'aria_label', 'alt_title'];
+const IDENTITY = ['name', 'text', 'label', 'placeholder', 'id', 'test_id', 'aria_label', 'alt_title', 'href'];
 
 // Regions scope a step: "Delete@Draft B" is never healed to Draft A's button.
 // With the region's containers resolved (``regions``), a candidate must sit inside one;

@@ -13,7 +13,7 @@ const {
   inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
-const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier, textTier } = modules.scan;
+const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier, textTier, linkAddress } = modules.scan;
 
 // (not ``press``: a key goes only to an element that can take focus, dom.js canTakeFocus)
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus']);
@@ -740,6 +740,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const derived = ['test_id', 'role_name', 'css'].includes(row.s);
       if (tier || derived) raw.push({ strategy: row.s, tier, spec: strategies[row.s].spec(row.key, el) });
     }
+    // a link by its destination (``linkAddress``), kept only where it is the page's one link there
+    const to = linkAddress(el);
+    if (to !== null) raw.push({ strategy: 'css', tier: 0, spec: { css: `${tag(el)}[href=${cssString(to)}]` } });
     const rank = (o) => {
       if (o === primary) return -1;
       if (o.alt !== undefined) return -1 + (o.alt + 1) / 100;

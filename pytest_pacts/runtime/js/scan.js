@@ -22,7 +22,7 @@ function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
 // Normalised forms of every string compared during a scan, computed once per string:
 // the same labels, names and ids are compared against every step.
 const prepared = new Map();
-function resetPrepared() { prepared.clear(); places.clear(); }
+function resetPrepared() { prepared.clear(); places.clear(); addresses.clear(); }
 function prep(value) {
   let p = prepared.get(value);
   if (!p) {
@@ -79,6 +79,29 @@ function cssString(s) { return `"${String(s).replace(/\\/g, '\\\\').replace(/"/g
 // makeStyles-root-12) and the hash CSS Modules end a name with (App_main__01fkz).
 const GENERATED = /\d{3,}|[0-9a-fA-F]{6,}|^:|^(css|jsx|ember|svelte|ng-tns)-|(^|-)sc-|^jss\d+$|^(makeStyles|withStyles|[A-Z][a-zA-Z]*)-[a-zA-Z]+-\d+$|_{2,3}(?=[\w-]*[A-Z\d])[\w-]{5}$/;
 function looksGenerated(s) { return GENERATED.test(s); }
+// A link's destination is its identity (HTML, "Following hyperlinks": what the link does is
+// go there): its ``href`` as written, when it leads to a page of the same origin by path and
+// query (no fragment, no ``javascript:``) and carries no session or CSRF token and no
+// generated value (a hash, a UUID, a long random run; a record's number is no such value:
+// the same record after a re-sort). Else null. Compared as written, as ``a[href="..."]`` is.
+const TOKEN_KEY = /(^|[-_])(csrf|xsrf|token|session|sess|sid|nonce|sig|signature|auth|key|state|ts|timestamp)($|[-_])|^_$/i;
+const GENERATED_PART = /[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-|(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{24,}/i;
+function address(raw, doc) {
+  if (!raw || raw.includes('#') || /^\s*javascript:/i.test(raw)) return null;
+  let url;
+  try { url = new URL(raw, doc.baseURI); } catch (e) { return null; }
+  if (!/^https?:$/.test(url.protocol) || url.origin !== doc.location.origin) return null;
+  if (url.pathname.split('/').some((p) => GENERATED_PART.test(p))) return null;
+  for (const [k, v] of url.searchParams) if (TOKEN_KEY.test(k) || GENERATED_PART.test(v)) return null;
+  return raw;
+}
+const linkAddress = (el) => (['A', 'AREA'].includes(el.tagName) ? address(el.getAttribute('href'), el.ownerDocument) : null);
+// How many links of the document lead to ``raw`` as written (once per value and call).
+const addresses = new Map();
+function addressCount(raw, doc) {
+  if (!addresses.has(raw)) addresses.set(raw, [...doc.querySelectorAll('a[href], area[href]')].filter((a) => a.getAttribute('href') === raw).length);
+  return addresses.get(raw);
+}
 // styled-components writes an element's classes as its component ids (sc-...), then one
 // hashed name per id (up to six letters, "a-d" split by a hyphen: hIafim, eA-Dxke), then the
 // classes passed to it: letters right after the ids are hashes, whatever their case.
@@ -377,6 +400,6 @@ function makeRegions(dom, elements) {
 
 // Exports: what the later files use, and the tiers the unit tests check.
 return {
-  makeQuery, resetPrepared, readPage, prep, cssString, looksGenerated, stableClasses, cssVariants, structuralPath, makeStrategies,
+  makeQuery, resetPrepared, readPage, prep, cssString, looksGenerated, address, linkAddress, addressCount, stableClasses, cssVariants, structuralPath, makeStrategies,
   makeRegions, textTier, tokenTier
 };
