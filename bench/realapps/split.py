@@ -58,8 +58,9 @@ DEV: tuple[str, ...] = (
     "tensorboard",
     "pgadmin",
     "dagster",
+    "gradio",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "gradio", "archivebox")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "archivebox")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
