@@ -272,7 +272,7 @@ function checkEnabled(el, action, roleOf) {
   if (action === 'press' && !canTakeFocus(el)) {
     return gateFail('enabled', 'incompatible', `a key goes to the focused element, and this cannot take focus: ${describeElement(el)}`);
   }
-  if (action === 'select' && !isSelectable(el, roleOf) && !isTextField(el)) {
+  if (action === 'select' && !isSelectable(el, roleOf) && !isTextField(el, roleOf)) {
     return gateFail('enabled', 'incompatible', `select needs a <select>, listbox, combobox or a text field that opens one; this is ${describeElement(el)}`);
   }
   return gatePass('enabled', 'enabled');
