@@ -93,11 +93,29 @@ _SCRIPT = """
   // released (UI Events, "click"): a dropdown that takes its option on the press and hides
   // its list has the click land on a container of both. It is the step's when both the
   // press and the release were.
-  const pressed = { down: null, up: null };
+  // A select step on a dropdown that names no list that exists (no aria-controls or
+  // aria-owns, or IDREFs naming no element, which WAI-ARIA says give no relation) chooses in
+  // the one list of options shown (docs/engine.md, "Drop-downs"): a press in it, when it is
+  // the only one shown at the press, is the step's (Gradio's drop-downs).
+  const lone = (t, el) => {
+    const doc = el.ownerDocument;
+    const named = [el, ...el.querySelectorAll('[aria-controls], [aria-owns]')].some((e) =>
+      ['aria-controls', 'aria-owns'].some((a) => (e.getAttribute(a) || '').split(/\\s+/)
+        .some((id) => id && doc.getElementById(id))));
+    const lists = [...doc.querySelectorAll('[role=listbox]:not(input)')]
+      .filter((l) => l.getClientRects().length > 0);
+    return !named && lists.length === 1 && within(t, lists[0]);
+  };
+  const pressed = { down: null, up: null, lone: false };
   for (const type of ['mousedown', 'mouseup']) {
     window.addEventListener(type, (event) => {
       const t = event.composedPath()[0] || event.target;
-      if (event.isTrusted) pressed[type === 'mousedown' ? 'down' : 'up'] = t;
+      if (!event.isTrusted) return;
+      pressed[type === 'mousedown' ? 'down' : 'up'] = t;
+      const acted = window.%(announced)s;
+      if (type === 'mousedown') {
+        pressed.lone = !!acted && acted.action === 'select' && lone(t, acted.el);
+      }
     }, true);
   }
   const steps = (t, acted) => !!t && (within(t, acted.el) || labelled(t, acted.el)
@@ -120,7 +138,7 @@ _SCRIPT = """
     const guard = window[Symbol.for('pytest-pacts.pointer-guard')];
     const changed = acted ? redrawn(acted) : '';
     const own = acted && !changed && (steps(target, acted)
-      || (steps(pressed.down, acted) && steps(pressed.up, acted)));
+      || ((pressed.lone || steps(pressed.down, acted)) && steps(pressed.up, acted)));
     // a click the guard stopped is the engine's own for the announced step, wherever it
     // landed: that announcement was not acted on
     if (acted && guard && guard.stopped) send({stoppedOwn: acted.n});

@@ -59,8 +59,9 @@ DEV: tuple[str, ...] = (
     "pgadmin",
     "dagster",
     "archivebox",
+    "gradio",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "gradio", "piccolo_admin")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "piccolo_admin")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -8,6 +8,10 @@ from pytest_pacts.models import Step
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import Failure, FailureType
 
+WRONG_KIND = ", which is no element a "
+"""How the page's scan says the step's words name only elements of a kind its action cannot
+operate (``resolve.js``): a ``not_found`` then has the cause ``wrong_kind``."""
+
 
 def discovery_failure(step: Step, result: DiscoveryResult | None, waited_ms: float) -> Failure:
     target = step.target.key if step.target else "?"
@@ -69,10 +73,18 @@ def not_found(step: Step, failure: Failure, suggestions: list[str]) -> Failure:
         # one matched too weakly for the evidence rule, or the scan said why none did
         message = failure.message
     evidence = list(failure.evidence)
+    # the scan found the words on an element of another kind (runtime/js/resolve.js): the
+    # words are right, so the root cause is not the spelling
+    cause = "wrong_kind" if WRONG_KIND in message else failure.cause
     if suggestions:
         shown = " or ".join(f"{s!r}" for s in suggestions)
         message += f"; did you mean {shown}?"
         evidence.append("closest visible names: " + ", ".join(f"{s!r}" for s in suggestions))
     return failure.model_copy(
-        update={"type": FailureType.NOT_FOUND, "message": message, "evidence": tuple(evidence)}
+        update={
+            "type": FailureType.NOT_FOUND,
+            "message": message,
+            "evidence": tuple(evidence),
+            "cause": cause,
+        }
     )

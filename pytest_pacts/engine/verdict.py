@@ -208,6 +208,14 @@ _CONFIG = (
     0.8,
     "The step's value or expectation cannot be used as written: fix the cell.",
 )
+_WRONG_KIND = (
+    RcaClass.DATA_ISSUE,
+    0.75,
+    "The step's words are on the page, but name no element its action operates (the message "
+    "says which): check the Action cell against it (fill a text field, check a checkbox, "
+    "select in a drop-down), or name the control itself. A widget the page draws without the "
+    "markup that says what it is (no role) cannot be operated as one: ask for that markup.",
+)
 _PAGE_SCRIPT = (
     RcaClass.UNSUPPORTED_SURFACE,
     0.8,
@@ -239,6 +247,8 @@ def classify(failure: Failure, heal_attempts: int = 0, *, recorded: bool = True)
         cls, conf, rec = _CONFLICT
     elif failure.cause == "page_script":
         cls, conf, rec = _PAGE_SCRIPT
+    elif failure.cause == "wrong_kind":
+        cls, conf, rec = _WRONG_KIND
     else:
         cls, conf, rec = RCA_TABLE.get(failure.type, RCA_TABLE[FailureType.TIMEOUT])
     if failure.type is FailureType.TIMEOUT and heal_attempts:

@@ -158,7 +158,7 @@ class Codegen:
         parts = split_choices(exp.text)
         if use.widget_path:  # a hidden select: its widget shows the choice
             return [f"expect({loc}_widget).to_contain_text({self._pattern(p)})" for p in parts]
-        if not use.typed:
+        if not use.typed and not use.text_field:
             return [f"expect({loc}).to_contain_text({self._pattern(p)})" for p in parts]
         if len(parts) == 1:
             return None  # the field holds it: ``to_have_value``

@@ -74,6 +74,7 @@ FailureCause = Literal[
     "configuration",  # the run cannot start as configured (no base URL, bad template)
     "identity_changed",  # a cached locator now finds another element (not_unique)
     "input_refused",  # the page said it refused the input (an alert, a validation message)
+    "wrong_kind",  # the words name an element on the page the action cannot operate
 ]
 """Finer detail the verdict's RCA mapping needs beyond the failure type."""
 
@@ -198,6 +199,11 @@ class DropdownUse(_Frozen):
     )
     widget_role: str | None = Field(
         default=None, description="The role of the combobox inside that widget, if any."
+    )
+    text_field: bool = Field(
+        default=False,
+        description="The dropdown is a text field with no combobox or listbox role, whose "
+        "list opened when it was clicked: its value shows the option chosen.",
     )
 
 

@@ -60,3 +60,16 @@ def test_a_recorded_custom_dropdown_is_opened_typed_into_and_its_options_clicked
         'page.keyboard.press("Escape")  # close the list a multi-select keeps',
     ]
     assert "select_option" not in source
+
+
+def test_a_text_field_dropdown_is_clicked_open_and_its_value_read_as_a_field_s() -> None:
+    """A text field that opened a list (WAI-ARIA's combobox pattern without its role: Gradio
+    3.50's drop-down) shows the option chosen as its value, which ``to_contain_text`` never
+    reads on an ``<input>`` (Playwright reads an input's text only for buttons)."""
+    box = Locator(strategy=Strategy.LABEL, confidence=0.92, label="Country")
+    use = DropdownUse(opened=(True,), typed=False, text_field=True)
+    source = render_test(_plan("Portugal"), Locators(steps={0: box}, dropdowns={0: use}))
+    assert "step1.click()  # open the dropdown" in source
+    assert 'page.get_by_role("option", name="Portugal", exact=True).click()' in source
+    assert "expect(step1).to_contain_text" not in source, source
+    assert 'expect(step1).to_have_value(re.compile(re.escape("Portugal")' in source

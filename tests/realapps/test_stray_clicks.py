@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Route
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
@@ -129,6 +130,50 @@ def test_a_click_is_the_steps_when_what_was_pressed_and_released_both_were(
             context.close()
         strays.append([c.html[:12] for c in watch.wrong])
     assert strays == [[], ["<article><sp"]]
+
+
+# Gradio 5's drop-down: an <input role=listbox> whose aria-controls names no element, and the
+# list it opens (no id) takes its option on the press; ``other`` adds a second list on show.
+UNNAMED = """<div id="wrap"><input id="box" role="listbox" aria-controls="nowhere" value="Monthly">
+<ul role="listbox" style="margin:0"><li role="option"
+  onmousedown="this.parentNode.hidden = true">Yearly</li></ul></div>%s"""
+
+
+def _serve(body: str, route: Route) -> None:
+    route.fulfill(body=body)
+
+
+def test_a_press_in_the_one_list_on_show_is_the_steps_when_the_dropdown_names_none(
+    module_browser: Browser,
+) -> None:
+    """A dropdown that names no list that exists (WAI-ARIA: an IDREF must name an element)
+    chooses in the one list of options shown (the engine's rule): a press there, released over
+    the dropdown, is the step's (Gradio 5.50.0's REQ-GRADIO-002, counted as a stray click
+    before); with a second list on show, which is its list is not evident: a stray click."""
+    from realapps.clicks import ClickWatch
+
+    strays = []
+    for other in ("", '<ul role="listbox"><li role="option">Daily</li></ul>'):
+        watch = ClickWatch()
+        context = module_browser.new_context()
+        try:
+            watch.install(context)
+            page = context.new_page()
+            page.route("http://watch.test/**", partial(_serve, UNNAMED % other))
+            page.goto("http://watch.test/")
+            watch.announce(page.locator("#box"), 1, "select")
+            option = page.get_by_text("Yearly").bounding_box()
+            box = page.locator("#box").bounding_box()
+            assert option is not None and box is not None
+            page.mouse.move(option["x"] + 5, option["y"] + 5)
+            page.mouse.down()
+            page.mouse.move(box["x"] + 5, box["y"] + 5)
+            page.mouse.up()
+            page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+        finally:
+            context.close()
+        strays.append([c.html[:13] for c in watch.wrong])
+    assert strays == [[], ['<div id="wrap']], strays
 
 
 # A link its field's blur pushes down (the line above it appears): the button goes down on the

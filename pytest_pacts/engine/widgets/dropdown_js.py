@@ -58,13 +58,19 @@ COMMON = r"""
     return [...c.querySelectorAll('[role=combobox], [aria-haspopup=listbox], [role=listbox]')]
       .find(shown) || c;
   };
-  const POPUP = '[role=listbox], [role=tree], [role=grid]';
+  // an <input> is a void element (HTML): given role=listbox, it holds no options, so it is
+  // the field that opens the list, never the list
+  const POPUP = '[role=listbox]:not(input), [role=tree], [role=grid]';
   const ids = (e, attr) => norm(e.getAttribute(attr)).split(' ').filter(Boolean);
   const outermost = (list) => list.filter((p) => !list.some((q) => q !== p && q.contains(p)));
+  // the lists of options shown on the page; a grid no combobox names is a table of data
+  // (WAI-ARIA: rows of gridcells), no list of options, unless it holds options
+  const onShow = (doc) => outermost([...doc.querySelectorAll(POPUP)].filter((p) => shown(p)
+    && (role(p) !== 'grid' || !!p.querySelector('[role=option]'))));
   // the lists the combobox names (aria-controls, aria-owns, its active descendant's list),
   // its own, and those its focused search field names
   const popupsOf = (c) => {
-    if (role(c) === 'listbox') return [c];
+    if (role(c) === 'listbox' && c.tagName !== 'INPUT') return [c];
     const doc = c.ownerDocument, found = new Set();
     const add = (p) => {
       if (!p) return;
@@ -146,25 +152,44 @@ FIELD_JS = (
 }"""
 )
 
+# The lists of options on show before a text field that is no drop-down by its markup (an
+# ``<input>`` with no combobox or listbox role) is clicked, or null for a dropdown.
+ON_SHOW_JS = (
+    "(c) => {"
+    + COMMON
+    + """
+  return c.tagName === 'INPUT' && !isCombo(c) ? onShow(c.ownerDocument) : null;
+}"""
+)
+
 # Find the option named ``name`` in the combobox's list. ``status``: ``found`` (``option``),
 # ``pending`` (no such option yet, or no list yet: filtering or loading may still bring it),
-# ``final`` (an error that waiting cannot mend).
+# ``final`` (an error that waiting cannot mend). ``before`` (``ON_SHOW_JS``), for a text field:
+# the list the page shows must be one it opened, not one on show before it was clicked.
 FIND_JS = (
-    "(c, name) => {"
+    "(c, [name, before]) => {"
     + COMMON
     + """
   let lists = popupsOf(c), how = 'named by the combobox';
+  const field = before ? `${describe(c)} is a text field (no combobox or listbox role), and ` : '';
   if (!lists.length) {
-    lists = outermost([...c.ownerDocument.querySelectorAll(POPUP)].filter(shown));
-    how = 'the only list of options shown on the page';
+    lists = onShow(c.ownerDocument);
+    how = before ? 'the only list of options shown, opened by the field'
+      : 'the only list of options shown on the page';
     if (lists.length > 1) {
       return {status: 'final', option: null, error: `${lists.length} lists of options are shown `
         + `(${lists.map(describe).join(', ')}) and ${describe(c)} names none of them in `
         + 'aria-controls or aria-owns: which one is its list is not evident'};
     }
+    if (before && lists.some((p) => before.includes(p))) {
+      return {status: 'pending', option: null, error: `${field}it showed no list of options when `
+        + `clicked (the one shown, ${describe(lists[0])}, was shown before)`};
+    }
   }
   if (!lists.length) {
-    return {status: 'pending', option: null, error: `no list of options opened for ${describe(c)} `
+    return {status: 'pending', option: null, error: before
+      ? `${field}it showed no list of options when clicked`
+      : `no list of options opened for ${describe(c)} `
       + '(none named by its aria-controls or aria-owns, and none shown on the page)'};
   }
   const opts = optionsOf(lists);

@@ -20,6 +20,7 @@ from pytest_pacts.engine.widgets.dropdown_js import (
     FIELD_JS,
     FIND_JS,
     IS_OPEN_JS,
+    ON_SHOW_JS,
     SHOWN_VALUE_JS,
     TARGET_JS,
     TOOK_JS,
@@ -64,22 +65,27 @@ def choose(el: PWLocator, value: str, timeout_ms: float) -> DropdownUse | str:
         opened=tuple(o for u in uses for o in u.opened),
         typed=any(u.typed for u in uses),
         option_role=uses[0].option_role,
+        text_field=uses[0].text_field,
     )
 
 
 def _choose_one(
     combo: ElementHandle, own: ElementHandle, name: str, clock: Clock
 ) -> DropdownUse | str:
+    # a text field that is no drop-down by its markup is clicked, as a person does, and its
+    # list must be one that opens then: nothing is typed into it (docs/engine.md)
+    before = combo.evaluate_handle(ON_SHOW_JS)
+    text_field = bool(before.evaluate("(b) => b !== null"))
     opened = not combo.evaluate(IS_OPEN_JS)
     if opened:
         combo.click(timeout=clock.left())
-    field = _element(combo.evaluate_handle(FIELD_JS))
+    field = None if text_field else _element(combo.evaluate_handle(FIELD_JS))
     if field is not None:
         field.fill("", timeout=clock.left())
         field.type(name, timeout=clock.left())  # key by key: a filter that listens to keys
     role = "option"
     for attempt in range(3):
-        found = _find(combo, name, clock, typed=field is not None)
+        found = _find(combo, name, before, clock, typed=field is not None)
         status = found.get_property("status").json_value()
         if status != "found":
             error = str(found.get_property("error").json_value())
@@ -107,7 +113,9 @@ def _choose_one(
     except PlaywrightTimeout:
         shown = own.evaluate(SHOWN_VALUE_JS) or combo.evaluate(SHOWN_VALUE_JS)
         return f"select: the option {name!r} was clicked but the dropdown shows {shown!r}"
-    return DropdownUse(opened=(opened,), typed=field is not None, option_role=role.lower())
+    return DropdownUse(
+        opened=(opened,), typed=field is not None, option_role=role.lower(), text_field=text_field
+    )
 
 
 # Is ``el`` still what the pointer at its centre points at? (``elementFromPoint`` of its own
@@ -156,17 +164,20 @@ def _click_option(option: ElementHandle, combo: ElementHandle, clock: Clock) -> 
         page.mouse.up()
 
 
-def _find(combo: ElementHandle, name: str, clock: Clock, *, typed: bool) -> JSHandle:
+def _find(
+    combo: ElementHandle, name: str, before: JSHandle, clock: Clock, *, typed: bool
+) -> JSHandle:
     """The answer of ``FIND_JS``, waiting (within the step's time) while it is pending, or, after
     typing, while the list does not hold the option yet (filtering, loading)."""
     waiting = {"pending"} | ({"missing"} if typed else set())
     frame = combo.owner_frame()
-    found = combo.evaluate_handle(FIND_JS, name)
+    found = combo.evaluate_handle(FIND_JS, [name, before])
     if found.get_property("status").json_value() in waiting and frame is not None:
-        wait = f"([c, name]) => !{sorted(waiting)!r}.includes(({FIND_JS})(c, name).status)"
+        wait = f"([c, a]) => !{sorted(waiting)!r}.includes(({FIND_JS})(c, a).status)"
         with contextlib.suppress(PlaywrightError):  # the answer below says what is listed
-            frame.wait_for_function(wait, arg=[combo, name], timeout=clock.left(200) - 150)
-        found = combo.evaluate_handle(FIND_JS, name)
+            left = clock.left(200) - 150
+            frame.wait_for_function(wait, arg=[combo, [name, before]], timeout=left)
+        found = combo.evaluate_handle(FIND_JS, [name, before])
     return found
 
 

@@ -9,7 +9,7 @@
 const { installWatch } = modules.watch;
 const {
   TEST_ID_ATTRS, norm, cut, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, inShadow,
-  isEditableType, isSettable, isCheckable, isSelectable, canTakeFocus, describeElement, namesOf
+  isEditableType, isSettable, isCheckable, isSelectable, isTextField, canTakeFocus, describeElement, namesOf
 } = modules.dom;
 
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
@@ -272,8 +272,8 @@ function checkEnabled(el, action, roleOf) {
   if (action === 'press' && !canTakeFocus(el)) {
     return gateFail('enabled', 'incompatible', `a key goes to the focused element, and this cannot take focus: ${describeElement(el)}`);
   }
-  if (action === 'select' && !isSelectable(el, roleOf)) {
-    return gateFail('enabled', 'incompatible', `select needs a <select>, listbox or combobox; this is ${describeElement(el)}`);
+  if (action === 'select' && !isSelectable(el, roleOf) && !isTextField(el, roleOf)) {
+    return gateFail('enabled', 'incompatible', `select needs a <select>, listbox, combobox or a text field that opens one; this is ${describeElement(el)}`);
   }
   return gatePass('enabled', 'enabled');
 }

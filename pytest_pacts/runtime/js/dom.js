@@ -501,6 +501,14 @@ function isSelectable(el, roleOf) {
   return el.tagName === 'SELECT' || ['listbox', 'combobox'].includes(roleOf(el))
     || (el.getAttribute('aria-haspopup') || '').toLowerCase() === 'listbox';
 }
+// A one-line text field: the <input> types HTML-AAM maps to a combobox when a list is tied to
+// them (text, search, tel, url, email). A drop-down whose markup says nothing is one (Gradio
+// 3.50's), so a select step takes one only when no select, listbox or combobox has the words;
+// never the field inside a combobox (Vuetify's autocomplete): that combobox is the drop-down.
+function isTextField(el, roleOf) {
+  return el.tagName === 'INPUT' && ['text', 'search', 'tel', 'url', 'email'].includes(inputType(el))
+    && !closestUp(parentOf(el), (a) => isSelectable(a, roleOf));
+}
 // A field set by steps rather than typed (fill): an <input type=range>, a read-only number
 // field (moved by its -/+ buttons), an ARIA slider or a spinbutton that is not a text field
 // (WAI-ARIA APG slider and spinbutton patterns).
@@ -540,7 +548,7 @@ function compatibility(el, action, roleOf, cheap = false) {
     case 'fill': return isEditableType(el, roleOf) || isSettable(el, roleOf) ? 2 : 0;
     case 'type': return isEditableType(el, roleOf) ? 2 : 0;
     case 'check': case 'uncheck': return isCheckable(el, roleOf) ? 2 : 0;
-    case 'select': return isSelectable(el, roleOf) ? 2 : 0;
+    case 'select': return isSelectable(el, roleOf) ? 2 : isTextField(el, roleOf) ? 1 : 0;
     case 'click': case 'hover': {
       if (isClickable(el, roleOf, cheap)) return 2;
       return !cheap && closestUp(parentOf(el), (a) => isClickable(a, roleOf) && a.tagName !== 'SELECT', 3) ? 2 : 1;
@@ -612,5 +620,5 @@ return {
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, closestUp, elMatches, roleAttr, idRefs, isRendered, visibleBox, remember,
   containsComposed, drawnInside, hitTarget, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
-  isSelectable, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf
+  isSelectable, isTextField, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf
 };

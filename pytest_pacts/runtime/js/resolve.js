@@ -987,9 +987,11 @@ function makeResolver(dom, elements, strategies, regions, args) {
     // the button named Search, not the search box. A <label> that says exactly the words
     // names its control and is taken only after the controls whose names hold them: "Show
     // diff only" is the switch "Tags - Show diff only", not the text beside it (MLflow).
+    // A select takes a text field (compatibility 1: it may open a list) only by its exact
+    // name, after every select, listbox and combobox the words name (docs/discovery.md).
     const stages = passes.length > 1
       ? [[2, 2, true], [2, 1, false], [1, 2, true], [2, 1, true], [1, 1, true]]
-      : [[2, 2, true], [1, 2, true]];
+      : [[2, 2, true], [1, 2, true], ...(step.action === 'select' ? [[2, 1, true]] : [])];
     // The elements strategy ``s`` finds in scope at a stage, or null.
     const atStage = (tier, pass, labels, s, counting) => {
       let rows = hits.filter((h) => h.s === s && h.tier === tier && !namedThrough(h.el) && !borrowed(h));
@@ -1251,6 +1253,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
         + 'opens the one meant (its menu, tab or section) before this one, or a region that says which';
     } else if (o) {
       message = unopened(step, o.popup, regionNote);
+    }
+    // The words name shown elements exactly, none of a kind the action operates (a select
+    // step on a field whose markup does not say it is a drop-down): the words are right, the
+    // kind is the doubt (engine/verdict.py: never "check the spelling").
+    const kinded = !o && !hiddenMatches && !pointer && !refusedNear.length && applyScope([...new Set(hits.filter((h) => h.tier === 2
+      && compatOf(h.el) === 0 && !concealed(h.el) && reachable(h.el)).map((h) => h.el))], scope).els;
+    if (kinded && kinded.length) {
+      message = `"${step.element}" names ${describeElement(kinded[0], dom)}${regionNote}, which is `
+        + `no element a ${step.action} step operates`;
     }
     const inScope = mereText.filter((e) => !scope || applyScope([e], scope).els.length === 1);
     if (inScope.length && !hiddenMatches) {
