@@ -59,7 +59,7 @@ DEV: tuple[str, ...] = (
     "pgadmin",
     "dagster",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "gradio", "archivebox")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "gradio", "archivebox", "buildbot")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
