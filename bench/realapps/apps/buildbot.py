@@ -170,7 +170,7 @@ def _api(base_url: str, path: str, body: dict[str, object] | None = None) -> dic
 
 
 def seed(base_url: str) -> None:
-    """Force the seed builds through the master's own API, one at a time, each finished before
+    """Force the seeded builds through the master's own API, one at a time, each finished before
     the next (so their numbers and order are the same at every start)."""
     ids: dict[str, object] = {}
     deadline = time.monotonic() + 120
@@ -197,7 +197,7 @@ def _wait_builds(base_url: str, count: int) -> None:
     deadline = time.monotonic() + 120
     while len(_api(base_url, "builds?complete=true")["builds"]) < count:  # type: ignore[arg-type]
         if time.monotonic() > deadline:
-            raise TimeoutError(f"build {count} of the seed did not finish in 120 s")
+            raise TimeoutError(f"seeded build {count} did not finish in 120 s")
         time.sleep(0.5)
 
 
