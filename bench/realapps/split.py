@@ -61,7 +61,7 @@ DEV: tuple[str, ...] = (
     "archivebox",
     "gradio",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "piccolo_admin")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "piccolo_admin", "buildbot")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
