@@ -60,8 +60,9 @@ DEV: tuple[str, ...] = (
     "dagster",
     "archivebox",
     "gradio",
+    "buildbot",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "piccolo_admin", "buildbot")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "piccolo_admin")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -87,3 +87,22 @@ def test_without_the_bridge_a_page_that_breaks_playwrights_code_fails_as_such(
     assert "patched some" in step.failure.message
     assert record.rca.rca_class is RcaClass.UNSUPPORTED_SURFACE
     assert "did you mean" not in render_failure(record)
+
+
+# buildbot-www 3.x's shape: an ES5-era polyfill's test, installed unconditionally
+INSTANCEOF_IS_ARRAY = "<script>Array.isArray = function (x) { return x instanceof Array; };</script>"
+
+
+def test_every_kind_of_step_runs_on_a_page_whose_array_test_is_instanceof(
+    tab: Page, site: Site
+) -> None:
+    """ECMAScript's ``Array.isArray`` answers for an array of any realm, ``instanceof Array``
+    only for the caller's own. A page that replaces the first by the second replaces a
+    built-in, so the in-page code answers from a fresh realm (``js/realm.js``); its arrays
+    must come back as arrays all the same. Before, Playwright's serializer, asking the page's
+    ``Array.isArray``, sent the visible text's two strings as an object: every
+    ``text_visible`` failed (Buildbot 3.11.9: 12 of 14 flows) although the text was shown."""
+    url = site.add("form.html", _form(INSTANCEOF_IS_ARRAY), title="App")
+    site.add("next.html", INSTANCEOF_IS_ARRAY + '<span class="page-title">Results</span>', "App")
+    record = run(tab, plan(url, *ROWS))
+    assert record.verdict == "pass", render_failure(record)

@@ -91,6 +91,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
         "dagster",
         "archivebox",
         "gradio",
+        "buildbot",
     )  # fmt: skip
     # new held-out apps of kinds the corpus lacked, committed before any run on them (PyPI:
     # Kinto, buku, pretix (a ticket shop); doccano, jotter-app, changedetection.io, OctoPrint,
@@ -117,8 +118,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # made from its 0.7.4 REQ-ARCHIVEBOX-007 and -012 (a unique form name, a unique address);
     # Gradio moved to dev with the drop-down rules made from its REQ-GRADIO-002 (a text field
     # that opens a list, an <input role=listbox>); Buildbot (PyPI, a continuous-integration
-    # dashboard) added held out, before any run on it
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "piccolo_admin", "buildbot")
+    # dashboard) added held out, before any run on it, then moved to dev with the fix made from
+    # its 3.11.9 failures (a fresh realm's arrays handed back in the page's realm)
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "piccolo_admin")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -133,7 +135,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "piccolo_admin", "buildbot")
+    held_absent = ("kinto", "buku", "pretix", "piccolo_admin")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -169,6 +171,7 @@ def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch
         "dagster",
         "archivebox",
         "gradio",
+        "buildbot",
     )
     assert split.select("dev", None, here) == (here, absent)
     assert split.select("all", None, here) == (here, (*absent, *held_absent))

@@ -11,7 +11,8 @@
 // realm is taken and removed at once, whose built-ins the page has never seen. The DOM stays
 // the page's (the elements, their methods and the window's functions), as it must; arrays
 // and objects passed in are copied into the fresh realm on entry (``adopt``), so their
-// methods are the fresh ones too; and every callback is registered with the page's window
+// methods are the fresh ones too, and those it answers back into the page's (``toPage``);
+// and every callback is registered with the page's window
 // (timers, animation frames, mutation observers, event listeners) by a function of the
 // page's realm (``host``, ``windowNames``): the window runs no callback registered from a
 // removed frame's realm.
@@ -102,6 +103,9 @@
   const host = {
     listen: (target, type, f) => target.addEventListener(type, (e) => f(e)),
     frame: (f) => firstFrame((t) => f(t)),
+    // an array and an object of the page's realm, for the fresh copy's answers (``toPage``)
+    array: () => [],
+    object: () => ({}),
   };
   const windowNames = {
     __proto__: null,
@@ -158,11 +162,28 @@
       for (const k of Object.keys(x)) out[k] = adopt(x[k], depth + 1);
       return out;
     };
+    // answers copied into the page's realm, as arguments are into this one: an array of this
+    // realm is no ``instanceof Array`` of the page's (ECMAScript's ``Array.isArray`` answers
+    // for any realm, ``instanceof`` for its own), and a page that replaced the first by the
+    // second (buildbot-www 3.x) had Playwright's serializer send such an array as an object
+    const toPage = (x, depth) => {
+      if (x === null || typeof x !== 'object' || !(x instanceof Object) || depth > 64) return x;
+      if (typeof x.then === 'function') return x.then((v) => toPage(v, depth));
+      let out;
+      if (Array.isArray(x)) {
+        out = host.array();
+        for (let i = 0; i < x.length; i++) out[i] = toPage(x[i], depth + 1);
+      } else if (Object.getPrototypeOf(x) === Object.prototype) {
+        out = host.object();
+        for (const k of Object.keys(x)) out[k] = toPage(x[k], depth + 1);
+      }
+      return out === undefined ? x : out;
+    };
     const api = {};
     for (const k of Object.keys(made)) {
       const f = made[k];
       api[k] = typeof f !== 'function' ? f
-        : function (...args) { return f.apply(made, args.map((a) => adopt(a, 0))); };
+        : function (...args) { return toPage(f.apply(made, args.map((a) => adopt(a, 0))), 0); };
     }
     for (const k of Object.getOwnPropertyNames(made)) {
       if (!(k in api)) Object.defineProperty(api, k, { value: made[k] });
@@ -172,7 +193,9 @@
     const compile = (text) => {
       if (!compiled.has(text)) {
         const f = bind(text);
-        compiled.set(text, function (...args) { return f.apply(undefined, args.map((a) => adopt(a, 0))); });
+        compiled.set(text, function (...args) {
+          return toPage(f.apply(undefined, args.map((a) => adopt(a, 0))), 0);
+        });
       }
       return compiled.get(text);
     };
