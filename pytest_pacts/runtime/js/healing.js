@@ -360,12 +360,7 @@ new MutationObserver((records) => { if (pageChanged(records)) { quiet.frames = 0
   .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 countQuietFrames();
 // the document's change watch (watch.js), when it has seen two frames without a change
-const watched = () => {
-  const w = globalThis.__pacts_changes;
-  if (!w) return false;
-  w.flush();
-  return w.frames >= 2;
-};
+const watched = (w = globalThis.__pacts_changes) => !!w && (w.flush(), w.frames >= 2);
 // Resolves true once the document is complete and two frames have passed without a DOM
 // change, false at ``timeout_ms``. One animation frame is always let through first, so the
 // work a page has queued for its next frame (a render after a click) is seen happening.

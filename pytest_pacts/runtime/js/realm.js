@@ -206,17 +206,13 @@
   // built on the first call, not at install. A document that never heals then runs none of
   // the modules' code; the built-ins above are still read at the first moment.
   let main = null;
+  let use = null;
   let built = false;
   const buildMain = () => {
     built = true;
-    try {
-      main = factory(host);
-    } catch (e) {
-      main = null;
-    }
+    try { main = factory(host); } catch (e) { main = null; }
     use = main;
   };
-  let use = null;
   if (!lazy) buildMain();
   let tried = false;
   return {
