@@ -23,7 +23,7 @@ from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery.render import page_query
 from pytest_pacts.models.locator import DiscoveryResult, Locator, Region, RegionMatch, Strategy
 from pytest_pacts.models.outcome import HealRung
-from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime import bounded, healing
 from pytest_pacts.runtime.healing import FIND
 from pytest_pacts.runtime.scripts import api_key
 
@@ -136,6 +136,34 @@ def test_an_unchanged_page_is_one_plain_page_call(
     assert same.found and not same.moved and same.locator == locator, same.reason
     assert calls == [ONE_CALL], calls
     assert _mark(tab, locator) == "real"
+
+
+# whether this document's healing API was built (``js/realm.js``, ``built``): the reason when
+# it cannot be told (no healing API here, or a dispatcher without a lazy build)
+HEALING_BUILT = (
+    "(key) => { const h = globalThis[key];"
+    " return !h ? 'no healing API' : typeof h.built === 'function' ? h.built() : 'built at install'; }"
+)
+
+
+def test_an_unchanged_page_does_not_build_the_healing_api(tab: Page, ranked: None) -> None:
+    """The no-drift check runs only the discovery API's code: the healing API, which
+    discover_element's init script puts in every new document, is built (its modules run)
+    by its first call, on a drifted page, and not at the document's first moment (before:
+    at install, about 4 ms of the renderer's CPU on each document load, whether it healed
+    or not: docs/benchmarks.md)."""
+    key = healing._installer()[0]
+    locator = Locator(strategy=Strategy.CSS, confidence=0.8, css="a#books")
+    recorded = _recorded_as(tab, NAV, "Books", locator)
+    same = pytest_pacts.relocate_element(tab, recorded)
+    assert same.found and not same.moved, same.reason
+    assert tab.evaluate(HEALING_BUILT, key) is False
+    tab.evaluate(DRIFT)
+    _settled(tab)
+    moved = pytest_pacts.relocate_element(tab, recorded)
+    assert moved.found and moved.moved and moved.locator is not None, moved.reason
+    assert _mark(tab, moved.locator) == "real"
+    assert tab.evaluate(HEALING_BUILT, key) is True
 
 
 AGREEMENT = """<form id="f" aria-label="F"><div id="f2"><button>Go</button><button> Go </button>

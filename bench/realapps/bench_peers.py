@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python bench/realapps/bench_peers.py [--cases DIR] [--tools a,b]
 [--apps a,b] [--split dev|heldout|all] [--json PATH] [--limit N] [--repeat N]
-[--baseline DIR]``.
+[--baseline DIR] [--cpu]``.
 
 Two pytest-pacts tools: ``pytest-pacts`` relocates as a run does (the gate on the cached
 locator, then healing rounds), ``pacts-api`` as a hand-written test calls the library
@@ -12,6 +12,10 @@ first one's round trip: the recorded locator's check). ``--baseline DIR``
 adds ``pacts-api@baseline``: the same call imported from
 another checkout (``git archive main pytest_pacts | tar -x -C DIR``), in the same run.
 ``--repeat N`` runs the tools N times in alternating order, each pair's time the median.
+``--cpu`` adds, for ``pacts-api``, the CPU time each relocation cost this driver's Python,
+Playwright's driver, the browser and the renderer (``peers/process_cpu.py``; medians per
+section): the figures that hold on a loaded machine. Its second reading is inside the timed
+call, so leave it off where the time itself is measured.
 
 Cases are the ``cases.jsonl`` lines under ``--cases`` (default ``bench/realapps/out``, where
 ``run_corpus.py`` and ``demo_cases.py`` write them): ``<app>/<version>/cases.jsonl``. The
@@ -305,7 +309,9 @@ def _mark(page: Any, pair: dict[str, Any]) -> None:
                       f".forEach(e => e.removeAttribute('{MARK}'))")  # fmt: skip
 
 
-def run_tool(tool: Tool, pairs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def run_tool(
+    tool: Tool, pairs: list[dict[str, Any]], cpu: bool = False
+) -> dict[str, dict[str, Any]]:
     try:
         python = tool.python()
     except subprocess.CalledProcessError as exc:
@@ -320,6 +326,8 @@ def run_tool(tool: Tool, pairs: list[dict[str, Any]]) -> dict[str, dict[str, Any
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     if tool.source:
         env["PYTHONPATH"] = tool.source  # ahead of the editable install of this checkout
+    if cpu:
+        env["PEERS_CPU"] = "1"  # peers/process_cpu.py, read by the pacts-api driver
     with tempfile.TemporaryDirectory(prefix=f"peers-{tool.name}-") as cwd:
         proc = subprocess.run(
             [python, str(PEERS_DIR / tool.driver)],
@@ -399,6 +407,19 @@ def table(rows: list[tuple[str, list[dict[str, Any]]]], title: str) -> list[str]
     return out
 
 
+def cpu_lines(rows: list[tuple[str, list[dict[str, Any]]]]) -> list[str]:
+    """Each tool's median CPU time per relocation and process kind (``--cpu``), and the
+    median of their sum."""
+    out = []
+    for name, answers in rows:
+        cpus = [a["cpu_ms"] for a in answers if a.get("cpu_ms")]
+        if cpus:
+            kinds = ", ".join(f"{k} {statistics.median(c[k] for c in cpus):.2f}" for k in cpus[0])
+            total = statistics.median(sum(c.values()) for c in cpus)
+            out.append(f"  {name} CPU per relocation, median ms: {kinds}; sum {total:.2f}")
+    return out
+
+
 def floor_line(chosen: list[dict[str, Any]]) -> str:
     """Playwright's first selector query in each new page (``mark_no_drift``)."""
     floors = [r["floor_ms"] for r in chosen if r.get("floor_ms") is not None]
@@ -461,6 +482,11 @@ def main() -> None:
         help="another checkout of pytest-pacts (e.g. `git worktree add` or `git archive` of "
         "main): its relocate_element runs as tool 'pacts-api@baseline', beside this one",
     )  # fmt: skip
+    parser.add_argument(
+        "--cpu", action="store_true",
+        help="pacts-api: each relocation's CPU time per process (Python, Playwright's driver, "
+        "browser, renderer), medians per section; read inside the timed call",
+    )  # fmt: skip
     args = parser.parse_args()
     cases_dir = args.cases.resolve()
     apps = set(filter(None, args.apps.split(","))) or None
@@ -488,7 +514,7 @@ def main() -> None:
     for turn in range(max(1, args.repeat)):
         for tool in wanted if turn % 2 == 0 else wanted[::-1]:
             print(f"running {tool.name} on {len(pairs)} pairs ...", flush=True)
-            runs[tool.name].append(run_tool(tool, pairs))
+            runs[tool.name].append(run_tool(tool, pairs, args.cpu))
     for name, results in runs.items():
         per_tool[name] = merged(results)
     records = []
@@ -522,6 +548,7 @@ def main() -> None:
         chosen = [r for r in records if keep(r)]
         if chosen:
             lines += table([(n, [r["answers"][n] for r in chosen]) for n in per_tool], title)
+            lines += cpu_lines([(n, [r["answers"][n] for r in chosen]) for n in per_tool])
             lines += [line for line in (floor_line(chosen),) if line]
     lines += ordinal_lines(records, [t for t in wanted if t.name in per_tool])
     lines += pairing_lines(records, unusable)

@@ -67,17 +67,20 @@ def read_modules(package: str, names: tuple[str, ...]) -> tuple[tuple[str, str],
     )
 
 
-def installer(prefix: str, source: str) -> tuple[str, str]:
+def installer(prefix: str, source: str, *, lazy: bool = False) -> tuple[str, str]:
     """``(key, install)`` for the API ``source`` (:func:`modules_source`) builds: ``install``
     is an expression that puts the API's dispatcher (``js/realm.js``) on ``globalThis[key]``
     unless it is there, and answers it; ``dispatcher.api()`` is the copy of the API a call
     uses (the page's realm, or a fresh one on a page that replaced a JavaScript built-in).
-    ``key`` holds a hash of both, so a page keeps one copy per plugin version."""
+    ``key`` holds a hash of both, so a page keeps one copy per plugin version. ``lazy``: the
+    copy is built by the first ``api()`` call, not at install (healing's: most documents
+    never heal)."""
     glue = resources.files(PACKAGE).joinpath("js", "realm.js")
     realm = glue.read_text(encoding="utf-8")
     key = prefix + hashlib.sha256((realm + source).encode()).hexdigest()[:12]
     factory = f"(__pactsHost) => {{\n{source}\n}}"
-    install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = ({realm})({factory})))"
+    built = ", true" if lazy else ""
+    install = f"(globalThis[{key!r}] || (globalThis[{key!r}] = ({realm})({factory}{built})))"
     return key, install
 
 

@@ -240,6 +240,9 @@ def serve(record: Record, relocate: Relocate, prepare: Prepare | None = None) ->
                 first = getattr(relocate, "first_ms", None)
                 if first is not None:
                     out["first_ms"] = first
+                cpu = getattr(relocate, "cpu_ms", None)  # process_cpu.py, with PEERS_CPU
+                if cpu is not None:
+                    out["cpu_ms"] = cpu
                 judge(page, answer, job["new"], out)
             except Exception as exc:
                 out["detail"] += f" | driver error {type(exc).__name__}: {_line(exc)}"

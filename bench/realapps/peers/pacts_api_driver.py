@@ -9,11 +9,15 @@ ladder's relocating rungs under the evidence rule); the answer is the locator it
 an abstention none. Each answer also reports how many messages the relocation sent to
 Playwright's driver (page calls, selector counts, event subscriptions, init scripts: each one
 a round trip), a count that does not depend on how loaded the machine is, and how long the
-first of them took (``first_ms``: the recorded locator's check).
+first of them took (``first_ms``: the recorded locator's check). With ``PEERS_CPU`` set
+(``bench_peers.py --cpu``) it also reports the CPU time the relocation cost this process,
+Playwright's driver, the browser and the renderer (``cpu_ms``, ``process_cpu.py``); their
+second reading is inside the timed call, so leave it off where the time itself is measured.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -25,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import IS_MARKED_JS, MARK_ALL_JS, UNMARK_JS, RecordFailed, serve, truth_set
 from pairing import step_words
 from playwright._impl.connection import Connection
+from process_cpu import cpu_ms, processes, spent
 
 from pytest_pacts.discovery import to_playwright
 from pytest_pacts.elements import discover_element, relocate_element
@@ -33,6 +38,8 @@ from pytest_pacts.models.locator import DiscoveryResult
 _calls = [0]
 _first: list[float | None] = [None, None]  # when the first message was sent, answered
 _real_send = Connection.send_message_to_server
+# with PEERS_CPU: the processes read, and their CPU times just before the relocation
+_cpu: dict[str, Any] = {}
 
 
 def _answered(_: Any) -> None:
@@ -68,12 +75,22 @@ def record(page: Any, case: dict[str, Any]) -> DiscoveryResult:
     return found
 
 
+def prepare(page: Any, case: dict[str, Any], recorded: DiscoveryResult) -> DiscoveryResult:
+    """Untimed, with ``PEERS_CPU``: the processes listed and read before the relocation."""
+    if os.environ.get("PEERS_CPU"):
+        _cpu["listed"] = processes()
+        _cpu["before"] = cpu_ms(_cpu["listed"])
+    return recorded
+
+
 def relocate(page: Any, case: dict[str, Any], recorded: DiscoveryResult) -> tuple[Any, str]:
     _calls[0] = 0
     _first[:] = [None, None]
     try:
         found = relocate_element(page, recorded)
     finally:
+        if _cpu:
+            relocate.cpu_ms = spent(_cpu["before"], cpu_ms(_cpu["listed"]))  # type: ignore[attr-defined]
         relocate.calls = _calls[0]  # type: ignore[attr-defined]
         sent, answered = _first
         # the first message's round trip: the recorded locator's check, with Playwright's
@@ -88,4 +105,4 @@ def relocate(page: Any, case: dict[str, Any], recorded: DiscoveryResult) -> tupl
 
 
 if __name__ == "__main__":
-    serve(record, relocate)
+    serve(record, relocate, prepare)

@@ -341,10 +341,12 @@ async function sameGate(els, arg) {
 }
 
 // Rung 5 runs only after the page settled (a half-rendered page scores wrongly): loaded, and
-// no DOM change for two animation frames, as observed. From the moment this script is in
-// the document, an observer notes every change and counts the animation frames after the
-// last one, until two have passed (frames are counted only then: a still page costs
-// nothing). So a page that has been still since the earlier rungs is settled at once, and
+// no DOM change for two animation frames, as observed. From the moment this module is built
+// (the API's first call: js/realm.js, ``lazy``), an observer notes every change and counts
+// the animation frames after the last one, until two have passed (frames are counted only
+// then: a still page costs nothing). Before that, the document's change watch, there from
+// its first moment (watch.js), has counted them: two real frames without a change there
+// count too. So a page that has been still since the earlier rungs is settled at once, and
 // one that keeps changing is waited for frame by frame.
 const quiet = { frames: 0, counting: false };
 function countQuietFrames() {
@@ -362,6 +364,8 @@ function countQuietFrames() {
 new MutationObserver((records) => { if (pageChanged(records)) { quiet.frames = 0; countQuietFrames(); } })
   .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 countQuietFrames();
+// the document's change watch (watch.js), when it has seen two frames without a change
+const watched = (w = globalThis.__pacts_changes) => !!w && (w.flush(), w.frames >= 2);
 // Resolves true once the document is complete and two frames have passed without a DOM
 // change, false at ``timeout_ms``. One animation frame is always let through first, so the
 // work a page has queued for its next frame (a render after a click) is seen happening.
@@ -372,7 +376,7 @@ async function settled(arg) {
   const start = performance.now();
   if (arg.timeout_ms > 0) await nextFrame();
   for (;;) {
-    if (document.readyState === 'complete' && quiet.frames >= 2) return true;
+    if (document.readyState === 'complete' && (quiet.frames >= 2 || watched())) return true;
     if (performance.now() - start >= arg.timeout_ms) return false;
     await new Promise((resolve) => { setTimeout(resolve, 8); });
   }

@@ -25,7 +25,7 @@
 // moment (the engine's init script), it reads the built-ins before any script of the page
 // runs; installed later, it may read replaced ones, and one that throws counts as replaced.
 // Its per-call check uses no built-in method at all (indexed loops, ``for ... in``).
-((factory) => {
+((factory, lazy) => {
   // Built-ins the in-page code relies on: their global bindings and the functions on them
   // and on their prototypes, as they are now (the document's first moment, when the engine's
   // init script installs the API). Installed later, on an already changed page, a replaced
@@ -225,17 +225,22 @@
 
   // installed after the page replaced a built-in the code uses while it is built (healing's
   // installer, sent on a document's first heal), the copy in the page's realm cannot be had:
-  // the fresh realm's then, from the first call
+  // the fresh realm's then, from the first call. ``lazy`` (healing's installer): the copy is
+  // built on the first call, not at install. A document that never heals then runs none of
+  // the modules' code; the built-ins above are still read at the first moment.
   let main = null;
-  try {
-    main = factory(host);
-  } catch (e) {
-    main = null;
-  }
-  let use = main;
+  let use = null;
+  let built = false;
+  const buildMain = () => {
+    built = true;
+    try { main = factory(host); } catch (e) { main = null; }
+    use = main;
+  };
+  if (!lazy) buildMain();
   let tried = false;
   return {
     api() {
+      if (!built) buildMain();
       if (!tried && (main === null || notNative() || changed())) {
         tried = true;
         use = pristineCopy() || main;
@@ -248,6 +253,8 @@
     },
     // which copy answers: 'page' (the page's realm) or 'fresh' (a fresh realm)
     realm() { return use === main ? 'page' : 'fresh'; },
+    // whether the copy was built: at install, or (``lazy``) by a first call
+    built() { return built; },
     // the function to call for one of the engine's short functions: ``own`` (compiled by the
     // caller in the page's realm) while the page's copy answers, else ``text`` (its source)
     // compiled in the fresh realm (once per text)
