@@ -30,7 +30,7 @@ PARTS = (  # (label, attempt, part): a part of B's healed step and A's counterpa
     ("the action", 2, "act"),
     ("  of it, the wait for heal pictures", 2, "pictures"),
     ("the expectation", 2, "expect"),
-    ("the heal confirmed (memory, proposal)", 2, "confirm"),
+    ("the heal confirmed, on the step's path", 2, "confirm"),
 )
 
 
@@ -65,7 +65,10 @@ def install() -> None:
     _wrap(actions, "await_heal_pictures", "pictures")
     _wrap(expectations.Checker, "check", "expect")
     _wrap(HealingLadder, "heal", "heal")
-    _wrap(HealingLadder, "confirm", "confirm")
+    # the heal confirmed on the step's path: all of ``confirm`` before the writes went to a
+    # worker thread (engine/confirming.py), the heal's adoption since
+    later = hasattr(HealingLadder, "confirm_later")
+    _wrap(HealingLadder, "confirm_later" if later else "confirm", "confirm")
     real_check = gate_module._check
 
     def counted(*args: Any, **kwargs: Any) -> Any:
