@@ -3,8 +3,9 @@
 Once a healed step's retried action succeeded, the ladder adopts the heal at once (the rest
 of the run uses it: ``Healer.confirm_later``) and hands back the call that writes what
 the heal leaves behind: healing memory and the heal proposal (the recipe's diff, the
-store's writes). That call reads no page, so it runs on a worker thread while the run goes
-on with its next step, rather than between the step's action and the next step.
+store's writes). That call reads no page, so it runs on a worker thread, started once the
+step's record is made, while the run goes on with its next step (whose first page call
+leaves the interpreter to it), rather than between the step's action and the next step.
 
 Every write sent is waited for, in the order sent, before anything that reads what it
 writes: before the next heal round (its memory rung reads healing memory, and its proposal
@@ -54,7 +55,8 @@ class Confirmations:
         return bool(self._sent)
 
     def send(self, index: int, at: int, write: Callable[[], HealAttempt]) -> None:
-        """Start ``write`` (of step ``index``'s heal attempt ``at``) after those sent before."""
+        """Queue ``write`` (of step ``index``'s heal attempt ``at``), to run after those
+        sent before once :meth:`start` is called."""
         before = self._sent[-1] if self._sent else None
         job = Confirmation(index, at)
 
@@ -71,11 +73,18 @@ class Confirmations:
 
         job.thread = threading.Thread(target=run, name="pacts-confirm", daemon=True)
         self._sent.append(job)
-        job.thread.start()
+
+    def start(self) -> None:
+        """Start the writes queued: once the step's record is made, so they do not hold up
+        its last Python work or its record's own write to the store."""
+        for job in self._sent:
+            if job.thread is not None and job.thread.ident is None:
+                job.thread.start()
 
     def take(self) -> list[Confirmation]:
         """Wait for every confirmation sent (at most :attr:`cap_s` in all) and hand them
         over: each with its result, or the reason it has none."""
+        self.start()
         deadline = monotonic() + self.cap_s
         sent, self._sent = self._sent, []
         for job in sent:

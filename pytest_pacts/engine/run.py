@@ -205,8 +205,8 @@ class Run:
             self._report_heal(prog)
         if prog.failure is None:
             self._finish_step("healed" if prog.healed else "passed")
-            return self._signal(Outcome.OK, prog)
-        return self._signal(Outcome.FAILED, prog)
+        self.confirmations.start()  # the heal's writes, once the step's record is made
+        return self._signal(Outcome.OK if prog.failure is None else Outcome.FAILED, prog)
 
     # long because: one heal round: ladder, evidence and the step's retry, in the order the record
     # shows

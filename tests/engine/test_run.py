@@ -115,6 +115,7 @@ class WritesLater(FakeHealer):
         super().__init__(*answers)
         self.events: list[str] = []
         self.next_acts = threading.Event()
+        self.on_write: Callable[[], None] | None = None  # told as a write starts
 
     def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
         self.events.append(f"heal step {ctx.state.step.index}")
@@ -127,6 +128,8 @@ class WritesLater(FakeHealer):
         self.events.append(f"adopted {index}")
 
         def write() -> HealAttempt:
+            if self.on_write is not None:
+                self.on_write()
             self.next_acts.wait(2.0)
             self.events.append(f"written {index}")
             return attempt.model_copy(update={"proposal_id": f"P-{index}", "track": "contract"})
@@ -143,18 +146,32 @@ class WritesLater(FakeHealer):
 
 
 def test_a_heals_writes_are_made_off_the_steps_path_and_still_reported(
-    shared_tab: Page, url: str
+    shared_tab: Page, url: str, tmp_path: Path
 ) -> None:
     # The healing memory and proposal a confirmed heal writes (the recipe's diff, the
-    # store) wait for nothing of the page: the next step acts before they are written, and
-    # the report still names the proposal. Before, they were written between the healed
-    # step's action and the next step ("written 0" before "acts 1", after a 2 s wait here).
+    # store) wait for nothing of the page: they start once the healed step's record is in
+    # the store, the next step acts before they are written, and the report still names
+    # the proposal. Before, they were written between the healed step's action and its
+    # record ("written 0" before "acts 1", after a 2 s wait here).
     healer = WritesLater(GOOD)
+    store = open_store(tmp_path / "pacts.db")
+
+    def rows() -> None:
+        [running] = store.runs.in_flight()
+        written = [s.step_index for s in store.runs.steps(running.id)]
+        healer.events.append(f"record 0 {'in' if 0 in written else 'not in'} the store")
+
+    healer.on_write = rows
     p = plan(url, ("click", "Buy", "", "text_visible:Bought"), ("click", "Buy"))
     broken = css("#buy-1")
-    record = run(shared_tab, p, pom={0: broken, 1: broken}, healer=healer, observer=healer.acting)
+    record = run(
+        shared_tab, p, pom={0: broken, 1: broken}, healer=healer, observer=healer.acting,
+        store=store, session_id="s1",
+    )  # fmt: skip
     assert [s.status for s in record.steps] == ["healed", "passed"]
-    assert healer.events == ["heal step 0", "acts 0", "adopted 0", "acts 1", "written 0"]
+    assert "record 0 in the store" in healer.events  # (the next step may act first)
+    events = [e for e in healer.events if not e.startswith("record")]
+    assert events == ["heal step 0", "acts 0", "adopted 0", "acts 1", "written 0"]
     heal = record.steps[0].heals[0]
     assert heal.proposal_id == "P-0" and heal.track == "contract"
 
