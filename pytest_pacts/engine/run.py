@@ -203,9 +203,11 @@ class Run:
         prog.waited_ms += (time.monotonic() - started) * 1000
         if prog.pending is not None:
             self._report_heal(prog)
-        if prog.failure is None:
-            self._finish_step("healed" if prog.healed else "passed")
-        self.confirmations.start()  # the heal's writes, once the step's record is made
+        try:
+            if prog.failure is None:
+                self._finish_step("healed" if prog.healed else "passed")
+        finally:
+            self.confirmations.start()  # the heal's writes, once the step's record is made
         return self._signal(Outcome.OK if prog.failure is None else Outcome.FAILED, prog)
 
     # long because: one heal round: ladder, evidence and the step's retry, in the order the record
