@@ -247,6 +247,9 @@ PROFILED = (
     ("  candidate check: agreement", "healing/fingerprint_check.py", "agreement"),
     ("screenshots", "engine/artifacts.py", "take"),
     ("confirm (memory, proposal)", "healing/ladder.py", "confirm"),
+    # since engine/confirming.py: the heal adopted on the step's path; its writes (memory,
+    # proposal) run on a worker thread, which the profile does not see
+    ("confirm, on the step's path", "healing/ladder.py", "confirm_later"),
     ("store: run written (conclude)", "pytest_pacts/application/runs.py", "conclude_run"),
     ("discovery", "discovery/engine.py", "discover"),
     ("actions", "engine/actions.py", "perform"),

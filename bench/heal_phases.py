@@ -21,6 +21,7 @@ from typing import Any
 NOW: dict[str, Any] = {"side": None, "round": -1, "req": None, "step": None, "attempt": 0}
 # (side, round, req_id, step index) -> "attempt:part" -> wall ms
 SPENT: dict[tuple[Any, ...], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+WRITES: list[float] = []  # a confirmed heal's writes off the step's path (wall ms each)
 
 PARTS = (  # (label, attempt, part): a part of B's healed step and A's counterpart
     ("the failed check (B) / the gate (A)", 1, "gate"),
@@ -30,7 +31,7 @@ PARTS = (  # (label, attempt, part): a part of B's healed step and A's counterpa
     ("the action", 2, "act"),
     ("  of it, the wait for heal pictures", 2, "pictures"),
     ("the expectation", 2, "expect"),
-    ("the heal confirmed (memory, proposal)", 2, "confirm"),
+    ("the heal confirmed, on the step's path", 2, "confirm"),
 )
 
 
@@ -65,7 +66,28 @@ def install() -> None:
     _wrap(actions, "await_heal_pictures", "pictures")
     _wrap(expectations.Checker, "check", "expect")
     _wrap(HealingLadder, "heal", "heal")
-    _wrap(HealingLadder, "confirm", "confirm")
+    # the heal confirmed on the step's path: all of ``confirm`` before the writes went to a
+    # worker thread (engine/confirming.py), the heal's adoption since
+    later = hasattr(HealingLadder, "confirm_later")
+    _wrap(HealingLadder, "confirm_later" if later else "confirm", "confirm")
+    if later:  # the writes it hands back, timed on the worker thread that makes them
+        adopt = HealingLadder.confirm_later
+
+        def timed_writes(*args: Any, **kwargs: Any) -> Any:
+            write = adopt(*args, **kwargs)
+            side = NOW["side"]
+
+            def timed() -> Any:
+                start = time.perf_counter()
+                try:
+                    return write()
+                finally:
+                    if side is not None:
+                        WRITES.append((time.perf_counter() - start) * 1000)
+
+            return timed
+
+        HealingLadder.confirm_later = timed_writes  # type: ignore[method-assign]
     real_check = gate_module._check
 
     def counted(*args: Any, **kwargs: Any) -> Any:
@@ -101,6 +123,9 @@ def report(healed: set[tuple[int, str, int]], a_ms: Any, b_ms: Any) -> None:
             (b_ms[(req, index)][r] - timed_b, a_ms[(req, index)][r] - a.get("1:attempt", 0.0))
         )
         rows["the whole step"].append((b_ms[(req, index)][r], a_ms[(req, index)][r]))
+        after = (req, index + 1)  # the next step, when it did not heal itself
+        if (r, req, index + 1) not in healed and after in b_ms and after in a_ms:
+            rows["the next step, not healed itself"].append((b_ms[after][r], a_ms[after][r]))
     print(f"\nwhere a healed step's time goes ({len(healed)} healed steps; wall ms, medians; A's")
     print("counterpart of a part the clean step has once is its own):")
     print(f"  {'':44} {'B':>7} {'A':>7} {'B - A':>7}")
@@ -109,3 +134,8 @@ def report(healed: set[tuple[int, str, int]], a_ms: Any, b_ms: Any) -> None:
         a = statistics.median(y for _, y in pairs)
         d = statistics.median(x - y for x, y in pairs)
         print(f"  {label:44} {b:7.1f} {a:7.1f} {d:+7.1f}")
+    if WRITES:
+        print(
+            f"  a confirmed heal's writes, off the step's path (worker thread): median "
+            f"{statistics.median(WRITES):.1f} ms over {len(WRITES)}"
+        )

@@ -80,7 +80,9 @@ def prepare_run(store: Store, plan: Plan, settings: RunSettings) -> PreparedRun:
 
     def recipe_source(_plan: Plan) -> Recipe:
         # a heal proposal patches the stored recipe; write v001 from what was verified so far
-        return ensure_recipe(store, plan, verified)
+        # (a copy: the proposal is written on a worker thread while discovery goes on,
+        # engine/confirming.py)
+        return ensure_recipe(store, plan, dict(verified))
 
     rungs = default_rungs(store, settings.extensions, human=settings.human)
     runtime = Runtime(

@@ -17,6 +17,7 @@ from playwright.sync_api import Dialog, Page
 from pytest_pacts.discovery import UnrenderableLocator, to_code, to_playwright
 from pytest_pacts.engine.artifacts import Shots, measured_box
 from pytest_pacts.engine.attempt import Attempt
+from pytest_pacts.engine.confirming import Confirmations, kept_pictures, taken_into
 from pytest_pacts.engine.contracts import (
     EngineOptions,
     HealContext,
@@ -86,6 +87,7 @@ class Run:
         self.finder = finder
         self.monitor = monitor
         self.healer = healer
+        self.confirmations = Confirmations()  # heals' writes, made off the step's path
         self.shots = shots
         self.base_url = base_url
         self.navigate = navigate
@@ -201,10 +203,12 @@ class Run:
         prog.waited_ms += (time.monotonic() - started) * 1000
         if prog.pending is not None:
             self._report_heal(prog)
-        if prog.failure is None:
-            self._finish_step("healed" if prog.healed else "passed")
-            return self._signal(Outcome.OK, prog)
-        return self._signal(Outcome.FAILED, prog)
+        try:
+            if prog.failure is None:
+                self._finish_step("healed" if prog.healed else "passed")
+        finally:
+            self.confirmations.start()  # the heal's writes, once the step's record is made
+        return self._signal(Outcome.OK if prog.failure is None else Outcome.FAILED, prog)
 
     # long because: one heal round: ladder, evidence and the step's retry, in the order the record
     # shows
@@ -248,6 +252,7 @@ class Run:
             on_open=self.finder.on_open,
         )
         old = state.locator
+        self._take_confirmations()  # what this round's memory rung reads, written first
         started = time.monotonic()
         mark = mark_page(self.monitor)
         try:
@@ -317,22 +322,34 @@ class Run:
         acted = prog.failure is None or prog.attempt.expectation_ok is False
         try:
             if acted:
-                confirmed = self.healer.confirm(ctx, prog.heals[at], result)
-                keep = {
-                    "screenshot_before": prog.heals[at].screenshot_before,
-                    "screenshot_after": prog.heals[at].screenshot_after,
-                }
-                prog.heals[at] = confirmed.model_copy(
-                    update={k: v for k, v in keep.items() if v and not getattr(confirmed, k)}
-                )
+                later = getattr(self.healer, "confirm_later", None)
+                if later is not None:  # the heal adopted now, its writes off the step's path
+                    self.confirmations.send(self.index, at, later(ctx, prog.heals[at], result))
+                else:
+                    confirmed = self.healer.confirm(ctx, prog.heals[at], result)
+                    prog.heals[at] = kept_pictures(confirmed, prog.heals[at])
             else:
                 self.healer.reject(ctx, prog.heals[at], result)
         except Exception as exc:  # the ladder is another component: never let it raise
             note = f"the healer's {'confirm' if acted else 'reject'} raised {first_line(exc)}"
-            if prog.failure is not None:
-                prog.failure = prog.failure.model_copy(
-                    update={"evidence": (*prog.failure.evidence, note)}
-                )
+            self._said(self.index, note)
+
+    def _take_confirmations(self) -> None:
+        """The heals' writes sent so far, waited for (bounded) and put into their steps'
+        heals and records (engine/confirming.py)."""
+        if self.confirmations.pending:
+            jobs = self.confirmations.take()
+            taken_into(jobs, lambda i: self.progress[i].heals, self.records, self._said)
+
+    def _said(self, index: int, note: str) -> None:
+        """A note on step ``index``'s failure, if it has one (and in its record if finished)."""
+        prog = self.progress[index]
+        if prog.failure is None:
+            return
+        prog.failure = prog.failure.model_copy(update={"evidence": (*prog.failure.evidence, note)})
+        record = self.records.get(index)
+        if record is not None and record.failure is not None:
+            self.records[index] = record.model_copy(update={"failure": prog.failure})
 
     def _apply(self, result: RungResult, old: object) -> None:
         """Use the healed locator for this step and for every later step that used the same
@@ -453,6 +470,7 @@ class Run:
             prog = self.progress.get(self.index)
             if prog is not None and prog.failure is not None and self.index not in self.records:
                 self._finish_step("failed")
+        self._take_confirmations()  # the report names each heal's proposal
         steps = [self.records.get(i) or not_run(self.plan, i) for i in range(len(self.plan.steps))]
         lost = self.shots.finish()  # the heal pictures taken in the background
         if lost:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -102,6 +104,91 @@ def test_a_heal_retries_the_step_and_is_used_for_the_rest_of_the_run(
     assert heal.screenshot_before is None
     assert heal.screenshot_after and Path(heal.screenshot_after).is_file()
     assert record.rca.rca_class is RcaClass.SELECTOR_DRIFT  # why the heal was needed
+
+
+class WritesLater(FakeHealer):
+    """A healer whose confirmation comes in two parts, as the ladder's (``confirm_later``):
+    the heal adopted, then a write that waits (bounded) for the next step's action, so the
+    order of events says whether the write held up the step."""
+
+    def __init__(self, *answers: Locator | None) -> None:
+        super().__init__(*answers)
+        self.events: list[str] = []
+        self.next_acts = threading.Event()
+        self.on_write: Callable[[], None] | None = None  # told as a write starts
+
+    def heal(self, ctx: HealContext) -> tuple[HealAttempt, RungResult | None]:
+        self.events.append(f"heal step {ctx.state.step.index}")
+        return super().heal(ctx)
+
+    def confirm_later(
+        self, ctx: HealContext, attempt: HealAttempt, result: RungResult
+    ) -> Callable[[], HealAttempt]:
+        index = ctx.state.step.index
+        self.events.append(f"adopted {index}")
+
+        def write() -> HealAttempt:
+            if self.on_write is not None:
+                self.on_write()
+            self.next_acts.wait(2.0)
+            self.events.append(f"written {index}")
+            return attempt.model_copy(update={"proposal_id": f"P-{index}", "track": "contract"})
+
+        return write
+
+    def confirm(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> HealAttempt:
+        return self.confirm_later(ctx, attempt, result)()
+
+    def acting(self, step: Step, _locator: object) -> None:
+        self.events.append(f"acts {step.index}")
+        if step.index > 0:
+            self.next_acts.set()
+
+
+def test_a_heals_writes_are_made_off_the_steps_path_and_still_reported(
+    shared_tab: Page, url: str, tmp_path: Path
+) -> None:
+    # The healing memory and proposal a confirmed heal writes (the recipe's diff, the
+    # store) wait for nothing of the page: they start once the healed step's record is in
+    # the store, the next step acts before they are written, and the report still names
+    # the proposal. Before, they were written between the healed step's action and its
+    # record ("written 0" before "acts 1", after a 2 s wait here).
+    healer = WritesLater(GOOD)
+    store = open_store(tmp_path / "pacts.db")
+
+    def rows() -> None:
+        [running] = store.runs.in_flight()
+        written = [s.step_index for s in store.runs.steps(running.id)]
+        healer.events.append(f"record 0 {'in' if 0 in written else 'not in'} the store")
+
+    healer.on_write = rows
+    p = plan(url, ("click", "Buy", "", "text_visible:Bought"), ("click", "Buy"))
+    broken = css("#buy-1")
+    record = run(
+        shared_tab, p, pom={0: broken, 1: broken}, healer=healer, observer=healer.acting,
+        store=store, session_id="s1",
+    )  # fmt: skip
+    assert [s.status for s in record.steps] == ["healed", "passed"]
+    assert "record 0 in the store" in healer.events  # (the next step may act first)
+    events = [e for e in healer.events if not e.startswith("record")]
+    assert events == ["heal step 0", "acts 0", "adopted 0", "acts 1", "written 0"]
+    heal = record.steps[0].heals[0]
+    assert heal.proposal_id == "P-0" and heal.track == "contract"
+
+
+def test_a_heal_round_comes_after_the_writes_of_the_heals_before_it(
+    shared_tab: Page, url: str
+) -> None:
+    # what a heal round reads (healing memory, a proposal it may be an occurrence of) is
+    # written first: the write of step 0's heal ends before step 1's heal round starts
+    healer = WritesLater(GOOD, GOOD)
+    p = plan(url, ("click", "Buy"), ("click", "Buy it"))
+    pom = {0: css("#buy-1"), 1: css("#buy-3", element="Buy it")}
+    record = run(shared_tab, p, pom=pom, healer=healer, observer=healer.acting)
+    assert [s.status for s in record.steps] == ["healed", "healed"]
+    events = healer.events
+    assert events.index("written 0") < events.index("heal step 1")
+    assert [s.heals[0].proposal_id for s in record.steps] == ["P-0", "P-1"]
 
 
 def test_a_heal_of_a_vanished_locator_takes_one_picture(

@@ -181,6 +181,16 @@ class HealingLadder:
     def confirm(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> HealAttempt:
         """The retried action succeeded: adopt the heal for the rest of the run, remember it
         with evidence, and record a gated heal proposal."""
+        return self.confirm_later(ctx, attempt, result)()
+
+    def confirm_later(
+        self, ctx: HealContext, attempt: HealAttempt, result: RungResult
+    ) -> Callable[[], HealAttempt]:
+        """:meth:`confirm` in two parts: the heal adopted for the rest of the run now, and
+        the returned call that writes healing memory and the heal proposal (the recipe's
+        diff and the store's writes) and returns the attempt with the proposal. That call
+        reads no page (what it needs of the page is read now), so the run makes it off the
+        step's path (``engine/confirming.py``)."""
         # the locator that failed, as recorded by heal(): the executor may already have put
         # the new one into the step's state
         old = attempt.old_locator or ctx.state.locator
@@ -190,20 +200,26 @@ class HealingLadder:
             state.locator = result.locator
             if result.fingerprint is not None:
                 state.fingerprint = result.fingerprint
-        if self.store is not None and result.locator is not None and old is not None:
-            remember(self.store, ctx, result, locator_json(old))
-        if self.proposals is None:
-            return attempt
-        site = HealSite(
-            deployment=self.deployment or deployment_of(None, ctx.page.url),
-            url=self._heal_urls.pop((ctx.state.step.index, ctx.round), ctx.page.url),
-            screenshots={
-                "screenshot_before": attempt.screenshot_before or "",
-                "screenshot_after": attempt.screenshot_after or "",
-            },
-        )
-        proposal = proposal_for(self.proposals, self.recipes, ctx, result, old, site)
-        return attempt if proposal is None else with_proposal(attempt, proposal)
+        url = ctx.page.url  # the page after the retried action, as the evidence has it
+        healed_at = self._heal_urls.pop((ctx.state.step.index, ctx.round), url)
+
+        def write() -> HealAttempt:
+            if self.store is not None and result.locator is not None and old is not None:
+                remember(self.store, ctx, result, locator_json(old), url)
+            if self.proposals is None:
+                return attempt
+            site = HealSite(
+                deployment=self.deployment or deployment_of(None, url),
+                url=healed_at,
+                screenshots={
+                    "screenshot_before": attempt.screenshot_before or "",
+                    "screenshot_after": attempt.screenshot_after or "",
+                },
+            )
+            proposal = proposal_for(self.proposals, self.recipes, ctx, result, old, site, url)
+            return attempt if proposal is None else with_proposal(attempt, proposal)
+
+        return write
 
     def reject(self, ctx: HealContext, attempt: HealAttempt, result: RungResult) -> None:
         """The retried action failed: a remembered locator loses confidence."""

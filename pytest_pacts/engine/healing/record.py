@@ -47,11 +47,16 @@ def rca_class(ctx: HealContext, result: RungResult) -> str:
     return _REPAIR_RCA.get(ctx.failure.type, "selector_drift")
 
 
-def remember(store: HealStore, ctx: HealContext, result: RungResult, old: JSONValue) -> None:
-    """Healing memory, with evidence (no evidence, no record: an unproven heal is never reused)."""
+def remember(
+    store: HealStore, ctx: HealContext, result: RungResult, old: JSONValue, url: str | None = None
+) -> None:
+    """Healing memory, with evidence (no evidence, no record: an unproven heal is never reused).
+    ``url``: the page's address after the retried action (default: read now)."""
     assert result.locator is not None
     evidence = HealingEvidence(
-        url=ctx.page.url, original_locator=old, failure_type=ctx.failure.type.value
+        url=ctx.page.url if url is None else url,
+        original_locator=old,
+        failure_type=ctx.failure.type.value,
     )
     store.healing.record(
         element_key(ctx), locator_json(result.locator), evidence, req_id=ctx.plan.req_id
@@ -66,11 +71,13 @@ def proposal_for(
     result: RungResult,
     old: Locator | None,
     site: HealSite | None = None,
+    url: str | None = None,
 ) -> HealProposal | None:
     """Build, gate and persist the heal proposal; ``None`` if the patch contract refuses it.
 
     ``old`` is the locator that failed (the step's state may already hold the new one);
-    ``site`` where it healed (deployment, page, screenshots). The same drift healed before
+    ``site`` where it healed (deployment, page, screenshots); ``url`` the page's address
+    after the retried action (default: read now). The same drift healed before
     is an occurrence of its proposal, which is returned. ``None`` too when the recipe
     already holds the healed locator for the element.
     """
@@ -80,7 +87,7 @@ def proposal_for(
     evidence: list[str | JsonObject] = [
         {name: _json(value)} for name, value in result.evidence.items() if value is not None
     ]
-    evidence.append({"url": ctx.page.url})
+    evidence.append({"url": ctx.page.url if url is None else url})
     # the bars in effect, so a reviewer reads the score against them (docs/healing.md)
     options = ctx.options
     evidence.append(
