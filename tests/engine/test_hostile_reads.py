@@ -90,7 +90,9 @@ def test_without_the_bridge_a_page_that_breaks_playwrights_code_fails_as_such(
 
 
 # buildbot-www 3.x's shape: an ES5-era polyfill's test, installed unconditionally
-INSTANCEOF_IS_ARRAY = "<script>Array.isArray = function (x) { return x instanceof Array; };</script>"
+INSTANCEOF_IS_ARRAY = (
+    "<script>Array.isArray = function (x) { return x instanceof Array; };</script>"
+)
 
 
 def test_every_kind_of_step_runs_on_a_page_whose_array_test_is_instanceof(
