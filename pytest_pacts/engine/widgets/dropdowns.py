@@ -94,12 +94,19 @@ def _choose_one(
         if option is None:
             return "select: the option left the page"
         try:
-            _click_option(option, combo, clock)
-            break
+            if _click_option(option, combo, clock):
+                break
         except PlaywrightError as exc:
             # a list drawn again as the filter catches up with the typing: find it again
             if "not attached" not in str(exc) or attempt == 2:
                 raise
+        else:  # the press reached another element and was stopped: find the option again
+            if attempt == 2:
+                return (
+                    f"select: the option {name!r} kept moving from under the pointer (the "
+                    "page redrew its list between the check and the press); each press was "
+                    "stopped before the page handled it"
+                )
     # read after the click (nothing between finding the option and clicking it: a list
     # drawn again meanwhile would move it); a removed option still answers
     assert option is not None  # the loop ends only by clicking it (or raises)
@@ -130,7 +137,44 @@ _UNDER_POINTER_JS = """(el) => {
 }"""
 
 
-def _click_option(option: ElementHandle, combo: ElementHandle, clock: Clock) -> None:
+# The press held to the option, as the pointer guard holds the engine's clicks
+# (``engine/pointer_guard.py``): until the release, the window stops in its capture phase
+# every trusted pointer event of the click when the first of them, the press, reached
+# another element than the option (a list redrawn between the check and the press: a
+# select2 list re-rendered as its results arrive put another option under the pointer).
+# ``_PRESS_MISSED`` removes it and says whether it stopped them.
+_PRESS_GUARD = """(el) => {
+  const win = el.ownerDocument.defaultView;
+  const key = Symbol.for('pytest-pacts.option-press');
+  if (win[key]) win[key]();
+  const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+  let missed;
+  const listener = (ev) => {
+    if (!ev.isTrusted) return;
+    if (missed === undefined) {
+      const path = ev.composedPath();
+      missed = true;
+      for (let i = 0; i < path.length; i++) if (path[i] === el) missed = false;
+    }
+    if (missed) { ev.preventDefault(); ev.stopPropagation(); ev.stopImmediatePropagation(); }
+  };
+  const stop = () => {
+    for (const k of kinds) removeEventListener(k, listener, true);
+    clearTimeout(timer);
+    if (win[key] === stop) delete win[key];
+    return missed === true;
+  };
+  for (const k of kinds) addEventListener(k, listener, true);
+  const timer = setTimeout(stop, 10000);
+  win[key] = stop;
+}"""
+_PRESS_MISSED = """(el) => {
+  const stop = el.ownerDocument.defaultView[Symbol.for('pytest-pacts.option-press')];
+  return stop ? stop() : false;
+}"""
+
+
+def _click_option(option: ElementHandle, combo: ElementHandle, clock: Clock) -> bool:
     """Click ``option`` as Playwright's ``click`` does (its checks first: visible, stable,
     enabled, the option under the pointer), pressing and releasing the mouse at the option's
     centre, but never releasing it over an element the step did not check. A dropdown that takes its
@@ -140,7 +184,9 @@ def _click_option(option: ElementHandle, combo: ElementHandle, clock: Clock) -> 
     and released elements (UI Events, "click"), the whole report. So the release is made
     where the option still is, else on the dropdown the step checked (``combo``): the click
     then stays inside the dropdown. Where neither is under the pointer, the release is made in
-    place, as Playwright's own click would."""
+    place, as Playwright's own click would. The press is held to the option
+    (:data:`_PRESS_GUARD`): ``False`` when it reached another element and was stopped
+    before the page handled it (nothing was chosen), ``True`` when clicked."""
     frame = option.owner_frame()
     page = frame.page if frame is not None else None
     # (not ``click(trial=True)``: its hit-target check delivers a trusted pointerdown and
@@ -151,7 +197,8 @@ def _click_option(option: ElementHandle, combo: ElementHandle, clock: Clock) -> 
     box = option.bounding_box()
     if page is None or box is None or not option.evaluate(_UNDER_POINTER_JS):
         option.click(timeout=clock.left())  # Playwright's own click: it waits and retries
-        return
+        return True
+    option.evaluate(_PRESS_GUARD)
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     try:
@@ -162,6 +209,10 @@ def _click_option(option: ElementHandle, combo: ElementHandle, clock: Clock) -> 
                     page.mouse.move(own["x"] + own["width"] / 2, own["y"] + own["height"] / 2)
     finally:
         page.mouse.up()
+    try:
+        return not option.evaluate(_PRESS_MISSED)
+    except PlaywrightError:
+        return True  # the option's document is gone: the click on it navigated away
 
 
 def _find(
