@@ -83,33 +83,12 @@ def _choose_one(
     if field is not None:
         field.fill("", timeout=clock.left())
         field.type(name, timeout=clock.left())  # key by key: a filter that listens to keys
-    role = "option"
-    for attempt in range(3):
-        found = _find(combo, name, before, clock, typed=field is not None)
-        status = found.get_property("status").json_value()
-        if status != "found":
-            error = str(found.get_property("error").json_value())
-            return f"select: {error}"
-        option = _element(found.get_property("option"))
-        if option is None:
-            return "select: the option left the page"
-        try:
-            if _click_option(option, combo, clock):
-                break
-        except PlaywrightError as exc:
-            # a list drawn again as the filter catches up with the typing: find it again
-            if "not attached" not in str(exc) or attempt == 2:
-                raise
-        else:  # the press reached another element and was stopped: find the option again
-            if attempt == 2:
-                return (
-                    f"select: the option {name!r} kept moving from under the pointer (the "
-                    "page redrew its list between the check and the press); each press was "
-                    "stopped before the page handled it"
-                )
+    option = _find_and_click(combo, name, before, clock, typed=field is not None)
+    if isinstance(option, str):
+        return option
     # read after the click (nothing between finding the option and clicking it: a list
     # drawn again meanwhile would move it); a removed option still answers
-    assert option is not None  # the loop ends only by clicking it (or raises)
+    role = "option"
     with contextlib.suppress(PlaywrightError):
         role = option.get_attribute("role") or role
     frame = combo.owner_frame()
@@ -122,6 +101,36 @@ def _choose_one(
         return f"select: the option {name!r} was clicked but the dropdown shows {shown!r}"
     return DropdownUse(
         opened=(opened,), typed=field is not None, option_role=role.lower(), text_field=text_field
+    )
+
+
+def _find_and_click(
+    combo: ElementHandle, name: str, before: JSHandle, clock: Clock, *, typed: bool
+) -> ElementHandle | str:
+    """Find the option ``name`` and click it: the option clicked, else what went wrong. A
+    list drawn again (a filter catching up with the typing, a list re-rendered under the
+    pointer) is looked up again, at most three times."""
+    for attempt in range(3):
+        found = _find(combo, name, before, clock, typed=typed)
+        status = found.get_property("status").json_value()
+        if status != "found":
+            error = str(found.get_property("error").json_value())
+            return f"select: {error}"
+        option = _element(found.get_property("option"))
+        if option is None:
+            return "select: the option left the page"
+        try:
+            if _click_option(option, combo, clock):
+                return option
+        except PlaywrightError as exc:
+            # a list drawn again as the filter catches up with the typing: find it again
+            if "not attached" not in str(exc) or attempt == 2:
+                raise
+    # each press reached another element and was stopped before the page handled it
+    return (
+        f"select: the option {name!r} kept moving from under the pointer (the page redrew "
+        "its list between the check and the press); each press was stopped before the page "
+        "handled it"
     )
 
 
