@@ -11,11 +11,14 @@ covers "Download report", run through ``run_corpus.run_app`` as a corpus app.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Browser, Route
+from playwright.sync_api import Browser, Page, Route
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
@@ -65,6 +68,30 @@ def _app(folder: Path, truth: str) -> AppSpec:
     return _DemoApp("demo", "demo", ("v1",), lambda v: folder, _start, folder=folder)
 
 
+def _serve(body: str, route: Route) -> None:
+    route.fulfill(body=body, content_type="text/html")
+
+
+@contextmanager
+def _watched(browser: Browser, body: str) -> Iterator[tuple[Any, Page]]:
+    """``body`` served at ``http://watch.test/`` in a new context under a new click watch;
+    after the block, the page's clicks are given 50 ms to reach the watch, and the context is
+    closed."""
+    from realapps.clicks import ClickWatch
+
+    watch = ClickWatch()
+    context = browser.new_context()
+    try:
+        watch.install(context)
+        page = context.new_page()
+        page.route("http://watch.test/**", partial(_serve, body))
+        page.goto("http://watch.test/")
+        yield watch, page
+        page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+    finally:
+        context.close()
+
+
 def test_a_dismissal_the_observer_never_sees_is_a_wrong_element_unless_the_truth_lists_it(
     module_browser: Browser, tmp_path: Path
 ) -> None:
@@ -105,17 +132,9 @@ def test_a_click_is_the_steps_when_what_was_pressed_and_released_both_were(
     press and releasing over the combobox sends the click to their wrapper, which is the
     step's; released over the chart under the list (Fava 1.30.16's REQ-FAVA-012 before the
     engine's fix), it is a stray click."""
-    from realapps.clicks import ClickWatch
-
     strays = []
     for release_on in ("#box", "#chart"):
-        watch = ClickWatch()
-        context = module_browser.new_context()
-        try:
-            watch.install(context)
-            page = context.new_page()
-            page.route("http://watch.test/**", lambda r: r.fulfill(body=PRESS_TAKES))
-            page.goto("http://watch.test/")
+        with _watched(module_browser, PRESS_TAKES) as (watch, page):
             watch.announce(page.locator("#box"), 1, "select")
             box = page.locator("li").bounding_box()
             assert box is not None
@@ -125,9 +144,6 @@ def test_a_click_is_the_steps_when_what_was_pressed_and_released_both_were(
             assert target is not None
             page.mouse.move(target["x"] + 5, target["y"] + 5)
             page.mouse.up()
-            page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
-        finally:
-            context.close()
         strays.append([c.html[:12] for c in watch.wrong])
     assert strays == [[], ["<article><sp"]]
 
@@ -139,10 +155,6 @@ UNNAMED = """<div id="wrap"><input id="box" role="listbox" aria-controls="nowher
   onmousedown="this.parentNode.hidden = true">Yearly</li></ul></div>%s"""
 
 
-def _serve(body: str, route: Route) -> None:
-    route.fulfill(body=body)
-
-
 def test_a_press_in_the_one_list_on_show_is_the_steps_when_the_dropdown_names_none(
     module_browser: Browser,
 ) -> None:
@@ -150,17 +162,9 @@ def test_a_press_in_the_one_list_on_show_is_the_steps_when_the_dropdown_names_no
     chooses in the one list of options shown (the engine's rule): a press there, released over
     the dropdown, is the step's (Gradio 5.50.0's REQ-GRADIO-002, counted as a stray click
     before); with a second list on show, which is its list is not evident: a stray click."""
-    from realapps.clicks import ClickWatch
-
     strays = []
     for other in ("", '<ul role="listbox"><li role="option">Daily</li></ul>'):
-        watch = ClickWatch()
-        context = module_browser.new_context()
-        try:
-            watch.install(context)
-            page = context.new_page()
-            page.route("http://watch.test/**", partial(_serve, UNNAMED % other))
-            page.goto("http://watch.test/")
+        with _watched(module_browser, UNNAMED % other) as (watch, page):
             watch.announce(page.locator("#box"), 1, "select")
             option = page.get_by_text("Yearly").bounding_box()
             box = page.locator("#box").bounding_box()
@@ -169,9 +173,6 @@ def test_a_press_in_the_one_list_on_show_is_the_steps_when_the_dropdown_names_no
             page.mouse.down()
             page.mouse.move(box["x"] + 5, box["y"] + 5)
             page.mouse.up()
-            page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
-        finally:
-            context.close()
         strays.append([c.html[:13] for c in watch.wrong])
     assert strays == [[], ['<div id="wrap']], strays
 
@@ -192,27 +193,16 @@ def test_a_click_the_engines_guard_stopped_is_reported_not_counted(
     then stops before the page's listeners (engine/pointer_guard.py; DOM: listeners of one
     target and phase run in the order they were added). That click is reported as stopped,
     not counted as a wrong element; without the guard it is counted."""
-    from realapps.clicks import ClickWatch
-
     from pytest_pacts.engine.pointer_guard import GUARD
 
     found = []
     for guarded in (False, True):
-        watch = ClickWatch()
-        context = module_browser.new_context()
-        try:
-            watch.install(context)
-            page = context.new_page()
-            page.route("http://watch.test/**", lambda r: r.fulfill(body=PUSHED))
-            page.goto("http://watch.test/")
+        with _watched(module_browser, PUSHED) as (watch, page):
             link = page.locator("#rename")
             watch.announce(link, 1, "click")
             if guarded:
                 link.evaluate(f"(el) => ({GUARD})([el])")
             link.click(force=True)
-            page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
-        finally:
-            context.close()
         found.append(([c.html[:15] for c in watch.stray], len(watch.wrong)))
     assert found == [(['<div id="footer'], 1), (['<div id="footer'], 0)]
 
@@ -229,27 +219,14 @@ def test_a_click_on_the_announced_element_showing_other_words_is_counted(
     """UI Events: the click acts on what the element is at the press. A click on the
     announced node that no longer shows the words it showed when announced (given the entry
     above's, "Labels") is a wrong-element action; words a hover added are not."""
-    from realapps.clicks import ClickWatch
-
     found = []
     for redraw in (False, True):
-        watch = ClickWatch()
-        context = module_browser.new_context()
-        try:
-            watch.install(context)
-            page = context.new_page()
-            page.route(
-                "http://watch.test/**", lambda r: r.fulfill(body=PATCHED, content_type="text/html")
-            )
-            page.goto("http://watch.test/")
+        with _watched(module_browser, PATCHED) as (watch, page):
             entry = page.locator("#entry")
             watch.announce(entry, 1, "click")
             if redraw:
                 entry.evaluate("(el) => { el.textContent = 'Labels'; }")
             entry.click(force=True)
-            page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
-        finally:
-            context.close()
         found.append([c.describe()[-70:] for c in watch.wrong])
     assert found[0] == [], found
     assert len(found[1]) == 1 and 'now "Labels (3)", announced as "members"' in found[1][0], found
@@ -262,25 +239,12 @@ def test_the_announced_elements_own_click_the_guard_stopped_is_known(
     "Labels"), and the engine's guard, holding it to the words the gate judged ("Members"),
     stops its click before the page handles it: the watch notes that announcement as not
     acted on, so the truth check's verdict on it is not a wrong-element action."""
-    from realapps.clicks import ClickWatch
-
     from pytest_pacts.engine.pointer_guard import GUARD
 
-    watch = ClickWatch()
-    context = module_browser.new_context()
-    try:
-        watch.install(context)
-        page = context.new_page()
-        page.route(
-            "http://watch.test/**", lambda r: r.fulfill(body=PATCHED, content_type="text/html")
-        )
-        page.goto("http://watch.test/")
+    with _watched(module_browser, PATCHED) as (watch, page):
         entry = page.locator("#entry")
         entry.evaluate("(el) => { el.textContent = 'Labels'; }")
         watch.announce(entry, 1, "click")
         entry.evaluate(f"(el) => ({GUARD})([el], 'Members')")
         entry.click(force=True)
-        page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
-    finally:
-        context.close()
     assert (watch.announced, watch.stopped_own, watch.stray) == (1, {1}, [])
