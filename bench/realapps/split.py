@@ -62,7 +62,7 @@ DEV: tuple[str, ...] = (
     "gradio",
     "buildbot",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "piccolo_admin", "flower")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "piccolo_admin", "flower", "kedro_viz")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -120,8 +120,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # that opens a list, an <input role=listbox>); Buildbot (PyPI, a continuous-integration
     # dashboard) added held out, before any run on it, then moved to dev with the fix made from
     # its 3.11.9 failures (a fresh realm's arrays handed back in the page's realm); Flower (PyPI,
-    # a Celery task-queue monitor) added held out, before any run on it
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "piccolo_admin", "flower")
+    # a Celery task-queue monitor) and Kedro-Viz (PyPI, a data pipeline visualiser) added held
+    # out, before any run on them
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "piccolo_admin", "flower", "kedro_viz")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -136,7 +137,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "piccolo_admin", "flower")
+    held_absent = ("kinto", "buku", "pretix", "piccolo_admin", "flower", "kedro_viz")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -309,6 +310,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "dagster",
         "pgadmin",
         "flower",
+        "kedro_viz",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
