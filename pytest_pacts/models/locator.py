@@ -136,7 +136,7 @@ class Locator(_Frozen):
     role: str | None = None
     name: str | None = None
     exact: bool = True
-    glyphs: bool = False  # ``name``/``text`` left out icon glyphs (models/glyphs.py)
+    glyphs: bool | None = None  # ``name``/``text`` left out icon glyphs (models/glyphs.py)
     _words = model_validator(mode="before")(without_glyphs("name", "text", flag="glyphs"))
     test_id: str | None = None
     test_id_attribute: str | None = None
