@@ -6,6 +6,7 @@ chain, so the generated test can never drift from what discovery verified.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,8 +16,9 @@ from playwright.sync_api import Locator as PWLocator
 Root = Page | Frame
 """What a chain is applied to: a page (or one frame of it, for frame-local work)."""
 
-Value = str | bool | int | tuple["Call", ...]
-"""A call argument: a literal, or a sub-chain applied to the same root (``filter(has=…)``)."""
+Value = str | bool | int | re.Pattern[str] | tuple["Call", ...]
+"""A call argument: a literal (a pattern: ``name=`` of a role whose name has icon glyphs), or a
+sub-chain applied to the same root (``filter(has=…)``)."""
 
 
 @dataclass(frozen=True)
@@ -24,16 +26,23 @@ class Call:
     """One method call such as ``get_by_role("button", name="Login", exact=True)``."""
 
     method: str
-    args: tuple[str | int, ...] = ()
+    args: tuple[str | int | re.Pattern[str], ...] = ()
     kwargs: tuple[tuple[str, Value], ...] = ()
 
 
-def py_literal(value: str | bool | int) -> str:
+def py_literal(value: str | bool | int | re.Pattern[str]) -> str:
     """A safe Python literal; strings double-quoted when that needs no escaping of quotes.
 
     ``repr`` is the only escaping used, so quotes, backslashes, newlines and any Unicode in
-    a sheet cell come out as a literal that parses back to the same string.
+    a sheet cell come out as a literal that parses back to the same string; a pattern is
+    ``re.compile(r"...")`` when a raw string reads back the same, else its ``repr``.
     """
+    if isinstance(value, re.Pattern):
+        p = value.pattern
+        plain = (
+            p.isprintable() and '"' not in p and not p.endswith("\\") and not value.flags & ~re.U
+        )
+        return f're.compile(r"{p}")' if plain else repr(value)
     text = repr(value)
     if isinstance(value, str) and text.startswith("'") and "'" not in value and '"' not in value:
         text = '"' + text[1:-1] + '"'

@@ -15,6 +15,7 @@ from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import strategies
 from pytest_pacts.discovery.chain import Call, Root, apply, to_source
+from pytest_pacts.models.glyphs import pattern_name
 from pytest_pacts.models.locator import Locator, Region
 from pytest_pacts.runtime import playwright_private
 from pytest_pacts.runtime.bridge import kept_selector
@@ -128,6 +129,9 @@ def _page_part(call: Call) -> dict[str, object] | None:
     name = kwargs.get("name")
     if call.method == "get_by_role" and isinstance(name, str) and kwargs.get("exact") is True:
         return {"named": "role_name", "spec": {"role": value, "name": name}}
+    words = pattern_name(name)
+    if call.method == "get_by_role" and words is not None and len(kwargs) == 1:
+        return {"named": "role_name", "spec": {"role": value, "name": words, "glyphs": True}}
     if call.method in _NAMED and kwargs == {"exact": True}:
         named = _NAMED[call.method]
         return {"named": named, "spec": {named: value}}

@@ -19,6 +19,7 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery.chain import Call
 from pytest_pacts.errors import PactsError
+from pytest_pacts.models.glyphs import name_pattern
 from pytest_pacts.models.locator import (
     CONFIDENCE,
     INERT_FACTOR,
@@ -134,7 +135,12 @@ def _placeholder(loc: Locator) -> tuple[Call, ...]:
 
 @renders(Strategy.ROLE_NAME)
 def _role_name(loc: Locator) -> tuple[Call, ...]:
-    return (role_call(loc.role, _need(loc.name, "name", loc), loc.exact),)
+    name = _need(loc.name, "name", loc)
+    if loc.glyphs:  # the words with any icon glyphs around them (models/glyphs.py)
+        if loc.role not in ARIA_ROLES:
+            raise UnrenderableLocator(f"Playwright has no role {loc.role!r}")
+        return (Call("get_by_role", (loc.role,), (("name", name_pattern(name)),)),)
+    return (role_call(loc.role, name, loc.exact),)
 
 
 @renders(Strategy.ARIA)
@@ -151,7 +157,10 @@ def _aria(loc: Locator) -> tuple[Call, ...]:
 
 @renders(Strategy.TEXT)
 def _text(loc: Locator) -> tuple[Call, ...]:
-    return (Call("get_by_text", (_need(loc.text, "text", loc),), (("exact", loc.exact),)),)
+    text = _need(loc.text, "text", loc)
+    if loc.glyphs:  # the words with any icon glyphs around them (models/glyphs.py)
+        return (Call("get_by_text", (name_pattern(text),)),)
+    return (Call("get_by_text", (text,), (("exact", loc.exact),)),)
 
 
 @renders(Strategy.RELATIONAL)

@@ -83,7 +83,9 @@ class Codegen:
                 f"Locator: {locator.strategy.value}, confidence {locator.confidence:.2f}: "
                 f"{comment_text(locator.describe())}"
             )
-            lines.append(f"{var} = {to_code(locator)}")
+            code = to_code(locator)
+            self.uses_re = self.uses_re or "re.compile(" in code
+            lines.append(f"{var} = {code}")
             loc_expr = var
             root += "".join(f".frame_locator({sel!r})" for sel in locator.frame_path)
         navigates = step.expected is not None and step.expected.kind is ExpectationKind.NAVIGATES_TO
@@ -198,7 +200,9 @@ class Codegen:
         """A locator expression for an expectation's target and whether it was verified."""
         locator = self.locators.elements.get(target.key)
         if locator is not None:
-            return to_code(locator), True
+            code = to_code(locator)
+            self.uses_re = self.uses_re or "re.compile(" in code
+            return code, True
         return f"page.get_by_text({target.element!r})", False
 
     # long because: a table of expected outcomes to assertions, one branch each

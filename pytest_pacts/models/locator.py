@@ -4,10 +4,8 @@ A locator is structured data, never a selector string: the strategy that found t
 its confidence, and the fields that strategy renders from (role + name, label, test id, …),
 plus where the element lives (frame path, shadow root, region). ``pytest_pacts.discovery``
 renders it to a Playwright locator for execution and to Python source for generated tests.
-
-These models depend on nothing but pydantic. Field names match what the self-heal gate reads
-from a locator's JSON (``governance/locators.py``: ``role``, ``name``, ``test_id``, ``label``,
-``placeholder``, ``aria_label``, ``alt``, ``title``, ``text``, ``css``, ``frame_path``).
+These models depend on nothing but pydantic; field names match what the self-heal gate reads
+(``governance/locators.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +14,9 @@ import enum
 from collections.abc import Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pytest_pacts.models.glyphs import without_glyphs
 
 
 class _Frozen(BaseModel):
@@ -79,15 +79,14 @@ letter case, one that writes them in another scores ×0.85 (Playwright's exact n
 kind of name, one in the step's case: a lead of 0.12 to 0.14, over the margin; the case does not
 outweigh a stronger kind of name by as much (docs/discovery.md, "The evidence rule")."""
 INERT_FACTOR = 0.85
-"""A click's target no one shows clickable (no activation behaviour, widget role, control
-or ``a`` around it, cursor, tabindex or onclick) scores x0.85: text 0.86 -> 0.73, refused;
-docs/discovery.md, "The evidence rule", and docs/real-apps.md, "Clicks on plain text"."""
+"""A click's target no one shows clickable (no activation behaviour, widget role, control or
+``a`` around it, cursor, tabindex or onclick) scores x0.85: text 0.86 -> 0.73, refused (docs/
+discovery.md, "The evidence rule"; docs/real-apps.md, "Clicks on plain text")."""
 STRUCTURAL_CEILING = 0.89
-"""The most a pick located only by its place in the page (its CSS path, the last resort of
-issue 35 item 5) scores: the scan's own score for it, capped under the 0.90 band the
-calibration holds to >= 99% right. The path renders the element the scan chose; it is no
-evidence that the element is the one the step names (jotter-app 3.0.0: a card link, at 0.903
-by its path, was not the "Mark as done" button the step named)."""
+"""The most a pick located only by its place in the page (its CSS path, issue 35 item 5)
+scores, under the 0.90 band the calibration holds to >= 99% right: the path renders the element
+the scan chose, no evidence that it is the one the step names (jotter-app 3.0.0: a card link,
+at 0.903 by its path, was not the "Mark as done" button the step named)."""
 
 
 class RegionMatch(enum.StrEnum):
@@ -137,6 +136,8 @@ class Locator(_Frozen):
     role: str | None = None
     name: str | None = None
     exact: bool = True
+    glyphs: bool | None = None  # ``name``/``text`` left out icon glyphs (models/glyphs.py)
+    _words = model_validator(mode="before")(without_glyphs("name", "text", flag="glyphs"))
     test_id: str | None = None
     test_id_attribute: str | None = None
     label: str | None = None
@@ -163,10 +164,8 @@ class Locator(_Frozen):
         value: str | None = None
         if self.role:
             value = f'{self.role} "{self.name}"' if self.name else self.role
-        for field in (
-            self.test_id, self.label, self.placeholder, self.aria_label, self.title, self.alt,
-            self.text,
-        ):  # fmt: skip
+        for field in (self.test_id, self.label, self.placeholder, self.aria_label, self.title,
+                      self.alt, self.text):  # fmt: skip
             value = value or (f'"{field}"' if field is not None else None)
         if self.host:
             value = f"{self.host} >> {self.css}"
@@ -283,6 +282,7 @@ class Fingerprint(_Frozen):
         default=(), description="Nearest ancestor first, e.g. ('form#login', 'div.card')."
     )
     neighbour_text: tuple[str, ...] = ()
+    _words = model_validator(mode="before")(without_glyphs("accessible_name", "text"))
     bounding_box: BoundingBox | None = None
     frame_path: tuple[str, ...] = ()
     in_shadow: bool = False

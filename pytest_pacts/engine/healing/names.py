@@ -17,6 +17,7 @@ from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import region_calls
 from pytest_pacts.engine.contracts import HealContext, Resolved
 from pytest_pacts.engine.healing.basics import frame_of
+from pytest_pacts.models.glyphs import name_pattern
 from pytest_pacts.models.locator import Fingerprint, Locator
 from pytest_pacts.runtime.healing import count_matches
 
@@ -76,13 +77,14 @@ def _controls_named(
     frame: Frame, kind: str, names: tuple[str, ...], what: str, inside: PWLocator | None = None
 ) -> int | None:
     """How many elements of ``frame`` (of ``inside`` when given: a region's containers) are
-    controls of ``kind`` (:data:`_KIND_OF_ROLE`) named exactly one of ``names``, in one round
-    trip (a union of role locators); ``None`` when the page could not be asked."""
+    controls of ``kind`` (:data:`_KIND_OF_ROLE`) named exactly one of ``names`` (icon glyphs
+    aside: ``models/glyphs.py``), in one round trip (a union of role locators); ``None`` when
+    the page could not be asked."""
     root = frame if inside is None else inside
     union: PWLocator | None = None
     for role in (r for r, k in _KIND_OF_ROLE.items() if k == kind):
         for name in dict.fromkeys(n for n in names if n):
-            one = root.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+            one = root.get_by_role(role, name=name_pattern(name))  # type: ignore[arg-type]
             union = one if union is None else union.or_(one)
     if union is None:
         return 0

@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const { installWatch } = modules.watch;
 const {
-  TEST_ID_ATTRS, norm, cut, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, inShadow,
+  TEST_ID_ATTRS, norm, withoutGlyphs, cut, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, inShadow,
   isEditableType, isSettable, isCheckable, isSelectable, isTextField, canTakeFocus, describeElement, namesOf
 } = modules.dom;
 
@@ -438,7 +438,7 @@ function identityChange(el, id, dom) {
   const shown = describeElement(el, dom);
   if (was && now && was !== now) return `it is now ${shown} (a ${dom.roleOf(el)}; the recorded element was a ${fp.role})`;
   const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title]
-    .map(norm).filter((v) => v && v.length <= 200);
+    .map(withoutGlyphs).filter((v) => v && v.length <= 200);
   const names = [...namesOf(el, dom), cut(dom.textOf(el), 200), el.getAttribute('alt')].map(norm).filter(Boolean);
   const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
   const agree = (a, b) => {
@@ -474,7 +474,7 @@ function neighbourTexts(el, dom, max = 80) {
   let up = parentOf(el);
   for (let i = 1; up && i < 3 && up.tagName !== 'BODY' && !dom.textOf(up); i++) up = parentOf(up);
   return [el.previousElementSibling, el.nextElementSibling, up]
-    .map((n) => (n ? cut(dom.textOf(n), max) : '')).filter(Boolean);
+    .map((n) => (n ? cut(withoutGlyphs(dom.textOf(n)), max) : '')).filter(Boolean);
 }
 
 // Exports: what the later files use.

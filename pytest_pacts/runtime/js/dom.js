@@ -34,13 +34,14 @@ function low(s) { return norm(s).toLowerCase(); }
 // BMP (an emoji): a lone half is no Unicode text, and no store or report can write it
 function cut(s, n) { const t = s.slice(0, n); return /[\ud800-\udbff]$/.test(t) ? t.slice(0, -1) : t; }
 // Icon fonts draw their glyphs from the Unicode Private Use Areas (usually through CSS
-// ::before content, which is part of the accessible name): a person never reads them.
+// ::before content, which is part of the accessible name): a person never reads them, and
+// the next icon set draws others (Unicode 23.5, models/glyphs.py): names leave them out.
 const ICON_GLYPHS = /[\u{E000}-\u{F8FF}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu;
+function withoutGlyphs(s) { return norm(String(s == null ? '' : s).replace(ICON_GLYPHS, ' ')); }
 // "Username:" and "Email *" are labelled "Username" and "Email" for a person, and a button
 // named "\ue900 Login" or "Next ›" by an icon glyph or a detached symbol is "Login", "Next".
 function bare(s) {
-  const words = low(String(s == null ? '' : s).replace(ICON_GLYPHS, ' '));
-  return words.replace(/^(?:[\p{P}\p{S}]+\s+)+(?=\S)/u, '').replace(/(?:\s+[\p{P}\p{S}]+)+$/u, '')
+  return withoutGlyphs(s).toLowerCase().replace(/^(?:[\p{P}\p{S}]+\s+)+(?=\S)/u, '').replace(/(?:\s+[\p{P}\p{S}]+)+$/u, '')
     .replace(/[\s:*]+$/, '');
 }
 
@@ -617,7 +618,7 @@ const namesOf = (el, dom) => [dom.accName(el), ...dom.labelTexts(el), el.getAttr
 // Exports: what the later files use.
 return {
   toJson, memo, cut,
-  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
+  SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, withoutGlyphs, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, closestUp, elMatches, roleAttr, idRefs, isRendered, visibleBox, remember,
   containsComposed, drawnInside, hitTarget, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isTextField, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf

@@ -9,7 +9,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, norm, cut, low, bare, dice, tokens, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow, tag,
+  TEST_ID_ATTRS, norm, withoutGlyphs, cut, low, bare, dice, tokens, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow, tag,
   inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
@@ -1447,9 +1447,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // name when it has them, else what identifies it (test id, id, name attribute).
   function locate(el) {
     const role = dom.roleOf(el);
-    const name = dom.accName(el);
+    const name = withoutGlyphs(dom.accName(el));
     const primary = role && name
-      ? { strategy: 'role_name', tier: 2, spec: { role, name, exact: true } }
+      ? { strategy: 'role_name', tier: 2, spec: { role, name, exact: true, ...name !== dom.accName(el) && { glyphs: true } } }
       : { strategy: 'css', tier: 2, spec: { css: cssVariants(el)[0] } };
     return options(el, primary, makeQuery(name || el.id || tag(el)), null, null);
   }
@@ -1489,8 +1489,8 @@ function fingerprintOf(el, dom) {
   const attr = (n) => el.getAttribute(n);
   return {
     tag: tag(el), id: el.id || null, name: attr('name'), type: attr('type'), role: dom.roleOf(el),
-    accessible_name: dom.accName(el), label: dom.labelTexts(el)[0] || null,
-    placeholder: attr('placeholder'), text: cut(dom.textOf(el), 200), test_ids: testIds,
+    accessible_name: withoutGlyphs(dom.accName(el)), label: dom.labelTexts(el)[0] || null,
+    placeholder: attr('placeholder'), text: cut(withoutGlyphs(dom.textOf(el)), 200), test_ids: testIds,
     classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: titleOf(el),
     ancestor_path: ancestors, neighbour_text: neighbourTexts(el, dom),
     bounding_box: { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height },
@@ -1509,8 +1509,8 @@ function suggestNames(dom, elements, element, action, limit) {
   const best = new Map();
   for (const el of elements) {
     if (compatibility(el, action, dom.roleOf, true) < 2 || dom.isHidden(el) || !visibleBox(el)) continue;
-    const names = [dom.accName(el), ...dom.labelTexts(el), norm(el.getAttribute('placeholder'))];
-    if (isClickable(el, dom.roleOf, true)) names.push(dom.textOf(el));
+    const names = [dom.accName(el), ...dom.labelTexts(el), el.getAttribute('placeholder'),
+      ...isClickable(el, dom.roleOf, true) ? [dom.textOf(el)] : []].map(withoutGlyphs);
     for (const name of names) {
       if (!name || name.length > 80) continue;
       const s = squash(name);

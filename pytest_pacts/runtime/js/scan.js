@@ -7,7 +7,7 @@
 
 // Imports (see runtime/scripts.py: one module per file).
 const {
-  TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, low, bare, tokens, parentOf, closestUp, elMatches, containsComposed,
+  TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, withoutGlyphs, low, bare, tokens, parentOf, closestUp, elMatches, containsComposed,
   inShadow, tag, isClickable, memo, makeDom, allElements, titleOf
 } = modules.dom;
 
@@ -201,8 +201,9 @@ function readPage() {
   return { dom, elements: allElements(document), strategies: makeStrategies(dom) };
 }
 function makeStrategies(dom) {
-  const textSame = (el, s) => dom.textOf(el) === s.text
-    && ![...el.children, ...(el.shadowRoot ? el.shadowRoot.children : [])].some((c) => dom.textOf(c) === s.text);
+  const read = (s) => (s.glyphs ? (el) => withoutGlyphs(dom.textOf(el)) : dom.textOf);  // as rendered
+  const textSame = (el, s) => read(s)(el) === s.text
+    && ![...el.children, ...(el.shadowRoot ? el.shadowRoot.children : [])].some((c) => read(s)(c) === s.text);
   return {
     test_id: {
       compare: tokenTier,
@@ -233,11 +234,13 @@ function makeStrategies(dom) {
       keys: (el) => {
         const role = dom.roleOf(el);
         if (!role || role === 'presentation' || role === 'generic' || role === 'paragraph') return [];
-        const name = dom.accName(el);
-        return name ? [{ value: name, role }] : [];
+        // a name of icon glyphs alone is none; one with words is recorded without them, and
+        // Playwright is given a pattern allowing them (models/glyphs.py)
+        const name = withoutGlyphs(dom.accName(el));
+        return name ? [{ value: name, role, glyphs: name !== dom.accName(el) }] : [];
       },
-      spec: (k) => ({ role: k.role, name: k.value, exact: true }),
-      same: (el, s) => dom.roleOf(el) === s.role && dom.accName(el) === s.name && !dom.unexposed(el),
+      spec: (k) => ({ role: k.role, name: k.value, exact: true, ...k.glyphs && { glyphs: true } }),
+      same: (el, s) => dom.roleOf(el) === s.role && (s.glyphs ? withoutGlyphs(dom.accName(el)) : dom.accName(el)) === s.name && !dom.unexposed(el),
     },
     aria: {
       compare: textTier,
@@ -257,10 +260,10 @@ function makeStrategies(dom) {
       deepest: true,
       keys: (el) => {
         if (dom.rawText(el).length > 2000) return [];  // cheap pre-check: long raw, long text
-        const t = dom.textOf(el);
-        return t && t.length <= 200 ? [{ value: t }] : [];
+        const t = withoutGlyphs(dom.textOf(el));
+        return t && t.length <= 200 ? [{ value: t, glyphs: t !== dom.textOf(el) }] : [];
       },
-      spec: (k) => ({ text: k.value, exact: true }),
+      spec: (k) => ({ text: k.value, exact: true, ...k.glyphs && { glyphs: true } }),
       same: textSame,
     },
     // Elements inside an open shadow root, named through their host (``<pacts-newsletter>``).

@@ -75,7 +75,7 @@ def _iso(moment: datetime | None) -> str | None:
 # Locator fields that say how a locator is matched, not what it finds; left out of the
 # one-line form a reviewer reads.
 _LOCATOR_NOISE = frozenset(
-    {"strategy", "exact", "in_shadow", "confidence", "test_id_attribute", "frame_path"}
+    {"strategy", "exact", "glyphs", "in_shadow", "confidence", "test_id_attribute", "frame_path"}
 )
 
 
