@@ -18,6 +18,7 @@ equally good "Login" fail before acting (engine/ahead.py).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -141,12 +142,25 @@ def test_a_modal_dialog_s_control_is_picked_where_it_acts(tab: Page, site: Site)
     assert "header" not in " ".join(last.fingerprint.ancestor_path), last.fingerprint
 
 
+# How long the page is left unchanged before the run's first scan. A pick made ahead stands
+# at its turn when the check shows no DOM change after the scan; the check's ``quiet_ms`` is
+# read against the time its answer reached Python, so the time it took to come back counts
+# as a possible change (engine/ahead.py, ``changed_since``). The page's last change is its
+# load, just before the first scan: with no pause, a check whose answer came back later than
+# the scan took (about 1 s of a loaded machine's delay) set the pick aside on a page that had
+# not changed, and the test saw two scans (``[3, 1]``, once at load 30). The pause is wall
+# time only, and the page is left alone: what the test checks is the same.
+UNCHANGED_S = 2.0
+
+
 class Counting(Discoverer):
     calls: list[int]
 
     def discover(  # type: ignore[override]
         self, page: Page, targets: Sequence[tuple[int, Target, Action]], *, at_turn: int = 0
     ) -> dict[int, DiscoveryResult]:
+        if not self.calls:
+            time.sleep(UNCHANGED_S)
         self.calls.append(len(targets))
         return super().discover(page, targets, at_turn=at_turn)
 
