@@ -311,7 +311,7 @@ const CLOCK_MOVED_MS = 8;
 function seenStill(els, since, changes) {
   const same = (e, el) => !!e && e.then.framed && e.then.at === changes.at && e.then.moved === changes.moved
     && e.then.when >= since && sameRect(e.box, viewRect(el));
-  if (typeof since !== 'number' || changes.frames < 2 || !document.getAnimations
+  if (typeof since !== 'number' || changes.frames < 2 || !changes.boxes || !document.getAnimations
     || !els.every((el) => !!el && same(changes.boxes.get(el), el))) return false;
   const anims = document.getAnimations();  // the page's array: its methods may be replaced
   for (let i = 0; i < anims.length; i++) if (anims[i].playState === 'running') return false;
@@ -415,7 +415,7 @@ async function checkActionable(items, roleOf, watch) {
     const r = viewRect(el);
     const w = el.ownerDocument.defaultView;
     res.box = { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height };
-    changes.boxes.set(el, { box: r, then });
+    if (changes.boxes) changes.boxes.set(el, { box: r, then });  // (an older version's watch has none)
   });
   return results;
 }
