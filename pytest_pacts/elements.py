@@ -22,7 +22,7 @@ from pytest_pacts.discovery import Discoverer, UnrenderableLocator, check_action
 from pytest_pacts.discovery.payloads import RankResult, checked
 from pytest_pacts.discovery.render import elements_frame, page_query
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, Rung, RungResult, StepState
-from pytest_pacts.engine.env import EnvMonitor, watch_changes
+from pytest_pacts.engine.env import PAGE_SCRIPT, EnvMonitor, watch_changes
 from pytest_pacts.engine.gate import IN_PAGE_RULE, blocking_point, run_gate
 from pytest_pacts.engine.healing import (
     AlternateRung,
@@ -48,6 +48,7 @@ from pytest_pacts.models.outcome import HealRung
 from pytest_pacts.planner.steps import parse_action, parse_target
 from pytest_pacts.runtime import bounded
 from pytest_pacts.runtime.healing import find_check_and_rank, install_early
+from pytest_pacts.runtime.same_source import run_as_init_script
 from pytest_pacts.settings import DEFAULT_STEP_TIMEOUT_MS
 
 __all__ = ["RelocatedElement", "discover_element", "relocate_element"]
@@ -74,7 +75,8 @@ def discover_element(
     # the page's next documents get the in-page APIs from their first moment (init scripts,
     # once per page): a later relocate_element there neither sends the healing code nor adds
     # it (a trade-off measured in docs/benchmarks.md, "The relocation call and the first heal")
-    watch_changes(page)
+    if watch_changes(page):  # and the open document's copy compiled as later ones will be
+        run_as_init_script(page, PAGE_SCRIPT)
     install_early(page)
     with bounded.budget(timeout_ms):
         # the page as it is now, for an action taken next: keyboard focus is evidence for a key

@@ -47,14 +47,16 @@ PAGE_SCRIPT = init_script()
 _watched: weakref.WeakSet[object] = weakref.WeakSet()
 
 
-def watch_changes(page: Page) -> None:
-    """Add :data:`PAGE_SCRIPT` to ``page``'s documents from its next navigation on."""
+def watch_changes(page: Page) -> bool:
+    """Add :data:`PAGE_SCRIPT` to ``page``'s documents from its next navigation on; whether
+    it was added now."""
     key = playwright_private.identity(page)
     if key in _watched:
-        return
+        return False
     with contextlib.suppress(PlaywrightError):
         page.add_init_script(PAGE_SCRIPT)
         _watched.add(key)
+    return key in _watched
 
 
 # A fetch or XHR answer whose body is at most this long is the page's as soon as its headers

@@ -310,3 +310,48 @@ def test_without_stable_the_scan_answers_the_gate_itself(
     assert send.unresolved.failed_point is not None
     assert send.unresolved.failed_point.name == "enabled"
     assert quick[1].ok
+
+
+# After the check a heal candidate gets (``still=False``), something moves the element
+# without a DOM change the change watch would see: a CSS animation started from a style
+# sheet's rules, a late layout shift above it (a rule, as a web font or an image's size
+# arriving would), a scroll. The gate must then watch frames, not take "stable" from the box
+# the candidate's check measured.
+MOVED_AFTER_THE_CHECK = {
+    "animation": ("document.styleSheets[0].insertRule("
+                  "'#x { animation: slide 3s linear infinite }', 0)", "unstable"),
+    "layout shift": ("document.styleSheets[0].insertRule('#above { padding-top: 80px }', 0)", "ok"),
+    "scroll": ("window.scrollBy(0, 40)", "ok"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", [None, *MOVED_AFTER_THE_CHECK])
+def test_stable_from_the_candidates_box_only_when_nothing_moved_it(
+    tab: Page, case: str | None
+) -> None:
+    """Playwright's "stable" is the same box on two animation frames. The retried step's
+    gate after a heal takes it from the box the heal's check measured when, since then, a
+    whole frame was drawn with no DOM change, scroll, resize or running animation and the
+    box is the same: nothing that moves an element ran (no frame waited, docs/engine.md, "The
+    gate"). Anything that moved it sends the gate back to watching frames: a shortcut that
+    trusted the change watch alone would call the sliding button still."""
+    from pytest_pacts.engine.waiting import epoch_ms
+
+    tab.set_content(
+        "<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 600px } }</style>"
+        '<div id="above" style="height: 10px"></div><button id="x">Go</button>'
+        '<div style="height: 3000px"></div>'
+    )
+    frames = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    tab.evaluate(frames)
+    since = epoch_ms()
+    assert check_actionable(tab.locator("#x"), Action.CLICK, still=False, since=since).ok
+    if case is not None:
+        tab.evaluate(MOVED_AFTER_THE_CHECK[case][0])
+    tab.evaluate(frames)
+    stable = check_actionable(tab.locator("#x"), Action.CLICK, since=since).point("stable")
+    if case is None:
+        assert stable.ok and "measured a frame or more before" in stable.reason
+        return
+    assert stable.code == MOVED_AFTER_THE_CHECK[case][1], stable.reason
+    assert "consecutive frames" in stable.reason

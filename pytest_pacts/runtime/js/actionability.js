@@ -35,19 +35,13 @@ function fmtRect(r) {
   return `(${Math.round(r.x)}, ${Math.round(r.y)}, ${Math.round(r.width)}×${Math.round(r.height)})`;
 }
 
-// Playwright's "stable" is the same box on two consecutive animation frames (one frame
-// apart: Chromium's stableRafCount is 1; see twoBoxes). A hidden
-// document never runs rAF, so a timer stands in rather than hanging the evaluate. A shown
-// document gets a long safety timer only: on a loaded machine a frame can take well over
-// 100 ms, and two measurements without a frame between them always agree, so a short timer
-// would call a moving element stable.
-// A page whose scripts are disabled (a context with javaScriptEnabled false) runs no
-// callback at all, neither animation frames nor timers: waiting would never end, so
-// nextFrame answers false at once and the caller measures stability another way.
-// Otherwise it answers 'frame' (an animation frame ran) or 'timer' (the timer stood in). On
-// a shown document 'timer' means the page got no frame for two seconds (a starved renderer
-// on a loaded machine): nothing moved, but nothing was observed either, so it is no
-// evidence that the page is quiet (see ``check`` in api.js).
+// Playwright's "stable" is the same box on two consecutive animation frames (Chromium's
+// stableRafCount is 1; see twoBoxes). A hidden document never runs rAF: a timer stands in.
+// A shown one gets a long safety timer only (a loaded machine's frame can take well over
+// 100 ms; two boxes with no frame between always agree). Without callbacks at all (scripts
+// disabled) it answers false at once: the caller measures stability another way. Else
+// 'frame', or 'timer' (on a shown document: no frame for two seconds, a starved renderer;
+// nothing was observed, so no evidence the page is quiet: ``check`` in api.js).
 function nextFrame() {
   if (!callbacksRun()) return Promise.resolve(false);
   const wait = document.visibilityState === 'hidden' ? 100 : 2000;
@@ -294,32 +288,36 @@ function checkScoped(el, opts) {
   return gatePass('scoped', where ? `in the expected scope (${where})` : 'in the expected frame');
 }
 
-// The actions that need a still element: Playwright checks "stable" for the pointer
-// actions only (click, check, uncheck, hover); a field is filled, an option selected and a
-// key pressed while the element moves (a form sliding in). Asking more than Playwright does
-// would refuse what a plain script does, and would cost every such step a frame.
+// The actions that need a still element: Playwright checks "stable" for the pointer actions
+// only; a field is filled, an option selected, a key pressed while the element moves (a form
+// sliding in): asking more would refuse what a plain script does, and cost each step a frame.
 const STILL_FOR = new Set(['click', 'check', 'uncheck', 'hover']);
 
-// Two boxes of each element one animation frame apart, for "stable". The usual way is
-// Playwright's: a box on the next frame and one on the frame after (here once that frame
-// has run whole: a page's own frame callback that moves the element may come after ours).
-// On a page whose DOM has not changed for two frames (the change watch, watch.js), only the
-// frame clock moves an element (a CSS animation or transition, a smooth scroll): the first
-// box is then measured when the check runs, which shows the last frame
-// (getBoundingClientRect also lays out what changed since), and the second once the next
-// frame has run whole: one frame apart, one frame sooner. A script moving an element
-// changes the DOM, so its page is measured the usual way; and so is a page that changed
-// during that frame, or whose frame clock did not move on by most of a frame (the check
-// began inside a frame already under way, the main thread busy past it: both boxes were on
-// one frame).
+// Two boxes of each element one animation frame apart, for "stable". Playwright's way: a box
+// on the next frame and one on the frame after (run whole: a page's own frame callback may
+// move the element after ours). On a page whose DOM has not changed for two frames (the
+// change watch), only the frame clock moves an element (a CSS animation or transition, a
+// smooth scroll): the first box is then measured at once (getBoundingClientRect lays out
+// what changed), the second once the next frame has run whole; unless the DOM changed in
+// that frame or the frame clock did not move on by CLOCK_MOVED_MS (the check began inside a
+// frame under way: both boxes on one frame; under load the clock was seen to move by 0.03
+// ms). A script moving an element changes the DOM: measured Playwright's way.
+// Or no frame (``seenStill``): each box as a check measured it after the caller last acted
+// (``since``, epoch ms), a whole frame before, with no DOM change, scroll or resize since, no
+// animation running and the same box now: nothing that moves an element ran in between.
 // Returns {first, second, framed (the first wait's nextFrame answer), frames (all waits were
-// real frames), waited (frames waited: 1, or 2 plus the quick way's 1 when it failed)}.
-// How far the frame clock must have moved between the two boxes of the quick way (about
-// one frame at 120 Hz, half a frame at 60 Hz): under load the clock was seen to move by
-// 0.03 ms between a check and the next frame callback, and an animation by less than a
-// layout unit.
+// real frames), waited (frames waited: 0, 1, or 2 plus the quick way's 1 when it failed)}.
 const CLOCK_MOVED_MS = 8;
-async function twoBoxes(els) {
+function seenStill(els, since, changes) {
+  const same = (e, el) => !!e && e.then.framed && e.then.at === changes.at && e.then.moved === changes.moved
+    && e.then.when >= since && sameRect(e.box, viewRect(el));
+  if (typeof since !== 'number' || changes.frames < 2 || !changes.boxes || !document.getAnimations
+    || !els.every((el) => !!el && same(changes.boxes.get(el), el))) return false;
+  const anims = document.getAnimations();  // the page's array: its methods may be replaced
+  for (let i = 0; i < anims.length; i++) if (anims[i].playState === 'running') return false;
+  return true;
+}
+async function twoBoxes(els, since) {
   const boxes = () => els.map((el) => (el && el.isConnected ? viewRect(el) : null));
   // the next frame, run whole: a page's own frame callback (one that moves the element) may
   // come after this one
@@ -330,6 +328,7 @@ async function twoBoxes(els) {
   };
   const changes = installWatch();
   changes.flush();
+  if (seenStill(els, since, changes)) return { first: [], second: [], framed: 'frame', frames: true, waited: 0, seen: true };
   let waited = 0;
   if (changes.frames >= 2 && document.timeline) {
     const at = changes.at;
@@ -354,23 +353,21 @@ async function twoBoxes(els) {
 // items: [gateItem(els, g, still)]: ``els`` checked for ``g.action`` inside ``g.regions``
 // (Elements), ``g.in_shadow`` (bool|null), ``still`` (false: below).
 const gateItem = (els, g, still = g.still) => ({ els, action: g.action, regions: g.regions || [], in_shadow: g.in_shadow, still });
-// All items share the frames of one measurement (twoBoxes), so a whole scan costs one or
-// two frames, not that many per element, and none when no item needs a still element.
-// ``still: false`` leaves "stable" to the step's gate right before the action (a heal
-// candidate: the healed locator is gated again before it is acted on, so measuring it here
-// would only cost more frames). ``watch`` (optional) gets ``waited``: how many frames were
-// waited (0 when nothing was measured, else twoBoxes's count), and ``frames``: whether the
-// waits were real animation frames (a hidden document's timer counts as its frame: it never
-// gets any).
+// All items share one measurement's frames (twoBoxes): a scan costs one or two frames, none
+// when no item needs a still element. ``still: false`` leaves "stable" to the step's gate
+// right before the action (a heal candidate, gated again before it is acted on). ``watch``
+// (optional): gives ``since`` (twoBoxes), gets ``waited`` (frames waited) and ``frames``
+// (whether they were real animation frames; a hidden document's timer counts as its frame).
 async function checkActionable(items, roleOf, watch) {
   const single = items.map((it) => (it.els.length === 1 ? it.els[0] : null));
   const still = items.map((it, i) => !!single[i] && STILL_FOR.has(it.action) && it.still !== false);
   let framed = null;
+  let seen = false;
   let first = [];
   let second = [];
   if (still.some(Boolean)) {
-    const measured = await twoBoxes(single);
-    ({ first, second, framed } = measured);
+    const measured = await twoBoxes(single, watch && watch.since);
+    ({ first, second, framed, seen } = measured);
     if (watch) {
       watch.frames = measured.frames;
       watch.waited = measured.waited;
@@ -396,7 +393,8 @@ async function checkActionable(items, roleOf, watch) {
       const why = STILL_FOR.has(it.action) ? 'left to the step\'s gate, right before the action'
         : `not needed for ${it.action}: Playwright checks a still element for pointer actions only`;
       points.push(el.isConnected ? gatePass('stable', why) : gateFail('stable', 'detached', 'detached while checking'));
-    } else if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
+    } else if (seen) points.push(gatePass('stable', 'same box as measured a frame or more before, nothing moving it since'));
+    else if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
     else if (!framed) {
       const moving = animatedBy(el);
       points.push(moving ? gateFail('stable', 'unstable', `a CSS animation or transition is running on ${describeElement(moving)}`)
@@ -407,12 +405,17 @@ async function checkActionable(items, roleOf, watch) {
     return { points, count: 1, box: null, reach: reach || null };
   });
   win.scrollTo(scroll[0], scroll[1]);
+  const changes = installWatch();
+  changes.flush();  // what a later check's "stable" compares with (``seenStill``)
+  const then = { at: changes.at, moved: changes.moved, when: performance.timeOrigin + performance.now() };
+  __pactsHost.frame(() => { then.framed = true; });
   results.forEach((res, i) => {
     const el = single[i];
     if (!el || !el.isConnected) return;
     const r = viewRect(el);
     const w = el.ownerDocument.defaultView;
     res.box = { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height };
+    if (changes.boxes) changes.boxes.set(el, { box: r, then });  // (an older version's watch has none)
   });
   return results;
 }

@@ -140,7 +140,7 @@ async function check(els, opts) {
   const observer = new MutationObserver(() => { changed = true; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const framed = callbacksRun();
-  const watch = { frames: false, waited: 0 };
+  const watch = { frames: false, waited: 0, since: opts.since };
   const item = gateItem(els, opts);
   const run = async (w) => {
     const [res] = await checkActionable([item], dom.roleOf, w);

@@ -101,7 +101,7 @@
   // ``requestAnimationFrame`` later).
   const firstFrame = requestAnimationFrame.bind(window);
   const host = {
-    listen: (target, type, f) => target.addEventListener(type, (e) => f(e)),
+    listen: (target, type, f, capture) => target.addEventListener(type, (e) => f(e), !!capture),
     frame: (f) => firstFrame((t) => f(t)),
     // an array and an object of the page's realm, for the fresh copy's answers (``toPage``)
     array: () => [],

@@ -1,21 +1,19 @@
 // The document's last DOM change, watched without a gap, and how many animation frames the
 // page has drawn since (counted up to two, then the watch sleeps until the next change).
 //
-// The engine puts it in every document from the document's first moment (an init script of
-// the page, engine/env.py); the installed API starts one itself on a page without it (then
-// installing counts as a change: nothing was watched before it). It lives under
-// ``globalThis.__pacts_changes``: ``{at, url, frames, flush(), requests(ms)}``. ``at``:
-// performance.now() of the last change; ``url``: the document's URL then (a change seen
-// after a router moved the URL within the document, engine/routes.py); ``frames``:
-// animation frames drawn since, at most 2;
-// ``flush()`` counts the changes whose observer callback has not run yet; ``requests(ms)``:
-// the requests the page's scripts opened less than ``ms`` ago and still have open
-// (``watchRequests``, below).
+// The engine puts it in every document from its first moment (an init script, engine/env.py);
+// the installed API starts one itself on a page without it (installing then counts as a
+// change). ``globalThis.__pacts_changes`` is ``{at, url, frames, moved, boxes, flush(),
+// requests(ms)}``: ``at``, performance.now() of the last change; ``url``, the document's URL
+// then (a router may move it, engine/routes.py); ``frames``, animation frames drawn since, at
+// most 2; ``moved``, scrolls and resizes seen; ``boxes``, elements' last boxes measured
+// (actionability.js, ``seenStill``); ``flush()`` counts the changes whose observer callback
+// has not run yet; ``requests(ms)``, the requests the page's scripts opened less than ``ms``
+// ago and still have open (``watchRequests``, below).
 //
 // "No DOM change for two animation frames" is then a reading, not a wait: a settled page
-// answers at once (a gate check of an element that is gone, a new page's readiness), and a
-// page still changing is watched over two more frames by the caller. Costs nothing on a
-// quiet page: at most two frame callbacks per burst of changes.
+// answers at once, a page still changing is watched over two more frames by the caller.
+// Costs nothing on a quiet page: at most two frame callbacks per burst of changes.
 
 // The frame a fresh realm comes from (js/realm.js names it so), attached and removed in one go
 // by the in-page code itself: not a change of the page.
@@ -41,7 +39,7 @@ function installWatch() {
   // the page's own scripts may replace these later; the watch keeps the originals
   const raf = __pactsHost.frame;  // (js/realm.js)
   const now = performance.now.bind(performance);
-  const watch = { at: now(), frames: 0 };
+  const watch = { at: now(), frames: 0, moved: 0, boxes: new WeakMap() };
   let pending = false;
   // ``ts``: when the frame began. A frame whose callbacks made the change (a render in an
   // animation frame callback that ran before this one) is the frame that draws it: not a
@@ -61,6 +59,9 @@ function installWatch() {
   const obs = new MutationObserver((records) => { if (pageChanged(records)) changed(); });
   obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   watch.flush = () => { if (pageChanged(obs.takeRecords())) changed(); };
+  const moved = () => { watch.moved += 1; };  // a scroll (any element's: captured), a resize
+  __pactsHost.listen(window, 'scroll', moved, true);
+  __pactsHost.listen(window, 'resize', moved);
   changed();
   watch.requests = watchRequests();
   Object.defineProperty(globalThis, '__pacts_changes', { value: watch });
@@ -139,28 +140,24 @@ function watchRequests() {
 // The elements Playwright matched for a locator, handed over from its isolated world
 // (runtime/bridge.py, "the bridge"). Python chains a selector engine that runs there after the
 // locator, and a second one after the whole query (``or``), and asks Playwright to count the
-// matches: the first engine dispatches an event on each element it is given, the second one
-// on the document once the query is done, both numbered by the call (a UIEvent's
-// ``detail``: a number of the DOM event, read alike in every world). The call in this world
-// is sent first and waits for that end (``wait``), so both take one round trip together;
-// then it takes the elements heard for its number (``take``), dropping whatever an earlier
-// call left. Lives under ``globalThis.__pacts_bridge``, so both copies of the API
-// (js/realm.js) share it.
-// The bridge also holds the element the last gate check passed (``hold``, ``held``: one per
-// document, under the executor's token, a number) and hands it, and only it, to the
-// ``pacts_kept`` selector engine in the isolated world (runtime/bridge.py, ``kept_selector``):
-// that engine dispatches KEPT_ASK with the token on the document, and the listener here
-// dispatches KEPT_HERE on the held element, where the engine hears it (``composedPath()[0]``:
-// the element, inside an open shadow root too). A document that holds nothing under the
-// token (another document, the element re-rendered) answers on the document itself, and the
-// engine throws: Playwright's action then fails at once instead of acting on what its
-// locator matches in the new document.
-// ``wait`` first checks that the listeners still hear (a probe event): when they do not, the
-// call's events may be lost already, so it answers false at once (the caller then uses
-// ``evaluate_all``) and listens again for the next call. ``document.open()`` (a page that
-// writes itself anew) removes the window's listeners; a context with scripts disabled runs
-// none (at most a few times per document: a page that stopped the events would otherwise
-// add listeners each call).
+// matches: the first dispatches an event on each element it is given, the second on the
+// document once the query is done, both numbered by the call (a UIEvent's ``detail``, read
+// alike in every world). The call in this world, sent first, waits for that end (``wait``):
+// one round trip for both; then it takes the elements heard for its number (``take``),
+// dropping what an earlier call left. Under ``globalThis.__pacts_bridge``: both copies of the
+// API (js/realm.js) share it.
+// It also holds the element the last gate check passed (``hold``, ``held``: one per document,
+// under the executor's token, a number) and hands it, and only it, to the ``pacts_kept``
+// selector engine in the isolated world (runtime/bridge.py, ``kept_selector``): that engine
+// dispatches KEPT_ASK with the token on the document, the listener here KEPT_HERE on the held
+// element, where the engine hears it (``composedPath()[0]``: inside an open shadow root too).
+// A document holding nothing under the token (another document, the element re-rendered)
+// answers on the document itself and the engine throws: Playwright's action fails at once
+// instead of acting on what its locator matches in the new document.
+// ``wait`` first checks that the listeners still hear (a probe event): when not, the call's
+// events may be lost, so it answers false at once (the caller then uses ``evaluate_all``) and
+// listens again (``document.open()`` removes the window's listeners; a context with scripts
+// disabled runs none; at most a few times per document).
 const BRIDGE_EVENT = '__pacts_bridge';
 const BRIDGE_DONE = '__pacts_bridge_done';
 const KEPT_ASK = '__pacts_kept';
