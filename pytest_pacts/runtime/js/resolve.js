@@ -491,16 +491,19 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // A field a ``<label>`` captions without naming it (no ``for``, no control inside: HTML
   // ties it to nothing, as component libraries draw a label above their own widget) is
   // named by it too, when the label's group holds that one field: the closest ancestor
-  // (three levels up at most) holding such a label and exactly one form control.
-  function besideLabel(e) {
+  // (three levels up at most) holding such a label and exactly one form control that can
+  // take the step's action (HTML: a <select> holds no typed text, a text box no options):
+  // "Stock" over an operator drop-down and a number box is the box for a fill.
+  function besideLabel(e, action) {
     for (let a = parentOf(e), i = 0; a && i < 3; a = parentOf(a), i++) {
       if (!a.querySelectorAll) continue;
       // shown to a person (a library may hide the caption from assistive technology only)
       const labels = [...a.querySelectorAll('label')].filter((l) => !l.htmlFor && !l.control
         && !l.contains(e) && (!l.checkVisibility || l.checkVisibility()));
       if (!labels.length) continue;
-      const controls = [...a.querySelectorAll(BESIDE_CONTROLS)]
-        .filter((c) => c === e || (!dom.isHidden(c) && !e.contains(c) && !c.contains(e)));
+      const controls = [...a.querySelectorAll(`${BESIDE_CONTROLS}, [contenteditable], [role=textbox], [role=searchbox]`)]
+        .filter((c) => c === e || (!dom.isHidden(c) && !e.contains(c) && !c.contains(e)
+          && compatibility(c, action, dom.roleOf, true) === 2));
       if (labels.length !== 1 || controls.length !== 1) return null;
       return { text: dom.textOf(labels[0]), container: a };
     }
@@ -514,7 +517,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const near = elements.filter((e) => {
       if (!usable(e, step.action)) return false;
       if (!captionsOnly && !dom.accName(e) && textsBeside(e, dom).some((t) => bare(t) === want)) return true;
-      const caption = dom.labelTexts(e).length ? null : besideLabel(e);
+      const caption = dom.labelTexts(e).length ? null : besideLabel(e, step.action);
       if (caption && bare(caption.text) === want) { captions.set(e, caption.container); return true; }
       return false;
     });
