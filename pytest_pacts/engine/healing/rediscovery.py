@@ -7,6 +7,7 @@ from dataclasses import replace
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer
+from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing.basics import first_line
 from pytest_pacts.engine.healing.intent import try_locators
@@ -38,7 +39,10 @@ class RediscoveryRung:
         if found is None:
             try:
                 found = self.discoverer.under(ctx.options.evidence).discover(
-                    ctx.page, [(0, step.target, step.action)], at_turn=True
+                    ctx.page,
+                    [(0, step.target, step.action)],
+                    at_turn=True,
+                    values=values_of([(0, step)]),
                 )[0]
             except PlaywrightError as exc:
                 return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")
@@ -98,7 +102,7 @@ class RediscoveryRung:
         if blocked is not None or not notes:
             return found, ""
         again = self.discoverer.under(ctx.options.evidence).discover(
-            ctx.page, [(0, step.target, step.action)], at_turn=True
+            ctx.page, [(0, step.target, step.action)], at_turn=True, values=values_of([(0, step)])
         )[0]
         hover = openers[-1].relation == HOVER
         if again.locator is None or (
