@@ -129,7 +129,8 @@ def test_a_caption_over_a_group_names_the_one_control_that_can_take_the_action(
     the two can take the step: a ``<select>`` holds no typed text (Playwright's ``fill``
     fails on it) and a text box offers no options, so only the controls that can take the
     action are counted, and the one left is named; a range filter's "from" and "to" boxes
-    both take a fill, and the caption names neither."""
+    both take a fill, and the caption names neither. (No other dev app's saved pages show
+    this shape: docs/real-apps.md, "Piccolo Admin's captions and options".)"""
     tab.set_content(FILTERS)
     result = find(tab, element, action)
     if expected is None:
