@@ -61,8 +61,9 @@ DEV: tuple[str, ...] = (
     "archivebox",
     "gradio",
     "buildbot",
+    "piccolo_admin",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "piccolo_admin", "flower", "kedro_viz")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "flower", "kedro_viz")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

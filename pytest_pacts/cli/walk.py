@@ -26,6 +26,7 @@ from playwright.sync_api import Page
 from pytest_pacts.application.walks import walk_run
 from pytest_pacts.discovery import Discoverer, to_code
 from pytest_pacts.discovery.planning import start_page_steps
+from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.models import Plan, Step
 from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import FailureType, RunRecord, StepRecord
@@ -184,7 +185,8 @@ def _locate_rest(page: Page, plan: Plan, start: int, timeout_ms: float) -> list[
     try:
         with bounded.budget(timeout_ms):
             # the first of them acts next on this page (the walk stopped before it)
-            found = Discoverer().discover(page, targets, at_turn=True)
+            values = values_of((s.index, s) for s in here)
+            found = Discoverer().discover(page, targets, at_turn=True, values=values)
     except PlaywrightError as exc:
         problem = f"discovery failed on {page.url}: {str(exc).splitlines()[0]}"
     out: list[WalkedStep] = []

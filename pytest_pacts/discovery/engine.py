@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
@@ -45,10 +45,10 @@ from pytest_pacts.discovery.scans import (
     inside,
     locator_options,
     runner_up_score,
-    scanned_action,
     structural_score,
     verify_in_page,
 )
+from pytest_pacts.discovery.step_values import scanned_steps
 from pytest_pacts.models.evidence import EvidenceRule
 from pytest_pacts.models.locator import (
     CONFIDENCE,
@@ -153,20 +153,31 @@ class Discoverer:
         return ruled
 
     def discover(
-        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: int = 0
+        self,
+        page: Page,
+        targets: Sequence[tuple[K, Target, Action]],
+        *,
+        at_turn: int = 0,
+        values: Mapping[K, str] | None = None,
     ) -> dict[K, DiscoveryResult]:
         """Resolve ``targets`` (key, ``Element@Region``, action) on the page as it is now.
         ``at_turn``: how many of the first targets are the step that acts next, on this page
         (``True``: the first; healing asks for its step with and without its region): keyboard
         focus is evidence for their ``press`` (docs/discovery.md, "A key goes to the focus").
+        ``values``: the options select steps name, by key (``step_values.values_of``).
 
         Raises Playwright's ``Error`` when the top frame cannot be scanned (closed, or
         navigating away mid-scan); a child frame that goes away is simply not searched.
         """
-        return self.send(page, targets, at_turn=at_turn).result()
+        return self.send(page, targets, at_turn=at_turn, values=values).result()
 
     def send(
-        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: int = 0
+        self,
+        page: Page,
+        targets: Sequence[tuple[K, Target, Action]],
+        *,
+        at_turn: int = 0,
+        values: Mapping[K, str] | None = None,
     ) -> SentDiscovery[K]:
         """:meth:`discover` begun now: the top frame's scan is sent at once (its round trip
         overlaps the page calls made before :meth:`SentDiscovery.result`, which does the
@@ -175,17 +186,7 @@ class Discoverer:
         for key, _target, action in targets:
             if not Action(action).needs_element and action not in _OPTIONAL_ELEMENT:
                 raise ValueError(f"step {key!r}: {Action(action).value} has no element to find")
-        steps: list[JSON] = [
-            {
-                "key": str(i),
-                "element": t.element,
-                "region": t.region,
-                "ordinal": t.ordinal,
-                "action": scanned_action(a),
-                "at_turn": i < at_turn,
-            }
-            for i, (_k, t, a) in enumerate(targets)
-        ]
+        steps: list[JSON] = scanned_steps(targets, at_turn, values)
         top = self._send_scan(page.main_frame, steps) if targets else None
         return SentDiscovery(self, page, list(targets), steps, top)
 

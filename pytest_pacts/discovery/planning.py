@@ -23,6 +23,7 @@ from playwright.sync_api import Error, Page
 from pydantic import BaseModel, ConfigDict, Field
 
 from pytest_pacts.discovery.engine import Discoverer
+from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.models import Action, ExpectationKind, Plan, SourceRef, Step
 from pytest_pacts.models.locator import CONFIDENCE, DiscoveryResult
 from pytest_pacts.planner.urls import UrlError, resolve_url
@@ -272,7 +273,10 @@ def discover_plan(
         with bounded.budget(timeout_ms):
             # the first step acts first on the page as loaded (its focus is evidence for a key)
             turn = int(steps[0].target is not None)
-            found = (discoverer or Discoverer()).discover(page, targets, at_turn=turn)
+            values = values_of((step.index, step) for step in steps)
+            found = (discoverer or Discoverer()).discover(
+                page, targets, at_turn=turn, values=values
+            )
     except Error as exc:
         if isinstance(exc, bounded.PageUnresponsive) or bounded.MESSAGE in str(exc):
             why = exc.hang.evidence if isinstance(exc, bounded.PageUnresponsive) else url

@@ -29,6 +29,7 @@ from pytest_pacts.discovery import (
     suggest_names,
 )
 from pytest_pacts.discovery.planning import binds_ahead, may_leave_page, same_page
+from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.engine.ahead import AheadPicks
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.discovery_failures import discovery_failure, not_found, region_not_found
@@ -143,7 +144,8 @@ class Finder:
             assert target is not None
             targets.append((i, target, self.plan.steps[i].action))
         self.discover_calls += 1
-        return self.discoverer.discover(self.page, targets, at_turn=True)
+        values = values_of((i, self.plan.steps[i]) for i in indexes)
+        return self.discoverer.discover(self.page, targets, at_turn=True, values=values)
 
     # long because: the find loop: cache, discovery, waiting on DOM changes, with its deadline in
     # one place

@@ -19,6 +19,7 @@ from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer, to_playwright
+from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.engine.actions import PLAIN_CALLS
 from pytest_pacts.engine.widgets import choose
 from pytest_pacts.generator.codegen import Locators
@@ -39,11 +40,12 @@ def _absolute(base_url: str, url: str) -> str:
 
 
 def _find(page: Page, discoverer: Discoverer, target: Target, action: Action,
-          timeout_s: float) -> DiscoveryResult:  # fmt: skip
-    """Discover ``target``, polling while the page is still arriving (late content)."""
+          timeout_s: float, values: dict[int, str] | None = None) -> DiscoveryResult:  # fmt: skip
+    """Discover ``target``, polling while the page is still arriving (late content);
+    ``values``: a select step's option (``step_values``)."""
     deadline = time.monotonic() + timeout_s
     while True:
-        result = discoverer.discover(page, [(0, target, action)], at_turn=True)[0]
+        result = discoverer.discover(page, [(0, target, action)], at_turn=True, values=values)[0]
         if result.locator is not None or time.monotonic() >= deadline:
             return result
         page.wait_for_timeout(_POLL_S * 1000)
@@ -107,7 +109,9 @@ def _walk_step(
             "target: a plain Playwright test has no locator for it"
         )
     if step.target is not None:
-        result = _find(page, discoverer, step.target, step.action, timeout_s)
+        result = _find(
+            page, discoverer, step.target, step.action, timeout_s, values_of([(0, step)])
+        )
         if result.locator is None:
             why = result.unresolved.message if result.unresolved else "not found"
             raise GenerationError(

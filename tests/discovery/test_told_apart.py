@@ -34,7 +34,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
+from pytest_pacts.discovery import Discoverer
 from pytest_pacts.discovery.inventory import list_elements
+from pytest_pacts.models import Action, Target
 
 from .helpers import chosen_id, find
 
@@ -249,3 +251,70 @@ def test_a_case_drawn_by_neither_is_still_a_tie(tab: Page) -> None:
     result = find(tab, "rEPORTS")
     assert result.locator is None
     assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+
+
+# A sort box (Piccolo Admin 0.45.2 and 1.14.0): two drop-downs under one caption paragraph,
+# the column's and the direction's; two selects labelled alike; a listbox drawn open.
+SORT_BOX = (
+    '<div class="sort"><p>Sort by:</p><select id="column" name="property">'
+    '<option value="id"> id </option><option value="name"> name </option>'
+    '<option value="price"> price </option></select><select id="dir" name="ordering">'
+    '<option value="ascending">Ascending</option><option value="descending">Descending</option>'
+    "</select><button>Sort</button></div>"
+    '<div class="range"><p>Between:</p><select id="lo"><option>1</option><option>5</option>'
+    '</select><select id="hi"><option>5</option><option>9</option></select></div>'
+    '<label for="s1">Size</label><select id="s1"><option>S</option><option>M</option></select>'
+    '<label for="s2">Size</label><select id="s2"><option>L</option><option>XL</option></select>'
+    '<div id="tone-label">Tone</div><ul role="listbox" id="t1" aria-labelledby="tone-label">'
+    '<li role="option">Warm</li></ul><ul role="listbox" id="t2" aria-labelledby="tone-label">'
+    '<li role="option">Cool</li></ul>'
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "value", "chosen"),
+    [
+        pytest.param("Sort by", "price", "column", id="the column's drop-down (relational)"),
+        pytest.param("Sort by", "Descending", "dir", id="the direction's, by its option's words"),
+        pytest.param("Size", "XL", "s2", id="two labelled alike (role and name)"),
+        pytest.param("Tone", "Cool", "t2", id="two ARIA listboxes"),
+        pytest.param("Sort by", "weight", None, id="none offers it"),
+        pytest.param("Between", "5", None, id="both offer it"),
+    ],
+)
+def test_a_select_steps_option_tells_apart_drop_downs_tied_under_its_words(
+    tab: Page, words: str, value: str, chosen: str | None
+) -> None:
+    """Two drop-downs under the caption ``<p>Sort by:</p>`` (a column's and a direction's)
+    tied at 0.85 by relation, and ``Sort by | select | price`` was refused as ambiguous
+    (Piccolo Admin 0.45.2 and 1.14.0, REQ-PICCOLO-005: only the column's has an option
+    "price"; the same relational tie between two fields of one group as Radicale 3.0.6's
+    "Title" and "Description", docs/real-apps.md). A select step's value is evidence about
+    its element: a native ``<select>`` whose option list (HTML) has no option of that value
+    or label cannot take the step (Playwright's ``select_option`` fails on it), nor an ARIA
+    listbox none of whose options says the words, so neither is a rival of one that can. It
+    drops out of the tie; the one left is judged by the evidence rule, its threshold and
+    margin, as any pick. When none or several offer the option, the step is refused as
+    before; a lone drop-down is never dropped (the action says what it offers)."""
+    tab.set_content(SORT_BOX)
+    target = Target(element=words)
+    result = Discoverer().discover(tab, [("s", target, Action.SELECT)], values={"s": value})["s"]
+    if chosen is None:
+        assert result.locator is None, chosen_id(tab, result)
+        assert result.unresolved is not None and result.unresolved.reason == "ambiguous"
+        return
+    assert chosen_id(tab, result) == chosen
+    assert result.score is not None and result.score >= 0.75
+    # without the value, the same words are a tie, refused before acting
+    alone = Discoverer().discover(tab, [("s", target, Action.SELECT)])["s"]
+    assert alone.locator is None and alone.unresolved is not None
+
+
+def test_a_lone_drop_down_without_the_option_is_still_the_pick(tab: Page) -> None:
+    tab.set_content(SORT_BOX)
+    target = Target(element="Size")
+    result = Discoverer().discover(tab, [("s", target, Action.SELECT)], values={"s": "XXL"})["s"]
+    assert result.locator is None  # two alike, neither offers it: refused
+    tab.set_content(SORT_BOX.replace('<label for="s2">Size</label>', "<label>Fit</label>"))
+    result = Discoverer().discover(tab, [("s", target, Action.SELECT)], values={"s": "XXL"})["s"]
+    assert chosen_id(tab, result) == "s1"

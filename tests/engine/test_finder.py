@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
 from playwright.sync_api import Page
@@ -22,10 +22,15 @@ class Counting(Discoverer):
         self.calls: list[list[str]] = []
 
     def discover(
-        self, page: Page, targets: Sequence[tuple[K, Target, Action]], *, at_turn: int = 0
+        self,
+        page: Page,
+        targets: Sequence[tuple[K, Target, Action]],
+        *,
+        at_turn: int = 0,
+        values: Mapping[K, str] | None = None,
     ) -> dict[K, DiscoveryResult]:
         self.calls.append([t.key for _k, t, _a in targets])
-        return super().discover(page, targets, at_turn=at_turn)
+        return super().discover(page, targets, at_turn=at_turn, values=values)
 
 
 def test_a_page_state_is_discovered_in_one_call(tab: Page, site: Site) -> None:

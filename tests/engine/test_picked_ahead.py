@@ -19,7 +19,7 @@ equally good "Login" fail before acting (engine/ahead.py).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 from playwright.sync_api import Page
@@ -157,12 +157,17 @@ class Counting(Discoverer):
     calls: list[int]
 
     def discover(  # type: ignore[override]
-        self, page: Page, targets: Sequence[tuple[int, Target, Action]], *, at_turn: int = 0
+        self,
+        page: Page,
+        targets: Sequence[tuple[int, Target, Action]],
+        *,
+        at_turn: int = 0,
+        values: Mapping[int, str] | None = None,
     ) -> dict[int, DiscoveryResult]:
         if not self.calls:
             time.sleep(UNCHANGED_S)
         self.calls.append(len(targets))
-        return super().discover(page, targets, at_turn=at_turn)
+        return super().discover(page, targets, at_turn=at_turn, values=values)
 
 
 FORM = (

@@ -589,3 +589,23 @@ def test_an_option_taken_on_the_press_is_never_released_over_the_page(
     assert tab.locator("#interval").inner_text() == "Yearly"
     assert tab.evaluate("window.chartUp") is None
     assert tab.evaluate("window.clicked") == "dd"  # the dropdown: the combobox and its list
+
+
+SORT_BOX = (
+    '<div><p>Sort by:</p><select id="column"><option value="id"> id </option>'
+    '<option value="price"> price </option></select><select id="dir">'
+    "<option>Ascending</option><option>Descending</option></select><button>Sort</button></div>"
+)
+
+
+def test_a_select_step_runs_on_the_one_drop_down_under_its_words_that_offers_its_option(
+    tab: Page, site: Site
+) -> None:
+    """The run's discovery is told the step's option (``step_values``): of two drop-downs
+    tied under ``<p>Sort by:</p>``, the column's is the one that offers "price" (Piccolo
+    Admin's sort box, REQ-PICCOLO-005; tests/discovery/test_told_apart.py has the rule)."""
+    url = site.add("sort-box.html", SORT_BOX)
+    record = run(tab, plan(url, ("select", "Sort by", "price", "value:price")))
+    assert record.verdict == "pass", [(s.index, s.failure) for s in record.steps if s.failure]
+    assert tab.locator("#column").input_value() == "price"
+    assert tab.locator("#dir").input_value() == "Ascending"

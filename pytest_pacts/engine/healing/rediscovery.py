@@ -7,6 +7,7 @@ from dataclasses import replace
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.discovery import Discoverer
+from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing.basics import first_line
 from pytest_pacts.engine.healing.intent import try_locators
@@ -29,6 +30,15 @@ class RediscoveryRung:
     def __init__(self, discoverer: Discoverer | None = None) -> None:
         self.discoverer = discoverer or Discoverer(measure_still=False)
 
+    def _discover(self, ctx: HealContext) -> DiscoveryResult:
+        """The step's target discovered under the heal's evidence rule, told a select
+        step's option (``step_values``)."""
+        step = ctx.state.step
+        assert step.target is not None
+        return self.discoverer.under(ctx.options.evidence).discover(
+            ctx.page, [(0, step.target, step.action)], at_turn=True, values=values_of([(0, step)])
+        )[0]
+
     def attempt(self, ctx: HealContext) -> RungResult | None:
         step = ctx.state.step
         if step.target is None:
@@ -37,9 +47,7 @@ class RediscoveryRung:
         found = ctx.rediscovered
         if found is None:
             try:
-                found = self.discoverer.under(ctx.options.evidence).discover(
-                    ctx.page, [(0, step.target, step.action)], at_turn=True
-                )[0]
+                found = self._discover(ctx)
             except PlaywrightError as exc:
                 return RungResult(self.name, False, f"re-discovery failed: {first_line(exc)}")
         pointed = ""
@@ -97,9 +105,7 @@ class RediscoveryRung:
         notes, blocked = open_hidden(ctx.page, step, openers, ctx.on_open)
         if blocked is not None or not notes:
             return found, ""
-        again = self.discoverer.under(ctx.options.evidence).discover(
-            ctx.page, [(0, step.target, step.action)], at_turn=True
-        )[0]
+        again = self._discover(ctx)
         hover = openers[-1].relation == HOVER
         if again.locator is None or (
             hover and not shown_inside(ctx.page, again.locator, openers[-1])

@@ -47,6 +47,7 @@ from playwright.sync_api import Locator as PWLocator
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator
 from pytest_pacts.discovery.chain import apply
 from pytest_pacts.discovery.render import frame_calls, region_calls
+from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing.agreement import (
     Agreement,
@@ -434,8 +435,12 @@ class RegionDriftRung:
         if ctx.state.step.target is None:
             return [], ""
         try:
+            step = ctx.state.step
             answers = self.discoverer.under(ctx.options.evidence).discover(
-                ctx.page, _rediscovery_targets(ctx), at_turn=2
+                ctx.page,
+                _rediscovery_targets(ctx),
+                at_turn=2,
+                values=values_of([(0, step), (1, step)]),
             )
         except PlaywrightError as exc:
             return [], f"re-discovery without the region failed: {first_line(exc)}"

@@ -26,6 +26,7 @@ from playwright.sync_api import Error as PlaywrightError
 from pytest_pacts.discovery import Discoverer, UnrenderableLocator, to_playwright
 from pytest_pacts.discovery.payloads import OverlayResult, checked
 from pytest_pacts.discovery.render import elements_frame
+from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing.basics import first_line, frame_of, wait_budget_ms
 from pytest_pacts.engine.healing.intent import try_locators
@@ -137,7 +138,10 @@ class RepairRung:
         if count < 2:
             return None  # zero matches is drift (later rungs)
         found = self.discoverer.under(ctx.options.evidence).discover(
-            ctx.page, [(0, target, ctx.state.step.action)], at_turn=True
+            ctx.page,
+            [(0, target, ctx.state.step.action)],
+            at_turn=True,
+            values=values_of([(0, ctx.state.step)]),
         )[0]
         scoped = [loc for loc in (found.locator, *found.alternates) if loc and loc.region]
         options = [(loc, loc.confidence, {"matched_before": count}) for loc in scoped]

@@ -491,16 +491,19 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // A field a ``<label>`` captions without naming it (no ``for``, no control inside: HTML
   // ties it to nothing, as component libraries draw a label above their own widget) is
   // named by it too, when the label's group holds that one field: the closest ancestor
-  // (three levels up at most) holding such a label and exactly one form control.
-  function besideLabel(e) {
+  // (three levels up at most) holding such a label and exactly one form control that can
+  // take the step's action (HTML: a <select> holds no typed text, a text box no options):
+  // "Stock" over an operator drop-down and a number box is the box for a fill.
+  function besideLabel(e, action) {
     for (let a = parentOf(e), i = 0; a && i < 3; a = parentOf(a), i++) {
       if (!a.querySelectorAll) continue;
       // shown to a person (a library may hide the caption from assistive technology only)
       const labels = [...a.querySelectorAll('label')].filter((l) => !l.htmlFor && !l.control
         && !l.contains(e) && (!l.checkVisibility || l.checkVisibility()));
       if (!labels.length) continue;
-      const controls = [...a.querySelectorAll(BESIDE_CONTROLS)]
-        .filter((c) => c === e || (!dom.isHidden(c) && !e.contains(c) && !c.contains(e)));
+      const controls = [...a.querySelectorAll(`${BESIDE_CONTROLS}, [contenteditable], [role=textbox], [role=searchbox]`)]
+        .filter((c) => c === e || (!dom.isHidden(c) && !e.contains(c) && !c.contains(e)
+          && compatibility(c, action, dom.roleOf, true) === 2));
       if (labels.length !== 1 || controls.length !== 1) return null;
       return { text: dom.textOf(labels[0]), container: a };
     }
@@ -514,7 +517,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const near = elements.filter((e) => {
       if (!usable(e, step.action)) return false;
       if (!captionsOnly && !dom.accName(e) && textsBeside(e, dom).some((t) => bare(t) === want)) return true;
-      const caption = dom.labelTexts(e).length ? null : besideLabel(e);
+      const caption = dom.labelTexts(e).length ? null : besideLabel(e, step.action);
       if (caption && bare(caption.text) === want) { captions.set(e, caption.container); return true; }
       return false;
     });
@@ -1082,6 +1085,19 @@ function makeResolver(dom, elements, strategies, regions, args) {
         * (focusOn && e !== focusOn ? args.unfocused : 1) * (step.action === 'click' && compatOf(e) < 2 && !inControl(e) ? args.inert : 1);
     };
     const weighted = (r, w) => (w === 1 ? r : { ...r, score: Math.round(r.score * w * 1000) / 1000 });
+    // A select step's value is evidence too: a native <select> no widget stands in for, or an
+    // ARIA listbox, whose options (as they are, nothing opened) include none it names cannot
+    // take the step (HTML's option list; Playwright's select_option fails on it). Such an
+    // element is no rival of one that can: it leaves a tie and the runner-up, never a lone pick.
+    const lacks = memo((e) => {
+      const v = step.action === 'select' && typeof step.value === 'string' ? step.value : '';
+      const parts = v.split(';').map((p) => p.trim()).filter(Boolean);  // (widgets.SEPARATOR)
+      const has = (w) => [...e.options].some((o) => o.value === w || o.label === w || o.textContent.trim() === w);
+      if (e.tagName === 'SELECT') return !!v && e.options.length > 0 && !selectProxy(e) && !has(v) && !(e.multiple && parts.every(has));
+      const opts = v && dom.roleOf(e) === 'listbox' ? [...e.querySelectorAll('[role=option]')] : [];
+      return opts.length > 0 && !parts.some((w) => opts.some((o) => low(dom.textOf(o)).includes(low(w))));
+    });
+    const takers = (xs, elOf = (x) => x) => { const t = xs.filter((x) => !lacks(elOf(x))); return t.length ? t : xs; };
     // The best other element the deciding stage finds in scope (``stage``: [strategy, its
     // elements] for the deciding strategy and the later ones; an element holding the pick, or
     // held by it, is the pick), each by its weighted score: the runner-up of the evidence
@@ -1091,7 +1107,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       for (const [s, at] of stage) {
         for (const o of at.scoped.els) {
           if (drawnInside(o, el) || drawnInside(el, o) || (shows(el) && unseen(o))
-            || (step.action === 'click' && sameLink(el, o))) continue;
+            || (step.action === 'click' && sameLink(el, o)) || (lacks(o) && !lacks(el))) continue;
           const sc = Math.round(score(s, tier, o) * weight(o, at.rows) * 1000) / 1000;
           if (!best || sc > best.score) best = { score: sc, strategy: s, description: describeElement(o, dom) };
         }
@@ -1169,15 +1185,16 @@ function makeResolver(dom, elements, strategies, regions, args) {
           const row = rows.find((r) => r.el === picked.el);
           return found(rank, s, tier, picked.el, strategies[s].spec(row.key, picked.el), picked.where);
         }
-        // several alike score alike (a lead of 0: ambiguous), unless exactly one writes the
-        // words in the step's letter case (the others then score x``args.other_case``)
-        const cased = tier === 2 ? scoped.els.filter((e) => asWritten(e, rows)) : [];
+        // several alike score alike (a lead of 0: ambiguous), unless exactly one can take the
+        // step (``lacks``) or writes the words in the step's letter case (x``args.other_case``)
+        const able = takers(scoped.els);
+        const cased = tier === 2 ? able.filter((e) => asWritten(e, rows)) : [];
         if (scoped.els.length > 1) {
           if (scoped.crowded && !crowdedAt) crowdedAt = { rank, els: scoped.els, s, tier };
           if (scoped.crowded) continue;
-          if (cased.length !== 1) return ambiguous(rank, s, tier, scoped.els);
+          if (able.length > 1 && cased.length !== 1) return ambiguous(rank, s, tier, scoped.els);
         }
-        const el = scoped.els.length > 1 ? cased[0] : scoped.els[0];
+        const el = able.length > 1 ? cased[0] : able[0];
         // A class token is markup, not words a person reads (and the HTML standard gives
         // class names no meaning): a region matched by one alone is weak evidence, and
         // never decides between elements the step's words name equally. The container
@@ -1190,7 +1207,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
           && !visibleLowOf(by.container).includes(low(step.region))) {
           return ambiguous(rank, s, tier, scoped.all);
         }
-        const row = rows.find((r) => r.el === el && (scoped.els.length === 1 || asWritten(el, [r])));
+        const row = rows.find((r) => r.el === el && (able.length === 1 || asWritten(el, [r])));
         if (row.via) return relFound({ el }, { ...row.via, description: step.element });
         const weight = weightOf(tier, named(), null);
         const rival = runnerUp(tier, stage(), el, weight);
@@ -1202,8 +1219,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (hiddenOpener()) return hiddenOpener();
     rank += 1;
     const near = beside(step, scope);
-    if (near.length === 1 || (near.length > 1 && step.ordinal)) {
-      const picked = near.length === 1 ? near[0] : nthOf(near, step);
+    const nearAble = step.ordinal ? near : takers(near, (r) => r.el);
+    if (nearAble.length === 1 || (near.length > 1 && step.ordinal)) {
+      const picked = nearAble.length === 1 ? nearAble[0] : nthOf(near, step);
       return picked.status ? picked : relFound(picked, picked.where, true);
     }
     if (near.length > 1) return ambiguous(rank, 'relational', 2, near.map((r) => r.el));
@@ -1215,7 +1233,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
       const picked = nthOf(rel, step);
       return picked.status ? picked : relFound(picked);
     }
-    if (rel.length === 1) return relFound(rel[0]);
+    const relAble = takers(rel, (r) => r.el);
+    if (relAble.length === 1) return relFound(relAble[0]);
     if (rel.length > 1) return ambiguous(rank, 'relational', 2, rel.map((r) => r.el));
     if (crowdedAt) return ambiguous(crowdedAt.rank, crowdedAt.s, crowdedAt.tier, crowdedAt.els);
     rank += 1;
