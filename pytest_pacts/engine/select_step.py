@@ -96,10 +96,6 @@ def _no_option(read: Read, text: str) -> str:
 
 _NATIVE = """([el]) => !el ? null : el.tagName !== 'SELECT' ? 'custom'
   : el.multiple ? 'multiple' : 'single'"""
-# Both in one read (one round trip where it took two): what kind of select it is, and, for a
-# native one, whether it holds the option (:data:`_HAS_OPTION`).
-_NATIVE_HAS = f"""([el], v) => {{ const native = ({_NATIVE})([el]);
-  return [native, native === 'custom' ? false : ({_HAS_OPTION})([el], v)]; }}"""
 
 
 def select(
@@ -112,10 +108,10 @@ def select(
     hidden native select whose widget lacks the option until it is searched, as an
     autocomplete loads it) is operated as a person does (``widgets.choose``); a native
     ``<select multiple>`` takes the values :data:`widgets.SEPARATOR` separates."""
-    native, has_option = read(_NATIVE_HAS, text)
+    native = read(_NATIVE)
     if native == "custom":
         return widgets.choose(el, text, timeout_ms)
-    if not has_option:
+    if not read(_HAS_OPTION, text):
         parts = widgets.split_choices(text)
         if native == "multiple" and len(parts) > 1 and all(read(_HAS_OPTION, p) for p in parts):
             el.select_option(parts, force=True, timeout=timeout_ms)
