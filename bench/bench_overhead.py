@@ -18,7 +18,9 @@ and actions by action, expectations and navigation; the plain flow's Playwright 
 
 ``--scripts`` (instead of the timing) runs each side once in a child process with
 Playwright's protocol log on (``DEBUG=pw:protocol``) and prints what the log shows: the page
-calls each side makes (``Runtime.callFunctionOn``), and how often and for how long
+calls each side makes (``Runtime.callFunctionOn``, and the most made by the function each
+runs: a feature's reads keep their count whatever the load, where the totals move with the
+gate's repeats), and how often and for how long
 Playwright builds its in-page selector script (``InjectedScript``), per JavaScript world.
 Playwright builds it once per document and world, on the first call that needs it: its
 actions use the isolated "utility" world, ``Locator.evaluate_all`` (the gate's check, the
@@ -302,6 +304,19 @@ def scripts_child() -> None:
         print(_MARK + "end", file=sys.stderr, flush=True)
 
 
+_SHOWN_FUNCTIONS = 14
+
+
+def _function_of(params: dict[str, Any]) -> str:
+    """What a ``Runtime.callFunctionOn`` runs, in short: its longest string argument (the
+    function text Playwright's utility script evaluates), spaces folded. The engine's reads
+    of an element name their own function after the dispatcher's prefix (``fn("...")``)."""
+    texts = [a["value"] for a in params.get("arguments", []) if isinstance(a.get("value"), str)]
+    text = " ".join(max(texts, key=len).split()) if texts else "?"
+    inner = text.find('fn("')
+    return (text[inner + 4 :] if inner >= 0 else text)[:90]
+
+
 def count_scripts() -> None:
     """Run :func:`scripts_child` with the protocol log on and count, per side, the page
     calls and the builds of Playwright's ``InjectedScript`` per world, with their time
@@ -317,6 +332,7 @@ def count_scripts() -> None:
     worlds: dict[tuple[str, int], str] = {}  # (session, context id) -> main | utility
     sent: dict[tuple[str, int], tuple[str, str, float]] = {}  # request -> side, world, at
     calls: dict[str, int] = defaultdict(int)
+    kinds: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     builds: dict[tuple[str, str], list[float]] = defaultdict(list)
     for line in child.stderr.splitlines():
         if line.startswith(_MARK):
@@ -341,6 +357,7 @@ def count_scripts() -> None:
         elif direction.startswith("SEND") and side in ("plain", "engine"):
             if method == "Runtime.callFunctionOn":
                 calls[side] += 1
+                kinds[side][_function_of(params)] += 1
             elif method == "Runtime.evaluate" and "InjectedScript())(globalThis" in str(
                 params.get("expression", "")
             ):
@@ -359,6 +376,10 @@ def count_scripts() -> None:
                     f"    InjectedScript built {len(took)} times in the {world} world, "
                     f"{sum(took):.0f} ms in all, median {statistics.median(took):.0f} ms"
                 )
+        ranked = sorted(kinds[who].items(), key=lambda kv: -kv[1])
+        print("    by the function each runs (a feature's reads keep their count at any load):")
+        for text, n in ranked[:_SHOWN_FUNCTIONS]:
+            print(f"      {n:4d}  {text}")
 
 
 def main() -> None:

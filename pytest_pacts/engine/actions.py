@@ -118,7 +118,8 @@ def perform(
 
         return bounded.call(
             page, action.value, _on_element, element, read, action, value, step_index,
-            timeout_ms, reach, used, progress, words, timeout_ms=timeout_ms,
+            timeout_ms, reach, used, progress, words, frame if keep is not None else None,
+            timeout_ms=timeout_ms,
         )  # fmt: skip
     except PlaywrightError as exc:
         if kept_gone(exc):
@@ -230,6 +231,7 @@ def _on_element(
     used: list[DropdownUse] | None = None,
     progress: _Progress | None = None,
     words: str | None = None,
+    frame: Frame | None = None,
 ) -> Failure | None:
     t = timeout_ms
     done = progress or _Progress()
@@ -238,7 +240,7 @@ def _on_element(
         # a hidden checkbox or radio drawn by its own label: the pointer goes to the label,
         # the control's state is read before and after (``by_label``)
         def guarded(act: Callable[[], None]) -> None:
-            _guard(read, act, words)
+            _guard(read, act, words, frame)
             done.acted = True
 
         return by_label(el, read, action, t, step_index, guarded)
@@ -251,8 +253,10 @@ def _on_element(
         force = bool(ready["hit"])
         if ready["anchor"] is not None:  # the page scrolled: the pointer follows what it held
             el.page.mouse.move(*ready["anchor"])
+    # a field set by steps, and an input's type (a date's format), in one read
+    kind = widgets.field_kind(read) if action is Action.FILL else (None, None)
     if action in _GUARDED:
-        _guarded_call(el, read, action, value, force, t, words)
+        _guarded_call(el, read, action, value, force, t, words, frame)
         done.acted = True
     elif action in _ONE_CALL:
         _one_call(el, action, value, force, t)
@@ -274,7 +278,7 @@ def _on_element(
                 step_index=step_index,
                 cause="value_rejected",
             )
-    elif action is Action.FILL and widgets.settable_kind(read) is not None:
+    elif action is Action.FILL and kind[0] is not None:
         problem = widgets.set_by_steps(el, reveal(value or ""), t)
         done.acted = True
         if problem is not None:
@@ -286,7 +290,7 @@ def _on_element(
             )
     elif action is Action.FILL or action is Action.TYPE:
         text = reveal(value or "")
-        date_kind = read(_DATE_KIND) if action is Action.FILL else None
+        date_kind = kind[1]
         if date_kind in widgets.DATE_FORMATS:
             fitted, problem = widgets.date_value(str(date_kind), text)
             if fitted is None:
@@ -346,6 +350,7 @@ def _guarded_call(
     force: bool,
     t: float,
     words: str | None,
+    frame: Frame | None,
 ) -> None:
     """A click, check or uncheck, forced under ``pointer_guard`` (unforced, Playwright's own
     interception does the same); raises :class:`PointerMissed` when its events reached
@@ -353,12 +358,13 @@ def _guarded_call(
     if not force:
         _one_call(el, action, value, force, t)
         return
-    _guard(read, lambda: _one_call(el, action, value, force, t), words)
+    _guard(read, lambda: _one_call(el, action, value, force, t), words, frame)
 
 
-def _guard(read: Read, act: Callable[[], None], words: str | None) -> None:
-    """``act`` (a forced click) under the pointer guard; raises :class:`PointerMissed`."""
-    missed = missed_by(read, act, words)
+def _guard(read: Read, act: Callable[[], None], words: str | None, frame: Frame | None) -> None:
+    """``act`` (a forced click) under the pointer guard, read back from ``frame``'s window
+    when given (``pointer_guard.missed_by``); raises :class:`PointerMissed`."""
+    missed = missed_by(read, act, words, frame)
     if missed:
         raise PointerMissed(
             f"{missed} (the page moved or redrew it between the check and the click); it "
@@ -401,9 +407,6 @@ _CARET_TO_END = """([el]) => { if (!el) return; el.focus();
   if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
     try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* email */ }
   } }"""
-
-_DATE_KIND = """([el]) => !el || el.tagName !== 'INPUT' ? null
-  : (el.getAttribute('type') || '').toLowerCase()"""
 
 
 def _masked(message: str | bool, value: str) -> str:

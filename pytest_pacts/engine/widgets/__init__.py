@@ -35,7 +35,7 @@ from __future__ import annotations
 from pytest_pacts.engine.widgets.dates import DATE_FORMATS, date_value
 from pytest_pacts.engine.widgets.dropdown_js import HAS_PROXY_JS, PROXY_PATH_JS, SHOWN_VALUE_JS
 from pytest_pacts.engine.widgets.dropdowns import SEPARATOR, choose, split_choices
-from pytest_pacts.engine.widgets.steppers import MAX_STEPS, set_by_steps, settable_kind
+from pytest_pacts.engine.widgets.steppers import MAX_STEPS, field_kind, set_by_steps
 
 __all__ = [
     "DATE_FORMATS",
@@ -46,7 +46,7 @@ __all__ = [
     "SHOWN_VALUE_JS",
     "choose",
     "date_value",
+    "field_kind",
     "set_by_steps",
-    "settable_kind",
     "split_choices",
 ]

@@ -57,17 +57,26 @@ _STEP_BUTTON = r"""(el, up) => {
 }"""
 
 
-def settable_kind(read: Any) -> str | None:
-    """``range``/``slider``/``spinbutton``/``number`` for a field set by steps, else ``None``.
-    ``read``: the action's element read (``actions.perform``)."""
-    kind = read(
-        """([el]) => !el ? null : (el.tagName === 'INPUT' && el.type === 'range') ? 'range'
-        : (el.tagName === 'INPUT' && el.type === 'number' && el.readOnly) ? 'number'
-        : el.tagName === 'INPUT' || el.isContentEditable ? null
-        : ['slider', 'spinbutton'].includes((el.getAttribute('role') || '').toLowerCase())
-          ? el.getAttribute('role').toLowerCase() : null"""
-    )
-    return str(kind) if kind else None
+# What a fill needs to know of its field, in one read (one round trip where it took two):
+# how it is set when it is set by steps (``range``/``slider``/``spinbutton``/``number``, else
+# null), and an ``<input>``'s type as written (a date or time type takes HTML's value format,
+# ``dates.py``; else null).
+_FIELD_KIND = """([el]) => !el ? [null, null] : [
+  (el.tagName === 'INPUT' && el.type === 'range') ? 'range'
+  : (el.tagName === 'INPUT' && el.type === 'number' && el.readOnly) ? 'number'
+  : el.tagName === 'INPUT' || el.isContentEditable ? null
+  : ['slider', 'spinbutton'].includes((el.getAttribute('role') || '').toLowerCase())
+    ? el.getAttribute('role').toLowerCase() : null,
+  el.tagName !== 'INPUT' ? null : (el.getAttribute('type') || '').toLowerCase()]"""
+
+
+def field_kind(read: Any) -> tuple[str | None, str | None]:
+    """``(settable, input type)``: ``range``/``slider``/``spinbutton``/``number`` for a field
+    set by steps, else ``None``; the type attribute of an ``<input>`` (lower case), else
+    ``None``. ``read``: the action's element read (``actions.perform``)."""
+    kind = read(_FIELD_KIND)
+    settable, typed = kind if isinstance(kind, list) and len(kind) == 2 else (None, None)
+    return (str(settable) if settable else None), (None if typed is None else str(typed))
 
 
 def _number(text: str) -> float | None:

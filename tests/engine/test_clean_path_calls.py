@@ -1,0 +1,72 @@
+"""The clean path's reads of the element, counted (issue 40 item 3: the warm clean path).
+
+A warm step (its locator cached, its element there) makes the calls its checks need and no
+more: each read of the element is a round trip, on every step of every run
+(``bench/bench_overhead.py --scripts`` counts them on the demo). Counted here as the engine
+makes them (``bounded.call``), in a warm run of a small form: the fill reads its field's kind
+(set by steps? a date?) in one call, and a click's guard (``pointer_guard``) is read back after the click in one call from the frame's window,
+also when the click navigated (before: the gone element asked first, then the locator again
+through the bridge in the new document, for a guard that went with the old one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_pacts.models.locator import DiscoveryResult
+from pytest_pacts.runtime import bounded
+
+from .helpers import Site, plan, run
+
+FORM = """<form action="sent.html"><label>Name <input id="name"></label>
+<label>Size <select id="size"><option>Small</option><option>Large</option></select></label>
+<button id="send">Send</button></form>"""
+
+READS = ("reading the element", "reading the click's guard")
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """What every call made through ``bounded.call`` was for, in order."""
+    seen: list[str] = []
+    real = bounded.call
+
+    def counting(target: object, what: str, *args: object, **kwargs: object) -> object:
+        seen.append(what)
+        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bounded, "call", counting)
+    yield seen
+
+
+def reads_in(calls: list[str], action: str) -> list[str]:
+    """The reads of the element made within the action's own call (they follow it)."""
+    start = calls.index(action) + 1
+    end = next((i for i in range(start, len(calls)) if calls[i] not in READS), len(calls))
+    return calls[start:end]
+
+
+def test_a_warm_step_reads_its_element_once_per_question(
+    tab: Page, site: Site, calls: list[str]
+) -> None:
+    url = site.add("clean-form.html", FORM)
+    site.add("sent.html", "<h1>Sent</h1>")
+    p = plan(
+        url,
+        ("fill", "Name", "Ada"),
+        ("select", "Size", "Large"),
+        ("click", "Send", "", "text_visible:Sent"),
+    )
+    pom: dict[int, DiscoveryResult] = {}
+    assert run(tab, p, on_discovered=pom.__setitem__).verdict == "pass"
+    calls.clear()
+    record = run(tab, p, pom=dict(pom))  # warm: no discovery
+    assert record.verdict == "pass"
+    # the field's kind (set by steps, a date), then the End key's field and its value
+    assert reads_in(calls, "fill") == ["reading the element"] * 3  # before: 4
+    assert reads_in(calls, "select") == ["reading the element"] * 2  # its kind, its option
+    # the guard set, then read back from the window (a new document: none there)
+    assert reads_in(calls, "click") == ["reading the element", "reading the click's guard"]
