@@ -10,6 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.browser import launch_options
 from pytest_pacts.discovery import register_bridge
+from pytest_pacts.runtime import bounded
 from tests import forked_sessions
 
 pytest_plugins = ["pytester"]
@@ -126,3 +127,18 @@ class _ModuleRequest:
         self.node = request.node
         self.config = request.config
         self.addfinalizer = request.addfinalizer
+
+
+@pytest.fixture
+def page_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What every page call made through ``bounded.call`` from now on was for, in order
+    (its ``what``): the round trips a path makes, counted where the engine makes them."""
+    seen: list[str] = []
+    real = bounded.call
+
+    def counted(target: object, what: str, *args: object, **kwargs: object) -> object:
+        seen.append(what)
+        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bounded, "call", counted)
+    return seen

@@ -19,7 +19,6 @@ from playwright.sync_api import Page
 import pytest_pacts
 from pytest_pacts.discovery import to_playwright
 from pytest_pacts.models.outcome import HealRung
-from pytest_pacts.runtime import bounded
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,7 +153,7 @@ def test_relocate_element_keeps_moves_or_abstains(tab: Page) -> None:
 
 
 def test_relocate_element_on_an_unchanged_page_is_one_page_call(
-    tab: Page, monkeypatch: pytest.MonkeyPatch
+    tab: Page, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
     """Issue 40: the recorded locator checked, its identity included, in one round trip, with
     no animation frame waited ("stable" is Playwright's, right before it acts); the gate and
@@ -167,14 +166,7 @@ def test_relocate_element_on_an_unchanged_page_is_one_page_call(
     # in-page API to its next documents, so the check is not sent twice (not installed, then
     # with the API's source)
     tab.goto(page_url)
-    calls: list[str] = []
-    real = bounded.call
-
-    def counted(target: object, what: str, *args: object, **kwargs: object) -> object:
-        calls.append(what)
-        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(bounded, "call", counted)
+    calls = request.getfixturevalue("page_calls")
     subscribed: list[str] = []
     monkeypatch.setattr(tab, "on", lambda event, _handler: subscribed.append(event))
     same = pytest_pacts.relocate_element(tab, recorded)

@@ -11,7 +11,6 @@ In a real Chromium, on small pages; a new document of the page discover_element 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
@@ -23,7 +22,7 @@ from pytest_pacts.discovery import to_playwright
 from pytest_pacts.discovery.render import page_query
 from pytest_pacts.models.locator import DiscoveryResult, Locator, Region, RegionMatch, Strategy
 from pytest_pacts.models.outcome import HealRung
-from pytest_pacts.runtime import bounded, healing
+from pytest_pacts.runtime import healing
 from pytest_pacts.runtime.healing import FIND
 from pytest_pacts.runtime.scripts import api_key
 
@@ -53,17 +52,9 @@ def _mark(page: Page, locator: Locator) -> str | None:
 
 
 @pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """What each page call was for, in order (``bounded.call``'s ``what``)."""
-    seen: list[str] = []
-    real = bounded.call
-
-    def counted(target: object, what: str, *args: object, **kwargs: object) -> object:
-        seen.append(what)
-        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(bounded, "call", counted)
-    yield seen
+def calls(page_calls: list[str]) -> list[str]:
+    """What each page call was for, in order (the suite's ``page_calls``)."""
+    return page_calls
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from playwright.sync_api import Page
 
 from pytest_pacts.discovery import Discoverer, check_actionable
 from pytest_pacts.models import Action, Target
-from pytest_pacts.runtime import bounded
 
 from .helpers import find
 
@@ -278,7 +277,7 @@ def test_discovery_keeps_the_locator_of_a_disabled_button(tab: Page) -> None:
 
 
 def test_without_stable_the_scan_answers_the_gate_itself(
-    tab: Page, monkeypatch: pytest.MonkeyPatch
+    tab: Page, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
     """Healing's discovery leaves "stable" to the gate before the action, so nothing waits
     for an animation frame: the scan returns the gate snapshots with its results, one round
@@ -287,14 +286,7 @@ def test_without_stable_the_scan_answers_the_gate_itself(
     tab.set_content(
         '<input aria-label="Name"><button id="send" disabled>Send</button><button>Go</button>'
     )
-    calls: list[str] = []
-    real = bounded.call
-
-    def counting(target: object, what: str, *args: object, **kwargs: object) -> object:
-        calls.append(what)
-        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(bounded, "call", counting)
+    calls = request.getfixturevalue("page_calls")
     targets = [(0, Target(element="Send"), Action.CLICK), (1, Target(element="Go"), Action.CLICK)]
     quick = Discoverer(measure_still=False).discover(tab, targets)
     assert "the in-page gate" not in calls

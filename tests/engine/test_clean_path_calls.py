@@ -12,13 +12,10 @@ a wrong pick (docs/benchmarks.md, "Execution overhead", 2026-11-30 evening).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page
 
 from pytest_pacts.models.locator import DiscoveryResult
-from pytest_pacts.runtime import bounded
 
 from .helpers import Site, plan, run
 
@@ -30,17 +27,9 @@ READS = ("reading the element", "reading the click's guard")
 
 
 @pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """What every call made through ``bounded.call`` was for, in order."""
-    seen: list[str] = []
-    real = bounded.call
-
-    def counting(target: object, what: str, *args: object, **kwargs: object) -> object:
-        seen.append(what)
-        return real(target, what, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(bounded, "call", counting)
-    yield seen
+def calls(page_calls: list[str]) -> list[str]:
+    """What each page call was for, in order (the suite's ``page_calls``)."""
+    return page_calls
 
 
 def reads_in(calls: list[str], action: str) -> list[str]:
