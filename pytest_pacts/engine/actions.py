@@ -158,13 +158,15 @@ def perform(
         )
 
 
-# Is the centre of the element the element (or inside it, or inside a label of it)? If not,
-# centre it in the viewport and ask again. Shadow-aware like the gate's hit test.
+# Is the pointer's point on the element the element (or inside it, or inside a label of it)?
+# If not, centre it in the viewport and ask again. The gate's point (``pointOf`` in dom.js:
+# the middle of its first own box, where Playwright clicks) and shadow-aware hit test.
 _READY_FOR_POINTER = """([el]) => {
   if (!el) return {hit: false, anchor: null};
   const up = (e) => e.parentElement || (e.parentNode && e.parentNode.host) || null;
   const hits = () => {
-    const r = el.getBoundingClientRect();
+    const r = [...el.getClientRects()].find((q) => q.width * q.height > 0.99);
+    if (!r) return false;
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     const win = el.ownerDocument.defaultView;
     if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return false;

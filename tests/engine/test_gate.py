@@ -211,3 +211,39 @@ def test_demo_sliding_panel_is_clicked_once_it_stops(shared_tab: Page, widgets: 
     )
     record = run(shared_tab, p)
     assert record.verdict == "pass", record.rca
+
+
+# A task's UUID in a narrow table column (Flower 1.2.0's tasks list): the link wraps onto two
+# lines, whose boxes leave a gap between them where the cell shows through.
+WRAPPED = """
+<table style="border-collapse: collapse; font: 13px/20px sans-serif">
+  <tr><th>UUID</th><th>Name</th></tr>
+  <tr><td style="width: 180px"><a href="task.html">5e9c4f6b-8a2d-4c1e-9f3a-2b7d6e8c1a45</a></td>
+      <td>bakery.check_oven</td></tr>
+</table>
+<p style="position: relative; width: 180px; font: 13px/20px sans-serif">
+  <a href="task.html" id="under-first">another link whose first line is covered</a>
+  <span style="position: absolute; left: 0; top: 0; width: 100%; height: 20px; background: #fff"></span>
+</p>
+"""
+
+
+def test_a_link_broken_across_lines_is_hit_where_playwright_clicks_it(
+    shared_tab: Page, site: Site
+) -> None:
+    """The hit test asks the point Playwright's click uses (the middle of the element's first
+    content quad; CSSOM View: an inline element's ``getClientRects()`` are its line boxes, its
+    bounding box their union), not the bounding box's centre, which for a link wrapped onto
+    two lines falls between them. Flower 1.2.0's tasks list (REQ-FLOWER-007, -008: "covered
+    by td" at the gap) and TiddlyWiki 5.4.1's TIDDLYWIKI-001 ("covered by p") were refused so;
+    Playwright's own click opened the task. Failed before: obscured, covered by the td."""
+    url = site.add("wrapped.html", WRAPPED)
+    site.add("task.html", "<h1>Task</h1><p>oven 2 is too hot: 280 degrees</p>")
+    p = plan(url, ("click", "5e9c4f6b-8a2d-4c1e-9f3a-2b7d6e8c1a45", "",
+                   "text_visible:oven 2 is too hot"))  # fmt: skip
+    record = run(shared_tab, p, options=QUICK)
+    assert record.verdict == "pass", render_failure(record)
+    gate = record.steps[0].gate
+    assert gate is not None and gate.point("visible").reason == "visible and receives events"
+    # no looser than Playwright: the first line's box covered, the link is refused
+    assert _gate_run(shared_tab, url, "click", css("#under-first")) == "obscured:obscured"

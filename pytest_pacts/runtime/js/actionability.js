@@ -8,7 +8,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const { installWatch } = modules.watch;
 const {
-  TEST_ID_ATTRS, norm, withoutGlyphs, cut, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, inShadow,
+  TEST_ID_ATTRS, norm, withoutGlyphs, cut, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, pointOf, inShadow,
   isEditableType, isSettable, isCheckable, isSelectable, isTextField, canTakeFocus, describeElement, namesOf
 } = modules.dom;
 
@@ -189,25 +189,22 @@ function checkVisible(el, action) {
   return gateFail('visible', 'obscured', `covered by ${by} at (${Math.round(point[0])}, ${Math.round(point[1])})`);
 }
 
-// "Receives events": the action point (the centre of ``box``: the element, or the label it
-// is acted on through) must hit what ``accept`` takes. Like Playwright's own
-// retries, a covered element is scrolled to the viewport's centre once before it is called
-// obscured (a sticky banner covers the page's bottom, not its middle). ``point``: null when
-// the centre is outside the viewport even once scrolled.
+// "Receives events": the action point (``pointOf`` ``box``, the element or the label it is
+// acted on through: where Playwright's click lands) must hit what ``accept`` takes. Like
+// Playwright's own retries, a covered element is scrolled to the viewport's centre once
+// before it is called obscured (a sticky banner covers the page's bottom, not its middle).
+// ``point``: null when it is outside the viewport even once scrolled.
 function pointAt(box, accept) {
-  const win = box.ownerDocument.defaultView;
-  const inView = (x, y) => x >= 0 && y >= 0 && x < win.innerWidth && y < win.innerHeight;
   let point = null;
   let hit = null;
   for (const scroll of [false, true]) {
     if (scroll) box.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    const s = viewRect(box);
-    point = [s.x + s.width / 2, s.y + s.height / 2];
-    if (!inView(...point)) continue;
+    point = pointOf(box);
+    if (!point) continue;
     hit = hitTarget(box.ownerDocument, ...point);
     if (accept(hit)) return { point, hit, scroll };
   }
-  return { point: inView(...point) ? point : null, hit, scroll: true };
+  return { point, hit, scroll: true };
 }
 
 // A checkbox or radio that is not shown but drawn by its own <label> (a CSS switch: the input

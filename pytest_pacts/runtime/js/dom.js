@@ -255,16 +255,18 @@ function hitTarget(doc, x, y) {
   }
   return hit;
 }
-// Drawn on top at its own centre, inside the viewport: the pointer's hit there is it or
-// inside it.
+// Where Playwright's click puts the pointer: the middle of the element's first own box with an
+// area (CSSOM getClientRects: a link broken across lines has one per line, and the centre of
+// their union may fall between them); null when none, or outside the viewport.
+function pointOf(el) {
+  const r = [...el.getClientRects()].find((q) => q.width * q.height > 0.99);
+  const [x, y, w] = r ? [r.left + r.width / 2, r.top + r.height / 2, el.ownerDocument.defaultView] : [];
+  return r && x >= 0 && y >= 0 && x < w.innerWidth && y < w.innerHeight ? [x, y] : null;
+}
+// Drawn on top at its pointer point: the pointer's hit there is it or inside it.
 function onTop(el) {
-  const r = el.getBoundingClientRect();
-  const w = el.ownerDocument.defaultView;
-  const x = r.left + r.width / 2;
-  const y = r.top + r.height / 2;
-  if (!r.width || !r.height || x < 0 || y < 0 || x >= w.innerWidth || y >= w.innerHeight) return false;
-  const hit = hitTarget(el.ownerDocument, x, y);
-  return !!hit && drawnInside(el, hit);
+  const point = pointOf(el);
+  return !!point && drawnInside(el, hitTarget(el.ownerDocument, ...point));
 }
 
 function makeDom(doc) {
@@ -620,6 +622,6 @@ return {
   toJson, memo, cut,
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, withoutGlyphs, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, closestUp, elMatches, roleAttr, idRefs, isRendered, visibleBox, remember,
-  containsComposed, drawnInside, hitTarget, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
+  containsComposed, drawnInside, hitTarget, pointOf, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
   isSelectable, isTextField, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf
 };

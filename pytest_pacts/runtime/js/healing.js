@@ -11,7 +11,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, low, dice, tokens, parentOf, closestUp, containsComposed, inShadow, allElements, tag,
-  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, visibleBox, remember, hitTarget
+  makeDom, compatibility, describeElement, toJson, sameBesideCounts, isRendered, visibleBox, remember, hitTarget, pointOf
 } = modules.dom;
 const { viewRect, sameRect, nextFrame, callbacksRun, receivesEvents, layerOf, isDialog, gateItem, checkActionable, blocks } = modules.actionability;
 const { resetPrepared, readPage, cssVariants, structuralPath, address, addressCount } = modules.scan;
@@ -453,11 +453,11 @@ function overlayAt(els, arg) {
   const el = els[0];
   if (!el || els.length !== 1) return { covered: false };
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  const r = el.getBoundingClientRect();
   // not shown at all (display none, visibility hidden), as the gate's "visible" point means it;
-  // ``opacity: 0`` is visible (a custom checkbox's transparent input)
-  if (r.width === 0 || r.height === 0 || !isRendered(el)) return { covered: false };
-  const hit = hitTarget(el.ownerDocument, r.x + r.width / 2, r.y + r.height / 2);
+  // ``opacity: 0`` is visible (a custom checkbox's transparent input); the gate's point
+  const point = isRendered(el) && pointOf(el);
+  if (!point) return { covered: false };
+  const hit = hitTarget(el.ownerDocument, ...point);
   if (!hit || receivesEvents(el, hit)) return { covered: false };
   const dom = makeDom(document);
   const layer = layerOf(hit, el);
