@@ -139,6 +139,56 @@ def test_a_caption_over_a_group_names_the_one_control_that_can_take_the_action(
         assert chosen(tab, result) == expected
 
 
+# A table of per-row controls (Flower 1.2.0's worker "Limits" tab): each box has no name of
+# its own, the words are its column's header cell; the "Timeouts" cell holds one box and two
+# buttons; an "Autoscale" cell holds two boxes.
+LIMITS = (
+    "<table><thead><tr><th>Task name</th><th>Rate limit</th><th>Timeouts</th>"
+    "<th>Autoscale</th></tr></thead><tbody>"
+    '<tr><td>bakery.bake_bread</td><td><input id="rate1"><button>Apply</button></td>'
+    '<td><input id="soft1"><button>Soft</button><button>Hard</button></td>'
+    '<td><input id="min1"><input id="max1"></td></tr>'
+    '<tr><td>bakery.check_oven</td><td><input id="rate2"><button>Apply</button></td>'
+    '<td><input id="soft2"><button>Soft</button><button>Hard</button></td>'
+    '<td><input id="min2"><input id="max2"></td></tr></tbody></table>'
+    # Django admin's tabular inline: the first field's header spans the row's first cell too
+    '<table><thead><tr><th colspan="2">Title</th><th>Pages</th></tr></thead><tbody>'
+    '<tr><td><p>War and Peace</p></td><td><input id="title1"></td>'
+    '<td><input id="pages1" placeholder="Count"></td></tr></tbody></table>'
+)
+
+
+@pytest.mark.parametrize(
+    ("element", "expected"),
+    [
+        ("Rate limit@bakery.bake_bread", "rate1"),
+        ("Rate limit@bakery.check_oven", "rate2"),
+        ("Timeouts@bakery.check_oven", "soft2"),
+        ("Autoscale@bakery.bake_bread", None),  # two boxes in the cell: never the first
+        ("Rate limit", None),  # one per row: the region must say which
+        ("Title@War and Peace", "title1"),
+        ("Pages@War and Peace", None),  # named by its own words ("Count"), not the header
+    ],
+)
+def test_a_control_in_a_table_cell_is_named_by_its_columns_header(
+    tab: Page, element: str, expected: str | None
+) -> None:
+    """A form control with no name of its own in a table's data cell is read under the header
+    cell HTML's table model assigns that cell ("forming a table", "assigning header cells":
+    its column's ``<th>``), as a screen reader announces it. Flower 1.2.0's worker limits
+    (REQ-FLOWER-011: ``Rate limit@bakery.bake_bread | fill`` found nothing, the row holding
+    two unnamed boxes); Django's admin writes its tabular inlines the same way (the corpus's
+    Author page, its "Books" inline: a ``<th>`` per field, the inputs in ``<td>``s with no
+    label). It names the control only where it is the one the words name in the step's
+    region; two boxes under one header stay ambiguous. Failed before: not found."""
+    tab.set_content(LIMITS)
+    result = find(tab, element, "fill")
+    if expected is None:
+        assert result.locator is None, chosen(tab, result)
+    else:
+        assert chosen(tab, result) == expected
+
+
 CART = (
     '<div class="cart"><h2>Cart</h2>'
     '<div class="line"><span>Backpack</span><button id="d1">Delete</button></div>'

@@ -509,6 +509,22 @@ function makeResolver(dom, elements, strategies, regions, args) {
     }
     return null;
   }
+  // A control with no name of its own in a table's data cell is read under the header cells
+  // HTML's table model assigns that cell ("forming a table", "assigning header cells"): those
+  // its ``headers`` attribute names, else (here) the nearest column header above it in its
+  // column (rows spanned from above are not counted). Flower's per-task "Rate limit" boxes.
+  const colOf = (c) => [...c.parentElement.cells].slice(0, c.cellIndex).reduce((n, d) => n + d.colSpan, 0);
+  function headersOf(e) {
+    const cell = e.closest('td');
+    if (!cell || cell.hasAttribute('headers')) return cell ? idRefs(cell, 'headers') : [];
+    const rows = [...cell.closest('table').rows];
+    const x = colOf(cell);
+    for (let i = rows.indexOf(cell.parentElement) - 1; i >= 0; i--) {
+      const h = [...rows[i].cells].find((c) => colOf(c) <= x && x < colOf(c) + c.colSpan);
+      if (h && dom.roleOf(h) === 'columnheader') return [h];
+    }
+    return [];
+  }
   function beside(step, scope, captionsOnly = false) {
     if (!relationalOn || !LABELLED_ACTIONS.has(step.action)) return [];
     const want = bare(step.element);
@@ -519,7 +535,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (!captionsOnly && !dom.accName(e) && textsBeside(e, dom).some((t) => bare(t) === want)) return true;
       const caption = dom.labelTexts(e).length ? null : besideLabel(e, step.action);
       if (caption && bare(caption.text) === want) { captions.set(e, caption.container); return true; }
-      return false;
+      if (dom.accName(e) || !headersOf(e).some((h) => bare(dom.textOf(h)) === want)) return false;
+      captions.set(e, e.closest('table'));
+      return true;
     });
     if (!near.length) return [];
     const described = (e) => ({ container: captions.get(e) || parentOf(e), how: 'text', description: step.element });
