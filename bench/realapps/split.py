@@ -62,8 +62,9 @@ DEV: tuple[str, ...] = (
     "gradio",
     "buildbot",
     "piccolo_admin",
+    "kedro_viz",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "flower", "kedro_viz")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "flower")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
