@@ -63,8 +63,9 @@ DEV: tuple[str, ...] = (
     "buildbot",
     "piccolo_admin",
     "flower",
+    "kedro_viz",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "kedro_viz")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -50,7 +50,8 @@ from pytest_pacts.engine.gate import GateOutcome
 from pytest_pacts.engine.observing import tell_observer
 from pytest_pacts.engine.waiting import READY_CAP_MS, epoch_ms, now_ms, wait_until_ready
 from pytest_pacts.models import Step
-from pytest_pacts.models.locator import Fingerprint
+from pytest_pacts.models.evidence import CALIBRATED
+from pytest_pacts.models.locator import BoundingBox, Fingerprint
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.runtime.bridge import may_keep
 
@@ -129,6 +130,12 @@ class CheckedActions:
                 )
                 if rechecks >= MAX_RECHECKS or left <= 0:
                     return subject, _not_acted(step, why, str(gone), rechecks)
+                # the place the stopped click aimed at, and how sure the pick was
+                stopped = (
+                    (locator.confidence, gate.snapshot.box if gate and gate.snapshot else None)
+                    if isinstance(gone, PointerMissed)
+                    else None
+                )
                 rechecks += 1
                 cap = min(READY_CAP_MS, left / 2)
                 wait_until_ready(self.page, self.monitor, cap, seen_changing=True)
@@ -147,6 +154,8 @@ class CheckedActions:
                 if failure is not None or located.state is None:
                     assert failure is not None
                     return subject, _explained(failure, why, located.source)
+                if stopped is not None and _stopped_in_place(stopped, gate):
+                    return subject, _not_retried(step, why, stopped[0])
                 attempt.notes.append(f"{why}: checked again there before acting")
                 checked_on = self._page_url()
                 continue
@@ -254,6 +263,46 @@ def _explained(failure: Failure, why: str, source: str) -> Failure:
             "message": f"{why}; on the page now there: {message}",
             "evidence": (why, *failure.evidence),
         }
+    )
+
+
+def _stopped_in_place(stopped: tuple[float, BoundingBox | None], gate: GateOutcome | None) -> bool:
+    """The guard stopped a click on a pick scored under the calibrated band (``CALIBRATED``)
+    and the element, checked again, is where the stopped click aimed (its box in its
+    document, to the pixel): nothing moved it, so what took the click is what a person
+    reaches there, and the pick's evidence is too weak to try that element another way (a
+    show/hide checkbox under its eye icon, then clicked through its label: Kedro-Viz 12.5.0,
+    a pick by its form ``name`` at 0.80). An element the page moved (a block drawn above a
+    list: doccano's sidebar) is clicked where it now is, as before."""
+    confidence, box = stopped
+    if confidence >= CALIBRATED or box is None:
+        return False
+    now = gate.snapshot.box if gate is not None and gate.snapshot is not None else None
+    if now is None:
+        return False
+    return all(
+        abs(a - b) < 1.0
+        for a, b in (
+            (box.x, now.x), (box.y, now.y), (box.width, now.width), (box.height, now.height)
+        )
+    )  # fmt: skip
+
+
+def _not_retried(step: Step, why: str, confidence: float) -> Failure:
+    """A stopped click on a weak pick, not tried again (:func:`_stopped_in_place`): two
+    elements at one point, the pick and what took its click, and no clear evidence for the
+    pick: ``ambiguous``, which is not healed (a heal's repair rung would dismiss, by a click,
+    the very element that took it)."""
+    return Failure(
+        type=FailureType.AMBIGUOUS,
+        message=(
+            f"{why}; checked again, the element is where the click aimed (nothing moved it), "
+            f"and its pick scored {confidence:.2f}, under {CALIBRATED:.2f}: not clicked "
+            "another way; nothing was acted on. Name the element by the words it shows, or "
+            "give a region"
+        ),
+        step_index=step.index,
+        evidence=(why, f"pick {confidence:.2f} < {CALIBRATED:.2f}, same place when checked again"),
     )
 
 

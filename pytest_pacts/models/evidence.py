@@ -38,6 +38,11 @@ from dataclasses import dataclass
 
 DEFAULT_THRESHOLD = 0.75
 DEFAULT_MARGIN = 0.10
+CALIBRATED = 0.90
+"""The score from which the calibration holds picks >= 99% right (docs/benchmarks.md,
+"Calibration"; ``STRUCTURAL_CEILING`` caps a pick by its place under it). A pick under it
+whose click the click guard stopped, the element not moved, is not clicked another way
+(``engine/checked.py``, ``_stopped_in_place``)."""
 
 # Scores are rounded to six places before they are compared: 0.85 - 0.75 is
 # 0.09999999999999998 in floating point, and a lead of exactly the margin meets it.

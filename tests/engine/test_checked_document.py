@@ -149,6 +149,65 @@ def test_a_click_the_page_moves_its_element_from_under_is_stopped_then_made_on_i
     assert 'the click reached div "Comments", not the checked element' in notes, notes
 
 
+# The same list, where the pointer's arrival on an entry draws a card over it for a moment
+# (a hover preview, not inside the entry) and nothing moves: the guard stops the click on the
+# card. The entry is a plain <div> found by its text (0.86) or a <button> by its role and name
+# (0.95).
+COVERED_A_MOMENT = """
+<nav style="position: relative">
+  <div class="entry" onclick="hits('comments')">Comments</div>
+  {entry}
+  <div id="card" hidden onclick="hits('card')"
+       style="position: absolute; top: 48px; left: 0; width: 300px; height: 48px">Preview</div>
+</nav>
+<script>
+  window.clicked = [];
+  window.hits = (x) => window.clicked.push(x);
+  let shown = false;
+  addEventListener('pointermove', (ev) => {
+    const card = document.getElementById('card');
+    if (!shown && ev.target.closest('.entry')) {
+      shown = true;
+      card.hidden = false;
+      setTimeout(() => { card.hidden = true; }, 150);
+    }
+  }, true);
+</script>
+<style>.entry { height: 48px; line-height: 48px; display: block; width: 200px; }</style>
+"""
+
+
+@pytest.mark.parametrize(
+    ("entry", "clicked"),
+    [
+        ("<div class='entry' onclick=\"hits('guideline')\">Guideline</div>", []),
+        ("<button class='entry' onclick=\"hits('guideline')\">Guideline</button>", ["guideline"]),
+    ],
+    ids=["text pick 0.86", "role and name 0.95"],
+)
+def test_a_stopped_click_on_a_weak_pick_that_did_not_move_is_not_made_again(
+    tab: Page, site: Site, entry: str, clicked: list[str]
+) -> None:
+    """The guard stopped the click on another element while the checked one stayed where it
+    was: what a person reaches at that point is the other element. A pick under the calibrated
+    band (0.90: docs/benchmarks.md, "Calibration") is not clicked again, another way or the
+    same (Kedro-Viz 12.5.0: a show/hide checkbox picked by its form ``name`` at 0.80, stopped
+    on its eye icon, was clicked through its label on the retry: a wrong-element action); a
+    pick at 0.95 is, once the point is its own again. Fails before for the first case (the
+    retry clicked the entry). Moved elements are still clicked where they now are (above)."""
+    url = site.add(f"covered-{len(entry)}.html", COVERED_A_MOMENT.replace("{entry}", entry))
+    record = run(tab, plan(url, ("click", "Guideline")))
+    assert tab.evaluate("window.clicked") == clicked
+    if clicked:
+        assert record.verdict == "pass", record.rca
+        return
+    assert record.verdict != "pass"
+    failure = record.steps[0].failure
+    assert failure is not None and failure.type == "ambiguous", failure
+    assert 'the click reached div#card "Preview"' in failure.message, failure.message
+    assert "under 0.90" in failure.message and "nothing was acted on" in failure.message
+
+
 # A field whose value the page takes when it loses focus, and shows a line about it above
 # the dialog's buttons: the press on "Rename" blurs the field, the line pushes the link down
 # before the button comes up, and the release lands on the line (OctoPrint's rename dialog;

@@ -17,6 +17,9 @@ const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier, textT
 
 // (not ``press``: a key goes only to an element that can take focus, dom.js canTakeFocus)
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus']);
+// the strategies that read the words a person reads (or accname reads): not an id, a form
+// ``name``, a class or a test id
+const READ_NAMES = new Set(['label', 'placeholder', 'role_name', 'aria', 'text']);
 const SECTION_TAGS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET',
   'DIALOG', 'LI', 'TR', 'TABLE']);
 const SECTION_ROLES = new Set(['region', 'article', 'complementary', 'navigation', 'main', 'form',
@@ -1015,7 +1018,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       : [[2, 2, true], [1, 2, true], ...(step.action === 'select' ? [[2, 1, true]] : [])];
     // The elements strategy ``s`` finds in scope at a stage, or null.
     const atStage = (tier, pass, labels, s, counting) => {
-      let rows = hits.filter((h) => h.s === s && h.tier === tier && !namedThrough(h.el) && !borrowed(h));
+      let rows = hits.filter((h) => h.s === s && h.tier === tier && !namedThrough(h.el) && !borrowed(h) && !keyOnly(h));
       if (!rows.length) return null;
       if (strategies[s].deepest) {
         const keep = new Set(deepest(rows.map((r) => r.el)));
@@ -1074,6 +1077,16 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (els.length > 1 && els.some(shows)) els = els.filter((e) => !unseen(e));
       return { rows, scoped: applyScope(els, scope) };
     };
+    // HTML's ``name`` is a control's key in its form's submission ("Naming form controls"), and
+    // accname never reads it: a control with no accessible name that only its ``name`` ties to
+    // the words is not what they name where a shown control of the step's kind shows them (the
+    // same words as tokens) as its name or text; the ``name`` stays an alternate, which healing
+    // may count as corroboration (docs/discovery.md, "The evidence rule").
+    let readers;
+    const keyOnly = (h) => !!h.key.form && !h.via && !bare(dom.accName(h.el))
+      && (readers || (readers = applyScope([...new Set(hits.filter((o) => READ_NAMES.has(o.s) && o.p.joined === q.joined
+        && !concealed(o.el) && !visuallyHidden(o.el) && reachable(o.el) && compatOf(o.el) === 2).map((o) => o.el))], scope).els))
+        .some((o) => !drawnInside(o, h.el) && !drawnInside(h.el, o));
     const shows = (e) => bare(dom.visibleText(e)) === q.bare;
     let twin;  // a shown element the words name exactly, in scope (Playwright: visible)
     const shownTwin = () => twin !== undefined ? twin : (twin = applyScope(hits.filter((h) => h.tier === 2

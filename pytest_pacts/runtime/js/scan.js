@@ -285,7 +285,7 @@ function makeStrategies(dom) {
         const out = [];
         if (el.id) out.push({ value: el.id, css: `#${CSS.escape(el.id)}` });
         const name = el.getAttribute('name');
-        if (name) out.push({ value: name, css: `${tag(el)}[name=${cssString(name)}]` });
+        if (name) out.push({ value: name, css: `${tag(el)}[name=${cssString(name)}]`, form: true });
         // An icon, or a control showing nothing but one, is named by its classes:
         // "menu icon" ~ <svg class="dropdown-menu-icon">, "trash" ~ <i class="fa fa-trash">.
         if (iconLike(el, dom)) {
