@@ -205,5 +205,5 @@ def highlight(png: bytes, box: tuple[float, float, float, float]) -> bytes:
     else:
         _mark_rows(raw, stride, bpp, (x0, y0, x1, y1), last)
     head = [_chunk(kind, data) for kind, data in chunks if kind not in (b"IDAT", b"IEND")]
-    idat = _chunk(b"IDAT", zlib.compress(bytes(raw), 1))
+    idat = _chunk(b"IDAT", zlib.compress(raw, 1))
     return SIGNATURE + b"".join(head) + idat + _chunk(b"IEND", b"")
