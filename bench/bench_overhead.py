@@ -12,6 +12,12 @@ passed once runs with no discovery); the cold ratio (discovery included) is prin
 by default (each step's text, box, DOM hash, requests and a small picture written to a
 temporary folder): its ratio to the warm run is the cost of the per-step recording.
 
+``--by-process`` also reads each repetition's CPU by kind of process (this Python process with
+the demo server, Playwright's driver, the browser's own process, the page's renderer, the
+browser's other processes), each thread's ``schedstat`` before and after the run, and prints
+each kind's median per run and its warm / plain ratio pair by pair: which process the clean
+path's extra CPU is spent in.
+
 ``--profile`` then runs both sides a few more times with their calls timed (not part of the
 figures) and prints where each spends its time: the engine's readiness waits, gate checks
 and actions by action, expectations and navigation; the plain flow's Playwright calls.
@@ -45,6 +51,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from bench_heal_speed import cpu_seconds
@@ -167,18 +174,60 @@ def timed(browser: Browser, body: Callable[[Page], None]) -> float:
     return timed_cpu(browser, body)[0]
 
 
-def timed_cpu(browser: Browser, body: Callable[[Page], None]) -> tuple[float, float]:
+def timed_cpu(
+    browser: Browser, body: Callable[[Page], None], kinds: dict[str, float] | None = None
+) -> tuple[float, float]:
     """``body``'s wall time and its CPU time (this process, with the demo server, and the
     browser and driver processes it started: ``bench_heal_speed.cpu_seconds``), in a fresh
-    context."""
+    context. ``kinds``: filled with the CPU ms of each kind of process (:func:`by_kind`)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(10_000)
     page = context.new_page()
+    threads = _threads_ns() if kinds is not None else {}
     start, spent = time.perf_counter(), cpu_seconds()
     body(page)
     elapsed, spent = time.perf_counter() - start, cpu_seconds() - spent
+    if kinds is not None:
+        kinds.update(by_kind(threads, _threads_ns()))
     context.close()
     return elapsed, spent
+
+
+# the kinds of process a run's CPU is spent in (``--by-process``), as bench_peers names them
+KINDS = ("python", "driver", "browser", "renderer", "other")
+
+
+def _threads_ns() -> dict[tuple[int, int], tuple[str, int]]:
+    """Every thread of this process and its descendants: its kind and CPU so far (ns, from
+    ``schedstat``)."""
+    sys.path.insert(0, str(Path(__file__).parent / "realapps" / "peers"))
+    from process_cpu import processes
+
+    out: dict[tuple[int, int], tuple[str, int]] = {}
+    for pid, kind in processes():
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat", encoding="utf-8") as f:
+                    out[(pid, int(tid))] = (kind, int(f.read().split()[0]))
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def by_kind(
+    before: dict[tuple[int, int], tuple[str, int]], after: dict[tuple[int, int], tuple[str, int]]
+) -> dict[str, float]:
+    """CPU ms per kind of process between two readings; a thread first seen in the second (a
+    renderer started by the run's first navigation) counts from zero. A thread that came and
+    went between the two is not seen (both sides alike)."""
+    out = dict.fromkeys(KINDS, 0.0)
+    for key, (kind, ns) in after.items():
+        out[kind] += (ns - before.get(key, (kind, 0))[1]) / 1e6
+    return out
 
 
 class Profile:
@@ -387,6 +436,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--profile", action="store_true", help="where each side's time goes")
     parser.add_argument("--scripts", action="store_true", help="page calls and script builds")
+    parser.add_argument(
+        "--by-process", action="store_true", help="each pair's CPU by kind of process"
+    )
     parser.add_argument("--scripts-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.scripts_child:
@@ -416,12 +468,17 @@ def main() -> None:
         warm_pom = dict(pom)
         samples: dict[str, list[float]] = {"plain": [], "engine": [], "traced": [], "cold": cold}
         pairs: list[tuple[float, float]] = []  # warm / plain of each repetition: wall, CPU
+        # with --by-process: each repetition's CPU ms by kind of process, per side
+        kinds: dict[str, list[dict[str, float]]] = {"plain": [], "engine": []}
         for r in range(args.repeat):
             # the two in turn, the order alternating, so a burst of load hits both alike
             sides = [("plain", lambda p: plain(p, url)), ("engine", engine(warm_pom))]
             took = {}
             for name, body in sides if r % 2 == 0 else sides[::-1]:
-                took[name] = timed_cpu(browser, body)
+                spent: dict[str, float] | None = {} if args.by_process else None
+                took[name] = timed_cpu(browser, body, spent)
+                if spent is not None:
+                    kinds[name].append(spent)
                 samples[name].append(took[name][0])
             pairs.append(
                 (took["engine"][0] / took["plain"][0], took["engine"][1] / took["plain"][1])
@@ -454,8 +511,24 @@ def main() -> None:
         f"(+{(med['traced'] - med['engine']) * 1000 / len(ROWS):.1f} ms per step); "
         f"traced / plain {med['traced'] / med['plain']:.2f}x"
     )
+    if args.by_process:
+        report_kinds(kinds)
     if profile is not None:
         profile.report()
+
+
+def report_kinds(kinds: dict[str, list[dict[str, float]]]) -> None:
+    print("CPU by kind of process, ms per run (median) and warm / plain pair by pair (median):")
+    for kind in KINDS:
+        plain_ms = [k[kind] for k in kinds["plain"]]
+        warm_ms = [k[kind] for k in kinds["engine"]]
+        ratios = [w / p for w, p in zip(warm_ms, plain_ms, strict=True) if p > 0]
+        ratio = f"{statistics.median(ratios):.3f}x" if ratios else "-"
+        more = statistics.median(w - p for w, p in zip(warm_ms, plain_ms, strict=True))
+        print(
+            f"  {kind:9} plain {statistics.median(plain_ms):8.1f}  warm "
+            f"{statistics.median(warm_ms):8.1f}  {ratio:>7}  (warm - plain {more:+.1f})"
+        )
 
 
 if __name__ == "__main__":

@@ -200,7 +200,9 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
             self._typed_secrets.add(value.reveal())
         url_before = self.page.url
         # what the page shows before the action: a failed outcome quotes only what is new
-        said_before = pagesays.watch(self.page) if _quotes_page(step) else None
+        # (sent now, the gate check's round trip overlaps it; read before the action)
+        said = pagesays.watch_sent(self.page) if _quotes_page(step) else None
+        said_before: frozenset[str] | None = None
         navigated_before = self._navigation_mark()
         subject: Subject | None = None
         if step.action is Action.GOTO:
@@ -213,6 +215,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
                 return failure
         elif step.target is not None and step.target.image is not None:
             self._await_ready(attempt)
+            said_before = pagesays.watched(said) if said is not None else None
             found = run_image_step(
                 self.page,
                 step,
@@ -271,6 +274,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
                 if failure is not None:
                     return failure
             elif step.action is not Action.WAIT:
+                said_before = pagesays.watched(said) if said is not None else None
                 # on the element the gate passed, in its document (engine/checked.py)
                 subject, failure = self._act_checked(step, located, gate, keep, value, attempt)
                 if failure is not None:
@@ -279,6 +283,7 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
             # no element: no discovery or check looks at the page before the key goes, so the
             # page is looked at here (a loader that starts fetching in its load handler)
             self._await_ready(attempt, looked_at=False)
+            said_before = pagesays.watched(said) if said is not None else None
             self.monitor.acted_at = epoch_ms()
             failure = perform(
                 self.page, None, step.action, value, step_index=step.index,

@@ -37,7 +37,7 @@ from playwright.sync_api import Page
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.runtime import bounded
 
-__all__ = ["PageMessage", "explain", "messages", "watch"]
+__all__ = ["PageMessage", "explain", "messages", "watch", "watch_sent", "watched"]
 
 MAX_MESSAGES = 3
 MAX_CHARS = 200
@@ -172,6 +172,10 @@ def _read(page: Page, reset: bool) -> list[PageMessage]:
         )
     except PlaywrightError:
         return []  # navigating, closed or not answering: it said nothing we could read
+    return _parsed(raw)
+
+
+def _parsed(raw: object) -> list[PageMessage]:
     try:
         rows = json.loads(raw) if isinstance(raw, str) else []
     except ValueError:
@@ -186,6 +190,27 @@ def _read(page: Page, reset: bool) -> list[PageMessage]:
 def watch(page: Page) -> frozenset[str]:
     """Before an action: start noting refused fields; the texts the page shows already."""
     return frozenset(m.text for m in _read(page, reset=True))
+
+
+def watch_sent(page: Page) -> bounded.Sent[frozenset[str]]:
+    """:func:`watch` sent ahead (``runtime.bounded.send``): the page runs it before the calls
+    sent after it (the step's gate check), whose round trip its own overlaps; its answer,
+    read with :func:`watched` before the action, is the same."""
+    return bounded.send(
+        page.main_frame,
+        "reading the page's messages",
+        _JS,
+        True,
+        then=lambda raw: frozenset(m.text for m in _parsed(raw)),
+    )
+
+
+def watched(sent: bounded.Sent[frozenset[str]]) -> frozenset[str]:
+    """What :func:`watch_sent` found; nothing when the page did not answer."""
+    try:
+        return sent.result()
+    except PlaywrightError:
+        return frozenset()  # navigating, closed or not answering: it said nothing we could read
 
 
 def messages(page: Page, before: frozenset[str]) -> list[PageMessage]:

@@ -156,3 +156,29 @@ def test_a_broken_file_is_refused() -> None:
         png = pngmark.SIGNATURE + ihdr + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
         with pytest.raises(PngError):
             highlight(png, (1, 1, 5, 5))
+
+
+def test_an_up_filtered_picture_changes_only_the_box_columns() -> None:
+    """Chromium's fast encoder filters every row "Up": the box's columns are summed down and
+    written back "Up", and every filtered byte outside them is kept as it was (the drawing runs
+    beside the healed step's own calls, holding the interpreter for the rows it reads)."""
+    pixels = picture(3)
+    png = encode(pixels, 3, [2] * H)
+    out = highlight(png, (4.4, 3.6, 9.2, 7.0))
+    assert decode(out)[0] == expected(pixels, 3, (4, 4, 14, 11))
+    before, after = (
+        zlib.decompress(b"".join(d for k, d in decode(p)[1] if k == b"IDAT")) for p in (png, out)
+    )
+    stride = W * 3 + 1
+    for r in range(H):
+        row_in, row_out = (
+            before[r * stride : (r + 1) * stride],
+            after[r * stride : (r + 1) * stride],
+        )
+        assert row_out[0] == 2
+        assert (
+            row_out[: 1 + 4 * 3] == row_in[: 1 + 4 * 3]
+            and row_out[1 + 14 * 3 :] == row_in[1 + 14 * 3 :]
+        )
+        if r < 4 or r > 11:
+            assert row_out == row_in
