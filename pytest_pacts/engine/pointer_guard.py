@@ -16,10 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame
 
 from pytest_pacts.engine.select_step import Read
+from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime.scripts import realm_function
 
-__all__ = ["GUARD", "MISSED", "missed_by"]
+__all__ = ["GUARD", "MISSED", "MISSED_IN_WINDOW", "missed_by"]
 
 # Until the click is done, the element's window stops, in its capture phase, every trusted
 # pointer event of the click when the first of them reached another element than the one the
@@ -107,19 +110,41 @@ MISSED = """([el]) => {
   const stop = el.ownerDocument.defaultView[Symbol.for('pytest-pacts.pointer-guard')];
   return stop ? stop() : null;
 }"""
+# The same, read from the window of the frame that held the element: the guard is the
+# window's, so it needs no element. One round trip whatever the click did: the element
+# removed or redrawn by the click (no element to ask for its window, where the guard still
+# is), or its document replaced by a navigation (a new window, with no guard: null).
+MISSED_IN_WINDOW = """() => {
+  const stop = window[Symbol.for('pytest-pacts.pointer-guard')];
+  return stop ? stop() : null;
+}"""
 
 
-def missed_by(read: Read, click: Callable[[], None], words: str | None = None) -> str | None:
+def missed_by(
+    read: Read, click: Callable[[], None], words: str | None = None, frame: Frame | None = None
+) -> str | None:
     """Do ``click`` (a forced click, check or uncheck on the element ``read`` asks) under
     :data:`GUARD`: what its pointer events reached instead of the element, in words, when
     they were stopped; ``None`` when they reached it (or its document is gone: the click on
-    the element navigated it away). ``words``: the element's text when the gate passed it."""
+    the element navigated it away). ``words``: the element's text when the gate passed it.
+    ``frame``: the frame that holds the element, whose window the guard is read from when the
+    element can no longer be read after the click (:data:`MISSED_IN_WINDOW`)."""
     read(GUARD, words or "")
     click()
     try:
         missed = read(MISSED)
     except PlaywrightError:
-        return None
+        if frame is None:
+            return None
+        # The element is gone: its document navigated away (a new window, no guard: null), or
+        # the page redrew the element as the pointer came (Kedro-Viz 12.5.0's node rows drawn
+        # again on hover), where the window still holds the guard and its verdict. Read first
+        # through the element, the clean path keeps one call (docs/engine.md, "After the gate").
+        try:
+            stopped = realm_function(MISSED_IN_WINDOW)
+            missed = bounded.call(frame, "reading the click's guard", frame.evaluate, stopped)
+        except PlaywrightError:
+            return None
     if isinstance(missed, dict):
         now, was = missed["now"], missed["was"]
         return f'the checked element shows other words now ({now}; checked as "{was}")'

@@ -208,6 +208,47 @@ def test_a_stopped_click_on_a_weak_pick_that_did_not_move_is_not_made_again(
     assert "under 0.90" in failure.message and "nothing was acted on" in failure.message
 
 
+# The same card, where the pointer's arrival also draws the entry again (a framework
+# rendering the row anew on hover: Kedro-Viz 12.5.0's node rows): the node the gate checked
+# is gone when the click's guard is read back through it.
+REDRAWN_A_MOMENT = COVERED_A_MOMENT.replace(
+    "      card.hidden = false;",
+    "      card.hidden = false;\n"
+    "      const old = document.querySelectorAll('.entry')[1];\n"
+    "      old.replaceWith(old.cloneNode(true));",
+)
+
+
+@pytest.mark.parametrize(
+    ("entry", "clicked"),
+    [
+        ("<div class='entry' onclick=\"hits('guideline')\">Guideline</div>", []),
+        ("<button class='entry' onclick=\"hits('guideline')\">Guideline</button>", ["guideline"]),
+    ],
+    ids=["text pick 0.86", "role and name 0.95"],
+)
+def test_a_stopped_click_on_an_element_drawn_again_is_seen_stopped(
+    tab: Page, site: Site, entry: str, clicked: list[str]
+) -> None:
+    """The guard's verdict is the window's (``pointer_guard.GUARD``); read through the checked
+    node, it was lost when the page drew that node again as the pointer came, and the stopped
+    click counted as made: the step went on with nothing clicked. Read from the frame's window
+    when the node is gone, the stop is seen, and the step is judged as in the test above: a
+    weak pick refused, a strong one clicked once the point is its own again. Fails before (the
+    entry never clicked, the step not failed)."""
+    url = site.add(f"redrawn-{len(entry)}.html", REDRAWN_A_MOMENT.replace("{entry}", entry))
+    record = run(tab, plan(url, ("click", "Guideline")))
+    assert tab.evaluate("window.clicked") == clicked
+    if clicked:
+        assert record.verdict == "pass", record.rca
+        notes = " ".join(record.steps[0].notes)
+        assert 'the click reached div#card "Preview"' in notes, notes
+        return
+    failure = record.steps[0].failure
+    assert failure is not None and failure.type == "ambiguous", failure
+    assert 'the click reached div#card "Preview"' in failure.message, failure.message
+
+
 # A field whose value the page takes when it loses focus, and shows a line about it above
 # the dialog's buttons: the press on "Rename" blurs the field, the line pushes the link down
 # before the button comes up, and the release lands on the line (OctoPrint's rename dialog;
