@@ -63,7 +63,14 @@ DEV: tuple[str, ...] = (
     "buildbot",
     "piccolo_admin",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "flower", "kedro_viz")
+HELDOUT: tuple[str, ...] = (
+    "kinto",
+    "buku",
+    "pretix",
+    "flower",
+    "kedro_viz",
+    "reviewboard",
+)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
