@@ -10,7 +10,7 @@ request's page (its summary, "Description", "Testing Done", the owner, the revie
 
 A held-out app (docs/real-apps.md, "Held-out split"): its flows and truth were written from
 what 5.0.7 shows, and committed before any engine run on it. Both versions are PyPI's
-``ReviewBoard``: 5.0.7 (2024, the last 5.x, Django 3.2) and 8.1 (the newest, Django 4.2), the
+``ReviewBoard``: 5.0.7 (the last 5.x, Django 3.2) and 8.1 (the newest, Django 4.2), the
 release a team on 5.x upgrades to. pip resolves today's ``paramiko`` 4 for 5.0.7, which it
 cannot start with (``paramiko.DSSKey`` is gone), so ``paramiko<4`` was asked for; every package
 is pinned below as pip then resolved it (``pip freeze``). 8.1 brings ``ReviewBoardPowerPack``
