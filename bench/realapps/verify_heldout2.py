@@ -14,11 +14,12 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
-kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz. A
-control shown only while the pointer is on its table row or card (I hate money's participant
-buttons, Radicale 3.9's collection buttons) is reached as a person does: by pointing at the row
-or card first; an item of a
-closed Bootstrap drop- down menu by clicking its toggle first. A checkbox drawn by its <label> (the
+kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz,
+reviewboard. A control shown only while the pointer is on its table row or card (I hate money's
+participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by pointing
+at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its toggle
+first, and an item of a closed WAI-ARIA menu (Review Board 8's) by pointing at its opener
+(`aria-haspopup`, `aria-controls`) first. A checkbox drawn by its <label> (the
 input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
 checkbox (Calibre-Web's "Read") is one element with it, and so is a component that wraps it
 (TensorBoard's <mat-checkbox>, checked through its input). A slider (marimo's) is moved with its
@@ -269,6 +270,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill('input[name="password"]', app.env["PACTS_PICCOLO_PASSWORD"])
         page.click("form button")
         page.wait_for_selector("text=Welcome to Nursery Admin")
+    elif app.name == "reviewboard":
+        page.goto(base + "account/login/")
+        page.fill("input#id_username", app.env["PACTS_REVIEWBOARD_USER"])
+        page.fill("input#id_password", app.env["PACTS_REVIEWBOARD_PASSWORD"])
+        page.press("input#id_password", "Enter")  # 5.0.7's "Log in" is an input, 8.1's a button
+        page.wait_for_url("**/dashboard/**")
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -337,6 +344,18 @@ def verify(app: AppSpec, version: str) -> int:
                     with contextlib.suppress(PlaywrightError):
                         if not loc.first.is_visible() and toggle.count() == 1:
                             toggle.click()
+                    # an item of a closed WAI-ARIA menu whose opener names it (aria-controls,
+                    # aria-haspopup; Review Board 8's Ink menus, opened by pointing at them):
+                    # the opener is pointed at first, as a person opens the menu
+                    with contextlib.suppress(PlaywrightError):
+                        if not loc.first.is_visible():
+                            menu = loc.first.evaluate(
+                                "e => (e.closest('menu[id], [role=menu][id]') || {}).id || ''"
+                            )
+                            opener = page.locator(f'[aria-haspopup][aria-controls="{menu}"]')
+                            if menu and opener.count() == 1:
+                                page.mouse.move(0, 0)  # off it first: the menu opens on entering
+                                opener.hover()
                     with contextlib.suppress(PlaywrightError):
                         loc.first.wait_for(state="visible", timeout=15000)
                     # one element: a union selector may add a part of it (an icon's span)
