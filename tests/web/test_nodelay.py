@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import threading
 
 from pytest_pacts.web.server import bind
 
@@ -36,5 +37,9 @@ def test_a_connection_to_the_bound_socket_has_nagle_off() -> None:
                 await asyncio.sleep(0.01)
             writer.close()
 
-    asyncio.run(main())
+    # in a thread of its own: the worker's thread may be running Playwright's event loop
+    ran = threading.Thread(target=asyncio.run, args=(main(),))
+    ran.start()
+    ran.join(timeout=10)
+    assert not ran.is_alive(), "the probe server did not finish"
     assert seen and seen[0] != 0, "the accepted connection keeps Nagle's algorithm on"
