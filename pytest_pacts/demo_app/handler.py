@@ -143,6 +143,10 @@ class DemoHandler(BaseHTTPRequestHandler):
     # connection gives its thread back after `timeout` seconds.
     protocol_version = "HTTP/1.1"
     timeout = 30
+    # TCP_NODELAY on each connection: the body is written after the headers, and with Nagle's
+    # algorithm on it waited for the client's delayed ACK of the headers, about 40 ms on
+    # every keep-alive response (socketserver's ``StreamRequestHandler`` option)
+    disable_nagle_algorithm = True
 
     @property
     def demo(self) -> DemoHTTPServer:

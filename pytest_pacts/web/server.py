@@ -76,7 +76,11 @@ def build(
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket (port 0: a free one), so the URL printed is the real one."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
+    # whose ``proto`` says TCP, and an accepted socket takes its listener's. With proto 0 the
+    # body that uvicorn writes after the headers waited for the client's delayed ACK: about
+    # 40 ms on every keep-alive response (tests/web/test_nodelay.py)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -259,3 +260,24 @@ def test_order_api_places_and_reads_orders(v1: DemoServer) -> None:
     assert fetch(v1.url + "/api/order?id=ORD-1")[0] == 404
     assert post(b"not json")[0] == 400
     assert post(b'{"items": []}')[0] == 400
+
+
+def test_a_connection_to_the_demo_has_nagle_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handler writes a response's body after its headers; with Nagle's algorithm on, the
+    body waited for the client's delayed ACK of the headers (RFC 1122, 4.2.3.2): about 40 ms on
+    every keep-alive response, pages and assets alike."""
+    seen: list[int] = []
+    setup = handler.DemoHandler.setup
+
+    def recorded(self: handler.DemoHandler) -> None:
+        setup(self)
+        seen.append(self.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+    monkeypatch.setattr(handler.DemoHandler, "setup", recorded)
+    server = DemoServer("v1").start()
+    try:
+        status, _, _ = fetch(server.url + "/")
+    finally:
+        server.stop()
+    assert status == 200
+    assert seen and seen[0] != 0, "the demo's connection keeps Nagle's algorithm on"
