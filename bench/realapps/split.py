@@ -63,7 +63,7 @@ DEV: tuple[str, ...] = (
     "buildbot",
     "piccolo_admin",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "flower", "kedro_viz")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "flower", "kedro_viz", "nocodb")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

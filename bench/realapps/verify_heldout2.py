@@ -14,7 +14,8 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
-kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz. A
+kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz,
+nocodb. A
 control shown only while the pointer is on its table row or card (I hate money's participant
 buttons, Radicale 3.9's collection buttons) is reached as a person does: by pointing at the row
 or card first; an item of a
@@ -269,6 +270,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill('input[name="password"]', app.env["PACTS_PICCOLO_PASSWORD"])
         page.click("form button")
         page.wait_for_selector("text=Welcome to Nursery Admin")
+    elif app.name == "nocodb":
+        page.goto(base + "dashboard/#/signin")
+        page.fill("#form_item_email", app.env["PACTS_NOCODB_USER"])
+        page.fill("#form_item_password", app.env["PACTS_NOCODB_PASSWORD"])
+        page.click('button[data-testid="nc-form-signin__submit"]')
+        page.wait_for_selector('[data-testid="nc-sidebar-team-settings-btn"]', timeout=60000)
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -293,7 +300,7 @@ def verify(app: AppSpec, version: str) -> int:
             )
             # pretix's development server renders a page in 2-25 s at load 15-20 (debug on);
             # TensorBoard's tab took 8.2 s to click at load 75 (its page's animations settle)
-            slow = ("pretix", "kiwitcms", "tensorboard", "dagster")
+            slow = ("pretix", "kiwitcms", "tensorboard", "dagster", "nocodb")
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
             context.set_default_navigation_timeout(60000)

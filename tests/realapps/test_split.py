@@ -127,8 +127,10 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # Admin moved to dev with the rules made from its REQ-PICCOLO-004 and -005 (a caption over
     # an operator drop-down and a value box; two drop-downs, one offering the step's option);
     # Flower (PyPI, a Celery task-queue monitor) and Kedro-Viz (PyPI, a data pipeline
-    # visualiser) added held out, before any run on them
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "flower", "kedro_viz")
+    # visualiser) added held out, before any run on them; NocoDB (npm, a spreadsheet-like
+    # database builder, the held-out split's first npm single-page app) added held out, before
+    # any run on it
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "flower", "kedro_viz", "nocodb")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -143,7 +145,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "flower", "kedro_viz")
+    held_absent = ("kinto", "buku", "pretix", "flower", "kedro_viz", "nocodb")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -318,6 +320,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "pgadmin",
         "flower",
         "kedro_viz",
+        "nocodb",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
