@@ -53,6 +53,19 @@ OVERRIDES = {"0.202.10": {}, "0.262.5": {"xlsx": "0.18.5"}}
 USER, PASSWORD = "anna@workshop.test", "Workshop-2024!"
 
 LAUNCH = """// Serve NocoDB on 127.0.0.1:PORT (argv[2]); its metadata in the work folder.
+// Only loopback names resolve: NocoDB's server asks api.github.com for its newest release when
+// the app loads (UtilsService.versionInfo, no setting turns it off); here that lookup fails at
+// once, as the request failed offline before, and no DNS query leaves the machine.
+const dns = require('dns');
+const lookup = dns.lookup;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
+dns.lookup = function (host, options, callback) {
+  if (LOOPBACK.has(host)) return lookup.apply(this, arguments);
+  const done = typeof options === 'function' ? options : callback;
+  const error = Object.assign(new Error('getaddrinfo ENOTFOUND ' + host),
+    { code: 'ENOTFOUND', errno: -3008, syscall: 'getaddrinfo', hostname: host });
+  process.nextTick(done, error);
+};
 const express = require('express');
 const { Noco } = require('nocodb');
 const app = express();
