@@ -28,6 +28,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 import urllib.error
 import urllib.request
@@ -253,6 +254,25 @@ def spawn(
     )
     out.close()
     return proc, log
+
+
+def write_project(root: Path, files: Mapping[str, str]) -> None:
+    """Write a generated project (``files``: relative path -> source, dedented) under ``root``."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def project_hash(files: Mapping[str, str], env: Mapping[str, str]) -> str:
+    """A short digest of a generated project and its environment: it names the template
+    (migrated, seeded data) built from them, so a changed file or value builds a new one."""
+    digest = hashlib.sha256()
+    for rel, text in sorted(files.items()):
+        digest.update(rel.encode() + b"\0" + text.encode() + b"\0")
+    for key, value in sorted(env.items()):
+        digest.update(f"{key}={value}\0".encode())
+    return digest.hexdigest()[:12]
 
 
 def serve_django(

@@ -16,15 +16,20 @@ sessions of the other flows), both with ``PACTS_DJANGO_PASSWORD``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
-import textwrap
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, serve_django
+from realapps.harness import (
+    AppSpec,
+    Served,
+    ensure_venv,
+    project_hash,
+    serve_django,
+    write_project,
+)
 
 VERSIONS = ("3.2.25", "4.2.27", "5.2.8")
 
@@ -311,35 +316,19 @@ def install(version: str) -> Path:
     return ensure_venv(_venv_name(version), [f"Django=={version}"])
 
 
-def _write_project(root: Path) -> None:
-    for rel, text in _FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-
-
-def _project_hash() -> str:
-    digest = hashlib.sha256()
-    for rel, text in sorted(_FILES.items()):
-        digest.update(rel.encode() + b"\0" + text.encode() + b"\0")
-    for key, value in sorted(ENV.items()):
-        digest.update(f"{key}={value}\0".encode())
-    return digest.hexdigest()[:12]
-
-
 def _env() -> dict[str, str]:
     return {**ENV, "PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "site_proj.settings"}
 
 
 def _template_db(version: str, venv: Path) -> Path:
     """The migrated, seeded database for ``version``, built once in the venv folder."""
-    db = venv / f"template-{_project_hash()}.sqlite3"
+    db = venv / f"template-{project_hash(_FILES, ENV)}.sqlite3"
     if db.exists():
         return db
     python = str(venv / "bin" / "python")
     with tempfile.TemporaryDirectory(prefix="pacts-django-build-") as tmp:
         root = Path(tmp)
-        _write_project(root)
+        write_project(root, _FILES)
         env = {**os.environ, **_env()}
         for argv in (["manage.py", "migrate", "--noinput", "-v", "0"], ["seed.py"]):
             subprocess.run([python, *argv], cwd=root, env=env, check=True, timeout=300)
@@ -352,7 +341,7 @@ def _template_db(version: str, venv: Path) -> Path:
 def start(version: str, workdir: Path) -> Served:
     venv = install(version)
     template = _template_db(version, venv)
-    _write_project(workdir)
+    write_project(workdir, _FILES)
     shutil.copyfile(template, workdir / "db.sqlite3")
     return serve_django(venv, workdir, _env(), "admin/login/", timeout_s=60)
 

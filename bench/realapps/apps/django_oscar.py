@@ -22,15 +22,20 @@ Account: ``PACTS_OSCAR_EMAIL`` with ``PACTS_OSCAR_PASSWORD`` (Oscar signs in by 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
-import textwrap
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, ensure_venv, serve_django
+from realapps.harness import (
+    AppSpec,
+    Served,
+    ensure_venv,
+    project_hash,
+    serve_django,
+    write_project,
+)
 
 VERSIONS = ("2.1.1", "4.2.1")
 
@@ -338,22 +343,6 @@ def install(version: str) -> Path:
     return ensure_venv(_venv_name(version), list(PINS[version]))
 
 
-def _write_project(root: Path) -> None:
-    for rel, text in _FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-
-
-def _project_hash() -> str:
-    digest = hashlib.sha256()
-    for rel, text in sorted(_FILES.items()):
-        digest.update(rel.encode() + b"\0" + text.encode() + b"\0")
-    for key, value in sorted(ENV.items()):
-        digest.update(f"{key}={value}\0".encode())
-    return digest.hexdigest()[:12]
-
-
 def _env() -> dict[str, str]:
     return {**ENV, "PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "shop_proj.settings"}
 
@@ -362,13 +351,13 @@ def _template(version: str, venv: Path) -> Path:
     """The migrated, seeded database, media and search index for ``version``, built once
     in the venv folder (``template-<hash>/`` holding ``db.sqlite3``, ``media/`` and
     ``whoosh_index/``)."""
-    done = venv / f"template-{_project_hash()}"
+    done = venv / f"template-{project_hash(_FILES, ENV)}"
     if done.exists():
         return done
     python = str(venv / "bin" / "python")
     with tempfile.TemporaryDirectory(prefix="pacts-oscar-build-") as tmp:
         root = Path(tmp)
-        _write_project(root)
+        write_project(root, _FILES)
         env = {**os.environ, **_env()}
         for argv in (
             ["manage.py", "migrate", "--noinput", "-v", "0"],
@@ -376,7 +365,7 @@ def _template(version: str, venv: Path) -> Path:
             ["manage.py", "rebuild_index", "--noinput", "-v", "0"],
         ):
             subprocess.run([python, *argv], cwd=root, env=env, check=True, timeout=600)
-        part = venv / f"template-{_project_hash()}.{os.getpid()}.part"
+        part = venv / f"template-{project_hash(_FILES, ENV)}.{os.getpid()}.part"
         part.mkdir()
         shutil.copyfile(root / "db.sqlite3", part / "db.sqlite3")
         for folder in ("media", "whoosh_index"):
@@ -391,7 +380,7 @@ def _template(version: str, venv: Path) -> Path:
 def start(version: str, workdir: Path) -> Served:
     venv = install(version)
     template = _template(version, venv)
-    _write_project(workdir)
+    write_project(workdir, _FILES)
     shutil.copyfile(template / "db.sqlite3", workdir / "db.sqlite3")
     for folder in ("media", "whoosh_index"):
         shutil.copytree(template / folder, workdir / folder)
