@@ -34,6 +34,7 @@ def check_actionable(
     rule: Mapping[str, object] | None = None,
     frame: Frame | None = None,
     settle: bool = False,
+    shows: str | None = None,
 ) -> GateSnapshot:
     """Run the five points on ``target`` in the page: unique, visible (and not covered),
     enabled (and editable for fill/type), stable (two boxes one animation frame apart), scoped.
@@ -66,6 +67,9 @@ def check_actionable(
     left of two animation frames (after those "stable" watched) when the page was not known
     quiet already: the executor's readiness for a new page's first action, in the check's own
     round trip.
+    ``shows``: an opener's check (engine/openers.py) also says, at its end, whether the
+    element at that CSS path, the hidden one the opener is to show, is on show already
+    (``GateSnapshot.shown``), in the same round trip.
     """
     regions: list[ElementHandle] = (
         bounded.call(region, "finding the step's region", region.element_handles)
@@ -87,6 +91,7 @@ def check_actionable(
                 "still": still,
                 "rule": dict(rule) if rule is not None else None,
                 "settle": settle,
+                "shows": shows,
             },
             # element handles cannot be sent ahead (the bridge's call is); a handle in the
             # page's world has Playwright's selector code there anyway
@@ -104,9 +109,11 @@ def check_locator(
     *,
     still: bool = True,
     keep: str | None = None,
+    shows: str | None = None,
 ) -> GateSnapshot:
     """:func:`check_actionable` for a discovered locator, scoped by its region and shadow flag
-    (``keep``: keep the element a passing check finds, as there)."""
+    (``keep``: keep the element a passing check finds, ``shows``: say whether that hidden
+    element is on show, as there)."""
     region = None
     if locator.region is not None:
         region = apply(root, frame_calls(locator) + region_calls(locator.region))
@@ -118,4 +125,5 @@ def check_locator(
         still=still,
         keep=keep,
         frame=elements_frame(root, locator),
+        shows=shows,
     )

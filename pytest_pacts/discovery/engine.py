@@ -362,6 +362,7 @@ class Discoverer:
                         locator=locator,
                         relation=link["relation"],
                         description=link["description"],
+                        shows=opener.get("shows"),
                     )
                 )
             return tuple(chain), ()

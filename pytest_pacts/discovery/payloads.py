@@ -80,10 +80,12 @@ class OpenerLink(TypedDict):
 @with_config(_OPEN)
 class ScanOpener(TypedDict):
     """What opens a step's hidden match: the ``chain`` to click, outermost first, or the
-    ``choices`` (descriptions) when several controls could."""
+    ``choices`` (descriptions) when several controls could; ``shows``: the CSS path of the
+    hidden match itself, which the chain's checks look at again (engine/openers.py)."""
 
     chain: NotRequired[list[OpenerLink]]
     choices: NotRequired[list[str]]
+    shows: NotRequired[str | None]
 
 
 @with_config(_OPEN)

@@ -171,6 +171,7 @@ class Finder:
         opened: list[str] = []  # the menus, tabs or sections this step opened (its notes)
         blocked: str | None = None  # why a control that opens the element was not clicked
         pointed: Opener | None = None  # the item pointed at to show the element (hover)
+        on_show = False  # an opener's check found the element on show already: looked again
         while True:
             pending = self._pending(index) if last is None else [index]
             try:
@@ -217,9 +218,17 @@ class Finder:
             if last.unresolved is not None and last.unresolved.opener_choices:
                 break  # several controls could open it: nothing is guessed
             if last.unresolved is not None and last.unresolved.openers and not opened:
+                openers = last.unresolved.openers
+                if on_show:  # found hidden again after that: opened as before, not looked at twice
+                    openers = tuple(o.model_copy(update={"shows": None}) for o in openers)
                 done, blocked = open_hidden(
-                    self.page, self.plan.steps[index], last.unresolved.openers, self.on_open
+                    self.page, self.plan.steps[index], openers, self.on_open
                 )
+                if not done and blocked is None:  # on show by the opener's check: not opened
+                    on_show = True
+                    if now_ms() < deadline:
+                        continue  # found again, and acted on through the gate
+                    break
                 opened.extend(done)
                 hovered = [o for o in last.unresolved.openers if o.relation == HOVER]
                 pointed = hovered[-1] if hovered else None

@@ -39,7 +39,14 @@ def open_hidden(
     still moving into place), clicked only as the element that check passed (kept, as a
     step's own action is: engine/checked.py), and waited on for the page's answer. Answers
     the notes saying what was opened, and why the next one could not be clicked (``None``:
-    all were)."""
+    all were, or the rest were not needed).
+
+    An opener is used only while the element it is to show is still hidden: its check
+    also looks at that element (``Opener.shows``), in the same round trip, and one on show
+    by then (a menu the pointer opened at the step before, still fading in when discovery
+    looked: CSS Transitions) is not opened again; the openers stop there, and no notes
+    and no refusal say nothing was opened: the caller looks again and acts on the element
+    through the gate, without the opener."""
     notes: list[str] = []
     what = step.target.element if step.target else "the element"
     for opener in openers:
@@ -80,11 +87,14 @@ def _checked_opener(
 ) -> tuple[PWLocator | None, str | None]:
     """The opener as the element the gate passed (re-checked on the page's changes for up
     to ``OPEN_TIMEOUT_MS``), never one the action would resolve anew (engine/checked.py);
-    or ``None`` and why it fails its check."""
+    or ``None`` and why it fails its check; or ``None, None`` when the element it is to
+    show is on show already (it is not used)."""
     deadline = now_ms() + OPEN_TIMEOUT_MS
     while True:
         keep = keep_token()
-        gate = check_locator(page, opener.locator, action, keep=keep)
+        gate = check_locator(page, opener.locator, action, keep=keep, shows=opener.shows)
+        if gate.shown:
+            return None, None
         if gate.failed is None:
             break
         if now_ms() >= deadline:

@@ -378,6 +378,13 @@ class GateSnapshot(_Frozen):
         "took longer may have been given elements resolved before that change: its "
         "``settled`` does not count (engine/gate.py). Not recorded.",
     )
+    shown: bool | None = Field(
+        default=None,
+        exclude=True,
+        description="An opener's check (``shows``): whether the hidden element it is to show "
+        "was on show when the check ended (rendered, not transparent: CSSOM View's "
+        "checkVisibility); None when not asked or not found. Not recorded.",
+    )
 
     @property
     def ok(self) -> bool:
@@ -411,6 +418,11 @@ class Opener(_Frozen):
         "repeated item that holds it, pointed at, not clicked: CSS :hover)."
     )
     description: str
+    shows: str | None = Field(
+        default=None,
+        description="The CSS path of the hidden element it is to show: the opener's check "
+        "looks at it again, and an element on show by then is acted on without the opener.",
+    )
 
 
 class Unresolved(_Frozen):

@@ -103,7 +103,9 @@ class RediscoveryRung:
         step = ctx.state.step
         assert step.target is not None
         notes, blocked = open_hidden(ctx.page, step, openers, ctx.on_open)
-        if blocked is not None or not notes:
+        if blocked is None and not notes:
+            return self._discover(ctx), ""  # on show by the opener's check: nothing opened
+        if blocked is not None:
             return found, ""
         again = self._discover(ctx)
         hover = openers[-1].relation == HOVER

@@ -187,9 +187,7 @@ async function check(els, opts) {
   // machine starving the renderer) may be in the middle of rendering frame by frame.
   const complete = document.readyState === 'complete' && !fetching();
   if (!framed) result.settled = null;
-  else if (watch.waited) {
-    result.settled = !changed && watch.frames && complete && (watch.waited >= 2 || quietBefore);
-  }
+  else if (watch.waited) result.settled = !changed && watch.frames && complete && (watch.waited >= 2 || quietBefore);
   else result.settled = !changed && quietBefore && complete;
   result.quiet_ms = quietFor();
   if (opts.keep && els.length === 1) bridge.hold(Number(opts.keep), els[0]);
@@ -200,6 +198,8 @@ async function check(els, opts) {
     result.text = cut(norm(els[0].innerText || els[0].textContent || ''), 200);
   }
   if (opts.trace) result.dom_hash = domHash();  // and a hash of the document, for the trace
+  // an opener's check: is the hidden element it is to show (a CSS path) on show by now?
+  if (opts.shows) result.shown = [document.querySelector(opts.shows)].some((e) => !!e && !dom.isHidden(e) && e.checkVisibility({ opacityProperty: true }));
   return result;
 }
 

@@ -13,7 +13,7 @@ const {
   inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
-const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier, textTier, linkAddress } = modules.scan;
+const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier, textTier, linkAddress, structuralPath } = modules.scan;
 
 // (not ``press``: a key goes only to an element that can take focus, dom.js canTakeFocus)
 const NAME_ACTIONS_LAX = new Set(['click', 'hover', 'focus']);
@@ -957,7 +957,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
             status: 'none', rank: null, region_missing: false, hidden: hiddenMatches,
             message: o.hover ? unopened(step, o.popup, '')
               : `"${step.element}" is hidden (${describeElement(o.popup, dom)}) until what holds it is opened`,
-            opener: { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })) },
+            opener: { chain: o.chain.map((c) => ({ el: c.el, relation: c.relation, description: describeElement(c.el, dom) })), shows: structuralPath(o.popup) },
           };
         }
       }
