@@ -13,7 +13,9 @@ import contextlib
 import re
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page, Request, Response, WebSocket
@@ -140,6 +142,8 @@ class EnvMonitor:
     routes: int = 0
     routed_at: float = 0.0
     _committed: int = 0  # ``navigations`` at the main frame's last navigation
+    # the events listened to without a subscription of their own (``_followed``)
+    _heard: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
@@ -150,26 +154,44 @@ class EnvMonitor:
         self.page.on("framenavigated", self._on_frame_navigated)
         self.page.on("crash", self._on_crash)
         self.page.on("close", self._on_close)
-        self.page.on("response", self._on_response)
-        self.page.on("requestfailed", self._on_request_failed)
         self.page.on("request", self._on_request)
-        self.page.on("requestfinished", self._on_request_done)
+        # A request's later events come for every request whose ``request`` event came (and
+        # for every navigation): asking the driver for them too would have it send each
+        # request of the page, images and styles included, with its ``response`` and end
+        # (``playwright_private.hear``).
+        for event, handler in self._followed():
+            if playwright_private.hear(self.page, event, handler):
+                self._heard.append(event)
+            else:
+                page: Any = self.page  # ``Page.on`` is typed per event name
+                page.on(event, handler)
         self.page.on("websocket", self._on_socket)
         bounded.watch_navigation(self.page, lambda: self.navigating)
+
+    def _followed(self) -> tuple[tuple[str, Callable[..., None]], ...]:
+        """The events of the requests the monitor heard of: their answer, end or failure."""
+        return (
+            ("response", self._on_response),
+            ("requestfailed", self._on_request_failed),
+            ("requestfinished", self._on_request_done),
+        )
 
     def detach(self) -> None:
         if not self.listen:
             return
         bounded.watch_navigation(self.page, None)
+        for event, handler in self._followed():
+            if event in self._heard:
+                playwright_private.unhear(self.page, event, handler)
+            else:
+                with contextlib.suppress(PlaywrightError, ValueError, KeyError):
+                    self.page.remove_listener(event, handler)
         for event, handler in (
             ("load", self._on_load),
             ("framenavigated", self._on_frame_navigated),
             ("crash", self._on_crash),
             ("close", self._on_close),
-            ("response", self._on_response),
-            ("requestfailed", self._on_request_failed),
             ("request", self._on_request),
-            ("requestfinished", self._on_request_done),
             ("websocket", self._on_socket),
         ):
             # the page may be gone already
