@@ -49,6 +49,17 @@ PAGE_SCRIPT = init_script()
 _watched: weakref.WeakSet[object] = weakref.WeakSet()
 
 
+# the monitor listening to each page (the last one attached), for :func:`navigations_of`
+_listening: weakref.WeakKeyDictionary[object, EnvMonitor] = weakref.WeakKeyDictionary()
+
+
+def navigations_of(page: Page) -> int | None:
+    """How many main-frame navigations the monitor listening to ``page`` has seen requested
+    (``EnvMonitor.navigations``); ``None`` when no monitor listens to it."""
+    monitor = _listening.get(playwright_private.identity(page))
+    return monitor.navigations if monitor is not None else None
+
+
 def watch_changes(page: Page) -> bool:
     """Add :data:`PAGE_SCRIPT` to ``page``'s documents from its next navigation on; whether
     it was added now."""
@@ -167,6 +178,7 @@ class EnvMonitor:
                 page.on(event, handler)
         self.page.on("websocket", self._on_socket)
         bounded.watch_navigation(self.page, lambda: self.navigating)
+        _listening[playwright_private.identity(self.page)] = self
 
     def _followed(self) -> tuple[tuple[str, Callable[..., None]], ...]:
         """The events of the requests the monitor heard of: their answer, end or failure."""
@@ -180,6 +192,9 @@ class EnvMonitor:
         if not self.listen:
             return
         bounded.watch_navigation(self.page, None)
+        key = playwright_private.identity(self.page)
+        if _listening.get(key) is self:
+            del _listening[key]
         for event, handler in self._followed():
             if event in self._heard:
                 playwright_private.unhear(self.page, event, handler)
