@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import weakref
 from collections.abc import Callable, Coroutine
 from importlib import metadata
 from typing import Any, TypeVar
@@ -83,11 +82,11 @@ def test_id_attribute() -> str | None:
     return name if isinstance(name, str) else None
 
 
-# The listeners :func:`hear` added, by page implementation: event -> [(listener, the listener
-# as the sync API wraps it)].
-_heard: weakref.WeakKeyDictionary[Any, dict[str, list[tuple[Any, Any]]]] = (
-    weakref.WeakKeyDictionary()
-)
+# The attribute of a page's implementation holding the listeners :func:`hear` added: event ->
+# [(listener, the listener as the sync API wraps it)]. Kept on the page itself, not in a map
+# of this module: a listener holds its page (a monitor's method), and a map's entry would
+# then keep every page alive.
+_HEARD = "_pacts_heard"
 
 
 def hear(page: object, event: str, listener: Callable[..., None]) -> bool:
@@ -107,7 +106,7 @@ def hear(page: object, event: str, listener: Callable[..., None]) -> bool:
     wrap = getattr(page, "_wrap_handler", None)
     if inner is None or not callable(wrap) or not callable(getattr(inner, "emit", None)):
         return False
-    table = _heard.get(inner)
+    table: dict[str, list[tuple[Any, Any]]] | None = getattr(inner, _HEARD, None)
     if table is None:
         table = {}
         original = inner.emit
@@ -119,15 +118,15 @@ def hear(page: object, event: str, listener: Callable[..., None]) -> bool:
             return original(kind, *args)
 
         inner.emit = emit
-        _heard[inner] = table
+        setattr(inner, _HEARD, table)
     table.setdefault(event, []).append((listener, wrap(listener)))
     return True
 
 
 def unhear(page: object, event: str, listener: Callable[..., None]) -> None:
     """Stop calling a listener :func:`hear` added."""
-    table = _heard.get(impl(page))
-    if table is not None and event in table:
+    table = getattr(impl(page), _HEARD, None)
+    if isinstance(table, dict) and event in table:
         table[event] = [pair for pair in table[event] if pair[0] != listener]
 
 
