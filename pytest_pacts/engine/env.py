@@ -49,14 +49,16 @@ PAGE_SCRIPT = init_script()
 _watched: weakref.WeakSet[object] = weakref.WeakSet()
 
 
-# the monitor listening to each page (the last one attached), for :func:`navigations_of`
-_listening: weakref.WeakKeyDictionary[object, EnvMonitor] = weakref.WeakKeyDictionary()
+# the monitor listening to each page (the last one attached), for :func:`navigations_of`;
+# held weakly both ways (a monitor holds its page)
+_listening: weakref.WeakKeyDictionary[object, weakref.ref[EnvMonitor]] = weakref.WeakKeyDictionary()
 
 
 def navigations_of(page: Page) -> int | None:
     """How many main-frame navigations the monitor listening to ``page`` has seen requested
     (``EnvMonitor.navigations``); ``None`` when no monitor listens to it."""
-    monitor = _listening.get(playwright_private.identity(page))
+    held = _listening.get(playwright_private.identity(page))
+    monitor = held() if held is not None else None
     return monitor.navigations if monitor is not None else None
 
 
@@ -178,7 +180,7 @@ class EnvMonitor:
                 page.on(event, handler)
         self.page.on("websocket", self._on_socket)
         bounded.watch_navigation(self.page, lambda: self.navigating)
-        _listening[playwright_private.identity(self.page)] = self
+        _listening[playwright_private.identity(self.page)] = weakref.ref(self)
 
     def _followed(self) -> tuple[tuple[str, Callable[..., None]], ...]:
         """The events of the requests the monitor heard of: their answer, end or failure."""
@@ -193,7 +195,8 @@ class EnvMonitor:
             return
         bounded.watch_navigation(self.page, None)
         key = playwright_private.identity(self.page)
-        if _listening.get(key) is self:
+        held = _listening.get(key)
+        if held is not None and held() is self:
             del _listening[key]
         for event, handler in self._followed():
             if event in self._heard:
