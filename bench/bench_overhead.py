@@ -22,6 +22,11 @@ path's extra CPU is spent in.
 figures) and prints where each spends its time: the engine's readiness waits, gate checks
 and actions by action, expectations and navigation; the plain flow's Playwright calls.
 
+``--messages`` (instead of the timing) runs each side once, warm, and counts the messages
+Playwright's client sends its driver and receives from it, by method: each is JSON built,
+sent, parsed and validated on both sides, so this process's and the driver's CPU go with the
+count (docs/benchmarks.md, 2026-11-30, the fourteenth and fifteenth rounds).
+
 ``--scripts`` (instead of the timing) runs each side once in a child process with
 Playwright's protocol log on (``DEBUG=pw:protocol``) and prints what the log shows: the page
 calls each side makes (``Runtime.callFunctionOn``, and the most made by the function each
@@ -38,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import json
 import os
 import re
@@ -431,6 +437,49 @@ def count_scripts() -> None:
             print(f"      {n:4d}  {text}")
 
 
+def count_messages() -> None:
+    """One warm run and one plain run (after a cold run that caches the locators), counting
+    every message Playwright's client sends its driver and receives from it, by method (an
+    event's name, ``__create__`` by the type of object created, ``reply`` for a call's
+    answer). Counted on the client's connection (private: ``Connection.dispatch`` and
+    ``send_message_to_server``); the load does not change what the flow itself sends."""
+    connection = importlib.import_module("playwright._impl.connection").Connection
+    tally: dict[str, int] | None = None
+    dispatch, send = connection.dispatch, connection.send_message_to_server
+
+    def counted_dispatch(self: Any, message: dict[str, Any]) -> None:
+        if tally is not None:
+            method = "reply" if message.get("id") else str(message.get("method"))
+            if method == "__create__":
+                method += ":" + str(message["params"]["type"])
+            tally["received " + method] = tally.get("received " + method, 0) + 1
+        dispatch(self, message)
+
+    def counted_send(self: Any, owner: Any, method: str, *args: Any) -> Any:
+        if tally is not None:
+            tally["sent " + method] = tally.get("sent " + method, 0) + 1
+        return send(self, owner, method, *args)
+
+    connection.dispatch, connection.send_message_to_server = counted_dispatch, counted_send
+    plan = build_plan()
+    options = EngineOptions(step_timeout_ms=10_000)
+    with demo_browser() as (url, browser):
+        pom: dict[int, DiscoveryResult] = {}
+        timed(browser, engine_run(url, plan, options, {}, pom))  # cold: caches the locators
+        sides = (
+            ("plain", lambda p: plain(p, url)),
+            ("engine", engine_run(url, plan, options, dict(pom), pom)),
+        )
+        for side, body in sides:
+            tally = {}
+            timed(browser, body)
+            counts, tally = tally, None
+            sent = sum(n for k, n in counts.items() if k.startswith("sent "))
+            print(f"{side}: {sent} messages sent, {sum(counts.values()) - sent} received")
+            for key, n in sorted(counts.items(), key=lambda kv: -kv[1])[:_SHOWN_FUNCTIONS]:
+                print(f"  {n:4d}  {key}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
@@ -440,7 +489,13 @@ def main() -> None:
         "--by-process", action="store_true", help="each pair's CPU by kind of process"
     )
     parser.add_argument("--scripts-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--messages", action="store_true", help="messages to and from Playwright's driver"
+    )
     args = parser.parse_args()
+    if args.messages:
+        count_messages()
+        return
     if args.scripts_child:
         scripts_child()
         return

@@ -13,7 +13,9 @@ import contextlib
 import re
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page, Request, Response, WebSocket
@@ -45,6 +47,19 @@ _CLOSED = re.compile(r"has been closed|Target closed|Browser closed|Connection c
 PAGE_SCRIPT = init_script()
 # pages that have the init script (added once per page, whatever number of runs use it)
 _watched: weakref.WeakSet[object] = weakref.WeakSet()
+
+
+# the monitor listening to each page (the last one attached), for :func:`navigations_of`;
+# held weakly both ways (a monitor holds its page)
+_listening: weakref.WeakKeyDictionary[object, weakref.ref[EnvMonitor]] = weakref.WeakKeyDictionary()
+
+
+def navigations_of(page: Page) -> int | None:
+    """How many main-frame navigations the monitor listening to ``page`` has seen requested
+    (``EnvMonitor.navigations``); ``None`` when no monitor listens to it."""
+    held = _listening.get(playwright_private.identity(page))
+    monitor = held() if held is not None else None
+    return monitor.navigations if monitor is not None else None
 
 
 def watch_changes(page: Page) -> bool:
@@ -140,6 +155,8 @@ class EnvMonitor:
     routes: int = 0
     routed_at: float = 0.0
     _committed: int = 0  # ``navigations`` at the main frame's last navigation
+    # the events listened to without a subscription of their own (``_followed``)
+    _heard: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         watch_changes(self.page)
@@ -150,26 +167,49 @@ class EnvMonitor:
         self.page.on("framenavigated", self._on_frame_navigated)
         self.page.on("crash", self._on_crash)
         self.page.on("close", self._on_close)
-        self.page.on("response", self._on_response)
-        self.page.on("requestfailed", self._on_request_failed)
         self.page.on("request", self._on_request)
-        self.page.on("requestfinished", self._on_request_done)
+        # A request's later events come for every request whose ``request`` event came (and
+        # for every navigation): asking the driver for them too would have it send each
+        # request of the page, images and styles included, with its ``response`` and end
+        # (``playwright_private.hear``).
+        for event, handler in self._followed():
+            if playwright_private.hear(self.page, event, handler):
+                self._heard.append(event)
+            else:
+                page: Any = self.page  # ``Page.on`` is typed per event name
+                page.on(event, handler)
         self.page.on("websocket", self._on_socket)
         bounded.watch_navigation(self.page, lambda: self.navigating)
+        _listening[playwright_private.identity(self.page)] = weakref.ref(self)
+
+    def _followed(self) -> tuple[tuple[str, Callable[..., None]], ...]:
+        """The events of the requests the monitor heard of: their answer, end or failure."""
+        return (
+            ("response", self._on_response),
+            ("requestfailed", self._on_request_failed),
+            ("requestfinished", self._on_request_done),
+        )
 
     def detach(self) -> None:
         if not self.listen:
             return
         bounded.watch_navigation(self.page, None)
+        key = playwright_private.identity(self.page)
+        held = _listening.get(key)
+        if held is not None and held() is self:
+            del _listening[key]
+        for event, handler in self._followed():
+            if event in self._heard:
+                playwright_private.unhear(self.page, event, handler)
+            else:
+                with contextlib.suppress(PlaywrightError, ValueError, KeyError):
+                    self.page.remove_listener(event, handler)
         for event, handler in (
             ("load", self._on_load),
             ("framenavigated", self._on_frame_navigated),
             ("crash", self._on_crash),
             ("close", self._on_close),
-            ("response", self._on_response),
-            ("requestfailed", self._on_request_failed),
             ("request", self._on_request),
-            ("requestfinished", self._on_request_done),
             ("websocket", self._on_socket),
         ):
             # the page may be gone already

@@ -90,6 +90,15 @@ _VISIBLE_TEXT = """() => {
 # page that replaced JavaScript built-ins (runtime/js/realm.js)
 _in_realm = functools.cache(realm_function)
 
+# The page's title (``document.title``, what ``Page.title`` reads), and the texts that name the
+# page (``PAGE_NAMES_JS``), those only when the title, lower-cased with its spaces collapsed,
+# does not hold ``needle`` (``norm``'s form): ``[title, names or null]``.
+_TITLE_AND_NAMES = (
+    "(needle) => { const title = document.title;"
+    " const named = title.replace(/\\s+/g, ' ').trim().toLowerCase().includes(needle);"
+    f" return [title, named ? null : ({PAGE_NAMES_JS})()]; }}"
+)
+
 _FIELD_VALUE = """(el) => [('value' in el && typeof el.value === 'string') ? el.value
   : (el.isContentEditable ? el.innerText : el.textContent), el.type === 'password']"""
 
@@ -233,10 +242,15 @@ class Checker:
         if url.startswith("chrome-error://"):
             return Probe(False, "the browser shows its own error page")
         path = norm(re.sub(r"[/_\-.]+", " ", unquote(_path(url))))
-        title = norm(self.page.title())
-        if needle in path or needle in title:
+        if needle in path:
             return Probe(True, "")
-        shown_names = self.page.evaluate(_in_realm(PAGE_NAMES_JS))
+        # the title and, when it does not name the page, what does: one round trip
+        title, shown_names = self.page.evaluate(_in_realm(_TITLE_AND_NAMES), needle)
+        title = norm(title)
+        if needle in title:
+            return Probe(True, "")
+        if shown_names is None:  # the page's casing of the title held it, Python's not
+            shown_names = self.page.evaluate(_in_realm(PAGE_NAMES_JS))
         names = [(norm(text), why) for text, why in shown_names]
         if any(needle in text for text, _why in names):
             return Probe(True, "")

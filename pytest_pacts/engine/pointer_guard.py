@@ -18,6 +18,7 @@ from collections.abc import Callable
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame
 
+from pytest_pacts.engine.env import navigations_of
 from pytest_pacts.engine.select_step import Read
 from pytest_pacts.runtime import bounded
 from pytest_pacts.runtime.scripts import realm_function
@@ -130,22 +131,36 @@ def missed_by(
     ``frame``: the frame that holds the element, whose window the guard is read from when the
     element can no longer be read after the click (:data:`MISSED_IN_WINDOW`)."""
     read(GUARD, words or "")
+    before = navigations_of(frame.page) if frame is not None else None
     click()
-    try:
-        missed = read(MISSED)
-    except PlaywrightError:
-        if frame is None:
-            return None
-        # The element is gone: its document navigated away (a new window, no guard: null), or
-        # the page redrew the element as the pointer came (Kedro-Viz 12.5.0's node rows drawn
-        # again on hover), where the window still holds the guard and its verdict. Read first
-        # through the element, the clean path keeps one call (docs/engine.md, "After the gate").
+    if frame is not None and before is not None and navigations_of(frame.page) != before:
+        # The click set off a navigation of the page: the element's document is gone or
+        # going, and a read through the element would look for it in the next one (with
+        # Playwright's selector code built there) before failing. The guard is read from
+        # the window, one call: the old one's verdict while it is still there, null once
+        # the new document is (the click on the element navigated it away).
+        missed = _from_window(frame)
+    else:
         try:
-            stopped = realm_function(MISSED_IN_WINDOW)
-            missed = bounded.call(frame, "reading the click's guard", frame.evaluate, stopped)
+            missed = read(MISSED)
         except PlaywrightError:
-            return None
+            # The element is gone: its document navigated away (a new window, no guard:
+            # null), or the page redrew the element as the pointer came (Kedro-Viz 12.5.0's
+            # node rows drawn again on hover), where the window still holds the guard and
+            # its verdict. Read first through the element, the clean path keeps one call
+            # (docs/engine.md, "After the gate").
+            missed = _from_window(frame) if frame is not None else None
     if isinstance(missed, dict):
         now, was = missed["now"], missed["was"]
         return f'the checked element shows other words now ({now}; checked as "{was}")'
     return f"the click reached {missed}, not the checked element" if missed else None
+
+
+def _from_window(frame: Frame) -> object:
+    """The guard's verdict read from ``frame``'s window (:data:`MISSED_IN_WINDOW`); ``None``
+    when the frame cannot answer (detached, navigating)."""
+    try:
+        stopped = realm_function(MISSED_IN_WINDOW)
+        return bounded.call(frame, "reading the click's guard", frame.evaluate, stopped)
+    except PlaywrightError:
+        return None

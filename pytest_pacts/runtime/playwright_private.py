@@ -9,7 +9,9 @@ layer, which the public API does not offer:
   in places, so weak maps keyed by page use it as the page's identity;
 - **the event loop** (``_loop``): a bounded call's deadline is a timer on it, and pictures
   taken in the background are tasks on it;
-- **the sync runner** (``_sync``): waits, on that loop, for a coroutine started there.
+- **the sync runner** (``_sync``): waits, on that loop, for a coroutine started there;
+- **the events a page emits** (the implementation's ``emit``): a listener that asks the driver
+  for nothing (:func:`hear`).
 
 Every such use goes through a function below, and each falls back to what works without
 them (no loop: the call is made the plain sync way, unbounded by a timer; no
@@ -24,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from importlib import metadata
 from typing import Any, TypeVar
 
@@ -80,6 +82,54 @@ def test_id_attribute() -> str | None:
     return name if isinstance(name, str) else None
 
 
+# The attribute of a page's implementation holding the listeners :func:`hear` added: event ->
+# [(listener, the listener as the sync API wraps it)]. Kept on the page itself, not in a map
+# of this module: a listener holds its page (a monitor's method), and a map's entry would
+# then keep every page alive.
+_HEARD = "_pacts_heard"
+
+
+def hear(page: object, event: str, listener: Callable[..., None]) -> bool:
+    """Call ``listener`` with each ``event`` of ``page`` (a sync page) that Playwright's client
+    receives, without asking the driver for the event; whether it could be added (False: the
+    caller listens the ordinary way).
+
+    ``page.on`` sends the driver an ``updateSubscription`` for a network event, and the driver
+    then sends that event for every request of the page. A request it already sent the
+    ``request`` event of is followed anyway (the driver sends every later event of a request
+    the client knows: its ``response``, ``requestFinished`` or ``requestFailed``), and so is a
+    navigation's: a listener that needs those events only for such requests asks for nothing.
+    Heard here rather than with a listener of the page's own, so that Playwright's count of
+    the page's listeners, which decides its subscriptions, does not count it. A listener's
+    error is dropped (one must never raise into Playwright's dispatcher)."""
+    inner = impl(page)
+    wrap = getattr(page, "_wrap_handler", None)
+    if inner is None or not callable(wrap) or not callable(getattr(inner, "emit", None)):
+        return False
+    table: dict[str, list[tuple[Any, Any]]] | None = getattr(inner, _HEARD, None)
+    if table is None:
+        table = {}
+        original = inner.emit
+
+        def emit(kind: Any, *args: Any) -> Any:
+            for _, call in list(table.get(kind, ())):
+                with contextlib.suppress(Exception):
+                    call(*args)
+            return original(kind, *args)
+
+        inner.emit = emit
+        setattr(inner, _HEARD, table)
+    table.setdefault(event, []).append((listener, wrap(listener)))
+    return True
+
+
+def unhear(page: object, event: str, listener: Callable[..., None]) -> None:
+    """Stop calling a listener :func:`hear` added."""
+    table = getattr(impl(page), _HEARD, None)
+    if isinstance(table, dict) and event in table:
+        table[event] = [pair for pair in table[event] if pair[0] != listener]
+
+
 # -- calls on the implementation objects: coroutines, to start on Playwright's loop ------------
 # (their signatures differ from the sync API's: positional timeouts, a third ``send`` argument)
 
@@ -112,7 +162,7 @@ async def close_page(page: Any, reason: str) -> None:
 
 # what the runtime calls on each implementation object
 IMPL_METHODS = {
-    "page": ("context", "close"),
+    "page": ("context", "close", "emit"),
     "frame": ("evaluate",),
     "locator": ("evaluate_all", "evaluate", "count", "bounding_box"),
     "cdp_session": ("send", "detach"),
