@@ -66,7 +66,7 @@ DEV: tuple[str, ...] = (
     "kedro_viz",
     "reviewboard",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "nocodb")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "nocodb", "trac")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

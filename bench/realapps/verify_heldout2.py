@@ -15,8 +15,8 @@ with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, no
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
 kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz,
-reviewboard, nocodb. A control shown only while the pointer is on its table row or card (I hate
-money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
+reviewboard, nocodb, trac. A control shown only while the pointer is on its table row or card (I
+hate money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
 pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
 toggle first, and an item of a closed WAI-ARIA menu (Review Board 8's) by pointing at its opener
 (`aria-haspopup`, `aria-controls`) first. A checkbox drawn by its <label> (the

@@ -144,8 +144,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # NocoDB (npm, a spreadsheet-like database builder, the held-out split's first npm
     # single-page app) added held out, before any run on it; Review Board moved to dev with the
     # rule made from its 5.0.7 REQ-REVIEWBOARD-011 (an opener is used only while the element it
-    # is to show is still hidden)
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "nocodb")
+    # is to show is still hidden); Trac (PyPI, an issue tracker and wiki, 1.2 on Python 2.7)
+    # added held out, before any run on it
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "nocodb", "trac")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -160,7 +161,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "nocodb")
+    held_absent = ("kinto", "buku", "pretix", "nocodb", "trac")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -340,6 +341,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "kedro_viz",
         "reviewboard",
         "nocodb",
+        "trac",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
