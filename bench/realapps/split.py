@@ -64,8 +64,9 @@ DEV: tuple[str, ...] = (
     "piccolo_admin",
     "flower",
     "kedro_viz",
+    "nocodb",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "reviewboard", "nocodb")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "reviewboard")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

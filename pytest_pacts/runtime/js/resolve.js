@@ -709,15 +709,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // faded out (Wagtail 5.2's drop-up, a CSS fade-in menu). A person sees nothing there,
   // though Playwright counts it visible. The element's own opacity is left alone: a custom
   // checkbox or file input is a transparent control under what draws it.
-  const fadedCache = new Map();
-  function fadedOut(el, self = false) {
-    const key = self ? el : parentOf(el);
-    if (!key || key.tagName === 'BODY' || key.tagName === 'HTML') return false;
-    if (fadedCache.has(key)) return fadedCache.get(key);
-    const out = getComputedStyle(key).opacity === '0' || fadedOut(key);
-    fadedCache.set(key, out);
-    return out;
-  }
+  const faded = memo((a) => !!a && a.tagName !== 'BODY' && a.tagName !== 'HTML'
+    && (getComputedStyle(a).opacity === '0' || faded(parentOf(a))));
+  const fadedOut = (el, self = false) => faded(self ? el : parentOf(el));
   const concealed = (e) => dom.isHidden(e) || fadedOut(e);
   // A checkbox or radio hidden under the label that draws it (the label takes the click).
   function drawnByLabel(el) {
@@ -1539,7 +1533,7 @@ function fingerprintOf(el, dom) {
   const attr = (n) => el.getAttribute(n);
   return {
     tag: tag(el), id: el.id || null, name: attr('name'), type: attr('type'), role: dom.roleOf(el),
-    accessible_name: withoutGlyphs(dom.accName(el)), label: dom.labelTexts(el)[0] || null,
+    accessible_name: dom.words(el), label: dom.labelTexts(el)[0] || null,
     placeholder: attr('placeholder'), text: cut(withoutGlyphs(dom.textOf(el)), 200), test_ids: testIds,
     classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: titleOf(el),
     ancestor_path: ancestors, neighbour_text: neighbourTexts(el, dom),
@@ -1559,7 +1553,7 @@ function suggestNames(dom, elements, element, action, limit) {
   const best = new Map();
   for (const el of elements) {
     if (compatibility(el, action, dom.roleOf, true) < 2 || dom.isHidden(el) || !visibleBox(el)) continue;
-    const names = [dom.accName(el), ...dom.labelTexts(el), el.getAttribute('placeholder'),
+    const names = [dom.words(el), ...dom.labelTexts(el), el.getAttribute('placeholder'),
       ...isClickable(el, dom.roleOf, true) ? [dom.textOf(el)] : []].map(withoutGlyphs);
     for (const name of names) {
       if (!name || name.length > 80) continue;
