@@ -157,13 +157,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   const kids = (e) => [...e.children, ...(e.shadowRoot ? e.shadowRoot.children : [])];
   const deepest = (els) => els.filter((e) => !els.some((o) => o !== e && containsComposed(e, o)));
-  // The deepest elements whose *visible* text mentions ``text`` (a person names a region by
-  // what the page shows: not a closed drop-down's other options, not hidden text). Raw text
-  // is a superset, so only elements whose raw text mentions it are looked at.
+  // The deepest elements whose *visible* text mentions ``text`` from a word's start (a person
+  // names a region by what the page shows: not a closed drop-down's other options, not hidden
+  // text, not the end of another word: "external databases" says no "Bases"). Raw text is a
+  // superset, so only elements whose raw text mentions it are looked at.
   const visibleLowOf = memo((el) => dom.visibleText(el).toLowerCase());
   function mentions(text) {
     const needle = low(text);
-    const says = (e) => lowTextOf(e).includes(needle) && visibleLowOf(e).includes(needle);
+    const atWord = (t) => { for (let i = t.indexOf(needle); i >= 0; i = t.indexOf(needle, i + 1)) if (!/[\p{L}\p{N}]/u.test(t[i - 1] || '')) return true; return false; };
+    const says = (e) => lowTextOf(e).includes(needle) && atWord(visibleLowOf(e));
     return elements.filter((e) => says(e) && !kids(e).some(says));
   }
   // Words a region is named by head what they name: a heading, a caption or an item's
