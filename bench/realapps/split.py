@@ -65,8 +65,9 @@ DEV: tuple[str, ...] = (
     "flower",
     "kedro_viz",
     "reviewboard",
+    "nocodb",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "nocodb", "trac")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

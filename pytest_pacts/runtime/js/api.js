@@ -332,7 +332,7 @@ function inventory(arg) {
     if (chosen.some((c) => containsComposed(c, el))) continue;
     const names = [];
     const name = (v) => { v = norm(v); if (usable(v) && !names.includes(v)) names.push(v); };
-    name(dom.accName(el));
+    name(dom.words(el));
     for (const l of dom.labelTexts(el)) name(l);
     name(el.getAttribute('placeholder'));
     if (action === 'click') name(dom.textOf(el));

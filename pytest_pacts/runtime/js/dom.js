@@ -35,8 +35,10 @@ function low(s) { return norm(s).toLowerCase(); }
 function cut(s, n) { const t = s.slice(0, n); return /[\ud800-\udbff]$/.test(t) ? t.slice(0, -1) : t; }
 // Icon fonts draw their glyphs from the Unicode Private Use Areas (usually through CSS
 // ::before content, which is part of the accessible name): a person never reads them, and
-// the next icon set draws others (Unicode 23.5, models/glyphs.py): names leave them out.
-const ICON_GLYPHS = /[\u{E000}-\u{F8FF}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu;
+// the next icon set draws others (Unicode 23.5, models/glyphs.py): names leave them out, and
+// the words an icon font draws as one picture, which accName marks (``iconWord``).
+const ICON_WORD = '\u{10FFFD}';
+const ICON_GLYPHS = /\u{10FFFD}[^\u{10FFFD}]*\u{10FFFD}|[\u{E000}-\u{F8FF}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu;
 function withoutGlyphs(s) { return norm(String(s == null ? '' : s).replace(ICON_GLYPHS, ' ')); }
 // "Username:" and "Email *" are labelled "Username" and "Email" for a person, and a button
 // named "\ue900 Login" or "Next ›" by an icon glyph or a detached symbol is "Login", "Next".
@@ -341,22 +343,14 @@ function makeDom(doc) {
   // CSS generated content, as accname and Playwright read it: ::before/::after strings and
   // attr() values, or the alternative text after "/" ("\e900" / "Log in"); a pseudo element
   // that is not inline is a separate word. Icon fonts name buttons this way.
-  const pseudoCache = new Map();
-  function pseudoContent(el, pseudo) {
-    const key = pseudo === '::before' ? 0 : 1;
-    let both = pseudoCache.get(el);
-    if (!both) { both = [undefined, undefined]; pseudoCache.set(el, both); }
-    if (both[key] !== undefined) return both[key];
-    let out = '';
+  const pseudoOf = (pseudo) => memo((el) => {
     const style = getComputedStyle(el, pseudo);
     const value = style && style.content;
-    if (value && value !== 'none' && value !== 'normal' && style.display !== 'none' && style.visibility !== 'hidden') {
-      out = parseContent(el, value);
-      if (out && (style.display || 'inline') !== 'inline') out = ` ${out} `;
-    }
-    both[key] = out;
-    return out;
-  }
+    if (!value || value === 'none' || value === 'normal' || style.display === 'none' || style.visibility === 'hidden') return '';
+    const out = parseContent(el, value);
+    return out && (style.display || 'inline') !== 'inline' ? ` ${out} ` : out;
+  });
+  const [before, after] = [pseudoOf('::before'), pseudoOf('::after')];
   function parseContent(el, value) {
     const parts = [];
     const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|(\/))/gy;
@@ -423,10 +417,10 @@ function makeDom(doc) {
   }
   // ::before, the children (light DOM, then an open shadow root), ::after.
   function innerText(el, target) {
-    let out = pseudoContent(el, '::before');
+    let out = before(el);
     const visit = (kids) => {
       for (const node of kids) {
-        if (node.nodeType === Node.TEXT_NODE) { out += node.data; continue; }
+        if (node.nodeType === Node.TEXT_NODE) { out += iconWord(node) ? ICON_WORD + node.data + ICON_WORD : node.data; continue; }
         if (node.nodeType !== Node.ELEMENT_NODE || SKIP_TAGS.has(node.tagName)) continue;
         const piece = descendantAlt(node, target);
         out += isInline(node) ? piece : ` ${piece} `;
@@ -437,10 +431,21 @@ function makeDom(doc) {
       visit(el.childNodes);
       if (el.shadowRoot) visit(el.shadowRoot.childNodes);
     }
-    return out + pseudoContent(el, '::after');
+    return out + after(el);
   }
-  // Name from content (accname "text alternative" of descendants), skipping hidden parts.
-  function contentName(el) { return norm(innerText(el, el)); }
+  // A word an icon font draws as one picture, its ligature (CSS Fonts 4, font-variant-ligatures:
+  // Material Icons' "add", "expand_more"): drawn far narrower than its letters one by one (the
+  // canvas measures each in the same font), it is an icon a person sees, and no word they read.
+  let pen = null;
+  const iconWord = memo((node) => {
+    if (!node.parentElement || !/^\s*[a-z][a-z0-9_]+\s*$/.test(node.data)) return false;
+    const s = styleOf(node.parentElement), range = doc.createRange();
+    range.selectNodeContents(node);
+    pen = pen || doc.createElement('canvas').getContext('2d');
+    pen.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const drawn = range.getBoundingClientRect().width;
+    return drawn > 0 && drawn < 0.7 * [...node.data.trim()].reduce((w, c) => w + pen.measureText(c).width, 0);
+  });
 
   // Text of a <label>, without the controls it wraps (their values are not the label).
   function labelText(label) {
@@ -455,14 +460,13 @@ function makeDom(doc) {
     return norm(out);
   }
 
-  const labelTexts = memo((el) => {
-    const out = [];
-    for (const ref of idRefs(el, 'aria-labelledby')) out.push(norm(textOf(ref)));
-    if (el.labels) for (const label of el.labels) out.push(labelText(label));
-    return out.filter(Boolean);
-  });
+  const labelTexts = memo((el) => [...idRefs(el, 'aria-labelledby').map((ref) => norm(textOf(ref))),
+    ...[...el.labels || []].map(labelText)].filter(Boolean));
 
-  function accName(el) {
+  // The accessible name as Playwright computes it, and its words (glyphs and icon words left out).
+  const accName = memo((el) => markedName(el).replaceAll(ICON_WORD, ''));
+  const words = memo((el) => withoutGlyphs(markedName(el)));
+  function markedName(el) {
     if (nameCache.has(el)) return nameCache.get(el);
     nameCache.set(el, '');  // cycles through aria-labelledby
     let name = idRefs(el, 'aria-labelledby').map((r) => innerText(r, el)).join(' ');
@@ -477,14 +481,14 @@ function makeDom(doc) {
     if (!name && (t === 'IMG' || (t === 'INPUT' && inputType(el) === 'image'))) name = norm(el.getAttribute('alt'));
     if (!name && t === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) name = norm(innerText(lg, el)); }
     if (!name && t === 'TABLE' && el.caption) name = norm(innerText(el.caption, el));
-    if (!name && NAME_FROM_CONTENT.has(roleOf(el))) name = contentName(el);
+    if (!name && NAME_FROM_CONTENT.has(roleOf(el))) name = norm(innerText(el, el));  // from content, hidden parts skipped
     if (!name) name = norm(el.getAttribute('title'));
     if (!name && (t === 'INPUT' || t === 'TEXTAREA')) name = norm(el.getAttribute('placeholder'));
     nameCache.set(el, name);
     return name;
   }
 
-  return { roleOf, accName, textOf, rawText, visibleText, labelTexts, isHidden, unexposed };
+  return { roleOf, accName, words, textOf, rawText, visibleText, labelTexts, isHidden, unexposed };
 }
 
 // Which elements an action can use (brief: "never pick an incompatible one").
@@ -614,7 +618,7 @@ const titleOf = (el) => el.getAttribute('title') || el.getAttribute('data-origin
 // The words an element is called by where a person reads them: its accessible name, its
 // labels, placeholder, aria-label and title (discovery's lexical evidence, what a search
 // field says it searches, the gate's identity check).
-const namesOf = (el, dom) => [dom.accName(el), ...dom.labelTexts(el), el.getAttribute('placeholder'),
+const namesOf = (el, dom) => [dom.words(el), ...dom.labelTexts(el), el.getAttribute('placeholder'),
   el.getAttribute('aria-label'), titleOf(el)];
 
 // Exports: what the later files use.

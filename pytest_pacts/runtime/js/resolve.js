@@ -157,13 +157,15 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   const kids = (e) => [...e.children, ...(e.shadowRoot ? e.shadowRoot.children : [])];
   const deepest = (els) => els.filter((e) => !els.some((o) => o !== e && containsComposed(e, o)));
-  // The deepest elements whose *visible* text mentions ``text`` (a person names a region by
-  // what the page shows: not a closed drop-down's other options, not hidden text). Raw text
-  // is a superset, so only elements whose raw text mentions it are looked at.
+  // The deepest elements whose *visible* text mentions ``text`` from a word's start (a person
+  // names a region by what the page shows: not a closed drop-down's other options, not hidden
+  // text, not the end of another word: "external databases" says no "Bases"). Raw text is a
+  // superset, so only elements whose raw text mentions it are looked at.
   const visibleLowOf = memo((el) => dom.visibleText(el).toLowerCase());
   function mentions(text) {
     const needle = low(text);
-    const says = (e) => lowTextOf(e).includes(needle) && visibleLowOf(e).includes(needle);
+    const atWord = (t) => { for (let i = t.indexOf(needle); i >= 0; i = t.indexOf(needle, i + 1)) if (!/[\p{L}\p{N}]/u.test(t[i - 1] || '')) return true; return false; };
+    const says = (e) => lowTextOf(e).includes(needle) && atWord(visibleLowOf(e));
     return elements.filter((e) => says(e) && !kids(e).some(says));
   }
   // Words a region is named by head what they name: a heading, a caption or an item's
@@ -709,15 +711,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // faded out (Wagtail 5.2's drop-up, a CSS fade-in menu). A person sees nothing there,
   // though Playwright counts it visible. The element's own opacity is left alone: a custom
   // checkbox or file input is a transparent control under what draws it.
-  const fadedCache = new Map();
-  function fadedOut(el, self = false) {
-    const key = self ? el : parentOf(el);
-    if (!key || key.tagName === 'BODY' || key.tagName === 'HTML') return false;
-    if (fadedCache.has(key)) return fadedCache.get(key);
-    const out = getComputedStyle(key).opacity === '0' || fadedOut(key);
-    fadedCache.set(key, out);
-    return out;
-  }
+  const faded = memo((a) => !!a && a.tagName !== 'BODY' && a.tagName !== 'HTML'
+    && (getComputedStyle(a).opacity === '0' || faded(parentOf(a))));
+  const fadedOut = (el, self = false) => faded(self ? el : parentOf(el));
   const concealed = (e) => dom.isHidden(e) || fadedOut(e);
   // A checkbox or radio hidden under the label that draws it (the label takes the click).
   function drawnByLabel(el) {
@@ -1539,7 +1535,7 @@ function fingerprintOf(el, dom) {
   const attr = (n) => el.getAttribute(n);
   return {
     tag: tag(el), id: el.id || null, name: attr('name'), type: attr('type'), role: dom.roleOf(el),
-    accessible_name: withoutGlyphs(dom.accName(el)), label: dom.labelTexts(el)[0] || null,
+    accessible_name: dom.words(el), label: dom.labelTexts(el)[0] || null,
     placeholder: attr('placeholder'), text: cut(withoutGlyphs(dom.textOf(el)), 200), test_ids: testIds,
     classes: [...el.classList], href: attr('href'), alt: attr('alt'), title: titleOf(el),
     ancestor_path: ancestors, neighbour_text: neighbourTexts(el, dom),
@@ -1559,7 +1555,7 @@ function suggestNames(dom, elements, element, action, limit) {
   const best = new Map();
   for (const el of elements) {
     if (compatibility(el, action, dom.roleOf, true) < 2 || dom.isHidden(el) || !visibleBox(el)) continue;
-    const names = [dom.accName(el), ...dom.labelTexts(el), el.getAttribute('placeholder'),
+    const names = [dom.words(el), ...dom.labelTexts(el), el.getAttribute('placeholder'),
       ...isClickable(el, dom.roleOf, true) ? [dom.textOf(el)] : []].map(withoutGlyphs);
     for (const name of names) {
       if (!name || name.length > 80) continue;

@@ -234,12 +234,12 @@ function makeStrategies(dom) {
       keys: (el) => {
         const role = dom.roleOf(el);
         if (!role || role === 'presentation' || role === 'generic' || role === 'paragraph') return [];
-        // a name of icon glyphs alone is none; one with words is recorded without them, and
-        // Playwright is given a pattern allowing them (models/glyphs.py)
-        const name = withoutGlyphs(dom.accName(el));
-        return name ? [{ value: name, role, glyphs: name !== dom.accName(el) }] : [];
+        // a name of icon glyphs or words alone is none; one with words is compared without them
+        // and recorded without its glyphs, Playwright given a pattern allowing them (models/glyphs.py)
+        const shown = withoutGlyphs(dom.accName(el));
+        return dom.words(el) ? [{ value: dom.words(el), role, shown, glyphs: shown !== dom.accName(el) }] : [];
       },
-      spec: (k) => ({ role: k.role, name: k.value, exact: true, ...k.glyphs && { glyphs: true } }),
+      spec: (k) => ({ role: k.role, name: k.shown, exact: true, ...k.glyphs && { glyphs: true } }),
       same: (el, s) => dom.roleOf(el) === s.role && (s.glyphs ? withoutGlyphs(dom.accName(el)) : dom.accName(el)) === s.name && !dom.unexposed(el),
     },
     aria: {
