@@ -1552,8 +1552,7 @@ function fingerprintOf(el, dom) {
 // character-bigram Dice of the names without case, spacing or punctuation ("Shoping Cart"
 // ~ "Shopping Cart"), or every word of the step in the name. Each name once.
 function suggestNames(dom, elements, element, action, limit) {
-  const squash = (s) => tokens(s).join('');
-  const want = squash(element);
+  const want = prep(element).joined;
   if (!want) return [];
   const words = tokens(element);
   const best = new Map();
@@ -1563,7 +1562,7 @@ function suggestNames(dom, elements, element, action, limit) {
       ...isClickable(el, dom.roleOf, true) ? [dom.textOf(el)] : []].map(withoutGlyphs);
     for (const name of names) {
       if (!name || name.length > 80) continue;
-      const s = squash(name);
+      const s = prep(name).joined;
       if (!s) continue;
       const t = tokens(name);
       const score = Math.max(dice(want, s), words.length && words.every((w) => t.includes(w)) ? 0.7 : 0);
