@@ -322,7 +322,7 @@ function ranked(els, arg, out) {
   const r = rank({ ...arg.rank, fp: arg.fp, weights: arg.weights });
   const top = healRegistry.get(arg.rank.heal_id) || [];
   out.ranking = {
-    inside: (arg.rank.regions || []).some((c) => containsComposed(c, els[0])),
+    inside: inside(els, arg.rank),
     same: top.length > 0 && top[0] === els[0],
     candidates: r.candidates,
   };
