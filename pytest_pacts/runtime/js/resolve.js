@@ -1330,8 +1330,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // Bootstrap's toggles use, ``data-(bs-)target``/``href="#id"``); the control a hidden
   // panel or menu is labelled by (``aria-labelledby``: a tab, a menu button); else the
   // nearest collapsed toggle (``aria-expanded="false"``, ``aria-haspopup``, Bootstrap's
-  // ``data-(bs-)toggle`` or ``.dropdown-toggle`` class) beside the hidden container, in its parent or up to two levels
-  // above, outside it. A control that is hidden itself is opened by its own opener first
+  // ``data-(bs-)toggle``; a class alone is not evidence, as in ``opensPopup``) beside the
+  // hidden container, in its parent or up to two levels above, outside it. A control that is hidden itself is opened by its own opener first
   // (a submenu): the answer is the chain, outermost first, at most three. Answers
   // ``{chain: [{el, relation}]}``, ``{choices: [els]}`` when several controls could open it
   // (nothing is guessed), or null when no relation is evident.
@@ -1343,8 +1343,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (pop && pop !== 'false') return true;
     if (e.getAttribute('aria-expanded') === 'false') return true;
     const kind = e.getAttribute('data-bs-toggle') || e.getAttribute('data-toggle');
-    // Bootstrap's documented dropdown markup names the toggle by its class
-    return (!!kind && TOGGLE_KINDS.has(kind)) || e.classList.contains('dropdown-toggle');
+    return !!kind && TOGGLE_KINDS.has(kind);
   };
   const shownControl = (e) => !concealed(e) && !visuallyHidden(e);
   function controllersOf(a) {
