@@ -54,7 +54,11 @@ class _Recorder:
         self.cdp.send("Profiler.startPreciseCoverage", {"callCount": True, "detailed": True})
 
     def _parsed(self, event: dict[str, Any]) -> None:
-        # only scripts long enough to hold one of the modules; the page's own have a URL
+        # only scripts long enough to hold one of the modules; the page's own have a URL. A
+        # script id is the renderer's: after a navigation to another renderer process the
+        # same id names another script, so what was read of the old one is dropped
+        self.bases.pop(event["scriptId"], None)
+        self.scripts.pop(event["scriptId"], None)
         if not event.get("url") and event.get("length", 0) > 1000:
             self.scripts[event["scriptId"]] = event["length"]
 

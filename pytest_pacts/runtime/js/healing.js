@@ -300,19 +300,15 @@ async function probe(els, arg) {
   // action), so a candidate that passes costs no animation frame; one that fails is measured
   // in full, and when only its box is moving (a menu sliding in), waited for: judged
   // mid-animation it could lose to a worse candidate checked once the animation is over.
-  const items = (still) => [gateItem(els, g, still)];
-  let [gate] = await checkActionable(items(false), dom.roleOf);
-  let blocked = blockingPoint(gate, g);
-  if (blocked) {
-    [gate] = await checkActionable(items(true), dom.roleOf);
-    blocked = blockingPoint(gate, g);
-  }
+  let gate;
+  const gated = async (still) => { [gate] = await checkActionable([gateItem(els, g, still)], dom.roleOf); return blockingPoint(gate, g); };
+  let blocked = await gated(false);
+  if (blocked) blocked = await gated(true);
   if (blocked && blocked.code === 'unstable') {
     await stable(els, { timeout_ms: g.timeout_ms });
     // replaced while it moved: the caller resolves the locator again
     if (!els[0].isConnected) { out.stale = true; return out; }
-    [gate] = await checkActionable(items(true), dom.roleOf);
-    blocked = blockingPoint(gate, g);
+    blocked = await gated(true);
   }
   out.gate = gate;
   return blocked ? out : ranked(els, arg, out);
@@ -322,7 +318,7 @@ function ranked(els, arg, out) {
   const r = rank({ ...arg.rank, fp: arg.fp, weights: arg.weights });
   const top = healRegistry.get(arg.rank.heal_id) || [];
   out.ranking = {
-    inside: (arg.rank.regions || []).some((c) => containsComposed(c, els[0])),
+    inside: inside(els, arg.rank),
     same: top.length > 0 && top[0] === els[0],
     candidates: r.candidates,
   };

@@ -1326,8 +1326,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // Bootstrap's toggles use, ``data-(bs-)target``/``href="#id"``); the control a hidden
   // panel or menu is labelled by (``aria-labelledby``: a tab, a menu button); else the
   // nearest collapsed toggle (``aria-expanded="false"``, ``aria-haspopup``, Bootstrap's
-  // ``data-(bs-)toggle`` or ``.dropdown-toggle`` class) beside the hidden container, in its parent or up to two levels
-  // above, outside it. A control that is hidden itself is opened by its own opener first
+  // ``data-(bs-)toggle``; a class alone is not evidence, as in ``opensPopup``) beside the
+  // hidden container, in its parent or up to two levels above, outside it. A control that is hidden itself is opened by its own opener first
   // (a submenu): the answer is the chain, outermost first, at most three. Answers
   // ``{chain: [{el, relation}]}``, ``{choices: [els]}`` when several controls could open it
   // (nothing is guessed), or null when no relation is evident.
@@ -1339,8 +1339,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     if (pop && pop !== 'false') return true;
     if (e.getAttribute('aria-expanded') === 'false') return true;
     const kind = e.getAttribute('data-bs-toggle') || e.getAttribute('data-toggle');
-    // Bootstrap's documented dropdown markup names the toggle by its class
-    return (!!kind && TOGGLE_KINDS.has(kind)) || e.classList.contains('dropdown-toggle');
+    return !!kind && TOGGLE_KINDS.has(kind);
   };
   const shownControl = (e) => !concealed(e) && !visuallyHidden(e);
   function controllersOf(a) {
@@ -1548,8 +1547,7 @@ function fingerprintOf(el, dom) {
 // character-bigram Dice of the names without case, spacing or punctuation ("Shoping Cart"
 // ~ "Shopping Cart"), or every word of the step in the name. Each name once.
 function suggestNames(dom, elements, element, action, limit) {
-  const squash = (s) => tokens(s).join('');
-  const want = squash(element);
+  const want = prep(element).joined;
   if (!want) return [];
   const words = tokens(element);
   const best = new Map();
@@ -1559,7 +1557,7 @@ function suggestNames(dom, elements, element, action, limit) {
       ...isClickable(el, dom.roleOf, true) ? [dom.textOf(el)] : []].map(withoutGlyphs);
     for (const name of names) {
       if (!name || name.length > 80) continue;
-      const s = squash(name);
+      const s = prep(name).joined;
       if (!s) continue;
       const t = tokens(name);
       const score = Math.max(dice(want, s), words.length && words.every((w) => t.includes(w)) ? 0.7 : 0);
