@@ -65,7 +65,7 @@ DEV: tuple[str, ...] = (
     "flower",
     "kedro_viz",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "reviewboard", "nocodb")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "reviewboard", "nocodb", "directus")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -139,8 +139,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # REQ-KEDRO_VIZ-001 to -003 (a form control's name gives way to a shown control that shows
     # the step's words); Review Board (PyPI, code review) added held out, before any run on it;
     # NocoDB (npm, a spreadsheet-like database builder, the held-out split's first npm
-    # single-page app) added held out, before any run on it
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "reviewboard", "nocodb")
+    # single-page app) added held out, before any run on it; Directus (npm, a headless CMS's
+    # Data Studio) added held out, before any run on it
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "reviewboard", "nocodb", "directus")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -155,7 +156,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "reviewboard", "nocodb")
+    held_absent = ("kinto", "buku", "pretix", "reviewboard", "nocodb", "directus")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -334,6 +335,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "kedro_viz",
         "reviewboard",
         "nocodb",
+        "directus",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
