@@ -24,7 +24,10 @@ User Directory's navigation without a link; the content pages look the same to a
 Every start uses a fresh work folder (the SQLite file, uploads and extensions there), runs
 ``directus bootstrap`` (the schema, the admin from ``ADMIN_EMAIL``/``ADMIN_PASSWORD``; its
 address must pass Directus's e-mail check, which refuses a ``.test`` domain), then
-``directus start`` on 127.0.0.1 at a free port, telemetry off (``TELEMETRY``), with a preload
+``directus start`` on 127.0.0.1 at a free port, telemetry off (``TELEMETRY``), its pressure
+limiter off (``PRESSURE_LIMITER_ENABLED``: on by default, it answers 503 while the server's
+event loop lags 500 ms, which a loaded machine makes happen: the seeding's sign-in got 503
+under ``strace`` at load 48), with a preload
 that resolves loopback names only (``_node.LOOPBACK_DNS``), an old session kept valid for an
 hour after it was refreshed (``SESSION_REFRESH_GRACE_PERIOD``: the app refreshes its session
 cookie at every page load and Directus replaces it, keeping the old one 10 s by default, but
@@ -195,7 +198,7 @@ def _env(workdir: Path, port: int) -> dict[str, str]:
         "TELEMETRY": "false", "CACHE_ENABLED": "false", "RATE_LIMITER_ENABLED": "false",
         "STORAGE_LOCATIONS": "local", "STORAGE_LOCAL_ROOT": str(workdir / "uploads"),
         "EXTENSIONS_PATH": str(workdir / "extensions"), "LOG_LEVEL": "warn",
-        "SESSION_REFRESH_GRACE_PERIOD": "1h",
+        "SESSION_REFRESH_GRACE_PERIOD": "1h", "PRESSURE_LIMITER_ENABLED": "false",
         "HOME": str(workdir), "PATH": os.environ.get("PATH", ""),
     }  # fmt: skip
 
