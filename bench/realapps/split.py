@@ -67,7 +67,7 @@ DEV: tuple[str, ...] = (
     "reviewboard",
     "nocodb",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "directus")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

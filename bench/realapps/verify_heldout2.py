@@ -15,12 +15,12 @@ with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, no
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
 jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
 kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz,
-reviewboard, nocodb, trac. A control shown only while the pointer is on its table row or card (I
-hate money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
-pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
-toggle first, and an item of a closed WAI-ARIA menu (Review Board 8's) by pointing at its opener
-(`aria-haspopup`, `aria-controls`) first. A checkbox drawn by its <label> (the
-input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
+reviewboard, nocodb, trac, directus. A control shown only while the pointer is on its table row
+or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is reached as a
+person does: by pointing at the row or card first; an item of a closed Bootstrap drop- down menu
+by clicking its toggle first, and an item of a closed WAI-ARIA menu (Review Board 8's) by
+pointing at its opener (`aria-haspopup`, `aria-controls`) first. A checkbox drawn by its <label>
+(the input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
 checkbox (Calibre-Web's "Read") is one element with it, and so is a component that wraps it
 (TensorBoard's <mat-checkbox>, checked through its input). A slider (marimo's) is moved with its
 keys, and the text an outcome reads includes what open shadow roots draw, as the engine reads it. A
@@ -282,6 +282,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill("#form_item_password", app.env["PACTS_NOCODB_PASSWORD"])
         page.click('button[data-testid="nc-form-signin__submit"]')
         page.wait_for_selector('[data-testid="nc-sidebar-team-settings-btn"]', timeout=60000)
+    elif app.name == "directus":
+        page.goto(base + "admin/login")
+        page.fill('input[type="email"]', app.env["PACTS_DIRECTUS_USER"])
+        page.fill('input[type="password"]', app.env["PACTS_DIRECTUS_PASSWORD"])
+        page.click('button[type="submit"]')
+        page.wait_for_url("**/admin/content**", timeout=60000)
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -306,7 +312,7 @@ def verify(app: AppSpec, version: str) -> int:
             )
             # pretix's development server renders a page in 2-25 s at load 15-20 (debug on);
             # TensorBoard's tab took 8.2 s to click at load 75 (its page's animations settle)
-            slow = ("pretix", "kiwitcms", "tensorboard", "dagster", "nocodb")
+            slow = ("pretix", "kiwitcms", "tensorboard", "dagster", "nocodb", "directus")
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
             context.set_default_navigation_timeout(60000)

@@ -45,6 +45,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from realapps.apps._node import LOOPBACK_DNS, SQLITE3_BINARY, build_sqlite3, node_env
 from realapps.harness import AppSpec, Served, cache_root, free_port, serve
 
 VERSIONS = ("0.202.10", "0.262.5")
@@ -52,20 +53,12 @@ LOCKS = Path(__file__).resolve().parent / "nocodb_locks"
 OVERRIDES = {"0.202.10": {}, "0.262.5": {"xlsx": "0.18.5"}}
 USER, PASSWORD = "anna@workshop.test", "Workshop-2024!"
 
-LAUNCH = """// Serve NocoDB on 127.0.0.1:PORT (argv[2]); its metadata in the work folder.
-// Only loopback names resolve: NocoDB's server asks api.github.com for its newest release when
-// the app loads (UtilsService.versionInfo, no setting turns it off); here that lookup fails at
-// once, as the request failed offline before, and no DNS query leaves the machine.
-const dns = require('dns');
-const lookup = dns.lookup;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
-dns.lookup = function (host, options, callback) {
-  if (LOOPBACK.has(host)) return lookup.apply(this, arguments);
-  const done = typeof options === 'function' ? options : callback;
-  const error = Object.assign(new Error('getaddrinfo ENOTFOUND ' + host),
-    { code: 'ENOTFOUND', errno: -3008, syscall: 'getaddrinfo', hostname: host });
-  process.nextTick(done, error);
-};
+# Only loopback names resolve (_node.LOOPBACK_DNS): NocoDB's server asks api.github.com for its
+# newest release when the app loads (UtilsService.versionInfo, no setting turns it off); here that
+# lookup fails at once, as the request failed offline before, and no DNS query leaves the machine.
+LAUNCH = (
+    LOOPBACK_DNS
+    + """// Serve NocoDB on 127.0.0.1:PORT (argv[2]); metadata in the work folder.
 const express = require('express');
 const { Noco } = require('nocodb');
 const app = express();
@@ -80,6 +73,7 @@ const httpServer = app.listen(Number(process.argv[2]), '127.0.0.1', async () => 
   }
 });
 """
+)
 
 # (bike, customer, status, price, paid), in this order (the grid shows them so)
 REPAIRS: tuple[tuple[str, str, str, int, bool], ...] = (
@@ -108,7 +102,7 @@ def _install(version: str) -> Path:
     stamp is written last)."""
     folder = cache_root() / f"nocodb-{version}"
     stamp = folder / ".pacts-installed"
-    marker = folder / "node_modules/sqlite3/build/Release/node_sqlite3.node"
+    marker = folder / SQLITE3_BINARY
     if stamp.exists() and marker.exists():
         return folder
     with open(cache_root() / f"nocodb-{version}.lock", "w") as lock:
@@ -126,15 +120,11 @@ def _install(version: str) -> Path:
             package["overrides"] = OVERRIDES[version]
         (folder / "package.json").write_text(json.dumps(package, indent=2) + "\n")
         shutil.copy(LOCKS / f"{version}.json", folder / "package-lock.json")
-        env = {**os.environ, "npm_config_nodedir": "/usr"}
         subprocess.run(
             ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"],
-            cwd=folder, check=True, timeout=1800, env=env,
+            cwd=folder, check=True, timeout=1800, env=node_env(),
         )  # fmt: skip
-        subprocess.run(
-            ["npm", "rebuild", "sqlite3", "--no-audit", "--no-fund"],
-            cwd=folder, check=True, timeout=1800, env=env, capture_output=True,
-        )  # fmt: skip
+        build_sqlite3(folder)
         stamp.touch()
     return folder
 
