@@ -13,7 +13,7 @@ from pytest_pacts.cli.heals_review import proposal_filter
 from pytest_pacts.cli.heals_show import summary
 from pytest_pacts.cli.render import clip, out, score, table, when
 from pytest_pacts.governance import Selected, promotion_label, select_proposals
-from pytest_pacts.models.locator import payload_change
+from pytest_pacts.models.locator_change import payload_change
 
 _ELEMENT_CELLS = 34
 _REQ_CELLS = 28

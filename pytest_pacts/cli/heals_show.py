@@ -31,7 +31,8 @@ from pytest_pacts.governance import (
 )
 from pytest_pacts.governance.review import DECISION_REASON_EVENT
 from pytest_pacts.models.heal import HealProposal, SelfHealGate
-from pytest_pacts.models.locator import Locator, payload_change
+from pytest_pacts.models.locator import Locator
+from pytest_pacts.models.locator_change import payload_change
 from pytest_pacts.store import HealOccurrence, ProposalRecord, Store
 
 

@@ -39,7 +39,7 @@ from playwright.sync_api import Locator as PWLocator
 from pytest_pacts.engine import widgets
 from pytest_pacts.engine.artifacts import await_heal_pictures
 from pytest_pacts.engine.by_label import by_label
-from pytest_pacts.engine.env import classify_error
+from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.pointer_guard import missed_by
 from pytest_pacts.engine.select_step import Read, select
 from pytest_pacts.errors import PactsError

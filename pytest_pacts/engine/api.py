@@ -20,7 +20,8 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import Discoverer
 from pytest_pacts.engine.artifacts import Shots
 from pytest_pacts.engine.contracts import EngineOptions, Healer
-from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.failure_text import render_failure
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.healing import HealingLadder

@@ -10,7 +10,6 @@ by the symptom the executor saw (a locator that no longer matches on an error pa
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 import weakref
 from collections.abc import Callable
@@ -19,23 +18,17 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page, Request, Response, WebSocket
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from pytest_pacts.engine.errors import REFUSED
 from pytest_pacts.engine.routes import route_of
 from pytest_pacts.models.outcome import Failure, FailureCause, FailureType
 from pytest_pacts.runtime import bounded, playwright_private
-from pytest_pacts.runtime.scripts import PageScriptError, init_script
+from pytest_pacts.runtime.scripts import init_script
 
-_REFUSED = re.compile(
-    r"ERR_(CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|"
-    r"NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|CONNECTION_FAILED)"
-)
-_CRASHED = re.compile(r"crash", re.I)
 # The requests a page's readiness waits for: what can bind handlers or render content (a
 # frame's document, a script or module, the data a script fetches). Images, fonts, styles
 # and the favicon bind nothing; event streams and sockets stay open by design.
 _READINESS_KINDS = frozenset({"document", "script", "fetch", "xhr"})
-_CLOSED = re.compile(r"has been closed|Target closed|Browser closed|Connection closed", re.I)
 
 
 # The in-page API (runtime/scripts.py), installed in every document from its first moment (an
@@ -392,7 +385,7 @@ class EnvMonitor:
         self._committed = self.navigations  # a navigation that will not commit (a download)
         reason = request.failure or "failed"
         self.navigations_failed.append(f"{request.url} ({reason})")
-        if _REFUSED.search(reason):
+        if REFUSED.search(reason):
             self.events.append(
                 EnvEvent("connection_refused", f"GET {request.url} failed: {reason}")
             )
@@ -430,69 +423,6 @@ def closed_by_hang(failure: Failure, page: Page) -> Failure:
         step_index=failure.step_index,
         cause="page_unresponsive",
         evidence=(hang.evidence, f"symptom: {failure.message}"),
-    )
-
-
-# long because: a table of Playwright's error kinds to typed failures, checked in order
-def classify_error(exc: Exception, what: str, step_index: int | None) -> Failure:
-    """A Playwright error raised while doing ``what`` (e.g. "click", "navigate to /x"), as a
-    typed failure. Only the first line of Playwright's message is kept: its call log is
-    plugin internals to the person reading the report."""
-    text = str(exc)
-    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
-    if isinstance(exc, bounded.PageUnresponsive) or bounded.MESSAGE in text:
-        hang = exc.hang.evidence if isinstance(exc, bounded.PageUnresponsive) else first
-        return Failure(
-            type=FailureType.ENV_FAULT,
-            message=bounded.MESSAGE,
-            step_index=step_index,
-            cause="page_unresponsive",
-            evidence=(hang, f"while: {what}"),
-        )
-    if isinstance(exc, PageScriptError):
-        return Failure(
-            type=FailureType.ENV_FAULT,
-            message=f"{what}: {first}",
-            step_index=step_index,
-            cause="page_script",
-            evidence=(first,),
-        )
-    refused = _REFUSED.search(text)
-    if refused:
-        return Failure(
-            type=FailureType.ENV_FAULT,
-            message=f"{what}: the server refused the connection ({refused[0]})",
-            step_index=step_index,
-            cause="connection_refused",
-            evidence=(first,),
-        )
-    if _CRASHED.search(text) or _CLOSED.search(text):
-        return Failure(
-            type=FailureType.ENV_FAULT,
-            message=f"{what}: the browser page crashed or was closed",
-            step_index=step_index,
-            cause="crash",
-            evidence=(first,),
-        )
-    if isinstance(exc, PlaywrightTimeout):
-        return Failure(
-            type=FailureType.TIMEOUT,
-            message=f"{what}: timed out",
-            step_index=step_index,
-            evidence=(first,),
-        )
-    if "detached" in text or "not attached" in text:
-        return Failure(
-            type=FailureType.DETACHED,
-            message=f"{what}: the element was removed from the page",
-            step_index=step_index,
-            evidence=(first,),
-        )
-    return Failure(
-        type=FailureType.TIMEOUT,
-        message=f"{what}: {first}",
-        step_index=step_index,
-        evidence=(first,),
     )
 
 

@@ -23,10 +23,10 @@ from pytest_pacts.engine.contracts import EngineOptions
 from pytest_pacts.engine.env import (
     EnvMonitor,
     blame_environment,
-    classify_error,
     closed_by_hang,
     env_failure,
 )
+from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.extract import ExtractSteps, unresolvable
 from pytest_pacts.engine.finder import Finder, Located

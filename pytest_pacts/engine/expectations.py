@@ -41,7 +41,7 @@ from playwright.sync_api import Locator as PWLocator
 
 from pytest_pacts.discovery import UnrenderableLocator, to_playwright
 from pytest_pacts.engine import widgets
-from pytest_pacts.engine.env import classify_error
+from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.finder import Finder
 from pytest_pacts.engine.network import ResponseLog, lookup, secret_path, shown
 from pytest_pacts.engine.pagename import PAGE_NAMES_JS

@@ -13,7 +13,8 @@ from playwright.sync_api import Page
 
 from pytest_pacts.engine.attempt import Attempt
 from pytest_pacts.engine.contracts import EngineOptions
-from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.expectations import Subject, gone
 from pytest_pacts.engine.network import ResponseLog, lookup, shown
 from pytest_pacts.engine.tracing import Tracer

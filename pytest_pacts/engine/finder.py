@@ -33,7 +33,8 @@ from pytest_pacts.discovery.step_values import values_of
 from pytest_pacts.engine.ahead import AheadPicks
 from pytest_pacts.engine.contracts import StepState
 from pytest_pacts.engine.discovery_failures import discovery_failure, not_found, region_not_found
-from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.openers import HOVER, OnOpen, open_hidden, shown_inside
 from pytest_pacts.engine.surfaces import special_surface
 from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change

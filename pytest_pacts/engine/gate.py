@@ -39,7 +39,8 @@ from playwright.sync_api import Page
 from pytest_pacts.discovery import UnrenderableLocator, check_actionable, to_playwright
 from pytest_pacts.discovery.render import elements_frame
 from pytest_pacts.engine.ahead import changed_since, set_aside
-from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.waiting import (
     POLL_CAP_MS,
     READY_CAP_MS,

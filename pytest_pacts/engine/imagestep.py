@@ -18,7 +18,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FloatRect, Page
 
 from pytest_pacts.engine import vision
-from pytest_pacts.engine.env import EnvMonitor, classify_error
+from pytest_pacts.engine.env import EnvMonitor
+from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.tracing import await_pictures
 from pytest_pacts.engine.waiting import epoch_ms, now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, Step

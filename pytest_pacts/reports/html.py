@@ -13,7 +13,8 @@ from html import escape
 
 from pydantic import ValidationError
 
-from pytest_pacts.models.locator import GateSnapshot, Locator, payload_change
+from pytest_pacts.models.locator import GateSnapshot, Locator
+from pytest_pacts.models.locator_change import payload_change
 from pytest_pacts.models.outcome import RunRecord, StepRecord
 from pytest_pacts.reports.proposals import ProposalView
 from pytest_pacts.reports.summary import RunSummary

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from pytest_pacts.cli.main import main
-from pytest_pacts.models.locator import Locator, Region, Strategy, change_words
+from pytest_pacts.models.locator import Locator, Region, Strategy
+from pytest_pacts.models.locator_change import change_words
 from pytest_pacts.reports.html import heal_box
 from pytest_pacts.reports.proposals import ProposalView
 from tests.reports.helpers import stored_proposal

@@ -8,7 +8,7 @@ from pytest_pacts.governance import proposal_from_record, render_copy_text, revi
 from pytest_pacts.governance.patch import recipe_diff
 from pytest_pacts.governance.recipes import recipe_of
 from pytest_pacts.governance.review import DECISION_REASON_EVENT
-from pytest_pacts.models.locator import payload_change
+from pytest_pacts.models.locator_change import payload_change
 from pytest_pacts.store import (
     InvalidTransition,
 )
