@@ -39,17 +39,15 @@ through Directus's own REST API: the collections "Recipes" (8 items: a name, a c
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import shutil
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
-from realapps.apps._node import SQLITE3_BINARY, build_sqlite3, loopback_preload, node_env
-from realapps.harness import AppSpec, Served, cache_root, free_port, serve
+from realapps.apps._node import SQLITE3_BINARY, locked_install, loopback_preload
+from realapps.harness import AppSpec, Served, free_port, serve
 
 VERSIONS = ("10.13.4", "11.3.5")
 LOCKS = Path(__file__).resolve().parent / "directus_locks"
@@ -79,37 +77,16 @@ SUPPLIERS: tuple[tuple[str, str, str], ...] = (
 
 def _install(version: str) -> Path:
     """``<cache>/directus-<version>``: ``npm ci --ignore-scripts`` from the committed lock
-    file, then ``sqlite3`` and ``isolated-vm`` built from source (made once; a lock
-    serialises concurrent runs, the stamp is written last)."""
-    folder = cache_root() / f"directus-{version}"
-    stamp = folder / ".pacts-installed"
-    markers = (folder / SQLITE3_BINARY, folder / ISOLATED_VM)
-    if stamp.exists() and all(m.exists() for m in markers):
-        return folder
-    with open(cache_root() / f"directus-{version}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and all(m.exists() for m in markers):  # installed meanwhile
-            return folder
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        package = {
-            "name": f"d{version.split('.')[0]}",
-            "private": True,
-            "dependencies": {"directus": version, "sqlite3": "5.1.7"},
-        }
-        (folder / "package.json").write_text(json.dumps(package) + "\n")
-        shutil.copy(LOCKS / f"{version}.json", folder / "package-lock.json")
-        subprocess.run(
-            ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"],
-            cwd=folder, check=True, timeout=1800, env=node_env(),
-        )  # fmt: skip
-        build_sqlite3(folder)
-        subprocess.run(
-            ["npm", "rebuild", "isolated-vm", "--no-audit", "--no-fund"],
-            cwd=folder, check=True, timeout=2400, env=node_env(), capture_output=True,
-        )  # fmt: skip
-        stamp.touch()
-    return folder
+    file, then ``sqlite3`` and ``isolated-vm`` built from source (``_node.locked_install``)."""
+    package = {
+        "name": f"d{version.split('.')[0]}",
+        "private": True,
+        "dependencies": {"directus": version, "sqlite3": "5.1.7"},
+    }
+    return locked_install(
+        f"directus-{version}", package, LOCKS / f"{version}.json", (SQLITE3_BINARY, ISOLATED_VM),
+        native=(("sqlite3", 1800), ("isolated-vm", 2400)),
+    )  # fmt: skip
 
 
 def _call(base_url: str, method: str, path: str, body: object, token: str = "") -> object:

@@ -35,18 +35,15 @@ app: NocoDB".
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import shutil
-import subprocess
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from realapps.apps._node import LOOPBACK_DNS, SQLITE3_BINARY, build_sqlite3, node_env
-from realapps.harness import AppSpec, Served, cache_root, free_port, serve
+from realapps.apps._node import LOOPBACK_DNS, SQLITE3_BINARY, locked_install
+from realapps.harness import AppSpec, Served, free_port, serve
 
 VERSIONS = ("0.202.10", "0.262.5")
 LOCKS = Path(__file__).resolve().parent / "nocodb_locks"
@@ -98,35 +95,17 @@ PARTS: tuple[tuple[str, int, str], ...] = (
 
 def _install(version: str) -> Path:
     """``<cache>/nocodb-<version>``: ``npm ci --ignore-scripts`` from the committed lock file,
-    then ``sqlite3`` built from source (made once; a lock serialises concurrent runs, the
-    stamp is written last)."""
-    folder = cache_root() / f"nocodb-{version}"
-    stamp = folder / ".pacts-installed"
-    marker = folder / SQLITE3_BINARY
-    if stamp.exists() and marker.exists():
-        return folder
-    with open(cache_root() / f"nocodb-{version}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and marker.exists():  # installed while this one waited
-            return folder
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        package: dict[str, object] = {
-            "name": f"nocodb-{version}",
-            "private": True,
-            "dependencies": {"nocodb": version},
-        }
-        if OVERRIDES[version]:
-            package["overrides"] = OVERRIDES[version]
-        (folder / "package.json").write_text(json.dumps(package, indent=2) + "\n")
-        shutil.copy(LOCKS / f"{version}.json", folder / "package-lock.json")
-        subprocess.run(
-            ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"],
-            cwd=folder, check=True, timeout=1800, env=node_env(),
-        )  # fmt: skip
-        build_sqlite3(folder)
-        stamp.touch()
-    return folder
+    then ``sqlite3`` built from source (``_node.locked_install``)."""
+    package: dict[str, object] = {
+        "name": f"nocodb-{version}",
+        "private": True,
+        "dependencies": {"nocodb": version},
+    }
+    if OVERRIDES[version]:
+        package["overrides"] = OVERRIDES[version]
+    return locked_install(
+        f"nocodb-{version}", package, LOCKS / f"{version}.json", (SQLITE3_BINARY,)
+    )
 
 
 def _call(base_url: str, method: str, path: str, body: object, token: str = "") -> object:
