@@ -202,10 +202,13 @@ def main() -> int:
     for worker, samples in sorted(by_worker.items()):
         print(f"\nworker {worker}: requirements done, worker RSS MiB, browser PSS MiB")
         for s in samples:
-            print(f"  {s['done']:5d}  {mib(s['rss']):>7}  {mib(s['browser_pss']):>7}")
+            # a worker's last requirement finishes after the session's teardown, which has
+            # closed the browser: no browser below the worker is "closed", not 0 MiB
+            shown = mib(s["browser_pss"]) if s["browser_pss"] else "(closed)"
+            print(f"  {s['done']:5d}  {mib(s['rss']):>7}  {shown:>8}")
         late = [s for s in samples if s["done"] > args.warmup]
         own = slope_per_100([(s["done"], s["rss"]) for s in late])
-        browser = slope_per_100([(s["done"], s["browser_pss"]) for s in late])
+        browser = slope_per_100([(s["done"], s["browser_pss"]) for s in late if s["browser_pss"]])
         print(
             f"  growth per 100 requirements after the first {args.warmup}: worker "
             f"{mib(own)} MiB, browser {mib(browser)} MiB"
