@@ -22,8 +22,8 @@ lock file npm wrote when the corpus entry was made (``ghost_locks/<version>.json
 package pinned at the version npm resolved, with its integrity hash; ``--legacy-peer-deps``
 as the lock was written, since Ghost's peers conflict), and ``sqlite3`` 5.1.7 built from its
 source (``_node.rebuild``; its prebuilt binary would be downloaded from outside the registry).
-Older 5.x releases cannot be installed from this registry (5.50.0, 5.60.0 and 5.75.0 pin
-packages it lacks); 6.x asks for Node 22. The drift is the app's own, over 18 months of
+5.50.0 and 5.60.0 cannot be installed from this registry (they pin ``@tryghost`` releases it
+lacks); 6.x asks for Node 22. The drift is the app's own, over 18 months of
 releases: docs/real-apps.md, "New held-out app: Ghost".
 
 Every start uses a fresh work folder laid out as Ghost-CLI lays out an install: a ``current``
