@@ -197,9 +197,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
     return scope.anchors;
   }
 
-  // From each anchor (a heading or a mention of the region's text) up to the smallest
-  // container that holds any of ``els``: "the product card that mentions the
-  // backpack". A container holding exactly one of them scopes it; more is crowded.
+  // From each anchor (a heading or a mention of the region's text) up to the smallest container that holds
+  // any of ``els`` ("the product card that mentions the backpack"): holding exactly one scopes it; more is crowded.
   //
   // ``nearest``: the words caption a control (no region): the first container that holds
   // any form control ends the climb, of the kind the action needs or not. The control
@@ -624,9 +623,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
 
   // A checkbox or radio whose own box shows nothing (no size, or transparent: CSS Color
   // draws opacity 0 fully transparent) and whose label draws it as a picture (an svg, an
-  // image, an icon font glyph) and no text: a person sees the icon (an eye, a pin) and
-  // toggles it through the label (HTML: a label's activation is its control's), not a
-  // checkbox.
+  // image, an icon font glyph) and no text: a person sees the icon (an eye, a pin) and toggles
+  // it through the label (HTML: a label's activation is its control's), not a checkbox.
   function drawnAsIcon(el) {
     if (!drawnByLabel(el) || hasBox(el)) return false;
     return [...el.labels].some((l) => !dom.isHidden(l) && !bare(dom.textOf(l))
@@ -1063,9 +1061,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // a control for a click); alone it stays, and the gate refuses it before acting.
       if (ACTED_ON_BY_POINTER.has(step.action)) els = els.filter((e) => drawnByLabel(e) || !visuallyHidden(e)
         || (visuallyHidden(e) === 'clipped' && !shownTwin()));
-      // A pointer never aims at an element holding several controls: its centre is
-      // whichever one the layout puts there.
-      if (pointer) els = els.filter((e) => !holdsControls(e));
+      // A pointer never aims at an element holding several controls (its centre is whichever one the
+      // layout puts there), nor at what a control the words name holds: HTML sends its click there.
+      if (pointer) els = els.filter((e) => !holdsControls(e) && (isClickable(e, dom.roleOf, true)
+        || !els.some((o) => o !== e && drawnInside(o, e) && isClickable(o, dom.roleOf, true))));
       // WCAG 2.5.3 (Label in Name): a person names a control by what they read. Where an
       // element shows the words, one that has them only from a label no one sees (an
       // aria-label or an image's alt, no text and no tooltip saying them) is not what they
