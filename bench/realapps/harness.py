@@ -334,13 +334,30 @@ class AppSpec:
 
     @contextlib.contextmanager
     def serve(self, version: str) -> Iterator[Served]:
+        """The app started in a new temporary work folder, stopped at the end; the folder is
+        removed either way, also when the start fails (then the error carries the last lines
+        of the server's log, which went with the folder)."""
         workdir = Path(tempfile.mkdtemp(prefix=f"pacts-{self.name}-{version}-"))
-        served = self.start(version, workdir)
         try:
-            yield served
+            try:
+                served = self.start(version, workdir)
+            except BaseException as exc:
+                _note_log_tail(exc, workdir / "server.log")
+                raise
+            try:
+                yield served
+            finally:
+                served.stop()
         finally:
-            served.stop()
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _note_log_tail(exc: BaseException, log: Path, lines: int = 20) -> None:
+    """Add the last ``lines`` lines of ``log`` (when there is one) to ``exc``'s notes."""
+    with contextlib.suppress(OSError):
+        tail = log.read_bytes()[-8192:].decode(errors="replace").splitlines()[-lines:]
+        if tail:
+            exc.add_note(f"{log.name} (last lines):\n" + "\n".join(tail))
 
 
 def load_apps(names: Sequence[str] | None = None) -> list[AppSpec]:
