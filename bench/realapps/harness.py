@@ -226,22 +226,32 @@ class Served:
     log: Path
 
     def stop(self) -> None:
-        if self.process.poll() is None:
+        stop_group(self.process)
+
+
+def stop_group(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process started by :func:`spawn` and every process of its group (SIGTERM, then
+    SIGKILL after 10 s)."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
 
 
 def spawn(
-    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    log_name: str = "server.log",
 ) -> tuple[subprocess.Popen[bytes], Path]:
-    """Start a server process in its own process group, output to ``cwd/server.log``."""
-    log = cwd / "server.log"
+    """Start a process in its own process group, output appended to ``cwd/log_name``."""
+    log = cwd / log_name
     out = log.open("ab")
     proc = subprocess.Popen(
         list(argv),
