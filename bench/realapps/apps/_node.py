@@ -76,7 +76,7 @@ def node_headers() -> Path:
     if not (prefix / "include" / "node" / "common.gypi").is_file():
         raise RuntimeError(
             f"Node's headers are not in {prefix / 'include' / 'node'}: native modules are built"
-            " against them (Debian: apt-get install nodejs-dev, or a Node from nodejs.org)"
+            " against them (nodejs.org's and NodeSource's Node have them; Debian's: libnode-dev)"
         )
     return prefix
 
