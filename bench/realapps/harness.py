@@ -226,22 +226,32 @@ class Served:
     log: Path
 
     def stop(self) -> None:
-        if self.process.poll() is None:
+        stop_group(self.process)
+
+
+def stop_group(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process started by :func:`spawn` and every process of its group (SIGTERM, then
+    SIGKILL after 10 s)."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
 
 
 def spawn(
-    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    log_name: str = "server.log",
 ) -> tuple[subprocess.Popen[bytes], Path]:
-    """Start a server process in its own process group, output to ``cwd/server.log``."""
-    log = cwd / "server.log"
+    """Start a process in its own process group, output appended to ``cwd/log_name``."""
+    log = cwd / log_name
     out = log.open("ab")
     proc = subprocess.Popen(
         list(argv),
@@ -334,13 +344,30 @@ class AppSpec:
 
     @contextlib.contextmanager
     def serve(self, version: str) -> Iterator[Served]:
+        """The app started in a new temporary work folder, stopped at the end; the folder is
+        removed either way, also when the start fails (then the error carries the last lines
+        of the server's log, which went with the folder)."""
         workdir = Path(tempfile.mkdtemp(prefix=f"pacts-{self.name}-{version}-"))
-        served = self.start(version, workdir)
         try:
-            yield served
+            try:
+                served = self.start(version, workdir)
+            except BaseException as exc:
+                _note_log_tail(exc, workdir / "server.log")
+                raise
+            try:
+                yield served
+            finally:
+                served.stop()
         finally:
-            served.stop()
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _note_log_tail(exc: BaseException, log: Path, lines: int = 20) -> None:
+    """Add the last ``lines`` lines of ``log`` (when there is one) to ``exc``'s notes."""
+    with contextlib.suppress(OSError):
+        tail = log.read_bytes()[-8192:].decode(errors="replace").splitlines()[-lines:]
+        if tail:
+            exc.add_note(f"{log.name} (last lines):\n" + "\n".join(tail))
 
 
 def load_apps(names: Sequence[str] | None = None) -> list[AppSpec]:

@@ -46,3 +46,29 @@ def test_a_cached_environment_is_used_only_while_it_is_one_and_holds_its_pins(
     monkeypatch.setattr("realapps.harness.subprocess.run", run)
     ensure_venv("app-1.0", [])
     assert [c[1:3] for c in calls] == [["-m", "venv"], ["-m", "pip"]]  # built again
+
+
+def test_an_app_that_fails_to_start_leaves_no_work_folder(tmp_path: Path) -> None:
+    """``AppSpec.serve`` made a temporary work folder per start and removed it when the
+    served app stopped, but not when the start itself failed (the server exited before
+    answering, a seeding call failed): every failed start of a corpus run left a folder
+    behind in the temporary directory. Its server log, which said why, goes with it, so the
+    error carries the log's last lines. A real process that exits at once stands for the app."""
+    from realapps.harness import AppSpec, Served, free_port, serve
+
+    seen: list[Path] = []
+
+    def start(version: str, workdir: Path) -> Served:
+        seen.append(workdir)
+        (workdir / "data.db").write_text("seeded")
+        port = free_port()
+        argv = [sys.executable, "-c", "raise SystemExit('no database here')"]
+        return serve(argv, port=port, cwd=workdir, workdir=workdir, timeout_s=30)
+
+    app = AppSpec(name="exits", kind="a server that exits at once", versions=("1.0",),
+                  install=lambda version: tmp_path, start=start)  # fmt: skip
+    with pytest.raises(RuntimeError, match="exited with 1") as failed, app.serve("1.0"):
+        pass
+    assert len(seen) == 1
+    assert not seen[0].exists()
+    assert "no database here" in "\n".join(failed.value.__notes__)  # the log went with it

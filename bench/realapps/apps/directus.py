@@ -9,12 +9,11 @@ Directory" (a card per user, the roles in its navigation), the settings' "Data M
 
 A held-out app (docs/real-apps.md, "Held-out split"): its flows and truth were written from
 what 10.13.4 shows, and committed before any engine run on it. Both versions are npm's
-``directus`` package (the server with the built app inside), installed into the cache folder
-with ``npm ci --ignore-scripts`` from the lock file npm wrote when the corpus entry was made
-(``directus_locks/<version>.json``: every package pinned at the version npm resolved, with its
-integrity hash). Scripts are off (the native modules' install scripts would download prebuilt
-binaries from outside the registry); the two native modules the server loads are then built
-from their source against Debian's Node headers: ``sqlite3`` 5.1.7 (both versions) and
+``directus`` package (the server with the built app inside), installed by
+``_node.locked_install`` from the lock file npm wrote when the corpus entry was made
+(``directus_locks/<version>.json``). Scripts are off (the native modules' install scripts would
+download prebuilt binaries from outside the registry); the two native modules the server loads
+are then built from their source: ``sqlite3`` 5.1.7 (both versions) and
 ``isolated-vm`` (4.7.2 and 5.0.1, the extensions' sandbox, loaded at every start); ``argon2``
 and ``sharp`` come with their binaries inside npm packages. 11.3.5 is the newest release that
 runs on Node 20 (11.4 asks for Node 22). The drift is the app's own: 11 replaced the settings'
@@ -39,14 +38,12 @@ through Directus's own REST API: the collections "Recipes" (8 items: a name, a c
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import time
-import urllib.request
 from pathlib import Path
 
-from realapps.apps._node import SQLITE3_BINARY, locked_install, loopback_preload
+from realapps.apps._node import SQLITE3_BINARY, call_json, locked_install, loopback_preload
 from realapps.harness import AppSpec, Served, free_port, serve
 
 VERSIONS = ("10.13.4", "11.3.5")
@@ -90,17 +87,8 @@ def _install(version: str) -> Path:
 
 
 def _call(base_url: str, method: str, path: str, body: object, token: str = "") -> object:
-    request = urllib.request.Request(
-        base_url + path,
-        data=json.dumps(body).encode(),
-        method=method,
-        headers={
-            "Content-Type": "application/json",
-            **({"Authorization": f"Bearer {token}"} if token else {}),
-        },
-    )
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return json.load(answer)
+    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    return call_json(base_url, method, path, body, auth)
 
 
 def _field(name: str, kind: str, interface: str, **meta: object) -> dict[str, object]:

@@ -8,16 +8,14 @@ relations, APIs, webhooks), the account menu.
 
 A held-out app (docs/real-apps.md, "Held-out split"): its flows and truth were written from
 what 0.202.10 shows, and committed before any engine run on it. Both versions are npm's
-``nocodb`` package (the server with the built app inside), installed into the cache folder
-with ``npm ci --ignore-scripts`` from the lock file npm wrote when the corpus entry was made
-(``nocodb_locks/<version>.json``: every package pinned at the version npm resolved, with its
-integrity hash). Scripts are off because ``nocodb-sdk``'s ``preinstall`` runs ``npx
-only-allow pnpm``, which downloads a package and refuses npm; the one native module the server
-needs, ``sqlite3`` 5.1.7 (both versions), is then built from its source with ``npm rebuild
-sqlite3`` (its prebuilt binary would be downloaded from outside the registry, which fails here,
-so it falls back to ``node-gyp`` against Debian's Node headers, ``npm_config_nodedir=/usr``;
-several minutes on 2 cores). 0.262.5 names ``xlsx`` by a tarball address outside the registry,
-so the install overrides it with npm's ``xlsx@0.18.5`` (the release 0.202.10 resolves too).
+``nocodb`` package (the server with the built app inside), installed by
+``_node.locked_install`` from the lock file npm wrote when the corpus entry was made
+(``nocodb_locks/<version>.json``). Scripts are off because ``nocodb-sdk``'s ``preinstall``
+runs ``npx only-allow pnpm``, which downloads a package and refuses npm; the one native module
+the server needs, ``sqlite3`` 5.1.7 (both versions), is then built from its source
+(bench/realapps/README.md, "Installing from empty", says how long). 0.262.5 names ``xlsx`` by
+a tarball address outside the registry, so the install overrides it with npm's
+``xlsx@0.18.5`` (the release 0.202.10 resolves too).
 0.262.5 is the newest release that runs on Node 20 (0.263 asks for Node 22). The drift is the
 app's own: 0.262.5 redrew the base page ("Create New Table", "Connect External Data", a
 "Settings" tab), the sidebar and the toolbar ("Group", the search box behind an icon), and
@@ -35,14 +33,13 @@ app: NocoDB".
 
 from __future__ import annotations
 
-import json
 import os
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from realapps.apps._node import LOOPBACK_DNS, SQLITE3_BINARY, locked_install
+from realapps.apps._node import LOOPBACK_DNS, SQLITE3_BINARY, call_json, locked_install
 from realapps.harness import AppSpec, Served, free_port, serve
 
 VERSIONS = ("0.202.10", "0.262.5")
@@ -109,14 +106,7 @@ def _install(version: str) -> Path:
 
 
 def _call(base_url: str, method: str, path: str, body: object, token: str = "") -> object:
-    request = urllib.request.Request(
-        base_url + path,
-        data=json.dumps(body).encode(),
-        method=method,
-        headers={"Content-Type": "application/json", **({"xc-auth": token} if token else {})},
-    )
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return json.load(answer)
+    return call_json(base_url, method, path, body, {"xc-auth": token} if token else {})
 
 
 def _wait_ready(base_url: str, timeout_s: float = 240.0) -> None:
