@@ -264,7 +264,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // A click's words that only plain text shows (no control, nor a label of one, holds them)
   // and that caption a field as the relational rule reads a caption for a fill (the nearest
   // container holding a form control, ``nearestGroups``): drawn above or before its first
-  // control, the container showing no other words, no label or aria-label naming its controls.
+  // control, the container showing no other words, no control there named but by a hint.
   // They name that field (accname: a caption names its control; HTML: a label's activation is
   // its control's), never the caption itself; its controls, or null.
   function captionOf(cap) {
@@ -274,7 +274,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const said = new Set(g ? [cap, ...g.els].flatMap((e) => tokens(dom.visibleText(e))) : []);
     return g && (r.bottom <= s.top + 1 || (sameLine(cap, g.els[0]) && r.right <= s.left + 1))
       && tokens(dom.visibleText(g.container)).every((t) => said.has(t))
-      && g.els.every((c) => !dom.labelTexts(c).length && !norm(c.getAttribute('aria-label'))) ? g : null;
+      && g.els.every((c) => ['', norm(c.getAttribute('placeholder')), norm(titleOf(c))].includes(dom.accName(c))) ? g : null;
   }
 
   function wrapsOnly(section, anchor) {
