@@ -66,8 +66,9 @@ DEV: tuple[str, ...] = (
     "kedro_viz",
     "reviewboard",
     "nocodb",
+    "directus",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "directus", "ghost")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "ghost")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

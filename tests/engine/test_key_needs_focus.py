@@ -45,13 +45,11 @@ def test_a_caption_is_never_the_element_a_key_is_pressed_on(tab: Page, site: Sit
     tab.goto(url)
     found = Discoverer().discover(tab, [(0, Target(element="Garden name"), Action.PRESS)])[0]
     assert found.locator is None or found.locator.strategy.value != "text", found.locator
-    # a click the same words name is not refused for the focus (only a key needs it): its
-    # best match is still the caption, refused as plain text no one shows clickable
-    # (``INERT_FACTOR``, docs/discovery.md "The evidence rule"), not for want of focus
+    # a click the same words name is not refused for the focus (only a key needs it): the
+    # words caption the box, alone in their group, so a click goes to the box (a caption that
+    # is no <label>, docs/discovery.md), never to the caption
     clicked = Discoverer().discover(tab, [(0, Target(element="Garden name"), Action.CLICK)])[0]
-    assert clicked.unresolved is not None and clicked.unresolved.candidates
-    assert clicked.unresolved.candidates[0].strategy is Strategy.TEXT
-    assert "focus" not in clicked.unresolved.message
+    assert clicked.locator is not None and clicked.locator.strategy is Strategy.RELATIONAL
 
 
 def test_the_gate_refuses_a_key_on_an_element_that_cannot_take_focus(tab: Page, site: Site) -> None:

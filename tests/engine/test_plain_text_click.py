@@ -19,9 +19,13 @@ caption was clicked and the step passed).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from playwright.sync_api import Locator as PWLocator
 from playwright.sync_api import Page
 
 from pytest_pacts.engine.failure_text import render_failure
+from pytest_pacts.models import Step
 
 from .helpers import Site, failure_of, plan, run
 
@@ -94,3 +98,117 @@ def test_text_deep_inside_a_control_is_the_controls(tab: Page, site: Site) -> No
     record = run(tab, plan(url, ("click", "Your order ANNA1 is confirmed")))
     assert record.verdict == "pass", render_failure(record)
     assert tab.inner_text("#out") == "opened"
+
+
+# Words the pointer passes by: a list row's link around a <div> drawn with CSS
+# ``pointer-events: none`` around the collection's name (Directus 10.13.4 and 11.3.5's Data
+# Model, REQ-DIRECTUS-011, docs/real-apps.md "Directus's captions and untouchable words"). The
+# hit test at the words answers the link (CSSOM View, ``elementFromPoint``: an element with
+# ``pointer-events: none`` is no hit target), which takes the click: Playwright's "receives
+# events" is the link's, the retargeted element ("button-link"). The step acts on, and tells
+# its observer, that link when its name holds the words; else it acts on nothing.
+UNTOUCHABLE = """
+<a href="#recipes" id="row" style="display: flex; width: 400px; padding: 8px" {label}
+   onclick="document.getElementById('out').textContent = 'link'">
+  <div style="pointer-events: none"><span class="name">recipes</span>
+  <span class="note">What the bakery bakes</span></div>
+</a>
+<p id="out">none</p>
+<script>
+window.clicked = [];
+addEventListener('click', (e) => window.clicked.push(e.target.id || e.target.className), true);
+</script>
+"""
+
+
+def _told(told: list[str]) -> Callable[[Step, PWLocator], None]:
+    return lambda _step, el: told.append(el.evaluate("e => e.id || e.className", timeout=2000))
+
+
+def test_words_the_pointer_passes_by_are_acted_on_as_their_link(tab: Page, site: Site) -> None:
+    """Before the change the gate passed the ``<span>`` (its link takes the hit) and the step
+    told its observer the span while the click landed on the link (a stray click)."""
+    url = site.add("untouchable.html", UNTOUCHABLE.format(label=""))
+    told: list[str] = []
+    record = run(tab, plan(url, ("click", "recipes")), observer=_told(told))
+    assert record.verdict == "pass", render_failure(record)
+    assert told == ["row"], told
+    assert tab.evaluate("window.clicked") == ["row"]
+    gate = record.steps[0].gate
+    assert gate is not None and "acted on as that" in gate.points[1].reason, gate
+
+
+def test_words_passed_by_to_a_link_named_otherwise_are_not_clicked(tab: Page, site: Site) -> None:
+    # the link's name (its aria-label) does not say the words: it is not what they name
+    url = site.add("untouchable-other.html", UNTOUCHABLE.format(label='aria-label="Delete"'))
+    record = run(tab, plan(url, ("click", "recipes")))
+    assert record.verdict != "pass"
+    assert "named otherwise" in render_failure(record), render_failure(record)
+    assert tab.evaluate("window.clicked") == []
+    assert tab.inner_text("#out") == "none"
+
+
+# A field's caption that is no <label>: a component library draws the words above its
+# drop-down's box in a <div> of their own, with a click handler of their own (Directus 10.13.4
+# and 11.3.5's item form, REQ-DIRECTUS-006: the caption opens the field's menu; the box, an
+# unlabelled read-only <input>, opens the list). The words name the field (accname: a caption
+# names its control; HTML: activating a <label> activates its control), so a click goes to the
+# one control of the group they caption, as a fill's does (the relational rule); with two, it
+# is ambiguous; it never clicks the caption. Directus's input takes no pointer events (CSS
+# ``pointer-events: none``): the box it is drawn in takes the click, and is what is told.
+FIELD = """
+<div class="form">
+ <div class="field">
+  <div class="menu"><div class="field-label" style="cursor: pointer"><span class="field-name">
+   <div class="name">{caption}</div><span class="icon"></span></span></div></div>
+  <div class="interface"><div class="box" style="cursor: pointer; border: 1px solid">
+   <input readonly placeholder="Select an item..." style="border: 0; {events}">{second}</div>
+   <ul id="list" hidden><li>Bread</li><li>Pastry</li></ul></div>
+ </div>
+ <div class="field"><div class="field-label"><span>Name</span></div><input placeholder="Name"></div>
+</div>
+<p id="out">none</p>
+<script>
+const out = (t) => {{ document.getElementById('out').textContent = t; }};
+document.querySelector('.field-label').addEventListener('click', () => out('caption'));
+document.querySelector('.box').addEventListener('click', () => {{
+  out('box'); document.getElementById('list').hidden = false; }});
+</script>
+"""
+
+
+def test_a_click_on_a_fields_caption_goes_to_its_one_control(tab: Page, site: Site) -> None:
+    """Before the change the caption's text was the pick (0.86) and its own menu opened."""
+    for events, acted in (("", ""), ("pointer-events: none", "box")):  # "": the <input>
+        page = FIELD.format(caption="Category", second="", events=events)
+        url = site.add(f"caption-field-{acted}.html", page)
+        told: list[str] = []
+        tab.goto(url)  # (a fresh document: the list hidden again)
+        record = run(
+            tab, plan(url, ("click", "Category", "", "text_visible:Pastry")), observer=_told(told)
+        )
+        assert record.verdict == "pass", render_failure(record)
+        assert tab.inner_text("#out") == "box"
+        assert told == [acted], told
+
+
+def test_a_caption_over_two_controls_is_ambiguous(tab: Page, site: Site) -> None:
+    second = (
+        '<select aria-hidden="false"><option>more than</option><option>less than</option></select>'
+    )
+    url = site.add("caption-two.html", FIELD.format(caption="Stock", second=second, events=""))
+    record = run(tab, plan(url, ("click", "Stock")))
+    assert failure_of(record) == "ambiguous", render_failure(record)
+    assert tab.inner_text("#out") == "none"
+
+
+def test_words_over_a_panel_that_says_more_are_no_caption(tab: Page, site: Site) -> None:
+    # a clickable heading-like text over a panel with words of its own and one field: the
+    # text is no caption of the field (the group says more), and is clicked as itself
+    page = FIELD.format(caption="Advanced", second="", events="").replace(
+        '<ul id="list"', '<p>Only change these if told to.</p><ul id="list"'
+    )
+    url = site.add("caption-panel.html", page)
+    record = run(tab, plan(url, ("click", "Advanced")))
+    assert record.verdict == "pass", render_failure(record)
+    assert tab.inner_text("#out") == "caption"

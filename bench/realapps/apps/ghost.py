@@ -21,10 +21,10 @@ told to do the same). Then ``npm ci --omit=dev --legacy-peer-deps --ignore-scrip
 lock file npm wrote when the corpus entry was made (``ghost_locks/<version>.json``: every
 package pinned at the version npm resolved, with its integrity hash; ``--legacy-peer-deps``
 as the lock was written, since Ghost's peers conflict), and ``sqlite3`` 5.1.7 built from its
-source (``_node.rebuild``; its prebuilt binary would be downloaded from outside the registry).
-5.50.0 and 5.60.0 cannot be installed from this registry (they pin ``@tryghost`` releases it
-lacks); 6.x asks for Node 22. The drift is the app's own, over 18 months of
-releases: docs/real-apps.md, "New held-out app: Ghost".
+source (``npm rebuild`` through ``_node.run_logged``; its prebuilt binary would be
+downloaded from outside the registry). 5.50.0 and 5.60.0 cannot be installed from this
+registry (they pin ``@tryghost`` releases it lacks); 6.x asks for Node 22. The drift is the
+app's own, over 18 months of releases: docs/real-apps.md, "New held-out app: Ghost".
 
 Every start uses a fresh work folder laid out as Ghost-CLI lays out an install: a ``current``
 link to the installed version (Ghost finds its own ``package.json`` through it), the content
@@ -53,7 +53,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from realapps.apps._node import SQLITE3_BINARY, loopback_preload, node_env, rebuild
+from realapps.apps._node import SQLITE3_BINARY, loopback_preload, node_env, run_logged
 from realapps.harness import AppSpec, Served, cache_root, free_port, serve
 
 VERSIONS = ("5.80.0", "5.130.6")
@@ -136,12 +136,10 @@ def _install(version: str) -> Path:
             shutil.move(Path(tmp) / "package", folder)
         prepare(folder)
         shutil.copy(LOCKS / f"{version}.json", folder / "package-lock.json")
-        subprocess.run(
-            ["npm", "ci", "--omit=dev", "--legacy-peer-deps", "--ignore-scripts", "--no-audit",
-             "--no-fund", "--silent"],
-            cwd=folder, check=True, timeout=1800, env=node_env(),
-        )  # fmt: skip
-        rebuild(folder, "sqlite3", 1800)
+        quiet = ["--no-audit", "--no-fund"]
+        ci = ["npm", "ci", "--omit=dev", "--legacy-peer-deps", "--ignore-scripts", *quiet]
+        run_logged(ci, folder, 1800, node_env())
+        run_logged(["npm", "rebuild", "sqlite3", *quiet], folder, 1800, node_env())
         stamp.touch()
     return folder
 

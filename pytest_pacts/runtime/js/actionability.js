@@ -96,11 +96,17 @@ function layerOf(hit, el) {
 // inside a <label> of the element counts too (nothing interactive in between): the browser
 // forwards the click to the label's control, which is how a custom checkbox works (a styled
 // span or pseudo-element drawn over a transparent input).
+const pointerTarget = (el) => (elMatches(el, 'input, textarea, select') || el.isContentEditable ? el
+  : el.closest('button, [role=button], a, [role=link]') || el);
+// The box a form field is drawn in, when the hit test passes the field by (CSS pointer-events:
+// none) to it (``hit``, around it) and it holds no other control and shows no words: what a
+// person clicks to use the field (a component library's drop-down box around a read-only input).
+const boxAround = (el, hit) => (elMatches(el, 'input, textarea, select') && drawnInside(hit, el)
+  && getComputedStyle(el).pointerEvents === 'none' && !norm(hit.innerText)
+  && [...hit.querySelectorAll('a[href], button, input, select, textarea, [tabindex], [role]')].every((e) => e === el) ? hit : null);
 function receivesEvents(el, hit) {
   if (!hit) return false;
-  const own = elMatches(el, 'input, textarea, select') || el.isContentEditable;
-  const target = own ? el : el.closest('button, [role=button], a, [role=link]') || el;
-  if (drawnInside(target, hit)) return true;
+  if (drawnInside(pointerTarget(el), hit)) return true;
   const by = closestUp(hit, (a) => a.tagName === 'LABEL' || elMatches(a, 'a[href], button, input, select, textarea'));
   return !!by && by.tagName === 'LABEL' && by.control === el;
 }
@@ -154,7 +160,7 @@ const labelledBy = (label) => (label.id ? [...label.ownerDocument.querySelectorA
 // ``display: none`` on the way up fails, ``opacity: 0`` does not: a custom checkbox is a
 // transparent input under a styled label, and Playwright clicks it). For a pointer action,
 // what a person cannot reach is caught by the hit test below.
-function checkVisible(el, action) {
+function checkVisible(el, action, dom) {
   if (!el.isConnected) return gateFail('visible', 'detached', 'the element is no longer in the document');
   const proxy = action === 'select' ? selectProxy(el) : null;
   if (proxy && !shownLikePlaywright(el)) {
@@ -173,9 +179,19 @@ function checkVisible(el, action) {
     return action === 'select' ? { ...pass, reach: 'in_place' } : pass;
   }
   const { point, hit, scroll } = pointAt(el, (h) => receivesEvents(el, h));
-  if (hit && receivesEvents(el, hit)) {
-    return { ...gatePass('visible', scroll ? 'visible and receives events once scrolled to the centre'
-      : 'visible and receives events'), reach: scroll ? 'scrolled' : 'in_place' };
+  const reach = scroll ? 'scrolled' : 'in_place';
+  const via = !hit || drawnInside(el, hit) ? el : pointerTarget(el) !== el ? pointerTarget(el) : boxAround(el, hit);
+  if (hit && via === el && receivesEvents(el, hit)) return { ...gatePass('visible', `visible and receives events${scroll ? ' once scrolled to the centre' : ''}`), reach };
+  // The hit test passes the element by (CSS pointer-events: none) to the button or link around
+  // it, or to the box a form field is drawn in: acted on, and told, as that (Playwright's
+  // "receives events" is its), when the control's name says the element's words (the box holds
+  // nothing else) and its own centre is its own; else refused.
+  if (via && via !== el && drawnInside(via, hit)) {
+    const [box, words, at] = [pointerTarget(el) === el, tokens(dom.textOf(el) || dom.words(el)), pointOf(via) && hitTarget(el.ownerDocument, ...pointOf(via))];
+    const said = `the pointer passes it by${getComputedStyle(el).pointerEvents === 'none' ? ' (pointer-events: none)' : ''} to ${describeElement(via, dom)}`;
+    if (!box && !(words.length && words.every((w) => tokens(dom.words(via)).includes(w)))) return gateFail('visible', 'obscured', `${said}, named otherwise`);
+    if (!at || !drawnInside(via, at) || (!box && pointerTarget(at) !== via)) return gateFail('visible', 'obscured', `${said}, whose centre is ${at ? describeElement(at, dom) : 'out of view'}`);
+    return { ...gatePass('visible', `${said}, ${box ? 'which holds nothing else' : 'whose name holds its words'}: acted on as that`), reach, via };
   }
   if (!point) return gateFail('visible', 'not_visible', 'outside the viewport and cannot be scrolled into view');
   // shown but out of the pointer's reach (clipped to a pixel, the "visually hidden" pattern, or
@@ -355,7 +371,7 @@ const gateItem = (els, g, still = g.still) => ({ els, action: g.action, regions:
 // right before the action (a heal candidate, gated again before it is acted on). ``watch``
 // (optional): gives ``since`` (twoBoxes), gets ``waited`` (frames waited) and ``frames``
 // (whether they were real animation frames; a hidden document's timer counts as its frame).
-async function checkActionable(items, roleOf, watch) {
+async function checkActionable(items, dom, watch) {
   const single = items.map((it) => (it.els.length === 1 ? it.els[0] : null));
   const still = items.map((it, i) => !!single[i] && STILL_FOR.has(it.action) && it.still !== false);
   let framed = null;
@@ -383,9 +399,9 @@ async function checkActionable(items, roleOf, watch) {
     }
     const el = single[i];
     points.push(gatePass('unique', 'exactly one element'));
-    const { reach, ...visible } = checkVisible(el, it.action);
+    const { reach, via, ...visible } = checkVisible(el, it.action, dom);
     points.push(visible);
-    points.push(checkEnabled(el, it.action, roleOf));
+    points.push(checkEnabled(el, it.action, dom.roleOf));
     if (!still[i]) {
       const why = STILL_FOR.has(it.action) ? 'left to the step\'s gate, right before the action'
         : `not needed for ${it.action}: Playwright checks a still element for pointer actions only`;
@@ -399,7 +415,8 @@ async function checkActionable(items, roleOf, watch) {
     } else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on consecutive frames'));
     else points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
     points.push(checkScoped(el, it));
-    return { points, count: 1, box: null, reach: reach || null };
+    // (not sent: the element the action goes to, kept by the executor's check, api.js)
+    return Object.defineProperty({ points, count: 1, box: null, reach: reach || null }, 'via', { value: via });
   });
   win.scrollTo(scroll[0], scroll[1]);
   const changes = installWatch();

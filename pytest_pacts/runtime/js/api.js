@@ -58,7 +58,7 @@ async function scan(args) {
       delete link.el;
     }
   }
-  const gates = checkActionable(items, dom.roleOf);
+  const gates = checkActionable(items, dom);
   remember(registry, args.scan_id, { chosen, gates }, 8);
   for (const r of results) {
     delete r.el;
@@ -143,7 +143,7 @@ async function check(els, opts) {
   const watch = { frames: false, waited: 0, since: opts.since };
   const item = gateItem(els, opts);
   const run = async (w) => {
-    const [res] = await checkActionable([item], dom.roleOf, w);
+    const [res] = await checkActionable([item], dom, w);
     if (opts.identity && els.length === 1 && els[0].isConnected) res.changed = identityChange(els[0], opts.identity, dom);
     return res;
   };
@@ -190,12 +190,13 @@ async function check(els, opts) {
   else if (watch.waited) result.settled = !changed && watch.frames && complete && (watch.waited >= 2 || quietBefore);
   else result.settled = !changed && quietBefore && complete;
   result.quiet_ms = quietFor();
-  if (opts.keep && els.length === 1) bridge.hold(Number(opts.keep), els[0]);
+  const el = result.via || els[0];  // (the control the pointer reaches for it: checkVisible)
+  if (opts.keep && els.length === 1) bridge.hold(Number(opts.keep), el);
   // The element's visible text (a form field's value is never read): for the step's trace,
   // and for the kept element, the words the click's guard holds it to at the press
   // (engine/pointer_guard.py: a list patched in place gives the node another entry's words)
-  if ((opts.trace || opts.keep) && els.length === 1 && !elMatches(els[0], 'input, textarea, select')) {
-    result.text = cut(norm(els[0].innerText || els[0].textContent || ''), 200);
+  if ((opts.trace || opts.keep) && els.length === 1 && !elMatches(el, 'input, textarea, select')) {
+    result.text = cut(norm(el.innerText || el.textContent || ''), 200);
   }
   if (opts.trace) result.dom_hash = domHash();  // and a hash of the document, for the trace
   // an opener's check: is the hidden element it is to show (a CSS path) on show by now?

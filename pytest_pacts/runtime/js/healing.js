@@ -301,7 +301,7 @@ async function probe(els, arg) {
   // in full, and when only its box is moving (a menu sliding in), waited for: judged
   // mid-animation it could lose to a worse candidate checked once the animation is over.
   let gate;
-  const gated = async (still) => { [gate] = await checkActionable([gateItem(els, g, still)], dom.roleOf); return blockingPoint(gate, g); };
+  const gated = async (still) => { [gate] = await checkActionable([gateItem(els, g, still)], dom); return blockingPoint(gate, g); };
   let blocked = await gated(false);
   if (blocked) blocked = await gated(true);
   if (blocked && blocked.code === 'unstable') {
@@ -332,7 +332,7 @@ async function sameGate(els, arg) {
   if (!out.same) return out;
   const g = arg.gate;
   const dom = makeDom(document);
-  [out.gate] = await checkActionable([gateItem(els, g, false)], dom.roleOf);
+  [out.gate] = await checkActionable([gateItem(els, g, false)], dom);
   return out;
 }
 

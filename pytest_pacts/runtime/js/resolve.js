@@ -260,6 +260,22 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // component libraries draw one, ``<label for>``, beside their own checkbox's input)
   const otherLabels = memo((words) => elements.filter((e) => e.tagName === 'LABEL' && !['', words].includes(bare(dom.textOf(e)))));
 
+  // A click's words that only plain text shows (no control, nor a label of one, holds them)
+  // and that caption a field as the relational rule reads a caption for a fill (the nearest
+  // container holding a form control, ``nearestGroups``): drawn above or before its first
+  // control, the container showing no other words, no control there named but by a hint.
+  // They name that field (accname: a caption names its control; HTML: a label's activation is
+  // its control's), never the caption itself; its controls, or null.
+  function captionOf(cap) {
+    if (closestUp(cap, (a) => isClickable(a, dom.roleOf, true) || elMatches(a, FIELD_CONTROLS) || !!a.control)) return null;
+    const [g] = nearestGroups(fieldControls(), [{ el: cap, how: 'text' }], bare(dom.textOf(cap)));
+    const [r, s] = g ? [cap, g.els[0]].map((e) => e.getBoundingClientRect()) : [];
+    const said = new Set(g ? [cap, ...g.els].flatMap((e) => tokens(dom.visibleText(e))) : []);
+    return g && (r.bottom <= s.top + 1 || (sameLine(cap, g.els[0]) && r.right <= s.left + 1))
+      && tokens(dom.visibleText(g.container)).every((t) => said.has(t))
+      && g.els.every((c) => ['', norm(c.getAttribute('placeholder')), norm(titleOf(c))].includes(dom.accName(c))) ? g : null;
+  }
+
   function wrapsOnly(section, anchor) {
     if (section === anchor) return false;
     for (const e of section.querySelectorAll('*')) {
@@ -1235,6 +1251,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
         }
         const row = rows.find((r) => r.el === el && (able.length === 1 || asWritten(el, [r])));
         if (row.via) return relFound({ el }, { ...row.via, description: step.element });
+        const field = step.action === 'click' && captionOf(el);
+        if (field && field.els.length > 1) return ambiguous(rank, 'relational', 2, field.els);
+        if (field) return relFound({ el: field.els[0] }, { container: field.container, how: 'text', description: step.element });
         const weight = weightOf(tier, named(), null);
         const rival = runnerUp(tier, stage(), el, weight);
         const pick = weighted(found(rank, s, tier, el, strategies[s].spec(row.key, el), scoped.where.get(el), false, rival), weight(el, rows));
