@@ -67,13 +67,20 @@ function callbacksRun() {
   probe.dispatchEvent(event);
   return ran;
 }
-// Without animation frames, "stable" is: no CSS animation or transition is running on the
-// element or an ancestor (the only things that move an element in a page without scripts).
+// A running CSS animation or transition (Web Animations API) of a property that moves or
+// sizes a box, on the element or an ancestor: it moves the element though two boxes may
+// agree (read one period apart, or on a frozen frame clock). Not one on a pseudo-element (a
+// spinner drawn in ``::after``), of paint only (an opacity fade), or elsewhere in the page.
+const BOX_PROPS = /^(transform|translate|rotate|scale|offset[A-Z]\w*|left|top|right|bottom|inset\w*|margin\w*|padding\w*|(min|max)?(width|height|Width|Height)|border\w*Width)$/;
 function animatedBy(el) {
   if (!el.getAnimations) return null;
-  for (const anim of el.ownerDocument.getAnimations()) {
-    const target = anim.playState === 'running' && anim.effect && anim.effect.target;
-    if (target && containsComposed(target, el)) return target;
+  const anims = el.ownerDocument.getAnimations();  // the page's array: its methods may be replaced
+  for (let i = 0; i < anims.length; i++) {
+    const a = anims[i];
+    const target = a.playState === 'running' && a.playbackRate !== 0 && a.effect && !a.effect.pseudoElement && a.effect.target;
+    if (!target || !containsComposed(target, el)) continue;
+    const frames = a.effect.getKeyframes();
+    for (let f = 0; f < frames.length; f++) for (const k in frames[f]) if (BOX_PROPS.test(k)) return target;
   }
   return null;
 }
@@ -392,12 +399,12 @@ async function checkActionable(items, roleOf, watch) {
       points.push(el.isConnected ? gatePass('stable', why) : gateFail('stable', 'detached', 'detached while checking'));
     } else if (seen) points.push(gatePass('stable', 'same box as measured a frame or more before, nothing moving it since'));
     else if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
-    else if (!framed) {
+    else if (!sameRect(first[i], second[i])) points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
+    else {
       const moving = animatedBy(el);
-      points.push(moving ? gateFail('stable', 'unstable', `a CSS animation or transition is running on ${describeElement(moving)}`)
-        : gatePass('stable', 'scripts are disabled, so no animation frames: no CSS animation or transition is running on it'));
-    } else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on consecutive frames'));
-    else points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
+      points.push(moving ? gateFail('stable', 'unstable', `a CSS animation or transition of its box is running on ${describeElement(moving)}`)
+        : gatePass('stable', framed ? 'same box on consecutive frames' : 'scripts are disabled, so no animation frames: no CSS animation or transition of its box is running'));
+    }
     points.push(checkScoped(el, it));
     return { points, count: 1, box: null, reach: reach || null };
   });
