@@ -16,7 +16,7 @@ from pytest_pacts.engine.healing.fingerprint_check import agreement, probed_agre
 from pytest_pacts.engine.healing.keys import keyed
 from pytest_pacts.engine.healing.names import exact_name, names_intent, rival
 from pytest_pacts.engine.healing.operable import inoperable
-from pytest_pacts.engine.healing.probing import Probe, Probing, SentProbe, gate_evidence, probe
+from pytest_pacts.engine.healing.probing import Probe, Probing, gate_evidence, probe
 from pytest_pacts.engine.healing.resolving import Element, matches_none, resolve, resolved_key
 from pytest_pacts.engine.healing.scoring import ANCHOR_MIN
 from pytest_pacts.models.evidence import Evidence
@@ -39,7 +39,6 @@ def try_locators(
     min_score: float | None = None,
     by_identity: bool = False,
     region_gone: bool = False,
-    ahead: Mapping[Locator, SentProbe] | None = None,
 ) -> RungResult | None:
     """The first option that is unique, gated and agrees with the fingerprint, accepted;
     otherwise a declined result listing why each failed. ``None`` when there are none.
@@ -63,10 +62,9 @@ def try_locators(
     ``by_identity``: the options come from a record (an alternate, healing memory), not
     from the step's words: an option is accepted only when the element it finds is
     re-scored as the recorded one under the evidence rule (:func:`_identity`), whatever
-    confidence its strategy or record carries. ``ahead``: probes of options sent ahead
-    (:func:`~.probing.send_probe`), read when the option's probe asks the same.
+    confidence its strategy or record carries.
     """
-    probing = Probing(ctx, ahead=dict(ahead or {}))
+    probing = Probing(ctx)
     if gone is not None:
         probing.gone(gone)
     if none_likely:

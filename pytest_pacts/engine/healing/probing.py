@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
 
 from playwright.sync_api import ElementHandle
 from playwright.sync_api import Error as PlaywrightError
@@ -29,12 +28,7 @@ from pytest_pacts.engine.gate import (
     takes_disabled,
 )
 from pytest_pacts.engine.healing.basics import JSON, action_of, first_line, wait_budget_ms
-from pytest_pacts.engine.healing.relocate import (
-    call_on_locator,
-    candidate_gate,
-    gate_json,
-    sent_on_locator,
-)
+from pytest_pacts.engine.healing.relocate import call_on_locator, candidate_gate, gate_json
 from pytest_pacts.engine.healing.resolving import (
     Element,
     resolved_key,
@@ -107,8 +101,6 @@ class Probing:
     _containers: dict[tuple[tuple[str, ...], str], list[ElementHandle]] = field(
         default_factory=dict
     )
-    # probes sent ahead (:class:`SentProbe`), each taken by :func:`probe` for its locator
-    ahead: dict[Locator, SentProbe] = field(default_factory=dict)
 
     def usable(self, locator: Locator) -> bool:
         """Whether :func:`probe` can check ``locator``: it lives in the top frame (the page's
@@ -137,9 +129,6 @@ class Probing:
         return self._containers[key]
 
     def close(self) -> None:
-        for sent in self.ahead.values():
-            sent.sent.drop()
-        self.ahead.clear()
         scope = self._scope[0] if self._scope is not None else None
         handles = [*(scope.containers if scope else ())]
         handles += itertools.chain.from_iterable(self._containers.values())
@@ -163,94 +152,7 @@ class Probe:
     below: bool = False  # its similarity is not above ``min_score``: not gated
 
 
-@dataclass(frozen=True)
-class SentProbe:
-    """A :func:`probe` sent ahead (:func:`send_probe`), before the rung knew it would ask:
-    :func:`probe` takes its answer only for the same question (the same locator and
-    argument, but for the ranking's registry id and the wait's budget)."""
-
-    arg: JSON
-    sent: bounded.Sent[Any]
-
-    def answer(self, arg: JSON) -> ProbeResult | None:
-        """The answer when ``arg`` asks what was sent and it came back for the element
-        expected; ``None`` else (the caller asks again: an ``other`` may only say the
-        estimate it names was not registered yet when the probe ran)."""
-        if _question(self.arg) != _question(arg):
-            self.sent.drop()
-            return None
-        try:
-            raw = checked(self.sent.result(), ProbeResult, "the in-page healing 'probe' call")
-        except PlaywrightError:
-            return None
-        return None if raw.get("other") else raw
-
-
-def _question(arg: JSON) -> JSON:
-    """A probe's argument without what may differ between two askings of one question."""
-    rank, gate = arg.get("rank"), arg.get("gate")
-    out = dict(arg)
-    if isinstance(rank, dict):
-        out["rank"] = {k: v for k, v in rank.items() if k != "heal_id"}
-    if isinstance(gate, dict):
-        out["gate"] = {k: v for k, v in gate.items() if k != "timeout_ms"}
-    return out
-
-
-def send_probe(
-    ctx: HealContext, locator: Locator, probing: Probing, expect: Element
-) -> SentProbe | None:
-    """:func:`probe` of ``locator`` (no discovery gate, no ``min_score``) sent now, its
-    answer read by :func:`probe` if the rung asks the same (:attr:`Probing.ahead`)."""
-    try:
-        arg = probe_arg(ctx, locator, probing, None, expect, None)
-        sent = sent_on_locator(ctx.page, locator, "probe", arg)
-    except (PlaywrightError, UnrenderableLocator):
-        return None
-    return SentProbe(arg, sent)
-
-
-def probe_arg(
-    ctx: HealContext,
-    locator: Locator,
-    probing: Probing,
-    gated: GateSnapshot | None,
-    expect: Element | None,
-    min_score: float | None,
-) -> JSON:
-    """:func:`probe`'s argument (its parameters as there, ``gated`` already sifted)."""
-    fp = ctx.state.fingerprint
-    action = Action(action_of(ctx))
-    regions = probing.containers(locator) if locator.region is not None else []
-    scope = probing.scope()
-    rank: JSON = {"heal_id": f"p{next(_probe_ids)}", "action": action.value, "limit": 2}
-    if scope is not None:
-        rank["regions"] = list(scope.containers)
-        rank["region_text"] = scope.text
-    arg: JSON = {
-        "fp": fingerprint_json(fp) if fp else None,
-        "weights": dict(WEIGHTS),
-        "gate": None
-        if gated is not None
-        else {
-            "action": action.value,
-            "regions": regions,
-            "in_shadow": locator.in_shadow,
-            "observes": action.observes,
-            "seen_by_wait": sorted(SEEN_BY_WAIT),
-            # a candidate disabled now is not refused (heal_blocking_point)
-            "no_enabled": action in NO_ENABLED or takes_disabled(ctx.failure.type),
-            "timeout_ms": wait_budget_ms(ctx),
-        },
-        "rank": rank,
-    }
-    if expect is not None:
-        arg["expect"] = {"heal_id": expect[0], "index": expect[1]}
-    if min_score is not None and fp is not None:
-        arg["min_score"] = min_score
-    return arg
-
-
+# long because: one in-page round trip: its argument built and its answer read in one place
 def probe(
     ctx: HealContext,
     locator: Locator,
@@ -262,8 +164,7 @@ def probe(
     """:func:`resolve`, :func:`gate_evidence` and the ranking :func:`agreement` needs, for a
     locator :meth:`Probing.usable` accepts, in one ``evaluate_all`` on its matches: the
     gate's two animation frames (and the wait for a moving box) happen inside that call.
-    The answer is also kept in ``ctx.resolved``, as :func:`resolve` keeps its own. A probe
-    of the same question sent ahead (:attr:`Probing.ahead`) is read instead of asking.
+    The answer is also kept in ``ctx.resolved``, as :func:`resolve` keeps its own.
 
     ``gated``: the gate this rung's discovery measured on the element it verified this
     locator resolves to; used instead of measuring again when it passes for the step's
@@ -283,15 +184,38 @@ def probe(
     ):
         gated = None
     try:
-        arg = probe_arg(ctx, locator, probing, gated, expect, min_score)
-        ahead = probing.ahead.pop(locator, None)
-        raw = ahead.answer(arg) if ahead is not None else None
-        if raw is None:
-            raw = checked(
-                call_on_locator(ctx.page, locator, "probe", arg),
-                ProbeResult,
-                "the in-page healing 'probe' call",
-            )
+        regions = probing.containers(locator) if locator.region is not None else []
+        scope = probing.scope()
+        rank: JSON = {"heal_id": f"p{next(_probe_ids)}", "action": action.value, "limit": 2}
+        if scope is not None:
+            rank["regions"] = list(scope.containers)
+            rank["region_text"] = scope.text
+        arg: JSON = {
+            "fp": fingerprint_json(fp) if fp else None,
+            "weights": dict(WEIGHTS),
+            "gate": None
+            if gated is not None
+            else {
+                "action": action.value,
+                "regions": regions,
+                "in_shadow": locator.in_shadow,
+                "observes": action.observes,
+                "seen_by_wait": sorted(SEEN_BY_WAIT),
+                # a candidate disabled now is not refused (heal_blocking_point)
+                "no_enabled": action in NO_ENABLED or takes_disabled(ctx.failure.type),
+                "timeout_ms": wait_budget_ms(ctx),
+            },
+            "rank": rank,
+        }
+        if expect is not None:
+            arg["expect"] = {"heal_id": expect[0], "index": expect[1]}
+        if min_score is not None and fp is not None:
+            arg["min_score"] = min_score
+        raw = checked(
+            call_on_locator(ctx.page, locator, "probe", arg),
+            ProbeResult,
+            "the in-page healing 'probe' call",
+        )
     except (PlaywrightError, UnrenderableLocator):
         return Probe(Resolved(0))
     found = resolved_of(raw, locator)

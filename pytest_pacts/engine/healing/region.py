@@ -38,7 +38,7 @@ rung declines and the step fails with the reasons.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -59,7 +59,6 @@ from pytest_pacts.engine.healing.agreement import agreed as agreed_on
 from pytest_pacts.engine.healing.basics import action_of, first_line, locator_json
 from pytest_pacts.engine.healing.intent import try_locators
 from pytest_pacts.engine.healing.names import rival
-from pytest_pacts.engine.healing.probing import Probing, SentProbe, send_probe
 from pytest_pacts.engine.healing.relocate import gate_json, relocate
 from pytest_pacts.engine.healing.resolving import (
     Estimate,
@@ -115,33 +114,6 @@ def _rediscovery_targets(ctx: HealContext) -> list[tuple[int, Target, Action]]:
     return targets
 
 
-@dataclass
-class _Asked:
-    """What :meth:`RegionDriftRung.send_ahead` sent at a round's start, for ``ctx``: the
-    region's count and the recorded locators' estimates; and, for the agreement the
-    recorded locators usually reach (all of them on the element the first one singles
-    out), that element's probe through the first one and the others' singles-out check
-    (:meth:`RegionDriftRung._agree_ahead`), read only when the agreement is that one."""
-
-    ctx: HealContext
-    count: bounded.Sent[Any]
-    estimated: SentEstimates
-    probe: tuple[Locator, SentProbe] | None = None
-    same: tuple[frozenset[Locator], bounded.Sent[Any]] | None = None
-
-    def drop(self) -> None:
-        self.count.drop()
-        self.estimated.drop()
-        self.drop_agreed()
-
-    def drop_agreed(self) -> None:
-        if self.probe is not None:
-            self.probe[1].sent.drop()
-        if self.same is not None:
-            self.same[1].drop()
-        self.probe = self.same = None
-
-
 class _RegionStillThere(Exception):
     """The step's region is found by its words, with the element in it (``_rediscover``)."""
 
@@ -154,8 +126,9 @@ class RegionDriftRung:
 
     def __init__(self, discoverer: Discoverer | None = None) -> None:
         self.discoverer = discoverer or Discoverer(measure_still=False)
-        # what send_ahead sent at the start of a round, and for which round
-        self._asked: _Asked | None = None
+        # what send_ahead sent at the start of a round (the region's count, the estimate of
+        # the recorded locators without it), and for which round
+        self._asked: tuple[HealContext, bounded.Sent[Any], SentEstimates] | None = None
         # the region's count read early (:meth:`region_gone`), for this round
         self._gone: tuple[HealContext, bool] | None = None
 
@@ -166,11 +139,10 @@ class RegionDriftRung:
         the page). A region still there wastes the estimate. Re-discovery's scan is not sent
         then: the page runs its calls one after another, so a scan the round does not read
         (the recorded locators agree by themselves) would cost its work and hold up the
-        probe sent after it. The probe and singles-out check of the agreement the recorded
-        locators usually reach are sent too (:meth:`_agree_ahead`): the round then makes one
-        round trip where it made two."""
+        probe sent after it."""
         if self._asked is not None:
-            self._asked.drop()
+            self._asked[1].drop()
+            self._asked[2].drop()
             self._asked = None
         self._gone = None
         current = ctx.state.locator
@@ -184,43 +156,8 @@ class RegionDriftRung:
             count = count_sent(_region_of(ctx, current), "looking for the region")
         except UnrenderableLocator:
             return
-        pairs = unscoped(known_locators(ctx), [])
-        estimated = send_estimates(ctx, [loc for loc, _ in pairs])
-        self._asked = _Asked(ctx, count, estimated)
-        self._agree_ahead(self._asked, pairs)
-
-    @staticmethod
-    def _agree_ahead(asked: _Asked, pairs: list[tuple[Locator, str]]) -> None:
-        """The questions :meth:`_try_agreed` asks when every recorded locator that singles
-        out an element singles out the one the first singles out: the first's probe with
-        that element expected (the estimate's first element: ``resolveAll`` numbers them in
-        the order asked), and whether Playwright resolves the other sources' locators to
-        it alone. Sent after the estimate, so the page answers them after it; read only
-        when the agreement is that one and the questions are the same."""
-        ctx, estimated = asked.ctx, asked.estimated
-        current = ctx.state.locator
-        if not pairs or not estimated.wanted or estimated.wanted[0] != pairs[0][0]:
-            return
-        assert current is not None and current.region is not None
-        key = (current.frame_path, current.region)
-        state = ctx.state
-        recorded = [state.locator, *state.alternates]
-        if state.discovery is not None:
-            recorded += [state.discovery.locator, *state.discovery.alternates]
-        if any(
-            loc is not None and loc.region is not None and (loc.frame_path, loc.region) != key
-            for loc in recorded
-        ):
-            return  # the step's scope would be looked up in the page: not ahead
-        element = (estimated.heal_id, 0)
-        probing = Probing(ctx)
-        probing.gone(current)
-        first, source = pairs[0]
-        sent = send_probe(ctx, first, probing, element)
-        asked.probe = (first, sent) if sent is not None else None
-        others = [loc for loc, s in pairs[1:] if s != source and loc in estimated.wanted]
-        same = send_singles_out(ctx, others, element) if others else None
-        asked.same = (frozenset(others), same) if same is not None else None
+        estimated = send_estimates(ctx, [loc for loc, _ in unscoped(known_locators(ctx), [])])
+        self._asked = (ctx, count, estimated)
 
     def region_gone(self, ctx: HealContext) -> bool:
         """Whether the count :meth:`send_ahead` sent this round found no container for the
@@ -229,9 +166,9 @@ class RegionDriftRung:
         inside the elements of its first. ``False`` when it was not sent or failed."""
         asked, current = self._asked, ctx.state.locator
         if self._gone is None or self._gone[0] is not ctx:
-            if asked is None or asked.ctx is not ctx or current is None:
+            if asked is None or asked[0] is not ctx or current is None:
                 return False
-            self._gone = (ctx, _region_gone(ctx, current, asked.count))
+            self._gone = (ctx, _region_gone(ctx, current, asked[1]))
         return self._gone[1]
 
     def attempt(self, ctx: HealContext) -> RungResult | None:
@@ -240,12 +177,15 @@ class RegionDriftRung:
         except _RegionStillThere:
             return None  # not region drift: re-discovery finds the element within its region
 
-    def _take_asked(self, ctx: HealContext) -> _Asked | None:
+    def _take_asked(
+        self, ctx: HealContext
+    ) -> tuple[HealContext, bounded.Sent[Any], SentEstimates] | None:
         """The page questions sent ahead for this context (dropped when they were sent for
         another one); they are asked once."""
         asked, self._asked = self._asked, None
-        if asked is not None and asked.ctx is not ctx:
-            asked.drop()
+        if asked is not None and asked[0] is not ctx:
+            asked[1].drop()
+            asked[2].drop()
             asked = None
         return asked
 
@@ -253,7 +193,7 @@ class RegionDriftRung:
     # pick) share the re-discovery, its gates and the page's estimates they build on demand
     def _attempt(self, ctx: HealContext) -> RungResult | None:
         current = ctx.state.locator
-        sent = self._asked is not None and self._asked.ctx is ctx
+        sent = self._asked is not None and self._asked[0] is ctx
         gone = self.region_gone(ctx) if sent else None  # read once (the alternates may have)
         asked = self._take_asked(ctx)
         if (
@@ -263,7 +203,7 @@ class RegionDriftRung:
             or not (_region_gone(ctx, current, None) if gone is None else gone)
         ):
             if asked is not None:
-                asked.drop()
+                asked[2].drop()
             return None
         region = current.region.description
         known = known_locators(ctx)
@@ -277,21 +217,17 @@ class RegionDriftRung:
         # the gate discovery measured on the element it found (try_locators reuses it)
         gated: dict[Locator, GateSnapshot] = {}
         # what the page estimated for each locator: the recorded ones are not sent twice
-        estimates: dict[Locator, Estimate] = asked.estimated.result() if asked is not None else {}
+        estimates: dict[Locator, Estimate] = asked[2].result() if asked is not None else {}
         refused = ""
         # the recorded locators alone first; then with re-discovery's pick by the words
         for scanned in (False, True):
-            if scanned and asked is not None:
-                asked.drop_agreed()  # asked for the recorded locators' agreement only
             if scanned and rediscovered is None:
                 rediscovered, failed = self._rediscover(ctx, gated)
             extra = rediscovered if scanned and rediscovered else []
             agreed = agreed_on(ctx, known, extra, unanimous=not scanned, estimates=estimates)
             if agreed is None:
                 continue
-            result = self._try_agreed(ctx, agreed, region, gated, None if scanned else asked)
-            if asked is not None:
-                asked.drop_agreed()
+            result = self._try_agreed(ctx, agreed, region, gated)
             if result is None:  # the page's estimate and Playwright disagree: Playwright decides
                 agreed = agreed_on(ctx, known, extra, unanimous=not scanned, in_page=False)
                 result = self._try_agreed(ctx, agreed, region, gated) if agreed else None
@@ -383,29 +319,17 @@ class RegionDriftRung:
         agreed: Agreement,
         region: str,
         gated: dict[Locator, GateSnapshot],
-        ahead: _Asked | None = None,
     ) -> RungResult | None:
         """The agreed locator tried as a candidate (unique, gated, agreeing with the
         fingerprint); ``None`` when what the page estimated is not what Playwright finds
-        (the caller then asks Playwright about every locator). ``ahead``: the round's
-        questions sent at its start, whose probe and singles-out check are read when they
-        ask what this agreement asks."""
+        (the caller then asks Playwright about every locator)."""
         asked: bounded.Sent[Any] | None = None
-        early = False  # ``asked`` was sent at the round's start
         if agreed.confirm:
             if agreed.element is None:
                 return None
-            same = ahead.same if ahead is not None else None
-            if (
-                ahead is not None
-                and same is not None
-                and same[0] == frozenset(agreed.confirm)
-                and agreed.element == (ahead.estimated.heal_id, 0)
-            ):
-                asked, ahead.same, early = same[1], None, True
             # asked now, read after the agreed locator's own check: the two round trips
             # overlap, and a "no" refuses the agreement as before the check
-            asked = asked or send_singles_out(ctx, agreed.confirm, agreed.element)
+            asked = send_singles_out(ctx, agreed.confirm, agreed.element)
             if asked is None:
                 return None
         locator = agreed.locator
@@ -422,29 +346,16 @@ class RegionDriftRung:
             if locator == rediscovered or (expect and rediscovered in agreed.confirm):
                 gated = {**gated, locator: gate}
         what = f"locator without the vanished region {region!r}"
-        probed = ahead.probe if ahead is not None else None
-        sent = {locator: probed[1]} if probed is not None and probed[0] == locator else {}
         try:
             result = try_locators(
-                ctx,
-                self.name,
-                [option],
-                what,
-                gated=gated,
-                expect=expect,
-                gone=ctx.state.locator,
-                ahead=sent,
+                ctx, self.name, [option], what, gated=gated, expect=expect, gone=ctx.state.locator
             )
         except BaseException:
             if asked is not None:
                 asked.drop()
             raise
         if asked is not None and not singled_out(asked):
-            # a "no" sent ahead is asked again: it may only say the page ran it too early
-            if not early or agreed.element is None:
-                return None
-            if not singled_out(send_singles_out(ctx, agreed.confirm, agreed.element)):
-                return None
+            return None
         if agreed.estimated and (result is None or not result.accepted):
             found = ctx.resolved.get(resolved_key(locator, ctx.state.fingerprint))
             fp = found.fingerprint if found is not None else None

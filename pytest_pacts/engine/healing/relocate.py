@@ -14,7 +14,6 @@ recorded locator was.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -34,13 +33,7 @@ from pytest_pacts.models.locator import (
 )
 from pytest_pacts.models.outcome import FailureType
 from pytest_pacts.models.requirement import Action
-from pytest_pacts.runtime import bounded
-from pytest_pacts.runtime.healing import (
-    call_in_frame,
-    call_on_elements,
-    find_same_gate,
-    sent_on_elements,
-)
+from pytest_pacts.runtime.healing import call_in_frame, call_on_elements, find_same_gate
 
 # Semantic first (it survives restyling); css last.
 ORDER: tuple[Strategy, ...] = (
@@ -76,12 +69,6 @@ def call_on_locator(page: Page, locator: Locator, name: str, arg: object) -> obj
     resolves to (``runtime.healing.call_on_elements``, through the bridge)."""
     target = to_playwright(page, locator)
     return call_on_elements(target, name, arg, elements_frame(page, locator))
-
-
-def sent_on_locator(page: Page, locator: Locator, name: str, arg: object) -> bounded.Sent[Any]:
-    """:func:`call_on_locator` sent ahead: read its answer with ``result()``."""
-    target = to_playwright(page, locator)
-    return sent_on_elements(target, name, arg, elements_frame(page, locator))
 
 
 def render(page: Page, scored: Scored) -> tuple[Locator, Fingerprint] | str:
