@@ -67,19 +67,15 @@ function callbacksRun() {
   probe.dispatchEvent(event);
   return ran;
 }
-// A running CSS animation or transition (Web Animations API) of a property that moves or
-// sizes a box, on the element or an ancestor: it moves the element though two boxes may
-// agree (read one period apart, or on a frozen frame clock). Not one on a pseudo-element (a
-// spinner drawn in ``::after``), of paint only (an opacity fade), or elsewhere in the page.
+// A running CSS animation or transition (Web Animations API) moving or sizing the box of the
+// element or an ancestor, which two boxes read one period apart miss; not a pseudo-element's
+// (an ``::after`` spinner), a fade, or another element's.
 const BOX_PROPS = /^(transform|translate|rotate|scale|offset[A-Z]\w*|left|top|right|bottom|inset\w*|margin\w*|padding\w*|(min|max)?(width|height|Width|Height)|border\w*Width)$/;
 function animatedBy(el) {
-  if (!el.getAnimations) return null;
-  const anims = el.ownerDocument.getAnimations();  // the page's array: its methods may be replaced
+  const anims = el.getAnimations ? el.ownerDocument.getAnimations() : [];  // the page's array: indexed
   for (let i = 0; i < anims.length; i++) {
-    const a = anims[i];
-    const target = a.playState === 'running' && a.playbackRate !== 0 && a.effect && !a.effect.pseudoElement && a.effect.target;
-    if (!target || !containsComposed(target, el)) continue;
-    const frames = a.effect.getKeyframes();
+    const a = anims[i], fx = a.effect, target = a.playState === 'running' && a.playbackRate !== 0 && fx && !fx.pseudoElement && fx.target;
+    const frames = target && containsComposed(target, el) ? fx.getKeyframes() : [];
     for (let f = 0; f < frames.length; f++) for (const k in frames[f]) if (BOX_PROPS.test(k)) return target;
   }
   return null;
@@ -400,11 +396,8 @@ async function checkActionable(items, roleOf, watch) {
     } else if (seen) points.push(gatePass('stable', 'same box as measured a frame or more before, nothing moving it since'));
     else if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
     else if (!sameRect(first[i], second[i])) points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
-    else {
-      const moving = animatedBy(el);
-      points.push(moving ? gateFail('stable', 'unstable', `a CSS animation or transition of its box is running on ${describeElement(moving)}`)
-        : gatePass('stable', framed ? 'same box on consecutive frames' : 'scripts are disabled, so no animation frames: no CSS animation or transition of its box is running'));
-    }
+    else if (animatedBy(el)) points.push(gateFail('stable', 'unstable', `a CSS animation or transition of its box is running on ${describeElement(animatedBy(el))}`));
+    else points.push(gatePass('stable', framed ? 'same box on consecutive frames' : 'scripts are disabled, so no animation frames: no CSS animation or transition of its box is running'));
     points.push(checkScoped(el, it));
     return { points, count: 1, box: null, reach: reach || null };
   });
