@@ -79,4 +79,4 @@ def test_a_running_css_animation_is_unstable_with_scripts_disabled(no_script_tab
     gate = check_locator(no_script_tab, go.locator, "click")
     stable = gate.point("stable")
     assert not gate.ok and stable.code == "unstable", stable
-    assert "a CSS animation or transition is running on div#moving" in stable.reason
+    assert "a CSS animation or transition of its box is running on div#moving" in stable.reason

@@ -109,6 +109,53 @@ def test_each_gate_point_fails_for_its_reason(
     assert _gate_run(shared_tab, page, action, css(selector), value, options) == expected
 
 
+ANIMATED = """
+<style>@keyframes slide { from { left: 0 } to { left: 200px } }
+@keyframes fade { from { opacity: 1 } to { opacity: .3 } }
+@keyframes turn { to { transform: rotate(360deg) } }
+#loading::after { content: ""; display: inline-block; width: 8px; height: 8px;
+  animation: turn 1s linear infinite }</style>
+<button id="fade" style="animation: fade 1s infinite">Fade</button>
+<div style="animation: fade 1s infinite"><button id="inside">Inside</button></div>
+<button id="loading">Loading</button>
+<span style="display:inline-block; animation: turn 1s linear infinite">*</span>
+<button id="beside">Beside</button>
+<div style="overflow:hidden"><button id="spin" style="position:relative;
+  animation: slide 0.5s linear infinite">Spin</button></div>
+"""
+
+
+def test_a_running_animation_of_its_box_is_unstable_on_any_two_frames(
+    shared_tab: Page, site: Site
+) -> None:
+    """Two box reads one animation period apart agree, so "same box on two frames"
+    (Playwright's documented "stable") alone once let an endlessly sliding button pass under
+    load (a clean clone's run of ``test_each_gate_point_fails_for_its_reason``). The Web
+    Animations API tells it in the same call: a running animation of a box property on the
+    element or an ancestor. Here the document's frame clock is stopped (DevTools
+    ``Animation.setPlaybackRate`` 0: every frame reads the same box, as reads aligned to
+    the period do), so only that rule can refuse it; before it the click passed. What moves
+    no box does not refuse: a fade of the element or its ancestor, a spinner in its
+    ``::after``, a spinner beside it."""
+    page = site.add("animated.html", ANIMATED)
+    shared_tab.goto(page)
+    cdp = shared_tab.context.new_cdp_session(shared_tab)
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})
+    try:
+        ids = ("fade", "inside", "loading", "beside", "spin")
+        rows = [("click", i) for i in ids]
+        pom = {n: css("#" + i, element=i) for n, i in enumerate(ids)}
+        record = run(shared_tab, plan(page, *rows), pom=pom, options=SPIN, navigate=False)
+    finally:
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        cdp.detach()
+    assert [s.failure is None for s in record.steps] == [True, True, True, True, False]
+    failed = record.steps[-1].failure
+    assert failed is not None and failed.gate is not None and failed.gate.failed is not None
+    assert failed.gate.failed.code == "unstable", failed
+    assert "animation or transition of its box is running on button#spin" in failed.message
+
+
 def test_a_moving_field_is_filled_as_playwright_fills_it(shared_tab: Page, url: str) -> None:
     """No stricter than Playwright: a fill does not wait for its field to stop moving (the
     gate waited for a still box before, and the step failed ``unstable``)."""

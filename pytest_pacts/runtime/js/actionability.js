@@ -67,13 +67,16 @@ function callbacksRun() {
   probe.dispatchEvent(event);
   return ran;
 }
-// Without animation frames, "stable" is: no CSS animation or transition is running on the
-// element or an ancestor (the only things that move an element in a page without scripts).
+// A running CSS animation or transition (Web Animations API) moving or sizing the box of the
+// element or an ancestor, which two boxes read one period apart miss; not a pseudo-element's
+// (an ``::after`` spinner), a fade, or another element's.
+const BOX_PROPS = /^(transform|translate|rotate|scale|offset[A-Z]\w*|left|top|right|bottom|inset\w*|margin\w*|padding\w*|(min|max)?(width|height|Width|Height)|border\w*Width)$/;
 function animatedBy(el) {
-  if (!el.getAnimations) return null;
-  for (const anim of el.ownerDocument.getAnimations()) {
-    const target = anim.playState === 'running' && anim.effect && anim.effect.target;
-    if (target && containsComposed(target, el)) return target;
+  const anims = el.getAnimations ? el.ownerDocument.getAnimations() : [];  // the page's array: indexed
+  for (let i = 0; i < anims.length; i++) {
+    const a = anims[i], fx = a.effect, target = a.playState === 'running' && a.playbackRate !== 0 && fx && !fx.pseudoElement && fx.target;
+    const frames = target && containsComposed(target, el) ? fx.getKeyframes() : [];
+    for (let f = 0; f < frames.length; f++) for (const k in frames[f]) if (BOX_PROPS.test(k)) return target;
   }
   return null;
 }
@@ -408,12 +411,9 @@ async function checkActionable(items, dom, watch) {
       points.push(el.isConnected ? gatePass('stable', why) : gateFail('stable', 'detached', 'detached while checking'));
     } else if (seen) points.push(gatePass('stable', 'same box as measured a frame or more before, nothing moving it since'));
     else if (!first[i] || !second[i]) points.push(gateFail('stable', 'detached', 'detached while measuring'));
-    else if (!framed) {
-      const moving = animatedBy(el);
-      points.push(moving ? gateFail('stable', 'unstable', `a CSS animation or transition is running on ${describeElement(moving)}`)
-        : gatePass('stable', 'scripts are disabled, so no animation frames: no CSS animation or transition is running on it'));
-    } else if (sameRect(first[i], second[i])) points.push(gatePass('stable', 'same box on consecutive frames'));
-    else points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
+    else if (!sameRect(first[i], second[i])) points.push(gateFail('stable', 'unstable', `moving: ${fmtRect(first[i])} then ${fmtRect(second[i])} on consecutive frames`));
+    else if (animatedBy(el)) points.push(gateFail('stable', 'unstable', `a CSS animation or transition of its box is running on ${describeElement(animatedBy(el))}`));
+    else points.push(gatePass('stable', framed ? 'same box on consecutive frames' : 'scripts are disabled, so no animation frames: no CSS animation or transition of its box is running'));
     points.push(checkScoped(el, it));
     // (not sent: the element the action goes to, kept by the executor's check, api.js)
     return Object.defineProperty({ points, count: 1, box: null, reach: reach || null }, 'via', { value: via });
