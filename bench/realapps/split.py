@@ -67,7 +67,7 @@ DEV: tuple[str, ...] = (
     "reviewboard",
     "nocodb",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "directus")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "directus", "pretalx")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

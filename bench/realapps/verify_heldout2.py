@@ -12,27 +12,26 @@ value, checked, title/heading, URL) so a flow that cannot be done on a version s
     .venv/bin/python bench/realapps/verify_heldout2.py APP [VERSION ...]
 
 with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, node_red, ihatemoney,
-fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano,
-jotter, otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb,
-kiwitcms, verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz,
-reviewboard, nocodb, trac, directus. A control shown only while the pointer is on its table row
-or card (I hate money's participant buttons, Radicale 3.9's collection buttons) is reached as a
-person does: by pointing at the row or card first; an item of a closed Bootstrap drop- down menu
-by clicking its toggle first, and an item of a closed WAI-ARIA menu (Review Board 8's) by
-pointing at its opener (`aria-haspopup`, `aria-controls`) first. A checkbox drawn by its <label>
-(the input hidden) is acted on through the label, the one of the two drawn; a label that wraps its
-checkbox (Calibre-Web's "Read") is one element with it, and so is a component that wraps it
-(TensorBoard's <mat-checkbox>, checked through its input). A slider (marimo's) is moved with its
-keys, and the text an outcome reads includes what open shadow roots draw, as the engine reads it. A
-drawn drop-down's option written in the capitals the page shows (TensorBoard's "GRAPHS") is matched
-ignoring case when no option has those exact words, and its `value:` is the text it shows. A widget
-whose truth is its block (Gradio's slider: a number box beside its range input) is filled and read
-through its number box. A covering layer the truth's `_dismiss` lists (Dagster's product tours) is
-closed by its own button before a step acts, and a code editor (CodeMirror) is filled by a click in
-it and the keys. A native select's `value:` is its chosen option's words or its value (Piccolo
-Admin's "True" is `value="true"`), as the engine reads it. A step the truth's `_views` lists
-names one thing drawn twice (Kedro-Viz's list row and flowchart box): two elements, the first
-drawn acted on.
+fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano, jotter,
+otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb, kiwitcms,
+verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz, reviewboard, nocodb,
+trac, directus, pretalx. A control shown only while the pointer is on its table row or card (I hate
+money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
+pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
+toggle first, and an item of a closed WAI-ARIA menu (Review Board 8's) by pointing at its opener
+(`aria-haspopup`, `aria-controls`) first. A checkbox drawn by its <label> (the input hidden) is
+acted on through the label, the one of the two drawn; a label that wraps its checkbox (Calibre-Web's
+"Read") is one element with it, and so is a component that wraps it (TensorBoard's <mat-checkbox>,
+checked through its input). A slider (marimo's) is moved with its keys, and the text an outcome
+reads includes what open shadow roots draw, as the engine reads it. A drawn drop-down's option
+written in the capitals the page shows (TensorBoard's "GRAPHS") is matched ignoring case when no
+option has those exact words, and its `value:` is the text it shows. A widget whose truth is its
+block (Gradio's slider: a number box beside its range input) is filled and read through its number
+box. A covering layer the truth's `_dismiss` lists (Dagster's product tours) is closed by its own
+button before a step acts, and a code editor (CodeMirror) is filled by a click in it and the keys. A
+native select's `value:` is its chosen option's words or its value (Piccolo Admin's "True" is
+`value="true"`), as the engine reads it. A step the truth's `_views` lists names one thing drawn
+twice (Kedro-Viz's list row and flowchart box): two elements, the first drawn acted on.
 """
 
 from __future__ import annotations
@@ -288,6 +287,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill('input[type="password"]', app.env["PACTS_DIRECTUS_PASSWORD"])
         page.click('button[type="submit"]')
         page.wait_for_url("**/admin/content**", timeout=60000)
+    elif app.name == "pretalx":
+        page.goto(base + "orga/login/")
+        page.fill("input#id_login_email", app.env["PACTS_PRETALX_USER"])
+        page.fill("input#id_login_password", app.env["PACTS_PRETALX_PASSWORD"])
+        page.get_by_role("button", name="Log in").click()  # 2025.2's is no submit input
+        page.wait_for_url("**/orga/event/**", timeout=60000)
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -312,7 +317,7 @@ def verify(app: AppSpec, version: str) -> int:
             )
             # pretix's development server renders a page in 2-25 s at load 15-20 (debug on);
             # TensorBoard's tab took 8.2 s to click at load 75 (its page's animations settle)
-            slow = ("pretix", "kiwitcms", "tensorboard", "dagster", "nocodb", "directus")
+            slow = ("pretix", "kiwitcms", "tensorboard", "dagster", "nocodb", "directus", "pretalx")
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
             context.set_default_navigation_timeout(60000)

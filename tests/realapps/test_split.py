@@ -150,8 +150,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # is to show is still hidden); Trac (PyPI, an issue tracker and wiki, 1.2 on Python 2.7)
     # added held out, before any run on it; NocoDB moved to dev with the rule made from its
     # 0.202.10 REQ-NOCODB-004 (an icon font's ligature word left out of names)
-    # Directus (npm, a headless CMS's Data Studio) added held out, before any run on it
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "trac", "directus")
+    # Directus (npm, a headless CMS's Data Studio) added held out, before any run on it;
+    # pretalx (PyPI, a conference's call for papers) added held out, before any run on it
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "trac", "directus", "pretalx")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -166,7 +167,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "trac", "directus")
+    held_absent = ("kinto", "buku", "pretix", "trac", "directus", "pretalx")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -349,6 +350,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "nocodb",
         "trac",
         "directus",
+        "pretalx",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
