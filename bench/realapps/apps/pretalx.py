@@ -26,10 +26,11 @@ the session types "Talk" (the default) and "Workshop", the tracks "Ticketing" an
 "Timetables", the rooms "Main hall" and "Chart room"; three speakers (Anna Miller, Ben Carter,
 Priya Shah) and four proposals with fixed codes: "Paperless boarding passes" (``BOARDS``),
 "Planning the winter timetable" (``WINTER``), "Tide tables for beginners" (``TIDEWS``, a
-workshop), all submitted, and "Kiosk printer war stories" (``KIOSKP``), accepted. Both
-versions' pages, in debug mode, ask the Vite development server for ``@vite/client`` on
-``localhost:8080`` (refused: nothing runs there); no page loads anything from another host
-(docs/real-apps.md, "New held-out app: pretalx").
+workshop), all submitted, and "Kiosk printer war stories" (``KIOSKP``), accepted. 2023.1.3's
+pages, in debug mode, ask the Vite development server for ``@vite/client`` on
+``localhost:8080`` (refused: nothing runs there); no page of either version loads anything
+from another host (a Playwright request log over the flows' pages; docs/real-apps.md, "New
+held-out app: pretalx").
 """
 
 from __future__ import annotations
