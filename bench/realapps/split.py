@@ -68,7 +68,7 @@ DEV: tuple[str, ...] = (
     "nocodb",
     "directus",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "ghost")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "ghost", "pretalx")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -15,7 +15,8 @@ with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, no
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano, jotter,
 otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb, kiwitcms,
 verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz, reviewboard, nocodb,
-trac, directus, ghost. A control shown only while the pointer is on its table row or card (I hate
+trac, directus, ghost, pretalx.
+A control shown only while the pointer is on its table row or card (I hate
 money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
 pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
 toggle first, and an item of a closed WAI-ARIA menu (Review Board 8's) by pointing at its opener
@@ -293,6 +294,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill('input[type="password"]', app.env["PACTS_GHOST_PASSWORD"])
         page.click('button[type="submit"]')
         page.wait_for_url("**/ghost/#/dashboard**", timeout=60000)
+    elif app.name == "pretalx":
+        page.goto(base + "orga/login/")
+        page.fill("input#id_login_email", app.env["PACTS_PRETALX_USER"])
+        page.fill("input#id_login_password", app.env["PACTS_PRETALX_PASSWORD"])
+        page.get_by_role("button", name="Log in").click()  # 2025.2's is no submit input
+        page.wait_for_url("**/orga/event/**", timeout=60000)
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -317,7 +324,16 @@ def verify(app: AppSpec, version: str) -> int:
             )
             # pretix's development server renders a page in 2-25 s at load 15-20 (debug on);
             # TensorBoard's tab took 8.2 s to click at load 75 (its page's animations settle)
-            slow = ("pretix", "kiwitcms", "tensorboard", "dagster", "nocodb", "directus", "ghost")
+            slow = (
+                "pretix",
+                "kiwitcms",
+                "tensorboard",
+                "dagster",
+                "nocodb",
+                "directus",
+                "ghost",
+                "pretalx",
+            )
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
             context.set_default_navigation_timeout(60000)
