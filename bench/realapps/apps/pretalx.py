@@ -35,14 +35,10 @@ held-out app: pretalx").
 
 from __future__ import annotations
 
-import fcntl
-import os
-import shutil
-import subprocess
-import urllib.request
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, cache_root, ensure_venv, free_port, serve
+from realapps.apps._cfgdjango import ConfiguredDjango
+from realapps.harness import AppSpec, Served, ensure_venv
 
 VERSIONS = ("2023.1.3", "2025.2.2")
 
@@ -177,60 +173,19 @@ def _install(version: str) -> Path:
     return ensure_venv(f"pretalx-{version}", list(PINS[version]))
 
 
-def _run(venv: Path, args: list[str], workdir: Path, config: Path, timeout: float) -> None:
-    env = {**os.environ, "PRETALX_CONFIG_FILE": str(config), "HOME": str(workdir),
-           "DJANGO_SETTINGS_MODULE": "pretalx.settings"}  # fmt: skip
-    with (workdir / "setup.log").open("ab") as out:
-        subprocess.run([str(venv / "bin" / "python"), *args], cwd=workdir, env=env, stdout=out,
-                       stderr=subprocess.STDOUT, check=True, timeout=timeout)  # fmt: skip
-
-
-def _template(version: str, venv: Path) -> Path:
-    """An empty, migrated database of ``version`` in the cache (made once: minutes)."""
-    folder = cache_root() / f"pretalx-{version}-db"
-    db = folder / "data" / "db.sqlite3"
-    stamp = folder / ".pacts-migrated"
-    if stamp.exists() and db.exists():
-        return db
-    with open(cache_root() / f"pretalx-{version}-db.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and db.exists():  # made while this one waited
-            return db
-        shutil.rmtree(folder, ignore_errors=True)
-        (folder / "data").mkdir(parents=True)
-        config = folder / "pretalx.cfg"
-        config.write_text(_CONFIG.format(url="http://127.0.0.1:9", data=folder / "data"))
-        _run(venv, ["-m", "pretalx", "migrate", "--noinput"], folder, config, timeout=2400)
-        stamp.touch()
-    return db
+_DJANGO = ConfiguredDjango(
+    module="pretalx",
+    config=_CONFIG,
+    seed=SEED,
+    # ready once the login page answers; then the public and the organisers' pages are asked
+    # for once, so that their style sheets are compiled (SCSS) before a flow's first page
+    ready="orga/login/",
+    warm=("harbourday/cfp", "orga/login/"),
+)
 
 
 def _start(version: str, workdir: Path) -> Served:
-    venv = _install(version)
-    template = _template(version, venv)
-    data = workdir / "data"
-    data.mkdir()
-    shutil.copyfile(template, data / "db.sqlite3")
-    port = free_port()
-    config = workdir / "pretalx.cfg"
-    config.write_text(_CONFIG.format(url=f"http://127.0.0.1:{port}", data=data))
-    (workdir / "seed.py").write_text(SEED)
-    _run(venv, [str(workdir / "seed.py")], workdir, config, timeout=600)
-    command = [str(venv / "bin" / "python"), "-m", "pretalx", "runserver",
-               f"127.0.0.1:{port}", "--noreload"]  # fmt: skip
-    env = {"HOME": str(workdir), "PRETALX_CONFIG_FILE": str(config)}
-    # ready once the login page answers; then the public and the organisers' pages are asked
-    # for once, so that their style sheets are compiled (SCSS) before a flow's first page
-    return serve(
-        command, port=port, cwd=workdir, workdir=workdir, ready="orga/login/", env=env,
-        timeout_s=600, then=_warm,
-    )  # fmt: skip
-
-
-def _warm(base_url: str) -> None:
-    for path in ("harbourday/cfp", "orga/login/"):
-        with urllib.request.urlopen(base_url + path, timeout=600) as answer:
-            answer.read()
+    return _DJANGO.start(version, _install(version), workdir)
 
 
 APP = AppSpec(

@@ -32,14 +32,10 @@ hosts (a Playwright request log).
 
 from __future__ import annotations
 
-import fcntl
-import os
-import shutil
-import subprocess
-import urllib.request
 from pathlib import Path
 
-from realapps.harness import AppSpec, Served, cache_root, ensure_venv, free_port, serve
+from realapps.apps._cfgdjango import ConfiguredDjango
+from realapps.harness import AppSpec, Served, ensure_venv
 
 VERSIONS = ("2024.1.0", "2026.8.0")
 
@@ -223,62 +219,21 @@ def _install(version: str) -> Path:
     return ensure_venv(f"pretix-{version}", list(PINS[version]))
 
 
-def _run(venv: Path, args: list[str], workdir: Path, config: Path, timeout: float) -> None:
-    env = {**os.environ, "PRETIX_CONFIG_FILE": str(config), "HOME": str(workdir),
-           "DJANGO_SETTINGS_MODULE": "pretix.settings"}  # fmt: skip
-    with (workdir / "setup.log").open("ab") as out:
-        subprocess.run([str(venv / "bin" / "python"), *args], cwd=workdir, env=env, stdout=out,
-                       stderr=subprocess.STDOUT, check=True, timeout=timeout)  # fmt: skip
-
-
-def _template(version: str, venv: Path) -> Path:
-    """An empty, migrated database of ``version`` in the cache (made once: minutes)."""
-    folder = cache_root() / f"pretix-{version}-db"
-    db = folder / "data" / "db.sqlite3"
-    stamp = folder / ".pacts-migrated"
-    if stamp.exists() and db.exists():
-        return db
-    with open(cache_root() / f"pretix-{version}-db.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and db.exists():  # made while this one waited
-            return db
-        shutil.rmtree(folder, ignore_errors=True)
-        (folder / "data").mkdir(parents=True)
-        config = folder / "pretix.cfg"
-        config.write_text(_CONFIG.format(url="http://127.0.0.1:9", data=folder / "data"))
-        _run(venv, ["-m", "pretix", "migrate", "--noinput"], folder, config, timeout=2400)
-        stamp.touch()
-    return db
-
-
-def _start(version: str, workdir: Path) -> Served:
-    venv = _install(version)
-    template = _template(version, venv)
-    data = workdir / "data"
-    data.mkdir()
-    shutil.copyfile(template, data / "db.sqlite3")
-    port = free_port()
-    config = workdir / "pretix.cfg"
-    config.write_text(_CONFIG.format(url=f"http://127.0.0.1:{port}", data=data))
-    (workdir / "seed.py").write_text(SEED)
-    _run(venv, [str(workdir / "seed.py")], workdir, config, timeout=600)
-    command = [str(venv / "bin" / "python"), "-m", "pretix", "runserver",
-               f"127.0.0.1:{port}", "--noreload"]  # fmt: skip
-    env = {"HOME": str(workdir), "PRETIX_CONFIG_FILE": str(config)}
+_DJANGO = ConfiguredDjango(
+    module="pretix",
+    config=_CONFIG,
+    seed=SEED,
     # ready once the health check answers (a page's first request compiles its style sheets,
     # half a minute at load 30: a probe that gives up after 2 s and asks again piles up
     # compiling requests); then the shop's and the back office's pages are asked for once,
     # so that their style sheets are compiled before a flow's first page
-    return serve(
-        command, port=port, cwd=workdir, workdir=workdir, ready="healthcheck/", env=env,
-        timeout_s=600, then=_warm,
-    )  # fmt: skip
+    ready="healthcheck/",
+    warm=("bakery/workshop/", "control/login"),
+)
 
 
-def _warm(base_url: str) -> None:
-    for path in ("bakery/workshop/", "control/login"):
-        with urllib.request.urlopen(base_url + path, timeout=600) as answer:
-            answer.read()
+def _start(version: str, workdir: Path) -> Served:
+    return _DJANGO.start(version, _install(version), workdir)
 
 
 APP = AppSpec(
