@@ -25,8 +25,8 @@ from realapps.harness import Served, cache_root, free_port, serve
 @dataclass(frozen=True)
 class ConfiguredDjango:
     """``module`` (the package run as ``python -m``), its configuration's text (formatted with
-    ``url`` and ``data``), the seed script, the path that answers once it is ready, and the
-    paths asked for once before a flow starts."""
+    ``url`` and ``data``), the script that fills the database, the path that answers once it
+    is ready, and the paths asked for once before a flow starts."""
 
     module: str
     config: str
