@@ -15,6 +15,7 @@ label, which Playwright's ``get_by_label(exact=True)`` finds.
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page
 
 from .helpers import chosen_id, find
@@ -62,3 +63,60 @@ def test_the_words_of_a_hint_alone_name_nothing_more_closely(tab: Page) -> None:
     tab.set_content(LOCUST)
     result = find(tab, "users started/second", "fill")
     assert result.locator is None or result.locator.confidence < 0.9
+
+
+# A back office's form rows (pretalx 2023.1.3 and 2025.2.2, REQ-PRETALX-009 and -005): each
+# optional field's caption carries a marker on a line of its own under the field's words, by a
+# ``<br>`` (2023.1.3) or a block box (2025.2.2); on a required field the marker is not drawn.
+LINES = (
+    "<style>.optional{color:#888} .block .optional{display:block} .required .optional{display:none}</style>"
+    '<form><label for="id_capacity">Capacity<br><span class="optional">Optional</span></label>'
+    '<input type="number" name="capacity" id="id_capacity">'
+    '<div class="block"><label for="id_notes">Internal notes <span class="optional">Optional</span>'
+    '</label><textarea name="internal_notes" id="id_notes"></textarea></div>'
+    '<div class="required"><label for="id_title">Title <span class="optional">Optional</span></label>'
+    '<input name="title" id="id_title"></div>'
+    '<label for="id_seats">Seats <span class="optional">left</span></label><input name="seats" id="id_seats">'
+    "</form>"
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "field"),
+    [("Capacity", "id_capacity"), ("Internal notes", "id_notes"), ("Title", "id_title")],
+)
+def test_a_label_s_first_line_is_the_name_a_person_reads(tab: Page, words: str, field: str) -> None:
+    """A label drawn on two lines (HTML ``innerText``: a ``<br>`` or a block box ends a line;
+    what is not drawn is not read) is read as its first line's words and, under them, a hint:
+    the same leading words as a part in parentheses or a sentence after the first (above).
+    pretalx 2023.1.3 and 2025.2.2: ``Capacity<br><span class="optional">Optional</span>`` was
+    named "Capacity Optional" (accname), the field's ``name`` matched "Capacity" exactly at css
+    0.68 (its accessible name says other words) before the label loosely, and the step was
+    refused (REQ-PRETALX-009, both versions; REQ-PRETALX-005's "Internal notes" on 2025.2.2).
+    The locator stays the whole label, which Playwright's ``get_by_label(exact=True)`` finds."""
+    tab.set_content(LINES)
+    result = find(tab, words, "fill")
+    assert result.locator is not None, result.unresolved
+    assert result.locator.strategy.value == "label", result.locator
+    assert result.locator.confidence >= 0.9
+    assert chosen_id(tab, result) == field
+
+
+def test_words_on_the_label_s_line_after_its_name_are_not_cut_off(tab: Page) -> None:
+    """Only a line break makes a hint: "Seats left" drawn on one line stays one name, matched
+    loosely by "Seats" (as before), never exactly."""
+    tab.set_content(LINES)
+    result = find(tab, "Seats", "fill")
+    assert result.locator is None or result.locator.confidence < 0.9
+
+
+def test_two_labels_whose_first_lines_are_the_step_s_words_stay_a_tie(tab: Page) -> None:
+    """Two fields whose captions start with the same line are two fields the words name: the
+    step is refused, never the first."""
+    tab.set_content(
+        '<label for="a">Capacity<br><small>Optional</small></label><input id="a">'
+        '<label for="b">Capacity<br><small>Standing</small></label><input id="b">'
+    )
+    result = find(tab, "Capacity", "fill")
+    assert result.locator is None
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"

@@ -8,11 +8,13 @@ its state's drop-down), a proposal's page (its fields: "Proposal title", "Intern
 "Save"), the call for papers' "Session Types" and "Tracks" ("New type", "New track"), the
 schedule's rooms ("New room"), the speakers list, the mail editor and the event's settings.
 
-A held-out app (docs/real-apps.md, "Held-out split"): its flows and truth were written from
-what 2023.1.3 shows, and committed before any engine run on it. Both versions are PyPI's
-``pretalx`` package: 2023.1.3 (Django 4.2, Bootstrap 4) and 2025.2.2 (Django 5.2, the
-organisers' pages redrawn), served by its own ``python -m pretalx runserver`` (Django's
-development server, ``debug`` on: static files served by Django), with SQLite.
+Added held out (docs/real-apps.md, "Held-out split"): its flows and truth were written from
+what 2023.1.3 shows, and committed before any engine run on it; a dev app since the
+seventeenth round ("pretalx's markers and look-alikes, and pretalx moves to dev"). Both
+versions are PyPI's ``pretalx`` package: 2023.1.3 (Django 4.2, Bootstrap 4) and 2025.2.2
+(Django 5.2, the organisers' pages redrawn), served by its own ``python -m pretalx
+runserver`` (Django's development server, ``debug`` on: static files served by Django), with
+SQLite.
 
 Migrating an empty database takes minutes (about 4 at load 30), so it is done once per version
 into the cache folder beside the venv (a lock and a stamp, as pretix's module does) and copied

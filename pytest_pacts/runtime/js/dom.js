@@ -462,6 +462,10 @@ function makeDom(doc) {
 
   const labelTexts = memo((el) => [...idRefs(el, 'aria-labelledby').map((ref) => norm(textOf(ref))),
     ...[...el.labels || []].map(labelText)].filter(Boolean));
+  // Each label's words on its first line as drawn (HTML innerText: a <br> or a block box ends a
+  // line, what is not drawn is not read), by the label's text, when that text starts with them.
+  const firstLines = memo((el) => new Map([...el.labels || []].map((l) => [labelText(l), norm((l.innerText || '').split('\n').find(norm))])
+    .filter(([v, line]) => line && bare(v).startsWith(bare(line)))));
 
   // The accessible name as Playwright computes it, and its words (glyphs and icon words left out).
   const accName = memo((el) => markedName(el).replaceAll(ICON_WORD, ''));
@@ -488,7 +492,7 @@ function makeDom(doc) {
     return name;
   }
 
-  return { roleOf, accName, words, textOf, rawText, visibleText, labelTexts, isHidden, unexposed };
+  return { roleOf, accName, words, textOf, rawText, visibleText, labelTexts, firstLines, isHidden, unexposed };
 }
 
 // Which elements an action can use (brief: "never pick an incompatible one").

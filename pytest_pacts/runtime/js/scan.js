@@ -215,11 +215,10 @@ function makeStrategies(dom) {
       compare: textTier,
       // Each label of a control labels it (HTML, ``labels``), and its leading words are the
       // name a person reads: a hint after them (a part in parentheses, a sentence after the
-      // first) is compared apart, addressed by the whole label (tests/discovery/test_label_hints.py).
-      keys: (el) => dom.labelTexts(el).flatMap((v) => {
-        const lead = norm(v.split(/\s\(|\.\s/)[0]);
-        return [{ value: v }, ...lead && lead !== v ? [{ value: lead, label: v }] : []];
-      }),
+      // first, a line after the first) is compared apart, addressed by the whole label
+      // (tests/discovery/test_label_hints.py).
+      keys: (el) => dom.labelTexts(el).flatMap((v) => [...new Set([v, norm(v.split(/\s\(|\.\s/)[0]), dom.firstLines(el).get(v)])]
+        .filter(Boolean).map((value) => (value === v ? { value } : { value, label: v }))),
       spec: (k) => ({ label: k.label || k.value, exact: true }),
       same: (el, s) => dom.labelTexts(el).includes(s.label) || norm(el.getAttribute('aria-label')) === s.label,
     },
