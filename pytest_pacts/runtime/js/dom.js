@@ -448,23 +448,15 @@ function makeDom(doc) {
   });
 
   // Text of a <label>, without the controls it wraps (their values are not the label).
-  function labelText(label) {
-    let out = '';
-    const walk = (n) => {
-      for (const c of n.childNodes) {
-        if (c.nodeType === Node.TEXT_NODE) out += c.data;
-        else if (c.nodeType === Node.ELEMENT_NODE && !['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(c.tagName) && !SKIP_TAGS.has(c.tagName)) walk(c);
-      }
-    };
-    walk(label);
-    return norm(out);
-  }
-
+  const ownText = (n) => [...n.childNodes].map((c) => (c.nodeType === Node.TEXT_NODE ? c.data : c.nodeType === Node.ELEMENT_NODE
+    && !['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(c.tagName) && !SKIP_TAGS.has(c.tagName) ? ownText(c) : '')).join('');
+  const labelText = (label) => norm(ownText(label));
   const labelTexts = memo((el) => [...idRefs(el, 'aria-labelledby').map((ref) => norm(textOf(ref))),
     ...[...el.labels || []].map(labelText)].filter(Boolean));
-  // Each label's words on its first line as drawn (HTML innerText: a <br> or a block box ends a
-  // line, what is not drawn is not read), by the label's text, when that text starts with them.
-  const firstLines = memo((el) => new Map([...el.labels || []].map((l) => [labelText(l), norm((l.innerText || '').split('\n').find(norm))])
+  // A label's words on its first line as drawn (HTML innerText: a <br> or a block box ends a
+  // line, what is not drawn is not read); each label's, by its text, when the text starts with them.
+  const firstLine = memo((l) => norm((l.innerText || '').split('\n').find(norm)));
+  const firstLines = memo((el) => new Map([...el.labels || []].map((l) => [labelText(l), firstLine(l)])
     .filter(([v, line]) => line && bare(v).startsWith(bare(line)))));
 
   // The accessible name as Playwright computes it, and its words (glyphs and icon words left out).
@@ -492,7 +484,7 @@ function makeDom(doc) {
     return name;
   }
 
-  return { roleOf, accName, words, textOf, rawText, visibleText, labelTexts, firstLines, isHidden, unexposed };
+  return { roleOf, accName, words, textOf, rawText, visibleText, labelTexts, firstLine, firstLines, isHidden, unexposed };
 }
 
 // Which elements an action can use (brief: "never pick an incompatible one").

@@ -513,19 +513,22 @@ function makeResolver(dom, elements, strategies, regions, args) {
   // named by it too, when the label's group holds that one field: the closest ancestor
   // (three levels up at most) holding such a label and exactly one form control that can
   // take the step's action (HTML: a <select> holds no typed text, a text box no options):
-  // "Stock" over an operator drop-down and a number box is the box for a fill.
+  // "Stock" over an operator drop-down and a number box is the box for a fill. A label whose
+  // ``for`` names no labelable element labels nothing either, and captions the element it
+  // names: pretalx's ``<label for="id_name">`` over its language boxes' ``<div id="id_name">``.
   function besideLabel(e, action) {
     for (let a = parentOf(e), i = 0; a && i < 3; a = parentOf(a), i++) {
       if (!a.querySelectorAll) continue;
+      const named = a.id ? a.getRootNode().querySelectorAll(`label[for=${cssString(a.id)}]`) : [];
       // shown to a person (a library may hide the caption from assistive technology only)
-      const labels = [...a.querySelectorAll('label')].filter((l) => !l.htmlFor && !l.control
-        && !l.contains(e) && (!l.checkVisibility || l.checkVisibility()));
+      const labels = [...new Set([...a.querySelectorAll('label'), ...named])].filter((l) => (!l.htmlFor || l.htmlFor === a.id)
+        && !l.control && !l.contains(e) && (!l.checkVisibility || l.checkVisibility()));
       if (!labels.length) continue;
       const controls = [...a.querySelectorAll(`${BESIDE_CONTROLS}, [contenteditable], [role=textbox], [role=searchbox]`)]
         .filter((c) => c === e || (!dom.isHidden(c) && !e.contains(c) && !c.contains(e)
           && compatibility(c, action, dom.roleOf, true) === 2));
       if (labels.length !== 1 || controls.length !== 1) return null;
-      return { text: dom.textOf(labels[0]), container: a };
+      return { texts: [dom.textOf(labels[0]), dom.firstLine(labels[0])], container: a };
     }
     return null;
   }
@@ -554,7 +557,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       if (!usable(e, step.action)) return false;
       if (!captionsOnly && !dom.accName(e) && textsBeside(e, dom).some((t) => bare(t) === want)) return true;
       const caption = dom.labelTexts(e).length ? null : besideLabel(e, step.action);
-      if (caption && bare(caption.text) === want) { captions.set(e, caption.container); return true; }
+      if (caption && caption.texts.some((t) => bare(t) === want)) { captions.set(e, caption.container); return true; }
       if (dom.accName(e) || !headersOf(e).some((h) => bare(dom.textOf(h)) === want)) return false;
       captions.set(e, e.closest('table'));
       return true;
