@@ -56,3 +56,39 @@ def test_an_icon_whose_tooltip_says_the_words_stays_ambiguous(tab: Page) -> None
     result = find(tab, "More")
     assert result.locator is None and result.unresolved is not None
     assert result.unresolved.reason == "ambiguous"
+
+
+# A proposals list's filters (pretalx 2023.1.3, REQ-PRETALX-003): the page's search box, and
+# in each multi-select select2 4.1 draws, its own search box named "Search" by an
+# ``aria-label`` and showing the widget's placeholder ("Session types", "Tracks").
+FILTERS = (
+    '<form><input name="q" placeholder="Search" id="id_q">{second}'
+    '<span class="select2"><textarea id="s1" role="searchbox" aria-label="Search"'
+    ' placeholder="Session types"></textarea></span>'
+    '<span class="select2"><textarea id="s2" role="searchbox" aria-label="Search"'
+    ' placeholder="Tracks"></textarea></span></form>'
+)
+
+
+def test_a_field_shows_its_placeholder_and_its_label(tab: Page) -> None:
+    """HTML draws an empty field's placeholder, and a ``<label>`` is drawn beside its field:
+    those are the words a person reads on a field (WCAG 2.5.3's visible label). pretalx
+    2023.1.3's "Search" was refused (0.95 against 0.92) between its search box, whose
+    placeholder says "Search", and select2's in-widget search boxes, named "Search" by an
+    ``aria-label`` no one sees while they show "Session types" and "Tracks"."""
+    tab.set_content(FILTERS.format(second=""))
+    assert _id_of(tab, find(tab, "Search", "fill")) == "id_q"
+    tab.set_content(
+        FILTERS.format(second="")
+        .replace(' placeholder="Search"', "")
+        .replace("<input", '<label for="id_q">Search</label><input')
+    )
+    assert _id_of(tab, find(tab, "Search", "fill")) == "id_q"
+
+
+def test_two_fields_showing_the_words_stay_ambiguous(tab: Page) -> None:
+    """Two fields that show the words (a placeholder, a label) are two answers: refused."""
+    tab.set_content(FILTERS.format(second='<label for="q2">Search</label><input id="q2">'))
+    result = find(tab, "Search", "fill")
+    assert result.locator is None and result.unresolved is not None
+    assert result.unresolved.reason == "ambiguous"

@@ -1101,12 +1101,16 @@ function makeResolver(dom, elements, strategies, regions, args) {
       && (readers || (readers = applyScope([...new Set(hits.filter((o) => READ_NAMES.has(o.s) && o.p.joined === q.joined
         && !concealed(o.el) && !visuallyHidden(o.el) && reachable(o.el) && compatOf(o.el) === 2).map((o) => o.el))], scope).els))
         .some((o) => !drawnInside(o, h.el) && !drawnInside(h.el, o));
-    const shows = (e) => bare(dom.visibleText(e)) === q.bare;
+    // The words an element shows a person: its drawn text, an empty field's placeholder (HTML
+    // draws it) and its labels where drawn (``<label>``, ``aria-labelledby``): WCAG 2.5.3's visible label.
+    const drawn = (e) => [dom.visibleText(e), !e.value && isEditableType(e, dom.roleOf) ? norm(e.getAttribute('placeholder')) : '',
+      ...[...idRefs(e, 'aria-labelledby'), ...e.labels || []].filter((l) => !visuallyHidden(l)).map(dom.visibleText)];
+    const shows = (e) => drawn(e).some((t) => bare(t) === q.bare);
     let twin;  // a shown element the words name exactly, in scope (Playwright: visible)
     const shownTwin = () => twin !== undefined ? twin : (twin = applyScope(hits.filter((h) => h.tier === 2
       && !concealed(h.el) && !visuallyHidden(h.el) && reachable(h.el) && (step.action === 'hover' || compatOf(h.el) === 2))
       .map((h) => h.el), scope).els.length > 0);
-    const unseen = (e) => !low(dom.visibleText(e)).includes(q.bare) && bare(titleOf(e)) !== q.bare;
+    const unseen = (e) => !drawn(e).some((t) => low(t).includes(q.bare)) && bare(titleOf(e)) !== q.bare;
     // Playwright's exact name matching is case-sensitive (``exact=True``): of the elements
     // whose names are the step's words, one that writes them in the step's letter case is
     // better evidence than one that writes them in another ("admin", the user's link, beside
