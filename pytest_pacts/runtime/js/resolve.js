@@ -635,10 +635,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const { els, where } = applyScope(fields, scope);
     return els.filter((e) => where.has(e) && !elsewhere(e)).map((el) => ({ el, where: { ...where.get(el), description: step.region } }));
   }
-  function hasBox(el) {
-    const r = el.getBoundingClientRect();
-    return r.width >= 2 && r.height >= 2 && getComputedStyle(el).opacity !== '0';
-  }
+  const hasBox = (el) => ((r) => r.width >= 2 && r.height >= 2)(el.getBoundingClientRect()) && getComputedStyle(el).opacity !== '0';
 
   // A checkbox or radio whose own box shows nothing (no size, or transparent: CSS Color
   // draws opacity 0 fully transparent) and whose label draws it as a picture (an svg, an
