@@ -67,8 +67,9 @@ DEV: tuple[str, ...] = (
     "reviewboard",
     "nocodb",
     "directus",
+    "ghost",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "ghost", "pretalx")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "pretalx")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
