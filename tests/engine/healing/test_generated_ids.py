@@ -66,7 +66,7 @@ def test_a_heal_takes_the_stable_alternate_before_the_generated_id(tab: Page, st
     healed = _heal_posts(tab, store, (GENERATED, STABLE))
     assert healed == STABLE
     [memory] = store.healing.suggest("Posts", req_id="REQ-HEAL-001")
-    assert memory.locator.get("css") == "a.nav-posts"
+    assert isinstance(memory.locator, dict) and memory.locator.get("css") == "a.nav-posts"
 
 
 def test_a_heal_on_a_generated_id_alone_is_used_and_not_saved(tab: Page, store: Store) -> None:
