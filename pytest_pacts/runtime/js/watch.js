@@ -18,6 +18,7 @@
 // The frame a fresh realm comes from (js/realm.js names it so), attached and removed in one go
 // by the in-page code itself: not a change of the page.
 const REALM_FRAME = '__pacts_realm';
+const DRAWN = 'a[href], button, input, select, textarea, [contenteditable], [tabindex], iframe, object, embed, canvas, img, svg';
 function pageChanged(records) {
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
@@ -64,6 +65,19 @@ function installWatch() {
   __pactsHost.listen(window, 'resize', moved);
   changed();
   watch.requests = watchRequests();
+  // Does the body draw no text, no control and no picture yet, at most a video or nothing (an
+  // app's boot screen: a looping video, an empty mounted root)? Then the page is not settled,
+  // whatever its quiet (docs/engine.md, "Readiness"). A custom element may draw in its shadow
+  // root; an image step looks for a picture.
+  watch.blank = () => {
+    const body = document.body;
+    const walk = body && document.createTreeWalker(body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let n = walk && walk.nextNode(); n; n = walk.nextNode()) {
+      const drawn = n.nodeType === 1 ? n.localName.includes('-') || n.matches(DRAWN) : /\S/.test(n.data);
+      if (drawn && (n.nodeType === 1 ? n : n.parentElement).getClientRects().length) return false;
+    }
+    return !!body;
+  };
   Object.defineProperty(globalThis, '__pacts_changes', { value: watch });
   return watch;
 }
