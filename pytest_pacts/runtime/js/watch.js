@@ -65,18 +65,15 @@ function installWatch() {
   __pactsHost.listen(window, 'resize', moved);
   changed();
   watch.requests = watchRequests();
-  // Does the body draw no text, no control and no picture yet, at most a video or nothing (an
-  // app's boot screen: a looping video, an empty mounted root)? Then the page is not settled,
-  // whatever its quiet (docs/engine.md, "Readiness"). A custom element may draw in its shadow
-  // root; an image step looks for a picture.
+  // A body drawing no text, control or picture yet, at most a video (a boot screen, an empty
+  // root), is not settled (docs/engine.md, "Readiness"); a custom element may draw in its shadow.
   watch.blank = () => {
-    const body = document.body;
-    const walk = body && document.createTreeWalker(body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    const walk = document.body && document.createTreeWalker(document.body, 5);  // elements, texts
     for (let n = walk && walk.nextNode(); n; n = walk.nextNode()) {
-      const drawn = n.nodeType === 1 ? n.localName.includes('-') || n.matches(DRAWN) : /\S/.test(n.data);
-      if (drawn && (n.nodeType === 1 ? n : n.parentElement).getClientRects().length) return false;
+      const el = n.nodeType === 3 ? n.parentElement : n;
+      if ((el === n ? n.localName.includes('-') || n.matches(DRAWN) : /\S/.test(n.data)) && el.getClientRects().length) return false;
     }
-    return !!body;
+    return !!walk;
   };
   Object.defineProperty(globalThis, '__pacts_changes', { value: watch });
   return watch;
