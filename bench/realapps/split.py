@@ -68,8 +68,9 @@ DEV: tuple[str, ...] = (
     "nocodb",
     "directus",
     "pretalx",
+    "ghost",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "ghost")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

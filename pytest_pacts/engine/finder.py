@@ -37,7 +37,7 @@ from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.openers import HOVER, OnOpen, open_hidden, shown_inside
 from pytest_pacts.engine.surfaces import special_surface
-from pytest_pacts.engine.waiting import now_ms, settled, wait_for_change
+from pytest_pacts.engine.waiting import epoch_ms, now_ms, settled, wait_for_change
 from pytest_pacts.models import Action, ExpectationKind, Plan, Step, Target
 from pytest_pacts.models.locator import DiscoveryResult, Locator, Opener
 from pytest_pacts.models.outcome import Failure, FailureType
@@ -175,6 +175,7 @@ class Finder:
         on_show = False  # an opener's check found the element on show already: looked again
         while True:
             pending = self._pending(index) if last is None else [index]
+            looked = epoch_ms()  # a change after this makes what the scan saw stale
             try:
                 results = self._discover(pending)
             except PlaywrightError as exc:
@@ -255,10 +256,10 @@ class Finder:
                 not hidden
                 and now - start >= min(settle_ms, timeout_ms)
                 and (not absent or now - changed_at >= min(QUIET_MS, timeout_ms))
-                and settled(self.page, self.monitor, now - changed_at)
+                and settled(self.page, self.monitor, now - changed_at, looked)
             ):
                 break
-            if wait_for_change(self.page):
+            if wait_for_change(self.page, since=looked):
                 changed_at = now_ms()
         step = self.plan.steps[index]
         unresolved = last.unresolved if last is not None else None

@@ -8,14 +8,22 @@ it is shown with ``aria-expanded="true"``. While the popup is expanded, DOM focu
 combobox and what the person picks is an option of that popup. A search box's suggestions are
 fetched after the typing, so the popup appears a moment after a ``fill``.
 
+WAI-ARIA's menu button and select-only combobox patterns (https://www.w3.org/WAI/ARIA/apg/
+patterns/menu-button/) are the same choice opened by a click: a control (a ``button``, often
+a ``div`` with ``role=button``) shows the popup it names by ``aria-controls``/``aria-owns``
+with ``aria-expanded="true"``, and focus stays on it or moves into the popup (its first item,
+or a search box of its own). Ghost's posts filters (Ember Power Select) are both: on 5.80.0
+focus stays on the expanded trigger, on 5.130.6 it is in the list's search box.
+
 Two rules come from it, both reading only the page's ARIA attributes through Playwright (no
 in-page script of the engine's own):
 
 - :func:`wait_popup_settled`: the step after a ``fill``/``type`` into a combobox waits (within
   its timeout) until the popup has options or the page stayed quiet without it, before anything
   is discovered or used.
-- :func:`choose_in_popup`: while the focused combobox's popup is expanded, being one of its
-  options is evidence: what the step's words name outside it scores x
+- :func:`choose_in_popup`: while the focused combobox's popup is expanded (or an expanded
+  control's popup, the control or its popup holding the focus), being one of its options is
+  evidence: what the step's words name outside it scores x
   ``OUTSIDE_POPUP_FACTOR`` (below), and the evidence rule's threshold and
   margin decide between an option named by the words (its whole name, else its first words)
   and the page behind (a recorded locator included). Below the rule the step is refused
@@ -54,6 +62,10 @@ FOCUSED_COMBOBOX = (
 )
 # the combobox element and the ones inside it that may carry its state and its popup's id
 _STATE_PARTS = "[aria-expanded], [aria-controls], [aria-owns]"
+# a control showing the popup it names (WAI-ARIA: ``aria-expanded`` with ``aria-controls`` or
+# ``aria-owns``), and how many of them are read
+_EXPANDED_OPENER = "[aria-expanded=true][aria-controls], [aria-expanded=true][aria-owns]"
+_MAX_OPENERS = 4
 OUTSIDE_POPUP_FACTOR = 0.87
 """While the focused combobox's popup is expanded (WAI-ARIA combobox pattern: the person's
 choice is an option of it, focus staying in the field), a control outside the popup that the
@@ -78,27 +90,46 @@ def _by_id(value: str) -> str:
 
 
 def expanded_popup(page: Page) -> tuple[str | None, bool]:
-    """A CSS selector of the popup of the focused combobox while it is expanded (``None``
-    otherwise), and whether a combobox has focus at all."""
+    """A CSS selector of the popup the person is choosing in (``None`` when there is none),
+    and whether a combobox has focus at all.
+
+    The popup is the one the focused combobox controls while it is expanded (the combobox
+    pattern), else the one an expanded control (``aria-expanded="true"``) names by
+    ``aria-controls``/``aria-owns`` while that control has the focus or the popup holds it
+    (WAI-ARIA's menu button and select-only combobox patterns: focus stays on the control or
+    moves into its popup, a search box of its own included). A page with neither costs one
+    round trip."""
     combos = page.locator(FOCUSED_COMBOBOX)
-    if bounded.call(page, "reading the focused combobox", combos.count) == 0:
+    openers = page.locator(_EXPANDED_OPENER)
+    if bounded.call(page, "reading the focused combobox", combos.or_(openers).count) == 0:
         return None, False
+    focused = combos.count() > 0
     # an ARIA 1.1 container and its field both match: either may carry the state
     parts: list[PWLocator] = []
     for combo in combos.all()[:2]:
         parts.extend((combo, *combo.locator(_STATE_PARTS).all()[:4]))
-    expanded = False
+    if any(_attr(part, "aria-expanded") == "true" for part in parts):
+        for value in _popup_ids(parts):
+            if page.locator(_by_id(value)).count() > 0:
+                return _by_id(value), focused
+    for opener in openers.all()[:_MAX_OPENERS]:
+        has_focus = opener.and_(page.locator(":focus")).count() > 0
+        for value in _popup_ids([opener]):
+            popup = _by_id(value)
+            if page.locator(popup).count() > 0 and (
+                has_focus or page.locator(f"{popup}:focus-within").count() > 0
+            ):
+                return popup, focused
+    return None, focused
+
+
+def _popup_ids(parts: list[PWLocator]) -> list[str]:
+    """The ids the parts name by ``aria-controls`` and ``aria-owns``, each once."""
     ids: list[str] = []
     for part in parts:
-        expanded = expanded or _attr(part, "aria-expanded") == "true"
         for name in ("aria-controls", "aria-owns"):
             ids.extend(i for i in _attr(part, name).split() if i not in ids)
-    if not expanded:
-        return None, True
-    for value in ids:
-        if page.locator(_by_id(value)).count() > 0:
-            return _by_id(value), True
-    return None, True
+    return ids
 
 
 def wait_popup_settled(page: Page, monitor: EnvMonitor, timeout_ms: float) -> bool:
@@ -218,11 +249,12 @@ def choose_in_popup(page: Page, step: Step, evidence: EvidenceRule) -> Locator |
         )
     several = len(fits[0]) > 1 or (not fits[0] and len(fits[1]) > 1)
     why = (
-        f"{len(fits[0]) if fits[0] else len(fits[1])} options of the expanded list the "
-        "focused combobox controls fit as well"
+        f"{len(fits[0]) if fits[0] else len(fits[1])} options of the expanded list in use "
+        "(the focused control's, or the one holding the focus) fit as well"
         if several
-        else "an option of the expanded list the focused combobox controls begins with these "
-        "words, and a control outside the list is named exactly so"
+        else "an option of the expanded list in use (the focused control's, or the one "
+        "holding the focus) begins with these words, and a control outside the list is "
+        "named exactly so"
     )
     fix = (
         "Name the option by more of its words, or its place (Element[2])"
@@ -242,8 +274,9 @@ def in_popup(step: Step, locator: Locator) -> Located:
     (the next run opens the popup again) and not checked against a recorded fingerprint."""
     assert step.target is not None
     note = (
-        f'"{step.target.element}" is an option of the expanded list the focused combobox '
-        "controls (WAI-ARIA combobox pattern): taken ahead of the page behind it"
+        f'"{step.target.element}" is an option of the expanded list in use, the focused '
+        "control's or the one holding the focus (WAI-ARIA combobox and menu button "
+        "patterns): taken ahead of the page behind it"
     )
     result = DiscoveryResult(
         element=step.target.element, action=step.action.value, locator=locator, notes=(note,)

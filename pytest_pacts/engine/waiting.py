@@ -106,21 +106,26 @@ def wait_for_change(page: Page, cap_ms: float = POLL_CAP_MS, since: float | None
         raise
 
 
-def settled(page: Page, monitor: EnvMonitor, quiet_ms: float | None = None) -> bool:
+def settled(
+    page: Page, monitor: EnvMonitor, quiet_ms: float | None = None, looked: float | None = None
+) -> bool:
     """Loaded and quiet, as observed: no navigation or request the page is waiting on in
     flight (:meth:`EnvMonitor.busy`, and the page's own count of the requests its scripts
     opened, which Playwright's events can lag behind: ``runtime/js/watch.js``), nothing
     still being drawn from its sockets (:meth:`EnvMonitor.drawing`; ``quiet_ms``: how long
     the caller has seen the DOM unchanged, None when not known), ``readyState`` complete,
     and no DOM change for two animation frames (one round trip). A missing element on a
-    settled page is missing."""
+    settled page is missing. ``looked`` (:func:`epoch_ms`): when the caller's last look at
+    the page began; a change after it is not settled (what it looked at is stale)."""
     if monitor.busy(READY_CAP_MS) or monitor.drawing(READY_CAP_MS, quiet_ms):
         return False
     try:
         quiet = bounded.call(
             page,
             "waiting for a quiet page",
-            lambda: page.evaluate(_QUIET_FRAMES, ["complete", monitor.acted_at, READY_CAP_MS]),
+            lambda: page.evaluate(
+                _QUIET_FRAMES, ["complete", monitor.acted_at, READY_CAP_MS, looked]
+            ),
         )
     except PlaywrightError as exc:
         if "context was destroyed" in str(exc) or "navigat" in str(exc):
@@ -160,11 +165,17 @@ def settled_after_check(
 # firing first means no frame came for a second (a starved renderer on a loaded machine):
 # that is no evidence of quiet, so the answer is "not quiet" and the caller looks again.
 _QUIET_FRAMES = (
-    """([state, since, requestsMs]) => new Promise((resolve) => {
+    """([state, since, requestsMs, looked]) => new Promise((resolve) => {
   const seen = globalThis.__pacts_changes;
+  // changed since the caller last looked: what it saw is stale
+  if (looked && seen && seen.flush && (seen.flush(), performance.timeOrigin + seen.at > looked)) {
+    resolve(false); return;
+  }
   const idle = () => !(requestsMs && seen && seen.requests && seen.requests(requestsMs) > 0);
   const ready = () => (state ? document.readyState === state : document.readyState !== 'loading')
     && idle();
+  // a body drawing no text and no control yet (a boot screen) is not settled (watch.js)
+  const drawn = () => !(seen && seen.blank && seen.blank());
 """
     + _CALLBACKS_RUN
     + """
@@ -173,7 +184,9 @@ _QUIET_FRAMES = (
   if (seen && seen.flush && ready()) {
     seen.flush();
     // a quiet spell counts when it began after the run last acted on the page
-    if (seen.frames >= 2 && performance.timeOrigin + seen.at >= since) { resolve(true); return; }
+    if (seen.frames >= 2 && performance.timeOrigin + seen.at >= since && drawn()) {
+      resolve(true); return;
+    }
   }
   let changed = false;
   let missed = false;
@@ -187,7 +200,7 @@ _QUIET_FRAMES = (
   });
   frame().then(frame).then(() => {
     changed = changed || observer.takeRecords().length > 0;
-    observer.disconnect(); resolve(!changed && !missed && ready());
+    observer.disconnect(); resolve(!changed && !missed && ready() && drawn());
   });
 })"""
 )
@@ -219,7 +232,8 @@ _QUIET_SOON = (
     if (seen.at !== last) { last = seen.at; own = 0; }
     return document.readyState !== 'loading' && seen.frames >= 2
       && (performance.timeOrigin + seen.at >= since || own >= 2)
-      && !(requestsMs && seen.requests && seen.requests(requestsMs) > 0);
+      && !(requestsMs && seen.requests && seen.requests(requestsMs) > 0)
+      && !(seen.blank && seen.blank());  // a boot screen is not quiet (watch.js)
   };
   if (quiet()) { resolve(true); return; }
   const next = () => {
@@ -269,7 +283,9 @@ _LAST_CHANGE = """(requestsMs) => {
   if (!seen || !seen.flush) return null;
   seen.flush();
   const fetching = !!seen.requests && seen.requests(requestsMs) > 0;
-  return {at: performance.timeOrigin + seen.at, quiet: seen.frames >= 2 && !fetching};
+  // a body drawing no text and no control yet (a boot screen) is not settled (watch.js)
+  const blank = !!seen.blank && seen.blank();
+  return {at: performance.timeOrigin + seen.at, quiet: seen.frames >= 2 && !fetching && !blank};
 }"""
 
 
@@ -371,7 +387,7 @@ def wait_until_ready(
                         "waiting for a quiet page",
                         page.evaluate,
                         _QUIET_FRAMES,
-                        [None, since, READY_CAP_MS],
+                        [None, since, READY_CAP_MS, None],
                     )
                 if answered:
                     unread += monitor.drop_unread(looked)

@@ -41,7 +41,12 @@ from pytest_pacts.governance.drift import (
 )
 from pytest_pacts.governance.fingerprint import compute_exception_fingerprint
 from pytest_pacts.governance.gate import GATE_VERSION, EvidenceContract, build_self_heal_gate, gated
-from pytest_pacts.governance.locators import locator_signals, locator_strategy, locator_strength
+from pytest_pacts.governance.locators import (
+    built_on_generated,
+    locator_signals,
+    locator_strategy,
+    locator_strength,
+)
 from pytest_pacts.governance.patch import (
     ALLOWED_OPS,
     OpCheck,
@@ -110,6 +115,7 @@ __all__ = [
     "apply_patch",
     "build_heal_proposal",
     "build_self_heal_gate",
+    "built_on_generated",
     "classify_patch",
     "compute_exception_fingerprint",
     "compute_promotion_required",

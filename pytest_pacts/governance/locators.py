@@ -81,6 +81,12 @@ def is_auto_generated(token: str) -> bool:
     return False
 
 
+def built_on_generated(locator: Mapping[str, object]) -> bool:
+    """The locator relies on an id or class a framework generated (:func:`is_auto_generated`):
+    the next render may give it to another element (Ember's ``ember9``, React's ``:r1:``)."""
+    return any(is_auto_generated(token) for token in _ids_and_classes(locator))
+
+
 def _selector_strings(locator: Mapping[str, object]) -> list[str]:
     texts = [text for key in _SELECTOR_KEYS for text in string_leaves(locator.get(key))]
     region = locator.get("region")
@@ -123,7 +129,7 @@ def locator_signals(locator: Mapping[str, object]) -> list[str]:
     signals: list[str] = []
     if _is_positional(locator):
         signals.append(POSITIONAL_LOCATOR)
-    if any(is_auto_generated(token) for token in _ids_and_classes(locator)):
+    if built_on_generated(locator):
         signals.append(AUTO_GENERATED_ID_CLASS)
     if _is_text_only(locator):
         signals.append(EXACT_TEXT_ONLY)

@@ -220,10 +220,10 @@ def test_a_page_quiet_for_a_while_is_not_waited_on_again(
     after_save: list[float] = []
     real = waiting.wait_for_change
 
-    def counting(page: Page, cap_ms: float = 100.0) -> bool:
+    def counting(page: Page, cap_ms: float = 100.0, since: float | None = None) -> bool:
         if page.evaluate("window.saved === true"):
             after_save.append(cap_ms)
-        return real(page, cap_ms)
+        return real(page, cap_ms, since)
 
     monkeypatch.setattr(finder, "wait_for_change", counting)
     record = run(tab, plan(url, ("click", "Save", "", "text_visible:Saved"), ("click", "Publish")))

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
+from pytest_pacts.engine.healing.basics import locator_json
 from pytest_pacts.engine.healing.intent import try_locators
+from pytest_pacts.governance import built_on_generated
 from pytest_pacts.models.locator import Locator
 from pytest_pacts.models.outcome import HealRung
 
@@ -31,7 +33,9 @@ class AlternateRung:
         found: list[Locator] = list(state.alternates)
         if state.discovery is not None:
             found.extend(state.discovery.alternates)
-        unique = list(dict.fromkeys(found))
+        # one built on a generated id or class after the stable ones: the next render may give
+        # that id to another element (Ember's ``#ember9``)
+        unique = sorted(dict.fromkeys(found), key=lambda a: built_on_generated(locator_json(a)))
         options = [(alt, alt.confidence, {"alternate_of": "discovery"}) for alt in unique]
         gone = self.regions is not None and self.regions.region_gone(ctx)
         # the alternates of a locator that broke usually broke with it: count them together

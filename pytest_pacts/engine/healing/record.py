@@ -16,7 +16,12 @@ from pydantic import JsonValue
 
 from pytest_pacts.engine.contracts import HealContext, RungResult
 from pytest_pacts.engine.healing.basics import element_key, locator_json
-from pytest_pacts.governance import HealSite, PatchRejected, build_heal_proposal
+from pytest_pacts.governance import (
+    HealSite,
+    PatchRejected,
+    build_heal_proposal,
+    built_on_generated,
+)
 from pytest_pacts.governance.drift import same
 from pytest_pacts.models.heal import HealProposal
 from pytest_pacts.models.locator import Locator
@@ -51,8 +56,12 @@ def remember(
     store: HealStore, ctx: HealContext, result: RungResult, old: JSONValue, url: str | None = None
 ) -> None:
     """Healing memory, with evidence (no evidence, no record: an unproven heal is never reused).
-    ``url``: the page's address after the retried action (default: read now)."""
+    ``url``: the page's address after the retried action (default: read now). Not for a
+    locator built on a generated id or class: the next render may give it to another element
+    (Ember's ``#ember9``, React's ``#:r1:``), so it is used for this run only."""
     assert result.locator is not None
+    if built_on_generated(locator_json(result.locator)):
+        return
     evidence = HealingEvidence(
         url=ctx.page.url if url is None else url,
         original_locator=old,

@@ -185,7 +185,7 @@ async function check(els, opts) {
   // without animation frames (scripts disabled in this world) nothing was watched: unknown.
   // Quiet counts only over real frames: a page that got no frame for a while (a loaded
   // machine starving the renderer) may be in the middle of rendering frame by frame.
-  const complete = document.readyState === 'complete' && !fetching();
+  const complete = document.readyState === 'complete' && !fetching() && !changeWatch.blank();
   if (!framed) result.settled = null;
   else if (watch.waited) result.settled = !changed && watch.frames && complete && (watch.waited >= 2 || quietBefore);
   else result.settled = !changed && quietBefore && complete;

@@ -18,6 +18,7 @@
 // The frame a fresh realm comes from (js/realm.js names it so), attached and removed in one go
 // by the in-page code itself: not a change of the page.
 const REALM_FRAME = '__pacts_realm';
+const DRAWN = 'a[href], button, input, select, textarea, [contenteditable], [tabindex], iframe, object, embed, canvas, img, svg';
 function pageChanged(records) {
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
@@ -64,6 +65,16 @@ function installWatch() {
   __pactsHost.listen(window, 'resize', moved);
   changed();
   watch.requests = watchRequests();
+  // A body drawing no text, control or picture yet, at most a video (a boot screen, an empty
+  // root), is not settled (docs/engine.md, "Readiness"); a custom element may draw in its shadow.
+  watch.blank = () => {
+    const walk = document.body && document.createTreeWalker(document.body, 5);  // elements, texts
+    for (let n = walk && walk.nextNode(); n; n = walk.nextNode()) {
+      const el = n.nodeType === 3 ? n.parentElement : n;
+      if ((el === n ? n.localName.includes('-') || n.matches(DRAWN) : /\S/.test(n.data)) && el.getClientRects().length) return false;
+    }
+    return !!walk;
+  };
   Object.defineProperty(globalThis, '__pacts_changes', { value: watch });
   return watch;
 }
