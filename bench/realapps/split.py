@@ -70,7 +70,7 @@ DEV: tuple[str, ...] = (
     "pretalx",
     "ghost",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "djangocms")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -15,11 +15,12 @@ with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, no
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano, jotter,
 otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb, kiwitcms,
 verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz, reviewboard, nocodb,
-trac, directus, ghost, pretalx.
+trac, directus, ghost, pretalx, djangocms.
 A control shown only while the pointer is on its table row or card (I hate
 money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
 pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
-toggle first, and an item of a closed WAI-ARIA menu (Review Board 8's) by pointing at its opener
+toggle first, a field of a closed Django admin fieldset (django CMS 4.1's "Menu options") by its
+"Show", and an item of a closed WAI-ARIA menu (Review Board 8's) by pointing at its opener
 (`aria-haspopup`, `aria-controls`) first. A checkbox drawn by its <label> (the input hidden) is
 acted on through the label, the one of the two drawn; a label that wraps its checkbox (Calibre-Web's
 "Read") is one element with it, and so is a component that wraps it (TensorBoard's <mat-checkbox>,
@@ -300,6 +301,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill("input#id_login_password", app.env["PACTS_PRETALX_PASSWORD"])
         page.get_by_role("button", name="Log in").click()  # 2025.2's is no submit input
         page.wait_for_url("**/orga/event/**", timeout=60000)
+    elif app.name == "djangocms":
+        page.goto(base + "admin/login/")
+        page.fill("input#id_username", app.env["PACTS_DJANGOCMS_USER"])
+        page.fill("input#id_password", app.env["PACTS_DJANGOCMS_PASSWORD"])
+        page.click('input[type="submit"]')
+        page.wait_for_selector("text=Site administration")
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -333,6 +340,7 @@ def verify(app: AppSpec, version: str) -> int:
                 "directus",
                 "ghost",
                 "pretalx",
+                "djangocms",
             )
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
@@ -377,6 +385,15 @@ def verify(app: AppSpec, version: str) -> int:
                     with contextlib.suppress(PlaywrightError):
                         if not loc.first.is_visible() and toggle.count() == 1:
                             toggle.click()
+                    # a field of a closed Django admin fieldset ("Menu options (Show)", django
+                    # CMS 4.1's page settings): its "Show" is clicked first, as a person does
+                    shower = loc.first.locator(
+                        "xpath=ancestor::fieldset[contains(concat(' ', @class, ' '),"
+                        " ' collapsed ')][1]//a[contains(@class, 'collapse-toggle')]"
+                    )
+                    with contextlib.suppress(PlaywrightError):
+                        if not loc.first.is_visible() and shower.count() == 1:
+                            shower.click()
                     # an item of a closed WAI-ARIA menu whose opener names it (aria-controls,
                     # aria-haspopup; Review Board 8's Ink menus, opened by pointing at them):
                     # the opener is pointed at first, as a person opens the menu
