@@ -256,3 +256,25 @@ def test_an_answer_that_is_not_json_is_a_page_script_error() -> None:
     ) as caught:
         decoded("[object Object]", "the in-page 'rank' call")
     assert isinstance(caught.value, PlaywrightError)
+
+
+@pytest.mark.parametrize(
+    ("name", "generated"),
+    [
+        # framework counters and hashes (Ember, React's useId, styled-components, emotion)
+        ("ember9", True),
+        (":r1:", True),
+        ("sc-bdVaJa", True),
+        ("css-1x2y3z", True),
+        ("a3f9c2e1", True),
+        ("item-1048", True),
+        # English words spelt with the letters a-f only are words, not hex hashes: an id
+        # like "feedback" or "decade" names what it holds and is a locator worth keeping
+        ("feedback", False),
+        ("decade-list", False),
+        ("defaced", False),
+        ("main-nav", False),
+    ],
+)
+def test_a_hex_run_is_generated_only_with_a_digit(tab: Page, name: str, generated: bool) -> None:
+    assert _call(tab, "scan", "looksGenerated", name) is generated
