@@ -68,7 +68,7 @@ DEV: tuple[str, ...] = (
     "nocodb",
     "directus",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "ghost", "pretalx")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "ghost", "pretalx", "vendure")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -155,8 +155,9 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
     # moved to dev with the rules made from its REQ-DIRECTUS-006 and 011 (a field's caption
     # clicked for its field, words the pointer passes by told as the control it reaches);
     # Ghost (npm, a blog's admin) added held out, before any run on it
-    # pretalx (PyPI, a conference's call for papers) added held out, before any run on it
-    assert split.HELDOUT == ("kinto", "buku", "pretix", "trac", "ghost", "pretalx")
+    # pretalx (PyPI, a conference's call for papers) added held out, before any run on it;
+    # Vendure (npm, a shop's admin) added held out, before any run on it
+    assert split.HELDOUT == ("kinto", "buku", "pretix", "trac", "ghost", "pretalx", "vendure")
     assert not set(split.DEV) & set(split.HELDOUT)
     # a new app module must be declared dev or held-out before it is run
     assert split.undeclared(split.present()) == ()
@@ -171,7 +172,7 @@ def test_the_split_is_declared_once_and_every_app_module_is_in_it() -> None:
 
 def test_a_split_runs_its_apps_and_names_the_declared_ones_missing_on_the_branch() -> None:
     here = ("datasette", "django_admin", "flask_admin", "mlflow", "roundup", "swagger_ui")
-    held_absent = ("kinto", "buku", "pretix", "trac", "ghost", "pretalx")
+    held_absent = ("kinto", "buku", "pretix", "trac", "ghost", "pretalx", "vendure")
     assert split.select("heldout", None, here) == ((), held_absent)
     absent = (
         "wagtail",
@@ -357,6 +358,7 @@ def test_a_tag_pill_truth_covers_the_text_span_tiddlywiki_5_4_1_draws_inside_it(
         "directus",
         "ghost",
         "pretalx",
+        "vendure",
     ],
 )
 def test_a_new_held_out_app_has_a_truth_entry_for_every_element_step_and_version(
