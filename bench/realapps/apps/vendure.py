@@ -27,9 +27,9 @@ Every start uses a fresh work folder: the server script (:data:`SERVER_JS`), the
 and a copy of the admin app (the plugin writes its settings and base address into the app's
 folder at every start; a copy keeps the installed package as installed). The server binds
 127.0.0.1 at a free port with a preload that resolves loopback names only
-(``_node.LOOPBACK_DNS``), fills the empty database with Vendure's own ``populate`` (the zone
-"Europe" with three countries, the tax rates "Standard Tax" 20% and "Reduced Tax" 5%, two
-shipping methods, the payment method "Card Payment" with Vendure's test handler, and six
+(``_node.LOOPBACK_DNS``) and 3.x's telemetry off (``VENDURE_DISABLE_TELEMETRY``), fills the
+empty database with Vendure's own ``populate`` (the zone "Europe" with three countries, the
+tax rates "Standard Tax" 20% and "Reduced Tax" 5%, two shipping methods, the payment method "Card Payment" with Vendure's test handler, and six
 products from :data:`PRODUCTS_CSV` through its importer), then starts its job queue in the same
 process (the search index the products list reads). The admin's sign-in page shows a photo
 that it asks ``login-image.vendure.io`` for; offline that request fails and the app reports
@@ -270,6 +270,9 @@ def _start(version: str, workdir: Path) -> Served:
         "NODE_ENV": "production",
         "VENDURE_USER": USER,
         "VENDURE_PASSWORD": PASSWORD,
+        # 3.x posts usage telemetry to its maker after a delay (the preload would refuse the
+        # name; no page waits on it): off, as Vendure documents
+        "VENDURE_DISABLE_TELEMETRY": "true",
     }
     argv = ["node", "--require", str(preload), str(workdir / "server.js"), str(port),
             str(workdir / "shop.sqlite"), str(app), str(workdir / "products.csv")]  # fmt: skip
