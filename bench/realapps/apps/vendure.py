@@ -28,17 +28,17 @@ and a copy of the admin app (the plugin writes its settings and base address int
 folder at every start; a copy keeps the installed package as installed). The server binds
 127.0.0.1 at a free port with a preload that resolves loopback names only
 (``_node.LOOPBACK_DNS``) and 3.x's telemetry off (``VENDURE_DISABLE_TELEMETRY``), fills the
-empty database with Vendure's own ``populate`` (the zone "Europe" with three countries, the
-tax rates "Standard Tax" 20% and "Reduced Tax" 5%, two shipping methods, the payment method "Card Payment" with Vendure's test handler, and six
-products from :data:`PRODUCTS_CSV` through its importer), then starts its job queue in the same
-process (the search index the products list reads). The admin's sign-in page shows a photo
-that it asks ``login-image.vendure.io`` for; offline that request fails and the app reports
-"Could not connect to the Vendure server" over the sign-in form, so the admin is configured
-with Vendure's own ``loginImageUrl`` option to show a local image instead (a plain SVG the
-module writes into the copied app). The module then seeds through the Shop API: four orders
-placed by guests (Ada Lovelace, Chloe Martin, Brian Okafor, Dev Patel), each paid with the test
-handler (the state "Payment authorized"); the orders' codes are random, their ids 1-4 are not.
-"""
+empty database with Vendure's own ``populate`` (the zone "Europe" with three countries, the tax
+rates "Standard Tax" 20% and "Reduced Tax" 5%, two shipping methods, the payment method "Card
+Payment" with Vendure's test handler, and six products from :data:`PRODUCTS_CSV` through its
+importer), then starts its job queue in the same process (the search index the products list
+reads). The admin's sign-in page shows a photo that it asks ``login-image.vendure.io`` for;
+offline that request fails and the app reports "Could not connect to the Vendure server" over
+the sign-in form, so the admin is configured with Vendure's own ``loginImageUrl`` option to
+show a local image instead (a plain SVG the module writes into the copied app). The module then
+seeds through the Shop API: four orders placed by guests (Ada Lovelace, Chloe Martin, Brian
+Okafor, Dev Patel), each paid with the test handler (the state "Payment authorized"); the
+orders' codes are random, their ids 1-4 are not."""
 
 from __future__ import annotations
 
