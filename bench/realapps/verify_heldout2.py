@@ -15,7 +15,7 @@ with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, no
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano, jotter,
 otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb, kiwitcms,
 verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz, reviewboard, nocodb,
-trac, directus, ghost, pretalx, djangocms.
+trac, directus, ghost, pretalx, djangocms, vendure.
 A control shown only while the pointer is on its table row or card (I hate
 money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
 pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
@@ -307,6 +307,12 @@ def _sign_in(app: AppSpec, page: Page, base: str) -> None:
         page.fill("input#id_password", app.env["PACTS_DJANGOCMS_PASSWORD"])
         page.click('input[type="submit"]')
         page.wait_for_selector("text=Site administration")
+    elif app.name == "vendure":
+        page.goto(base + "admin/login")
+        page.fill("input#login_username", app.env["PACTS_VENDURE_USER"])
+        page.fill("input#login_password", app.env["PACTS_VENDURE_PASSWORD"])
+        page.click("button.login-button")
+        page.wait_for_selector("text=Latest orders", timeout=60000)
     else:
         raise ValueError(f"no sign-in for {app.name}")
 
@@ -341,6 +347,7 @@ def verify(app: AppSpec, version: str) -> int:
                 "ghost",
                 "pretalx",
                 "djangocms",
+                "vendure",
             )
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
