@@ -92,6 +92,12 @@ def selector_parts(selector: str) -> list[str]:
     truth that names an element and what is inside it. ``X, X *`` → ``["X", "X *"]``; a part
     that names the descendants of another part (``X *``, ``X span``) is tried after the
     parts it descends from; a single selector is its own only part."""
+    head, chained, last = selector.rpartition(" >> ")
+    if chained and "=" not in last.split("(", 1)[0]:
+        # a chain whose last selector is CSS (``iframe >> internal:control=enter-frame >> X,
+        # X *``: an element and what is inside it, in a frame) lists its elements there, as
+        # Playwright reads it; each part keeps the chain before it
+        return [head + chained + part for part in selector_parts(last)]
     parts = split_selector_list(selector)
     if len(parts) < 2:
         return parts

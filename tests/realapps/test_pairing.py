@@ -94,6 +94,15 @@ def test_the_outermost_part_of_an_element_and_what_is_inside_it_is_tried_first()
     assert selector_parts(swagger)[0] == f"{row} .opblock-summary"
     assert selector_parts(swagger)[-1] == f"{row} .opblock-summary-path *"
     assert selector_parts("#id_username") == ["#id_username"]
+    # in a frame (django CMS's wizard: a label and what is inside it), each part keeps the
+    # chain to the frame; a chain ending in another engine's selector is one part
+    frame = "iframe >> internal:control=enter-frame >> "
+    assert selector_parts(f"{frame}label.choice, label.choice *") == [
+        f"{frame}label.choice",
+        f"{frame}label.choice *",
+    ]
+    assert selector_parts(f"{frame}label.choice") == [f"{frame}label.choice"]
+    assert selector_parts('#x >> text="a, b"') == ['#x >> text="a, b"']
     # every tool records from the outermost element; acting on any element the truth names
     # counts as acting on it, for every tool (as the corpus run counts it)
     case = {"truth": "#new-bill a.btn", "truth_set": "#new-bill a.btn, #new-bill a.btn *"}
