@@ -219,7 +219,10 @@ function makeResolver(dom, elements, strategies, regions, args) {
     for (const anchor of anchors) {
       // Up to <body> (a page-title heading scopes the page: "Remove@Your Cart"), but never
       // out of the anchor's own section: "Card number@Payment" must not reach the gift-card
-      // form next to the Payment section.
+      // form next to the Payment section. A page title captions no control: an <h1> (HTML's
+      // highest rank) heads the page as a whole, not its one field (TiddlyWiki's site title
+      // over the search box, Datasette's table name over the filter box).
+      if (nearest !== null && closestUp(anchor.el, (a) => dom.roleOf(a) === 'heading' && headingLevel(a) === 1)) continue;
       let group = null;
       for (let a = anchor.el; a && a.tagName !== 'HTML'; a = parentOf(a)) {
         if (nearest !== null && otherLabels(nearest).some((l) => !containsComposed(l, anchor.el) && containsComposed(a, l))) break;
@@ -335,12 +338,8 @@ function makeResolver(dom, elements, strategies, regions, args) {
   function holdsControl(el) {
     return [...el.querySelectorAll('*')].some((e) => isClickable(e, dom.roleOf, true) || e.tagName === 'IFRAME');
   }
-  function headingLevel(h) {
-    const m = /^H([1-6])$/.exec(h.tagName);
-    if (m) return Number(m[1]);
-    const level = parseInt(h.getAttribute('aria-level'), 10);
-    return level > 0 ? level : 2;
-  }
+  const headingLevel = (h) => Number((/^H([1-6])$/.exec(h.tagName) || [])[1])
+    || Math.max(0, parseInt(h.getAttribute('aria-level'), 10)) || 2;
   // The elements following ``heading`` (or a wrapper that holds nothing but it) up to the
   // next heading of the same or a higher level, as [base, siblings].
   // A caption's section ends at the next caption of its shape or any heading.
