@@ -40,7 +40,7 @@ def test_elements_of_datasettes_table_page(module_browser: Browser, tmp_path: Pa
             assert "products" in grouped(elements)  # the page's heading
             # every listed text resolved in one discovery call, as the plugin discovers a
             # page's steps (one scan for all targets; each resolved on its own): 90-odd
-            # calls, one scan each, cost about 5 s of CPU more and checked the same
+            # calls, one scan each, cost about 3.5 s of CPU more and checked the same
             targets = [
                 (i, parse_target(e.text), Action(e.action))  # as a sheet's Element cell is read
                 for i, e in enumerate(named)
