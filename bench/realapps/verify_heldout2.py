@@ -41,8 +41,9 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from playwright.sync_api import Error as PlaywrightError
@@ -209,112 +210,97 @@ def _slide(loc: Locator, value: str) -> None:
     raise ValueError(f"the slider never held {value!r}")
 
 
+@dataclass(frozen=True)
+class SignIn:
+    """An app's sign-in as its auth profile does it, with its own selectors: open ``path``,
+    fill the user and password (from the app's env), submit (a selector to click, or
+    ``ENTER`` in the password box), then wait until ``ready`` shows (``url:`` a glob the
+    address must match; ``None``: the load)."""
+
+    path: str
+    user: str
+    password: str
+    submit: str
+    ready: str | None
+    env: tuple[str, str]
+    timeout: float | None = None
+    state: Literal["attached", "visible"] = "visible"
+
+
+ENTER = "Enter"
+SIGN_INS: dict[str, SignIn] = {
+    "dokuwiki": SignIn("doku.php?id=start&do=login", 'input[name="u"]', 'input[name="p"]',
+                       '#dw__login button[type="submit"]', None,
+                       ("DOKUWIKI_USER", "DOKUWIKI_PASSWORD")),
+    "roundup": SignIn("", 'input[name="__login_name"]', 'input[name="__login_password"]',
+                      'p.userblock input[type="submit"]', "text=Hello, admin",
+                      ("ROUNDUP_USER", "ROUNDUP_PASSWORD")),
+    "ihatemoney": SignIn("", "#authentication-form #id", "#authentication-form #password",
+                         "#authentication-form button[type=submit]", "text=Add a new bill",
+                         ("IHATEMONEY_PROJECT", "IHATEMONEY_CODE")),
+    "doccano": SignIn("auth", ".v-card input[name=username]", ".v-card input[name=password]",
+                      ENTER, "text=Bird sightings", ("DOCCANO_USER", "DOCCANO_PASSWORD")),
+    "calibreweb": SignIn("login", "input#username", "input#password", 'button[name="submit"]',
+                         "a#logout", ("CALIBREWEB_USER", "CALIBREWEB_PASSWORD")),
+    "pretix": SignIn("control/login", "input#id_email", "input#id_password",
+                     'button[type="submit"]', "text=Your upcoming events",
+                     ("PRETIX_USER", "PRETIX_PASSWORD"), 90000),
+    "appbuilder": SignIn("login/", "input#username", "input#password", 'input[type="submit"]',
+                         'a[href="/logout/"]', ("APPBUILDER_USER", "APPBUILDER_PASSWORD"),
+                         state="attached"),
+    "kiwitcms": SignIn("accounts/login/", "input#inputUsername", "input#inputPassword",
+                       'button[type="submit"]', "text=Your Test plans",
+                       ("KIWITCMS_USER", "KIWITCMS_PASSWORD"), 90000),
+    "archivebox": SignIn("admin/login/", "input#id_username", "input#id_password",
+                         'input[type="submit"]', 'a[href="/admin/logout/"]',
+                         ("ARCHIVEBOX_USER", "ARCHIVEBOX_PASSWORD")),
+    "piccolo_admin": SignIn("", 'input[name="username"]', 'input[name="password"]',
+                            "form button", "text=Welcome to Nursery Admin",
+                            ("PICCOLO_USER", "PICCOLO_PASSWORD")),
+    # 5.0.7's "Log in" is an input, 8.1's a button
+    "reviewboard": SignIn("account/login/", "input#id_username", "input#id_password", ENTER,
+                          "url:**/dashboard/**", ("REVIEWBOARD_USER", "REVIEWBOARD_PASSWORD")),
+    "nocodb": SignIn("dashboard/#/signin", "#form_item_email", "#form_item_password",
+                     'button[data-testid="nc-form-signin__submit"]',
+                     '[data-testid="nc-sidebar-team-settings-btn"]',
+                     ("NOCODB_USER", "NOCODB_PASSWORD"), 60000),
+    "directus": SignIn("admin/login", 'input[type="email"]', 'input[type="password"]',
+                       'button[type="submit"]', "url:**/admin/content**",
+                       ("DIRECTUS_USER", "DIRECTUS_PASSWORD"), 60000),
+    "ghost": SignIn("ghost/#/signin", 'input[type="email"]', 'input[type="password"]',
+                    'button[type="submit"]', "url:**/ghost/#/dashboard**",
+                    ("GHOST_USER", "GHOST_PASSWORD"), 60000),
+    # 2025.2's "Log in" is no submit input
+    "pretalx": SignIn("orga/login/", "input#id_login_email", "input#id_login_password",
+                      'role=button[name="Log in"]', "url:**/orga/event/**",
+                      ("PRETALX_USER", "PRETALX_PASSWORD"), 60000),
+    "djangocms": SignIn("admin/login/", "input#id_username", "input#id_password",
+                        'input[type="submit"]', "text=Site administration",
+                        ("DJANGOCMS_USER", "DJANGOCMS_PASSWORD")),
+    "vendure": SignIn("admin/login", "input#login_username", "input#login_password",
+                      "button.login-button", "text=Latest orders",
+                      ("VENDURE_USER", "VENDURE_PASSWORD"), 60000),
+}  # fmt: skip
+
+
 def _sign_in(app: AppSpec, page: Page, base: str) -> None:
-    """What the app's auth profile does, with its own selectors."""
-    if app.name == "dokuwiki":
-        page.goto(base + "doku.php?id=start&do=login")
-        page.fill('input[name="u"]', app.env["PACTS_DOKUWIKI_USER"])
-        page.fill('input[name="p"]', app.env["PACTS_DOKUWIKI_PASSWORD"])
-        page.click('#dw__login button[type="submit"]')
-        page.wait_for_load_state()
-    elif app.name == "roundup":
-        page.goto(base)
-        page.fill('input[name="__login_name"]', app.env["PACTS_ROUNDUP_USER"])
-        page.fill('input[name="__login_password"]', app.env["PACTS_ROUNDUP_PASSWORD"])
-        page.click('p.userblock input[type="submit"]')
-        page.wait_for_selector("text=Hello, admin")
-    elif app.name == "ihatemoney":
-        page.goto(base)
-        page.fill("#authentication-form #id", app.env["PACTS_IHATEMONEY_PROJECT"])
-        page.fill("#authentication-form #password", app.env["PACTS_IHATEMONEY_CODE"])
-        page.click("#authentication-form button[type=submit]")
-        page.wait_for_selector("text=Add a new bill")
-    elif app.name == "doccano":
-        page.goto(base + "auth")
-        page.fill(".v-card input[name=username]", app.env["PACTS_DOCCANO_USER"])
-        page.fill(".v-card input[name=password]", app.env["PACTS_DOCCANO_PASSWORD"])
-        page.press(".v-card input[name=password]", "Enter")
-        page.wait_for_selector("text=Bird sightings")
-    elif app.name == "calibreweb":
-        page.goto(base + "login")
-        page.fill("input#username", app.env["PACTS_CALIBREWEB_USER"])
-        page.fill("input#password", app.env["PACTS_CALIBREWEB_PASSWORD"])
-        page.click('button[name="submit"]')
-        page.wait_for_selector("a#logout")
-    elif app.name == "pretix":
-        page.goto(base + "control/login")
-        page.fill("input#id_email", app.env["PACTS_PRETIX_USER"])
-        page.fill("input#id_password", app.env["PACTS_PRETIX_PASSWORD"])
-        page.click('button[type="submit"]')
-        page.wait_for_selector("text=Your upcoming events", timeout=90000)
-    elif app.name == "appbuilder":
-        page.goto(base + "login/")
-        page.fill("input#username", app.env["PACTS_APPBUILDER_USER"])
-        page.fill("input#password", app.env["PACTS_APPBUILDER_PASSWORD"])
-        page.click('input[type="submit"]')
-        page.wait_for_selector('a[href="/logout/"]', state="attached")
-    elif app.name == "kiwitcms":
-        page.goto(base + "accounts/login/")
-        page.fill("input#inputUsername", app.env["PACTS_KIWITCMS_USER"])
-        page.fill("input#inputPassword", app.env["PACTS_KIWITCMS_PASSWORD"])
-        page.click('button[type="submit"]')
-        page.wait_for_selector("text=Your Test plans", timeout=90000)
-    elif app.name == "archivebox":
-        page.goto(base + "admin/login/")
-        page.fill("input#id_username", app.env["PACTS_ARCHIVEBOX_USER"])
-        page.fill("input#id_password", app.env["PACTS_ARCHIVEBOX_PASSWORD"])
-        page.click('input[type="submit"]')
-        page.wait_for_selector('a[href="/admin/logout/"]')
-    elif app.name == "piccolo_admin":
-        page.goto(base)
-        page.fill('input[name="username"]', app.env["PACTS_PICCOLO_USER"])
-        page.fill('input[name="password"]', app.env["PACTS_PICCOLO_PASSWORD"])
-        page.click("form button")
-        page.wait_for_selector("text=Welcome to Nursery Admin")
-    elif app.name == "reviewboard":
-        page.goto(base + "account/login/")
-        page.fill("input#id_username", app.env["PACTS_REVIEWBOARD_USER"])
-        page.fill("input#id_password", app.env["PACTS_REVIEWBOARD_PASSWORD"])
-        page.press("input#id_password", "Enter")  # 5.0.7's "Log in" is an input, 8.1's a button
-        page.wait_for_url("**/dashboard/**")
-    elif app.name == "nocodb":
-        page.goto(base + "dashboard/#/signin")
-        page.fill("#form_item_email", app.env["PACTS_NOCODB_USER"])
-        page.fill("#form_item_password", app.env["PACTS_NOCODB_PASSWORD"])
-        page.click('button[data-testid="nc-form-signin__submit"]')
-        page.wait_for_selector('[data-testid="nc-sidebar-team-settings-btn"]', timeout=60000)
-    elif app.name == "directus":
-        page.goto(base + "admin/login")
-        page.fill('input[type="email"]', app.env["PACTS_DIRECTUS_USER"])
-        page.fill('input[type="password"]', app.env["PACTS_DIRECTUS_PASSWORD"])
-        page.click('button[type="submit"]')
-        page.wait_for_url("**/admin/content**", timeout=60000)
-    elif app.name == "ghost":
-        page.goto(base + "ghost/#/signin")
-        page.fill('input[type="email"]', app.env["PACTS_GHOST_USER"])
-        page.fill('input[type="password"]', app.env["PACTS_GHOST_PASSWORD"])
-        page.click('button[type="submit"]')
-        page.wait_for_url("**/ghost/#/dashboard**", timeout=60000)
-    elif app.name == "pretalx":
-        page.goto(base + "orga/login/")
-        page.fill("input#id_login_email", app.env["PACTS_PRETALX_USER"])
-        page.fill("input#id_login_password", app.env["PACTS_PRETALX_PASSWORD"])
-        page.get_by_role("button", name="Log in").click()  # 2025.2's is no submit input
-        page.wait_for_url("**/orga/event/**", timeout=60000)
-    elif app.name == "djangocms":
-        page.goto(base + "admin/login/")
-        page.fill("input#id_username", app.env["PACTS_DJANGOCMS_USER"])
-        page.fill("input#id_password", app.env["PACTS_DJANGOCMS_PASSWORD"])
-        page.click('input[type="submit"]')
-        page.wait_for_selector("text=Site administration")
-    elif app.name == "vendure":
-        page.goto(base + "admin/login")
-        page.fill("input#login_username", app.env["PACTS_VENDURE_USER"])
-        page.fill("input#login_password", app.env["PACTS_VENDURE_PASSWORD"])
-        page.click("button.login-button")
-        page.wait_for_selector("text=Latest orders", timeout=60000)
-    else:
+    """What the app's auth profile does, with its own selectors (``SIGN_INS``)."""
+    how = SIGN_INS.get(app.name)
+    if how is None:
         raise ValueError(f"no sign-in for {app.name}")
+    page.goto(base + how.path)
+    page.fill(how.user, app.env["PACTS_" + how.env[0]])
+    page.fill(how.password, app.env["PACTS_" + how.env[1]])
+    if how.submit == ENTER:
+        page.press(how.password, "Enter")
+    else:
+        page.click(how.submit)
+    if how.ready is None:
+        page.wait_for_load_state()
+    elif how.ready.startswith("url:"):
+        page.wait_for_url(how.ready[4:], timeout=how.timeout)
+    else:
+        page.wait_for_selector(how.ready, state=how.state, timeout=how.timeout)
 
 
 def verify(app: AppSpec, version: str) -> int:
