@@ -74,3 +74,50 @@ def test_a_lower_heading_still_names_its_sections_one_field(tab: Page) -> None:
         '</div></div><div class="v-card"><h3>Name</h3><p>Bird reports</p></div>'
     )
     assert chosen_id(tab, find(tab, "Description", action="fill")) == "d"
+
+
+# Datasette 0.59.4's database page ends with its views and queries: headings after the SQL
+# box, in the same section.content (hdg's survey: `Views | fill` filled the SQL box).
+DATASETTE_CLOSING = """
+<section class="content">
+  <form class="sql"><p><textarea id="sql" name="sql"></textarea></p>
+    <p><input type="submit" value="Run SQL"></p></form>
+  <h2 id="views">Views</h2><ul class="bullets"><li><a href="/shop/weekly">weekly</a></li></ul>
+  <h2 id="queries">Queries</h2><ul class="bullets"><li><a href="/shop/top">top</a></li></ul>
+</section>
+"""
+
+# sqladmin 0.21's list page: the search box in the card header, the table's heading after it.
+SQLADMIN_LIST = """
+<div class="card"><div class="card-header"><div class="ms-auto">
+  <input id="search-input" type="search" placeholder="Search: title"></div></div>
+  <div class="card-body"><h3 class="card-title">Books</h3><table><tr><td>Dune</td></tr></table>
+  </div></div>
+"""
+
+
+@pytest.mark.parametrize(
+    ("page", "words"),
+    [(DATASETTE_CLOSING, "Views"), (DATASETTE_CLOSING, "Queries"), (SQLADMIN_LIST, "Books")],
+    ids=["datasette-views", "datasette-queries", "sqladmin-books"],
+)
+def test_a_heading_names_no_field_before_it(tab: Page, page: str, words: str) -> None:
+    """HTML: a heading heads the content that follows it, not what comes before it. On
+    Datasette's database page (its closing "Views" and "Queries") and sqladmin's list page
+    (the table's "Books" after the search box), the heading's nearest container holds one
+    field, before the heading: it is no caption of it. Failed before: each filled that box."""
+    tab.set_content(page)
+    result = find(tab, words, action="fill")
+    assert result.locator is None and result.unresolved is not None
+
+
+def test_a_heading_over_a_field_in_a_shadow_root_still_names_it(tab: Page) -> None:
+    """A field inside a web component's shadow root has no document order against the
+    heading (DOM: DISCONNECTED, with an arbitrary order bit); the heading keeps naming it."""
+    tab.set_content('<div class="card"><h3>Description</h3><x-field id="host"></x-field></div>')
+    tab.evaluate(
+        """() => document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML =
+        '<input id="d" type="text">'"""
+    )
+    result = find(tab, "Description", action="fill")
+    assert result.locator is not None, result.unresolved

@@ -221,13 +221,18 @@ function makeResolver(dom, elements, strategies, regions, args) {
       // out of the anchor's own section: "Card number@Payment" must not reach the gift-card
       // form next to the Payment section. A page title captions no control: an <h1> (HTML's
       // highest rank) heads the page as a whole, not its one field (TiddlyWiki's site title
-      // over the search box, Datasette's table name over the filter box).
-      if (nearest !== null && closestUp(anchor.el, (a) => dom.roleOf(a) === 'heading' && headingLevel(a) === 1)) continue;
+      // over the search box, Datasette's table name over the filter box). And a heading
+      // heads what follows it, never a field before it (Datasette's closing "Views" under
+      // the SQL box, sqladmin's "Books" under the search box); a field in another tree
+      // (a shadow root: DISCONNECTED, 1, with an arbitrary order bit) is kept.
+      const heading = nearest === null ? null : closestUp(anchor.el, (a) => dom.roleOf(a) === 'heading');
+      if (heading && headingLevel(heading) === 1) continue;
       let group = null;
       for (let a = anchor.el; a && a.tagName !== 'HTML'; a = parentOf(a)) {
         if (nearest !== null && otherLabels(nearest).some((l) => !containsComposed(l, anchor.el) && containsComposed(a, l))) break;
         const inside = els.filter((e) => chains.get(e).has(a));
-        if (inside.length) { group = { container: a, how: anchor.how, els: inside }; break; }
+        const after = heading ? inside.filter((e) => (heading.compareDocumentPosition(e) & 3) !== Node.DOCUMENT_POSITION_PRECEDING) : inside;
+        if (inside.length) { if (after.length) group = { container: a, how: anchor.how, els: after }; break; }
         if (nearest !== null && fieldControls().some((c) => c !== anchor.el && containsComposed(a, c))) break;
         // the repeated item (row, card, list item) that holds the words is the region: what
         // is found only past it belongs to other items or to the list ("Toggle@Buy milk" is
