@@ -285,6 +285,42 @@ def project_hash(files: Mapping[str, str], env: Mapping[str, str]) -> str:
     return digest.hexdigest()[:12]
 
 
+def django_template_db(
+    venv: Path,
+    files: Mapping[str, str],
+    env: Mapping[str, str],
+    run_env: Mapping[str, str],
+    timeout_s: float,
+) -> Path:
+    """The migrated, seeded database of a generated Django project (``files``: its
+    ``manage.py``, settings and ``seed.py``), built once in ``venv``'s folder and named by
+    ``project_hash(files, env)``: ``manage.py migrate`` then ``seed.py``, each bounded by
+    ``timeout_s``, run with ``run_env``, their output kept in ``template-build.log`` beside
+    it (a failed build says so, and the log says why)."""
+    db = venv / f"template-{project_hash(files, env)}.sqlite3"
+    if db.exists():
+        return db
+    python = str(venv / "bin" / "python")
+    log_path = venv / "template-build.log"
+    with (
+        tempfile.TemporaryDirectory(prefix="pacts-django-build-") as tmp,
+        log_path.open("ab") as log,
+    ):
+        root = Path(tmp)
+        write_project(root, files)
+        for argv in (["manage.py", "migrate", "--noinput", "-v", "0"], ["seed.py"]):
+            try:
+                subprocess.run([python, *argv], cwd=root, env={**os.environ, **run_env},
+                               check=True, timeout=timeout_s, stdout=log,
+                               stderr=subprocess.STDOUT)  # fmt: skip
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+                raise RuntimeError(f"building {db.name} failed: {exc}; see {log_path}") from exc
+        part = db.with_suffix(f".{os.getpid()}.part")
+        shutil.copyfile(root / "db.sqlite3", part)
+        os.replace(part, db)  # atomic: two starts building at once both end well
+    return db
+
+
 def serve_django(
     venv: Path, workdir: Path, env: Mapping[str, str], ready: str, timeout_s: float
 ) -> Served:

@@ -34,17 +34,14 @@ django CMS").
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 from realapps.harness import (
     AppSpec,
     Served,
+    django_template_db,
     ensure_venv,
-    project_hash,
     serve_django,
     write_project,
 )
@@ -236,29 +233,9 @@ def _env() -> dict[str, str]:
     return {**ENV, "PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "site_proj.settings"}
 
 
-def _template_db(version: str, venv: Path) -> Path:
-    """The migrated, seeded database for ``version``, built once in the venv folder."""
-    db = venv / f"template-{project_hash(_FILES, ENV)}.sqlite3"
-    if db.exists():
-        return db
-    python = str(venv / "bin" / "python")
-    with tempfile.TemporaryDirectory(prefix="pacts-djangocms-build-") as tmp:
-        root = Path(tmp)
-        write_project(root, _FILES)
-        env = {**os.environ, **_env()}
-        with (root / "setup.log").open("ab") as log:
-            for argv in (["manage.py", "migrate", "--noinput", "-v", "0"], ["seed.py"]):
-                subprocess.run([python, *argv], cwd=root, env=env, check=True, timeout=600,
-                               stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
-        part = db.with_suffix(f".{os.getpid()}.part")
-        shutil.copyfile(root / "db.sqlite3", part)
-        os.replace(part, db)  # atomic: two starts building at once both end well
-    return db
-
-
 def start(version: str, workdir: Path) -> Served:
     venv = install(version)
-    template = _template_db(version, venv)
+    template = django_template_db(venv, _FILES, ENV, _env(), timeout_s=600)
     write_project(workdir, _FILES)
     shutil.copyfile(template, workdir / "db.sqlite3")
     return serve_django(venv, workdir, _env(), "admin/login/", timeout_s=120)
