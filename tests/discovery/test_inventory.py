@@ -182,3 +182,21 @@ def test_every_visible_control_gets_a_name_that_resolves_back_to_it(tab: Page) -
         assert (box["x"], box["y"]) == pytest.approx(e.box[:2], abs=1), e.text
     texts = {e.text for e in elements}
     assert {"checkbox 1", "checkbox 2", "button@Buy milk", "Delete[2]@Cart"} <= texts
+
+
+def test_a_label_is_offered_by_its_first_line(tab: Page) -> None:
+    """A person names a field by its label's first line as drawn (HTML ``innerText``: a
+    ``<br>`` or a block box ends a line), and discovery resolves that line: pretalx's
+    ``Capacity<br><span class="optional">Optional</span>`` and GOV.UK-style hints under a
+    label. ``pacts elements`` offered the whole accessible name ("Capacity Optional"), a
+    text nobody reads as one; it now offers the first line when it resolves back to the
+    field, and the whole text still when two first lines are the same."""
+    tab.set_content(
+        "<form><label for=c>Capacity<br><span>Optional</span></label><input id=c>"
+        "<label for=n>Notes<div>Only the team sees them</div></label><textarea id=n></textarea>"
+        "<label for=a>Room<br><span>Main hall</span></label><input id=a>"
+        "<label for=b>Room<br><span>Side hall</span></label><input id=b></form>"
+    )
+    texts = [e.text for e in list_elements(tab)]
+    assert texts[:2] == ["Capacity", "Notes"]
+    assert texts[2:] == ["Room Main hall", "Room Side hall"]

@@ -333,6 +333,8 @@ function inventory(arg) {
     if (chosen.some((c) => containsComposed(c, el))) continue;
     const names = [];
     const name = (v) => { v = norm(v); if (usable(v) && !names.includes(v)) names.push(v); };
+    // a label's first line as drawn first: what a person reads as its name
+    for (const l of dom.labelTexts(el)) name(dom.firstLines(el).get(l));
     name(dom.words(el));
     for (const l of dom.labelTexts(el)) name(l);
     name(el.getAttribute('placeholder'));
