@@ -26,6 +26,7 @@ import re
 from collections.abc import Mapping
 
 from pytest_pacts.governance._values import is_missing, string_leaves
+from pytest_pacts.models.generated import looks_generated
 
 POSITIONAL_LOCATOR = "positional_locator"
 AUTO_GENERATED_ID_CLASS = "auto_generated_id_class"
@@ -50,35 +51,12 @@ _ATTR_ID_CLASS = re.compile(
     r"|@(?:id|class)\s*[,=]\s*[\"']([^\"']+)"  # XPath @id='x', contains(@class,'x')
 )
 
-_GENERATED = (
-    re.compile(r"^:r[0-9a-z]+:$"),  # React useId
-    re.compile(r"^«r[0-9a-z]+»$"),  # React 19 useId
-    re.compile(r"^sc-[A-Za-z]{5,}$"),  # styled-components
-    re.compile(
-        r"^(?:ember|ext-gen|ext-comp|yui_|gwt-uid|ui-id|mat-[a-z]+|cdk-[a-z-]+|react-select"
-        r"|headlessui|radix|downshift|mui|jss|css|emotion|svelte)[-_a-z]*\d"
-    ),
-)
-_SEGMENT_SPLIT = re.compile(r"[-_]+")
-
 
 def is_auto_generated(token: str) -> bool:
-    """True when an id or class name looks generated rather than written by a person.
-
-    Known framework forms (see the module docstring), or a hash-like part: a ``-``/``_``
-    separated segment of 5+ characters with 2+ digits and a letter (``1x2y3z``, ``a1b2c``),
-    or of 3+ digits only (``input-1234``).
-    """
-    if any(pattern.match(token) for pattern in _GENERATED):
-        return True
-    for segment in _SEGMENT_SPLIT.split(token):
-        digits = sum(ch.isdigit() for ch in segment)
-        letters = sum(ch.isalpha() for ch in segment)
-        if len(segment) >= 5 and digits >= 2 and letters >= 1:
-            return True
-        if len(segment) >= 3 and digits == len(segment):
-            return True
-    return False
+    """True when an id or class name looks generated rather than written by a person
+    (:func:`pytest_pacts.models.generated.looks_generated`: the pattern the in-page scan
+    reads too)."""
+    return looks_generated(token)
 
 
 def built_on_generated(locator: Mapping[str, object]) -> bool:

@@ -26,6 +26,7 @@ from importlib import resources
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.errors import PactsError
+from pytest_pacts.models.generated import GENERATED_NAME
 
 # the package whose ``js/`` folder holds the in-page modules
 PACKAGE = "pytest_pacts.runtime"
@@ -44,10 +45,11 @@ API_FILES = (
 def modules_source(files: tuple[tuple[str, str], ...]) -> str:
     """One module per file, in order: each file is the body of its own function, reads what
     it uses from earlier files through ``modules`` (its first lines say what, from which)
-    and returns what later files use (its last statement); nothing else is shared. The last
+    and returns what later files use (its last statement); nothing else is shared but
+    ``PY``, the values Python defines once and the page reads (:func:`_constants`). The last
     file's return value is the API, with the modules under ``__modules``: the unit tests of
     the pure functions read it."""
-    parts = ["const modules = {};"]
+    parts = [f"const PY = {json.dumps(_constants())};", "const modules = {};"]
     for module, text in files:
         parts.append(f"modules[{module!r}] = ((modules) => {{\n{text}\n}})(modules);")
     last = files[-1][0]
@@ -56,6 +58,11 @@ def modules_source(files: tuple[tuple[str, str], ...]) -> str:
         f" return modules[{last!r}];"
     )
     return "\n".join(parts)
+
+
+def _constants() -> dict[str, str]:
+    """What the in-page code reads from Python's one definition (``PY``)."""
+    return {"generatedName": GENERATED_NAME}
 
 
 def read_modules(package: str, names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:

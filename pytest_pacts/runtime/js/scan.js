@@ -72,12 +72,9 @@ function tokenTier(value, q) {
 }
 
 function cssString(s) { return `"${String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\a ')}"`; }
-// A name a build tool or a CSS-in-JS library made, which the next build renames
-// (docs/discovery.md, "Generated class names"): runs of digits, hex runs with a digit,
-// React's useId (":r1:"), the prefixes of emotion, styled-components, Svelte and Angular's animations (css-1x2y3z,
-// sc-bdVaJa, Title-sc-1q0jw6k-0, svelte-ucbydv, ng-tns-c12-3), the counters of JSS and Ember
-// (jss12, makeStyles-root-12, ember9) and the hash CSS Modules end a name with (App_main__01fkz).
-const GENERATED = /\d{3,}|(?=[0-9a-fA-F]{6})[a-fA-F]*\d|^:|^(css|jsx|ember|svelte|ng-tns)-|(^|-)sc-|^(jss|ember)\d+$|^(makeStyles|withStyles|[A-Z][a-zA-Z]*)-[a-zA-Z]+-\d+$|_{2,3}(?=[\w-]*[A-Z\d])[\w-]{5}$/;
+// A name a build tool or a framework generated, which the next render or build gives to
+// another element (models/generated.py: the one definition, handed over as PY.generatedName).
+const GENERATED = new RegExp(PY.generatedName);
 function looksGenerated(s) { return GENERATED.test(s); }
 // A link's destination is its identity (HTML, "Following hyperlinks": what the link does is
 // go there): its ``href`` as written, when it leads to a page of the same origin by path and
