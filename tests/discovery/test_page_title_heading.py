@@ -64,6 +64,8 @@ def test_a_page_title_names_no_field(tab: Page, page: str, title: str) -> None:
     assert result.locator is None and result.unresolved is not None
     assert result.unresolved.reason in ("none", "ambiguous")
     assert f'"{title}"' in result.unresolved.message
+    # the refusal names the heading that holds the words, not a wrapper around it
+    assert "names h1" in result.unresolved.message, result.unresolved.message
 
 
 def test_a_lower_heading_still_names_its_sections_one_field(tab: Page) -> None:

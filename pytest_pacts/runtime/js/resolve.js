@@ -1332,7 +1332,9 @@ function makeResolver(dom, elements, strategies, regions, args) {
     const kinded = !o && !hiddenMatches && !pointer && !refusedNear.length && applyScope([...new Set(hits.filter((h) => h.tier === 2
       && compatOf(h.el) === 0 && !concealed(h.el) && reachable(h.el)).map((h) => h.el))], scope).els;
     if (kinded && kinded.length) {
-      message = `"${step.element}" names ${describeElement(kinded[0], dom)}${regionNote}, which is `
+      // the element that holds the words itself (a heading), not a wrapper around it
+      const own = kinded.find((e) => !kinded.some((o) => o !== e && containsComposed(e, o)));
+      message = `"${step.element}" names ${describeElement(own, dom)}${regionNote}, which is `
         + `no element a ${step.action} step operates`;
     }
     const inScope = mereText.filter((e) => !scope || applyScope([e], scope).els.length === 1);
