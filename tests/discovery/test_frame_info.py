@@ -126,3 +126,39 @@ def test_a_frame_from_another_origin_is_not_called_into(
 )
 def test_which_frames_may_share_the_parents_origin(parent: str, child: str, maybe: bool) -> None:
     assert _may_share_origin(parent, child) is maybe
+
+
+def test_the_only_iframe_is_named_by_its_place_not_its_address(tab: Page) -> None:
+    """HTML: an iframe's ``src`` is the address its document was opened at, and an admin's
+    dialog frame carries the record's id and its model's name in it (django CMS's settings
+    dialog: ``/admin/cms/page/9/change/...`` on 3.11.11, ``/admin/cms/pagecontent/5/change/...``
+    on 4.1.11, so the recorded frame was not found on the upgrade). A frame with no name of its
+    own that is its document's only iframe is named by that place (Playwright:
+    ``frame_locator("iframe")``); its address names it only among several iframes. Failed
+    before: ``iframe[src="/admin/cms/page/9/change/?language=en"]``."""
+    pages = {
+        "http://cms.test/": '<h1>Contact</h1><iframe src="/admin/cms/page/9/change/?language=en">'
+        "</iframe>",
+        "http://cms.test/two": '<iframe src="/a/1/"></iframe><iframe src="/admin/cms/page/9/"></iframe>',
+        "http://cms.test/ad": '<iframe id="ember12" src="/admin/cms/page/9/"></iframe>',
+    }
+    form = '<label for="m">Menu Title</label><input id="m">'
+    tab.route(
+        "http://cms.test/**",
+        lambda route: route.fulfill(
+            body=pages.get(route.request.url, form), content_type="text/html"
+        ),
+    )
+    named = {}
+    for url in pages:
+        tab.goto(url)
+        tab.frame_locator("iframe").last.locator("#m").wait_for()
+        call_in_frame(tab.main_frame, "installing", "names", [])
+        info = frame_info(tab.main_frame, tab.main_frame.child_frames[-1])
+        assert isinstance(info, dict)
+        named[url] = info["selector"]
+    assert named == {
+        "http://cms.test/": "iframe",
+        "http://cms.test/two": 'iframe[src="/admin/cms/page/9/"]',
+        "http://cms.test/ad": "iframe",  # a generated id is no name either (Ember's counter)
+    }

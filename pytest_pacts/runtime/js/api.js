@@ -204,20 +204,20 @@ async function check(els, opts) {
   return result;
 }
 
-// How a parent document names one of its iframes, whether we may look inside it, and
-// which of the steps' regions hold it (arg.regions, optional).
+// How a parent document names one of its iframes (a stable id, name, title, test id; its place
+// when it is the only one; only then its `src`, an address that carries records' ids: docs/
+// discovery.md, "Frames"), whether we may look inside it, which of arg.regions hold it.
 function frameInfo(el, arg) {
   let sameOrigin = false;
   try { sameOrigin = !!el.contentDocument; } catch (e) { sameOrigin = false; }
   const root = el.getRootNode();
   const count = (sel) => root.querySelectorAll(sel).length;
-  const options = [];
-  if (el.id) options.push(`iframe#${CSS.escape(el.id)}`);
+  const options = el.id && !looksGenerated(el.id) ? [`iframe#${CSS.escape(el.id)}`] : [];
   for (const a of ['name', 'title', ...TEST_ID_ATTRS, 'src']) {
-    if (el.getAttribute(a)) options.push(`iframe[${a}=${cssString(el.getAttribute(a))}]`);
+    if (el.getAttribute(a) && (a !== 'src' || count('iframe') > 1)) options.push(`iframe[${a}=${cssString(el.getAttribute(a))}]`);
   }
-  let selector = options.find((s) => count(s) === 1);
-  if (!selector) selector = `iframe >> nth=${[...root.querySelectorAll('iframe')].indexOf(el)}`;
+  const selector = options.find((s) => count(s) === 1)
+    || (count('iframe') === 1 ? 'iframe' : `iframe >> nth=${[...root.querySelectorAll('iframe')].indexOf(el)}`);
   let inRegions = [];
   if (arg && arg.regions && arg.regions.length) {
     const { dom, elements, strategies } = readPage();
