@@ -70,7 +70,15 @@ DEV: tuple[str, ...] = (
     "pretalx",
     "ghost",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "djangocms", "vendure")
+HELDOUT: tuple[str, ...] = (
+    "kinto",
+    "buku",
+    "pretix",
+    "trac",
+    "djangocms",
+    "vendure",
+    "helpdesk",
+)
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
