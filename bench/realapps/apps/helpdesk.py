@@ -34,11 +34,11 @@ tickets of a town library ("Overdue notice for a returned book", "Renew interlib
 "Lost library card" (resolved), "Printer on floor 2 is jammed" (with a private comment),
 "Wi-Fi password not accepted" (reopened), "Scanner saves blank pages" (closed)); a
 knowledgebase category "Borrowing books" with one article. The pages load their scripts and
-styles from the package (``HELPDESK_USE_CDN`` is off by default); the ticket list of both
-versions asks cdn.knightlab.com for its "Timeline" view's script and style sheet, and a
-checklist's page unpkg.com and jsdelivr.net for a sortable list: the corpus's browser resolves
-no other host, so those fail at once and no flow uses them (docs/real-apps.md, "New held-out
-app: django-helpdesk").
+styles from the package (``HELPDESK_USE_CDN``, off by default, would take Bootstrap, jQuery and
+the ticket list's timeline from CDNs): a request log over the flows' pages of both versions saw
+no request to another host. Only a checklist's page asks unpkg.com and jsdelivr.net for a
+sortable list, whatever the setting; the corpus's browser resolves no other host, so those fail
+at once, and no flow opens that page (docs/real-apps.md, "New held-out app: django-helpdesk").
 """
 
 from __future__ import annotations
