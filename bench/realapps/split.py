@@ -71,7 +71,7 @@ DEV: tuple[str, ...] = (
     "ghost",
     "djangocms",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "vendure")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "vendure", "helpdesk")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -15,7 +15,7 @@ with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, no
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano, jotter,
 otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb, kiwitcms,
 verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz, reviewboard, nocodb,
-trac, directus, ghost, pretalx, djangocms, vendure.
+trac, directus, ghost, pretalx, djangocms, vendure, helpdesk.
 A control shown only while the pointer is on its table row or card (I hate
 money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
 pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
@@ -280,6 +280,9 @@ SIGN_INS: dict[str, SignIn] = {
     "vendure": SignIn("admin/login", "input#login_username", "input#login_password",
                       "button.login-button", "text=Latest orders",
                       ("VENDURE_USER", "VENDURE_PASSWORD"), 60000),
+    # 0.5.0's "Login" is a submit input, 2.6.1's a button
+    "helpdesk": SignIn("login/", "input#username", "input#password", ENTER,
+                       "text=All Tickets", ("HELPDESK_USER", "HELPDESK_PASSWORD"), 60000),
 }  # fmt: skip
 
 
@@ -334,6 +337,7 @@ def verify(app: AppSpec, version: str) -> int:
                 "pretalx",
                 "djangocms",
                 "vendure",
+                "helpdesk",
             )
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
@@ -399,6 +403,23 @@ def verify(app: AppSpec, version: str) -> int:
                             if menu and opener.count() == 1:
                                 page.mouse.move(0, 0)  # off it first: the menu opens on entering
                                 opener.hover()
+                    # a control in a closed region that a shown control opens and names
+                    # (WAI-ARIA aria-controls: a tab's panel, a collapsed section, a side
+                    # panel; django-helpdesk 2.6's "Respond" tab and "Filters" panel): that
+                    # opener is clicked first, as a person opens it
+                    with contextlib.suppress(PlaywrightError):
+                        if not loc.first.is_visible():
+                            region = loc.first.evaluate(
+                                "e => { for (let n = e.parentElement; n; n = n.parentElement)"
+                                "  if (n.id && document.querySelector("
+                                '    `[aria-controls="${CSS.escape(n.id)}"]:not([aria-haspopup])`))'
+                                "    return n.id; return ''; }"
+                            )
+                            opener = page.locator(
+                                f'[aria-controls="{region}"]:not([aria-haspopup]):visible'
+                            )
+                            if region and opener.count() == 1:
+                                opener.click()
                     with contextlib.suppress(PlaywrightError):
                         loc.first.wait_for(state="visible", timeout=15000)
                     # one element: a union selector may add a part of it (an icon's span)
