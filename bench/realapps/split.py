@@ -69,8 +69,9 @@ DEV: tuple[str, ...] = (
     "directus",
     "pretalx",
     "ghost",
+    "vendure",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "djangocms", "vendure")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "djangocms")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 
