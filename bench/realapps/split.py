@@ -70,8 +70,9 @@ DEV: tuple[str, ...] = (
     "pretalx",
     "ghost",
     "djangocms",
+    "vendure",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "vendure", "helpdesk")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "helpdesk")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

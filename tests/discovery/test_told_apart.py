@@ -34,7 +34,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from pytest_pacts.discovery import Discoverer
+from pytest_pacts.discovery import Discoverer, to_playwright
 from pytest_pacts.discovery.inventory import list_elements
 from pytest_pacts.models import Action, Target
 
@@ -319,3 +319,135 @@ def test_a_lone_drop_down_without_the_option_is_still_the_pick(tab: Page) -> Non
     tab.set_content(SORT_BOX.replace('<label for="s2">Size</label>', "<label>Fit</label>"))
     result = Discoverer().discover(tab, [("s", target, Action.SELECT)], values={"s": "XXL"})["s"]
     assert chosen_id(tab, result) == "s1"
+
+
+# A side navigation as Vendure 2.0.0's Admin UI draws it (Clarity): each entry a link holding
+# an icon named by its title (``role="none"``, its SVG labelled by an off-screen span) and the
+# entry's words in a span, so the link's own name is "Inventory Inventory" (a loose match).
+def _nav_entry(key: str, words: str, icon: str = "", words_attrs: str = "") -> str:
+    return (
+        f'<div class="nav-link"><a id="{key}" href="{BASE}/admin/catalog/{key}">'
+        f'<clr-icon id="{key}-icon" role="none" title="{icon or words}" '
+        'style="display:inline-block;width:16px;height:16px">'
+        f'<svg viewBox="0 0 36 36" width="16" height="16" focusable="false" role="img" '
+        f'aria-labelledby="{key}-c"><path d="M3 3h30v30H3z"></path></svg>'
+        f'<span id="{key}-c" style="position:fixed;left:-9999px">{icon or words}</span>'
+        f'</clr-icon><span id="{key}-words"{words_attrs}>{words}</span></a></div>'
+    )
+
+
+def _nav(*entries: str) -> str:
+    return f'<nav class="main-nav">{"".join(entries)}</nav><main><h1>Dashboard</h1></main>'
+
+
+# A wizard's choices as django CMS 3.11.11 draws them (cms/wizards/wizardoptionwidget.html):
+# a label holding its radio, the choice's words in a <strong> and a description under them.
+def _choice(key: str, words: str, hint: str) -> str:
+    return (
+        f'<label tabindex="0" class="choice"><input type="radio" id="{key}" name="entry" '
+        f'value="{key}"> <strong id="{key}-words">{words}</strong> <span class="info">{hint}'
+        "</span></label>"
+    )
+
+
+CHOICES = (
+    "<style>.choice .info { display: block }</style>"
+    '<form><div class="choice-wrapper">'
+    + _choice("page", "New page", "Create a new page next to the current page.")
+    + _choice("sub", "New sub page", "Create a page below the current page.")
+    + '</div><input type="submit" value="Next"></form>'
+)
+
+
+@pytest.mark.parametrize(
+    ("page", "words", "inside"),
+    [
+        pytest.param(
+            _nav(_nav_entry("inventory", "Inventory"), _nav_entry("facets", "Facets")),
+            "Inventory",
+            "inventory",
+            id="a link's icon and words (Vendure)",
+        ),
+        pytest.param(CHOICES, "New sub page", "sub", id="a label's words and radio (django CMS)"),
+        pytest.param(
+            '<button id="save" type="button"><svg role="img" aria-label="Save" width="16" '
+            f'height="16"></svg> <span>Save</span></button><a href="{BASE}/back">Back</a>',
+            "Save",
+            "save",
+            id="a button's icon and words",
+        ),
+    ],
+)
+def test_parts_of_one_control_are_one_candidate(
+    tab: Page, page: str, words: str, inside: str
+) -> None:
+    """The parts of one control are that control, not two look-alikes. HTML's activation
+    behaviour: a click on an element with none of its own (an icon, a ``<span>``) reaches the
+    nearest control around it (a link follows its hyperlink, a button is pressed), and a click
+    on a ``<label>``'s content is a click on its labelled control (HTML, "The label element");
+    accname 1.2 names a link or button from its content, and WAI-ARIA 1.2's ``role="none"``
+    gives an icon no role of its own. Two false refusals, on two apps:
+
+    - Vendure 2.0.0 (REQ-VENDURE-002, 003, 004 step 1, ``Inventory``): the navigation entry
+      ``<a href="/admin/catalog/inventory">`` holds a Clarity icon ``<clr-icon role="none"
+      title="Inventory">`` (``aria``, 0.90) and ``<span>Inventory</span>`` (``text``, 0.86);
+      the link itself is named "Inventory Inventory" (its SVG's label and the words), a loose
+      match ranked after both. The span counted as the icon's runner-up (0.04 apart) and the
+      step was refused.
+    - django CMS 3.11.11 (REQ-DJANGOCMS-006 step 2, ``New sub page``): the wizard's radio,
+      named by its label's first line (``label``, 0.92), against the ``<strong>`` inside that
+      label (``text``, 0.86): 0.06 apart, refused.
+
+    Each is now one candidate, judged by the evidence rule against the *other* elements; the
+    action goes to the better-scored part, whose click reaches the same control."""
+    tab.set_content(page)
+    result = find(tab, words)
+    assert result.unresolved is None, result.unresolved
+    assert result.locator is not None and result.runner_up is None
+    # the pick, or the control its click reaches (its link or button, its label's control)
+    reaches = "(e, id) => !!e.closest('#' + id) || (e.closest('label') || {}).control?.id === id"
+    assert to_playwright(tab, result.locator).evaluate(reaches, inside)
+
+
+@pytest.mark.parametrize(
+    ("page", "action"),
+    [
+        pytest.param(
+            _nav(_nav_entry("inventory", "Inventory"), _nav_entry("stock", "Inventory")),
+            "click",
+            id="two links, each an icon and words",
+        ),
+        pytest.param(_nav(_nav_entry("inventory", "Inventory")), "hover", id="a hover"),
+        pytest.param(
+            _nav(_nav_entry("inventory", "Inventory", words_attrs=' onclick="void 0"')),
+            "click",
+            id="an inline handler on the way",
+        ),
+        pytest.param(
+            f'<a id="a" href="{BASE}/inventory"><i title="Inventory">i</i> <span>Inventory</span>'
+            ' <button type="button">Remove</button></a>',
+            "click",
+            id="a link holding another control",
+        ),
+        pytest.param(
+            '<div tabindex="0"><span>Inventory</span> <i title="Inventory">i</i></div>',
+            "click",
+            id="a focusable container, no control",
+        ),
+        pytest.param(
+            CHOICES.replace("below the current page.", f"below it (<a href='{BASE}/h'>help</a>)"),
+            "click",
+            id="a label holding another control",
+        ),
+    ],
+)
+def test_what_a_click_could_tell_apart_stays_a_tie(tab: Page, page: str, action: str) -> None:
+    """Never two different controls, nor a container of two: two links each with an icon and
+    the same words, a hover (an icon's tooltip is not its words'), an inline handler on the
+    way (it may act on its own), a link or label holding another control, and a focusable
+    container that is no control (``tabindex`` alone: a scrolled region) stay rivals, and the
+    step is refused before acting."""
+    tab.set_content(page)
+    result = find(tab, "New sub page" if "choice" in page else "Inventory", action)
+    assert result.locator is None, result.locator
+    assert result.unresolved is not None and result.unresolved.reason == "ambiguous"

@@ -623,5 +623,5 @@ return {
   SKIP_TAGS, TEST_ID_ATTRS, NAME_FROM_CONTENT, norm, withoutGlyphs, low, bare, dice, tokens, sameBesideCounts, withoutMoments,
   parentOf, closestUp, elMatches, roleAttr, idRefs, isRendered, visibleBox, remember,
   containsComposed, drawnInside, hitTarget, pointOf, inShadow, allElements, tag, inputType, makeDom, isEditableType, isSettable, isCheckable,
-  isSelectable, isTextField, isClickable, canTakeFocus, compatibility, describeElement, titleOf, namesOf
+  isSelectable, isTextField, isClickable, CLICKABLE_ROLES, canTakeFocus, compatibility, describeElement, titleOf, namesOf
 };

@@ -10,7 +10,7 @@
 // Imports (see runtime/scripts.py: one module per file).
 const {
   TEST_ID_ATTRS, norm, withoutGlyphs, cut, low, bare, dice, tokens, parentOf, closestUp, elMatches, containsComposed, drawnInside, inShadow, tag,
-  inputType, isEditableType, isClickable, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
+  inputType, isEditableType, isClickable, CLICKABLE_ROLES, compatibility, describeElement, roleAttr, idRefs, memo, titleOf, namesOf, visibleBox
 } = modules.dom;
 const { selectProxy, neighbourTexts } = modules.actionability;
 const { makeQuery, prep, cssString, cssVariants, stableClasses, tokenTier, textTier, linkAddress, structuralPath } = modules.scan;
@@ -305,27 +305,27 @@ function makeResolver(dom, elements, strategies, regions, args) {
       && (el === anchor ? holdsControl(el) : !wrapsOnly(el, anchor));
   }
   const shapeOf = memo((el) => [el.tagName, roleAttr(el), ...stableClasses(el).sort()].join(' '));
-  // HTML's "follow the hyperlink": a click on a link, or on an element inside it with no
-  // activation behaviour of its own, navigates to its URL. Two links of one item (a card's
-  // cover and its title) to the same URL, alike but for presentation and naming,
-  // are one choice to click: either does the same (docs/discovery.md, "The evidence rule").
-  // Conservative: a real URL (not javascript:, not this page or a place in it), no inline
-  // event handler on the links or on the way to them, no control between.
+  // HTML's activation behaviour: a click on an element with none of its own reaches the nearest
+  // control around it (in a <label>, its control). Two parts of one control (a link's icon and
+  // words; a label's words and its radio), or two links of one item (a card's cover and title)
+  // to the same URL alike but for presentation and naming, are one choice to click: either does
+  // the same (docs/discovery.md, "The evidence rule"). Conservative: a widget role; a real URL (not
+  // javascript:, not this page or a place in it); no inline handler on the way; no other control.
   const QUIET_ATTRS = /^(?:id|class|style|title|tabindex|aria-[a-z]+)$/;
-  function linkOf(e) {
+  const controlOf = memo((e) => {
     for (let n = e; n && n.nodeType === Node.ELEMENT_NODE; n = n.parentElement) {
       if ([...n.attributes].some((a) => a.name.startsWith('on'))) return null;
-      if (n.tagName === 'A' && n.hasAttribute('href')) return n;
-      if (isClickable(n, dom.roleOf, true)) return null;
+      const c = n.tagName === 'LABEL' ? n.control : isClickable(n, dom.roleOf, true) && n;
+      if (c || n.tagName === 'LABEL') return c && ![...n.querySelectorAll('*')].some((x) => x !== c && isClickable(x, dom.roleOf, true)) ? c : null;
     }
-    return null;
-  }
+  });
   const attrsOf = (a) => [...a.attributes].filter((x) => !QUIET_ATTRS.test(x.name) && x.name !== 'href')
     .map((x) => `${x.name}=${x.value}`).sort().join('\n');
   function sameLink(a, b) {
-    const la = linkOf(a);
-    const lb = linkOf(b);
-    if (!la || !lb || la === lb || la.href !== lb.href || attrsOf(la) !== attrsOf(lb)) return false;
+    const [ca, cb] = [controlOf(a), controlOf(b)];
+    if (ca && ca === cb) return CLICKABLE_ROLES.has(dom.roleOf(ca));  // parts of one control
+    const [la, lb] = [ca, cb].map((c) => (c && c.tagName === 'A' && c.hasAttribute('href') ? c : null));
+    if (!la || !lb || la.href !== lb.href || attrsOf(la) !== attrsOf(lb)) return false;
     let url;
     try { url = new URL(la.href); } catch (e) { return false; }  // no URL: no hyperlink to follow
     const here = new URL(la.ownerDocument.URL);
@@ -340,9 +340,7 @@ function makeResolver(dom, elements, strategies, regions, args) {
       .some((e) => !la.contains(e) && !lb.contains(e) && isClickable(e, dom.roleOf, true));
   }
   // the deepest mention of the words is itself a row when a control is in it
-  function holdsControl(el) {
-    return [...el.querySelectorAll('*')].some((e) => isClickable(e, dom.roleOf, true) || e.tagName === 'IFRAME');
-  }
+  const holdsControl = (el) => [...el.querySelectorAll('*')].some((e) => isClickable(e, dom.roleOf, true) || e.tagName === 'IFRAME');
   const headingLevel = (h) => Number((/^H([1-6])$/.exec(h.tagName) || [])[1])
     || Math.max(0, parseInt(h.getAttribute('aria-level'), 10)) || 2;
   // The elements following ``heading`` (or a wrapper that holds nothing but it) up to the
