@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from pytest_pacts.engine import artifacts
+from pytest_pacts.engine import artifacts, pngmark
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.api import record_run
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
@@ -325,6 +325,32 @@ def test_the_healed_action_waits_for_the_heal_picture(
     assert shots.finish() == set() and path and Path(path).is_file()
     assert perform(shared_tab, button, Action.CLICK, None, step_index=0, timeout_ms=3000) is None
     assert len(taken) == 1
+
+
+def test_a_heal_picture_is_drawn_after_the_healed_step(
+    shared_tab: Page, site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture is taken before the healed click, and its highlight drawn (a thread that
+    holds the interpreter for part of it) only once the healed step is over, not beside
+    the retry's gate and action."""
+    url = site.add(
+        "paint-drawn.html", PAINT.replace('onclick="', 'onclick="window.at = Date.now(); ')
+    )
+    drawn: list[float] = []
+    real = pngmark.highlight
+
+    def timed(png: bytes, box: tuple[float, float, float, float]) -> bytes:
+        drawn.append(time.time() * 1000)
+        return real(png, box)
+
+    monkeypatch.setattr(pngmark, "highlight", timed)
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path), max_heal_rounds=1)
+    p = plan(url, ("click", "Paint", "", ""))
+    record = run(shared_tab, p, pom={0: css("#gone", "Paint")}, healer=HealingLadder(),
+                 options=options)  # fmt: skip
+    heal = record.steps[0].heals[0]
+    assert heal.accepted and heal.screenshot_after and Path(heal.screenshot_after).is_file()
+    assert len(drawn) == 1 and drawn[0] >= shared_tab.evaluate("window.at"), drawn
 
 
 def test_a_heal_picture_that_never_came_is_left_out_of_the_record(
