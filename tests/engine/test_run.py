@@ -8,8 +8,10 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from playwright._impl.connection import Connection
 from playwright.sync_api import Browser, Page
 
 from pytest_pacts.engine import artifacts, pngmark
@@ -189,6 +191,33 @@ def test_a_heal_round_comes_after_the_writes_of_the_heals_before_it(
     events = healer.events
     assert events.index("written 0") < events.index("heal step 1")
     assert [s.heals[0].proposal_id for s in record.steps] == ["P-0", "P-1"]
+
+
+def test_a_held_clicks_gate_check_overlaps_the_popup_read(
+    shared_tab: Page, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click named by words alone asks first whether a combobox is focused or an opener
+    expanded (engine/popup.py): with a locator held at once, that read is sent ahead and the
+    gate's first check goes out before its answer, one round trip for both."""
+    sent: list[tuple[str, float]] = []
+    answered: dict[int, float] = {}
+    real = Connection.send_message_to_server
+
+    def logged(self: Connection, obj: Any, method: str, params: Any, options: Any) -> Any:
+        future = real(self, obj, method, params, options)
+        what = f"{method} {(params or {}).get('selector', '')}"
+        sent.append((what, time.perf_counter()))
+        at = len(sent) - 1
+        future.add_done_callback(lambda _f: answered.setdefault(at, time.perf_counter()))
+        return future
+
+    monkeypatch.setattr(Connection, "send_message_to_server", logged)
+    p = plan(url, ("click", "Buy", "", "text_visible:Bought 1"))
+    record = run(shared_tab, p, pom={0: css("#buy-2", "Buy")})
+    assert record.verdict == "pass", record.rca
+    popup = next(i for i, (what, _t) in enumerate(sent) if "role=combobox" in what)
+    check = next(i for i, (what, _t) in enumerate(sent[popup:], popup) if "#buy-2" in what)
+    assert sent[check][1] < answered[popup], sent[popup : check + 1]
 
 
 def test_a_heal_of_a_vanished_locator_takes_one_picture(
