@@ -231,6 +231,7 @@ def none_expanded_sent(page: Page) -> bounded.Sent[bool]:
     )
 
 
+# long because: the popup's options read, scored and refused by the evidence rule in one place
 def choose_in_popup(page: Page, step: Step, evidence: EvidenceRule) -> Locator | Failure | None:
     """The option of the focused combobox's expanded popup that the step's words name, as a
     locator (or a refusal by the evidence rule); ``None`` when no such popup shows one, and
