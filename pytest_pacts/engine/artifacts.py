@@ -14,7 +14,9 @@ its own. Only an element in an iframe, or a heal with no such measurement, has i
 asked of Playwright, in the background. The retried action waits for the picture (and that
 box) before it touches the page (:func:`await_heal_pictures`, called by
 ``actions.perform``), so the picture always shows the page the heal read, before the healed
-action. Nothing is added to the page's DOM for it.
+action. The highlight is drawn and the file written once the healed step's retry is over
+(:meth:`Shots.release`), on the drawing thread: not beside the retry's own calls. Nothing is
+added to the page's DOM for it.
 """
 
 from __future__ import annotations
@@ -129,6 +131,8 @@ class Shots:
         self._session: Any = None  # the CDP session of background pictures (Playwright's)
         self._soon: list[asyncio.Task[Any]] = []  # pictures being taken or written
         self._kept: set[str] = set()  # the files promised by keep()
+        # kept pictures not drawn or written yet: each waits for its release (:meth:`release`)
+        self._held: list[asyncio.Future[None]] = []
 
     def take(self, label: str, outline: PWLocator | None = None) -> str | None:
         """Save ``<req_id>-<label>.png``; ``outline``'s element is highlighted for the shot."""
@@ -232,12 +236,25 @@ class Shots:
         elif outline is not None:
             where = loop.create_task(_box(playwright_private.impl(outline)))
             _before_acting.setdefault(playwright_private.identity(self.page), []).append(where)
-        self._soon.append(loop.create_task(self._write(early, where, path, key)))
+        held: asyncio.Future[None] = loop.create_future()
+        self._held.append(held)
+        self._soon.append(loop.create_task(self._write(early, where, path, key, held)))
         return str(path)
+
+    def release(self) -> None:
+        """Let the pictures kept so far be drawn and written: after the healed step's retry,
+        so the highlight's drawing (a thread that holds the interpreter for part of it) and
+        the file's write do not share the step's path; the picture itself was taken before
+        the action, as always (:func:`await_heal_pictures`)."""
+        held, self._held = self._held, []
+        for future in held:
+            if not future.done():
+                future.set_result(None)
 
     def finish(self) -> set[str]:
         """The end of the run: wait (bounded) for the pictures still being taken or written;
         the files of those that never were."""
+        self.release()
         wait_for_pictures(self.page, [task for task in self._soon if not task.done()])
         for task in self._soon:
             task.cancel()  # a no-op for those done
@@ -265,32 +282,42 @@ class Shots:
         box: asyncio.Task[Box | None] | Box | None,
         path: Path,
         key: str,
+        held: asyncio.Future[None],
     ) -> None:
         """Write the picture, its element highlighted: ``box`` in the viewport (Playwright's,
-        a task) or in the document (the round's own measurement, a tuple)."""
+        a task) or in the document (the round's own measurement, a tuple); drawn and written
+        on a thread once ``held`` is released (:meth:`release`)."""
         self._kept.add(str(path))
         try:
             shot = await early
             where = await box if isinstance(box, asyncio.Task) else box
+            await held
         except asyncio.CancelledError:  # given up before the action: no picture
             return
         if shot is None:
             return
-        png, scale = shot.png, shot.scale
         if where is not None and not isinstance(box, asyncio.Task):
             where = (where[0] - shot.left, where[1] - shot.top, where[2], where[3])
+        scaled: Box | None = None
         if where is not None:
-            x, y, w, h = (v * scale for v in where)
-            with contextlib.suppress(pngmark.PngError):  # kept without the highlight
-                png = await asyncio.wrap_future(
-                    _DRAWING.submit(pngmark.highlight, png, (x, y, w, h))
-                )
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(png)
-        except OSError:
-            return
-        self.taken[key] = str(path)
+            x, y, w, h = (v * shot.scale for v in where)
+            scaled = (x, y, w, h)
+        if await asyncio.wrap_future(_DRAWING.submit(_draw_and_write, shot.png, scaled, path)):
+            self.taken[key] = str(path)
+
+
+def _draw_and_write(png: bytes, box: Box | None, path: Path) -> bool:
+    """``png`` written to ``path`` with ``box`` (image pixels) highlighted, on the drawing
+    thread; whether it was written."""
+    if box is not None:
+        with contextlib.suppress(pngmark.PngError):  # kept without the highlight
+            png = pngmark.highlight(png, box)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+    except OSError:
+        return False
+    return True
 
 
 # The highlight is drawn on a thread: zlib lets go of the interpreter while it works.

@@ -30,12 +30,24 @@ from pytest_pacts.engine.errors import classify_error
 from pytest_pacts.engine.expectations import Checker, Subject
 from pytest_pacts.engine.extract import ExtractSteps, unresolvable
 from pytest_pacts.engine.finder import Finder, Located
-from pytest_pacts.engine.gate import HEAL_PATIENCE_MS, GateOutcome, run_gate, said_shared
+from pytest_pacts.engine.gate import (
+    HEAL_PATIENCE_MS,
+    GateOutcome,
+    first_check,
+    run_gate,
+    said_shared,
+)
 from pytest_pacts.engine.identity import identity_of, located_identity
 from pytest_pacts.engine.imagestep import run_image_step
 from pytest_pacts.engine.network import ResponseLog, mask_in
 from pytest_pacts.engine.observing import ActionObserver, tell_observer
-from pytest_pacts.engine.popup import choose_in_popup, in_popup, wait_popup_settled
+from pytest_pacts.engine.popup import (
+    can_choose,
+    choose_in_popup,
+    in_popup,
+    none_expanded_sent,
+    wait_popup_settled,
+)
 from pytest_pacts.engine.readiness import FramesLeft, PageReadiness
 from pytest_pacts.engine.tracing import Tracer
 from pytest_pacts.engine.waiting import (
@@ -53,6 +65,7 @@ from pytest_pacts.planner.templating import (
     reveal,
 )
 from pytest_pacts.planner.urls import UrlError, resolve_url
+from pytest_pacts.runtime.bounded import Sent
 from pytest_pacts.runtime.bridge import keep_token
 
 
@@ -389,9 +402,20 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         # A wait is for its element to appear: a quiet page without it yet is no reason to
         # give up early, so it gets the whole step timeout.
         settle_ms = opts.step_timeout_ms if step.action.observes else opts.settle_timeout_ms
+        trace = self.tracer is not None
         for fresh in (False, True):
-            # an expanded combobox's option the step names comes first (engine/popup.py)
-            chosen = choose_in_popup(self.page, step, opts.evidence)
+            # An expanded combobox's option the step names comes first (engine/popup.py). For
+            # a locator held at once (no discovery), the page's answer that no combobox is
+            # focused or opener expanded is sent ahead, and the gate's first check after it
+            # overlaps its round trip; any other answer asks the popup as before.
+            none_open = (
+                none_expanded_sent(self.page)
+                if not fresh and can_choose(step) and self.finder.held_locator(step.index)
+                else None
+            )
+            chosen = (
+                None if none_open is not None else choose_in_popup(self.page, step, opts.evidence)
+            )
             if isinstance(chosen, Failure):
                 return Located(None, chosen, ""), None
             located = (
@@ -402,11 +426,24 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
             if located.failure is not None or located.state is None:
                 return located, None
             assert located.state.locator is not None
-            identity = (
-                identity_of(step, same_as)
-                if same_as is not None
-                else located_identity(step, located)
-            )
+            identity = self._identity(step, located, same_as)
+            first = None
+            if none_open is not None:
+                first = first_check(
+                    self.page, located.state.locator, step.action, monitor=self.monitor,
+                    identity=identity, trace=trace, keep=keep, settle=settle,
+                )  # fmt: skip
+                if not _answered_true(none_open):
+                    # a combobox or an opener is there: the step is located as before
+                    # (this check's answer is not used)
+                    none_open = first = None
+                    chosen = choose_in_popup(self.page, step, opts.evidence)
+                    if isinstance(chosen, Failure):
+                        return Located(None, chosen, ""), None
+                    if chosen is not None:
+                        located = in_popup(step, chosen)
+                        identity = self._identity(step, located, same_as)
+            assert located.state is not None and located.state.locator is not None
             timeout_ms = opts.step_timeout_ms
             if self._wait_ms is not None:
                 timeout_ms = max(0.0, min(timeout_ms, self._wait_ms))
@@ -419,9 +456,10 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
                 settle_ms=settle_ms,
                 monitor=self.monitor,
                 identity=identity,
-                trace=self.tracer is not None,
+                trace=trace,
                 keep=keep,
                 settle=settle,
+                first=first,
                 picked_at=self.finder.picked_at(step.index) if same_as is None else None,
                 patience_ms=(
                     max(HEAL_PATIENCE_MS, opts.settle_timeout_ms)
@@ -444,6 +482,15 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
                 return located, gate
             self.finder.forget(step.index)
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _identity(
+        step: Step, located: Located, same_as: Fingerprint | None
+    ) -> dict[str, object] | None:
+        """What the gate holds the located element to (``identity``)."""
+        if same_as is not None:
+            return identity_of(step, same_as)
+        return located_identity(step, located)
 
     @staticmethod
     def _keep_token(step: Step) -> str:
@@ -476,6 +523,14 @@ _PAGE_OUTCOMES = frozenset(
 # Outcomes that a new page brings: when one fails on the same document, what the action set
 # off is evidence (``StepRunner._what_it_set_off``).
 _NEW_PAGE_OUTCOMES = frozenset({ExpectationKind.NAVIGATES_TO, ExpectationKind.URL_CONTAINS})
+
+
+def _answered_true(sent: Sent[bool]) -> bool:
+    """A read sent ahead answered true (not false, and not an error)."""
+    try:
+        return sent.result() is True
+    except PlaywrightError:
+        return False
 
 
 def _quotes_page(step: Step) -> bool:

@@ -246,6 +246,29 @@ def _check(
     return snapshot, observed_settled(snapshot, took_ms), took_ms
 
 
+def first_check(
+    page: Page,
+    locator: Locator,
+    action: Action,
+    *,
+    monitor: EnvMonitor,
+    identity: Mapping[str, object] | None = None,
+    trace: bool = False,
+    keep: str | None = None,
+    settle: bool = False,
+) -> tuple[GateSnapshot, float] | None:
+    """The first check :func:`run_gate` would make with these arguments, made now, and its
+    round trip in ms: handed to it as ``first``. ``None`` when the check raised (the gate
+    then checks again, and says why)."""
+    try:
+        snapshot, _observed, took_ms = _check(
+            page, locator, action, identity, trace, keep, monitor, settle
+        )
+    except (UnrenderableLocator, PlaywrightError):
+        return None
+    return snapshot, took_ms
+
+
 # long because: the gate's retry loop with its patience rules; a hot path where a call costs a round
 # trip
 def run_gate(

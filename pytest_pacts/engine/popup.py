@@ -53,7 +53,7 @@ from pytest_pacts.models.locator import (
     Strategy,
 )
 from pytest_pacts.models.outcome import Failure, FailureType
-from pytest_pacts.runtime import bounded
+from pytest_pacts.runtime import bounded, playwright_private
 
 # The combobox keyboard focus is in: the ARIA 1.2 field itself, or the ARIA 1.1 container of
 # the focused textbox.
@@ -204,6 +204,34 @@ def _scores(fits: tuple[int, int], outside: bool) -> tuple[float, float | None, 
 
 
 # long because: one rule read in order: the step, the popup, its options' fit, the verdict
+def can_choose(step: Step) -> bool:
+    """Whether :func:`choose_in_popup` looks at the page for ``step``: a click named by
+    words alone (no region, place or picture)."""
+    target = step.target
+    return (
+        step.action is Action.CLICK
+        and target is not None
+        and not target.region
+        and not target.ordinal
+        and target.image is None
+        and bool(target.element.strip())
+    )
+
+
+def none_expanded_sent(page: Page) -> bounded.Sent[bool]:
+    """Whether the page has no focused combobox and no expanded opener (the first read of
+    :func:`expanded_popup`, so of :func:`choose_in_popup`), sent ahead
+    (``runtime.bounded.send_async``): the step's gate check sent after it overlaps its round
+    trip. When it answers false, or fails, :func:`choose_in_popup` is asked as before."""
+    found = page.locator(FOCUSED_COMBOBOX).or_(page.locator(_EXPANDED_OPENER))
+    inner = playwright_private.impl(found)
+    make = None if inner is None else (lambda: inner.count())
+    return bounded.send_async(
+        found, "reading the focused combobox", make, found.count, then=lambda n: n == 0
+    )
+
+
+# long because: the popup's options read, scored and refused by the evidence rule in one place
 def choose_in_popup(page: Page, step: Step, evidence: EvidenceRule) -> Locator | Failure | None:
     """The option of the focused combobox's expanded popup that the step's words name, as a
     locator (or a refusal by the evidence rule); ``None`` when no such popup shows one, and
@@ -218,11 +246,10 @@ def choose_in_popup(page: Page, step: Step, evidence: EvidenceRule) -> Locator |
     option fitting by its first words only is refused against a control outside named
     wholly (0.90 against 0.83)."""
     target = step.target
-    if step.action is not Action.CLICK or target is None or target.region or target.ordinal:
+    if not can_choose(step):
         return None
+    assert target is not None
     words = target.element.strip()
-    if not words or target.image is not None:
-        return None
     try:
         popup, _ = expanded_popup(page)
         if popup is None:

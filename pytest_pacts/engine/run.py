@@ -208,6 +208,7 @@ class Run:
                 self._finish_step("healed" if prog.healed else "passed")
         finally:
             self.confirmations.start()  # the heal's writes, once the step's record is made
+            self.shots.release()  # its pictures drawn and written, off the step's path too
         return self._signal(Outcome.OK if prog.failure is None else Outcome.FAILED, prog)
 
     # long because: one heal round: ladder, evidence and the step's retry, in the order the record

@@ -8,11 +8,13 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from playwright._impl.connection import Connection
 from playwright.sync_api import Browser, Page
 
-from pytest_pacts.engine import artifacts
+from pytest_pacts.engine import artifacts, pngmark
 from pytest_pacts.engine.actions import perform
 from pytest_pacts.engine.api import record_run
 from pytest_pacts.engine.contracts import EngineOptions, HealContext, RungResult
@@ -191,6 +193,33 @@ def test_a_heal_round_comes_after_the_writes_of_the_heals_before_it(
     assert [s.heals[0].proposal_id for s in record.steps] == ["P-0", "P-1"]
 
 
+def test_a_held_clicks_gate_check_overlaps_the_popup_read(
+    shared_tab: Page, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click named by words alone asks first whether a combobox is focused or an opener
+    expanded (engine/popup.py): with a locator held at once, that read is sent ahead and the
+    gate's first check goes out before its answer, one round trip for both."""
+    sent: list[tuple[str, float]] = []
+    answered: dict[int, float] = {}
+    real = Connection.send_message_to_server
+
+    def logged(self: Connection, obj: Any, method: str, params: Any, options: Any) -> Any:
+        future = real(self, obj, method, params, options)
+        what = f"{method} {(params or {}).get('selector', '')}"
+        sent.append((what, time.perf_counter()))
+        at = len(sent) - 1
+        future.add_done_callback(lambda _f: answered.setdefault(at, time.perf_counter()))
+        return future
+
+    monkeypatch.setattr(Connection, "send_message_to_server", logged)
+    p = plan(url, ("click", "Buy", "", "text_visible:Bought 1"))
+    record = run(shared_tab, p, pom={0: css("#buy-2", "Buy")})
+    assert record.verdict == "pass", record.rca
+    popup = next(i for i, (what, _t) in enumerate(sent) if "role=combobox" in what)
+    check = next(i for i, (what, _t) in enumerate(sent[popup:], popup) if "#buy-2" in what)
+    assert sent[check][1] < answered[popup], sent[popup : check + 1]
+
+
 def test_a_heal_of_a_vanished_locator_takes_one_picture(
     shared_tab: Page, url: str, tmp_path: Path
 ) -> None:
@@ -325,6 +354,32 @@ def test_the_healed_action_waits_for_the_heal_picture(
     assert shots.finish() == set() and path and Path(path).is_file()
     assert perform(shared_tab, button, Action.CLICK, None, step_index=0, timeout_ms=3000) is None
     assert len(taken) == 1
+
+
+def test_a_heal_picture_is_drawn_after_the_healed_step(
+    shared_tab: Page, site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture is taken before the healed click, and its highlight drawn (a thread that
+    holds the interpreter for part of it) only once the healed step is over, not beside
+    the retry's gate and action."""
+    url = site.add(
+        "paint-drawn.html", PAINT.replace('onclick="', 'onclick="window.at = Date.now(); ')
+    )
+    drawn: list[float] = []
+    real = pngmark.highlight
+
+    def timed(png: bytes, box: tuple[float, float, float, float]) -> bytes:
+        drawn.append(time.time() * 1000)
+        return real(png, box)
+
+    monkeypatch.setattr(pngmark, "highlight", timed)
+    options = dataclasses.replace(FAST, artifacts_dir=str(tmp_path), max_heal_rounds=1)
+    p = plan(url, ("click", "Paint", "", ""))
+    record = run(shared_tab, p, pom={0: css("#gone", "Paint")}, healer=HealingLadder(),
+                 options=options)  # fmt: skip
+    heal = record.steps[0].heals[0]
+    assert heal.accepted and heal.screenshot_after and Path(heal.screenshot_after).is_file()
+    assert len(drawn) == 1 and drawn[0] >= shared_tab.evaluate("window.at"), drawn
 
 
 def test_a_heal_picture_that_never_came_is_left_out_of_the_record(
