@@ -20,6 +20,7 @@ from pytest_pacts.models.locator import DiscoveryResult
 from pytest_pacts.models.outcome import RunRecord
 from pytest_pacts.planner import LoaderOptions, load_file
 from pytest_pacts.planner.loader import load_blocks_file
+from tests.made_once import made_once
 
 from .helpers import run
 
@@ -45,37 +46,49 @@ PLANS = _plans()
 # the pytest run does once per run and restores from the saved session)
 SIGNED_IN = [p for p in PLANS if p.requirement.auth]
 OPTIONS = EngineOptions(step_timeout_ms=8_000, navigation_timeout_ms=15_000)
-# the POM each sample's green v1 run discovered, by requirement: the warm run and the v2 heal
-# tests start from it instead of running the sample on v1 once more (a test run alone, or on another xdist
-# worker, runs v1 itself)
-V1_POMS: dict[str, dict[int, DiscoveryResult]] = {}
 
 
 def test_every_sample_file_is_covered() -> None:
     assert len(PLANS) >= 6 and SIGNED_IN
 
 
+def _v1_run(
+    tmp_path_factory: pytest.TempPathFactory, browser: Browser, server: DemoServer, plan: Plan
+) -> tuple[RunRecord, dict[int, DiscoveryResult]]:
+    """The sample's cold run on demo v1 and the POM it discovered, made once per test session
+    (``tests/made_once.py``): the green v1 test asserts on it, and the warm run and the v2
+    heal tests start from its POM, on whichever xdist worker they run. Worksteal gave the
+    heal tests to another worker than the v1 tests, which ran every sample on v1 again there
+    (about 10 s of CPU, docs/testing.md)."""
+
+    def cold(_folder: Path) -> tuple[RunRecord, dict[int, DiscoveryResult]]:
+        pom: dict[int, DiscoveryResult] = {}
+        return _run(browser, server, plan, pom), pom
+
+    return made_once(tmp_path_factory, f"sample-v1-{plan.req_id}", cold)
+
+
 @pytest.mark.parametrize("plan", PLANS, ids=lambda p: p.req_id)
 def test_sample_runs_green_on_demo_v1(
-    engine_browser: Browser, demo_v1: DemoServer, plan: Plan
+    engine_browser: Browser,
+    demo_v1: DemoServer,
+    plan: Plan,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    pom: dict[int, DiscoveryResult] = {}
-    record = _run(engine_browser, demo_v1, plan, pom)
+    record, pom = _v1_run(tmp_path_factory, engine_browser, demo_v1, plan)
     failed = record.failed_step
     assert record.verdict == "pass", failed and failed.failure
     assert all(s.status == "passed" for s in record.steps)
     targets = {s.index for s in plan.steps if s.target is not None and s.target.image is None}
     assert targets <= set(pom), "every element step was discovered and handed to the cache"
-    V1_POMS[plan.req_id] = pom
 
 
-def test_a_warm_run_discovers_nothing(engine_browser: Browser, demo_v1: DemoServer) -> None:
+def test_a_warm_run_discovers_nothing(
+    engine_browser: Browser, demo_v1: DemoServer, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     plan = next(p for p in PLANS if p.req_id == "REQ-LOGIN-001")
-    # the POM of its green cold run above (run here when that test ran elsewhere)
-    pom = V1_POMS.get(plan.req_id)
-    if pom is None:
-        pom = {}
-        _run(engine_browser, demo_v1, plan, pom)
+    # the POM of its green cold run (the test above)
+    _, pom = _v1_run(tmp_path_factory, engine_browser, demo_v1, plan)
     fresh: dict[int, DiscoveryResult] = {}
     record = _run(engine_browser, demo_v1, plan, fresh, cached=pom)
     assert record.verdict == "pass"
@@ -92,13 +105,16 @@ def demo_v2() -> Iterator[DemoServer]:
 
 @pytest.mark.parametrize("plan", [p for p in PLANS if p not in SIGNED_IN], ids=lambda p: p.req_id)
 def test_sample_heals_through_demo_v2_from_the_v1_pom(
-    engine_browser: Browser, demo_v1: DemoServer, demo_v2: DemoServer, plan: Plan, tmp_path: Path
+    engine_browser: Browser,
+    demo_v1: DemoServer,
+    demo_v2: DemoServer,
+    plan: Plan,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     # screenshots on: taking the before/after shots of a heal once made a hover menu close
-    pom = V1_POMS.get(plan.req_id)
-    if pom is None:
-        pom = {}
-        assert _run(engine_browser, demo_v1, plan, pom).verdict == "pass"
+    v1, pom = _v1_run(tmp_path_factory, engine_browser, demo_v1, plan)
+    assert v1.verdict == "pass"
     options = EngineOptions(
         step_timeout_ms=8_000, navigation_timeout_ms=15_000, artifacts_dir=str(tmp_path)
     )
