@@ -70,7 +70,7 @@ DEV: tuple[str, ...] = (
     "pretalx",
     "ghost",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "djangocms", "vendure")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "djangocms", "vendure", "homebridge")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

@@ -15,7 +15,7 @@ with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, no
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano, jotter,
 otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb, kiwitcms,
 verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz, reviewboard, nocodb,
-trac, directus, ghost, pretalx, djangocms, vendure.
+trac, directus, ghost, pretalx, djangocms, vendure, homebridge.
 A control shown only while the pointer is on its table row or card (I hate
 money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
 pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
@@ -280,6 +280,9 @@ SIGN_INS: dict[str, SignIn] = {
     "vendure": SignIn("admin/login", "input#login_username", "input#login_password",
                       "button.login-button", "text=Latest orders",
                       ("VENDURE_USER", "VENDURE_PASSWORD"), 60000),
+    "homebridge": SignIn("login", "input#form-username", "input#form-pass",
+                         "button#submit-button", "text=Update Information",
+                         ("HOMEBRIDGE_USER", "HOMEBRIDGE_PASSWORD"), 60000),
 }  # fmt: skip
 
 
@@ -334,6 +337,7 @@ def verify(app: AppSpec, version: str) -> int:
                 "pretalx",
                 "djangocms",
                 "vendure",
+                "homebridge",
             )
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
