@@ -72,7 +72,7 @@ DEV: tuple[str, ...] = (
     "djangocms",
     "vendure",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "helpdesk")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "helpdesk", "homebridge")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

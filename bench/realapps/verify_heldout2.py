@@ -15,7 +15,7 @@ with APP one of dokuwiki, sqladmin, roundup, tiddlywiki, jupyter, swagger_ui, no
 fava, radicale, pinnwand, sqlite_web, lektor, kinto, buku, reader, changedetection, doccano, jotter,
 otterwiki, octoprint, calibreweb, pretix, appbuilder, marimo, maildev, locust, mitmweb, kiwitcms,
 verdaccio, tensorboard, dagster, gradio, archivebox, piccolo_admin, kedro_viz, reviewboard, nocodb,
-trac, directus, ghost, pretalx, djangocms, vendure, helpdesk.
+trac, directus, ghost, pretalx, djangocms, vendure, helpdesk, homebridge.
 A control shown only while the pointer is on its table row or card (I hate
 money's participant buttons, Radicale 3.9's collection buttons) is reached as a person does: by
 pointing at the row or card first; an item of a closed Bootstrap drop- down menu by clicking its
@@ -283,6 +283,9 @@ SIGN_INS: dict[str, SignIn] = {
     # 0.5.0's "Login" is a submit input, 2.6.1's a button
     "helpdesk": SignIn("login/", "input#username", "input#password", ENTER,
                        "text=All Tickets", ("HELPDESK_USER", "HELPDESK_PASSWORD"), 60000),
+    "homebridge": SignIn("login", "input#form-username", "input#form-pass",
+                         "button#submit-button", "text=Update Information",
+                         ("HOMEBRIDGE_USER", "HOMEBRIDGE_PASSWORD"), 60000),
 }  # fmt: skip
 
 
@@ -338,6 +341,7 @@ def verify(app: AppSpec, version: str) -> int:
                 "djangocms",
                 "vendure",
                 "helpdesk",
+                "homebridge",
             )
             context.set_default_timeout(45000 if app.name in slow else 8000)
             # a Lumino app's first load (Jupyter Notebook 7) can take longer on a loaded machine
