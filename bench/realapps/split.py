@@ -71,8 +71,9 @@ DEV: tuple[str, ...] = (
     "ghost",
     "djangocms",
     "vendure",
+    "helpdesk",
 )
-HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "helpdesk", "homebridge")
+HELDOUT: tuple[str, ...] = ("kinto", "buku", "pretix", "trac", "homebridge")
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 

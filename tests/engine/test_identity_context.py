@@ -270,3 +270,45 @@ def test_an_unnamed_box_the_steps_words_still_name_is_the_same_box(
         assert "burn" not in hits, hits
     else:
         assert (record.verdict, hits, record.steps[0].heals) == ("pass", ["long"], ())
+
+
+# A toggle drawn as a container with a script's click listener (no widget role) around the
+# question's heading, then the WAI-ARIA accordion pattern: a heading holding the button.
+ACCORDION_V1 = """
+<div class="toggle" role="region" style="cursor: pointer"><div class="header">
+<h5>How many books can I borrow?</h5></div></div>
+<div id="answer" hidden>Five at once.</div>
+<script>window.hits = [];
+document.querySelector('.toggle').addEventListener('click', () => hits.push('toggle'));</script>
+"""
+ACCORDION_V2 = """
+<div class="item"><h2 class="header">
+<button type="button" onclick="hits.push('button')">How many books can I borrow?</button></h2>
+<div id="answer" hidden>Five at once.</div></div>
+<script>window.hits = [];</script>
+"""
+
+
+def test_a_heading_that_now_holds_the_control_it_is_named_by_is_not_the_recorded_element(
+    tab: Page, site: Site
+) -> None:
+    """WAI-ARIA Authoring Practices, "Accordion Pattern": "each accordion header button is
+    wrapped in an element with role heading", and accname 1.2 names that heading from its
+    content, which is the button's name: the heading has the words only through the button,
+    and a click means the button (HTML's activation behaviour is the button's; the heading
+    has none). Discovery already lets such a container give way to the control it holds
+    (docs/discovery.md, "a control whose own name carries the step's words"); a cached
+    locator recorded on a plain heading *inside* a toggle (a container with a script's
+    listener) that now finds a heading *holding* the button is not the recorded element:
+    it goes to healing, which finds the button. Before: the cached heading passed the gate
+    and was clicked at its centre, beside the button (django-helpdesk 0.5.0 -> 2.6.1,
+    REQ-HELPDESK-011)."""
+    url1, url2 = site.add("faq-v1.html", ACCORDION_V1), site.add("faq-v2.html", ACCORDION_V2)
+    tab.goto(url1)
+    step = ("click", "How many books can I borrow?")
+    recorded = discover(tab, [(0, target(step[1]), Action.CLICK)])[0]
+    assert recorded.locator is not None and recorded.fingerprint is not None, recorded.unresolved
+    assert recorded.fingerprint.tag == "h5"
+    record = run(tab, plan(url2, step), pom={0: recorded}, healer=HealingLadder())
+    assert record.steps[0].heals
+    assert tab.evaluate("() => window.hits") == ["button"]

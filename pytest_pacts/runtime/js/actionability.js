@@ -9,7 +9,7 @@
 const { installWatch } = modules.watch;
 const {
   TEST_ID_ATTRS, norm, withoutGlyphs, cut, tokens, sameBesideCounts, withoutMoments, parentOf, closestUp, elMatches, containsComposed, drawnInside, hitTarget, pointOf, inShadow,
-  isEditableType, isSettable, isCheckable, isSelectable, isTextField, canTakeFocus, describeElement, namesOf
+  isEditableType, isSettable, isCheckable, isSelectable, isTextField, isClickable, canTakeFocus, describeElement, namesOf
 } = modules.dom;
 
 const GATE_POINTS = ['unique', 'visible', 'enabled', 'stable', 'scoped'];
@@ -299,8 +299,7 @@ function checkScoped(el, opts) {
   if (opts.in_shadow === false && inShadow(el)) {
     return gateFail('scoped', 'not_scoped', 'expected in the light DOM, found inside a shadow root');
   }
-  const where = [regions.length ? 'inside its region' : '', inShadow(el) ? 'inside a shadow root' : '']
-    .filter(Boolean).join(', ');
+  const where = [regions.length ? 'inside its region' : '', inShadow(el) ? 'inside a shadow root' : ''].filter(Boolean).join(', ');
   return gatePass('scoped', where ? `in the expected scope (${where})` : 'in the expected frame');
 }
 
@@ -445,17 +444,19 @@ async function checkActionable(items, dom, watch) {
 // icon button) it is known by its role (its tag, with none) and the words around it
 // (``neighbourTexts``): each recorded word (but one cut at 80 characters) still around it
 // or in it. Either way the landmark around it (ARIA's header, footer, nav, main, aside) as
-// recorded: the header's "Settings" is not the footer's.
-const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text',
-  checkbox: 'check', radio: 'check', switch: 'check', menuitemcheckbox: 'check',
-  menuitemradio: 'check', button: 'press', link: 'press', menuitem: 'press', tab: 'press' };
-function identityChange(el, id, dom) {
+// recorded: the header's "Settings" is not the footer's. To click, an element with no activation behaviour
+// now holding the control it is named by is not it (the APG accordion's heading; resolve.js, ``owners``).
+const KIND_OF_ROLE = { textbox: 'text', searchbox: 'text', combobox: 'text', spinbutton: 'text', checkbox: 'check', radio: 'check',
+  switch: 'check', menuitemcheckbox: 'check', menuitemradio: 'check', button: 'press', link: 'press', menuitem: 'press', tab: 'press' };
+function identityChange(el, id, dom, action) {
   const fp = id.fp || {};
   const [was, now] = [KIND_OF_ROLE[fp.role], KIND_OF_ROLE[dom.roleOf(el)]];
   const shown = describeElement(el, dom);
   if (was && now && was !== now) return `it is now ${shown} (a ${dom.roleOf(el)}; the recorded element was a ${fp.role})`;
-  const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title]
-    .map(withoutGlyphs).filter((v) => v && v.length <= 200);
+  const named = ['click', 'hover'].includes(action) && !isClickable(el, dom.roleOf, true) && norm(dom.accName(el));
+  const owner = named && [...el.querySelectorAll('*')].find((c) => isClickable(c, dom.roleOf, true) && !dom.isHidden(c) && norm(dom.accName(c)) === named);
+  if (owner) return `it is now ${shown}, named by the control it holds, ${describeElement(owner, dom)}`;
+  const recorded = [fp.accessible_name, fp.text, fp.label, fp.placeholder, fp.alt, fp.title].map(withoutGlyphs).filter((v) => v && v.length <= 200);
   const names = [...namesOf(el, dom), cut(dom.textOf(el), 200), el.getAttribute('alt')].map(norm).filter(Boolean);
   const sameTag = !fp.tag || fp.tag.toLowerCase() === el.tagName.toLowerCase();
   const agree = (a, b) => {
@@ -490,8 +491,7 @@ function identityChange(el, id, dom) {
 function neighbourTexts(el, dom, max = 80) {
   let up = parentOf(el);
   for (let i = 1; up && i < 3 && up.tagName !== 'BODY' && !dom.textOf(up); i++) up = parentOf(up);
-  return [el.previousElementSibling, el.nextElementSibling, up]
-    .map((n) => (n ? cut(withoutGlyphs(dom.textOf(n)), max) : '')).filter(Boolean);
+  return [el.previousElementSibling, el.nextElementSibling, up].map((n) => (n ? cut(withoutGlyphs(dom.textOf(n)), max) : '')).filter(Boolean);
 }
 
 // Exports: what the later files use.

@@ -144,7 +144,7 @@ async function check(els, opts) {
   const item = gateItem(els, opts);
   const run = async (w) => {
     const [res] = await checkActionable([item], dom, w);
-    if (opts.identity && els.length === 1 && els[0].isConnected) res.changed = identityChange(els[0], opts.identity, dom);
+    if (opts.identity && els.length === 1 && els[0].isConnected) res.changed = identityChange(els[0], opts.identity, dom, opts.action);
     return res;
   };
   let result;
