@@ -8,10 +8,12 @@
   types and errors, never ``Store``, its repositories or backends;
 - the in-page runtime (``runtime/``: the bridge to the page, the bounded page calls, the
   JavaScript modules) sits below discovery and the engine: it imports nothing of the package
-  but the error root and the settings; Playwright's private attributes (``_impl_obj``,
+  but the error root, the settings and the generated-name pattern (``generated.py``, which
+  governance reads too); Playwright's private attributes (``_impl_obj``,
   ``_loop``, ``_sync``) are read in ``runtime/playwright_private.py`` only;
 - no package imports a private module (``_name``) of another package;
-- the store imports nothing of the package but the error root; ``errors.py`` imports nothing;
+- the store imports nothing of the package but the error root; ``errors.py`` and
+  ``generated.py`` import nothing;
 - ``settings.py`` imports nothing of the package but the evidence rule;
 - no import cycles anywhere in the package (every import counts: module level, inside
   functions, under ``TYPE_CHECKING``);
@@ -212,7 +214,12 @@ def test_the_composition_check_would_catch_an_import(tmp_path: Path) -> None:
 # -- the in-page runtime below discovery and the engine -----------------------------------------
 
 RUNTIME = PACKAGE / "runtime"
-RUNTIME_MAY_IMPORT = ("pytest_pacts.runtime", "pytest_pacts.errors", "pytest_pacts.settings")
+RUNTIME_MAY_IMPORT = (
+    "pytest_pacts.runtime",
+    "pytest_pacts.errors",
+    "pytest_pacts.settings",
+    "pytest_pacts.generated",
+)
 PLAYWRIGHT_PRIVATE = {"_impl_obj", "_loop", "_sync"}
 
 
@@ -372,6 +379,12 @@ def test_the_settings_import_only_the_evidence_rule() -> None:
 
 def test_the_error_root_imports_nothing() -> None:
     assert not {m for m in _imports(PACKAGE / "errors.py") if m != "__future__"}
+
+
+def test_the_generated_name_pattern_imports_nothing_of_the_package() -> None:
+    """The runtime and governance both read it (``generated.py``): a leaf, so that reading it
+    pulls in neither the page code's Playwright nor the engine."""
+    assert {m for m in _imports(PACKAGE / "generated.py")} <= {"__future__", "re"}
 
 
 # -- no import cycles -------------------------------------------------------------------------

@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from pytest_pacts.generated import looks_generated
 from pytest_pacts.governance._values import is_missing, string_leaves
-from pytest_pacts.runtime.generated import looks_generated
 
 POSITIONAL_LOCATOR = "positional_locator"
 AUTO_GENERATED_ID_CLASS = "auto_generated_id_class"
@@ -54,7 +54,7 @@ _ATTR_ID_CLASS = re.compile(
 
 def is_auto_generated(token: str) -> bool:
     """True when an id or class name looks generated rather than written by a person
-    (:func:`pytest_pacts.runtime.generated.looks_generated`: the pattern the in-page scan
+    (:func:`pytest_pacts.generated.looks_generated`: the pattern the in-page scan
     reads too)."""
     return looks_generated(token)
 

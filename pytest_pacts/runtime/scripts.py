@@ -26,7 +26,7 @@ from importlib import resources
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_pacts.errors import PactsError
-from pytest_pacts.runtime.generated import GENERATED_NAME
+from pytest_pacts.generated import GENERATED_NAME
 
 # the package whose ``js/`` folder holds the in-page modules
 PACKAGE = "pytest_pacts.runtime"

@@ -296,7 +296,7 @@ GENERATED_OR_NOT = (
 def test_the_scan_and_governance_read_one_generated_name_pattern(tab: Page) -> None:
     """The scan rendered ``#mat-input-0`` and ``#ui-id-3`` while governance flagged them as
     generated (two lists that had drifted apart), and governance flagged ``top10`` and
-    ``v2beta1``, which the scan kept. One definition now (``runtime/generated.py``), which the
+    ``v2beta1``, which the scan kept. One definition now (``pytest_pacts/generated.py``), which the
     page is handed: both halves answer alike on every name, each name as expected."""
     generated, written = (part.split() for part in GENERATED_OR_NOT)
     for name in generated + written:

@@ -73,7 +73,7 @@ function tokenTier(value, q) {
 
 function cssString(s) { return `"${String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\a ')}"`; }
 // A name a build tool or a framework generated, which the next render or build gives to
-// another element (runtime/generated.py: the one definition, handed over as PY.generatedName).
+// another element (generated.py: the one definition, handed over as PY.generatedName).
 const GENERATED = new RegExp(PY.generatedName);
 function looksGenerated(s) { return GENERATED.test(s); }
 // A link's destination is its identity (HTML, "Following hyperlinks": what the link does is
