@@ -108,9 +108,12 @@ def _find_and_click(
     combo: ElementHandle, name: str, before: JSHandle, clock: Clock, *, typed: bool
 ) -> ElementHandle | str:
     """Find the option ``name`` and click it: the option clicked, else what went wrong. A
-    list drawn again (a filter catching up with the typing, a list re-rendered under the
-    pointer) is looked up again, at most three times."""
-    for attempt in range(3):
+    list drawn again (a filter catching up with the typing, results arriving in parts) removes
+    the option found: it is looked up again, by the same name, while the step has time. A
+    press that reached another element (a list re-rendered under the pointer) is tried at most
+    three times."""
+    missed = 0
+    while missed < 3:
         found = _find(combo, name, before, clock, typed=typed)
         status = found.get_property("status").json_value()
         if status != "found":
@@ -122,9 +125,10 @@ def _find_and_click(
         try:
             if _click_option(option, combo, clock):
                 return option
+            missed += 1
         except PlaywrightError as exc:
-            # a list drawn again as the filter catches up with the typing: find it again
-            if "not attached" not in str(exc) or attempt == 2:
+            # the list was drawn again: find it again, unless the step's time is spent
+            if "not attached" not in str(exc) or clock.over:
                 raise
     # each press reached another element and was stopped before the page handled it
     return (
