@@ -55,7 +55,7 @@ from pytest_pacts.engine.waiting import (
     now_ms,
     wait_until_ready,
 )
-from pytest_pacts.models import Action, Expectation, ExpectationKind, Step
+from pytest_pacts.models import Action, Expectation, Step
 from pytest_pacts.models.locator import Fingerprint
 from pytest_pacts.models.outcome import Failure, FailureType
 from pytest_pacts.planner.templating import (
@@ -214,9 +214,9 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         url_before = self.page.url
         # what the page shows before the action: a failed outcome quotes only what is new
         # (sent now, the gate check's round trip overlaps it; read before the action)
-        said = pagesays.watch_sent(self.page) if _quotes_page(step) else None
+        said = pagesays.watch_sent(self.page) if pagesays.quotes_page(step) else None
         said_before: frozenset[str] | None = None
-        navigated_before = self._navigation_mark()
+        navigated_before = pagesays.navigation_mark(self.monitor)
         subject: Subject | None = None
         if step.action is Action.GOTO:
             failure = self.navigate(reveal(value or ""), step.index)
@@ -321,11 +321,13 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         )
         if failure is not None and said_before is not None:
             failure = pagesays.explain(failure, pagesays.messages(self.page, said_before))
-            if expected.kind in _NEW_PAGE_OUTCOMES:
+            if expected.kind in pagesays.NEW_PAGE_OUTCOMES:
                 # the page's own events are read in the top document: not for an element
                 # inside an iframe (``Subject.frame`` is None there)
                 top = subject is None or subject.frame is not None
-                failure = self._what_it_set_off(failure, navigated_before, events=top)
+                failure = pagesays.with_what_it_set_off(
+                    self.page, self.monitor, failure, navigated_before, events=top
+                )
         if failure is not None and secret:
             failure = failure.model_copy(
                 update={
@@ -335,32 +337,6 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
             )
         attempt.expectation_ok = failure is None
         return failure
-
-    def _navigation_mark(self) -> tuple[int, int, int]:
-        monitor = self.monitor
-        return monitor.documents, monitor.navigations, len(monitor.navigations_failed)
-
-    def _what_it_set_off(
-        self, failure: Failure, before: tuple[int, int, int], *, events: bool
-    ) -> Failure:
-        """A new page that did not come (``navigates_to``, ``url_contains``) while the page
-        stayed the same document: the failure's evidence says what the action set off
-        (``pagesays.set_off``), so "the URL did not change" tells a click that reached
-        another element, a submit the page cancelled and a navigation the browser dropped
-        apart."""
-        documents, navigations, failed = before
-        if (
-            failure.type is not FailureType.EXPECTATION_FAILED
-            or self.monitor.documents != documents
-        ):
-            return failure
-        said = pagesays.set_off(
-            self.page,
-            self.monitor.navigations - navigations,
-            self.monitor.navigations_failed[failed:],
-            events=events,
-        )
-        return failure.model_copy(update={"evidence": (*failure.evidence, *said)})
 
     def _resolved(self, exp: Expectation) -> tuple[Expectation, list[str]]:
         """The expectation with its templates resolved now (``text_visible:{{vars.order_id}}``
@@ -503,41 +479,9 @@ class StepRunner(ExtractSteps, PageReadiness, CheckedActions):
         return keep_token()
 
 
-# Outcomes about what the page does after an input (a submit, a click): when one fails, the
-# page's own new messages say why (engine/pagesays.py). A field's own state (its value,
-# checked, enabled) and a response are checked on the element or the network instead.
-_PAGE_OUTCOMES = frozenset(
-    {
-        ExpectationKind.NAVIGATES_TO,
-        ExpectationKind.URL_CONTAINS,
-        ExpectationKind.TITLE_CONTAINS,
-        ExpectationKind.TEXT_VISIBLE,
-        ExpectationKind.TEXT_HIDDEN,
-        ExpectationKind.ELEMENT_VISIBLE,
-        ExpectationKind.ELEMENT_HIDDEN,
-        ExpectationKind.COUNT,
-    }
-)
-
-
-# Outcomes that a new page brings: when one fails on the same document, what the action set
-# off is evidence (``StepRunner._what_it_set_off``).
-_NEW_PAGE_OUTCOMES = frozenset({ExpectationKind.NAVIGATES_TO, ExpectationKind.URL_CONTAINS})
-
-
 def _answered_true(sent: Sent[bool]) -> bool:
     """A read sent ahead answered true (not false, and not an error)."""
     try:
         return sent.result() is True
     except PlaywrightError:
         return False
-
-
-def _quotes_page(step: Step) -> bool:
-    """A failed outcome of this step quotes what the page said since its action."""
-    return (
-        step.expected is not None
-        and step.expected.kind in _PAGE_OUTCOMES
-        and step.action not in (Action.GOTO, Action.WAIT)
-        and step.capture is None
-    )

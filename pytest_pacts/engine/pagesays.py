@@ -34,7 +34,9 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from pytest_pacts.engine.env import EnvMonitor
 from pytest_pacts.models.outcome import Failure, FailureType
+from pytest_pacts.models.requirement import Action, ExpectationKind, Step
 from pytest_pacts.runtime import bounded
 
 __all__ = ["PageMessage", "explain", "messages", "watch", "watch_sent", "watched"]
@@ -276,3 +278,57 @@ def explain(failure: Failure, said: Sequence[PageMessage]) -> Failure:
             "cause": "input_refused" if refused else None,
         }
     )
+
+
+# Outcomes about what the page does after an input (a submit, a click): when one fails, the
+# page's own new messages say why. A field's own state (its value, checked, enabled) and a
+# response are checked on the element or the network instead.
+PAGE_OUTCOMES = frozenset(
+    {
+        ExpectationKind.NAVIGATES_TO,
+        ExpectationKind.URL_CONTAINS,
+        ExpectationKind.TITLE_CONTAINS,
+        ExpectationKind.TEXT_VISIBLE,
+        ExpectationKind.TEXT_HIDDEN,
+        ExpectationKind.ELEMENT_VISIBLE,
+        ExpectationKind.ELEMENT_HIDDEN,
+        ExpectationKind.COUNT,
+    }
+)
+
+# Outcomes that a new page brings: when one fails on the same document, what the action set
+# off is evidence (:func:`with_what_it_set_off`).
+NEW_PAGE_OUTCOMES = frozenset({ExpectationKind.NAVIGATES_TO, ExpectationKind.URL_CONTAINS})
+
+NavigationMark = tuple[int, int, int]
+
+
+def quotes_page(step: Step) -> bool:
+    """A failed outcome of this step quotes what the page said since its action."""
+    return (
+        step.expected is not None
+        and step.expected.kind in PAGE_OUTCOMES
+        and step.action not in (Action.GOTO, Action.WAIT)
+        and step.capture is None
+    )
+
+
+def navigation_mark(monitor: EnvMonitor) -> NavigationMark:
+    """Where the monitor's documents and navigations stand before an action."""
+    return monitor.documents, monitor.navigations, len(monitor.navigations_failed)
+
+
+def with_what_it_set_off(
+    page: Page, monitor: EnvMonitor, failure: Failure, before: NavigationMark, *, events: bool
+) -> Failure:
+    """A new page that did not come (``navigates_to``, ``url_contains``) while the page
+    stayed the same document: the failure's evidence says what the action set off
+    (:func:`set_off`), so "the URL did not change" tells a click that reached another
+    element, a submit the page cancelled and a navigation the browser dropped apart."""
+    documents, navigations, failed = before
+    if failure.type is not FailureType.EXPECTATION_FAILED or monitor.documents != documents:
+        return failure
+    said = set_off(
+        page, monitor.navigations - navigations, monitor.navigations_failed[failed:], events=events
+    )
+    return failure.model_copy(update={"evidence": (*failure.evidence, *said)})
