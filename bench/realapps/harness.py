@@ -345,6 +345,31 @@ def serve_django(
     return served
 
 
+def django_project_env(env: Mapping[str, str]) -> dict[str, str]:
+    """What a generated Django project (``site_proj``) runs with: ``env`` plus its settings."""
+    return {**env, "PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "site_proj.settings"}
+
+
+def start_django_project(
+    venv: Path,
+    workdir: Path,
+    files: Mapping[str, str],
+    env: Mapping[str, str],
+    ready: str,
+    *,
+    build_s: float,
+    serve_s: float,
+) -> Served:
+    """A generated Django project served from ``workdir``: its files written there, a copy
+    of its template database (:func:`django_template_db`, built once within ``build_s``),
+    then ``runserver`` until ``ready`` answers (:func:`serve_django`, within ``serve_s``)."""
+    run_env = django_project_env(env)
+    template = django_template_db(venv, files, env, run_env, timeout_s=build_s)
+    write_project(workdir, files)
+    shutil.copyfile(template, workdir / "db.sqlite3")
+    return serve_django(venv, workdir, run_env, ready, timeout_s=serve_s)
+
+
 @dataclass(frozen=True)
 class AppSpec:
     """One app of the corpus.

@@ -16,17 +16,9 @@ sessions of the other flows), both with ``PACTS_DJANGO_PASSWORD``.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from realapps.harness import (
-    AppSpec,
-    Served,
-    django_template_db,
-    ensure_venv,
-    serve_django,
-    write_project,
-)
+from realapps.harness import AppSpec, Served, ensure_venv, start_django_project
 
 VERSIONS = ("3.2.25", "4.2.27", "5.2.8")
 
@@ -313,16 +305,10 @@ def install(version: str) -> Path:
     return ensure_venv(_venv_name(version), [f"Django=={version}"])
 
 
-def _env() -> dict[str, str]:
-    return {**ENV, "PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "site_proj.settings"}
-
-
 def start(version: str, workdir: Path) -> Served:
-    venv = install(version)
-    template = django_template_db(venv, _FILES, ENV, _env(), timeout_s=300)
-    write_project(workdir, _FILES)
-    shutil.copyfile(template, workdir / "db.sqlite3")
-    return serve_django(venv, workdir, _env(), "admin/login/", timeout_s=60)
+    return start_django_project(
+        install(version), workdir, _FILES, ENV, "admin/login/", build_s=300, serve_s=60
+    )
 
 
 APP = AppSpec(

@@ -34,17 +34,9 @@ django CMS").
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from realapps.harness import (
-    AppSpec,
-    Served,
-    django_template_db,
-    ensure_venv,
-    serve_django,
-    write_project,
-)
+from realapps.harness import AppSpec, Served, ensure_venv, start_django_project
 
 VERSIONS = ("3.11.11", "4.1.11")
 
@@ -229,16 +221,10 @@ def install(version: str) -> Path:
     return ensure_venv(f"djangocms-{version}", list(PINS[version]))
 
 
-def _env() -> dict[str, str]:
-    return {**ENV, "PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "site_proj.settings"}
-
-
 def start(version: str, workdir: Path) -> Served:
-    venv = install(version)
-    template = django_template_db(venv, _FILES, ENV, _env(), timeout_s=600)
-    write_project(workdir, _FILES)
-    shutil.copyfile(template, workdir / "db.sqlite3")
-    return serve_django(venv, workdir, _env(), "admin/login/", timeout_s=120)
+    return start_django_project(
+        install(version), workdir, _FILES, ENV, "admin/login/", build_s=600, serve_s=120
+    )
 
 
 APP = AppSpec(
